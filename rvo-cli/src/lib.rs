@@ -1,1 +1,23 @@
-//! Placeholder: filled in by its own issue.
+//! rvo-cli library: the source-specific core of the RVO command-line tool.
+//!
+//! - [`catalogue`]: the embedded, versioned catalogue of RVO schemes (regelingen).
+//! - [`status`]: the status of a scheme (open, gesloten, binnenkort_open), computed against a date.
+//! - [`search`]: case- and accent-insensitive, ranked search over the catalogue.
+//! - [`filing`]: validation and normalisation of a report filing, and the result shape.
+//! - [`reference`]: reference numbers (`RVO-EBR-2027-…`) that are unique and not guessable.
+//! - [`store`]: the local sandbox backend ("lokaal") with exactly-once filing.
+//! - [`verify`]: a consistency check of a local store, reusable by tests.
+//! - [`backend_types`]: request/response types of the HTTP backend contract (`spec/rvo-backend.md`).
+//!
+//! Nothing here does network I/O; the clap commands and the HTTP client live on top of `common`.
+
+pub mod backend_types;
+pub mod canonical;
+pub mod catalogue;
+pub mod filing;
+pub mod reference;
+pub mod search;
+pub mod status;
+pub mod store;
+mod text;
+pub mod verify;
