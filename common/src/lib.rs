@@ -1,1 +1,40 @@
-//! Placeholder.
+//! The overheid CLI profile, implemented once for every tool of the family.
+//!
+//! A tool defines its commands with clap, declares what clap cannot express in
+//! a [`ToolInfo`] side table, and hands control to [`main`]. Everything the
+//! profile prescribes (discovery, output modes, `--fields`, `--provenance`,
+//! structured errors and exit codes, dry runs, confirmed mutations, the audit
+//! log, the HTTP client, the environment) lives here and nowhere else. The
+//! normative text is `spec/CLI-PROFILE.md`.
+
+pub mod app;
+pub mod audit;
+pub mod cli;
+pub mod context;
+pub mod discovery;
+pub mod env;
+pub mod error;
+pub mod exit;
+pub mod fields;
+pub mod http;
+pub mod output;
+pub mod plan;
+pub mod provenance;
+pub mod session;
+pub mod tool;
+pub mod trace;
+pub mod validate;
+
+pub use app::{Tool, main};
+pub use cli::GlobalArgs;
+pub use context::Context;
+pub use env::{EnvKind, EnvVar};
+pub use error::{Error, FieldError, Result};
+pub use exit::ExitStatus;
+pub use http::{Request, Response};
+pub use plan::PlanSpec;
+pub use provenance::{Environment, Outcome};
+pub use tool::{Annotations, ArgSchema, CommandSpec, ResourceSpec, ToolInfo};
+
+/// The version of the profile this crate implements.
+pub const PROFILE_VERSION: &str = "1.0";

@@ -1,0 +1,398 @@
+//! The lifecycle of one invocation, the same for every tool.
+//!
+//! 1. `--help --json` → discovery; `completions` → a completion script.
+//! 2. Parse with clap; a usage error is one JSON object on stderr, exit 2.
+//! 3. Check `--fields` against the command's output schema (exit 2).
+//! 4. Open the audit log before any work (exit 74 if it cannot be opened).
+//! 5. Run the command; a panic becomes exit 70.
+//! 6. Apply `--fields`, then `--provenance`, then write the audit record;
+//!    only then print. If the record cannot be written, nothing is printed
+//!    and the exit is 74.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chrono::{SecondsFormat, Utc};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use serde_json::{Value, json};
+
+use crate::audit::{self, AuditLog};
+use crate::cli::GlobalArgs;
+use crate::context::Context;
+use crate::discovery;
+use crate::env::{Env, PROCESSING_ACTIVITY};
+use crate::error::{Error, Halt, Problem};
+use crate::exit::ExitStatus;
+use crate::fields::Selection;
+use crate::output::Printer;
+use crate::provenance::{EnvelopeContext, Outcome, envelope};
+use crate::tool::ToolInfo;
+use crate::trace::TraceContext;
+
+/// A tool: a clap parser with the profile's global options and a command to run.
+pub trait Tool: clap::Parser {
+    /// The profile's global options.
+    fn globals(&self) -> &GlobalArgs;
+    /// Run the selected command.
+    fn run(self, ctx: &mut Context<'_>) -> crate::Result<Outcome>;
+}
+
+/// The tool's clap command with the profile's utility commands, built.
+pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
+    let mut cmd = T::command()
+        .name(info.name)
+        .version(info.version)
+        .disable_help_subcommand(true)
+        .subcommand(
+            clap::Command::new("completions")
+                .about("Schrijf een shell-completionscript naar stdout")
+                .arg(
+                    clap::Arg::new("shell")
+                        .required(true)
+                        .value_parser(clap::value_parser!(clap_complete::Shell)),
+                ),
+        );
+    cmd.build();
+    cmd
+}
+
+static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Run a tool to completion; only this function decides the exit code.
+pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
+    let started = Utc::now();
+    let clock = Instant::now();
+    let env = Env::read(info.env);
+    let trace = TraceContext::start(env.get("TRACEPARENT"));
+    let args: Vec<OsString> = std::env::args_os().collect();
+
+    if let Some(code) = discovery_request::<T>(info, &args) {
+        return code;
+    }
+    let cmd = command::<T>(info);
+    let matches = match cmd.clone().try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(err) => return clap_error(err, &trace),
+    };
+    if let Some(("completions", sub)) = matches.subcommand() {
+        let shell = *sub
+            .get_one::<clap_complete::Shell>("shell")
+            .expect("required");
+        let mut cmd = cmd;
+        clap_complete::generate(shell, &mut cmd, info.name, &mut std::io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    let path = subcommand_path(&matches);
+    let Some(spec) = info.command(&path) else {
+        return report_early(
+            &Error::software(format!("geen specificatie voor {path:?}")),
+            &trace,
+        );
+    };
+    let tool = match T::from_arg_matches(&matches) {
+        Ok(t) => t,
+        Err(err) => return clap_error(err, &trace),
+    };
+    let globals = tool.globals().clone();
+    let printer = Printer::new(
+        globals.output,
+        globals.no_color || env.get("NO_COLOR").is_some(),
+        globals.quiet,
+    );
+    let selection = match globals.fields.as_deref() {
+        Some(text) => match Selection::parse(text, &spec.output_schema()) {
+            Ok(sel) => Some(sel),
+            Err(err) => return report_early(&err, &trace),
+        },
+        None => None,
+    };
+    let timeout = match globals.timeout {
+        Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => {
+            let err = Error::usage(format!(
+                "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
+            ));
+            return report_early(&err, &trace);
+        }
+        Some(t) => Duration::from_secs_f64(t),
+        None => Duration::from_secs(info.default_timeout_secs),
+    };
+    let mut log = match audit::destination(globals.audit_log.as_deref(), &env, info.audit_env)
+        .and_then(|path| AuditLog::open(&path))
+    {
+        Ok(log) => log,
+        Err(err) => return report_early(&err, &trace),
+    };
+
+    let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, clock + timeout);
+    panic::set_hook(Box::new(|p| {
+        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
+            *slot = Some(p.to_string());
+        }
+    }));
+    let result =
+        panic::catch_unwind(AssertUnwindSafe(|| tool.run(&mut ctx))).unwrap_or_else(|_| {
+            let message = PANIC_MESSAGE
+                .lock()
+                .ok()
+                .and_then(|mut m| m.take())
+                .unwrap_or_else(|| "onbekende paniek".into());
+            Err(Error::software(format!("interne fout: {message}"))
+                .with_hint("dit is een fout in de tool; meld het met de trace-id"))
+        });
+
+    let finish = Finish {
+        ctx: &ctx,
+        started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
+        processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
+    };
+    match result {
+        Ok(outcome) => finish.success(&mut log, outcome, selection.as_ref()),
+        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt),
+        Err(Error::Problem(problem)) => finish.failure(&mut log, &problem),
+    }
+}
+
+/// The end of an invocation that reached its command.
+struct Finish<'c, 'a> {
+    ctx: &'c Context<'a>,
+    started: String,
+    processing_activity: &'c str,
+}
+
+impl Finish<'_, '_> {
+    fn success(
+        &self,
+        log: &mut AuditLog,
+        outcome: Outcome,
+        selection: Option<&Selection>,
+    ) -> ExitCode {
+        let ctx = self.ctx;
+        let data = match selection {
+            Some(sel) => sel.apply(&outcome.data),
+            None => outcome.data.clone(),
+        };
+        let document = if ctx.globals.provenance {
+            let fields = match (selection, ctx.globals.fields.as_deref()) {
+                (Some(sel), Some(text)) => sel.describe(text),
+                _ => Value::Null,
+            };
+            let env_ctx = EnvelopeContext {
+                tool: ctx.tool.name,
+                tool_version: ctx.tool.version,
+                trace_id: &ctx.trace.trace_id,
+                retrieved_at: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+                fields,
+                exchanges: &ctx.exchanges,
+            };
+            envelope(data, &outcome, &env_ctx)
+        } else {
+            data
+        };
+        let text = ctx.printer.render(&document);
+        if let Err(err) = self.record(log, ExitStatus::Ok, None) {
+            return self.print_problem(&err);
+        }
+        match ctx.printer.stdout(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => self.print_problem(&err),
+        }
+    }
+
+    fn halt(&self, log: &mut AuditLog, halt: Halt) -> ExitCode {
+        let ctx = self.ctx;
+        match halt {
+            Halt::DryRun(plan) => {
+                if let Err(err) = self.record(log, ExitStatus::Ok, None) {
+                    return self.print_problem(&err);
+                }
+                match ctx.printer.stdout(&ctx.printer.render(&plan.json)) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(err) => self.print_problem(&err),
+                }
+            }
+            Halt::ConfirmationRequired(plan) => {
+                let err = Error::new(
+                    ExitStatus::ConfirmationRequired,
+                    "BEVESTIGING_VEREIST",
+                    "Bevestiging vereist",
+                    format!("{} wijzigt gegevens en is niet uitgevoerd", ctx.name),
+                )
+                .with_hint(format!(
+                    "controleer het plan op stdout en herhaal met --confirm={}",
+                    plan.digest
+                ));
+                let problem = err.problem().expect("a problem").clone();
+                if let Err(err) = self.record(log, ExitStatus::ConfirmationRequired, Some(&problem))
+                {
+                    return self.print_problem(&err);
+                }
+                let _ = ctx.printer.stdout(&ctx.printer.render(&plan.json));
+                self.print_problem(&err)
+            }
+        }
+    }
+
+    fn failure(&self, log: &mut AuditLog, problem: &Problem) -> ExitCode {
+        if let Err(err) = self.record(log, problem.exit, Some(problem)) {
+            return self.print_problem(&err);
+        }
+        self.ctx
+            .printer
+            .stderr_json(&problem.to_json(&self.ctx.trace.trace_id));
+        exit_code(problem.exit)
+    }
+
+    fn print_problem(&self, err: &Error) -> ExitCode {
+        let problem = err.problem().expect("only problems are printed");
+        self.ctx
+            .printer
+            .stderr_json(&problem.to_json(&self.ctx.trace.trace_id));
+        exit_code(problem.exit)
+    }
+
+    fn record(
+        &self,
+        log: &mut AuditLog,
+        exit: ExitStatus,
+        problem: Option<&Problem>,
+    ) -> crate::Result<()> {
+        let ctx = self.ctx;
+        let mut attributes = ctx.audit.to_json(self.processing_activity);
+        if let Some(p) = problem {
+            attributes.insert("error.code".into(), p.code.as_ref().into());
+        }
+        if ctx.globals.dry_run {
+            attributes.insert("overheid.dry_run".into(), true.into());
+        }
+        if let Some(digest) = &ctx.plan_digest {
+            attributes.insert("overheid.plan_digest".into(), digest.clone().into());
+        }
+        let mut record = json!({
+            "trace_id": ctx.trace.trace_id,
+            "span_id": ctx.trace.span_id,
+            "name": ctx.name,
+            "start_time": self.started,
+            "end_time": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+            "status": if exit == ExitStatus::Ok { "OK" } else { "ERROR" },
+            "exit_code": exit.code(),
+            "tool": ctx.tool.name,
+            "tool_version": ctx.tool.version,
+            "attributes": attributes,
+        });
+        if let Some(parent) = &ctx.trace.parent_span_id {
+            record["parent_span_id"] = parent.clone().into();
+        }
+        log.append(&record, ctx.spec.is_mutating())
+    }
+}
+
+/// Handle `--help --json` anywhere on the command line.
+fn discovery_request<T: Tool>(info: &ToolInfo, args: &[OsString]) -> Option<ExitCode> {
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let wants_help = words.iter().any(|w| matches!(*w, "--help" | "-h"));
+    if !(wants_help && words.contains(&"--json")) {
+        return None;
+    }
+    let cmd = command::<T>(info);
+    let mut path = Vec::new();
+    let mut node = &cmd;
+    for word in words.iter().filter(|w| !w.starts_with('-')) {
+        match node.find_subcommand(word) {
+            Some(sub) => {
+                path.push(word.to_string());
+                node = sub;
+            }
+            None => break,
+        }
+    }
+    let document = match info.command(&path) {
+        Some(spec) => discovery::tool_entry(node, spec),
+        None => discovery::document(&cmd, info, &path),
+    };
+    let printer = Printer::new(None, true, true);
+    let _ = printer.stdout(&printer.render(&document));
+    Some(ExitCode::SUCCESS)
+}
+
+fn subcommand_path(matches: &clap::ArgMatches) -> Vec<String> {
+    let mut path = Vec::new();
+    let mut current = matches;
+    while let Some((name, sub)) = current.subcommand() {
+        path.push(name.to_string());
+        current = sub;
+    }
+    path
+}
+
+/// A clap error: help and version print normally; a usage error is JSON
+/// (exit 2) unless stderr is a terminal.
+fn clap_error(err: clap::Error, trace: &TraceContext) -> ExitCode {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    if std::io::stderr().is_terminal() {
+        let _ = err.print();
+        return exit_code(ExitStatus::Usage);
+    }
+    report_early(&usage_problem(&err), trace)
+}
+
+fn context_text(err: &clap::Error, kind: ContextKind) -> Option<String> {
+    match err.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(list) => Some(list.join(", ")),
+        other => Some(other.to_string()),
+    }
+}
+
+/// A clap error as a profile problem, in Dutch.
+fn usage_problem(err: &clap::Error) -> Error {
+    let arg = context_text(err, ContextKind::InvalidArg).unwrap_or_default();
+    let value = context_text(err, ContextKind::InvalidValue).unwrap_or_default();
+    let detail = match err.kind() {
+        ErrorKind::UnknownArgument => format!("onbekende optie of argument: {arg}"),
+        ErrorKind::InvalidSubcommand => format!(
+            "onbekend commando: {}",
+            context_text(err, ContextKind::InvalidSubcommand).unwrap_or_default()
+        ),
+        ErrorKind::MissingRequiredArgument => format!("verplicht argument ontbreekt: {arg}"),
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "commando ontbreekt".to_string()
+        }
+        ErrorKind::InvalidValue => format!("ongeldige waarde {value:?} voor {arg}"),
+        ErrorKind::ValueValidation => format!("ongeldige waarde {value:?} voor {arg}"),
+        _ => "ongeldige aanroep".to_string(),
+    };
+    let clap_text = err.render().to_string();
+    let first_line = clap_text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_string();
+    let mut hint = String::from("zie --help of --help --json");
+    if let Some(valid) = context_text(err, ContextKind::ValidValue) {
+        hint = format!("geldige waarden: {valid}; {hint}");
+    }
+    Error::usage(format!("{detail} ({first_line})")).with_hint(hint)
+}
+
+/// Print an error from before the command started (no audit record: the
+/// invocation did not reach a command).
+fn report_early(err: &Error, trace: &TraceContext) -> ExitCode {
+    let problem = err.problem().expect("early errors are problems");
+    Printer::new(None, true, false).stderr_json(&problem.to_json(&trace.trace_id));
+    exit_code(problem.exit)
+}
+
+fn exit_code(status: ExitStatus) -> ExitCode {
+    ExitCode::from(status.code())
+}

@@ -1,0 +1,167 @@
+//! What a running command can see and do: configuration, the gate, the network.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::audit::AuditAttributes;
+use crate::cli::GlobalArgs;
+use crate::env::{Env, MAX_RESPONSE_BYTES};
+use crate::error::{Error, Halt, Result};
+use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
+use crate::output::Printer;
+use crate::plan::{Plan, PlanSpec};
+use crate::provenance::Exchange;
+use crate::tool::{CommandSpec, ToolInfo};
+use crate::trace::TraceContext;
+
+/// The context of one invocation.
+pub struct Context<'a> {
+    pub tool: &'static ToolInfo,
+    pub spec: &'static CommandSpec,
+    /// The full command name, e.g. `kvk-cli basisprofiel get`.
+    pub name: String,
+    pub globals: &'a GlobalArgs,
+    pub trace: TraceContext,
+    pub printer: Printer,
+    env: &'a Env,
+    deadline: Instant,
+    /// The client, and whether it loaded the TLS root store.
+    client: Option<(HttpClient, bool)>,
+    pub(crate) audit: AuditAttributes,
+    pub(crate) exchanges: Vec<Exchange>,
+    pub(crate) plan_digest: Option<String>,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(
+        tool: &'static ToolInfo,
+        spec: &'static CommandSpec,
+        globals: &'a GlobalArgs,
+        env: &'a Env,
+        trace: TraceContext,
+        printer: Printer,
+        deadline: Instant,
+    ) -> Self {
+        Self {
+            tool,
+            spec,
+            name: format!("{} {}", tool.name, spec.path.join(" ")),
+            globals,
+            trace,
+            printer,
+            env,
+            deadline,
+            client: None,
+            audit: AuditAttributes::default(),
+            exchanges: Vec::new(),
+            plan_digest: None,
+        }
+    }
+
+    /// A declared environment variable (the only way commands read the environment).
+    pub fn env(&self, name: &str) -> Option<&str> {
+        self.env.get(name)
+    }
+
+    /// The data subject this call concerns, for the audit record.
+    pub fn subject(&mut self, id: &str, id_type: &'static str) {
+        self.audit.data_subject_id = Some(id.to_string());
+        self.audit.data_subject_id_type = Some(id_type);
+    }
+
+    /// An extra audit attribute (never secrets, never response data).
+    pub fn audit_attribute(&mut self, key: &str, value: Value) {
+        self.audit.extra.insert(key.to_string(), value);
+    }
+
+    /// Today's date (UTC).
+    pub fn today(&self) -> chrono::NaiveDate {
+        chrono::Utc::now().date_naive()
+    }
+
+    /// Pass the plan gate: checks the requests' URLs (exit 78), then stops for
+    /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
+    /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.
+    pub fn gate(&mut self, spec: PlanSpec) -> Result<Plan> {
+        for request in &spec.requests {
+            request.check()?;
+        }
+        let mutating = self.spec.is_mutating();
+        let dry_run = self.globals.dry_run;
+        let plan = Plan::build(self.tool.name, &self.name, mutating, dry_run, spec);
+        self.plan_digest = Some(plan.digest.clone());
+        if dry_run {
+            return Err(Error::Halt(Box::new(Halt::DryRun(plan))));
+        }
+        if !mutating {
+            return Ok(plan);
+        }
+        match self.globals.confirmation() {
+            None => Err(Error::Halt(Box::new(Halt::ConfirmationRequired(plan)))),
+            Some(Some(digest)) if digest != plan.digest => Err(Error::new(
+                crate::ExitStatus::PlanStale,
+                "PLAN_VERLOPEN",
+                "Plan komt niet overeen",
+                format!(
+                    "--confirm={digest} hoort niet bij het plan van deze argumenten (digest {})",
+                    plan.digest
+                ),
+            )
+            .with_hint(
+                "vraag het plan opnieuw op (zonder --confirm) en bevestig met de nieuwe digest",
+            )),
+            Some(_) => Ok(plan),
+        }
+    }
+
+    /// Send a request through the one client; the exchange is recorded for
+    /// provenance and audit.
+    pub fn send(&mut self, request: &Request) -> Result<Response> {
+        if self.globals.dry_run {
+            return Err(Error::software(
+                "verzoek tijdens --dry-run (gate overgeslagen)",
+            ));
+        }
+        self.audit.url = Some(request.url.clone());
+        let needs_tls = request.url.starts_with("https:");
+        if !matches!(&self.client, Some((_, tls)) if *tls || !needs_tls) {
+            self.client = Some((self.build_client(needs_tls)?, needs_tls));
+        }
+        let (client, _) = self.client.as_ref().expect("client was just built");
+        let response = client.send(request, &self.trace.traceparent());
+        let response = response?;
+        self.audit.http_status = Some(response.status);
+        self.audit.body_size = Some(response.body.len());
+        self.exchanges.push(Exchange {
+            method: request.method,
+            url: request.url.clone(),
+            status: response.status,
+            sha256: response.sha256(),
+        });
+        Ok(response)
+    }
+
+    fn build_client(&self, needs_tls: bool) -> Result<HttpClient> {
+        let max_body = match self.env(MAX_RESPONSE_BYTES) {
+            Some(v) => v.parse().map_err(|_| {
+                Error::config(format!(
+                    "{MAX_RESPONSE_BYTES} is geen geheel aantal bytes: {v:?}"
+                ))
+            })?,
+            None => DEFAULT_MAX_RESPONSE_BYTES,
+        };
+        let config = ClientConfig {
+            user_agent: format!(
+                "{}/{} (overheid-cli profiel {})",
+                self.tool.name,
+                self.tool.version,
+                crate::PROFILE_VERSION
+            ),
+            deadline: self.deadline,
+            max_body,
+            proxy: self.env("HTTPS_PROXY"),
+        };
+        HttpClient::new(&config, needs_tls)
+    }
+}

@@ -1,0 +1,301 @@
+//! The one error type of the family, and its mapping to exit codes.
+//!
+//! A command either succeeds with an [`crate::Outcome`] or fails with an
+//! [`Error`]. An error is a [`Problem`] (printed as one RFC 9457 object on
+//! stderr) or a [`Halt`]: the planned stop of a dry run or of a mutation that
+//! was not confirmed (the plan goes to stdout).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::exit::ExitStatus;
+use crate::plan::Plan;
+
+/// One invalid input, with a JSON Pointer to the argument it concerns.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FieldError {
+    pub pointer: String,
+    pub detail: String,
+}
+
+impl FieldError {
+    /// An error about the argument `name` (a property of the inputSchema).
+    pub fn new(name: &str, detail: impl Into<String>) -> Self {
+        Self {
+            pointer: format!("/{name}"),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// A failure as the profile reports it (rule ERR-1).
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub exit: ExitStatus,
+    pub code: Cow<'static, str>,
+    pub title: Cow<'static, str>,
+    pub detail: String,
+    pub status: Option<u16>,
+    pub errors: Vec<FieldError>,
+    pub retry_after: Option<u64>,
+    pub hint: Option<String>,
+}
+
+/// A planned stop: the plan is the result.
+#[derive(Debug)]
+pub enum Halt {
+    /// `--dry-run`: print the plan, exit 0.
+    DryRun(Plan),
+    /// A mutation without `--confirm`: print the plan, report exit 80.
+    ConfirmationRequired(Plan),
+}
+
+/// Why a command did not produce data.
+#[derive(Debug)]
+pub enum Error {
+    Problem(Box<Problem>),
+    Halt(Box<Halt>),
+}
+
+/// The result type of everything a command does.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new problem with the given exit status, code and Dutch texts.
+    pub fn new(
+        exit: ExitStatus,
+        code: impl Into<Cow<'static, str>>,
+        title: impl Into<Cow<'static, str>>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::Problem(Box::new(Problem {
+            exit,
+            code: code.into(),
+            title: title.into(),
+            detail: detail.into(),
+            status: None,
+            errors: Vec::new(),
+            retry_after: None,
+            hint: None,
+        }))
+    }
+
+    /// A usage error (exit 2).
+    pub fn usage(detail: impl Into<String>) -> Self {
+        Self::new(ExitStatus::Usage, "USAGE", "Ongeldig gebruik", detail)
+    }
+
+    /// Invalid input values (exit 65), all of them at once.
+    pub fn invalid(errors: Vec<FieldError>) -> Self {
+        let detail = errors
+            .iter()
+            .map(|e| e.detail.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        let mut err = Self::new(
+            ExitStatus::DataErr,
+            "INVALID_INPUT",
+            "Ongeldige invoer",
+            detail,
+        );
+        if let Self::Problem(p) = &mut err {
+            p.errors = errors;
+        }
+        err
+    }
+
+    /// A named thing does not exist (exit 66).
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::NotFound,
+            "NIET_GEVONDEN",
+            "Niet gevonden",
+            detail,
+        )
+    }
+
+    /// The source cannot be reached (exit 69).
+    pub fn unavailable(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::Unavailable,
+            "SOURCE_UNAVAILABLE",
+            "Bron niet bereikbaar",
+            detail,
+        )
+    }
+
+    /// The source answered something unreadable (exit 76).
+    pub fn protocol(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::Protocol,
+            "PARSE_FOUT",
+            "Onverwacht antwoord van de bron",
+            detail,
+        )
+    }
+
+    /// Access refused (exit 77).
+    pub fn no_permission(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::NoPerm,
+            "NIET_TOEGESTAAN",
+            "Geen toegang",
+            detail,
+        )
+    }
+
+    /// Configuration missing or unsafe (exit 78).
+    pub fn config(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::Config,
+            "CONFIG_FOUT",
+            "Configuratie ontbreekt of is onveilig",
+            detail,
+        )
+    }
+
+    /// Writing output or the audit record failed (exit 74).
+    pub fn io(detail: impl Into<String>) -> Self {
+        Self::new(ExitStatus::IoErr, "IO_FOUT", "Schrijven mislukt", detail)
+    }
+
+    /// An internal error (exit 70).
+    pub fn software(detail: impl Into<String>) -> Self {
+        Self::new(ExitStatus::Software, "INTERNE_FOUT", "Interne fout", detail)
+    }
+
+    /// Temporarily unavailable; retry later (exit 75).
+    pub fn temporary(detail: impl Into<String>, retry_after: Option<u64>) -> Self {
+        let mut err = Self::new(
+            ExitStatus::TempFail,
+            "TIJDELIJK_NIET_BESCHIKBAAR",
+            "Tijdelijk niet beschikbaar",
+            detail,
+        );
+        if let Self::Problem(p) = &mut err {
+            p.retry_after = retry_after;
+        }
+        err
+    }
+
+    /// The `--timeout` deadline passed (exit 124).
+    pub fn timeout(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::Timeout,
+            "TIMEOUT",
+            "Tijdslimiet verstreken",
+            detail,
+        )
+    }
+
+    /// Add a hint for the caller.
+    #[must_use]
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        if let Self::Problem(p) = &mut self {
+            p.hint = Some(hint.into());
+        }
+        self
+    }
+
+    /// Record the upstream HTTP status.
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> Self {
+        if let Self::Problem(p) = &mut self {
+            p.status = Some(status);
+        }
+        self
+    }
+
+    /// Replace the symbolic code.
+    #[must_use]
+    pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
+        if let Self::Problem(p) = &mut self {
+            p.code = code.into();
+        }
+        self
+    }
+
+    /// The exit status this error ends the process with.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::Problem(p) => p.exit,
+            Self::Halt(h) => match **h {
+                Halt::DryRun(_) => ExitStatus::Ok,
+                Halt::ConfirmationRequired(_) => ExitStatus::ConfirmationRequired,
+            },
+        }
+    }
+
+    /// The problem, if this is one.
+    pub fn problem(&self) -> Option<&Problem> {
+        match self {
+            Self::Problem(p) => Some(p),
+            Self::Halt(_) => None,
+        }
+    }
+}
+
+impl Problem {
+    /// The error object as printed on stderr (rule ERR-1).
+    pub fn to_json(&self, trace_id: &str) -> serde_json::Value {
+        let mut obj = serde_json::Map::new();
+        obj.insert(
+            "type".into(),
+            format!("urn:overheid-cli:problem:{}", self.code).into(),
+        );
+        obj.insert("title".into(), self.title.as_ref().into());
+        if let Some(status) = self.status {
+            obj.insert("status".into(), status.into());
+        }
+        obj.insert("detail".into(), self.detail.clone().into());
+        obj.insert("code".into(), self.code.as_ref().into());
+        obj.insert("exit_code".into(), self.exit.code().into());
+        obj.insert("instance".into(), format!("urn:trace:{trace_id}").into());
+        if !self.errors.is_empty() {
+            obj.insert(
+                "errors".into(),
+                serde_json::to_value(&self.errors).unwrap_or_default(),
+            );
+        }
+        if let Some(secs) = self.retry_after {
+            obj.insert("retry_after".into(), secs.into());
+        }
+        if let Some(hint) = &self.hint {
+            obj.insert("hint".into(), hint.clone().into());
+        }
+        obj.into()
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Self::io(err.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_lists_every_error() {
+        let err = Error::invalid(vec![
+            FieldError::new("postcode", "postcode ongeldig"),
+            FieldError::new("huisnummer", "huisnummer ongeldig"),
+        ]);
+        let json = err.problem().unwrap().to_json(&"0".repeat(32));
+        assert_eq!(json["exit_code"], 65);
+        assert_eq!(json["errors"].as_array().unwrap().len(), 2);
+        assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
+        assert_eq!(json["type"], "urn:overheid-cli:problem:INVALID_INPUT");
+    }
+
+    #[test]
+    fn optional_members_are_absent_when_unset() {
+        let json = Error::not_found("x").problem().unwrap().to_json("ab");
+        assert!(json.get("status").is_none());
+        assert!(json.get("retry_after").is_none());
+        assert_eq!(json["instance"], "urn:trace:ab");
+    }
+}

@@ -1,0 +1,481 @@
+//! `--fields`: data minimisation that keeps the document's shape (rules FIELDS-*).
+//!
+//! A selection is a comma list of paths (`naam,kvkNummer`,
+//! `_embedded.hoofdvestiging.adressen[0].plaats`, `resultaten[].naam`) or one
+//! RFC 9535 JSONPath expression starting with `$` (no vendor extensions).
+//! Both resolve to concrete node paths in the response, and the result is a
+//! pruned copy of the document: nesting, key order and array order are kept,
+//! so two fields named `naam` at different depths both survive. Paths are
+//! checked against the command's `outputSchema` before any work is done.
+
+use std::collections::BTreeMap;
+
+use jsonpath_rust::JsonPath;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+const MAX_EXPRESSION_LEN: usize = 512;
+const VENDOR_EXTENSIONS: [&str; 7] = [
+    "~=",
+    " in ",
+    " nin ",
+    "none_of",
+    "any_of",
+    "subset_of",
+    "noneOf",
+];
+
+/// One step of a path through a JSON document.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+    /// Every element of an array (only in a selection, never concrete).
+    AllItems,
+}
+
+/// A parsed `--fields` value.
+#[derive(Clone, Debug)]
+pub enum Selection {
+    Paths(Vec<Vec<Step>>),
+    JsonPath(String),
+}
+
+impl Selection {
+    /// Parse and check against the command's output schema (exit 2 on failure).
+    pub fn parse(text: &str, schema: &Value) -> Result<Self> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::usage("--fields is leeg"));
+        }
+        if text.starts_with('$') {
+            return Self::parse_jsonpath(text, schema);
+        }
+        let mut paths = Vec::new();
+        for raw in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let steps = parse_path(raw).ok_or_else(|| {
+                Error::usage(format!("ongeldig pad in --fields: {raw:?}"))
+                    .with_hint("gebruik namen gescheiden door punten, [n] of [] voor lijsten")
+            })?;
+            check_against_schema(raw, &steps, schema)?;
+            paths.push(steps);
+        }
+        Ok(Self::Paths(paths))
+    }
+
+    fn parse_jsonpath(text: &str, schema: &Value) -> Result<Self> {
+        if text.len() > MAX_EXPRESSION_LEN {
+            return Err(Error::usage(format!(
+                "JSONPath-expressie te lang (max {MAX_EXPRESSION_LEN} tekens)"
+            )));
+        }
+        if let Some(ext) = VENDOR_EXTENSIONS.iter().find(|e| text.contains(*e)) {
+            return Err(Error::usage(format!(
+                "JSONPath-uitbreiding {:?} valt buiten RFC 9535",
+                ext.trim()
+            )));
+        }
+        jsonpath_rust::parser::parse_json_path(text)
+            .map_err(|e| Error::usage(format!("ongeldige JSONPath-expressie: {e}")))?;
+        if let Some(first) = first_jsonpath_name(text) {
+            check_against_schema(text, &[Step::Key(first)], schema)?;
+        }
+        Ok(Self::JsonPath(text.to_string()))
+    }
+
+    /// The selection as provenance records it.
+    pub fn describe(&self, original: &str) -> Value {
+        match self {
+            Self::JsonPath(expr) => Value::from(vec![expr.clone()]),
+            Self::Paths(_) => original
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(Value::from)
+                .collect(),
+        }
+    }
+
+    /// A pruned copy of `doc` holding only the selected nodes.
+    pub fn apply(&self, doc: &Value) -> Value {
+        let mut trie = Trie::default();
+        match self {
+            Self::Paths(paths) => {
+                for path in paths {
+                    for concrete in expand(doc, path) {
+                        trie.insert(&concrete);
+                    }
+                }
+            }
+            Self::JsonPath(expr) => {
+                for normalized in doc.query_only_path(expr).unwrap_or_default() {
+                    if let Some(steps) = parse_normalized_path(&normalized) {
+                        trie.insert(&steps);
+                    }
+                }
+            }
+        }
+        trie.extract(doc)
+            .unwrap_or_else(|| Value::Object(Map::new()))
+    }
+}
+
+/// Parse `a.b[0].c` / `list[].x`.
+fn parse_path(raw: &str) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    for part in raw.split('.') {
+        let (name, mut rest) = match part.find('[') {
+            Some(i) => part.split_at(i),
+            None => (part, ""),
+        };
+        let valid_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '@'));
+        if !valid_name {
+            return None;
+        }
+        steps.push(Step::Key(name.to_string()));
+        while !rest.is_empty() {
+            let close = rest.find(']')?;
+            let inner = rest.get(1..close)?;
+            if !rest.starts_with('[') {
+                return None;
+            }
+            steps.push(if inner.is_empty() {
+                Step::AllItems
+            } else {
+                Step::Index(inner.parse().ok()?)
+            });
+            rest = &rest[close + 1..];
+        }
+    }
+    Some(steps)
+}
+
+/// Parse a normalized path like `$['a'][0]['b\'c']`.
+fn parse_normalized_path(path: &str) -> Option<Vec<Step>> {
+    let mut rest = path.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    while let Some(after) = rest.strip_prefix('[') {
+        if let Some(quoted) = after.strip_prefix('\'') {
+            let mut name = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                let (i, c) = chars.next()?;
+                match c {
+                    '\\' => name.push(chars.next()?.1),
+                    '\'' => break i,
+                    c => name.push(c),
+                }
+            };
+            steps.push(Step::Key(name));
+            rest = quoted[end + 1..].strip_prefix(']')?;
+        } else {
+            let close = after.find(']')?;
+            steps.push(Step::Index(after[..close].parse().ok()?));
+            rest = &after[close + 1..];
+        }
+    }
+    rest.is_empty().then_some(steps)
+}
+
+/// The first member name of `$.name…` or `$['name']…`.
+fn first_jsonpath_name(expr: &str) -> Option<String> {
+    let rest = expr.strip_prefix('$')?;
+    if let Some(dot) = rest.strip_prefix('.') {
+        if dot.starts_with('.') || dot.starts_with('*') {
+            return None;
+        }
+        let end = dot.find(['.', '[']).unwrap_or(dot.len());
+        return Some(dot[..end].to_string()).filter(|s| !s.is_empty());
+    }
+    let inner = rest.strip_prefix("['")?;
+    Some(inner[..inner.find('\'')?].to_string())
+}
+
+/// All concrete paths in `doc` that `path` selects.
+fn expand(doc: &Value, path: &[Step]) -> Vec<Vec<Step>> {
+    let Some((step, rest)) = path.split_first() else {
+        return vec![Vec::new()];
+    };
+    let mut out = Vec::new();
+    let mut descend = |step: Step, child: &Value| {
+        for mut tail in expand(child, rest) {
+            tail.insert(0, step.clone());
+            out.push(tail);
+        }
+    };
+    match (step, doc) {
+        (Step::Key(k), Value::Object(map)) => {
+            if let Some(child) = map.get(k) {
+                descend(Step::Key(k.clone()), child);
+            }
+        }
+        (Step::Index(i), Value::Array(items)) => {
+            if let Some(child) = items.get(*i) {
+                descend(Step::Index(*i), child);
+            }
+        }
+        (Step::AllItems, Value::Array(items)) => {
+            for (i, child) in items.iter().enumerate() {
+                descend(Step::Index(i), child);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A prefix tree of selected paths; `keep_all` marks a whole subtree.
+#[derive(Default)]
+struct Trie {
+    keep_all: bool,
+    children: BTreeMap<Step, Trie>,
+}
+
+impl Trie {
+    fn insert(&mut self, path: &[Step]) {
+        match path.split_first() {
+            None => self.keep_all = true,
+            Some((step, rest)) => self.children.entry(step.clone()).or_default().insert(rest),
+        }
+    }
+
+    fn extract(&self, value: &Value) -> Option<Value> {
+        if self.keep_all {
+            return Some(value.clone());
+        }
+        if self.children.is_empty() {
+            return None;
+        }
+        match value {
+            Value::Object(map) => Some(Value::Object(
+                map.iter()
+                    .filter_map(|(k, v)| {
+                        let child = self.children.get(&Step::Key(k.clone()))?;
+                        Some((k.clone(), child.extract(v)?))
+                    })
+                    .collect(),
+            )),
+            Value::Array(items) => Some(Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| self.children.get(&Step::Index(i))?.extract(v))
+                    .collect(),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Fail with exit 2 when `steps` leaves what `schema` describes.
+fn check_against_schema(raw: &str, steps: &[Step], schema: &Value) -> Result<()> {
+    let mut nodes = vec![schema];
+    for step in steps {
+        let mut next = Vec::new();
+        for node in nodes.iter().flat_map(|n| alternatives(schema, n)) {
+            match step {
+                Step::Key(k) => match node.get("properties") {
+                    Some(props) => next.extend(props.get(k)),
+                    None if is_open_object(node) => next.push(&Value::Bool(true)),
+                    None => {}
+                },
+                Step::Index(_) | Step::AllItems => {
+                    if let Some(items) = node.get("items") {
+                        next.push(items);
+                    } else if node.get("type").is_none() {
+                        next.push(&Value::Bool(true));
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            return Err(unknown_field(raw, schema));
+        }
+        nodes = next;
+    }
+    Ok(())
+}
+
+/// A node with its `$ref`, `allOf`, `anyOf` and `oneOf` alternatives resolved.
+fn alternatives<'a>(root: &'a Value, node: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    let mut stack = vec![node];
+    let mut guard = 0;
+    while let Some(n) = stack.pop() {
+        guard += 1;
+        if guard > 64 {
+            break;
+        }
+        if let Some(target) = n
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve_ref(root, r))
+        {
+            stack.push(target);
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            if let Some(list) = n.get(key).and_then(Value::as_array) {
+                stack.extend(list);
+            }
+        }
+        out.push(n);
+    }
+    out
+}
+
+fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    root.pointer(reference.strip_prefix('#')?)
+}
+
+/// `true` (any value) or an object schema without listed properties.
+fn is_open_object(node: &Value) -> bool {
+    node.as_bool() == Some(true)
+        || (node.get("type").and_then(Value::as_str) == Some("object")
+            && node.get("properties").is_none())
+}
+
+fn unknown_field(raw: &str, schema: &Value) -> Error {
+    let fields = top_level_fields(schema).join(", ");
+    Error::usage(format!("onbekend veld in --fields: {raw:?}"))
+        .with_code("ONBEKEND_VELD")
+        .with_hint(format!("geldige velden op het hoogste niveau: {fields}"))
+}
+
+/// The top-level property names of an output schema.
+pub fn top_level_fields(schema: &Value) -> Vec<String> {
+    alternatives(schema, schema)
+        .into_iter()
+        .filter_map(|n| n.get("properties").and_then(Value::as_object))
+        .flat_map(|p| p.keys().cloned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "naam": {"type": "string"},
+                "kvkNummer": {"type": "string"},
+                "_embedded": {"type": "object", "properties": {
+                    "hoofdvestiging": {"$ref": "#/$defs/vestiging"}
+                }},
+                "resultaten": {"type": "array", "items": {"$ref": "#/$defs/vestiging"}},
+                "vrij": {"type": "object"}
+            },
+            "$defs": {"vestiging": {"type": "object", "properties": {
+                "naam": {"type": "string"},
+                "adressen": {"type": "array", "items": {"type": "object", "properties": {
+                    "plaats": {"type": "string"}, "straatnaam": {"type": "string"}}}}
+            }}}
+        })
+    }
+
+    fn doc() -> Value {
+        json!({
+            "kvkNummer": "68750110",
+            "naam": "Test BV Donald",
+            "_embedded": {"hoofdvestiging": {"naam": "Hoofd", "adressen": [
+                {"plaats": "Lollum", "straatnaam": "Hizzaarderlaan"},
+                {"plaats": "Rommeldam", "straatnaam": "Postbus"}]}},
+            "resultaten": [{"naam": "a", "x": 1}, {"naam": "b", "x": 2}]
+        })
+    }
+
+    fn select(text: &str) -> Value {
+        Selection::parse(text, &schema()).unwrap().apply(&doc())
+    }
+
+    #[test]
+    fn keeps_nesting_and_both_names() {
+        assert_eq!(
+            select("naam,_embedded.hoofdvestiging.naam"),
+            json!({"naam": "Test BV Donald", "_embedded": {"hoofdvestiging": {"naam": "Hoofd"}}})
+        );
+    }
+
+    #[test]
+    fn keeps_original_key_order() {
+        let out = select("naam,kvkNummer").to_string();
+        assert_eq!(out, r#"{"kvkNummer":"68750110","naam":"Test BV Donald"}"#);
+    }
+
+    #[test]
+    fn indexes_and_all_items() {
+        assert_eq!(
+            select("_embedded.hoofdvestiging.adressen[1].plaats"),
+            json!({"_embedded": {"hoofdvestiging": {"adressen": [{"plaats": "Rommeldam"}]}}})
+        );
+        assert_eq!(
+            select("resultaten[].naam"),
+            json!({"resultaten": [{"naam": "a"}, {"naam": "b"}]})
+        );
+    }
+
+    #[test]
+    fn known_but_absent_fields_are_left_out() {
+        let schema = schema();
+        let sel = Selection::parse("naam,vrij", &schema).unwrap();
+        assert_eq!(sel.apply(&json!({"naam": "x"})), json!({"naam": "x"}));
+    }
+
+    #[test]
+    fn unknown_fields_are_usage_errors_listing_valid_ones() {
+        for bad in ["bestaatniet", "_embedded.onbekend", "naam[0]x", "a..b"] {
+            let err = Selection::parse(bad, &schema()).unwrap_err();
+            assert_eq!(err.exit_status().code(), 2, "{bad}");
+        }
+        let err = Selection::parse("bestaatniet", &schema()).unwrap_err();
+        let hint = err.problem().unwrap().hint.clone().unwrap();
+        assert!(
+            hint.contains("kvkNummer") && hint.contains("resultaten"),
+            "{hint}"
+        );
+    }
+
+    #[test]
+    fn free_form_objects_accept_any_subpath() {
+        assert!(Selection::parse("vrij.iets.dieper", &schema()).is_ok());
+    }
+
+    #[test]
+    fn jsonpath_prunes_with_shape() {
+        assert_eq!(
+            select("$.resultaten[?@.x > 1].naam"),
+            json!({"resultaten": [{"naam": "b"}]})
+        );
+        assert_eq!(
+            select("$..plaats"),
+            json!({"_embedded": {"hoofdvestiging": {"adressen": [
+                {"plaats": "Lollum"}, {"plaats": "Rommeldam"}]}}})
+        );
+    }
+
+    #[test]
+    fn jsonpath_rejects_extensions_syntax_and_unknown_roots() {
+        for bad in ["$.resultaten[?@.naam ~= 'a']", "$[", "$.onbekend"] {
+            let err = Selection::parse(bad, &schema()).unwrap_err();
+            assert_eq!(err.exit_status().code(), 2, "{bad}");
+        }
+    }
+
+    #[test]
+    fn normalized_paths_parse_with_escapes() {
+        assert_eq!(
+            parse_normalized_path(r"$['a'][3]['b\'c']"),
+            Some(vec![
+                Step::Key("a".into()),
+                Step::Index(3),
+                Step::Key("b'c".into())
+            ])
+        );
+    }
+}

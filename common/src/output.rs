@@ -1,0 +1,266 @@
+//! The one printer: data to stdout, everything else to stderr (rules OUT-*).
+//!
+//! `json` is one compact document (the default when stdout is not a
+//! terminal), `pretty` is indented JSON (the default on a terminal), `table`
+//! is for people: columns for lists, key/value rows for objects. A closed
+//! stdout pipe (`| head`) is not an error.
+
+use std::io::{self, IsTerminal, Write};
+
+use clap::ValueEnum;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// How data is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Compacte JSON, één document (alias: raw)
+    #[value(alias = "raw")]
+    Json,
+    /// Ingesprongen JSON
+    Pretty,
+    /// Tabel voor mensen
+    Table,
+}
+
+/// Writes data, errors and warnings to the right stream.
+#[derive(Clone, Copy, Debug)]
+pub struct Printer {
+    pub format: OutputFormat,
+    pub color: bool,
+    pub quiet: bool,
+}
+
+impl Printer {
+    /// The printer for these options; `None` picks by terminal.
+    pub fn new(format: Option<OutputFormat>, no_color: bool, quiet: bool) -> Self {
+        let terminal = io::stdout().is_terminal();
+        let format = format.unwrap_or(if terminal {
+            OutputFormat::Pretty
+        } else {
+            OutputFormat::Json
+        });
+        Self {
+            format,
+            color: terminal && !no_color,
+            quiet,
+        }
+    }
+
+    /// Render data in the chosen format (with a trailing newline).
+    pub fn render(&self, value: &Value) -> String {
+        let mut text = match self.format {
+            OutputFormat::Json => value.to_string(),
+            OutputFormat::Pretty => {
+                serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+            }
+            OutputFormat::Table => render_table(value, self.color),
+        };
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Write rendered data to stdout. A closed pipe counts as success.
+    pub fn stdout(&self, text: &str) -> Result<()> {
+        let mut out = io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(format!(
+                "uitvoer kon niet worden geschreven: {e}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Write one JSON object as one line on stderr.
+    pub fn stderr_json(&self, value: &Value) {
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{value}");
+    }
+
+    /// A warning for people on stderr, unless `--quiet`.
+    pub fn warn(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(io::stderr().lock(), "waarschuwing: {message}");
+        }
+    }
+}
+
+fn scalar_text(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) if items.iter().all(|v| !v.is_object() && !v.is_array()) => {
+            items.iter().map(scalar_text).collect::<Vec<_>>().join(", ")
+        }
+        other => other.to_string(),
+    }
+}
+
+fn is_record_list(value: &Value) -> bool {
+    matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
+}
+
+fn render_table(value: &Value, color: bool) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Array(items) if is_record_list(value) => table_of_records(items, color, &mut out),
+        Value::Array(items) if items.is_empty() => out.push_str("(geen resultaten)\n"),
+        Value::Object(_) => object_rows(value, color, &mut out),
+        other => out.push_str(&scalar_text(other)),
+    }
+    out
+}
+
+/// Key/value rows for scalars (nested objects flattened with dots), then a
+/// table for each list of records.
+fn object_rows(value: &Value, color: bool, out: &mut String) {
+    let mut rows = Vec::new();
+    let mut lists = Vec::new();
+    flatten(value, String::new(), &mut rows, &mut lists);
+    let width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (key, text) in rows {
+        let pad = width - key.chars().count();
+        out.push_str(&format!(
+            "{}{}  {text}\n",
+            bold(&key, color),
+            " ".repeat(pad)
+        ));
+    }
+    for (key, items) in lists {
+        out.push_str(&format!("\n{}\n", bold(&key, color)));
+        table_of_records(items, color, out);
+    }
+}
+
+fn flatten<'a>(
+    value: &'a Value,
+    prefix: String,
+    rows: &mut Vec<(String, String)>,
+    lists: &mut Vec<(String, &'a Vec<Value>)>,
+) {
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            for (k, v) in map {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(v, key, rows, lists);
+            }
+        }
+        Value::Array(items) if is_record_list(value) => lists.push((prefix, items)),
+        other => rows.push((prefix, scalar_text(other))),
+    }
+}
+
+fn table_of_records(items: &[Value], color: bool, out: &mut String) {
+    let mut columns: Vec<String> = Vec::new();
+    for item in items {
+        if let Value::Object(map) = item {
+            for key in map.keys() {
+                if !columns.contains(key) {
+                    columns.push(key.clone());
+                }
+            }
+        }
+    }
+    let cells: Vec<Vec<String>> = items
+        .iter()
+        .map(|item| {
+            columns
+                .iter()
+                .map(|c| {
+                    item.get(c)
+                        .map(scalar_text)
+                        .unwrap_or_default()
+                        .replace('\n', " ")
+                })
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            cells
+                .iter()
+                .map(|row| row[i].chars().count())
+                .chain([c.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |texts: Vec<String>| {
+        texts
+            .iter()
+            .zip(&widths)
+            .map(|(t, w)| format!("{t}{}", " ".repeat(w - t.chars().count())))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let header = line(columns.clone());
+    out.push_str(&bold(&header, color));
+    out.push('\n');
+    for row in cells {
+        out.push_str(&line(row));
+        out.push('\n');
+    }
+}
+
+fn bold(text: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[1m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn printer(format: OutputFormat) -> Printer {
+        Printer {
+            format,
+            color: false,
+            quiet: false,
+        }
+    }
+
+    #[test]
+    fn json_is_one_compact_line() {
+        let text = printer(OutputFormat::Json).render(&json!({"a": [1, 2]}));
+        assert_eq!(text, "{\"a\":[1,2]}\n");
+    }
+
+    #[test]
+    fn table_prints_false_and_lists() {
+        let text = printer(OutputFormat::Table).render(&json!({
+            "naam": "X", "actief": false, "adres": {"plaats": "Lollum"},
+            "resultaten": [{"a": 1, "b": true}, {"a": 22}]
+        }));
+        assert!(text.contains("actief        false"), "{text}");
+        assert!(text.contains("adres.plaats  Lollum"), "{text}");
+        assert!(text.contains("a   b\n1   true\n22\n"), "{text}");
+        assert!(!text.contains('\x1b'));
+    }
+
+    #[test]
+    fn table_of_empty_list() {
+        assert_eq!(
+            printer(OutputFormat::Table).render(&json!([])),
+            "(geen resultaten)\n"
+        );
+    }
+}

@@ -1,0 +1,185 @@
+//! Request plans, their digest, and the gate every command passes (rules DRY-*, MUT-*).
+//!
+//! A command validates its input, builds the requests it would make and hands
+//! them to [`crate::Context::gate`]. Under `--dry-run` the plan is the result;
+//! a mutating command without `--confirm` stops with exit 80 and the plan on
+//! stdout; `--confirm=<digest>` must match the plan's digest (else exit 81).
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::http::Request;
+
+/// What a command intends to do, as it hands it to the gate.
+#[derive(Debug, Default)]
+pub struct PlanSpec {
+    /// The normalised arguments; together with the command path they define the digest.
+    pub arguments: Map<String, Value>,
+    /// The upstream requests the command would make, in order.
+    pub requests: Vec<Request>,
+    /// For mutations: what confirming would change, in words.
+    pub effect: Option<String>,
+    /// Extra members for the plan (e.g. `backend`).
+    pub extra: Map<String, Value>,
+}
+
+impl PlanSpec {
+    /// A plan of these arguments.
+    pub fn new(arguments: Value) -> Self {
+        let arguments = match arguments {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Self {
+            arguments,
+            ..Self::default()
+        }
+    }
+
+    /// Add a request the command would make.
+    #[must_use]
+    pub fn request(mut self, request: Request) -> Self {
+        self.requests.push(request);
+        self
+    }
+
+    /// Describe the effect of a mutation.
+    #[must_use]
+    pub fn effect(mut self, effect: impl Into<String>) -> Self {
+        self.effect = Some(effect.into());
+        self
+    }
+
+    /// Add an extra member.
+    #[must_use]
+    pub fn extra(mut self, key: &str, value: Value) -> Self {
+        self.extra.insert(key.to_string(), value);
+        self
+    }
+}
+
+/// A finished plan: the JSON object that is printed, and its digest.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub digest: String,
+    pub json: Value,
+}
+
+impl Plan {
+    /// Build the plan of `command` (the full name, e.g. `rvo-cli rapportage indienen`).
+    pub fn build(tool: &str, command: &str, mutating: bool, dry_run: bool, spec: PlanSpec) -> Self {
+        let arguments = Value::Object(spec.arguments);
+        let digest = digest(command, &arguments);
+        let requests: Vec<Value> = spec.requests.iter().map(Request::to_plan_json).collect();
+        let first = requests
+            .first()
+            .cloned()
+            .unwrap_or_else(|| json!({"method": null, "url": null, "headers": {}, "body": null}));
+        let mut obj = Map::new();
+        obj.insert("dry_run".into(), dry_run.into());
+        obj.insert("tool".into(), tool.into());
+        obj.insert("command".into(), command.into());
+        obj.insert("arguments".into(), arguments);
+        obj.insert("mutating".into(), mutating.into());
+        obj.insert("plan_digest".into(), digest.clone().into());
+        for key in ["method", "url", "headers", "body"] {
+            obj.insert(key.into(), first[key].clone());
+        }
+        obj.insert("requests".into(), requests.into());
+        if let Some(effect) = spec.effect {
+            obj.insert("effect".into(), effect.into());
+        }
+        for (k, v) in spec.extra {
+            obj.entry(k).or_insert(v);
+        }
+        Self {
+            digest,
+            json: Value::Object(obj),
+        }
+    }
+}
+
+/// SHA-256 (hex) of the canonical JSON of `{command, arguments}`.
+pub fn digest(command: &str, arguments: &Value) -> String {
+    let doc = json!({"command": command, "arguments": arguments});
+    sha256_hex(canonical_json(&doc).as_bytes())
+}
+
+/// SHA-256 of bytes, lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Canonical JSON (RFC 8785 style): object keys sorted, no whitespace.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_depth() {
+        let v = json!({"b": 1, "a": {"d": [1, {"z": 1, "y": 2}], "c": null}});
+        assert_eq!(
+            canonical_json(&v),
+            r#"{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}"#
+        );
+    }
+
+    #[test]
+    fn digest_ignores_key_order_but_not_values() {
+        let a = digest("t x", &json!({"a": 1, "b": "2"}));
+        let b = digest("t x", &json!({"b": "2", "a": 1}));
+        let c = digest("t x", &json!({"a": 1, "b": "3"}));
+        let d = digest("t y", &json!({"a": 1, "b": "2"}));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, d);
+        assert_eq!(a.len(), 64);
+    }
+
+    #[test]
+    fn plan_without_requests_has_null_method_and_url() {
+        let plan = Plan::build("t", "t x", true, true, PlanSpec::new(json!({"k": 1})));
+        assert_eq!(plan.json["method"], Value::Null);
+        assert_eq!(plan.json["requests"], json!([]));
+        assert_eq!(plan.json["plan_digest"], plan.digest);
+    }
+}

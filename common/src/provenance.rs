@@ -1,0 +1,132 @@
+//! What a command returns, and the `--provenance` envelope (rules PROV-*).
+
+use serde_json::{Map, Value, json};
+
+/// Which environment the data comes from, so nobody mistakes test data for the register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Environment {
+    Test,
+    Production,
+    /// Local or embedded data; nothing was asked of a source.
+    Local,
+}
+
+impl Environment {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Test => "test",
+            Self::Production => "production",
+            Self::Local => "local",
+        }
+    }
+}
+
+/// One upstream exchange, as provenance lists it.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    pub method: &'static str,
+    pub url: String,
+    pub status: u16,
+    pub sha256: String,
+}
+
+/// A command's result: its data and where it came from.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub data: Value,
+    pub source: String,
+    pub environment: Environment,
+    /// The primary source; defaults to the last upstream exchange.
+    pub source_url: Option<String>,
+    pub method: Option<String>,
+    pub response_sha256: Option<String>,
+    /// Extra provenance members (e.g. `law_id`, `backend`).
+    pub extra: Map<String, Value>,
+}
+
+impl Outcome {
+    /// Data from `source` (a label for people) in `environment`.
+    pub fn new(data: Value, source: impl Into<String>, environment: Environment) -> Self {
+        Self {
+            data,
+            source: source.into(),
+            environment,
+            source_url: None,
+            method: None,
+            response_sha256: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// Name the primary source explicitly (for local sources: a `file:` or `urn:` URL).
+    #[must_use]
+    pub fn source_url(
+        mut self,
+        url: impl Into<String>,
+        method: &str,
+        sha256: impl Into<String>,
+    ) -> Self {
+        self.source_url = Some(url.into());
+        self.method = Some(method.to_string());
+        self.response_sha256 = Some(sha256.into());
+        self
+    }
+
+    /// Add an extra provenance member.
+    #[must_use]
+    pub fn extra(mut self, key: &str, value: Value) -> Self {
+        self.extra.insert(key.to_string(), value);
+        self
+    }
+}
+
+/// Everything the envelope needs besides the outcome.
+pub struct EnvelopeContext<'a> {
+    pub tool: &'a str,
+    pub tool_version: &'a str,
+    pub trace_id: &'a str,
+    pub retrieved_at: String,
+    pub fields: Value,
+    pub exchanges: &'a [Exchange],
+}
+
+/// `{"data": …, "provenance": {…}}`.
+pub fn envelope(data: Value, outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Value {
+    let last = ctx.exchanges.last();
+    let source_url = outcome
+        .source_url
+        .clone()
+        .or_else(|| last.map(|e| e.url.clone()));
+    let method = outcome
+        .method
+        .clone()
+        .or_else(|| last.map(|e| e.method.to_string()));
+    let sha = outcome
+        .response_sha256
+        .clone()
+        .or_else(|| last.map(|e| e.sha256.clone()));
+    let mut prov = Map::new();
+    prov.insert("source".into(), outcome.source.clone().into());
+    prov.insert("source_url".into(), source_url.into());
+    prov.insert("method".into(), method.into());
+    prov.insert("retrieved_at".into(), ctx.retrieved_at.clone().into());
+    prov.insert("tool".into(), ctx.tool.into());
+    prov.insert("tool_version".into(), ctx.tool_version.into());
+    prov.insert("profile_version".into(), crate::PROFILE_VERSION.into());
+    prov.insert("trace_id".into(), ctx.trace_id.into());
+    prov.insert("response_sha256".into(), sha.into());
+    prov.insert("fields".into(), ctx.fields.clone());
+    prov.insert("environment".into(), outcome.environment.as_str().into());
+    if !ctx.exchanges.is_empty() {
+        let requests: Vec<Value> = ctx
+            .exchanges
+            .iter()
+            .map(|e| json!({"method": e.method, "url": e.url, "status": e.status, "response_sha256": e.sha256}))
+            .collect();
+        prov.insert("requests".into(), requests.into());
+    }
+    for (k, v) in &outcome.extra {
+        prov.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    json!({"data": data, "provenance": prov})
+}

@@ -1,0 +1,119 @@
+//! What a tool declares about itself beyond its clap definitions.
+//!
+//! clap knows the commands, arguments, help texts and value sets. What clap
+//! cannot express lives in one static side table per tool: titles, MCP
+//! annotations, output schemas, examples, argument patterns, resources.
+//! Discovery joins the two, and a test of every tool checks that they cover
+//! exactly the same commands.
+
+use crate::env::EnvVar;
+
+/// The four MCP tool annotations, always explicit (rule DISC-5).
+#[derive(Clone, Copy, Debug)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+impl Annotations {
+    /// A read from an external source.
+    pub const READ_REMOTE: Self = Self {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: true,
+    };
+    /// A read of local or embedded data.
+    pub const READ_LOCAL: Self = Self {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    /// An additive, idempotent mutation (e.g. filing a report keyed by its digest).
+    pub const MUTATE_IDEMPOTENT: Self = Self {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+        open_world: true,
+    };
+}
+
+/// A property schema override for one argument (JSON text of a schema object).
+#[derive(Clone, Copy, Debug)]
+pub struct ArgSchema {
+    pub name: &'static str,
+    pub schema: &'static str,
+}
+
+/// One command (a leaf of the clap tree) as a tool entry.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandSpec {
+    /// The command path, e.g. `["basisprofiel", "get"]`.
+    pub path: &'static [&'static str],
+    pub title: &'static str,
+    pub annotations: Annotations,
+    /// The JSON Schema (object root) of the data the command prints.
+    pub output_schema: &'static str,
+    /// Example argument vectors (after the tool name); at least one.
+    pub examples: &'static [&'static [&'static str]],
+    /// Schema details clap cannot express (patterns, ranges, formats).
+    pub args: &'static [ArgSchema],
+}
+
+impl CommandSpec {
+    /// The MCP tool name: the path joined with `_`.
+    pub fn tool_name(&self) -> String {
+        self.path.join("_").replace('-', "_")
+    }
+
+    /// Mutating commands are gated by `--confirm`.
+    pub fn is_mutating(&self) -> bool {
+        !self.annotations.read_only
+    }
+
+    /// The output schema, parsed.
+    pub fn output_schema(&self) -> serde_json::Value {
+        serde_json::from_str(self.output_schema)
+            .unwrap_or_else(|e| panic!("output schema of {:?} is not JSON: {e}", self.path))
+    }
+}
+
+/// A resource template mapped to a command (rule RES-1).
+#[derive(Clone, Copy, Debug)]
+pub struct ResourceSpec {
+    pub uri_template: &'static str,
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub mime_type: &'static str,
+    /// The tool name of the command that reads it; template variables are its arguments.
+    pub tool: &'static str,
+}
+
+/// Everything a tool declares.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolInfo {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+    /// Every environment variable the tool reads (the profile's own are added).
+    pub env: &'static [EnvVar],
+    /// The tool's own audit-destination variable, e.g. `KVK_AUDIT_LOG`.
+    pub audit_env: &'static str,
+    /// Default `--timeout` in seconds.
+    pub default_timeout_secs: u64,
+    pub commands: &'static [CommandSpec],
+    pub resources: &'static [ResourceSpec],
+}
+
+impl ToolInfo {
+    /// The command with this path.
+    pub fn command(&self, path: &[String]) -> Option<&'static CommandSpec> {
+        self.commands
+            .iter()
+            .find(|c| c.path.iter().copied().eq(path.iter().map(String::as_str)))
+    }
+}
