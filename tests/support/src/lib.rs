@@ -1,1 +1,32 @@
-//! Placeholder.
+//! Test support for the overheid CLI family: recording fake upstream servers.
+//!
+//! - [`FakeServer`] runs a handler on `127.0.0.1:<free port>` on its own threads, records
+//!   every request ([`RecordedRequest`]) and stops on drop.
+//! - [`Reply`] builds answers, including misbehaving ones (stalls, truncated JSON, HTML
+//!   error pages, redirects).
+//! - [`kvk::kvk`] is a fake KvK API (Zoeken v2, Basisprofiel, Vestigingsprofiel, Naamgeving)
+//!   over hand-written fixtures; mount it under any base path.
+//! - [`Mounts`] puts several sources behind one port by path prefix.
+//!
+//! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
+//!
+//! ```text
+//! fake-upstream [--port N] [--bind 127.0.0.1] [--source kvk]...
+//! ```
+//!
+//! Each source is mounted under `/<name>` (`/kvk/v1/basisprofielen/68750110`). The first
+//! line on stdout is the root URL (`http://127.0.0.1:PORT`); then one `VAR=URL` line per
+//! source, ready for `export` (`KVK_API_BASE=http://127.0.0.1:PORT/kvk`). Each request is
+//! logged as one line on stderr. Only loopback addresses can be bound.
+
+pub mod kvk;
+mod mount;
+mod reply;
+mod request;
+mod server;
+pub mod sources;
+
+pub use mount::Mounts;
+pub use reply::Reply;
+pub use request::RecordedRequest;
+pub use server::{FakeServer, Handler};

@@ -1,0 +1,105 @@
+//! `fake-upstream`: the test fakes as a standalone server, for benchmarks and offline use.
+//!
+//! Mounts every selected source under `/<name>` on a loopback port, prints the root URL
+//! on the first line of stdout and one `VAR=URL` line per source, then logs each request
+//! on stderr until it is stopped.
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+
+use clap::Parser;
+use test_support::sources::{self, SOURCES};
+use test_support::{FakeServer, Mounts};
+
+/// Nep-bronnen (fictieve testgegevens) op een loopback-poort, voor benchmarks en werken zonder internet.
+#[derive(Parser)]
+#[command(name = "fake-upstream", version, after_long_help = after_help())]
+struct Arguments {
+    /// Poort om op te luisteren (0 kiest een vrije poort).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+
+    /// Adres om op te luisteren; alleen loopback-adressen (127.0.0.1, ::1) zijn toegestaan.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+
+    /// Bron om te serveren, herhaalbaar (standaard: alle). Elke bron staat onder /<naam>.
+    #[arg(long = "source", value_name = "NAAM", value_parser = source_names())]
+    sources: Vec<String>,
+}
+
+fn source_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(SOURCES.iter().map(|source| source.name))
+}
+
+fn after_help() -> String {
+    let mut text = String::from("Bronnen:\n");
+    for source in SOURCES {
+        text.push_str(&format!(
+            "  /{:<6} {} (zet {})\n",
+            source.name, source.description, source.env_var
+        ));
+    }
+    text.push_str("\nKvK-nummers die expres misgaan:\n");
+    for (number, behaviour) in test_support::kvk::special::SPECIAL_NUMBERS {
+        text.push_str(&format!("  {number}  {behaviour}\n"));
+    }
+    text.push_str(
+        "\nVoorbeeld:\n  fake-upstream --port 8089 &\n  \
+         KVK_API_BASE=http://127.0.0.1:8089/kvk kvk-cli basisprofiel get 68750110\n",
+    );
+    text
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::parse();
+    let selected: Vec<&sources::Source> = if arguments.sources.is_empty() {
+        SOURCES.iter().collect()
+    } else {
+        arguments
+            .sources
+            .iter()
+            .filter_map(|name| sources::source(name))
+            .collect()
+    };
+    let mounts = selected
+        .iter()
+        .fold(Mounts::new(), |mounts, source| mounts.mount(source.name, source.router));
+    let handler = move |request: &test_support::RecordedRequest| {
+        let reply = mounts.route(request);
+        eprintln!(
+            "{} {} -> {} ({} B)",
+            request.method,
+            request.raw_url,
+            reply.status_code(),
+            reply.body_bytes().len()
+        );
+        reply
+    };
+    let address = SocketAddr::new(arguments.bind, arguments.port);
+    let server = match FakeServer::bind(address, handler) {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("fake-upstream: kan niet luisteren op {address}: {error}");
+            return ExitCode::from(if arguments.bind.is_loopback() { 69 } else { 2 });
+        }
+    };
+    let root = server.base_url();
+    let mut stdout = std::io::stdout().lock();
+    let mut announce = || -> std::io::Result<()> {
+        writeln!(stdout, "{root}")?;
+        for source in &selected {
+            writeln!(stdout, "{}={root}/{}", source.env_var, source.name)?;
+        }
+        stdout.flush()
+    };
+    if let Err(error) = announce() {
+        eprintln!("fake-upstream: kan niet naar stdout schrijven: {error}");
+        return ExitCode::from(74);
+    }
+    drop(stdout);
+    loop {
+        std::thread::park();
+    }
+}
