@@ -2,7 +2,8 @@
 //!
 //! Every word of the query must occur in a scheme (in its id, name, keywords or description);
 //! matches in the name and keywords weigh more than matches in the description, and whole words
-//! more than parts of words. Zero hits is an empty list, not an error.
+//! more than parts of words. Equal scores put open schemes before closed ones and otherwise keep
+//! catalogue order. Zero hits is an empty list, not an error.
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -32,7 +33,7 @@ pub struct Treffer<'a> {
     pub score: u32,
 }
 
-/// Searches `catalogue` for `query`, best hits first (ties keep catalogue order).
+/// Searches `catalogue` for `query`, best hits first (ties: open first, then catalogue order).
 ///
 /// An empty query (no letters or digits) matches every scheme with score 0.
 pub fn search<'a>(catalogue: &'a Catalogue, query: &str, filters: Filters) -> Vec<Treffer<'a>> {
@@ -49,8 +50,17 @@ pub fn search<'a>(catalogue: &'a Catalogue, query: &str, filters: Filters) -> Ve
                 .map(|score| Treffer { regeling: shown, score })
         })
         .collect();
-    hits.sort_by(|a, b| b.score.cmp(&a.score));
+    hits.sort_by_key(|hit| (std::cmp::Reverse(hit.score), status_rank(hit.regeling.status)));
     hits
+}
+
+/// Among equal scores: open schemes first, then those opening soon, then closed ones.
+fn status_rank(status: Status) -> u8 {
+    match status {
+        Status::Open => 0,
+        Status::BinnenkortOpen => 1,
+        Status::Gesloten => 2,
+    }
 }
 
 /// Folded text of one scheme, split into the fields that weigh differently.
@@ -83,7 +93,7 @@ fn score(regeling: &Regeling, folded_query: &str, query_words: &[&str]) -> Optio
     Some(total)
 }
 
-/// How well one query word matches: the best field match plus a little for every other field.
+/// How well one query word matches: its best match in any field.
 fn word_score(fields: &Fields, word: &str) -> u32 {
     let id = field_score(&fields.id, word, [12, 8, 0]);
     let naam = field_score(&fields.naam, word, [10, 6, 4]);
@@ -94,10 +104,7 @@ fn word_score(fields: &Fields, word: &str) -> u32 {
         .max()
         .unwrap_or(0);
     let beschrijving = field_score(&fields.beschrijving, word, [2, 1, 1]);
-    let scores = [id, naam, trefwoord, beschrijving];
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let others = scores.iter().filter(|&&s| s > 0).count() as u32;
-    if best == 0 { 0 } else { best + others.saturating_sub(1) }
+    id.max(naam).max(trefwoord).max(beschrijving)
 }
 
 /// `[whole word, word prefix, anywhere]` weights for a match of `word` in `text`.
@@ -131,7 +138,7 @@ mod tests {
         let plain = ids(&search(catalogue, "informatieplicht", all_on("2026-11-30")));
         let shouted = ids(&search(catalogue, "INFORMATIEPLÎCHT", all_on("2026-11-30")));
         assert_eq!(plain, shouted);
-        assert_eq!(plain, ["EBR-2027", "EBR-2023"]);
+        assert_eq!(plain, ["EBR-2027", "EBR-2023", "ONDERZOEKSPLICHT-2027"]);
         let accented = ids(&search(catalogue, "énergiebesparing", all_on("2026-11-30")));
         assert!(accented.contains(&"EBR-2027".to_string()));
     }
