@@ -142,7 +142,10 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(receipt.status, RapportageStatus::Ontvangen);
-        assert_eq!(serde_json::to_value(&receipt).unwrap()["status"], "ONTVANGEN");
+        assert_eq!(
+            serde_json::to_value(&receipt).unwrap()["status"],
+            "ONTVANGEN"
+        );
     }
 
     #[test]
@@ -158,14 +161,21 @@ mod tests {
 
     #[test]
     fn request_body_rejects_unknown_fields() {
-        let body = json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": [], "x": 1});
+        let body =
+            json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": [], "x": 1});
         assert!(serde_json::from_value::<RapportageAanvraag>(body).is_err());
     }
 
     #[test]
     fn urls_do_not_double_slashes() {
-        assert_eq!(rapportages_url("http://127.0.0.1:8080/api/"), "http://127.0.0.1:8080/api/rapportages");
-        assert_eq!(rapportage_url("http://h", "RVO-X-1-2"), "http://h/rapportages/RVO-X-1-2");
+        assert_eq!(
+            rapportages_url("http://127.0.0.1:8080/api/"),
+            "http://127.0.0.1:8080/api/rapportages"
+        );
+        assert_eq!(
+            rapportage_url("http://h", "RVO-X-1-2"),
+            "http://h/rapportages/RVO-X-1-2"
+        );
         assert_eq!(bearer("abc"), "Bearer abc");
     }
 }

@@ -20,7 +20,10 @@ pub fn canonical_sha256<T: Serialize>(value: &T) -> Result<String, serde_json::E
 
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 fn write_canonical(value: &Value, out: &mut String) {
@@ -61,7 +64,10 @@ mod tests {
     #[test]
     fn sorts_keys_at_every_level_without_whitespace() {
         let value = json!({"b": 1, "a": {"d": [true, null], "c": "x é"}});
-        assert_eq!(canonical_json(&value), r#"{"a":{"c":"x é","d":[true,null]},"b":1}"#);
+        assert_eq!(
+            canonical_json(&value),
+            r#"{"a":{"c":"x é","d":[true,null]},"b":1}"#
+        );
     }
 
     #[test]
@@ -70,6 +76,9 @@ mod tests {
         let other = canonical_sha256(&json!({"b": 2, "a": 1})).unwrap();
         assert_eq!(one, other);
         assert_eq!(one.len(), 64);
-        assert_eq!(sha256_hex(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 }

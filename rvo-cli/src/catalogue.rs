@@ -106,7 +106,9 @@ impl Soort {
     /// `fiscale_regeling`, case-insensitively.
     pub fn parse(input: &str) -> Option<Soort> {
         let normalised = input.trim().to_lowercase().replace(['-', '_'], " ");
-        Soort::ALL.into_iter().find(|soort| soort.as_str() == normalised)
+        Soort::ALL
+            .into_iter()
+            .find(|soort| soort.as_str() == normalised)
     }
 }
 
@@ -202,13 +204,18 @@ impl Catalogue {
     /// opening periods that do not run backwards.
     fn check(&self) -> Result<(), String> {
         if self.formaat != SUPPORTED_FORMAT {
-            return Err(format!("catalogusformaat {} wordt niet ondersteund", self.formaat));
+            return Err(format!(
+                "catalogusformaat {} wordt niet ondersteund",
+                self.formaat
+            ));
         }
         let mut seen = std::collections::HashSet::new();
         for regeling in &self.regelingen {
             let id = &regeling.id;
             let well_formed = !id.is_empty()
-                && id.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
             if !well_formed {
                 return Err(format!("ongeldig regeling-id '{id}'"));
             }
@@ -216,7 +223,9 @@ impl Catalogue {
                 return Err(format!("regeling-id '{id}' komt dubbel voor"));
             }
             if regeling.openstelling.is_none() && regeling.deadline.is_none() {
-                return Err(format!("regeling '{id}' heeft geen openstelling en geen deadline"));
+                return Err(format!(
+                    "regeling '{id}' heeft geen openstelling en geen deadline"
+                ));
             }
             if let Some(periode) = regeling.openstelling
                 && periode.van > periode.tot
@@ -224,7 +233,9 @@ impl Catalogue {
                 return Err(format!("openstelling van '{id}' eindigt vóór het begin"));
             }
             if regeling.indienbaar_via_cli && regeling.rapportage.is_none() {
-                return Err(format!("indienbare regeling '{id}' mist rapportagegegevens"));
+                return Err(format!(
+                    "indienbare regeling '{id}' mist rapportagegegevens"
+                ));
             }
         }
         Ok(())
@@ -246,11 +257,17 @@ impl Catalogue {
         self.regelingen
             .iter()
             .find(|regeling| regeling.id.eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| UnknownRegeling { id: id.to_string(), known_ids: self.ids() })
+            .ok_or_else(|| UnknownRegeling {
+                id: id.to_string(),
+                known_ids: self.ids(),
+            })
     }
 
     /// The provenance source string: says plainly that this is an embedded snapshot.
     pub fn source_label(&self) -> String {
-        format!("RVO regelingencatalogus (ingebed, peildatum {}, versie {})", self.peildatum, self.versie)
+        format!(
+            "RVO regelingencatalogus (ingebed, peildatum {}, versie {})",
+            self.peildatum, self.versie
+        )
     }
 }

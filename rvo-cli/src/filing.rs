@@ -43,7 +43,10 @@ pub struct FieldError {
 
 impl FieldError {
     fn new(pointer: &str, detail: impl Into<String>) -> Self {
-        FieldError { pointer: pointer.to_string(), detail: detail.into() }
+        FieldError {
+            pointer: pointer.to_string(),
+            detail: detail.into(),
+        }
     }
 }
 
@@ -114,8 +117,12 @@ pub fn validate<'a>(
     let maatregelen = normalise_maatregelen(&input.maatregelen);
     check_maatregelen(&maatregelen, &mut errors);
 
-    let toelichting =
-        input.toelichting.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+    let toelichting = input
+        .toelichting
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
     if let Some(text) = &toelichting {
         if text.chars().count() > MAX_TOELICHTING_CHARS {
             errors.push(FieldError::new(
@@ -124,7 +131,10 @@ pub fn validate<'a>(
             ));
         }
         if text.chars().any(|c| c.is_control() && c != '\n') {
-            errors.push(FieldError::new("/toelichting", "De toelichting bevat stuurtekens."));
+            errors.push(FieldError::new(
+                "/toelichting",
+                "De toelichting bevat stuurtekens.",
+            ));
         }
     }
 
@@ -190,11 +200,17 @@ fn check_maatregelen(maatregelen: &[String], errors: &mut Vec<FieldError>) {
         if measure.chars().count() > MAX_MAATREGEL_CHARS {
             errors.push(FieldError::new(
                 &pointer,
-                format!("Maatregel {} is langer dan {MAX_MAATREGEL_CHARS} tekens.", index + 1),
+                format!(
+                    "Maatregel {} is langer dan {MAX_MAATREGEL_CHARS} tekens.",
+                    index + 1
+                ),
             ));
         }
         if measure.chars().any(char::is_control) {
-            errors.push(FieldError::new(&pointer, format!("Maatregel {} bevat stuurtekens.", index + 1)));
+            errors.push(FieldError::new(
+                &pointer,
+                format!("Maatregel {} bevat stuurtekens.", index + 1),
+            ));
         }
     }
 }

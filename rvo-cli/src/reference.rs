@@ -14,7 +14,10 @@ const RANDOM_DIGITS: usize = 6;
 /// A fresh reference number for a report on `regeling_id` filed at `filed_at`.
 ///
 /// Fails only when the operating system has no random source.
-pub fn new_reference(regeling_id: &str, filed_at: DateTime<Utc>) -> Result<String, getrandom::Error> {
+pub fn new_reference(
+    regeling_id: &str,
+    filed_at: DateTime<Utc>,
+) -> Result<String, getrandom::Error> {
     let mut random = [0u8; 4];
     getrandom::fill(&mut random)?;
     let millis = u64::try_from(filed_at.timestamp_millis()).unwrap_or(0);
@@ -31,7 +34,9 @@ pub fn new_reference(regeling_id: &str, filed_at: DateTime<Utc>) -> Result<Strin
 ///
 /// Used to reject typos early and to keep user input out of file names and URLs.
 pub fn is_well_formed(reference: &str) -> bool {
-    let Some(rest) = reference.strip_prefix("RVO-") else { return false };
+    let Some(rest) = reference.strip_prefix("RVO-") else {
+        return false;
+    };
     let mut parts = rest.rsplitn(3, '-');
     let (Some(random), Some(time), Some(regeling_id)) = (parts.next(), parts.next(), parts.next())
     else {
@@ -44,7 +49,9 @@ pub fn is_well_formed(reference: &str) -> bool {
         && is_base32(time, TIME_DIGITS)
         && !regeling_id.is_empty()
         && regeling_id.len() <= 40
-        && regeling_id.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
+        && regeling_id
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// `value` as exactly `digits` Crockford base32 digits (most significant first, truncated).
@@ -69,15 +76,19 @@ mod tests {
     fn has_the_documented_shape() {
         let reference = new_reference("ebr-2027", at("2026-11-30T10:00:00Z")).unwrap();
         assert!(reference.starts_with("RVO-EBR-2027-"), "{reference}");
-        assert_eq!(reference.len(), "RVO-EBR-2027-".len() + TIME_DIGITS + 1 + RANDOM_DIGITS);
+        assert_eq!(
+            reference.len(),
+            "RVO-EBR-2027-".len() + TIME_DIGITS + 1 + RANDOM_DIGITS
+        );
         assert!(is_well_formed(&reference), "{reference}");
     }
 
     #[test]
     fn same_inputs_give_different_numbers() {
         let filed_at = at("2026-11-30T10:00:00Z");
-        let numbers: std::collections::HashSet<String> =
-            (0..200).map(|_| new_reference("EBR-2027", filed_at).unwrap()).collect();
+        let numbers: std::collections::HashSet<String> = (0..200)
+            .map(|_| new_reference("EBR-2027", filed_at).unwrap())
+            .collect();
         assert_eq!(numbers.len(), 200);
     }
 

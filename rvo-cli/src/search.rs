@@ -46,11 +46,18 @@ pub fn search<'a>(catalogue: &'a Catalogue, query: &str, filters: Filters) -> Ve
         .map(|regeling| RegelingOpDatum::new(regeling, filters.date))
         .filter(|shown| filters.status.is_none_or(|status| shown.status == status))
         .filter_map(|shown| {
-            score(shown.regeling, &folded_query, &query_words)
-                .map(|score| Treffer { regeling: shown, score })
+            score(shown.regeling, &folded_query, &query_words).map(|score| Treffer {
+                regeling: shown,
+                score,
+            })
         })
         .collect();
-    hits.sort_by_key(|hit| (std::cmp::Reverse(hit.score), status_rank(hit.regeling.status)));
+    hits.sort_by_key(|hit| {
+        (
+            std::cmp::Reverse(hit.score),
+            status_rank(hit.regeling.status),
+        )
+    });
     hits
 }
 
@@ -100,7 +107,13 @@ fn word_score(fields: &Fields, word: &str) -> u32 {
     let trefwoord = fields
         .trefwoorden
         .iter()
-        .map(|keyword| if keyword == word { 9 } else { field_score(keyword, word, [6, 4, 3]) })
+        .map(|keyword| {
+            if keyword == word {
+                9
+            } else {
+                field_score(keyword, word, [6, 4, 3])
+            }
+        })
         .max()
         .unwrap_or(0);
     let beschrijving = field_score(&fields.beschrijving, word, [2, 1, 1]);
@@ -125,11 +138,17 @@ mod tests {
     use super::*;
 
     fn all_on(date: &str) -> Filters {
-        Filters { status: None, soort: None, date: date.parse().unwrap() }
+        Filters {
+            status: None,
+            soort: None,
+            date: date.parse().unwrap(),
+        }
     }
 
     fn ids(hits: &[Treffer<'_>]) -> Vec<String> {
-        hits.iter().map(|hit| hit.regeling.regeling.id.clone()).collect()
+        hits.iter()
+            .map(|hit| hit.regeling.regeling.id.clone())
+            .collect()
     }
 
     #[test]
@@ -161,10 +180,14 @@ mod tests {
     #[test]
     fn all_query_words_must_match() {
         let catalogue = Catalogue::embedded();
-        assert_eq!(ids(&search(catalogue, "onderzoeksplicht energie", all_on("2026-11-30"))), [
-            "ONDERZOEKSPLICHT-2027",
-            "EBR-2027"
-        ]);
+        assert_eq!(
+            ids(&search(
+                catalogue,
+                "onderzoeksplicht energie",
+                all_on("2026-11-30")
+            )),
+            ["ONDERZOEKSPLICHT-2027", "EBR-2027"]
+        );
         assert!(search(catalogue, "energie kaasschaaf", all_on("2026-11-30")).is_empty());
     }
 
@@ -176,10 +199,16 @@ mod tests {
     #[test]
     fn filters_on_status_and_kind() {
         let catalogue = Catalogue::embedded();
-        let closed = Filters { status: Some(Status::Gesloten), ..all_on("2026-11-30") };
+        let closed = Filters {
+            status: Some(Status::Gesloten),
+            ..all_on("2026-11-30")
+        };
         let closed_ids = ids(&search(catalogue, "informatieplicht", closed));
         assert_eq!(closed_ids, ["EBR-2023"]);
-        let grants = Filters { soort: Some(Soort::Subsidie), ..all_on("2026-11-30") };
+        let grants = Filters {
+            soort: Some(Soort::Subsidie),
+            ..all_on("2026-11-30")
+        };
         let grant_ids = ids(&search(catalogue, "", grants));
         assert_eq!(grant_ids, ["ISDE-2026", "SDE-2026"]);
     }

@@ -39,7 +39,9 @@ impl Status {
     /// Parses a status given on the command line (case-insensitive; `-` and ` ` count as `_`).
     pub fn parse(input: &str) -> Option<Status> {
         let normalised = input.trim().to_lowercase().replace(['-', ' '], "_");
-        Status::ALL.into_iter().find(|status| status.as_str() == normalised)
+        Status::ALL
+            .into_iter()
+            .find(|status| status.as_str() == normalised)
     }
 }
 
@@ -82,7 +84,11 @@ pub struct RegelingOpDatum<'a> {
 impl<'a> RegelingOpDatum<'a> {
     /// Computes the status of `regeling` on `date`.
     pub fn new(regeling: &'a Regeling, date: NaiveDate) -> Self {
-        RegelingOpDatum { regeling, status: status_on(regeling, date), status_op: date }
+        RegelingOpDatum {
+            regeling,
+            status: status_on(regeling, date),
+            status_op: date,
+        }
     }
 }
 
@@ -97,8 +103,10 @@ mod tests {
 
     fn with_dates(openstelling: Option<(&str, &str)>, deadline: Option<&str>) -> Regeling {
         let mut regeling = Catalogue::embedded().get("EIA-2026").unwrap().clone();
-        regeling.openstelling = openstelling
-            .map(|(van, tot)| crate::catalogue::Openstelling { van: day(van), tot: day(tot) });
+        regeling.openstelling = openstelling.map(|(van, tot)| crate::catalogue::Openstelling {
+            van: day(van),
+            tot: day(tot),
+        });
         regeling.deadline = deadline.map(day);
         regeling
     }
@@ -106,7 +114,10 @@ mod tests {
     #[test]
     fn opening_period_is_inclusive_at_both_ends() {
         let regeling = with_dates(Some(("2026-01-01", "2026-12-31")), None);
-        assert_eq!(status_on(&regeling, day("2025-12-31")), Status::BinnenkortOpen);
+        assert_eq!(
+            status_on(&regeling, day("2025-12-31")),
+            Status::BinnenkortOpen
+        );
         assert_eq!(status_on(&regeling, day("2026-01-01")), Status::Open);
         assert_eq!(status_on(&regeling, day("2026-12-31")), Status::Open);
         assert_eq!(status_on(&regeling, day("2027-01-01")), Status::Gesloten);
@@ -125,7 +136,10 @@ mod tests {
         let catalogue = Catalogue::embedded();
         let ebr_2027 = catalogue.get("EBR-2027").unwrap();
         let ebr_2023 = catalogue.get("EBR-2023").unwrap();
-        assert_eq!(status_on(ebr_2027, day("2023-12-01")), Status::BinnenkortOpen);
+        assert_eq!(
+            status_on(ebr_2027, day("2023-12-01")),
+            Status::BinnenkortOpen
+        );
         assert_eq!(status_on(ebr_2027, day("2027-12-01")), Status::Open);
         assert_eq!(status_on(ebr_2027, day("2027-12-02")), Status::Gesloten);
         assert_eq!(status_on(ebr_2023, day("2023-12-01")), Status::Open);
@@ -134,7 +148,10 @@ mod tests {
 
     #[test]
     fn parses_status_names() {
-        assert_eq!(Status::parse("Binnenkort-open"), Some(Status::BinnenkortOpen));
+        assert_eq!(
+            Status::parse("Binnenkort-open"),
+            Some(Status::BinnenkortOpen)
+        );
         assert_eq!(Status::parse(" OPEN "), Some(Status::Open));
         assert_eq!(Status::parse("dicht"), None);
     }
@@ -142,7 +159,8 @@ mod tests {
     #[test]
     fn shown_scheme_carries_status_and_date() {
         let regeling = Catalogue::embedded().get("SDE-2026").unwrap();
-        let shown = serde_json::to_value(RegelingOpDatum::new(regeling, day("2026-11-30"))).unwrap();
+        let shown =
+            serde_json::to_value(RegelingOpDatum::new(regeling, day("2026-11-30"))).unwrap();
         assert_eq!(shown["status"], "gesloten");
         assert_eq!(shown["status_op"], "2026-11-30");
         assert_eq!(shown["id"], "SDE-2026");

@@ -53,7 +53,10 @@ mod tests {
 
     #[test]
     fn folds_case_and_accents() {
-        assert_eq!(fold("Énergie Privé CAFÉ ĲSSEL"), "energie prive cafe ijssel");
+        assert_eq!(
+            fold("Énergie Privé CAFÉ ĲSSEL"),
+            "energie prive cafe ijssel"
+        );
         assert_eq!(fold("m³"), "m3");
     }
 

@@ -51,13 +51,17 @@ pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
             continue;
         }
         let Some(key) = record_key(&name) else {
-            report.problems.push(format!("onbekend bestand {}", path.display()));
+            report
+                .problems
+                .push(format!("onbekend bestand {}", path.display()));
             continue;
         };
         let record: StoredRecord = match serde_json::from_slice(&fs::read(&path)?) {
             Ok(record) => record,
             Err(error) => {
-                report.problems.push(format!("{}: onleesbaar record: {error}", path.display()));
+                report
+                    .problems
+                    .push(format!("{}: onleesbaar record: {error}", path.display()));
                 continue;
             }
         };
@@ -65,7 +69,9 @@ pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
         check_record(&key, &record, &mut report.problems);
         let reference = record.resultaat.referentienummer.clone();
         if let Some(other) = references.insert(reference.clone(), key.clone()) {
-            report.problems.push(format!("referentienummer {reference} staat bij {other} én {key}"));
+            report.problems.push(format!(
+                "referentienummer {reference} staat bij {other} én {key}"
+            ));
         }
         if report.problems.len() == before {
             report.records += 1;
@@ -78,7 +84,10 @@ pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
 fn check_record(key: &str, record: &StoredRecord, problems: &mut Vec<String>) {
     let mut problem = |text: String| problems.push(format!("record {key}: {text}"));
     if record.idempotency_key != key {
-        problem(format!("staat onder de verkeerde sleutel ({})", record.idempotency_key));
+        problem(format!(
+            "staat onder de verkeerde sleutel ({})",
+            record.idempotency_key
+        ));
     }
     match canonical_sha256(&record.aanvraag) {
         Ok(sha) if sha == record.request_sha256 => {}
@@ -86,13 +95,24 @@ fn check_record(key: &str, record: &StoredRecord, problems: &mut Vec<String>) {
     }
     let result = &record.resultaat;
     let request = &record.aanvraag;
-    if (&result.kvk_nummer, &result.regeling_id, &result.maatregelen, &result.toelichting)
-        != (&request.kvk_nummer, &request.regeling_id, &request.maatregelen, &request.toelichting)
-    {
+    if (
+        &result.kvk_nummer,
+        &result.regeling_id,
+        &result.maatregelen,
+        &result.toelichting,
+    ) != (
+        &request.kvk_nummer,
+        &request.regeling_id,
+        &request.maatregelen,
+        &request.toelichting,
+    ) {
         problem("resultaat past niet bij de aanvraag".to_string());
     }
     if !is_well_formed(&result.referentienummer) {
-        problem(format!("ongeldig referentienummer {}", result.referentienummer));
+        problem(format!(
+            "ongeldig referentienummer {}",
+            result.referentienummer
+        ));
     }
     if result.lopende_zaak.referentienummer != result.referentienummer {
         problem("lopende zaak heeft een ander referentienummer".to_string());

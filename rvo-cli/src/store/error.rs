@@ -39,7 +39,11 @@ pub enum StoreError {
 
 impl StoreError {
     pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
-        StoreError::Io { action, path: path.to_path_buf(), source }
+        StoreError::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
     }
 
     pub(crate) fn encode(error: serde_json::Error) -> Self {
@@ -51,20 +55,39 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::InvalidKey(key) => {
-                write!(f, "Ongeldige idempotentiesleutel '{key}': verwacht 64 hexadecimale tekens.")
+                write!(
+                    f,
+                    "Ongeldige idempotentiesleutel '{key}': verwacht 64 hexadecimale tekens."
+                )
             }
-            StoreError::Conflict { referentienummer, .. } => write!(
+            StoreError::Conflict {
+                referentienummer, ..
+            } => write!(
                 f,
                 "Deze plan-digest is al gebruikt voor een andere rapportage ({referentienummer}); \
                  er is niets opnieuw ingediend."
             ),
-            StoreError::Io { action, path, source } => {
-                write!(f, "Lokale opslag: {action} mislukt voor {}: {source}", path.display())
+            StoreError::Io {
+                action,
+                path,
+                source,
+            } => {
+                write!(
+                    f,
+                    "Lokale opslag: {action} mislukt voor {}: {source}",
+                    path.display()
+                )
             }
             StoreError::Corrupt { path, detail } => {
-                write!(f, "Lokale opslag: record {} is onleesbaar: {detail}", path.display())
+                write!(
+                    f,
+                    "Lokale opslag: record {} is onleesbaar: {detail}",
+                    path.display()
+                )
             }
-            StoreError::Encode(error) => write!(f, "Lokale opslag: record coderen mislukt: {error}"),
+            StoreError::Encode(error) => {
+                write!(f, "Lokale opslag: record coderen mislukt: {error}")
+            }
             StoreError::Random(error) => write!(f, "Geen willekeurige bron beschikbaar: {error}"),
         }
     }

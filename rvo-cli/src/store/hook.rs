@@ -29,7 +29,12 @@ pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
 #[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
 impl Phase {
-    const ALL: [Phase; 4] = [Phase::Locked, Phase::HalfWritten, Phase::Synced, Phase::Renamed];
+    const ALL: [Phase; 4] = [
+        Phase::Locked,
+        Phase::HalfWritten,
+        Phase::Synced,
+        Phase::Renamed,
+    ];
 
     /// The name used in [`PAUSE_ENV`].
     pub fn as_str(self) -> &'static str {
@@ -57,7 +62,9 @@ mod enabled {
         pub fn from_env() -> Self {
             let parsed = std::env::var(PAUSE_ENV).ok().and_then(|value| {
                 let (name, millis) = value.split_once(':')?;
-                let phase = Phase::ALL.into_iter().find(|phase| phase.as_str() == name)?;
+                let phase = Phase::ALL
+                    .into_iter()
+                    .find(|phase| phase.as_str() == name)?;
                 Some((phase, Duration::from_millis(millis.parse().ok()?)))
             });
             Pause(parsed)

@@ -54,13 +54,20 @@ pub struct LocalStore {
 impl LocalStore {
     /// A store rooted at `dir`. Nothing is created until the first filing.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        LocalStore { dir: dir.into(), pause: hook::Pause::from_env() }
+        LocalStore {
+            dir: dir.into(),
+            pause: hook::Pause::from_env(),
+        }
     }
 
     /// The default store directory: `RVO_DATA_DIR`, else `$XDG_DATA_HOME/rvo-cli` (when absolute),
     /// else `$HOME/.local/share/rvo-cli`. `env` looks up an environment variable.
     pub fn default_dir(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-        let non_empty = |name: &str| env(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+        let non_empty = |name: &str| {
+            env(name)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        };
         if let Some(dir) = non_empty("RVO_DATA_DIR") {
             return Some(dir);
         }
@@ -108,7 +115,8 @@ impl LocalStore {
         }
 
         let records_dir = self.records_dir();
-        fs::create_dir_all(&records_dir).map_err(|e| StoreError::io("map aanmaken", &records_dir, e))?;
+        fs::create_dir_all(&records_dir)
+            .map_err(|e| StoreError::io("map aanmaken", &records_dir, e))?;
         let _lock = self.lock_exclusive()?;
         self.pause.at_phase(hook::Phase::Locked);
         self.remove_stale_temp_files()?;
@@ -119,13 +127,19 @@ impl LocalStore {
         let taken = self.references()?;
         let ingediend_op = now.trunc_subsecs(3);
         let referentienummer = loop {
-            let candidate = new_reference(&filing.regeling.id, ingediend_op).map_err(StoreError::Random)?;
+            let candidate =
+                new_reference(&filing.regeling.id, ingediend_op).map_err(StoreError::Random)?;
             if !taken.contains(&candidate) {
                 break candidate;
             }
         };
-        let resultaat =
-            build_result(filing.regeling, &filing.aanvraag, &referentienummer, ingediend_op, Backend::Lokaal);
+        let resultaat = build_result(
+            filing.regeling,
+            &filing.aanvraag,
+            &referentienummer,
+            ingediend_op,
+            Backend::Lokaal,
+        );
         let record = StoredRecord {
             formaat: RECORD_FORMAT,
             idempotency_key: idempotency_key.to_string(),
@@ -140,7 +154,9 @@ impl LocalStore {
     /// The result stored under `idempotency_key`, if any (as a replay would return it).
     pub fn find_by_key(&self, idempotency_key: &str) -> Result<Option<FilingResult>, StoreError> {
         check_key(idempotency_key)?;
-        Ok(self.read_record(idempotency_key)?.map(|record| replayed(record.resultaat)))
+        Ok(self
+            .read_record(idempotency_key)?
+            .map(|record| replayed(record.resultaat)))
     }
 
     /// The report with `referentienummer`, if filed in this store.
@@ -187,7 +203,11 @@ impl LocalStore {
     }
 
     fn references(&self) -> Result<std::collections::HashSet<String>, StoreError> {
-        Ok(self.records()?.into_iter().map(|r| r.resultaat.referentienummer).collect())
+        Ok(self
+            .records()?
+            .into_iter()
+            .map(|r| r.resultaat.referentienummer)
+            .collect())
     }
 
     fn read_record(&self, idempotency_key: &str) -> Result<Option<StoredRecord>, StoreError> {
@@ -199,7 +219,10 @@ impl LocalStore {
         };
         serde_json::from_slice(&bytes)
             .map(Some)
-            .map_err(|error| StoreError::Corrupt { path, detail: error.to_string() })
+            .map_err(|error| StoreError::Corrupt {
+                path,
+                detail: error.to_string(),
+            })
     }
 
     fn lock_exclusive(&self) -> Result<File, StoreError> {
@@ -211,7 +234,8 @@ impl LocalStore {
             .write(true)
             .open(&path)
             .map_err(|e| StoreError::io("slotbestand openen", &path, e))?;
-        file.lock().map_err(|e| StoreError::io("slot nemen", &path, e))?;
+        file.lock()
+            .map_err(|e| StoreError::io("slot nemen", &path, e))?;
         Ok(file)
     }
 
@@ -219,18 +243,24 @@ impl LocalStore {
     /// live writer owns one.
     fn remove_stale_temp_files(&self) -> Result<(), StoreError> {
         let records_dir = self.records_dir();
-        let entries = fs::read_dir(&records_dir).map_err(|e| StoreError::io("map lezen", &records_dir, e))?;
+        let entries =
+            fs::read_dir(&records_dir).map_err(|e| StoreError::io("map lezen", &records_dir, e))?;
         for entry in entries {
             let entry = entry.map_err(|e| StoreError::io("map lezen", &records_dir, e))?;
             if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
                 let path = entry.path();
-                fs::remove_file(&path).map_err(|e| StoreError::io("tijdelijk bestand opruimen", &path, e))?;
+                fs::remove_file(&path)
+                    .map_err(|e| StoreError::io("tijdelijk bestand opruimen", &path, e))?;
             }
         }
         Ok(())
     }
 
-    fn write_atomically(&self, idempotency_key: &str, record: &StoredRecord) -> Result<(), StoreError> {
+    fn write_atomically(
+        &self,
+        idempotency_key: &str,
+        record: &StoredRecord,
+    ) -> Result<(), StoreError> {
         let records_dir = self.records_dir();
         let final_path = self.record_path(idempotency_key);
         let mut bytes = serde_json::to_vec_pretty(record).map_err(StoreError::encode)?;
@@ -276,11 +306,18 @@ fn replayed(mut result: FilingResult) -> FilingResult {
 
 /// Whether `key` is a plan digest: 64 lower-case hex digits. Keeps keys safe as file names.
 pub fn is_valid_key(key: &str) -> bool {
-    key.len() == 64 && key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    key.len() == 64
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn check_key(key: &str) -> Result<(), StoreError> {
-    if is_valid_key(key) { Ok(()) } else { Err(StoreError::InvalidKey(key.to_string())) }
+    if is_valid_key(key) {
+        Ok(())
+    } else {
+        Err(StoreError::InvalidKey(key.to_string()))
+    }
 }
 
 /// The idempotency key of a record file name (`<key>.json`), or `None` for other files.

@@ -41,8 +41,10 @@ fn valid(input: &FilingInput) -> ValidFiling<'static> {
 /// The plan digest the CLI would use: SHA-256 of canonical `{command, arguments}`.
 fn key_for(input: &FilingInput) -> String {
     let filing = valid(input);
-    canonical_sha256(&json!({"command": "rvo-cli rapportage indienen", "arguments": filing.aanvraag}))
-        .unwrap()
+    canonical_sha256(
+        &json!({"command": "rvo-cli rapportage indienen", "arguments": filing.aanvraag}),
+    )
+    .unwrap()
 }
 
 fn assert_consistent(dir: &Path, records: usize) -> crate::verify::StoreReport {
@@ -62,7 +64,10 @@ fn files_once_and_replays_the_first_result() {
     let first = store.file(&key, &valid(&request), now()).unwrap();
     assert!(!first.replayed);
     assert_eq!(first.backend, Backend::Lokaal);
-    assert_eq!(first.ingediend_op.to_rfc3339(), "2026-11-30T10:00:00.123+00:00");
+    assert_eq!(
+        first.ingediend_op.to_rfc3339(),
+        "2026-11-30T10:00:00.123+00:00"
+    );
     assert!(first.referentienummer.starts_with("RVO-EBR-2027-"));
 
     let later: DateTime<Utc> = "2026-12-01T09:00:00Z".parse().unwrap();
@@ -70,7 +75,10 @@ fn files_once_and_replays_the_first_result() {
     assert!(again.replayed);
     assert_eq!(again.referentienummer, first.referentienummer);
     assert_eq!(again.ingediend_op, first.ingediend_op);
-    assert_eq!(store.find_by_key(&key).unwrap().unwrap().referentienummer, first.referentienummer);
+    assert_eq!(
+        store.find_by_key(&key).unwrap().unwrap().referentienummer,
+        first.referentienummer
+    );
     assert_consistent(dir.path(), 1);
 }
 
@@ -84,7 +92,10 @@ fn same_key_with_another_request_is_a_conflict_and_writes_nothing() {
 
     let other = input("68750110", &["Warmtepomp"]);
     match store.file(&key, &valid(&other), now()) {
-        Err(StoreError::Conflict { referentienummer, idempotency_key }) => {
+        Err(StoreError::Conflict {
+            referentienummer,
+            idempotency_key,
+        }) => {
             assert_eq!(referentienummer, first.referentienummer);
             assert_eq!(idempotency_key, key);
         }
@@ -101,7 +112,10 @@ fn rejects_keys_that_are_not_plan_digests() {
     let store = LocalStore::new(dir.path());
     let request = input("68750110", &["LED"]);
     for bad in ["", "../../etc/passwd", &"A".repeat(64), &"a".repeat(63)] {
-        assert!(matches!(store.file(bad, &valid(&request), now()), Err(StoreError::InvalidKey(_))));
+        assert!(matches!(
+            store.file(bad, &valid(&request), now()),
+            Err(StoreError::InvalidKey(_))
+        ));
     }
     assert!(!dir.path().join(RECORDS_DIR).exists());
 }
@@ -110,8 +124,14 @@ fn rejects_keys_that_are_not_plan_digests() {
 fn reads_back_by_reference_and_lists_by_kvk_number() {
     let dir = tempfile::tempdir().unwrap();
     let store = LocalStore::new(dir.path());
-    assert!(store.list(None).unwrap().is_empty(), "a missing store is empty");
-    assert!(!dir.path().join(RECORDS_DIR).exists(), "reading creates nothing");
+    assert!(
+        store.list(None).unwrap().is_empty(),
+        "a missing store is empty"
+    );
+    assert!(
+        !dir.path().join(RECORDS_DIR).exists(),
+        "reading creates nothing"
+    );
 
     let one = input("68750110", &["LED"]);
     let two = input("69599068", &["LED"]);
@@ -122,9 +142,18 @@ fn reads_back_by_reference_and_lists_by_kvk_number() {
     let third = store.file(&key_for(&three), &valid(&three), later).unwrap();
 
     assert_eq!(store.get(&first.referentienummer).unwrap().unwrap(), first);
-    assert!(store.get("RVO-EBR-2027-000000000-000000").unwrap().is_none());
-    let of_kvk: Vec<String> =
-        store.list(Some("68750110")).unwrap().into_iter().map(|r| r.referentienummer).collect();
+    assert!(
+        store
+            .get("RVO-EBR-2027-000000000-000000")
+            .unwrap()
+            .is_none()
+    );
+    let of_kvk: Vec<String> = store
+        .list(Some("68750110"))
+        .unwrap()
+        .into_iter()
+        .map(|r| r.referentienummer)
+        .collect();
     assert_eq!(of_kvk.len(), 2);
     assert_eq!(of_kvk[0], first.referentienummer, "oldest first");
     assert!(of_kvk.contains(&third.referentienummer));
@@ -143,10 +172,12 @@ fn readers_ignore_a_leftover_half_written_temp_file_and_the_next_writer_removes_
 
     assert!(store.list(None).unwrap().is_empty());
     let report = assert_consistent(dir.path(), 0);
-    assert_eq!(report.temp_files, [debris.clone()]);
+    assert_eq!(report.temp_files, std::slice::from_ref(&debris));
 
     let request = input("68750110", &["LED"]);
-    store.file(&key_for(&request), &valid(&request), now()).unwrap();
+    store
+        .file(&key_for(&request), &valid(&request), now())
+        .unwrap();
     assert!(!debris.exists());
     assert!(assert_consistent(dir.path(), 1).temp_files.is_empty());
 }
@@ -156,7 +187,11 @@ fn a_corrupt_record_is_an_error_not_a_silent_skip() {
     let dir = tempfile::tempdir().unwrap();
     let records_dir = dir.path().join(RECORDS_DIR);
     fs::create_dir_all(&records_dir).unwrap();
-    fs::write(records_dir.join(format!("{}.json", "a".repeat(64))), b"{\"half").unwrap();
+    fs::write(
+        records_dir.join(format!("{}.json", "a".repeat(64))),
+        b"{\"half",
+    )
+    .unwrap();
     let store = LocalStore::new(dir.path());
     assert!(matches!(store.list(None), Err(StoreError::Corrupt { .. })));
     let report = verify_store(dir.path()).unwrap();
@@ -172,10 +207,15 @@ fn verify_detects_a_tampered_record() {
     let key = key_for(&request);
     store.file(&key, &valid(&request), now()).unwrap();
     let path = dir.path().join(RECORDS_DIR).join(format!("{key}.json"));
-    let tampered = fs::read_to_string(&path).unwrap().replace("\"LED\"", "\"Zonnepanelen\"");
+    let tampered = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"LED\"", "\"Zonnepanelen\"");
     fs::write(&path, tampered).unwrap();
     let report = verify_store(dir.path()).unwrap();
-    assert!(report.problems.iter().any(|p| p.contains("request_sha256")), "{report:?}");
+    assert!(
+        report.problems.iter().any(|p| p.contains("request_sha256")),
+        "{report:?}"
+    );
 }
 
 #[test]
@@ -186,8 +226,12 @@ fn twenty_threads_filing_the_same_report_produce_one_record() {
     let barrier = Arc::new(Barrier::new(20));
     let handles: Vec<_> = (0..20)
         .map(|_| {
-            let (dir, request, key, barrier) =
-                (dir.path().to_path_buf(), request.clone(), key.clone(), barrier.clone());
+            let (dir, request, key, barrier) = (
+                dir.path().to_path_buf(),
+                request.clone(),
+                key.clone(),
+                barrier.clone(),
+            );
             std::thread::spawn(move || {
                 let store = LocalStore::new(dir);
                 barrier.wait();
@@ -197,7 +241,11 @@ fn twenty_threads_filing_the_same_report_produce_one_record() {
         .collect();
     let results: Vec<FilingResult> = handles.into_iter().map(|h| h.join().unwrap()).collect();
     assert_eq!(results.iter().filter(|r| !r.replayed).count(), 1);
-    assert!(results.iter().all(|r| r.referentienummer == results[0].referentienummer));
+    assert!(
+        results
+            .iter()
+            .all(|r| r.referentienummer == results[0].referentienummer)
+    );
     assert_consistent(dir.path(), 1);
 }
 
@@ -205,20 +253,39 @@ fn twenty_threads_filing_the_same_report_produce_one_record() {
 #[test]
 #[ignore = "helper process, started by the multi-process tests"]
 fn child_filer() {
-    let Ok(dir) = std::env::var(CHILD_DIR_ENV) else { return };
-    if let Some(start_at) = std::env::var(CHILD_START_ENV).ok().and_then(|s| s.parse::<u64>().ok()) {
-        let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64;
+    let Ok(dir) = std::env::var(CHILD_DIR_ENV) else {
+        return;
+    };
+    if let Some(start_at) = std::env::var(CHILD_START_ENV)
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        let now_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
         std::thread::sleep(Duration::from_millis(start_at.saturating_sub(now_ms)));
     }
     let request = input("68750110", &["LED", "Isolatie"]);
-    let result = LocalStore::new(dir).file(&key_for(&request), &valid(&request), Utc::now()).unwrap();
-    println!("CHILD_RESULT {} {}", result.referentienummer, result.replayed);
+    let result = LocalStore::new(dir)
+        .file(&key_for(&request), &valid(&request), Utc::now())
+        .unwrap();
+    println!(
+        "CHILD_RESULT {} {}",
+        result.referentienummer, result.replayed
+    );
 }
 
 fn spawn_child(dir: &Path, envs: &[(&str, String)]) -> Child {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
-        .args(["store::tests::child_filer", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "store::tests::child_filer",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_DIR_ENV, dir)
         .env_remove(PAUSE_ENV)
         .stdout(Stdio::piped())
@@ -232,7 +299,11 @@ fn spawn_child(dir: &Path, envs: &[(&str, String)]) -> Child {
 fn child_outcome(child: Child) -> (String, bool) {
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     // libtest prints `test … ` before the helper's own output on the same line.
     let line = stdout
         .lines()
@@ -245,13 +316,26 @@ fn child_outcome(child: Child) -> (String, bool) {
 #[test]
 fn twenty_processes_filing_the_same_report_produce_one_record() {
     let dir = tempfile::tempdir().unwrap();
-    let start_at = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() + 1500;
+    let start_at = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        + 1500;
     let children: Vec<Child> = (0..20)
         .map(|_| spawn_child(dir.path(), &[(CHILD_START_ENV, start_at.to_string())]))
         .collect();
     let outcomes: Vec<(String, bool)> = children.into_iter().map(child_outcome).collect();
-    assert_eq!(outcomes.iter().filter(|(_, replayed)| !replayed).count(), 1, "{outcomes:?}");
-    assert!(outcomes.iter().all(|(reference, _)| *reference == outcomes[0].0), "{outcomes:?}");
+    assert_eq!(
+        outcomes.iter().filter(|(_, replayed)| !replayed).count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert!(
+        outcomes
+            .iter()
+            .all(|(reference, _)| *reference == outcomes[0].0),
+        "{outcomes:?}"
+    );
     assert_consistent(dir.path(), 1);
 }
 
@@ -260,7 +344,10 @@ fn kill_writer_at(dir: &Path, phase: Phase) -> crate::verify::StoreReport {
     let mut child = spawn_child(dir, &[(PAUSE_ENV, format!("{}:60000", phase.as_str()))]);
     let stderr = BufReader::new(child.stderr.take().unwrap());
     let marker = format!("RVO_CLI_TEST_PAUSED {}", phase.as_str());
-    let reached = stderr.lines().map_while(Result::ok).any(|line| line == marker);
+    let reached = stderr
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line == marker);
     assert!(reached, "writer never reached {phase:?}");
     child.kill().unwrap();
     child.wait().unwrap();
@@ -269,19 +356,28 @@ fn kill_writer_at(dir: &Path, phase: Phase) -> crate::verify::StoreReport {
 
 #[test]
 fn a_writer_killed_at_any_phase_leaves_no_record_or_one_complete_record() {
-    for (phase, records_after_kill) in
-        [(Phase::Locked, 0), (Phase::HalfWritten, 0), (Phase::Synced, 0), (Phase::Renamed, 1)]
-    {
+    for (phase, records_after_kill) in [
+        (Phase::Locked, 0),
+        (Phase::HalfWritten, 0),
+        (Phase::Synced, 0),
+        (Phase::Renamed, 1),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let report = kill_writer_at(dir.path(), phase);
         assert!(report.is_consistent(), "{phase:?}: {report:?}");
         assert_eq!(report.records, records_after_kill, "{phase:?}: {report:?}");
         let store = LocalStore::new(dir.path());
-        assert_eq!(store.list(None).unwrap().len(), records_after_kill, "{phase:?}");
+        assert_eq!(
+            store.list(None).unwrap().len(),
+            records_after_kill,
+            "{phase:?}"
+        );
 
         // The lock died with the writer; the next filing completes (or replays) and cleans up.
         let request = input("68750110", &["LED", "Isolatie"]);
-        let result = store.file(&key_for(&request), &valid(&request), now()).unwrap();
+        let result = store
+            .file(&key_for(&request), &valid(&request), now())
+            .unwrap();
         assert_eq!(result.replayed, records_after_kill == 1, "{phase:?}");
         let report = assert_consistent(dir.path(), 1);
         assert!(report.temp_files.is_empty(), "{phase:?}: {report:?}");
@@ -289,15 +385,34 @@ fn a_writer_killed_at_any_phase_leaves_no_record_or_one_complete_record() {
 }
 
 fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-    move |name| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| OsString::from(v))
+    move |name| {
+        pairs
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| OsString::from(v))
+    }
 }
 
 #[test]
 fn default_dir_prefers_rvo_data_dir_then_xdg_then_home() {
-    let all = [("RVO_DATA_DIR", "/data/rvo"), ("XDG_DATA_HOME", "/xdg"), ("HOME", "/home/u")];
-    assert_eq!(LocalStore::default_dir(env(&all)), Some(PathBuf::from("/data/rvo")));
-    let xdg = [("RVO_DATA_DIR", ""), ("XDG_DATA_HOME", "/xdg"), ("HOME", "/home/u")];
-    assert_eq!(LocalStore::default_dir(env(&xdg)), Some(PathBuf::from("/xdg/rvo-cli")));
+    let all = [
+        ("RVO_DATA_DIR", "/data/rvo"),
+        ("XDG_DATA_HOME", "/xdg"),
+        ("HOME", "/home/u"),
+    ];
+    assert_eq!(
+        LocalStore::default_dir(env(&all)),
+        Some(PathBuf::from("/data/rvo"))
+    );
+    let xdg = [
+        ("RVO_DATA_DIR", ""),
+        ("XDG_DATA_HOME", "/xdg"),
+        ("HOME", "/home/u"),
+    ];
+    assert_eq!(
+        LocalStore::default_dir(env(&xdg)),
+        Some(PathBuf::from("/xdg/rvo-cli"))
+    );
     let relative_xdg = [("XDG_DATA_HOME", "rel"), ("HOME", "/home/u")];
     assert_eq!(
         LocalStore::default_dir(env(&relative_xdg)),
