@@ -170,9 +170,9 @@ fn global_options(cmd: &Command) -> Vec<Value> {
         .filter_map(|a| {
             let long = a.get_long()?;
             let mut opt = json!({
-                "flag": format!("--{long}"),
+                "name": format!("--{long}"),
+                "meaning": help_text(a),
                 "takes_value": a.get_action().takes_values(),
-                "description": help_text(a),
             });
             let values = possible_values(a);
             if !values.is_empty() {

@@ -278,6 +278,7 @@ impl HttpClient {
                         .and_then(|u| u.host_str().map(str::to_string))
                         .unwrap_or_else(|| target.to_string())
                 ))
+                .with_code("OMLEIDING_GEWEIGERD")
                 .with_status(response.status));
             }
             return Ok(response);

@@ -1,1 +1,10 @@
-fn main() {}
+//! kvk-cli: the KvK Handelsregister on the command line, following the overheid CLI profile.
+
+mod cli;
+mod commands;
+mod source;
+mod tool;
+
+fn main() -> std::process::ExitCode {
+    common::main::<cli::Cli>(&tool::TOOL)
+}

@@ -1,0 +1,107 @@
+//! `basisprofiel get|eigenaar|hoofdvestiging|vestigingen`: one company's profile.
+//!
+//! Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that number.
+
+use clap::Subcommand;
+use common::validate::{Validation, is_kvk_nummer};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use serde_json::json;
+
+use crate::source::Kvk;
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Basisprofiel: naam, registratie, handelsnamen, SBI-activiteiten, hoofdvestiging en eigenaar
+    Get(Target),
+    /// Eigenaar: rechtsvorm, RSIN en adressen
+    Eigenaar(Target),
+    /// Hoofdvestiging: adressen, werkzame personen, activiteiten
+    Hoofdvestiging(Target),
+    /// Alle vestigingen van de onderneming
+    Vestigingen(NumberOnly),
+}
+
+/// The company, and whether to include geodata.
+#[derive(clap::Args, Debug)]
+pub struct Target {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+    /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
+    #[arg(long)]
+    pub geo: bool,
+}
+
+/// Just the company.
+#[derive(clap::Args, Debug)]
+pub struct NumberOnly {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+}
+
+const KVK_NUMMER: ArgSchema = ArgSchema {
+    name: "kvk_nummer",
+    schema: r#"{"pattern": "^\\d{8}$", "examples": ["68750110"]}"#,
+};
+
+pub const GET: CommandSpec = CommandSpec {
+    path: &["basisprofiel", "get"],
+    title: "Basisprofiel van een onderneming",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/basisprofiel.json"),
+    examples: &[&["basisprofiel", "get", "68750110"]],
+    args: &[KVK_NUMMER],
+};
+
+pub const EIGENAAR: CommandSpec = CommandSpec {
+    path: &["basisprofiel", "eigenaar"],
+    title: "Eigenaar van een onderneming",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/eigenaar.json"),
+    examples: &[&["basisprofiel", "eigenaar", "68750110"]],
+    args: &[KVK_NUMMER],
+};
+
+pub const HOOFDVESTIGING: CommandSpec = CommandSpec {
+    path: &["basisprofiel", "hoofdvestiging"],
+    title: "Hoofdvestiging van een onderneming",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/vestiging.json"),
+    examples: &[&["basisprofiel", "hoofdvestiging", "68750110", "--geo"]],
+    args: &[KVK_NUMMER],
+};
+
+pub const VESTIGINGEN: CommandSpec = CommandSpec {
+    path: &["basisprofiel", "vestigingen"],
+    title: "Vestigingen van een onderneming",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/vestigingen.json"),
+    examples: &[&["basisprofiel", "vestigingen", "68750110"]],
+    args: &[KVK_NUMMER],
+};
+
+pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let (argument, geo, suffix) = match action {
+        Action::Get(t) => (&t.kvk_nummer, Some(t.geo), ""),
+        Action::Eigenaar(t) => (&t.kvk_nummer, Some(t.geo), "/eigenaar"),
+        Action::Hoofdvestiging(t) => (&t.kvk_nummer, Some(t.geo), "/hoofdvestiging"),
+        Action::Vestigingen(n) => (&n.kvk_nummer, None, "/vestigingen"),
+    };
+    let number = session::kvk_number(ctx, argument.as_deref())?;
+    let mut validation = Validation::new();
+    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
+        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
+    });
+    validation.finish()?;
+    session::enforce(ctx, &number)?;
+    let kvk = Kvk::from_env(ctx)?;
+
+    let mut request = kvk.request(&format!("/v1/basisprofielen/{number}{suffix}"));
+    let mut arguments = json!({"kvk_nummer": number});
+    if let Some(geo) = geo {
+        request = request.query(&[("geoData", geo.to_string())]);
+        arguments["geo"] = geo.into();
+    }
+    ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
+    let data = kvk.fetch(ctx, &request)?;
+    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+}

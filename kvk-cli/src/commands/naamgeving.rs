@@ -1,0 +1,50 @@
+//! `naamgeving get`: the names a company is registered under.
+//!
+//! Bound by the session rule, like `basisprofiel`.
+
+use clap::Subcommand;
+use common::validate::{Validation, is_kvk_nummer};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use serde_json::json;
+
+use crate::source::Kvk;
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Statutaire naam, handelsnamen en namen per vestiging
+    Get(Target),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Target {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+}
+
+pub const GET: CommandSpec = CommandSpec {
+    path: &["naamgeving", "get"],
+    title: "Naamgeving van een onderneming",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/naamgeving.json"),
+    examples: &[&["naamgeving", "get", "68750110"]],
+    args: &[ArgSchema {
+        name: "kvk_nummer",
+        schema: r#"{"pattern": "^\\d{8}$"}"#,
+    }],
+};
+
+pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let Action::Get(target) = action;
+    let number = session::kvk_number(ctx, target.kvk_nummer.as_deref())?;
+    let mut validation = Validation::new();
+    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
+        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
+    });
+    validation.finish()?;
+    session::enforce(ctx, &number)?;
+    let kvk = Kvk::from_env(ctx)?;
+    let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
+    ctx.gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request.clone()))?;
+    let data = kvk.fetch(ctx, &request)?;
+    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+}

@@ -1,0 +1,54 @@
+//! `vestigingsprofiel get`: one establishment. Public data: not session-bound.
+
+use clap::Subcommand;
+use common::validate::{Validation, is_digits};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use serde_json::json;
+
+use crate::source::Kvk;
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
+    Get(Target),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Target {
+    /// Vestigingsnummer (12 cijfers)
+    pub vestigingsnummer: String,
+    /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
+    #[arg(long)]
+    pub geo: bool,
+}
+
+pub const GET: CommandSpec = CommandSpec {
+    path: &["vestigingsprofiel", "get"],
+    title: "Vestigingsprofiel van een vestiging",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/vestiging.json"),
+    examples: &[&["vestigingsprofiel", "get", "000037178598"]],
+    args: &[ArgSchema {
+        name: "vestigingsnummer",
+        schema: r#"{"pattern": "^\\d{12}$"}"#,
+    }],
+};
+
+pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let Action::Get(target) = action;
+    let number = target.vestigingsnummer.trim();
+    let mut validation = Validation::new();
+    validation.check(is_digits(number, 12), "vestigingsnummer", || {
+        format!("vestigingsnummer {number:?} moet uit precies 12 cijfers bestaan")
+    });
+    validation.finish()?;
+    ctx.subject(number, "VESTIGINGSNUMMER");
+    let kvk = Kvk::from_env(ctx)?;
+    let request = kvk
+        .request(&format!("/v1/vestigingsprofielen/{number}"))
+        .query(&[("geoData", target.geo.to_string())]);
+    let arguments = json!({"vestigingsnummer": number, "geo": target.geo});
+    ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
+    let data = kvk.fetch(ctx, &request)?;
+    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+}

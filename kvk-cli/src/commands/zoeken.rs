@@ -1,0 +1,303 @@
+//! `zoeken`: search the register (KvK Zoeken API v2). Public: not session-bound.
+//!
+//! KvK answers zero hits with 404 and code IPD5200; that is an empty result
+//! (exit 0, `totaal: 0`), not an error.
+
+use clap::ValueEnum;
+use common::validate::{Validation, is_digits, is_kvk_nummer};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
+use serde_json::{Map, Value, json};
+
+use crate::source::{Kvk, fout};
+
+/// Zoek ondernemingen en vestigingen in het Handelsregister
+///
+/// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
+/// Nul resultaten is geen fout: exit 0 met een lege lijst.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Handelsnaam of statutaire naam (hele woorden)
+    #[arg(long)]
+    pub naam: Option<String>,
+    /// KvK-nummer (8 cijfers)
+    #[arg(long)]
+    pub kvk_nummer: Option<String>,
+    /// RSIN (9 cijfers)
+    #[arg(long)]
+    pub rsin: Option<String>,
+    /// Vestigingsnummer (12 cijfers)
+    #[arg(long)]
+    pub vestigingsnummer: Option<String>,
+    /// Straatnaam
+    #[arg(long)]
+    pub straatnaam: Option<String>,
+    /// Plaats
+    #[arg(long)]
+    pub plaats: Option<String>,
+    /// Postcode (1234AB; spaties en kleine letters mogen)
+    #[arg(long)]
+    pub postcode: Option<String>,
+    /// Huisnummer (1–5 cijfers, alleen met --postcode)
+    #[arg(long)]
+    pub huisnummer: Option<String>,
+    /// Huisletter (één letter, alleen met --huisnummer)
+    #[arg(long)]
+    pub huisletter: Option<String>,
+    /// Postbusnummer (alleen met --postcode)
+    #[arg(long)]
+    pub postbusnummer: Option<String>,
+    /// Soort resultaat; herhaalbaar
+    #[arg(long = "type", value_enum)]
+    pub soort: Vec<Soort>,
+    /// Ook uitgeschreven en inactieve registraties
+    #[arg(long)]
+    pub inclusief_inactief: bool,
+    /// Pagina (1–1000)
+    #[arg(long, default_value_t = 1)]
+    pub pagina: u32,
+    /// Resultaten per pagina (1–100)
+    #[arg(long, default_value_t = 10)]
+    pub per_pagina: u32,
+}
+
+/// The kinds of registration KvK distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Soort {
+    Hoofdvestiging,
+    Nevenvestiging,
+    Rechtspersoon,
+}
+
+impl Soort {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Hoofdvestiging => "hoofdvestiging",
+            Self::Nevenvestiging => "nevenvestiging",
+            Self::Rechtspersoon => "rechtspersoon",
+        }
+    }
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["zoeken"],
+    title: "Zoeken in het Handelsregister",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/zoeken.json"),
+    examples: &[
+        &["zoeken", "--naam", "Donald"],
+        &["zoeken", "--postcode", "8823 SJ", "--huisnummer", "3"],
+    ],
+    args: &[
+        ArgSchema {
+            name: "kvk_nummer",
+            schema: r#"{"pattern": "^\\d{8}$"}"#,
+        },
+        ArgSchema {
+            name: "rsin",
+            schema: r#"{"pattern": "^\\d{9}$"}"#,
+        },
+        ArgSchema {
+            name: "vestigingsnummer",
+            schema: r#"{"pattern": "^\\d{12}$"}"#,
+        },
+        ArgSchema {
+            name: "postcode",
+            schema: r#"{"pattern": "^\\s*\\d{4}\\s*[A-Za-z]{2}\\s*$"}"#,
+        },
+        ArgSchema {
+            name: "huisnummer",
+            schema: r#"{"pattern": "^\\d{1,5}$"}"#,
+        },
+        ArgSchema {
+            name: "huisletter",
+            schema: r#"{"pattern": "^[A-Za-z]$"}"#,
+        },
+        ArgSchema {
+            name: "postbusnummer",
+            schema: r#"{"pattern": "^\\d{1,5}$"}"#,
+        },
+        ArgSchema {
+            name: "pagina",
+            schema: r#"{"type": "integer", "minimum": 1, "maximum": 1000}"#,
+        },
+        ArgSchema {
+            name: "per_pagina",
+            schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
+        },
+    ],
+};
+
+/// Validated search criteria as KvK query parameters.
+fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
+    let trimmed = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let postcode = trimmed(&args.postcode).map(|p| p.replace(' ', "").to_uppercase());
+    let mut v = Validation::new();
+    let mut query = Vec::new();
+    let fields: [(&str, &'static str, Option<String>, fn(&str) -> bool, &str); 9] = [
+        (
+            "naam",
+            "naam",
+            trimmed(&args.naam),
+            |s| s.chars().count() <= 500,
+            "naam is te lang",
+        ),
+        (
+            "kvk_nummer",
+            "kvkNummer",
+            trimmed(&args.kvk_nummer),
+            is_kvk_nummer,
+            "KvK-nummer moet uit 8 cijfers bestaan",
+        ),
+        (
+            "rsin",
+            "rsin",
+            trimmed(&args.rsin),
+            |s| is_digits(s, 9),
+            "RSIN moet uit 9 cijfers bestaan",
+        ),
+        (
+            "vestigingsnummer",
+            "vestigingsnummer",
+            trimmed(&args.vestigingsnummer),
+            |s| is_digits(s, 12),
+            "vestigingsnummer moet uit 12 cijfers bestaan",
+        ),
+        (
+            "straatnaam",
+            "straatnaam",
+            trimmed(&args.straatnaam),
+            |s| s.chars().count() <= 200,
+            "straatnaam is te lang",
+        ),
+        (
+            "plaats",
+            "plaats",
+            trimmed(&args.plaats),
+            |s| s.chars().count() <= 200,
+            "plaats is te lang",
+        ),
+        (
+            "postcode",
+            "postcode",
+            postcode.clone(),
+            is_postcode,
+            "postcode moet de vorm 1234AB hebben",
+        ),
+        (
+            "huisnummer",
+            "huisnummer",
+            trimmed(&args.huisnummer),
+            |s| (1..=5).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()),
+            "huisnummer moet uit 1 tot 5 cijfers bestaan",
+        ),
+        (
+            "postbusnummer",
+            "postbusnummer",
+            trimmed(&args.postbusnummer),
+            |s| (1..=5).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()),
+            "postbusnummer moet uit 1 tot 5 cijfers bestaan",
+        ),
+    ];
+    for (name, param, value, valid, message) in fields {
+        if let Some(value) = value {
+            v.check(valid(&value), name, || {
+                format!("{message} (niet {value:?})")
+            });
+            query.push((param, value));
+        }
+    }
+    let huisletter = trimmed(&args.huisletter);
+    if let Some(letter) = &huisletter {
+        let ok = letter.chars().count() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic());
+        v.check(ok, "huisletter", || {
+            format!("huisletter moet één letter zijn (niet {letter:?})")
+        });
+        v.check(args.huisnummer.is_some(), "huisletter", || {
+            "huisletter kan alleen met --huisnummer".into()
+        });
+        query.push(("huisletter", letter.clone()));
+    }
+    v.check(
+        args.huisnummer.is_none() || postcode.is_some(),
+        "huisnummer",
+        || "huisnummer kan alleen samen met --postcode".into(),
+    );
+    v.check(
+        args.postbusnummer.is_none() || postcode.is_some(),
+        "postbusnummer",
+        || "postbusnummer kan alleen samen met --postcode".into(),
+    );
+    v.check((1..=1000).contains(&args.pagina), "pagina", || {
+        format!("pagina moet tussen 1 en 1000 liggen (niet {})", args.pagina)
+    });
+    v.check((1..=100).contains(&args.per_pagina), "per_pagina", || {
+        format!(
+            "per-pagina moet tussen 1 en 100 liggen (niet {})",
+            args.per_pagina
+        )
+    });
+    v.check(!query.is_empty(), "naam", || {
+        "geef minstens één zoekcriterium (bijv. --naam, --kvk-nummer of --postcode met --huisnummer)".into()
+    });
+    v.finish()?;
+    Ok(query)
+}
+
+fn is_postcode(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 6
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4..].iter().all(u8::is_ascii_uppercase)
+}
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let criteria = criteria(args)?;
+    if let Some((_, number)) = criteria.iter().find(|(k, _)| *k == "kvkNummer") {
+        ctx.subject(number, "KVK_NUMMER");
+    }
+    let kvk = Kvk::from_env(ctx)?;
+    let mut query: Vec<(&str, String)> = criteria.clone();
+    let mut soorten: Vec<&str> = args.soort.iter().map(|s| s.as_str()).collect();
+    soorten.sort_unstable();
+    soorten.dedup();
+    query.extend(soorten.iter().map(|s| ("type", s.to_string())));
+    if args.inclusief_inactief {
+        query.push(("inclusiefInactieveRegistraties", "true".into()));
+    }
+    query.push(("pagina", args.pagina.to_string()));
+    query.push(("resultatenPerPagina", args.per_pagina.to_string()));
+    let request = kvk.request("/v2/zoeken").query(&query);
+
+    let mut arguments: Map<String, Value> = criteria
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), v.clone().into()))
+        .collect();
+    arguments.insert("type".into(), json!(soorten));
+    arguments.insert("inclusief_inactief".into(), args.inclusief_inactief.into());
+    arguments.insert("pagina".into(), args.pagina.into());
+    arguments.insert("per_pagina".into(), args.per_pagina.into());
+    ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request.clone()))?;
+
+    let response = ctx.send(&request)?;
+    let data = if is_no_hits(&response) {
+        json!({
+            "pagina": args.pagina,
+            "resultatenPerPagina": args.per_pagina,
+            "totaal": 0,
+            "resultaten": [],
+        })
+    } else {
+        kvk.interpret(&response)?
+    };
+    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+}
+
+/// KvK's "no hits": 404 with code IPD5200.
+fn is_no_hits(response: &Response) -> bool {
+    response.status == 404 && fout(response).is_some_and(|(code, _)| code == "IPD5200")
+}

@@ -1,0 +1,197 @@
+//! The KvK API as a source: configuration, requests, and its error mapping.
+//!
+//! The KvK error body is `{"fout":[{"code","omschrijving"}]}`. 400 → 65;
+//! 401/403 → 77; 404 with IPD0001/IPD0005/IPD0007 → 66; IPD1002/IPD1003 → 75;
+//! 429 → 75 with `retry_after`; 5xx → 69; a body that is not JSON, or JSON of
+//! another shape → 76. The KvK code and text stay in `detail`.
+
+use common::http::Response;
+use common::{Context, Environment, Error, ExitStatus, Request, Result};
+use serde_json::Value;
+
+pub const API_BASE: &str = "KVK_API_BASE";
+pub const API_KEY: &str = "KVK_API_KEY";
+/// The public KvK test environment (fictional data).
+pub const TEST_BASE: &str = "https://api.kvk.nl/test/api";
+/// The public test key KvK documents for its test environment.
+const PUBLIC_TEST_KEY: &str = "l7xx1f2691f2520d487b902f4e0b57a0b197";
+
+/// The configured KvK API.
+pub struct Kvk {
+    base: String,
+    key: String,
+    pub environment: Environment,
+}
+
+impl Kvk {
+    /// Read the configuration; a missing key outside the test environment is exit 78.
+    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+        let base = ctx
+            .env(API_BASE)
+            .unwrap_or(TEST_BASE)
+            .trim_end_matches('/')
+            .to_string();
+        let is_public_test = base == TEST_BASE;
+        let key = match ctx.env(API_KEY) {
+            Some(key) => key.to_string(),
+            None if is_public_test => PUBLIC_TEST_KEY.to_string(),
+            None => {
+                return Err(
+                    Error::config(format!("{API_KEY} ontbreekt voor {base}")).with_hint(
+                        "zet KVK_API_KEY; alleen de openbare testomgeving werkt zonder sleutel",
+                    ),
+                );
+            }
+        };
+        common::http::check_url(&base)?;
+        let environment = if is_loopback(&base) {
+            Environment::Local
+        } else if base.contains("/test/") {
+            Environment::Test
+        } else {
+            Environment::Production
+        };
+        Ok(Self {
+            base,
+            key,
+            environment,
+        })
+    }
+
+    /// The label provenance shows.
+    pub fn label(&self) -> &'static str {
+        match self.environment {
+            Environment::Production => "KvK Handelsregister",
+            Environment::Test => "KvK Handelsregister (testomgeving)",
+            Environment::Local => "KvK Handelsregister (lokale nabootsing)",
+        }
+    }
+
+    /// A GET of `path` (starting with `/`) with the key as a secret header.
+    pub fn request(&self, path: &str) -> Request {
+        Request::get(format!("{}{path}", self.base))
+            .secret_header("apikey", &self.key)
+            .header("Accept", "application/json")
+    }
+
+    /// Send and map the answer: the JSON object on success, else the profile error.
+    pub fn fetch(&self, ctx: &mut Context<'_>, request: &Request) -> Result<Value> {
+        let response = ctx.send(request)?;
+        self.interpret(&response)
+    }
+
+    /// The JSON object of a successful answer, else the profile error.
+    pub fn interpret(&self, response: &Response) -> Result<Value> {
+        if (200..300).contains(&response.status) {
+            let mut value = response.json()?;
+            if !value.is_object() {
+                return Err(Error::protocol("de KvK API gaf geen JSON-object terug")
+                    .with_status(response.status));
+            }
+            collapse_addresses(&mut value);
+            return Ok(value);
+        }
+        Err(upstream_error(response))
+    }
+}
+
+fn is_loopback(base: &str) -> bool {
+    ["http://127.", "http://localhost", "http://[::1]"]
+        .iter()
+        .any(|p| base.starts_with(p))
+}
+
+/// The first `fout` entry of a KvK error body.
+pub fn fout(response: &Response) -> Option<(String, String)> {
+    let body: Value = serde_json::from_slice(&response.body).ok()?;
+    let first = body.get("fout")?.as_array()?.first()?;
+    Some((
+        first.get("code")?.as_str()?.to_string(),
+        first
+            .get("omschrijving")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+    ))
+}
+
+/// Map a non-2xx KvK answer to the profile's error.
+pub fn upstream_error(response: &Response) -> Error {
+    let status = response.status;
+    let fout = fout(response);
+    let kvk_text = fout
+        .as_ref()
+        .map(|(code, text)| format!("KvK {code}: {text}"))
+        .unwrap_or_else(|| format!("KvK API antwoordde HTTP {status}"));
+    let code = fout.as_ref().map(|(c, _)| c.as_str()).unwrap_or("");
+    let err = match (status, code) {
+        (_, "IPD1002" | "IPD1003") => {
+            Error::temporary(kvk_text, response.retry_after().or(Some(300)))
+        }
+        (429, _) => Error::temporary(kvk_text, Some(response.retry_after().unwrap_or(1)))
+            .with_hint("te veel verzoeken; wacht retry_after seconden"),
+        (503, _) if response.retry_after().is_some() => {
+            Error::temporary(kvk_text, response.retry_after())
+        }
+        (400, _) => Error::new(
+            ExitStatus::DataErr,
+            "INVALID_INPUT",
+            "De KvK weigerde de invoer",
+            kvk_text,
+        ),
+        (401 | 403, _) => Error::no_permission(kvk_text)
+            .with_hint("controleer KVK_API_KEY en of de sleutel toegang heeft tot dit product"),
+        (404, _) => Error::not_found(kvk_text),
+        (500..=599, _) => Error::unavailable(kvk_text),
+        _ => Error::new(
+            ExitStatus::Error,
+            "API_FOUT",
+            "Onverwachte fout van de KvK API",
+            kvk_text,
+        ),
+    };
+    let is_json_error = fout.is_some();
+    let err = err.with_status(status);
+    if !is_json_error && (400..500).contains(&status) && status != 429 {
+        return Error::protocol(format!(
+            "de KvK API antwoordde HTTP {status} zonder leesbare foutmelding"
+        ))
+        .with_status(status);
+    }
+    err
+}
+
+/// KvK pads `volledigAdres` with spaces; collapse every run to one space.
+pub fn collapse_addresses(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if key == "volledigAdres" {
+                    if let Value::String(s) = v {
+                        *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+                    }
+                } else {
+                    collapse_addresses(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(collapse_addresses),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn collapses_padding_at_any_depth() {
+        let mut v = json!({"a": [{"volledigAdres": "Hizzaarderlaan 3 A     8823SJ   Lollum "}]});
+        collapse_addresses(&mut v);
+        assert_eq!(
+            v["a"][0]["volledigAdres"],
+            "Hizzaarderlaan 3 A 8823SJ Lollum"
+        );
+    }
+}
