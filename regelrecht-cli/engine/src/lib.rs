@@ -1,1 +1,40 @@
-//! Placeholder.
+//! RegelRecht evaluation engine: loads machine-readable Dutch law (format v0.5.x), selects the
+//! version in force on a calculation date and evaluates outputs lazily with exact decimals,
+//! cross-law references, open terms (IoC), hooks and overrides, explaining each answer with a
+//! trace and the article it comes from.
+//!
+//! ```no_run
+//! use regelrecht_engine::{Corpus, Engine, Request, Value};
+//! let mut corpus = Corpus::with_builtins();
+//! corpus.add_dir(std::path::Path::new("corpus")).unwrap();
+//! let request = Request {
+//!     law_id: "besluit_activiteiten_leefomgeving".into(),
+//!     outputs: vec!["heeft_informatieplicht".into()],
+//!     params: [("elektriciteitsverbruik_kwh".to_string(), Value::int(60_000))].into(),
+//!     date: chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap(),
+//! };
+//! let evaluation = Engine::new(&corpus).evaluate(&request).unwrap();
+//! println!("{:?}", evaluation.outputs);
+//! ```
+
+pub mod builtin;
+pub mod error;
+pub mod eval;
+pub mod expr;
+pub mod law;
+pub mod load;
+pub mod ops;
+pub mod params;
+pub mod resolve;
+mod scope;
+pub mod trace;
+mod units;
+pub mod value;
+
+pub use error::{ErrorKind, EvalError, LoadError};
+pub use eval::{Basis, Engine, Evaluation, Request};
+pub use law::{Article, Field, FieldType, Law};
+pub use load::{Corpus, LawFile, Origin, Selection, parse_iso_date};
+pub use params::{ParamError, TypedParams, typed_params};
+pub use trace::{TraceKind, TraceNode};
+pub use value::Value;

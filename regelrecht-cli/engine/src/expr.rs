@@ -1,0 +1,401 @@
+//! Expressions of the law format (`$refs`, literals and operations) and how they are read from YAML.
+//!
+//! An expression is read in one pass: a mapping with an `operation` key becomes an [`Op`], any
+//! other mapping a literal object, a string starting with `$` a variable reference.
+
+use crate::value::{Value, number_from_text};
+use rust_decimal::Decimal;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A value expression inside an action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// A literal (number, string, boolean, null).
+    Literal(Value),
+    /// A `$name` or `$name.path` reference (stored without the `$`).
+    Ref(String),
+    /// An inline list whose items are expressions.
+    List(Vec<Expr>),
+    /// A literal mapping whose values are expressions.
+    Object(BTreeMap<String, Expr>),
+    /// An operation.
+    Op(Box<Op>),
+}
+
+/// Comparison operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareOp {
+    /// `EQUALS`
+    Equals,
+    /// `NOT_EQUALS`
+    NotEquals,
+    /// `GREATER_THAN`
+    GreaterThan,
+    /// `LESS_THAN`
+    LessThan,
+    /// `GREATER_THAN_OR_EQUAL`
+    GreaterThanOrEqual,
+    /// `LESS_THAN_OR_EQUAL`
+    LessThanOrEqual,
+}
+
+/// Arithmetic and aggregate operators over `values`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `ADD` (numbers; also concatenates strings or lists)
+    Add,
+    /// `SUBTRACT`
+    Subtract,
+    /// `MULTIPLY`
+    Multiply,
+    /// `DIVIDE` (always a decimal result; division by zero is an error)
+    Divide,
+    /// `MIN`
+    Min,
+    /// `MAX`
+    Max,
+}
+
+/// Rounding modes (RFC-024).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundMode {
+    /// `ROUND`: half away from zero.
+    Round,
+    /// `CEIL`: towards positive infinity.
+    Ceil,
+    /// `FLOOR`: towards negative infinity.
+    Floor,
+}
+
+/// An operation of the format.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// Comparison of `subject` with `value`.
+    Compare {
+        op: CompareOp,
+        subject: Expr,
+        value: Expr,
+    },
+    /// Arithmetic over `values`.
+    Arith { op: ArithOp, values: Vec<Expr> },
+    /// `ROUND` / `CEIL` / `FLOOR` to `precision` decimals.
+    Round {
+        mode: RoundMode,
+        value: Expr,
+        precision: i64,
+    },
+    /// `AND` over `conditions` (short-circuit).
+    And(Vec<Expr>),
+    /// `OR` over `conditions` (short-circuit).
+    Or(Vec<Expr>),
+    /// `NOT value`.
+    Not(Expr),
+    /// `IF` with ordered `cases` and an optional `default`.
+    If {
+        cases: Vec<(Expr, Expr)>,
+        default: Option<Expr>,
+    },
+    /// `IS_NULL` (or `NOT_NULL` when `negate`).
+    NullCheck { negate: bool, subject: Expr },
+    /// `IN` (or `NOT_IN` when `negate`): `subject` in `values` or in the list `value`.
+    In {
+        negate: bool,
+        subject: Expr,
+        value: Option<Expr>,
+        values: Option<Vec<Expr>>,
+    },
+    /// `LIST` of `items`.
+    List(Vec<Expr>),
+    /// `AGE` in complete years.
+    Age {
+        date_of_birth: Expr,
+        reference_date: Expr,
+    },
+    /// `DATE_ADD` years → months → weeks → days.
+    DateAdd {
+        date: Expr,
+        years: Option<Expr>,
+        months: Option<Expr>,
+        weeks: Option<Expr>,
+        days: Option<Expr>,
+    },
+    /// `DATE` from year, month, day.
+    Date { year: Expr, month: Expr, day: Expr },
+    /// `DAY_OF_WEEK` (0 = Monday).
+    DayOfWeek(Expr),
+    /// `DATE_DIFF` in `days`, `months` or `years`.
+    DateDiff { from: Expr, to: Expr, unit: Expr },
+}
+
+impl Op {
+    /// The operation's name as written in the law file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Compare { op, .. } => match op {
+                CompareOp::Equals => "EQUALS",
+                CompareOp::NotEquals => "NOT_EQUALS",
+                CompareOp::GreaterThan => "GREATER_THAN",
+                CompareOp::LessThan => "LESS_THAN",
+                CompareOp::GreaterThanOrEqual => "GREATER_THAN_OR_EQUAL",
+                CompareOp::LessThanOrEqual => "LESS_THAN_OR_EQUAL",
+            },
+            Op::Arith { op, .. } => match op {
+                ArithOp::Add => "ADD",
+                ArithOp::Subtract => "SUBTRACT",
+                ArithOp::Multiply => "MULTIPLY",
+                ArithOp::Divide => "DIVIDE",
+                ArithOp::Min => "MIN",
+                ArithOp::Max => "MAX",
+            },
+            Op::Round { mode, .. } => match mode {
+                RoundMode::Round => "ROUND",
+                RoundMode::Ceil => "CEIL",
+                RoundMode::Floor => "FLOOR",
+            },
+            Op::And(_) => "AND",
+            Op::Or(_) => "OR",
+            Op::Not(_) => "NOT",
+            Op::If { .. } => "IF",
+            Op::NullCheck { negate: false, .. } => "IS_NULL",
+            Op::NullCheck { negate: true, .. } => "NOT_NULL",
+            Op::In { negate: false, .. } => "IN",
+            Op::In { negate: true, .. } => "NOT_IN",
+            Op::List(_) => "LIST",
+            Op::Age { .. } => "AGE",
+            Op::DateAdd { .. } => "DATE_ADD",
+            Op::Date { .. } => "DATE",
+            Op::DayOfWeek(_) => "DAY_OF_WEEK",
+            Op::DateDiff { .. } => "DATE_DIFF",
+        }
+    }
+
+    /// Builds an operation from its name and its fields (already read as expressions).
+    pub fn build(name: &str, mut fields: BTreeMap<String, Expr>) -> Result<Op, String> {
+        let need = |v: Option<Expr>, key: &str| {
+            v.ok_or_else(|| format!("operatie {name} mist het veld '{key}'"))
+        };
+        let list = |v: Option<Expr>, key: &str| match v {
+            Some(Expr::List(items)) => Ok(items),
+            Some(other) => Err(format!(
+                "operatie {name}: '{key}' moet een lijst zijn, niet {other:?}"
+            )),
+            None => Err(format!("operatie {name} mist het veld '{key}'")),
+        };
+        let compare_op = match name {
+            "EQUALS" => Some(CompareOp::Equals),
+            "NOT_EQUALS" => Some(CompareOp::NotEquals),
+            "GREATER_THAN" => Some(CompareOp::GreaterThan),
+            "LESS_THAN" => Some(CompareOp::LessThan),
+            "GREATER_THAN_OR_EQUAL" => Some(CompareOp::GreaterThanOrEqual),
+            "LESS_THAN_OR_EQUAL" => Some(CompareOp::LessThanOrEqual),
+            _ => None,
+        };
+        let mut take = |key: &str| fields.remove(key);
+        let op = match name {
+            _ if compare_op.is_some() => Op::Compare {
+                op: compare_op.unwrap_or(CompareOp::Equals),
+                subject: need(take("subject"), "subject")?,
+                value: need(take("value"), "value")?,
+            },
+            "ADD" | "SUBTRACT" | "MULTIPLY" | "DIVIDE" | "MIN" | "MAX" => {
+                let op = match name {
+                    "ADD" => ArithOp::Add,
+                    "SUBTRACT" => ArithOp::Subtract,
+                    "MULTIPLY" => ArithOp::Multiply,
+                    "DIVIDE" => ArithOp::Divide,
+                    "MIN" => ArithOp::Min,
+                    _ => ArithOp::Max,
+                };
+                Op::Arith {
+                    op,
+                    values: list(take("values"), "values")?,
+                }
+            }
+            "ROUND" | "CEIL" | "FLOOR" => {
+                let mode = match name {
+                    "ROUND" => RoundMode::Round,
+                    "CEIL" => RoundMode::Ceil,
+                    _ => RoundMode::Floor,
+                };
+                let precision = match need(take("precision"), "precision")? {
+                    Expr::Literal(Value::Number(d))
+                        if d.fract().is_zero() && d.abs() <= Decimal::from(28) =>
+                    {
+                        i64::try_from(d).map_err(|e| e.to_string())?
+                    }
+                    other => {
+                        return Err(format!(
+                            "operatie {name}: 'precision' moet een geheel getal tussen -28 en 28 zijn, niet {other:?}"
+                        ));
+                    }
+                };
+                Op::Round {
+                    mode,
+                    value: need(take("value"), "value")?,
+                    precision,
+                }
+            }
+            "AND" => Op::And(list(take("conditions"), "conditions")?),
+            "OR" => Op::Or(list(take("conditions"), "conditions")?),
+            "NOT" => Op::Not(need(take("value"), "value")?),
+            "IF" | "SWITCH" => {
+                let mut cases = Vec::new();
+                for case in list(take("cases"), "cases")? {
+                    let Expr::Object(mut case) = case else {
+                        return Err("IF: elke case moet 'when' en 'then' hebben".to_string());
+                    };
+                    let when = case.remove("when").ok_or("IF: een case mist 'when'")?;
+                    let then = case.remove("then").ok_or("IF: een case mist 'then'")?;
+                    cases.push((when, then));
+                }
+                Op::If {
+                    cases,
+                    default: take("default"),
+                }
+            }
+            "IS_NULL" | "NOT_NULL" => Op::NullCheck {
+                negate: name == "NOT_NULL",
+                subject: need(take("subject"), "subject")?,
+            },
+            "IN" | "NOT_IN" => {
+                let value = take("value");
+                let values = match take("values") {
+                    Some(v) => Some(list(Some(v), "values")?),
+                    None => None,
+                };
+                if value.is_none() && values.is_none() {
+                    return Err(format!("operatie {name} mist 'values' of 'value'"));
+                }
+                Op::In {
+                    negate: name == "NOT_IN",
+                    subject: need(take("subject"), "subject")?,
+                    value,
+                    values,
+                }
+            }
+            "LIST" => Op::List(list(take("items"), "items")?),
+            "AGE" => Op::Age {
+                date_of_birth: need(take("date_of_birth"), "date_of_birth")?,
+                reference_date: need(take("reference_date"), "reference_date")?,
+            },
+            "DATE_ADD" => Op::DateAdd {
+                date: need(take("date"), "date")?,
+                years: take("years"),
+                months: take("months"),
+                weeks: take("weeks"),
+                days: take("days"),
+            },
+            "DATE" => Op::Date {
+                year: need(take("year"), "year")?,
+                month: need(take("month"), "month")?,
+                day: need(take("day"), "day")?,
+            },
+            "DAY_OF_WEEK" => Op::DayOfWeek(need(take("date"), "date")?),
+            "DATE_DIFF" => Op::DateDiff {
+                from: need(take("from"), "from")?,
+                to: need(take("to"), "to")?,
+                unit: need(take("in").or_else(|| take("unit")), "in")?,
+            },
+            other => return Err(format!("onbekende operatie '{other}'")),
+        };
+        Ok(op)
+    }
+}
+
+impl Expr {
+    /// The literal value of this expression when it contains no references or operations
+    /// (references are kept as their `$name` text, as the reference engine does for definitions).
+    pub fn to_literal(&self) -> Value {
+        match self {
+            Expr::Literal(v) => v.clone(),
+            Expr::Ref(name) => Value::String(format!("${name}")),
+            Expr::List(items) => Value::List(items.iter().map(Expr::to_literal).collect()),
+            Expr::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), v.to_literal()))
+                    .collect(),
+            ),
+            Expr::Op(_) => Value::Null,
+        }
+    }
+}
+
+/// Parses a YAML float exactly via its shortest decimal representation.
+fn float_to_decimal(f: f64) -> Option<Decimal> {
+    number_from_text(&format!("{f}"))
+}
+
+impl<'de> Deserialize<'de> for Expr {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ExprVisitor)
+    }
+}
+
+struct ExprVisitor;
+
+impl<'de> Visitor<'de> for ExprVisitor {
+    type Value = Expr;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("een waarde, een $verwijzing of een operatie")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Expr, E> {
+        Ok(Expr::Literal(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Expr, E> {
+        Ok(Expr::Literal(Value::int(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Expr, E> {
+        Ok(Expr::Literal(Value::Number(Decimal::from(v))))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Expr, E> {
+        float_to_decimal(v)
+            .map(|d| Expr::Literal(Value::Number(d)))
+            .ok_or_else(|| E::custom(format!("getal {v} is niet exact voor te stellen")))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Expr, E> {
+        Ok(match v.strip_prefix('$') {
+            Some(name) if !name.is_empty() => Expr::Ref(name.to_string()),
+            _ => Expr::Literal(Value::String(v.to_string())),
+        })
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Expr, E> {
+        Ok(Expr::Literal(Value::Null))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Expr, E> {
+        Ok(Expr::Literal(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Expr, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Expr>()? {
+            items.push(item);
+        }
+        Ok(Expr::List(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Expr, A::Error> {
+        let mut fields = BTreeMap::new();
+        let mut operation: Option<String> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "operation" {
+                operation = Some(map.next_value::<String>()?);
+            } else if key == "legal_basis" && operation.is_some() {
+                map.next_value::<de::IgnoredAny>()?;
+            } else {
+                let value = map.next_value::<Expr>()?;
+                fields.insert(key, value);
+            }
+        }
+        match operation {
+            Some(name) => {
+                fields.remove("legal_basis");
+                fields.remove("description");
+                Op::build(&name, fields)
+                    .map(|op| Expr::Op(Box::new(op)))
+                    .map_err(de::Error::custom)
+            }
+            None => Ok(Expr::Object(fields)),
+        }
+    }
+}

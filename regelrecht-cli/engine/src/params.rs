@@ -1,0 +1,287 @@
+//! Typed parameters: values for `--param NAAM=WAARDE` (text) and `--param-json` (JSON) are
+//! checked against the law's declarations (`parameters`, and `input`s that may be given
+//! directly). A value of the wrong type is an error naming the parameter and the expected type.
+
+use crate::law::{Field, FieldType, Law};
+use crate::load::parse_iso_date;
+use crate::value::{Value, number_from_text};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A parameter value that does not fit its declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamError {
+    /// Parameter name.
+    pub name: String,
+    /// Declared type.
+    pub expected: FieldType,
+    /// What was given.
+    pub given: String,
+    /// Why it does not fit.
+    pub problem: String,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "parameter '{}' ({}): {} (gegeven: {})",
+            self.name,
+            self.expected.as_str(),
+            self.problem,
+            self.given
+        )
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Parameters checked against a law.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TypedParams {
+    /// The values by name.
+    pub values: BTreeMap<String, Value>,
+    /// Names the law does not declare (kept as given; other laws reached may use them).
+    pub undeclared: Vec<String>,
+}
+
+/// Every parameter and input a law declares, by name (first declaration wins), in article order.
+pub fn declarations(law: &Law) -> Vec<&Field> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for article in &law.articles {
+        if let Some(exec) = article.execution() {
+            for field in exec.parameters.iter().chain(&exec.input) {
+                if seen.insert(field.name.as_str()) {
+                    out.push(field);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Parameters (`required: true` first) of the articles producing `outputs`.
+pub fn parameters_for<'l>(law: &'l Law, outputs: &[String]) -> Vec<&'l Field> {
+    let mut out: Vec<&Field> = Vec::new();
+    for article in &law.articles {
+        let Some(exec) = article.execution() else {
+            continue;
+        };
+        if outputs
+            .iter()
+            .any(|o| exec.output.iter().any(|f| &f.name == o))
+        {
+            for p in &exec.parameters {
+                if !out.iter().any(|f| f.name == p.name) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn error(
+    name: &str,
+    expected: FieldType,
+    given: impl Into<String>,
+    problem: impl Into<String>,
+) -> ParamError {
+    ParamError {
+        name: name.to_string(),
+        expected,
+        given: given.into(),
+        problem: problem.into(),
+    }
+}
+
+/// Parses a command-line text value as the declared type.
+pub fn parse_text(name: &str, field_type: FieldType, text: &str) -> Result<Value, ParamError> {
+    let err = |problem: &str| error(name, field_type, text, problem);
+    let t = text.trim();
+    match field_type {
+        FieldType::String => Ok(Value::String(text.to_string())),
+        FieldType::Number | FieldType::Amount => {
+            let bytes = t.trim_start_matches('-').as_bytes();
+            let thousands = bytes.len() > 4
+                && bytes.iter().filter(|b| **b == b'.').count() >= 1
+                && t.split('.')
+                    .skip(1)
+                    .all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+            if thousands {
+                return Err(err(
+                    "dubbelzinnig getal: schrijf het zonder scheidingstekens voor duizendtallen (bijv. 50000)",
+                ));
+            }
+            let normal = if t.contains(',') && !t.contains('.') {
+                t.replace(',', ".")
+            } else {
+                t.to_string()
+            };
+            let n = number_from_text(&normal).ok_or_else(|| err("geen getal"))?;
+            if field_type == FieldType::Amount && !n.fract().is_zero() {
+                return Err(err("bedrag in eurocent moet een geheel getal zijn"));
+            }
+            Ok(Value::Number(n))
+        }
+        FieldType::Boolean => match t.to_ascii_lowercase().as_str() {
+            "true" | "ja" | "waar" | "1" => Ok(Value::Bool(true)),
+            "false" | "nee" | "onwaar" | "0" => Ok(Value::Bool(false)),
+            _ => Err(err("verwacht true/false (of ja/nee)")),
+        },
+        FieldType::Date => parse_iso_date(t)
+            .map(|_| Value::String(t.to_string()))
+            .ok_or_else(|| err("verwacht een datum JJJJ-MM-DD")),
+        FieldType::Object | FieldType::Array => {
+            let json: serde_json::Value =
+                serde_json::from_str(t).map_err(|e| err(&format!("geen geldige JSON: {e}")))?;
+            check_json(name, field_type, &json)
+        }
+    }
+}
+
+/// Checks a JSON value against the declared type.
+pub fn check_json(
+    name: &str,
+    field_type: FieldType,
+    json: &serde_json::Value,
+) -> Result<Value, ParamError> {
+    let value = Value::from_json(json);
+    let fits = match (&value, field_type) {
+        (Value::Null, _) => true,
+        (Value::String(_), FieldType::String) => true,
+        (Value::String(s), FieldType::Date) => parse_iso_date(s).is_some(),
+        (Value::Number(_), FieldType::Number) => true,
+        (Value::Number(n), FieldType::Amount) => n.fract().is_zero(),
+        (Value::Bool(_), FieldType::Boolean) => true,
+        (Value::Object(_), FieldType::Object) => true,
+        (Value::List(_), FieldType::Array) => true,
+        _ => false,
+    };
+    if fits {
+        Ok(value)
+    } else {
+        let problem = match field_type {
+            FieldType::Amount => "verwacht een geheel aantal eurocent".to_string(),
+            FieldType::Date => "verwacht een datum JJJJ-MM-DD".to_string(),
+            other => format!("verwacht {}, kreeg {}", other.as_str(), value.type_name()),
+        };
+        Err(error(name, field_type, json.to_string(), problem))
+    }
+}
+
+/// Builds typed parameters from a JSON object (`--param-json`) and `NAAM=WAARDE` texts
+/// (`--param`, which win over JSON). All type errors are returned together.
+pub fn typed_params(
+    law: &Law,
+    json: Option<&serde_json::Map<String, serde_json::Value>>,
+    texts: &[(String, String)],
+) -> Result<TypedParams, Vec<ParamError>> {
+    let decls: BTreeMap<&str, FieldType> = declarations(law)
+        .into_iter()
+        .map(|f| (f.name.as_str(), f.field_type))
+        .collect();
+    let mut out = TypedParams::default();
+    let mut errors = Vec::new();
+    let mut put =
+        |name: &str, result: Result<Value, ParamError>, out: &mut TypedParams| match result {
+            Ok(v) => {
+                out.values.insert(name.to_string(), v);
+            }
+            Err(e) => errors.push(e),
+        };
+    for (name, json) in json.into_iter().flatten() {
+        let result = match decls.get(name.as_str()) {
+            Some(t) => check_json(name, *t, json),
+            None => Ok(Value::from_json(json)),
+        };
+        put(name, result, &mut out);
+    }
+    for (name, text) in texts {
+        let result = match decls.get(name.as_str()) {
+            Some(t) => parse_text(name, *t, text),
+            None => Ok(Value::String(text.clone())),
+        };
+        put(name, result, &mut out);
+    }
+    out.undeclared = out
+        .values
+        .keys()
+        .filter(|k| !decls.contains_key(k.as_str()))
+        .cloned()
+        .collect();
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Required parameters of the articles producing `outputs` that are not given.
+pub fn missing_required(
+    law: &Law,
+    outputs: &[String],
+    values: &BTreeMap<String, Value>,
+) -> Vec<String> {
+    parameters_for(law, outputs)
+        .into_iter()
+        .filter(|p| p.required == Some(true) && !values.contains_key(&p.name))
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_values_are_typed() {
+        assert_eq!(
+            parse_text("x", FieldType::Number, "12,5").unwrap(),
+            Value::Number("12.5".parse().unwrap())
+        );
+        assert_eq!(
+            parse_text("x", FieldType::Boolean, "ja").unwrap(),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            parse_text("x", FieldType::Date, "2024-02-29").unwrap(),
+            Value::str("2024-02-29")
+        );
+        assert_eq!(
+            parse_text("x", FieldType::String, "42").unwrap(),
+            Value::str("42")
+        );
+        assert_eq!(
+            parse_text("x", FieldType::Amount, "211200").unwrap(),
+            Value::int(211200)
+        );
+    }
+
+    #[test]
+    fn wrong_text_values_are_errors() {
+        assert!(parse_text("x", FieldType::Number, "veel").is_err());
+        assert!(parse_text("x", FieldType::Number, "50.000").is_err());
+        assert!(parse_text("x", FieldType::Amount, "12.5").is_err());
+        assert!(parse_text("x", FieldType::Boolean, "misschien").is_err());
+        assert!(parse_text("x", FieldType::Date, "2023-02-29").is_err());
+        assert!(parse_text("x", FieldType::Date, "1-1-2024").is_err());
+    }
+
+    #[test]
+    fn json_values_are_checked() {
+        let j = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+        assert!(check_json("x", FieldType::String, &j("42")).is_err());
+        assert!(check_json("x", FieldType::Number, &j("\"42\"")).is_err());
+        assert!(check_json("x", FieldType::Boolean, &j("1")).is_err());
+        assert_eq!(
+            check_json("x", FieldType::Number, &j("42")).unwrap(),
+            Value::int(42)
+        );
+        assert_eq!(
+            check_json("x", FieldType::Array, &j("[1]")).unwrap(),
+            Value::List(vec![Value::int(1)])
+        );
+    }
+}
