@@ -118,7 +118,7 @@ pub fn rapportages_url(base: &str) -> String {
 }
 
 /// `{base}/rapportages/{referentienummer}`. The caller checks the number with
-/// [`crate::reference::is_well_formed`] first, so it needs no escaping.
+/// [`crate::reference::is_path_safe`] first, so it needs no escaping.
 pub fn rapportage_url(base: &str, referentienummer: &str) -> String {
     format!("{}/{referentienummer}", rapportages_url(base))
 }

@@ -54,6 +54,15 @@ pub fn is_well_formed(reference: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// Whether a reference number chosen by an HTTP backend is safe to put in a URL path or file name:
+/// 1 to 80 ASCII letters, digits or `-` (see `spec/rvo-backend.md`).
+pub fn is_path_safe(reference: &str) -> bool {
+    (1..=80).contains(&reference.len())
+        && reference
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
 /// `value` as exactly `digits` Crockford base32 digits (most significant first, truncated).
 fn base32(mut value: u64, digits: usize) -> String {
     let mut out = vec![b'0'; digits];
@@ -113,5 +122,14 @@ mod tests {
             assert!(!is_well_formed(bad), "{bad}");
         }
         assert!(is_well_formed("RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"));
+    }
+
+    #[test]
+    fn external_references_must_be_path_safe() {
+        assert!(is_path_safe("RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"));
+        assert!(is_path_safe("abc-123"));
+        for bad in ["", "../etc", "a/b", "a b", "a?b=c", &"x".repeat(81)] {
+            assert!(!is_path_safe(bad), "{bad}");
+        }
     }
 }
