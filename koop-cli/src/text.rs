@@ -14,6 +14,8 @@ pub struct TextWriter {
     line_has_content: bool,
     /// Whitespace seen since the last word.
     pending_space: bool,
+    /// A word boundary from markup: a space if the next word starts with a letter or digit.
+    soft_space: bool,
     /// A list item without its own number is open: write `- ` before its first word.
     pending_marker: bool,
     list_depth: usize,
@@ -59,6 +61,12 @@ impl TextWriter {
             return;
         }
         self.end_line();
+    }
+
+    /// Marks a boundary between words coming from markup (`<voornaam>`/`<achternaam>`): a space is written
+    /// only when the next word starts with a letter or digit, so `Wassenaar</plaats>, 3 februari` stays tight.
+    pub fn soft_space(&mut self) {
+        self.soft_space = true;
     }
 
     /// Starts a list (one level deeper).
@@ -176,9 +184,11 @@ impl TextWriter {
             self.at_line_start = false;
             self.pending_space = false;
         }
-        if self.pending_space && !self.at_line_start && !self.out.ends_with([' ', '\n']) {
+        let soft = self.soft_space && word.starts_with(char::is_alphanumeric);
+        if (self.pending_space || soft) && !self.at_line_start && !self.out.ends_with([' ', '\n']) {
             self.out.push(' ');
         }
+        self.soft_space = false;
         self.out.push_str(word);
         self.at_line_start = false;
         self.line_has_content = true;
@@ -195,6 +205,7 @@ impl TextWriter {
     }
 
     fn end_line(&mut self) {
+        self.soft_space = false;
         trim_spaces(&mut self.out);
         self.out.push('\n');
         self.at_line_start = true;
@@ -219,6 +230,17 @@ mod tests {
         w.text("artikel 1");
         w.text(";  en ");
         assert_eq!(w.finish(), "bedoeld in artikel 1; en");
+    }
+
+    #[test]
+    fn soft_spaces_separate_words_but_not_punctuation() {
+        let mut w = TextWriter::new();
+        w.text("R.A.A.");
+        w.soft_space();
+        w.text("Jetten");
+        w.soft_space();
+        w.text(", Wassenaar");
+        assert_eq!(w.finish(), "R.A.A. Jetten, Wassenaar");
     }
 
     #[test]

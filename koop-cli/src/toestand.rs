@@ -498,7 +498,7 @@ impl<'a> Walk<'a> {
                 Tag::Block
             }
             _ if SPACED.contains(&name) => {
-                self.with_sink(false, |w| w.text(" "));
+                self.with_sink(false, TextWriter::soft_space);
                 Tag::Spaced
             }
             _ => Tag::Inline,
@@ -513,8 +513,13 @@ impl<'a> Walk<'a> {
             self.done = true;
             return Ok(());
         }
-        if matches!(name, b"illustratie" | b"plaatje") {
-            self.with_sink(true, |w| w.text(" [afbeelding] "));
+        match name {
+            b"illustratie" | b"plaatje" => self.with_sink(true, |w| w.text(" [afbeelding] ")),
+            b"entry" => self.with_sink(true, |w| {
+                w.open_cell();
+                w.close_cell();
+            }),
+            _ => {}
         }
         Ok(())
     }
@@ -533,7 +538,7 @@ impl<'a> Walk<'a> {
             Tag::Row => self.with_sink(false, TextWriter::block_break),
             Tag::List => self.with_sink(false, TextWriter::close_list),
             Tag::Cell => self.with_sink(false, TextWriter::close_cell),
-            Tag::Spaced => self.with_sink(false, |w| w.text(" ")),
+            Tag::Spaced => self.with_sink(false, TextWriter::soft_space),
             Tag::Inline => {}
         }
         Ok(())
