@@ -7,6 +7,7 @@
 //! - [`reference`]: reference numbers (`RVO-EBR-2027-…`) that are unique and not guessable.
 //! - [`store`]: the local sandbox backend ("lokaal") with exactly-once filing.
 //! - [`verify`]: a consistency check of a local store, reusable by tests.
+//! - [`canonical`]: canonical JSON and its SHA-256 (detects a reused key with another request).
 //! - [`backend_types`]: request/response types of the HTTP backend contract (`spec/rvo-backend.md`).
 //!
 //! Nothing here does network I/O; the clap commands and the HTTP client live on top of `common`.
