@@ -36,7 +36,10 @@ impl Mounts {
 
     /// The mounted prefixes, in order.
     pub fn prefixes(&self) -> Vec<&str> {
-        self.routes.iter().map(|(prefix, _)| prefix.as_str()).collect()
+        self.routes
+            .iter()
+            .map(|(prefix, _)| prefix.as_str())
+            .collect()
     }
 
     /// Answers `request` with the first mount whose prefix matches, or 404.

@@ -146,7 +146,8 @@ impl Reply {
     }
 
     fn without_header(mut self, name: &str) -> Self {
-        self.headers.retain(|(key, _)| !key.eq_ignore_ascii_case(name));
+        self.headers
+            .retain(|(key, _)| !key.eq_ignore_ascii_case(name));
         self
     }
 }
@@ -195,6 +196,9 @@ mod tests {
     fn redirect_sets_location() {
         let reply = Reply::redirect("http://elders.invalid/x");
         assert_eq!(reply.status_code(), 302);
-        assert_eq!(reply.header_value("location"), Some("http://elders.invalid/x"));
+        assert_eq!(
+            reply.header_value("location"),
+            Some("http://elders.invalid/x")
+        );
     }
 }

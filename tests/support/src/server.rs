@@ -203,12 +203,7 @@ fn serve(mut request: tiny_http::Request, shared: &Shared, handler: &Handler) {
         .headers()
         .iter()
         .map(|header| (header.field.to_string(), header.value.to_string()));
-    let recorded = RecordedRequest::new(
-        request.method().as_str(),
-        request.url(),
-        headers,
-        body,
-    );
+    let recorded = RecordedRequest::new(request.method().as_str(), request.url(), headers, body);
     shared.requests().push(recorded.clone());
 
     let reply = catch_unwind(AssertUnwindSafe(|| handler(&recorded)))
@@ -220,7 +215,9 @@ fn serve(mut request: tiny_http::Request, shared: &Shared, handler: &Handler) {
     }
     match reply.delivery {
         Delivery::Whole => send_whole(request, reply),
-        Delivery::StallAfter { bytes, pause } => send_stalling(request, &reply, bytes, pause, shared),
+        Delivery::StallAfter { bytes, pause } => {
+            send_stalling(request, &reply, bytes, pause, shared)
+        }
     }
 }
 
@@ -229,7 +226,9 @@ fn send_whole(request: tiny_http::Request, reply: Reply) {
     let headers = reply
         .headers
         .iter()
-        .filter_map(|(name, value)| tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).ok())
+        .filter_map(|(name, value)| {
+            tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
+        })
         .collect();
     let response = tiny_http::Response::new(
         tiny_http::StatusCode(reply.status),

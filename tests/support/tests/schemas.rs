@@ -52,7 +52,13 @@ fn undeclared(root: &Value, node: &Value, instance: &Value, path: &str, found: &
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                undeclared(root, &node["items"], item, &format!("{path}[{index}]"), found);
+                undeclared(
+                    root,
+                    &node["items"],
+                    item,
+                    &format!("{path}[{index}]"),
+                    found,
+                );
             }
         }
         _ => {}
@@ -74,7 +80,14 @@ fn assert_conforms(schema_text: &str, instance: &Value, what: &str) {
 
 #[test]
 fn schemas_are_valid_2020_12_documents_with_an_object_root() {
-    for text in [BASISPROFIEL, EIGENAAR, VESTIGING, VESTIGINGEN, NAAMGEVING, ZOEKEN] {
+    for text in [
+        BASISPROFIEL,
+        EIGENAAR,
+        VESTIGING,
+        VESTIGINGEN,
+        NAAMGEVING,
+        ZOEKEN,
+    ] {
         let schema = schema(text);
         assert!(jsonschema::draft202012::meta::is_valid(&schema));
         assert_eq!(
@@ -82,7 +95,11 @@ fn schemas_are_valid_2020_12_documents_with_an_object_root() {
             "https://json-schema.org/draft/2020-12/schema"
         );
         assert_eq!(schema["type"], "object");
-        assert!(schema["properties"].as_object().is_some_and(|p| !p.is_empty()));
+        assert!(
+            schema["properties"]
+                .as_object()
+                .is_some_and(|p| !p.is_empty())
+        );
     }
 }
 
@@ -96,7 +113,9 @@ fn every_company_route_conforms() {
             let eigenaar = fetch(&format!("/test/api/v1/basisprofielen/{n}/eigenaar{geo}"));
             assert_conforms(EIGENAAR, &eigenaar, n);
             if profiel["_embedded"]["hoofdvestiging"].is_object() {
-                let hoofd = fetch(&format!("/test/api/v1/basisprofielen/{n}/hoofdvestiging{geo}"));
+                let hoofd = fetch(&format!(
+                    "/test/api/v1/basisprofielen/{n}/hoofdvestiging{geo}"
+                ));
                 assert_conforms(VESTIGING, &hoofd, n);
             }
         }
@@ -152,6 +171,15 @@ fn fields_naam_kvk_nummer_shrinks_the_full_profile_by_97_percent() {
         collapsed = collapsed.replace("  ", " ");
     }
     let selected = json!({"naam": profiel["naam"], "kvkNummer": profiel["kvkNummer"]}).to_string();
-    assert!(collapsed.len() >= 1800, "full profile only {} bytes", collapsed.len());
-    assert!(selected.len() * 100 <= collapsed.len() * 3, "{} vs {}", selected.len(), collapsed.len());
+    assert!(
+        collapsed.len() >= 1800,
+        "full profile only {} bytes",
+        collapsed.len()
+    );
+    assert!(
+        selected.len() * 100 <= collapsed.len() * 3,
+        "{} vs {}",
+        selected.len(),
+        collapsed.len()
+    );
 }

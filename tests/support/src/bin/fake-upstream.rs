@@ -63,9 +63,9 @@ fn main() -> ExitCode {
             .filter_map(|name| sources::source(name))
             .collect()
     };
-    let mounts = selected
-        .iter()
-        .fold(Mounts::new(), |mounts, source| mounts.mount(source.name, source.router));
+    let mounts = selected.iter().fold(Mounts::new(), |mounts, source| {
+        mounts.mount(source.name, source.router)
+    });
     let handler = move |request: &test_support::RecordedRequest| {
         let reply = mounts.route(request);
         eprintln!(

@@ -120,14 +120,21 @@ mod tests {
     #[test]
     fn every_fixture_parses_and_names_its_own_number() {
         for company in COMPANIES {
-            for document in [company.basisprofiel, company.vestigingen, company.naamgeving] {
+            for document in [
+                company.basisprofiel,
+                company.vestigingen,
+                company.naamgeving,
+            ] {
                 let value = load(document, "http://x", true);
                 assert_eq!(value["kvkNummer"], company.kvk_nummer);
                 assert!(!value.to_string().contains(BASE_PLACEHOLDER));
             }
         }
         for (number, document) in VESTIGINGEN {
-            assert_eq!(load(document, "http://x", true)["vestigingsnummer"], *number);
+            assert_eq!(
+                load(document, "http://x", true)["vestigingsnummer"],
+                *number
+            );
         }
     }
 

@@ -24,7 +24,11 @@ pub fn niet_geautoriseerd() -> Reply {
 
 /// 406: an `Accept` header that is neither JSON nor HAL+JSON.
 pub fn accept_niet_ondersteund() -> Reply {
-    fout(406, "IPD1998", "Opgegeven Accept header wordt niet ondersteund.")
+    fout(
+        406,
+        "IPD1998",
+        "Opgegeven Accept header wordt niet ondersteund.",
+    )
 }
 
 /// 404 IPD0001: no such product (unknown path).
@@ -114,7 +118,9 @@ pub fn ongeldig_type(value: &str) -> Reply {
     fout(
         400,
         "IPD5203",
-        &format!("Het type {value} is niet valide; kies hoofdvestiging, nevenvestiging of rechtspersoon."),
+        &format!(
+            "Het type {value} is niet valide; kies hoofdvestiging, nevenvestiging of rechtspersoon."
+        ),
     )
 }
 

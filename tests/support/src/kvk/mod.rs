@@ -68,9 +68,7 @@ pub fn kvk(request: &RecordedRequest) -> Reply {
         ["v1", "vestigingsprofielen", vestigingsnummer] => {
             profielen::vestigingsprofiel(request, &base, vestigingsnummer)
         }
-        ["v1", "naamgevingen", "kvknummer", kvk_nummer] => {
-            profielen::naamgeving(&base, kvk_nummer)
-        }
+        ["v1", "naamgevingen", "kvknummer", kvk_nummer] => profielen::naamgeving(&base, kvk_nummer),
         _ => fout::product_bestaat_niet(),
     };
     if reply.status_code() == 200 {

@@ -7,7 +7,12 @@ use crate::reply::Reply;
 use crate::request::RecordedRequest;
 
 /// `/v1/basisprofielen/{kvk_nummer}` followed by `rest` (empty, `eigenaar`, `hoofdvestiging`, `vestigingen`).
-pub fn basisprofiel(request: &RecordedRequest, base: &str, kvk_nummer: &str, rest: &[&str]) -> Reply {
+pub fn basisprofiel(
+    request: &RecordedRequest,
+    base: &str,
+    kvk_nummer: &str,
+    rest: &[&str],
+) -> Reply {
     let geo = match geo_data(request) {
         Ok(geo) => geo,
         Err(reply) => return reply,
@@ -19,8 +24,10 @@ pub fn basisprofiel(request: &RecordedRequest, base: &str, kvk_nummer: &str, res
     let profiel = || fixtures::load(company.basisprofiel, base, geo);
     match rest {
         [] => Reply::json(200, &profiel()),
-        ["eigenaar"] => embedded(profiel(), "eigenaar")
-            .map_or_else(|| fout::kvk_nummer_niet_leverbaar(kvk_nummer), |eigenaar| Reply::json(200, &eigenaar)),
+        ["eigenaar"] => embedded(profiel(), "eigenaar").map_or_else(
+            || fout::kvk_nummer_niet_leverbaar(kvk_nummer),
+            |eigenaar| Reply::json(200, &eigenaar),
+        ),
         ["hoofdvestiging"] => hoofdvestiging(&profiel(), base, kvk_nummer, geo),
         ["vestigingen"] => Reply::json(200, &fixtures::load(company.vestigingen, base, false)),
         _ => fout::product_bestaat_niet(),

@@ -20,7 +20,10 @@ pub const RETRY_AFTER_SECONDS: u64 = 120;
 /// Every special number with what it returns (also the help text of `fake-upstream`).
 pub const SPECIAL_NUMBERS: &[(&str, &str)] = &[
     ("90004973", "500 IPD9999 technische fout (KvK-testgeval)"),
-    ("90002903", "404 IPD1003 tijdelijk niet leverbaar (KvK-testgeval)"),
+    (
+        "90002903",
+        "404 IPD1003 tijdelijk niet leverbaar (KvK-testgeval)",
+    ),
     ("90000001", "404 IPD1002 in behandeling"),
     ("90000002", "429 met Retry-After: 120"),
     ("90000003", "503 HTML-pagina met Retry-After: 120"),
@@ -43,9 +46,7 @@ pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
         "90004973" => fout::technische_fout(),
         "90002903" => fout::tijdelijk_niet_leverbaar(),
         "90000001" => fout::in_behandeling(),
-        "90000002" => {
-            Reply::text(429, "Too Many Requests").header("retry-after", &retry_after)
-        }
+        "90000002" => Reply::text(429, "Too Many Requests").header("retry-after", &retry_after),
         "90000003" => Reply::html_error(503).header("retry-after", &retry_after),
         "90000004" => Reply::html_error(502),
         "90000005" => Reply::truncated_json(&full_profile()),

@@ -76,7 +76,9 @@ impl Search<'_> {
         };
         let number = |name: &str, actual: &Value| {
             self.param(name).is_none_or(|wanted| {
-                actual.as_u64().is_some_and(|actual| wanted.parse() == Ok(actual))
+                actual
+                    .as_u64()
+                    .is_some_and(|actual| wanted.parse() == Ok(actual))
             })
         };
         let postcode = self.param("postcode").map(|code| code.to_ascii_uppercase());
@@ -102,7 +104,16 @@ impl Search<'_> {
     /// The entry as the API shows it: fields that were not searched on are left out.
     fn present(&self, entry: &Value, base: &str) -> Value {
         let mut item = Map::new();
-        for name in ["kvkNummer", "rsin", "vestigingsnummer", "naam", "adres", "type", "actief", "vervallenNaam"] {
+        for name in [
+            "kvkNummer",
+            "rsin",
+            "vestigingsnummer",
+            "naam",
+            "adres",
+            "type",
+            "actief",
+            "vervallenNaam",
+        ] {
             let shown = match name {
                 "rsin" => self.param("rsin").is_some(),
                 "actief" => self.inclusief_inactief,
@@ -125,7 +136,10 @@ impl Search<'_> {
         let kvk = entry["kvkNummer"].as_str().unwrap_or_default();
         let mut links = vec![("basisprofiel", format!("{base}/v1/basisprofielen/{kvk}"))];
         if let Some(vestiging) = entry["vestigingsnummer"].as_str() {
-            links.push(("vestigingsprofiel", format!("{base}/v1/vestigingsprofielen/{vestiging}")));
+            links.push((
+                "vestigingsprofiel",
+                format!("{base}/v1/vestigingsprofielen/{vestiging}"),
+            ));
         }
         let (key, value) = link_member(&links, uses_link_array(entry));
         item.insert(key.to_owned(), value);
@@ -155,24 +169,43 @@ pub fn zoeken(request: &RecordedRequest, base: &str) -> Reply {
     let index: Value = serde_json::from_str(ZOEKEN_INDEX).expect("zoeken-index.json is JSON");
     let hits: Vec<&Value> = index["inschrijvingen"]
         .as_array()
-        .map(|entries| entries.iter().filter(|entry| search.matches(entry)).collect())
+        .map(|entries| {
+            entries
+                .iter()
+                .filter(|entry| search.matches(entry))
+                .collect()
+        })
         .unwrap_or_default();
     if hits.is_empty() {
         return fout::geen_resultaten();
     }
     let start = (search.pagina - 1) * search.per_pagina;
-    let page: Vec<&Value> = hits.iter().skip(start).take(search.per_pagina).copied().collect();
+    let page: Vec<&Value> = hits
+        .iter()
+        .skip(start)
+        .take(search.per_pagina)
+        .copied()
+        .collect();
     let mut document = Map::new();
     document.insert("pagina".into(), json!(search.pagina));
     document.insert("resultatenPerPagina".into(), json!(search.per_pagina));
     document.insert("totaal".into(), json!(hits.len()));
     if search.pagina > 1 {
-        document.insert("vorige".into(), json!(search.page_url(base, search.pagina - 1)));
+        document.insert(
+            "vorige".into(),
+            json!(search.page_url(base, search.pagina - 1)),
+        );
     }
     if start + search.per_pagina < hits.len() {
-        document.insert("volgende".into(), json!(search.page_url(base, search.pagina + 1)));
+        document.insert(
+            "volgende".into(),
+            json!(search.page_url(base, search.pagina + 1)),
+        );
     }
-    let resultaten = page.iter().map(|entry| search.present(entry, base)).collect();
+    let resultaten = page
+        .iter()
+        .map(|entry| search.present(entry, base))
+        .collect();
     document.insert("resultaten".into(), Value::Array(resultaten));
     let array_links = !page.is_empty() && page.iter().all(|entry| uses_link_array(entry));
     let self_link = [("self", search.page_url(base, search.pagina))];
@@ -194,7 +227,8 @@ fn validate(request: &RecordedRequest) -> Result<Search<'_>, Reply> {
         }
     }
     let param = |name: &str| request.query_param(name);
-    let digits = |name: &str, count: usize| param(name).is_some_and(|value| !is_digits(value, count));
+    let digits =
+        |name: &str, count: usize| param(name).is_some_and(|value| !is_digits(value, count));
     for (name, count) in [("kvkNummer", 8), ("rsin", 9), ("vestigingsnummer", 12)] {
         if digits(name, count) {
             flag(name);
@@ -204,11 +238,15 @@ fn validate(request: &RecordedRequest) -> Result<Search<'_>, Reply> {
         flag("postcode");
     }
     for name in ["huisnummer", "postbusnummer"] {
-        if param(name).is_some_and(|value| value.is_empty() || value.len() > 5 || !value.bytes().all(|b| b.is_ascii_digit())) {
+        if param(name).is_some_and(|value| {
+            value.is_empty() || value.len() > 5 || !value.bytes().all(|b| b.is_ascii_digit())
+        }) {
             flag(name);
         }
     }
-    if param("huisletter").is_some_and(|letter| letter.len() != 1 || !letter.bytes().all(|b| b.is_ascii_alphabetic())) {
+    if param("huisletter")
+        .is_some_and(|letter| letter.len() != 1 || !letter.bytes().all(|b| b.is_ascii_alphabetic()))
+    {
         flag("huisletter");
     }
     let has = |name: &str| param(name).is_some();
@@ -241,7 +279,11 @@ fn validate(request: &RecordedRequest) -> Result<Search<'_>, Reply> {
         10
     });
     if !CRITERIA.iter().any(|name| has(name)) && invalid.is_empty() {
-        return Err(fout::fout(400, "IPD1999", "Geef minimaal één zoekparameter op."));
+        return Err(fout::fout(
+            400,
+            "IPD1999",
+            "Geef minimaal één zoekparameter op.",
+        ));
     }
     if !invalid.is_empty() {
         return Err(fout::ongeldige_parameters(&invalid));
@@ -263,7 +305,10 @@ fn validate(request: &RecordedRequest) -> Result<Search<'_>, Reply> {
 fn bounded(value: Option<&str>, min: usize, max: usize, default: usize) -> Option<usize> {
     match value {
         None => Some(default),
-        Some(text) => text.parse().ok().filter(|number| (min..=max).contains(number)),
+        Some(text) => text
+            .parse()
+            .ok()
+            .filter(|number| (min..=max).contains(number)),
     }
 }
 
