@@ -1,0 +1,74 @@
+//! The `fake-upstream` binary: announces its URLs, serves the mounted KvK fake, logs
+//! requests, and refuses non-loopback addresses.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+
+/// Kills the child on drop, so a failing assertion leaves no server behind.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn serves_the_kvk_fake_under_its_prefix_and_logs_requests() {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .args(["--source", "kvk"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let mut stdout = BufReader::new(running.0.stdout.take().unwrap());
+    let mut root = String::new();
+    stdout.read_line(&mut root).unwrap();
+    let root = root.trim_end().to_owned();
+    assert!(root.starts_with("http://127.0.0.1:"), "{root}");
+    let mut variable = String::new();
+    stdout.read_line(&mut variable).unwrap();
+    assert_eq!(variable.trim_end(), format!("KVK_API_BASE={root}/kvk"));
+
+    let response = reqwest::blocking::Client::new()
+        .get(format!("{root}/kvk/v1/basisprofielen/68750110"))
+        .header("apikey", "k")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    assert_eq!(body["naam"], "Test BV Donald");
+    assert_eq!(
+        body["links"][0]["href"],
+        format!("{root}/kvk/v1/basisprofielen/68750110")
+    );
+    let elsewhere = reqwest::blocking::get(format!("{root}/onbekend/x")).unwrap();
+    assert_eq!(elsewhere.status(), 404);
+
+    let _ = running.0.kill();
+    let mut log = String::new();
+    running
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(
+        log.contains("GET /kvk/v1/basisprofielen/68750110 -> 200"),
+        "{log}"
+    );
+}
+
+#[test]
+fn refuses_a_non_loopback_address() {
+    let output = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .args(["--bind", "0.0.0.0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("geen loopback-adres"));
+}
