@@ -361,7 +361,7 @@ impl<'a> Walk<'a> {
             let event = self.reader.read_event().map_err(|e| xml::map_error(&e, position))?;
             match event {
                 Event::Start(start) => self.start(&start, position)?,
-                Event::Empty(start) => self.empty(&start)?,
+                Event::Empty(start) => self.empty(&start, position)?,
                 Event::End(_) => self.end(position)?,
                 Event::Text(t) => {
                     let text = xml::text(&t, position)?;
@@ -397,15 +397,26 @@ impl<'a> Walk<'a> {
             return self.skip(qname, position);
         }
         let parent = *self.stack.last().expect("root is open");
-        if parent == Tag::Artikel && name != b"kop" {
-            self.decide_article();
-            if self.article.as_ref().is_some_and(|a| a.decided && !a.active) {
-                return self.skip_article(position);
-            }
+        if self.skipped_article(parent, name, position)? {
+            return Ok(());
         }
         let tag = self.classify(start, name, parent);
         self.stack.push(tag);
         Ok(())
+    }
+
+    /// Content of an article before (or without) its kop: decide now with the fallback number, and skip the
+    /// article when it is not wanted. Returns true when it was skipped.
+    fn skipped_article(&mut self, parent: Tag, name: &[u8], position: u64) -> Result<bool, KoopError> {
+        if parent != Tag::Artikel || name == b"kop" {
+            return Ok(false);
+        }
+        self.decide_article();
+        if self.article.as_ref().is_some_and(|a| a.decided && !a.active) {
+            self.skip_article(position)?;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     fn root(&mut self, start: &BytesStart<'a>, name: &[u8]) -> Result<(), KoopError> {
@@ -505,12 +516,16 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn empty(&mut self, start: &BytesStart<'a>) -> Result<(), KoopError> {
+    fn empty(&mut self, start: &BytesStart<'a>, position: u64) -> Result<(), KoopError> {
         let qname = start.name();
         let name = xml::local(qname.as_ref());
         if self.stack.is_empty() {
             self.root(start, name)?;
             self.done = true;
+            return Ok(());
+        }
+        let parent = *self.stack.last().expect("root is open");
+        if self.skipped_article(parent, name, position)? {
             return Ok(());
         }
         match name {
@@ -564,6 +579,9 @@ impl<'a> Walk<'a> {
         }
         if self.kop.is_some() {
             return;
+        }
+        if create && self.article.as_ref().is_some_and(|a| !a.decided) {
+            self.decide_article();
         }
         if let Some(article) = self.article.as_mut() {
             if article.active {
