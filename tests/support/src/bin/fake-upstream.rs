@@ -47,7 +47,7 @@ fn after_help() -> String {
     }
     text.push_str(
         "\nVoorbeeld:\n  fake-upstream --port 8089 &\n  \
-         KVK_API_BASE=http://127.0.0.1:8089/kvk kvk-cli basisprofiel get 68750110\n",
+         KVK_API_KEY=test KVK_API_BASE=http://127.0.0.1:8089/kvk kvk-cli basisprofiel get 68750110\n",
     );
     text
 }

@@ -31,7 +31,10 @@ pub const SPECIAL_NUMBERS: &[(&str, &str)] = &[
     ("90000005", "200 met afgekapte JSON"),
     ("90000006", "200 met JSON van een andere vorm (een array)"),
     ("90000007", "200 pas na 30 s (stil voor de headers)"),
-    ("90000008", "200, headers en halve body, dan 30 s stil"),
+    (
+        "90000008",
+        "200, headers en de eerste 100 bytes, dan 30 s stil",
+    ),
     ("90000009", "200 met een HTML-onderhoudspagina"),
 ];
 
