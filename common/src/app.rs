@@ -13,7 +13,6 @@ use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use chrono::{SecondsFormat, Utc};
@@ -60,8 +59,6 @@ pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
     cmd
 }
 
-static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
-
 /// Run a tool to completion; only this function decides the exit code.
 pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     let started = Utc::now();
@@ -100,7 +97,7 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     let globals = tool.globals().clone();
     let printer = Printer::new(
         globals.output,
-        globals.no_color || env.get("NO_COLOR").is_some(),
+        globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
         globals.quiet,
     );
     let selection = match globals.fields.as_deref() {
@@ -128,19 +125,11 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     };
 
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, clock + timeout);
-    panic::set_hook(Box::new(|p| {
-        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
-            *slot = Some(p.to_string());
-        }
-    }));
+    // The runtime's panic text never reaches the user (rule ERR-12).
+    panic::set_hook(Box::new(|_| {}));
     let result =
         panic::catch_unwind(AssertUnwindSafe(|| tool.run(&mut ctx))).unwrap_or_else(|_| {
-            let message = PANIC_MESSAGE
-                .lock()
-                .ok()
-                .and_then(|mut m| m.take())
-                .unwrap_or_else(|| "onbekende paniek".into());
-            Err(Error::software(format!("interne fout: {message}"))
+            Err(Error::software("interne fout: de opdracht is onverwacht afgebroken")
                 .with_hint("dit is een fout in de tool; meld het met de trace-id"))
         });
 
