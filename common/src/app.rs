@@ -129,8 +129,10 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     panic::set_hook(Box::new(|_| {}));
     let result =
         panic::catch_unwind(AssertUnwindSafe(|| tool.run(&mut ctx))).unwrap_or_else(|_| {
-            Err(Error::software("interne fout: de opdracht is onverwacht afgebroken")
-                .with_hint("dit is een fout in de tool; meld het met de trace-id"))
+            Err(
+                Error::software("interne fout: de opdracht is onverwacht afgebroken")
+                    .with_hint("dit is een fout in de tool; meld het met de trace-id"),
+            )
         });
 
     let finish = Finish {

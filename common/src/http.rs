@@ -151,6 +151,35 @@ pub fn check_url(url: &str) -> Result<Url> {
     }
 }
 
+/// Refuse a URL taken from a response unless it lies under `base` (same
+/// scheme, host and port, path below the base's path): a crafted answer must
+/// not make a tool fetch arbitrary URLs (rule NET-11, exit 76).
+pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
+    let refuse = || {
+        Error::protocol(format!(
+            "URL uit het antwoord valt buiten de bron {base}: {url}"
+        ))
+        .with_code("OMLEIDING_GEWEIGERD")
+    };
+    let target = Url::parse(url).map_err(|_| refuse())?;
+    let base_url = Url::parse(base).map_err(|_| refuse())?;
+    let base_path = base_url.path().trim_end_matches('/');
+    let same_origin = target.scheme() == base_url.scheme()
+        && target.host_str() == base_url.host_str()
+        && target.port_or_known_default() == base_url.port_or_known_default();
+    let path = target.path();
+    let below = path == base_path
+        || base_path.is_empty()
+        || path
+            .strip_prefix(base_path)
+            .is_some_and(|rest| rest.starts_with('/'));
+    if same_origin && below && target.username().is_empty() && target.password().is_none() {
+        Ok(target)
+    } else {
+        Err(refuse())
+    }
+}
+
 fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
@@ -401,6 +430,23 @@ mod tests {
         ] {
             let err = check_url(bad).unwrap_err();
             assert_eq!(err.exit_status().code(), 78, "{bad}");
+        }
+    }
+
+    #[test]
+    fn urls_from_answers_must_stay_under_the_base() {
+        let base = "https://repository.example.nl/bwb";
+        assert!(ensure_under("https://repository.example.nl/bwb/BWBR1/x.xml", base).is_ok());
+        for bad in [
+            "https://evil.example/bwb/x.xml",
+            "http://repository.example.nl/bwb/x.xml",
+            "https://repository.example.nl:8443/bwb/x.xml",
+            "https://repository.example.nl/bwbx/x.xml",
+            "https://user@repository.example.nl/bwb/x.xml",
+            "not a url",
+        ] {
+            let err = ensure_under(bad, base).unwrap_err();
+            assert_eq!(err.exit_status().code(), 76, "{bad}");
         }
     }
 
