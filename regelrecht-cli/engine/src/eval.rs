@@ -643,14 +643,13 @@ impl<'c> Run<'c> {
                 run.nested(key, |run| {
                     let found = resolve::implementation(run.corpus, run.date, &law.id, &article.number, &term.id, params)?;
                     if let Some((ifile, ilaw, iarticle)) = found {
-                        if let Some(expected) = &term.delegation_type {
-                            if &ilaw.regulatory_layer != expected {
+                        if let Some(expected) = &term.delegation_type
+                            && &ilaw.regulatory_layer != expected {
                                 return Err(EvalError::invalid(format!(
                                     "implementatie {} van open norm '{}' is {} maar delegation_type vraagt {expected}",
                                     ilaw.id, term.id, ilaw.regulatory_layer
                                 )));
                             }
-                        }
                         let iparams = declared_params(iarticle, params);
                         let result = run.execute(ifile, ilaw, iarticle, iparams, "BESLUIT")?;
                         return result.outputs.get(&term.id).cloned().ok_or_else(|| {

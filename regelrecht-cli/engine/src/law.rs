@@ -104,25 +104,25 @@ pub struct Definition {
 impl<'de> Deserialize<'de> for Definition {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let expr = Expr::deserialize(deserializer)?;
-        if let Expr::Object(map) = &expr {
-            if let Some(value) = map.get("value") {
-                let text = |key: &str| match map.get(key).map(Expr::to_literal) {
-                    Some(Value::String(s)) => Some(s),
+        if let Expr::Object(map) = &expr
+            && let Some(value) = map.get("value")
+        {
+            let text = |key: &str| match map.get(key).map(Expr::to_literal) {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            };
+            let unit = match map.get("type_spec").map(Expr::to_literal) {
+                Some(Value::Object(spec)) => match spec.get("unit") {
+                    Some(Value::String(u)) => Some(u.clone()),
                     _ => None,
-                };
-                let unit = match map.get("type_spec").map(Expr::to_literal) {
-                    Some(Value::Object(spec)) => match spec.get("unit") {
-                        Some(Value::String(u)) => Some(u.clone()),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                return Ok(Definition {
-                    value: value.to_literal(),
-                    r#type: text("type"),
-                    unit,
-                });
-            }
+                },
+                _ => None,
+            };
+            return Ok(Definition {
+                value: value.to_literal(),
+                r#type: text("type"),
+                unit,
+            });
         }
         Ok(Definition {
             value: expr.to_literal(),

@@ -17,6 +17,9 @@
 //! println!("{:?}", evaluation.outputs);
 //! ```
 
+// Errors carry the names of what is missing and are returned on the cold path only.
+#![allow(clippy::result_large_err)]
+
 pub mod builtin;
 pub mod error;
 pub mod eval;

@@ -74,14 +74,14 @@ impl LawFile {
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
         };
-        if let Some(valid_to) = &file.valid_to {
-            if parse_iso_date(valid_to).is_none() {
-                return Err(LoadError::new(
-                    &file.origin,
-                    header.valid_to_line,
-                    format!("valid_to '{valid_to}' is geen datum (JJJJ-MM-DD)"),
-                ));
-            }
+        if let Some(valid_to) = &file.valid_to
+            && parse_iso_date(valid_to).is_none()
+        {
+            return Err(LoadError::new(
+                &file.origin,
+                header.valid_to_line,
+                format!("valid_to '{valid_to}' is geen datum (JJJJ-MM-DD)"),
+            ));
         }
         Ok(file)
     }
@@ -354,14 +354,15 @@ pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
         }
         LoadError::new(origin, line, problem)
     })?;
-    if let Some(from) = &law.valid_from {
-        if !from.starts_with('#') && parse_iso_date(from).is_none() {
-            return Err(LoadError::new(
-                origin,
-                find_line(text, "valid_from:"),
-                format!("valid_from '{from}' is geen datum (JJJJ-MM-DD)"),
-            ));
-        }
+    if let Some(from) = &law.valid_from
+        && !from.starts_with('#')
+        && parse_iso_date(from).is_none()
+    {
+        return Err(LoadError::new(
+            origin,
+            find_line(text, "valid_from:"),
+            format!("valid_from '{from}' is geen datum (JJJJ-MM-DD)"),
+        ));
     }
     Ok(law)
 }

@@ -32,11 +32,11 @@ pub fn layer_rank(layer: &str) -> u8 {
 }
 
 /// The versions in force on `date` of every law whose file matches `declares`.
-fn candidates<'c>(
-    corpus: &'c Corpus,
+fn candidates(
+    corpus: &Corpus,
     date: NaiveDate,
     declares: impl Fn(&LawFile) -> bool,
-) -> Result<Vec<(&'c LawFile, &'c Law)>, EvalError> {
+) -> Result<Vec<(&LawFile, &Law)>, EvalError> {
     let ids: BTreeSet<&str> = corpus
         .files()
         .iter()

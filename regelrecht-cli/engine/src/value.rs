@@ -118,10 +118,10 @@ pub fn number_from_text(text: &str) -> Option<Decimal> {
 
 fn number_to_json(d: Decimal) -> serde_json::Value {
     let d = d.normalize();
-    if d.scale() == 0 {
-        if let Some(i) = d.to_i64() {
-            return serde_json::Value::from(i);
-        }
+    if d.scale() == 0
+        && let Some(i) = d.to_i64()
+    {
+        return serde_json::Value::from(i);
     }
     serde_json::Number::from_str(&d.to_string())
         .map(serde_json::Value::Number)

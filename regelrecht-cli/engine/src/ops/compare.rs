@@ -23,10 +23,11 @@ pub(super) fn compare(op: CompareOp, subject: &Value, value: &Value) -> Result<V
             let mut equal = values_equal(subject, value);
             let mixed = (matches!(subject, Value::String(_)) && is_date_object(value))
                 || (is_date_object(subject) && matches!(value, Value::String(_)));
-            if !equal && mixed {
-                if let (Some(a), Some(b)) = (try_date(subject), try_date(value)) {
-                    equal = a == b;
-                }
+            if !equal
+                && mixed
+                && let (Some(a), Some(b)) = (try_date(subject), try_date(value))
+            {
+                equal = a == b;
             }
             return Ok(Value::Bool(equal == (op == CompareOp::Equals)));
         }
