@@ -1,1 +1,128 @@
-fn main() {}
+//! `overheid-mcp`: one MCP server (stdio, JSON-RPC 2.0) for every CLI of the overheid-CLI profile.
+//!
+//! Everything it serves comes from the CLIs' own discovery (`<cli> --help --json`), read
+//! once at start; each tool call runs the CLI as a child with `--output json --provenance`.
+//! Nothing about a particular tool is written here.
+
+mod argv;
+mod bridge;
+mod call;
+mod catalog;
+mod child;
+mod discover;
+mod env;
+mod options;
+mod problem;
+mod resource;
+mod rpc;
+mod server;
+mod template;
+mod trace;
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::bridge::Bridge;
+use crate::catalog::Catalog;
+use crate::options::Request;
+
+const HELP: &str = "\
+overheid-mcp: één MCP-server (stdio) voor de overheid-CLI's
+
+Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN]
+
+Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_get),
+opgebouwd uit de eigen discovery van de CLI (<cli> --help --json). Een aanroep draait de
+CLI met --output json --provenance; de herkomst staat in _meta.\"nl.overheid/provenance\".
+
+Opties:
+  --tool PAD_OF_NAAM   CLI om te serveren, herhaalbaar. Een naam zonder / wordt gezocht
+                       naast overheid-mcp en daarna op PATH. Standaard: kvk-cli, koop-cli,
+                       rvo-cli en regelrecht-cli (ontbrekende worden met een waarschuwing
+                       overgeslagen).
+  --timeout SECONDEN   tijdslimiet per aanroep; daarna wordt de procesgroep gestopt
+                       (standaard 60)
+  -h, --help           deze hulp
+  -V, --version        versie
+
+Omgeving: een CLI krijgt alleen de variabelen die hij zelf in discovery noemt (env), plus
+PATH, HOME, LANG, LC_*, TZ, TMPDIR, SSL_CERT_FILE en SSL_CERT_DIR. TRACEPARENT zet de brug
+per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen.
+
+Configuratie in een MCP-host:
+  {\"mcpServers\": {\"overheid\": {\"command\": \"overheid-mcp\",
+                                \"env\": {\"KVK_API_KEY\": \"...\"}}}}
+";
+
+fn main() -> ExitCode {
+    let options = match options::parse(std::env::args().skip(1)) {
+        Ok(Request::Serve(options)) => options,
+        Ok(Request::Help) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Request::Version) => {
+            println!("overheid-mcp {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("overheid-mcp: {message}\nZie overheid-mcp --help.");
+            return ExitCode::from(2);
+        }
+    };
+    let catalog = match load(&options.tools) {
+        Ok(catalog) => catalog,
+        Err(message) => {
+            eprintln!("overheid-mcp: {message}");
+            return ExitCode::from(78);
+        }
+    };
+    let bridge = Arc::new(Bridge::new(catalog, options.timeout));
+    let outbox = rpc::Outbox::new(Box::new(io::stdout()));
+    server::serve(bridge, BufReader::new(io::stdin()), outbox);
+    ExitCode::SUCCESS
+}
+
+/// Find the CLIs and read their discovery. A `--tool` that fails is fatal; a missing default is a warning.
+fn load(requested: &[String]) -> Result<Catalog, String> {
+    let explicit = !requested.is_empty();
+    let names: Vec<String> = if explicit {
+        requested.to_vec()
+    } else {
+        discover::DEFAULT_TOOLS
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let mut programs = Vec::new();
+    for name in &names {
+        match discover::locate(name) {
+            Some(path) => programs.push(path),
+            None if explicit => {
+                return Err(format!(
+                    "{name} niet gevonden (naast overheid-mcp of op PATH)"
+                ));
+            }
+            None => eprintln!(
+                "overheid-mcp: waarschuwing: {name} niet gevonden naast overheid-mcp of op PATH; overgeslagen"
+            ),
+        }
+    }
+    let mut catalog = Catalog::default();
+    for (program, discovery) in programs.iter().zip(discover::read_all(&programs)) {
+        match discovery {
+            Ok(document) => {
+                for warning in catalog.add(program.clone(), &document) {
+                    eprintln!("overheid-mcp: waarschuwing: {warning}");
+                }
+            }
+            Err(message) if explicit => return Err(message),
+            Err(message) => eprintln!("overheid-mcp: waarschuwing: {message}; overgeslagen"),
+        }
+    }
+    if catalog.sources.is_empty() {
+        return Err("geen enkele CLI gevonden; geef er een met --tool".to_string());
+    }
+    Ok(catalog)
+}

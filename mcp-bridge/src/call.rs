@@ -1,0 +1,231 @@
+//! One tool call: validate, build the command line, run the CLI, and read what it said.
+//!
+//! The CLI does the work and keeps its own rules (provenance, audit, minimisation,
+//! plans); the bridge only translates. A mutating tool without `confirm` is run without
+//! `--confirm`: the CLI refuses with exit 80 and prints its plan, which becomes the
+//! proposal. With `confirm` the CLI gets `--confirm=<digest>` and checks it itself.
+
+use serde_json::{Map, Value, json};
+
+use crate::argv;
+use crate::bridge::Bridge;
+use crate::catalog::{META_PREFIX, Tool};
+use crate::child::{self, Ending, Killer};
+use crate::problem::{check_input, problem};
+use crate::trace::CallTrace;
+
+/// What came of a call.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Exit 0: the envelope's data and provenance.
+    Data { data: Value, provenance: Value },
+    /// A mutating tool proposed instead of acting (exit 80 without `confirm`).
+    Proposal { plan: Value, digest: String },
+    /// Anything else: the error object, and the plan when the CLI printed one (exit 81).
+    Failed { error: Value, plan: Option<Value> },
+    /// The client cancelled; nothing is to be answered.
+    Cancelled,
+}
+
+/// Run `tool` with `arguments` (the call's `arguments` object, `fields` and `confirm` included).
+pub fn run(
+    bridge: &Bridge,
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    trace: &CallTrace,
+    killer: &Killer,
+) -> Outcome {
+    let failed = |error| Outcome::Failed { error, plan: None };
+    let validator = match bridge.validator(tool) {
+        Ok(validator) => validator,
+        Err(why) => {
+            return failed(problem(
+                "INTERNE_FOUT",
+                "Ongeldige tooldefinitie",
+                &why,
+                70,
+                trace,
+            ));
+        }
+    };
+    let as_value = Value::Object(arguments.clone());
+    if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
+        return failed(error);
+    }
+    let mut own = arguments.clone();
+    let fields = if tool.takes_fields {
+        own.remove("fields")
+    } else {
+        None
+    };
+    let confirm = if tool.takes_confirm {
+        own.remove("confirm")
+    } else {
+        None
+    };
+    let line = argv::build(&tool.entry["_meta"], &own);
+    let mut global = vec![
+        "--output".to_string(),
+        "json".to_string(),
+        "--provenance".to_string(),
+    ];
+    if let Some(Value::Array(paths)) = &fields {
+        let paths: Vec<&str> = paths.iter().filter_map(Value::as_str).collect();
+        global.push("--fields".to_string());
+        global.push(paths.join(","));
+    }
+    if let Some(digest) = confirm.as_ref().and_then(Value::as_str) {
+        global.push(format!("--confirm={digest}"));
+    }
+    let source = &bridge.catalog.sources[tool.source];
+    let env = source
+        .env
+        .child_env(std::env::vars(), Some(&trace.traceparent()));
+    let args = line.into_args(global);
+    let finished = match child::run(&source.program, &args, &env, bridge.timeout, killer) {
+        Ok(finished) => finished,
+        Err(e) => {
+            let detail = format!("{} kon niet starten: {e}", source.program.display());
+            return failed(problem(
+                "SOURCE_UNAVAILABLE",
+                "Tool niet te starten",
+                &detail,
+                69,
+                trace,
+            ));
+        }
+    };
+    let command = tool.listed["_meta"][format!("{META_PREFIX}/command")]
+        .as_str()
+        .unwrap_or_default();
+    let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
+    match finished.ending {
+        Ending::Cancelled => Outcome::Cancelled,
+        Ending::TimedOut => {
+            let seconds = bridge.timeout.as_secs_f64();
+            let detail = format!(
+                "{command} duurde langer dan {seconds} s; het proces en zijn kinderen zijn gestopt."
+            );
+            failed(problem(
+                "TIMEOUT",
+                "Tijdslimiet verstreken",
+                &detail,
+                124,
+                trace,
+            ))
+        }
+        Ending::Exited(0) => match stdout {
+            Some(Value::Object(mut envelope)) if envelope.contains_key("data") => Outcome::Data {
+                data: envelope.remove("data").unwrap_or_default(),
+                provenance: envelope.remove("provenance").unwrap_or_default(),
+            },
+            _ => {
+                let detail = format!(
+                    "{command} gaf geen herkomst-envelop ({{data, provenance}}) op stdout."
+                );
+                failed(problem(
+                    "INTERNE_FOUT",
+                    "Onverwachte uitvoer van de tool",
+                    &detail,
+                    70,
+                    trace,
+                ))
+            }
+        },
+        Ending::Exited(80) if tool.mutating && confirm.is_none() => {
+            match stdout
+                .as_ref()
+                .and_then(|plan| Some((plan, plan["plan_digest"].as_str()?)))
+            {
+                Some((plan, digest)) => Outcome::Proposal {
+                    digest: digest.to_string(),
+                    plan: plan.clone(),
+                },
+                None => failed(stderr_error(&finished.stderr, 80, command, trace)),
+            }
+        }
+        Ending::Exited(code) => Outcome::Failed {
+            error: stderr_error(&finished.stderr, code, command, trace),
+            plan: stdout.filter(|_| code == 80 || code == 81),
+        },
+        Ending::Signalled => {
+            let detail = format!("{command} werd onverwacht door een signaal beëindigd.");
+            failed(problem(
+                "INTERNE_FOUT",
+                "Tool afgebroken",
+                &detail,
+                70,
+                trace,
+            ))
+        }
+    }
+}
+
+/// The CLI's error object: the last stderr line (ERR-1), or one made from what there is.
+fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &CallTrace) -> Value {
+    let text = String::from_utf8_lossy(stderr);
+    let last = text
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or_default();
+    match serde_json::from_str::<Value>(last) {
+        Ok(object @ Value::Object(_)) if object.get("code").is_some() => object,
+        _ => {
+            let detail = format!(
+                "{command} eindigde met exit {code} zonder foutobject: {}",
+                last.trim()
+            );
+            problem(
+                "INTERNE_FOUT",
+                "Tool faalde zonder foutobject",
+                &detail,
+                code,
+                trace,
+            )
+        }
+    }
+}
+
+/// The MCP `CallToolResult` of an outcome (`None` for a cancelled call).
+pub fn tool_result(outcome: Outcome) -> Option<Value> {
+    let result = match outcome {
+        Outcome::Cancelled => return None,
+        Outcome::Data { data, provenance } => {
+            let mut result = json!({
+                "content": [{"type": "text", "text": data.to_string()}],
+                "isError": false,
+                "_meta": { format!("{META_PREFIX}/provenance"): provenance },
+            });
+            if data.is_object() {
+                result["structuredContent"] = data;
+            }
+            result
+        }
+        Outcome::Proposal { plan, digest } => {
+            let proposal = json!({
+                "requires_confirmation": true,
+                "plan": plan,
+                "plan_digest": digest,
+                "hint": format!("Er is niets uitgevoerd. Controleer het plan en roep dezelfde tool met dezelfde argumenten aan met confirm=\"{digest}\"."),
+            });
+            json!({
+                "content": [{"type": "text", "text": proposal.to_string()}],
+                "structuredContent": proposal,
+                "isError": false,
+            })
+        }
+        Outcome::Failed { error, plan } => {
+            let mut result = json!({
+                "content": [{"type": "text", "text": error.to_string()}],
+                "structuredContent": error,
+                "isError": true,
+            });
+            if let Some(plan) = plan {
+                result["_meta"] = json!({ format!("{META_PREFIX}/plan"): plan });
+            }
+            result
+        }
+    };
+    Some(result)
+}

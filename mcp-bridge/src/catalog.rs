@@ -1,0 +1,375 @@
+//! The bridge's catalogue: every tool entry and resource template of every CLI, as MCP lists them.
+//!
+//! Built once from the discovery documents. Tool names become `<source>__<tool>`; the
+//! schemas, annotations and descriptions are passed on as the CLI wrote them, with two
+//! additions: an optional `fields` argument (data minimisation) and, for a mutating
+//! tool, an optional `confirm` argument plus the proposal shape in its `outputSchema`.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+
+use crate::env::EnvPolicy;
+use crate::template::UriTemplate;
+
+/// Namespace of the bridge's own `_meta` keys.
+pub const META_PREFIX: &str = "nl.overheid";
+
+/// One CLI the bridge serves.
+#[derive(Debug)]
+pub struct Source {
+    /// Discovery `name` (`kvk-cli`).
+    pub program_name: String,
+    /// Where it runs from.
+    pub program: PathBuf,
+    /// Which variables it may see.
+    pub env: EnvPolicy,
+}
+
+/// One MCP tool.
+#[derive(Debug)]
+pub struct Tool {
+    /// `kvk__basisprofiel_get`.
+    pub name: String,
+    /// Index into [`Catalog::sources`].
+    pub source: usize,
+    /// The tool entry exactly as discovery has it.
+    pub entry: Value,
+    /// The tool as `tools/list` shows it.
+    pub listed: Value,
+    /// `readOnlyHint: false`.
+    pub mutating: bool,
+    /// Whether the bridge added the `fields` argument.
+    pub takes_fields: bool,
+    /// Whether the bridge added the `confirm` argument.
+    pub takes_confirm: bool,
+}
+
+/// One resource template.
+#[derive(Debug)]
+pub struct Resource {
+    pub template: UriTemplate,
+    /// Index into [`Catalog::tools`].
+    pub tool: usize,
+    /// The template as `resources/templates/list` shows it.
+    pub listed: Value,
+}
+
+/// Everything the bridge serves.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub sources: Vec<Source>,
+    pub tools: Vec<Tool>,
+    pub resources: Vec<Resource>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Catalog {
+    /// Add one CLI from its discovery document. Returns warnings about what was skipped.
+    pub fn add(&mut self, program: PathBuf, discovery: &Value) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let program_name = discovery["name"].as_str().unwrap_or_default().to_string();
+        if self.sources.iter().any(|s| s.program_name == program_name) {
+            return vec![format!(
+                "{program_name} staat er al in; {} overgeslagen",
+                program.display()
+            )];
+        }
+        let prefix = source_prefix(&program_name);
+        let declared = discovery["env"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry["name"].as_str().map(str::to_string));
+        let source = self.sources.len();
+        self.sources.push(Source {
+            program_name: program_name.clone(),
+            program,
+            env: EnvPolicy::new(declared),
+        });
+        let mut own_tools = HashMap::new();
+        for entry in discovery["tools"].as_array().into_iter().flatten() {
+            let Some(tool_name) = entry["name"].as_str() else {
+                warnings.push(format!("{program_name}: tool zonder naam overgeslagen"));
+                continue;
+            };
+            let name = format!("{prefix}__{tool_name}");
+            if self.by_name.contains_key(&name) {
+                warnings.push(format!(
+                    "{program_name}: dubbele toolnaam {name} overgeslagen"
+                ));
+                continue;
+            }
+            let tool = make_tool(name.clone(), source, entry, &program_name);
+            own_tools.insert(tool_name.to_string(), self.tools.len());
+            self.by_name.insert(name, self.tools.len());
+            self.tools.push(tool);
+        }
+        for resource in discovery["resources"].as_array().into_iter().flatten() {
+            match make_resource(resource, &own_tools, &self.tools) {
+                Ok(resource) => self.resources.push(resource),
+                Err(why) => warnings.push(format!("{program_name}: resource overgeslagen: {why}")),
+            }
+        }
+        warnings
+    }
+
+    /// The tool called `name`.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+}
+
+/// `kvk-cli` → `kvk`, `regelrecht-cli` → `regelrecht`; other characters outside `[A-Za-z0-9_]` become `_`.
+pub fn source_prefix(program_name: &str) -> String {
+    let base = program_name.strip_suffix("-cli").unwrap_or(program_name);
+    base.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn make_tool(name: String, source: usize, entry: &Value, program_name: &str) -> Tool {
+    let mutating = entry["annotations"]["readOnlyHint"].as_bool() != Some(true);
+    let mut input = entry["inputSchema"].clone();
+    if !input.is_object() {
+        input = json!({"type": "object"});
+    }
+    let properties = input
+        .as_object_mut()
+        .map(|schema| schema.entry("properties").or_insert_with(|| json!({})))
+        .and_then(Value::as_object_mut);
+    let (mut takes_fields, mut takes_confirm) = (false, false);
+    if let Some(properties) = properties {
+        if !properties.contains_key("fields") {
+            properties.insert("fields".into(), fields_schema());
+            takes_fields = true;
+        }
+        if mutating && !properties.contains_key("confirm") {
+            properties.insert("confirm".into(), confirm_schema());
+            takes_confirm = true;
+        }
+    }
+    let command = std::iter::once(program_name.to_string())
+        .chain(
+            entry["_meta"]["argv"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w.as_str().map(str::to_string)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut listed = Map::new();
+    listed.insert("name".into(), name.clone().into());
+    for key in ["title", "description"] {
+        if let Some(value) = entry.get(key) {
+            listed.insert(key.into(), value.clone());
+        }
+    }
+    listed.insert("inputSchema".into(), input);
+    if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
+        let output = if takes_confirm {
+            with_proposal(output)
+        } else {
+            output.clone()
+        };
+        listed.insert("outputSchema".into(), output);
+    }
+    if let Some(annotations) = entry.get("annotations") {
+        listed.insert("annotations".into(), annotations.clone());
+    }
+    listed.insert(
+        "_meta".into(),
+        json!({ format!("{META_PREFIX}/command"): command }),
+    );
+    Tool {
+        name,
+        source,
+        entry: entry.clone(),
+        listed: Value::Object(listed),
+        mutating,
+        takes_fields,
+        takes_confirm,
+    }
+}
+
+fn fields_schema() -> Value {
+    json!({
+        "type": "array",
+        "items": {"type": "string", "minLength": 1},
+        "minItems": 1,
+        "description": "Alleen deze velden teruggeven (dataminimalisatie): paden als naam of \
+            _embedded.hoofdvestiging.adressen[0].plaats, of één JSONPath-query die met $ begint."
+    })
+}
+
+fn confirm_schema() -> Value {
+    json!({
+        "type": "string",
+        "pattern": "^[0-9a-fA-F]{64}$",
+        "description": "plan_digest van een eerder voorstel. Zonder confirm gebeurt er niets: je krijgt \
+            het plan en zijn plan_digest terug. Voer daarna uit met dezelfde argumenten en confirm=<plan_digest>."
+    })
+}
+
+/// The proposal a mutating tool returns without `confirm`.
+fn proposal_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "requires_confirmation": {"const": true},
+            "plan": {"type": "object"},
+            "plan_digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+        },
+        "required": ["requires_confirmation", "plan", "plan_digest"]
+    })
+}
+
+/// `outputSchema` of a mutating tool: its own result or a proposal. `$schema` and `$defs`
+/// stay at the root so `#/$defs/…` references keep resolving.
+fn with_proposal(output: &Value) -> Value {
+    let mut own = output.clone();
+    let mut root = Map::new();
+    if let Some(own) = own.as_object_mut() {
+        for key in ["$schema", "$defs", "definitions", "$id"] {
+            if let Some(value) = own.remove(key) {
+                root.insert(key.into(), value);
+            }
+        }
+    }
+    root.insert("type".into(), "object".into());
+    root.insert("anyOf".into(), json!([own, proposal_schema()]));
+    Value::Object(root)
+}
+
+fn make_resource(
+    resource: &Value,
+    own_tools: &HashMap<String, usize>,
+    tools: &[Tool],
+) -> Result<Resource, String> {
+    let uri_template = resource["uriTemplate"]
+        .as_str()
+        .ok_or("uriTemplate ontbreekt")?;
+    let template = UriTemplate::parse(uri_template)
+        .ok_or_else(|| format!("{uri_template} is geen RFC 6570-sjabloon van niveau 1"))?;
+    let tool_name = resource["_meta"]["tool"]
+        .as_str()
+        .ok_or("_meta.tool ontbreekt")?;
+    let &tool = own_tools
+        .get(tool_name)
+        .ok_or_else(|| format!("tool {tool_name} bestaat niet"))?;
+    if tools[tool].mutating {
+        return Err(format!("tool {tool_name} is muterend"));
+    }
+    let properties = &tools[tool].entry["inputSchema"]["properties"];
+    if let Some(unknown) = template
+        .variables()
+        .into_iter()
+        .find(|v| properties.get(*v).is_none())
+    {
+        return Err(format!("{{{unknown}}} is geen argument van {tool_name}"));
+    }
+    let mut listed = Map::new();
+    listed.insert("uriTemplate".into(), uri_template.into());
+    for key in ["name", "title", "description", "mimeType"] {
+        if let Some(value) = resource.get(key) {
+            listed.insert(key.into(), value.clone());
+        }
+    }
+    listed.insert(
+        "_meta".into(),
+        json!({ format!("{META_PREFIX}/tool"): tools[tool].name }),
+    );
+    Ok(Resource {
+        template,
+        tool,
+        listed: Value::Object(listed),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn discovery() -> Value {
+        json!({
+            "name": "demo-cli",
+            "env": [{"name": "DEMO_KEY"}],
+            "tools": [
+                {"name": "ding_get", "title": "Ding", "description": "Een ding.",
+                 "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+                 "outputSchema": {"type": "object"},
+                 "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                 "_meta": {"argv": ["ding", "get"], "positional": ["id"], "flags": {}}},
+                {"name": "ding_maak", "description": "Maak een ding.",
+                 "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+                 "outputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                                  "$defs": {"x": {"type": "string"}}, "properties": {"id": {"$ref": "#/$defs/x"}}},
+                 "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                 "_meta": {"argv": ["ding", "maak"], "positional": ["id"], "flags": {}}}
+            ],
+            "resources": [
+                {"uriTemplate": "demo://ding/{id}", "name": "ding", "mimeType": "application/json", "_meta": {"tool": "ding_get"}},
+                {"uriTemplate": "demo://maak/{id}", "name": "fout", "_meta": {"tool": "ding_maak"}}
+            ]
+        })
+    }
+
+    #[test]
+    fn prefixes_names_and_adds_fields_and_confirm() {
+        let mut catalog = Catalog::default();
+        let warnings = catalog.add(PathBuf::from("/x/demo-cli"), &discovery());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("muterend"));
+        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["demo__ding_get", "demo__ding_maak"]);
+        let get = catalog.tool("demo__ding_get").unwrap();
+        assert!(get.takes_fields && !get.takes_confirm);
+        assert_eq!(get.listed["inputSchema"]["required"], json!(["id"]));
+        assert_eq!(get.listed["outputSchema"], json!({"type": "object"}));
+        assert_eq!(
+            get.listed["_meta"]["nl.overheid/command"],
+            "demo-cli ding get"
+        );
+        let maak = catalog.tool("demo__ding_maak").unwrap();
+        assert!(maak.takes_confirm);
+        assert!(maak.listed["inputSchema"]["properties"]["confirm"].is_object());
+        let output = &maak.listed["outputSchema"];
+        assert_eq!(output["$defs"]["x"]["type"], "string");
+        assert!(output["anyOf"][0].get("$schema").is_none());
+        let validator = jsonschema::validator_for(output).unwrap();
+        assert!(validator.is_valid(&json!({"id": "a"})));
+        assert!(!validator.is_valid(&json!({"id": 1})));
+        assert!(validator.is_valid(
+            &json!({"requires_confirmation": true, "plan": {}, "plan_digest": "a".repeat(64)})
+        ));
+        assert_eq!(catalog.resources.len(), 1);
+        assert_eq!(
+            catalog.resources[0].listed["_meta"]["nl.overheid/tool"],
+            "demo__ding_get"
+        );
+    }
+
+    #[test]
+    fn skips_a_second_copy_of_a_cli() {
+        let mut catalog = Catalog::default();
+        catalog.add(PathBuf::from("/a/demo-cli"), &discovery());
+        let warnings = catalog.add(PathBuf::from("/b/demo-cli"), &discovery());
+        assert!(warnings[0].contains("overgeslagen"));
+        assert_eq!(catalog.tools.len(), 2);
+    }
+
+    #[test]
+    fn derives_the_source_prefix() {
+        assert_eq!(source_prefix("kvk-cli"), "kvk");
+        assert_eq!(source_prefix("regelrecht-cli"), "regelrecht");
+        assert_eq!(source_prefix("mijn-ding"), "mijn_ding");
+    }
+}

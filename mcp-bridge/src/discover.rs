@@ -1,0 +1,97 @@
+//! Finding the CLIs and reading their discovery documents (`<cli> --help --json`), once at start.
+//!
+//! A name without `/` is looked up next to the bridge's own executable first, then on
+//! `PATH`. All discovery runs start together, so start-up costs one CLI start, not four.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::child::{self, Ending, Killer};
+use crate::env::EnvPolicy;
+
+/// The CLIs served when no `--tool` is given.
+pub const DEFAULT_TOOLS: &[&str] = &["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"];
+
+/// How long one discovery run may take.
+const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Where `name` lives: a path as given, else next to `overheid-mcp`, else on `PATH`.
+pub fn locate(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let path = PathBuf::from(name);
+        return is_executable(&path).then_some(path);
+    }
+    let beside = env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(name)));
+    let on_path = env::var_os("PATH")
+        .into_iter()
+        .flat_map(|path| env::split_paths(&path).collect::<Vec<_>>())
+        .map(|dir| dir.join(name));
+    beside
+        .into_iter()
+        .chain(on_path)
+        .find(|path| is_executable(path))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .map(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Run `--help --json` of every program at once; one result per program, in order.
+pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
+    let handles: Vec<_> = programs
+        .iter()
+        .cloned()
+        .map(|program| std::thread::spawn(move || read(&program)))
+        .collect();
+    handles
+        .into_iter()
+        .map(|handle| {
+            handle
+                .join()
+                .unwrap_or_else(|_| Err("discovery-thread faalde".to_string()))
+        })
+        .collect()
+}
+
+/// The discovery document of one program. It runs with the process basics only (DISC-2).
+fn read(program: &Path) -> Result<Value, String> {
+    let env = EnvPolicy::default().child_env(env::vars(), None);
+    let args = ["--help".to_string(), "--json".to_string()];
+    let finished = child::run(program, &args, &env, DISCOVERY_TIMEOUT, &Killer::default())
+        .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;
+    match finished.ending {
+        Ending::Exited(0) => {}
+        Ending::TimedOut => {
+            return Err(format!(
+                "{} --help --json duurde te lang",
+                program.display()
+            ));
+        }
+        other => {
+            return Err(format!(
+                "{} --help --json eindigde met {other:?}: {}",
+                program.display(),
+                String::from_utf8_lossy(&finished.stderr).trim()
+            ));
+        }
+    }
+    let document: Value = serde_json::from_slice(&finished.stdout)
+        .map_err(|e| format!("{} --help --json gaf geen JSON: {e}", program.display()))?;
+    let valid = document["name"].is_string() && document["tools"].is_array();
+    if valid {
+        Ok(document)
+    } else {
+        Err(format!(
+            "{} --help --json is geen discovery-document (name, tools ontbreken)",
+            program.display()
+        ))
+    }
+}

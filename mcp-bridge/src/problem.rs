@@ -1,0 +1,136 @@
+//! Error objects the bridge makes itself, in the profile's shape (`urn:overheid-cli:problem:<CODE>`).
+//!
+//! Most error objects come from the CLI's stderr; the bridge only makes its own for what
+//! happens before or around the child: input validation, the deadline, a child that
+//! died or printed something that is not JSON.
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::{Value, json};
+
+use crate::trace::CallTrace;
+
+/// A profile-shaped error object.
+pub fn problem(code: &str, title: &str, detail: &str, exit_code: i32, trace: &CallTrace) -> Value {
+    json!({
+        "type": format!("urn:overheid-cli:problem:{code}"),
+        "title": title,
+        "detail": detail,
+        "code": code,
+        "exit_code": exit_code,
+        "instance": trace.instance(),
+    })
+}
+
+/// Validate `arguments`; `Some(error object)` listing every invalid argument, or `None` when valid.
+pub fn check_input(
+    validator: &Validator,
+    arguments: &Value,
+    tool: &str,
+    trace: &CallTrace,
+) -> Option<Value> {
+    let errors: Vec<Value> = validator
+        .iter_errors(arguments)
+        .flat_map(|error| describe(&error))
+        .map(|(pointer, detail)| json!({"pointer": pointer, "detail": detail}))
+        .collect();
+    if errors.is_empty() {
+        return None;
+    }
+    let detail = match errors.len() {
+        1 => format!("1 argument van {tool} is ongeldig."),
+        n => format!("{n} argumenten van {tool} zijn ongeldig."),
+    };
+    let mut object = problem("INVALID_INPUT", "Ongeldige invoer", &detail, 65, trace);
+    object["errors"] = Value::Array(errors);
+    object["hint"] =
+        json!("Zie inputSchema van de tool; verbeter de genoemde argumenten en probeer opnieuw.");
+    Some(object)
+}
+
+/// One schema violation as (JSON Pointer to the argument, Dutch explanation).
+fn describe(error: &ValidationError<'_>) -> Vec<(String, String)> {
+    let at = error.instance_path.as_str().to_string();
+    let below = |name: &str| format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+    match &error.kind {
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            vec![(below(name), "verplicht argument ontbreekt".to_string())]
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+            .iter()
+            .map(|name| (below(name), "onbekend argument".to_string()))
+            .collect(),
+        ValidationErrorKind::Pattern { pattern } => {
+            vec![(
+                at,
+                format!("{} past niet bij het patroon {pattern}", error.instance),
+            )]
+        }
+        ValidationErrorKind::Enum { options } => {
+            vec![(
+                at,
+                format!("{} is niet toegestaan; kies uit {options}", error.instance),
+            )]
+        }
+        ValidationErrorKind::Type { .. } => {
+            vec![(
+                at,
+                format!("{} heeft het verkeerde type ({error})", error.instance),
+            )]
+        }
+        ValidationErrorKind::Minimum { limit }
+        | ValidationErrorKind::ExclusiveMinimum { limit } => {
+            vec![(
+                at,
+                format!("{} is te klein (minimum {limit})", error.instance),
+            )]
+        }
+        ValidationErrorKind::Maximum { limit }
+        | ValidationErrorKind::ExclusiveMaximum { limit } => {
+            vec![(
+                at,
+                format!("{} is te groot (maximum {limit})", error.instance),
+            )]
+        }
+        ValidationErrorKind::MinItems { limit } => {
+            vec![(at, format!("minstens {limit} waarde(n) nodig"))]
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            vec![(at, format!("minstens {limit} teken(s) nodig"))]
+        }
+        ValidationErrorKind::MaxLength { limit } => vec![(at, format!("hoogstens {limit} tekens"))],
+        _ => vec![(at, error.to_string())],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_every_invalid_argument_with_a_pointer() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"kvk_nummer": {"type": "string", "pattern": "^[0-9]{8}$"}, "geo": {"type": "boolean"}},
+            "required": ["naam"],
+            "additionalProperties": false
+        });
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let trace = CallTrace::start(None);
+        let args = json!({"kvk_nummer": "123", "geo": "ja", "extra": 1});
+        let error = check_input(&validator, &args, "kvk__x", &trace).unwrap();
+        assert_eq!(error["code"], "INVALID_INPUT");
+        assert_eq!(error["exit_code"], 65);
+        assert_eq!(error["instance"], trace.instance());
+        let mut pointers: Vec<&str> = error["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["pointer"].as_str().unwrap())
+            .collect();
+        pointers.sort_unstable();
+        assert_eq!(pointers, ["/extra", "/geo", "/kvk_nummer", "/naam"]);
+        assert!(check_input(&validator, &json!({"naam": 1}), "kvk__x", &trace).is_none());
+    }
+}
