@@ -18,7 +18,8 @@ fn main() -> ExitCode {
         }
     };
     let json = match args.get(1) {
-        Some(nummer) => koop_cli::toestand::extract_artikel(&body, nummer).map(|a| serde_json::to_string_pretty(&a)),
+        Some(nummer) => koop_cli::toestand::extract_artikel(&body, nummer)
+            .map(|a| serde_json::to_string_pretty(&a)),
         None => koop_cli::toestand::parse_toestand(&body).map(|r| serde_json::to_string_pretty(&r)),
     };
     match json {

@@ -47,7 +47,10 @@ pub fn quote_term(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     let mut first = true;
-    for word in text.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
         if !first {
             out.push(' ');
         }
@@ -125,7 +128,10 @@ pub fn canonical_type(input: &str) -> Result<String, KoopError> {
     }
     let plain = !folded.is_empty()
         && folded.len() <= 60
-        && input.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        && input
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-');
     if plain {
         Ok(input.trim().to_owned())
     } else {
@@ -160,7 +166,12 @@ mod tests {
     }
 
     fn params(term: &str) -> SearchParams {
-        SearchParams { trefwoord: term.into(), onderwerp: None, regeling_type: None, peildatum: date() }
+        SearchParams {
+            trefwoord: term.into(),
+            onderwerp: None,
+            regeling_type: None,
+            peildatum: date(),
+        }
     }
 
     #[test]
@@ -189,7 +200,10 @@ mod tests {
 
     #[test]
     fn whitespace_and_control_characters_collapse() {
-        assert_eq!(quote_term("  zorg\t\ntoeslag\u{0}x  "), r#""zorg toeslag x""#);
+        assert_eq!(
+            quote_term("  zorg\t\ntoeslag\u{0}x  "),
+            r#""zorg toeslag x""#
+        );
     }
 
     #[test]
@@ -209,15 +223,27 @@ mod tests {
         assert!(search_query(&params(&"x".repeat(MAX_TERM_CHARS + 1))).is_err());
         let mut p = params("x");
         p.regeling_type = Some("wet\" or \"x".into());
-        assert!(matches!(search_query(&p), Err(KoopError::InvalidInput { field: "type", .. })));
+        assert!(matches!(
+            search_query(&p),
+            Err(KoopError::InvalidInput { field: "type", .. })
+        ));
         p.regeling_type = None;
         p.onderwerp = Some(" ".into());
-        assert!(matches!(search_query(&p), Err(KoopError::InvalidInput { field: "onderwerp", .. })));
+        assert!(matches!(
+            search_query(&p),
+            Err(KoopError::InvalidInput {
+                field: "onderwerp",
+                ..
+            })
+        ));
     }
 
     #[test]
     fn known_types_get_their_canonical_spelling() {
-        assert_eq!(canonical_type("Ministeriële-Regeling").unwrap(), "ministeriele-regeling");
+        assert_eq!(
+            canonical_type("Ministeriële-Regeling").unwrap(),
+            "ministeriele-regeling"
+        );
         assert_eq!(canonical_type("wet-BES").unwrap(), "wet-BES");
     }
 

@@ -71,11 +71,17 @@ pub enum ProtocolError {
     /// The XML is not well-formed.
     Malformed { position: u64, detail: String },
     /// The root element is not the expected one.
-    WrongRoot { expected: &'static str, found: String },
+    WrongRoot {
+        expected: &'static str,
+        found: String,
+    },
     /// A required element is missing.
     MissingElement { element: &'static str },
     /// A value cannot be interpreted (e.g. a date or a count).
-    BadValue { element: &'static str, value: String },
+    BadValue {
+        element: &'static str,
+        value: String,
+    },
     /// A record points to a URL outside the allowed repository.
     ForeignHost { url: String },
 }
@@ -111,7 +117,9 @@ impl KoopError {
             Self::NotFound { .. } => "Niet gevonden",
             Self::Diagnostic(d) if d.is_unavailable() => "Zoekdienst niet beschikbaar",
             Self::Diagnostic(_) => "Zoekdienst weigert de zoekvraag",
-            Self::Protocol(ProtocolError::ForeignHost { .. }) => "Verwijzing naar andere host geweigerd",
+            Self::Protocol(ProtocolError::ForeignHost { .. }) => {
+                "Verwijzing naar andere host geweigerd"
+            }
             Self::Protocol(_) => "Onleesbaar antwoord van de bron",
         }
     }
@@ -161,14 +169,20 @@ impl fmt::Display for ProtocolError {
                 write!(f, "ongeldige XML bij byte {position}: {detail}")
             }
             Self::WrongRoot { expected, found } => {
-                write!(f, "onverwacht hoofdelement <{found}>, verwacht <{expected}>")
+                write!(
+                    f,
+                    "onverwacht hoofdelement <{found}>, verwacht <{expected}>"
+                )
             }
             Self::MissingElement { element } => write!(f, "element <{element}> ontbreekt"),
             Self::BadValue { element, value } => {
                 write!(f, "onbruikbare waarde in <{element}>: {value:?}")
             }
             Self::ForeignHost { url } => {
-                write!(f, "de bron verwijst naar een URL buiten de repository: {url}")
+                write!(
+                    f,
+                    "de bron verwijst naar een URL buiten de repository: {url}"
+                )
             }
         }
     }
@@ -205,14 +219,22 @@ mod tests {
 
     #[test]
     fn exit_codes_follow_the_profile() {
-        let nf = KoopError::NotFound { detail: "x".into(), nearby: vec!["4".into(), "5".into()] };
+        let nf = KoopError::NotFound {
+            detail: "x".into(),
+            nearby: vec!["4".into(), "5".into()],
+        };
         assert_eq!(nf.exit_code(), 66);
         assert_eq!(nf.hint().as_deref(), Some("Artikelen in de buurt: 4, 5"));
         let p = KoopError::from(ProtocolError::NotXml);
         assert_eq!((p.exit_code(), p.code()), (76, "PARSE_FOUT"));
-        let h = KoopError::from(ProtocolError::ForeignHost { url: "https://x".into() });
+        let h = KoopError::from(ProtocolError::ForeignHost {
+            url: "https://x".into(),
+        });
         assert_eq!((h.exit_code(), h.code()), (76, "API_FOUT"));
-        let i = KoopError::InvalidInput { field: "bwb_id", detail: "x".into() };
+        let i = KoopError::InvalidInput {
+            field: "bwb_id",
+            detail: "x".into(),
+        };
         assert_eq!((i.exit_code(), i.code()), (65, "INVALID_INPUT"));
     }
 }

@@ -72,7 +72,11 @@ fn chapter(xml: &mut String, h: usize) {
             );
             for n in 1..=ARTIKELEN {
                 let seq = ((a - 1) * PARAGRAFEN + (p - 1)) * ARTIKELEN + n;
-                let nummer = if n % 5 == 0 { format!("{h}.{seq}a") } else { format!("{h}.{seq}") };
+                let nummer = if n % 5 == 0 {
+                    format!("{h}.{seq}a")
+                } else {
+                    format!("{h}.{seq}")
+                };
                 article(xml, h, a, p, &nummer, seq);
             }
             xml.push_str("</paragraaf>\n");
@@ -98,13 +102,13 @@ fn article(xml: &mut String, h: usize, a: usize, p: usize, nummer: &str, seq: us
     <al>Degene die een activiteit als bedoeld in <extref doc="jci1.3:c:BWBR0037885&amp;artikel=5.1" bwb-id="BWBR0037885">artikel 5.1 van de Omgevingswet</extref> verricht, neemt de maatregelen, bedoeld in <intref doc="jci1.3:c:{LARGE_LAW_ID}&amp;artikel={nummer}">artikel {nummer}</intref>, <nadruk type="cur">tenzij</nadruk> het bevoegd gezag anders bepaalt; lid {l}.</al>
 "#
         );
-        if (seq + l) % 2 == 0 {
+        if (seq + l).is_multiple_of(2) {
             list(xml, &path, l, seq);
         }
-        if (seq + l) % 7 == 0 {
+        if (seq + l).is_multiple_of(7) {
             table(xml, 4, 3);
         }
-        let _ = write!(xml, "  {}</lid>\n", jci(nummer, &format!("&amp;lid={l}")));
+        let _ = writeln!(xml, "  {}</lid>", jci(nummer, &format!("&amp;lid={l}")));
     }
     let _ = writeln!(xml, "{}</artikel>", meta_data(nummer, seq));
 }
@@ -120,7 +124,10 @@ fn list(xml: &mut String, path: &str, lid: usize, seq: usize) {
         if i == 1 {
             xml.push_str(r#"<lijst type="expliciet">"#);
             for sub in 1..=3 {
-                let _ = write!(xml, "<li><li.nr>{sub}°.</li.nr><al>subonderdeel {sub} van onderdeel {letter};</al></li>");
+                let _ = write!(
+                    xml,
+                    "<li><li.nr>{sub}°.</li.nr><al>subonderdeel {sub} van onderdeel {letter};</al></li>"
+                );
             }
             xml.push_str("</lijst>");
         }
@@ -142,7 +149,12 @@ fn table(xml: &mut String, rows: usize, cols: usize) {
     for r in 1..=rows {
         xml.push_str("<row>");
         for c in 1..=cols {
-            let _ = write!(xml, "<entry><al>{},{:02}</al></entry>", r * c, (r + c) % 100);
+            let _ = write!(
+                xml,
+                "<entry><al>{},{:02}</al></entry>",
+                r * c,
+                (r + c) % 100
+            );
         }
         xml.push_str("</row>");
     }

@@ -66,8 +66,17 @@ mod tests {
 
     #[test]
     fn rejects_everything_else() {
-        for bad in ["", "BWBR001845", "BWBR00184510", "bwbr0018451", "BWBX0018451", " BWBR0018451",
-            "BWBR001845a", "BWBR0018451\n", "BWBR００18451"] {
+        for bad in [
+            "",
+            "BWBR001845",
+            "BWBR00184510",
+            "bwbr0018451",
+            "BWBX0018451",
+            " BWBR0018451",
+            "BWBR001845a",
+            "BWBR0018451\n",
+            "BWBR００18451",
+        ] {
             let err = BwbId::parse(bad).unwrap_err();
             assert_eq!(err.exit_code(), 65, "{bad:?}");
         }
@@ -75,8 +84,17 @@ mod tests {
 
     #[test]
     fn peildatum_must_be_a_real_date() {
-        assert_eq!(parse_peildatum("2025-01-01").unwrap().to_string(), "2025-01-01");
-        for bad in ["2025-02-30", "2025-1-1", "01-01-2025", "", "2025-01-01T00:00"] {
+        assert_eq!(
+            parse_peildatum("2025-01-01").unwrap().to_string(),
+            "2025-01-01"
+        );
+        for bad in [
+            "2025-02-30",
+            "2025-1-1",
+            "01-01-2025",
+            "",
+            "2025-01-01T00:00",
+        ] {
             assert!(parse_peildatum(bad).is_err(), "{bad}");
         }
     }

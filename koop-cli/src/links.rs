@@ -44,14 +44,21 @@ pub fn wetten_url_anchor(bwb_id: &str, date: NaiveDate, anchor: &str) -> String 
 /// Userinfo (`user@host`), backslashes and other tricks are refused. Error: [`ProtocolError::ForeignHost`]
 /// (exit 76).
 pub fn check_repository_url(url: &str, repository_base: &str) -> Result<(), KoopError> {
-    let refuse = || KoopError::from(ProtocolError::ForeignHost { url: url.to_owned() });
+    let refuse = || {
+        KoopError::from(ProtocolError::ForeignHost {
+            url: url.to_owned(),
+        })
+    };
     let (Some(target), Some(base)) = (split_url(url), split_url(repository_base)) else {
         return Err(refuse());
     };
     let base_path = base.path.trim_end_matches('/');
     let same_origin = target.scheme.eq_ignore_ascii_case(base.scheme)
         && target.authority.eq_ignore_ascii_case(base.authority);
-    let under_base = target.path.strip_prefix(base_path).is_some_and(|rest| rest.starts_with('/'));
+    let under_base = target
+        .path
+        .strip_prefix(base_path)
+        .is_some_and(|rest| rest.starts_with('/'));
     if same_origin && under_base && !target.path.split('/').any(|seg| seg == "..") {
         Ok(())
     } else {
@@ -66,7 +73,10 @@ struct UrlParts<'a> {
 }
 
 fn split_url(url: &str) -> Option<UrlParts<'_>> {
-    if url.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    {
         return None;
     }
     let (scheme, rest) = url.split_once("://")?;
@@ -79,7 +89,11 @@ fn split_url(url: &str) -> Option<UrlParts<'_>> {
         return None;
     }
     let path_end = tail.find(['?', '#']).unwrap_or(tail.len());
-    Some(UrlParts { scheme, authority, path: &tail[..path_end] })
+    Some(UrlParts {
+        scheme,
+        authority,
+        path: &tail[..path_end],
+    })
 }
 
 #[cfg(test)]
@@ -98,17 +112,40 @@ mod tests {
             wetten_url("BWBR0041330", date(), "5.15"),
             "https://wetten.overheid.nl/BWBR0041330/2026-01-01#Artikel5.15"
         );
-        assert_eq!(wetten_url("BWBR0041330", date(), "5.15a").rsplit('#').next(), Some("Artikel5.15a"));
-        assert_eq!(wetten_url("BWBR0005537", date(), "1:3").rsplit('#').next(), Some("Artikel1:3"));
-        assert_eq!(wetten_url("BWBR0005537", date(), "5 a").rsplit('#').next(), Some("Artikel5a"));
-        assert_eq!(wetten_url_anchor("BWBR1", date(), "Artikel 1#é").rsplit_once('#').unwrap().1, "Artikel%201%23%C3%A9");
+        assert_eq!(
+            wetten_url("BWBR0041330", date(), "5.15a")
+                .rsplit('#')
+                .next(),
+            Some("Artikel5.15a")
+        );
+        assert_eq!(
+            wetten_url("BWBR0005537", date(), "1:3").rsplit('#').next(),
+            Some("Artikel1:3")
+        );
+        assert_eq!(
+            wetten_url("BWBR0005537", date(), "5 a").rsplit('#').next(),
+            Some("Artikel5a")
+        );
+        assert_eq!(
+            wetten_url_anchor("BWBR1", date(), "Artikel 1#é")
+                .rsplit_once('#')
+                .unwrap()
+                .1,
+            "Artikel%201%23%C3%A9"
+        );
     }
 
     #[test]
     fn repository_urls_are_accepted() {
         let url = format!("{REPO}/bwb/BWBR0018451/2025-01-01_0/xml/BWBR0018451_2025-01-01_0.xml");
         assert!(check_repository_url(&url, REPO).is_ok());
-        assert!(check_repository_url("http://127.0.0.1:8080/repo/bwb/x.xml", "http://127.0.0.1:8080/repo/").is_ok());
+        assert!(
+            check_repository_url(
+                "http://127.0.0.1:8080/repo/bwb/x.xml",
+                "http://127.0.0.1:8080/repo/"
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -126,7 +163,19 @@ mod tests {
             let err = check_repository_url(url, REPO).unwrap_err();
             assert_eq!(err.exit_code(), 76, "{url}");
         }
-        assert!(check_repository_url("http://127.0.0.1:8080/other/x.xml", "http://127.0.0.1:8080/repo").is_err());
-        assert!(check_repository_url("http://127.0.0.1:8080/repo/../x.xml", "http://127.0.0.1:8080/repo").is_err());
+        assert!(
+            check_repository_url(
+                "http://127.0.0.1:8080/other/x.xml",
+                "http://127.0.0.1:8080/repo"
+            )
+            .is_err()
+        );
+        assert!(
+            check_repository_url(
+                "http://127.0.0.1:8080/repo/../x.xml",
+                "http://127.0.0.1:8080/repo"
+            )
+            .is_err()
+        );
     }
 }

@@ -59,7 +59,8 @@ pub struct Record {
 impl Record {
     /// True when this version is in force on `date` (end date inclusive).
     pub fn valid_on(&self, date: NaiveDate) -> bool {
-        self.geldig_vanaf.is_some_and(|from| from <= date) && self.geldig_tot.is_none_or(|to| date <= to)
+        self.geldig_vanaf.is_some_and(|from| from <= date)
+            && self.geldig_tot.is_none_or(|to| date <= to)
     }
 
     /// The sequence number of the toestand (`…/2025-01-01/1` → 1); corrections of the same date count up.
@@ -109,7 +110,9 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
     let mut seen_root = false;
     loop {
         let position = reader.buffer_position();
-        let event = reader.read_event().map_err(|e| xml::map_error(&e, position))?;
+        let event = reader
+            .read_event()
+            .map_err(|e| xml::map_error(&e, position))?;
         match event {
             Event::Start(start) => {
                 let name = xml::local(start.name().as_ref()).to_vec();
@@ -118,18 +121,21 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
                     seen_root = true;
                 }
                 match name.as_slice() {
-                    b"record" if record.is_none() && in_records(&path) => record = Some(empty_record()),
+                    b"record" if record.is_none() && in_records(&path) => {
+                        record = Some(empty_record())
+                    }
                     b"diagnostic" if record.is_none() => diagnostic = Some(Diagnostic::default()),
                     _ => {}
                 }
                 path.push(name);
                 text.clear();
             }
-            Event::Empty(start) => {
-                if path.is_empty() {
-                    check_root(xml::local(start.name().as_ref()), seen_root)?;
-                    return Err(ProtocolError::MissingElement { element: "numberOfRecords" }.into());
+            Event::Empty(start) if path.is_empty() => {
+                check_root(xml::local(start.name().as_ref()), seen_root)?;
+                return Err(ProtocolError::MissingElement {
+                    element: "numberOfRecords",
                 }
+                .into());
             }
             Event::Text(t) => text.push_str(&xml::text(&t, position)?),
             Event::CData(c) => text.push_str(&String::from_utf8_lossy(&c)),
@@ -141,7 +147,10 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
                     if name == b"record" {
                         let done = record.take().expect("record present");
                         if done.bwb_id.is_empty() {
-                            return Err(ProtocolError::MissingElement { element: "dcterms:identifier" }.into());
+                            return Err(ProtocolError::MissingElement {
+                                element: "dcterms:identifier",
+                            }
+                            .into());
                         }
                         records.push(done);
                     } else {
@@ -184,8 +193,14 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
     if let Some(diag) = first_diagnostic {
         return Err(KoopError::Diagnostic(diag));
     }
-    let totaal = totaal.ok_or(ProtocolError::MissingElement { element: "numberOfRecords" })?;
-    Ok(SearchResponse { totaal, volgende_start, records })
+    let totaal = totaal.ok_or(ProtocolError::MissingElement {
+        element: "numberOfRecords",
+    })?;
+    Ok(SearchResponse {
+        totaal,
+        volgende_start,
+        records,
+    })
 }
 
 /// Keeps one record per BWB id, in order of first appearance. Per id it keeps the record valid on
@@ -208,7 +223,10 @@ pub fn dedup_by_id(records: Vec<Record>, peildatum: Option<NaiveDate>) -> Vec<Re
 /// The record in force on `date`. When two overlap on a boundary day the later start wins (the new version
 /// takes effect that day), then the highest volgnummer (a correction of the same date).
 pub fn pick_valid_on(records: &[Record], date: NaiveDate) -> Option<&Record> {
-    records.iter().filter(|r| r.valid_on(date)).max_by_key(|r| r.recency())
+    records
+        .iter()
+        .filter(|r| r.valid_on(date))
+        .max_by_key(|r| r.recency())
 }
 
 /// The versions of one law sorted by start date, one per toestand id.
@@ -290,7 +308,9 @@ fn fill_record(rec: &mut Record, name: &[u8], value: &str) -> Result<(), KoopErr
         b"locatie_toestand" => first(&mut rec.toestand_url),
         b"locatie_wti" => first(&mut rec.wti_url),
         b"locatie_manifest" => first(&mut rec.manifest_url),
-        b"geldigheidsperiode_startdatum" => rec.geldig_vanaf = Some(parse_date("geldigheidsperiode_startdatum", value)?),
+        b"geldigheidsperiode_startdatum" => {
+            rec.geldig_vanaf = Some(parse_date("geldigheidsperiode_startdatum", value)?)
+        }
         b"geldigheidsperiode_einddatum" => {
             rec.geldig_tot = if value == OPEN_END {
                 None
@@ -306,12 +326,23 @@ fn fill_record(rec: &mut Record, name: &[u8], value: &str) -> Result<(), KoopErr
 
 fn parse_date(element: &'static str, value: &str) -> Result<NaiveDate, KoopError> {
     let date_part = value.get(..10).unwrap_or(value);
-    NaiveDate::parse_from_str(date_part, "%Y-%m-%d")
-        .map_err(|_| ProtocolError::BadValue { element, value: value.to_owned() }.into())
+    NaiveDate::parse_from_str(date_part, "%Y-%m-%d").map_err(|_| {
+        ProtocolError::BadValue {
+            element,
+            value: value.to_owned(),
+        }
+        .into()
+    })
 }
 
 fn parse_count(element: &'static str, value: &str) -> Result<u64, KoopError> {
-    value.parse().map_err(|_| ProtocolError::BadValue { element, value: value.to_owned() }.into())
+    value.parse().map_err(|_| {
+        ProtocolError::BadValue {
+            element,
+            value: value.to_owned(),
+        }
+        .into()
+    })
 }
 
 fn non_empty(value: &str) -> Option<String> {

@@ -26,7 +26,10 @@ pub struct TextWriter {
 impl TextWriter {
     /// An empty writer.
     pub fn new() -> Self {
-        Self { at_line_start: true, ..Self::default() }
+        Self {
+            at_line_start: true,
+            ..Self::default()
+        }
     }
 
     /// Adds running text; runs of whitespace become one space, leading and trailing whitespace count.
@@ -173,7 +176,11 @@ impl TextWriter {
     /// The text on one line (for titles and numbers).
     pub fn finish_line(self) -> String {
         let text = self.finish();
-        if text.contains('\n') { text.split_whitespace().collect::<Vec<_>>().join(" ") } else { text }
+        if text.contains('\n') {
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            text
+        }
     }
 
     fn word(&mut self, word: &str) {
@@ -264,7 +271,10 @@ mod tests {
         w.close_list();
         w.block_break();
         w.text("Slot.");
-        assert_eq!(w.finish(), "Verstaan onder:\n   a. minister\n   b. zorg:\n      1°. premie\nSlot.");
+        assert_eq!(
+            w.finish(),
+            "Verstaan onder:\n   a. minister\n   b. zorg:\n      1°. premie\nSlot."
+        );
     }
 
     #[test]
@@ -276,7 +286,11 @@ mod tests {
         w.open_item();
         w.prefix("");
         w.text("tweede");
-        assert_eq!(w.finish(), "   - eerste\n   - tweede");
+        assert_eq!(
+            w.finish(),
+            "   - eerste\n   tweede",
+            "an explicit empty number means no marker"
+        );
     }
 
     #[test]

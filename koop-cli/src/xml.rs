@@ -35,14 +35,25 @@ pub(crate) fn map_error(err: &Error, position: u64) -> ProtocolError {
             | SyntaxError::UnclosedDoctype
             | SyntaxError::InvalidBangMarkup,
         )
-        | Error::IllFormed(IllFormedError::MissingEndTag(_)) => ProtocolError::Truncated { position },
-        other => ProtocolError::Malformed { position, detail: other.to_string() },
+        | Error::IllFormed(IllFormedError::MissingEndTag(_)) => {
+            ProtocolError::Truncated { position }
+        }
+        other => ProtocolError::Malformed {
+            position,
+            detail: other.to_string(),
+        },
     }
 }
 
 /// Decoded text of a text event (UTF-8; invalid bytes are a protocol error).
-pub(crate) fn text<'a>(event: &BytesText<'a>, position: u64) -> Result<Cow<'a, str>, ProtocolError> {
-    event.decode().map_err(|e| ProtocolError::Malformed { position, detail: e.to_string() })
+pub(crate) fn text<'a>(
+    event: &BytesText<'a>,
+    position: u64,
+) -> Result<Cow<'a, str>, ProtocolError> {
+    event.decode().map_err(|e| ProtocolError::Malformed {
+        position,
+        detail: e.to_string(),
+    })
 }
 
 /// The text an entity or character reference stands for; unknown entities are kept as written.

@@ -6,9 +6,38 @@ use koop_cli::toestand::{artikel_nummers, extract_artikel, normalise_nummer, par
 use proptest::prelude::*;
 
 const INLINE: &[&str] = &["nadruk", "extref", "intref", "inf", "sup", "onbekend"];
-const BLOCK: &[&str] = &["al", "redactie", "tabel", "table", "tgroup", "tbody", "row", "entry", "lijst", "li", "li.nr",
-    "meta-data", "considerans.al", "voornaam", "achternaam", "kop", "nr", "label", "titel", "lidnr"];
-const CONTAINER: &[&str] = &["hoofdstuk", "afdeling", "paragraaf", "titeldeel", "boek", "bijlage", "aanhef", "wetsluiting"];
+const BLOCK: &[&str] = &[
+    "al",
+    "redactie",
+    "tabel",
+    "table",
+    "tgroup",
+    "tbody",
+    "row",
+    "entry",
+    "lijst",
+    "li",
+    "li.nr",
+    "meta-data",
+    "considerans.al",
+    "voornaam",
+    "achternaam",
+    "kop",
+    "nr",
+    "label",
+    "titel",
+    "lidnr",
+];
+const CONTAINER: &[&str] = &[
+    "hoofdstuk",
+    "afdeling",
+    "paragraaf",
+    "titeldeel",
+    "boek",
+    "bijlage",
+    "aanhef",
+    "wetsluiting",
+];
 
 fn words() -> impl Strategy<Value = String> {
     prop::collection::vec(
@@ -27,7 +56,12 @@ fn words() -> impl Strategy<Value = String> {
 
 /// A random element tree from the toestand vocabulary, in any nesting (well-formed, not schema-valid).
 fn content(depth: u32) -> BoxedStrategy<String> {
-    let leaf = prop_oneof![words(), Just("<entry/>".to_string()), Just("<illustratie naam=\"x\"/>".to_string())].boxed();
+    let leaf = prop_oneof![
+        words(),
+        Just("<entry/>".to_string()),
+        Just("<illustratie naam=\"x\"/>".to_string())
+    ]
+    .boxed();
     leaf.prop_recursive(depth, 64, 5, |inner| {
         (
             prop::sample::select([INLINE, BLOCK, CONTAINER, &["artikel", "lid"]].concat()),

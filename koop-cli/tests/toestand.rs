@@ -1,24 +1,36 @@
 //! The toestand parser against hand-written fixtures: expected plain text, paths, texts outside articles,
 //! the one-article path, versions and every error path.
 
-use koop_cli::toestand::{artikel_nummers, extract_artikel, nearby_numbers, parse_toestand, Artikel};
+use koop_cli::toestand::{
+    Artikel, artikel_nummers, extract_artikel, nearby_numbers, parse_toestand,
+};
 use koop_cli::{KoopError, ProtocolError};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toestand").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/toestand")
+        .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn article<'a>(list: &'a [Artikel], nummer: &str) -> &'a Artikel {
-    list.iter().find(|a| a.nummer == nummer).unwrap_or_else(|| panic!("artikel {nummer} ontbreekt"))
+    list.iter()
+        .find(|a| a.nummer == nummer)
+        .unwrap_or_else(|| panic!("artikel {nummer} ontbreekt"))
 }
 
 #[test]
 fn header_of_the_law() {
     let law = parse_toestand(&fixture("BWBR9900002_2025-01-01_0.xml")).unwrap();
     assert_eq!(law.bwb_id, "BWBR9900002");
-    assert_eq!(law.titel, "Besluit van 3 februari 2024, houdende voorbeeldregels over energie en zorg");
-    assert_eq!(law.citeertitel.as_deref(), Some("Besluit voorbeeldregels energie en zorg"));
+    assert_eq!(
+        law.titel,
+        "Besluit van 3 februari 2024, houdende voorbeeldregels over energie en zorg"
+    );
+    assert_eq!(
+        law.citeertitel.as_deref(),
+        Some("Besluit voorbeeldregels energie en zorg")
+    );
     assert_eq!(law.soort.as_deref(), Some("AMvB"));
     assert_eq!(law.inwerkingtreding.as_deref(), Some("2025-01-01"));
     let numbers: Vec<&str> = law.artikelen.iter().map(|a| a.nummer.as_str()).collect();
@@ -71,9 +83,19 @@ fn leden_are_numbered_in_the_article_and_separate_in_leden() {
          3. Onze Minister kan regels stellen.\n\
          Die regels worden bekendgemaakt in de Staatscourant & elders."
     );
-    let leden: Vec<(&str, &str)> = a.leden.iter().map(|l| (l.nummer.as_str(), l.tekst.as_str())).collect();
+    let leden: Vec<(&str, &str)> = a
+        .leden
+        .iter()
+        .map(|l| (l.nummer.as_str(), l.tekst.as_str()))
+        .collect();
     assert_eq!(leden.len(), 3);
-    assert_eq!(leden[0], ("1", "Alle maatregelen met een terugverdientijd van ten hoogste vijf jaar worden getroffen."));
+    assert_eq!(
+        leden[0],
+        (
+            "1",
+            "Alle maatregelen met een terugverdientijd van ten hoogste vijf jaar worden getroffen."
+        )
+    );
     assert_eq!(
         leden[1].1,
         "Het eerste lid is niet van toepassing:\n   a. als het energiegebruik kleiner is dan 50.000 kWh; of\n   \
@@ -95,38 +117,70 @@ fn unnumbered_list_items_get_a_dash() {
 #[test]
 fn texts_outside_articles_are_kept_in_document_order() {
     let law = parse_toestand(&fixture("BWBR9900002_2025-01-01_0.xml")).unwrap();
-    let parts: Vec<(&str, Option<&str>, &str)> =
-        law.overige_teksten.iter().map(|t| (t.soort.as_str(), t.kop.as_deref(), t.pad.as_str())).collect();
+    let parts: Vec<(&str, Option<&str>, &str)> = law
+        .overige_teksten
+        .iter()
+        .map(|t| (t.soort.as_str(), t.kop.as_deref(), t.pad.as_str()))
+        .collect();
     assert_eq!(
         parts,
         [
             ("aanhef", None, ""),
-            ("hoofdstuk", Some("Hoofdstuk 1 Algemene bepalingen"), "Hoofdstuk 1"),
+            (
+                "hoofdstuk",
+                Some("Hoofdstuk 1 Algemene bepalingen"),
+                "Hoofdstuk 1"
+            ),
             ("wetsluiting", None, ""),
             ("bijlage", Some("Bijlage 1 Normwaarden"), "Bijlage 1"),
         ]
     );
-    assert_eq!(law.overige_teksten[1].tekst, "Dit hoofdstuk bevat de begrippen die in het hele besluit gelden.");
+    assert_eq!(
+        law.overige_teksten[1].tekst,
+        "Dit hoofdstuk bevat de begrippen die in het hele besluit gelden."
+    );
     assert_eq!(
         law.overige_teksten[2].tekst,
         "Lasten en bevelen dat dit besluit met de daarbij behorende nota van toelichting in het Staatsblad zal \
          worden geplaatst.\nWassenaar, 3 februari 2024\nWillem-Alexander\nDe Minister voor Klimaat en Energie,\nR.A.A. Jetten"
     );
-    assert_eq!(law.overige_teksten[3].tekst, "Behorende bij artikel 5.15.\nStof | Norm\nCO2 | < 10 g/kWh");
-    assert!(law.overige_teksten[0].tekst.starts_with("Wij Willem-Alexander"));
+    assert_eq!(
+        law.overige_teksten[3].tekst,
+        "Behorende bij artikel 5.15.\nStof | Norm\nCO2 | < 10 g/kWh"
+    );
+    assert!(
+        law.overige_teksten[0]
+            .tekst
+            .starts_with("Wij Willem-Alexander")
+    );
     let all = serde_json::to_string(&law).unwrap();
-    assert!(!all.contains("jci1.3") && !all.contains("stb-2024"), "meta-data lekt in de tekst");
+    assert!(
+        !all.contains("jci1.3") && !all.contains("stb-2024"),
+        "meta-data lekt in de tekst"
+    );
 }
 
 #[test]
 fn versions_of_one_law_differ() {
     let old = parse_toestand(&fixture("BWBR9900001_2023-01-01_0.xml")).unwrap();
     let new = parse_toestand(&fixture("BWBR9900001_2025-01-01_0.xml")).unwrap();
-    assert_eq!(article(&old.artikelen, "2").leden[0].tekst, "De normpremie bedraagt 4,0% van het drempelinkomen.");
-    assert_eq!(article(&new.artikelen, "2").leden[0].tekst, "De normpremie bedraagt 4,273% van het drempelinkomen.");
+    assert_eq!(
+        article(&old.artikelen, "2").leden[0].tekst,
+        "De normpremie bedraagt 4,0% van het drempelinkomen."
+    );
+    assert_eq!(
+        article(&new.artikelen, "2").leden[0].tekst,
+        "De normpremie bedraagt 4,273% van het drempelinkomen."
+    );
     assert!(old.artikelen.iter().all(|a| a.nummer != "2a"));
-    assert_eq!(article(&new.artikelen, "2a").titel.as_deref(), Some("Vermogensgrens"));
-    assert_eq!(old.citeertitel.as_deref(), Some("Wet op de voorbeeldtoeslag"));
+    assert_eq!(
+        article(&new.artikelen, "2a").titel.as_deref(),
+        Some("Vermogensgrens")
+    );
+    assert_eq!(
+        old.citeertitel.as_deref(),
+        Some("Wet op de voorbeeldtoeslag")
+    );
 }
 
 #[test]
@@ -170,7 +224,10 @@ fn unknown_article_is_not_found_with_nearby_numbers() {
         KoopError::NotFound { nearby, .. } => assert_eq!(nearby, &["1:2", "5.15", "5.15a"]),
         other => panic!("{other:?}"),
     }
-    assert_eq!(err.hint().as_deref(), Some("Artikelen in de buurt: 1:2, 5.15, 5.15a"));
+    assert_eq!(
+        err.hint().as_deref(),
+        Some("Artikelen in de buurt: 1:2, 5.15, 5.15a")
+    );
 }
 
 #[test]
@@ -179,12 +236,17 @@ fn article_numbers_in_document_order() {
         artikel_nummers(&fixture("BWBR9900002_2025-01-01_0.xml")).unwrap(),
         ["1:1", "1:2", "5.15", "5.15a"]
     );
-    assert_eq!(artikel_nummers(&fixture("BWBR9900001_2025-01-01_0.xml")).unwrap(), ["1", "2", "2a", "3"]);
+    assert_eq!(
+        artikel_nummers(&fixture("BWBR9900001_2025-01-01_0.xml")).unwrap(),
+        ["1", "2", "2a", "3"]
+    );
 }
 
 #[test]
 fn nearby_uses_natural_order() {
-    let numbers: Vec<String> = ["1", "2", "3", "4", "4a", "5", "10", "11", "12"].map(String::from).to_vec();
+    let numbers: Vec<String> = ["1", "2", "3", "4", "4a", "5", "10", "11", "12"]
+        .map(String::from)
+        .to_vec();
     assert_eq!(nearby_numbers(&numbers, "4b", 2), ["4", "4a", "5", "10"]);
     assert_eq!(nearby_numbers(&numbers, "9", 1), ["5", "10"]);
     assert_eq!(nearby_numbers(&numbers, "99", 2), ["11", "12"]);
@@ -213,16 +275,31 @@ fn not_xml_is_a_protocol_error() {
 fn wrong_root_is_a_protocol_error() {
     assert_eq!(
         protocol(&fixture("niet-xml.html")),
-        ProtocolError::WrongRoot { expected: "toestand", found: "html".into() }
+        ProtocolError::WrongRoot {
+            expected: "toestand",
+            found: "html".into()
+        }
     );
 }
 
 #[test]
 fn truncated_and_malformed_xml_are_protocol_errors() {
-    assert!(matches!(protocol(&fixture("afgebroken.xml")), ProtocolError::Truncated { .. }));
-    assert!(matches!(protocol(b"<toestand><wetgeving><artikel"), ProtocolError::Truncated { .. }));
-    assert!(matches!(protocol(b"<toestand><al></lid></toestand>"), ProtocolError::Malformed { .. }));
-    assert!(matches!(protocol(b"<toestand><al>\xff\xfe</al></toestand>"), ProtocolError::Malformed { .. }));
+    assert!(matches!(
+        protocol(&fixture("afgebroken.xml")),
+        ProtocolError::Truncated { .. }
+    ));
+    assert!(matches!(
+        protocol(b"<toestand><wetgeving><artikel"),
+        ProtocolError::Truncated { .. }
+    ));
+    assert!(matches!(
+        protocol(b"<toestand><al></lid></toestand>"),
+        ProtocolError::Malformed { .. }
+    ));
+    assert!(matches!(
+        protocol(b"<toestand><al>\xff\xfe</al></toestand>"),
+        ProtocolError::Malformed { .. }
+    ));
     assert!(matches!(
         artikel_nummers(b"<toestand><artikel><kop><nr>1</nr></kop><al>x"),
         Err(KoopError::Protocol(ProtocolError::Truncated { .. }))
@@ -235,5 +312,8 @@ fn article_without_kop_falls_back_to_its_label() {
     let law = parse_toestand(body).unwrap();
     assert_eq!(law.artikelen[0].nummer, "Enig artikel");
     assert_eq!(law.artikelen[0].anker, "ArtikelEnigartikel");
-    assert_eq!(extract_artikel(body, "enig artikel").unwrap().artikel.tekst, "Tekst.");
+    assert_eq!(
+        extract_artikel(body, "enig artikel").unwrap().artikel.tekst,
+        "Tekst."
+    );
 }
