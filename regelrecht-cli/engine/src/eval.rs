@@ -66,6 +66,9 @@ pub struct Evaluation {
     pub date: NaiveDate,
     /// The requested outputs.
     pub outputs: BTreeMap<String, Value>,
+    /// Every output of the executed articles, including co-products and outputs added by hooks
+    /// or replaced by overrides (a decision is indivisible).
+    pub all_outputs: BTreeMap<String, Value>,
     /// Legal basis of each requested output.
     pub basis: Vec<Basis>,
     /// Inputs resolved from other laws, open terms or same-law outputs, by name.
@@ -183,6 +186,7 @@ impl<'c> Engine<'c> {
             law_origin: file.origin.display(),
             date: request.date,
             outputs: wanted,
+            all_outputs: outputs,
             basis,
             resolved_inputs,
             trace: TraceNode::new(TraceKind::Evaluation, ""),
