@@ -21,6 +21,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod builtin;
+pub mod energy;
 pub mod error;
 pub mod eval;
 pub mod expr;
@@ -34,6 +35,7 @@ pub mod trace;
 mod units;
 pub mod value;
 
+pub use energy::{EnergyCheck, EnergyFacts, check_energiebesparing};
 pub use error::{ErrorKind, EvalError, LoadError};
 pub use eval::{Basis, Engine, Evaluation, Request};
 pub use law::{Article, Field, FieldType, Law};

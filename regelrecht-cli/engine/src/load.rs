@@ -202,6 +202,16 @@ impl Corpus {
         Ok(paths.len())
     }
 
+    /// Adds the directories of a colon-separated list (as in `REGELRECHT_CORPUS`); empty parts
+    /// are ignored. Returns the number of files added.
+    pub fn add_dir_list(&mut self, list: &str) -> Result<usize, LoadError> {
+        let mut count = 0;
+        for dir in std::env::split_paths(list).filter(|p| !p.as_os_str().is_empty()) {
+            count += self.add_dir(&dir)?;
+        }
+        Ok(count)
+    }
+
     /// Every law file, in load order.
     pub fn files(&self) -> &[LawFile] {
         &self.files
