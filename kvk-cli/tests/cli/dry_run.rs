@@ -1,0 +1,219 @@
+//! `--dry-run`: a valid plan, nothing sent, secrets redacted, checks run first (DRY-*).
+
+use serde_json::{Value, json};
+
+use crate::support::{KEY, KvkFake, Sandbox, assert_valid, canonical, discovery, run, sha256_hex};
+
+fn plan(fake: &KvkFake, sandbox: &Sandbox, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--dry-run");
+    let result = run(sandbox.cmd(&fake.base()), &all);
+    for (stream, text) in [("stdout", &result.stdout), ("stderr", &result.stderr)] {
+        assert!(!text.contains(KEY), "DRY-5/SEC-2: key on {stream}");
+    }
+    let plan = result.json();
+    assert_valid("plan.schema.json", &plan);
+    plan
+}
+
+/// DRY-1, DRY-2, DRY-5, DRY-7, MUT-3: a valid plan, no request, `***` for the key, the
+/// digest of the canonical `{command, arguments}`.
+#[test]
+fn dry_1_plan_without_traffic() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    assert_eq!(fake.request_count(), 0, "DRY-2");
+    assert_eq!(plan["dry_run"], true);
+    assert_eq!(plan["tool"], "kvk-cli");
+    assert_eq!(plan["command"], "kvk-cli basisprofiel get");
+    assert_eq!(plan["mutating"], false);
+    assert_eq!(
+        plan["arguments"],
+        json!({"kvk_nummer": "68750110", "geo": false})
+    );
+    assert_eq!(plan["method"], "GET");
+    let url = plan["url"].as_str().expect("url");
+    assert!(url.starts_with(&format!("{}/v1/basisprofielen/68750110", fake.base())));
+    assert_eq!(plan["headers"]["apikey"], "***");
+    assert_eq!(plan["requests"].as_array().expect("requests").len(), 1);
+    assert_eq!(plan["requests"][0]["headers"]["apikey"], "***");
+    let digest = sha256_hex(
+        canonical(&json!({"command": plan["command"], "arguments": plan["arguments"]})).as_bytes(),
+    );
+    assert_eq!(plan["plan_digest"], digest);
+    assert_eq!(
+        digest, "93dbedf747346f375f055b5dc22e2fda86b693374d9c9ec8f6c42fc4771df2ea",
+        "the worked example of spec §9"
+    );
+}
+
+/// AUDIT-16, SEC-2: the dry run is audited with its digest, and the key is not in the log.
+#[test]
+fn audit_16_dry_run_record() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let record = sandbox.single_audit_record();
+    assert_eq!(record["exit_code"], 0);
+    assert_eq!(record["attributes"]["overheid.dry_run"], true);
+    assert_eq!(
+        record["attributes"]["overheid.plan_digest"],
+        plan["plan_digest"]
+    );
+    assert!(!sandbox.audit_text().contains(KEY));
+}
+
+/// DRY-4: invalid input fails under `--dry-run` exactly as the real call would.
+#[test]
+fn dry_4_invalid_input_fails_in_dry_run() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "123", "--dry-run"],
+    )
+    .error(65);
+    assert_eq!(fake.request_count(), 0);
+}
+
+/// DRY-4, NET-8: plain http to a non-loopback host is 78 in a dry run too.
+#[test]
+fn dry_4_unsafe_base_fails_in_dry_run() {
+    let sandbox = Sandbox::new();
+    run(
+        sandbox.cmd("http://example.invalid/api"),
+        ["basisprofiel", "get", "68750110", "--dry-run"],
+    )
+    .error(78);
+}
+
+/// DRY-4, CONF-7: a missing key for a non-test base is 78 in a dry run too.
+#[test]
+fn dry_4_missing_key_fails_in_dry_run() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env_remove("KVK_API_KEY");
+    run(cmd, ["basisprofiel", "get", "68750110", "--dry-run"]).error(78);
+}
+
+/// DRY-5: with no configuration at all the plan targets the public test environment and
+/// still shows the (public) key only as `***`.
+#[test]
+fn dry_5_default_base_plan_redacts_the_public_key() {
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.bare();
+    cmd.env("KVK_AUDIT_LOG", sandbox.audit_log());
+    let result = run(cmd, ["basisprofiel", "get", "68750110", "--dry-run"]);
+    assert!(!result.stdout.contains("l7xx"), "{}", result.stdout);
+    let plan = result.json();
+    assert!(
+        plan["url"]
+            .as_str()
+            .expect("url")
+            .starts_with("https://api.kvk.nl/test/api/v1/basisprofielen/68750110")
+    );
+    assert_eq!(plan["headers"]["apikey"], "***");
+}
+
+/// FIELDS-8, DRY-9: `--fields` and `--provenance` change nothing in a plan.
+#[test]
+fn dry_9_fields_and_provenance_do_not_change_the_plan() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plain = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let decorated = plan(
+        &fake,
+        &sandbox,
+        &[
+            "basisprofiel",
+            "get",
+            "68750110",
+            "--fields",
+            "naam",
+            "--provenance",
+        ],
+    );
+    assert_eq!(without_trace(plain), without_trace(decorated));
+}
+
+/// A plan without its per-invocation `traceparent` headers.
+fn without_trace(mut plan: Value) -> Value {
+    let strip = |headers: &mut Value| {
+        if let Some(map) = headers.as_object_mut() {
+            map.retain(|name, _| !name.eq_ignore_ascii_case("traceparent"));
+        }
+    };
+    strip(&mut plan["headers"]);
+    if let Some(requests) = plan["requests"].as_array_mut() {
+        requests.iter_mut().for_each(|r| strip(&mut r["headers"]));
+    }
+    plan
+}
+
+/// MUT-4: zoeken's plan holds normalised arguments (postcode without space, upper case).
+#[test]
+fn mut_4_zoeken_arguments_are_normalised() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plan = plan(
+        &fake,
+        &sandbox,
+        &[
+            "zoeken",
+            "--postcode",
+            "8823 sj",
+            "--huisnummer",
+            "3",
+            "--type",
+            "rechtspersoon",
+            "--type",
+            "hoofdvestiging",
+            "--type",
+            "rechtspersoon",
+        ],
+    );
+    assert_eq!(plan["arguments"]["postcode"], "8823SJ");
+    assert_eq!(
+        plan["arguments"]["type"],
+        json!(["hoofdvestiging", "rechtspersoon"])
+    );
+    assert_eq!(fake.request_count(), 0);
+}
+
+/// DISC-16, DRY-1: every example of every tool passes parsing and validation as a dry run.
+#[test]
+fn disc_16_every_example_dry_runs() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let document = discovery();
+    for tool in document["tools"].as_array().expect("tools") {
+        let examples = tool["_meta"]["examples"].as_array().expect("examples");
+        assert!(!examples.is_empty(), "{}", tool["name"]);
+        for example in examples {
+            let args: Vec<&str> = example
+                .as_array()
+                .expect("argv")
+                .iter()
+                .map(|w| w.as_str().expect("word"))
+                .collect();
+            plan(&fake, &sandbox, &args);
+        }
+    }
+    assert_eq!(fake.request_count(), 0);
+}
+
+/// DRY-6: the plan's headers describe the real request, including the `user-agent` and
+/// `traceparent` it carries (as in the example of spec §9).
+#[test]
+#[ignore = "BUG: plan headers list only apikey and Accept; the real request also carries user-agent and traceparent (DRY-6, spec §9 example)"]
+fn dry_6_plan_headers_describe_the_real_request() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let headers = plan["headers"].as_object().expect("headers");
+    let lower: Vec<String> = headers.keys().map(|k| k.to_ascii_lowercase()).collect();
+    assert!(lower.contains(&"user-agent".to_owned()), "{headers:?}");
+    assert!(lower.contains(&"traceparent".to_owned()), "{headers:?}");
+}

@@ -1,0 +1,15 @@
+//! Integration tests of kvk-cli against the recording fake KvK, one test binary (as
+//! ripgrep and cargo organise theirs). Every test starts its own fake on 127.0.0.1, runs
+//! the tool in a clean environment with a temporary audit log, and cites the rule of
+//! `spec/CLI-PROFILE.md` it checks.
+
+mod audit;
+mod discovery;
+mod dry_run;
+mod errors;
+mod fields;
+mod network;
+mod output;
+mod provenance;
+mod session;
+mod support;

@@ -1,0 +1,126 @@
+//! `--provenance`: the envelope, its digest of the bytes on the wire, and its agreement
+//! with discovery and the audit record (PROV-*).
+
+use serde_json::Value;
+
+use crate::support::{KEY, KvkFake, Sandbox, assert_valid, discovery, keys, run, sha256_hex};
+
+fn envelope(fake: &KvkFake, sandbox: &Sandbox, extra: &[&str]) -> Value {
+    let mut args = vec!["basisprofiel", "get", "68750110", "--provenance"];
+    args.extend_from_slice(extra);
+    let result = run(sandbox.cmd(&fake.base()), &args);
+    assert!(!result.stdout.contains(KEY), "SEC-2");
+    let envelope = result.json();
+    assert_valid("envelope.schema.json", &envelope);
+    envelope
+}
+
+/// PROV-1, PROV-3, PROV-5..PROV-9: all members, the body digest, fields, environment.
+#[test]
+fn prov_1_envelope_with_all_members() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let envelope = envelope(&fake, &sandbox, &["--fields", "naam, kvkNummer"]);
+    assert_eq!(keys(&envelope), ["data", "provenance"]);
+    assert_eq!(
+        envelope["data"],
+        serde_json::json!({"kvkNummer": "68750110", "naam": "Test BV Donald"}),
+        "FIELDS-7: selection before wrapping"
+    );
+    let provenance = &envelope["provenance"];
+
+    let bodies = fake.bodies();
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(
+        provenance["response_sha256"],
+        sha256_hex(&bodies[0]),
+        "PROV-6"
+    );
+
+    assert_eq!(
+        provenance["fields"],
+        serde_json::json!(["naam", "kvkNummer"]),
+        "PROV-7"
+    );
+    assert_eq!(provenance["environment"], "local", "PROV-8: loopback fake");
+    assert_eq!(provenance["method"], "GET");
+    let url = provenance["source_url"].as_str().expect("source_url");
+    assert!(
+        url.starts_with(&format!("{}/v1/basisprofielen/68750110", fake.base())),
+        "PROV-3: {url}"
+    );
+    assert!(!url.contains(KEY), "SEC-4");
+
+    let document = discovery();
+    assert_eq!(provenance["tool"], document["name"], "PROV-9");
+    assert_eq!(provenance["tool_version"], document["version"], "PROV-9");
+    assert_eq!(provenance["profile_version"], document["profile_version"]);
+
+    let record = sandbox.single_audit_record();
+    assert_eq!(provenance["trace_id"], record["trace_id"], "PROV-5");
+    assert_eq!(
+        record["attributes"]["url.full"], provenance["source_url"],
+        "AUDIT-15"
+    );
+}
+
+/// PROV-4: `retrieved_at` is taken from the clock: UTC now, with milliseconds.
+#[test]
+fn prov_4_retrieved_at_is_now() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let before = std::time::SystemTime::now();
+    let envelope = envelope(&fake, &sandbox, &[]);
+    let after = std::time::SystemTime::now();
+    let text = envelope["provenance"]["retrieved_at"]
+        .as_str()
+        .expect("retrieved_at");
+    let record = sandbox.single_audit_record();
+    let start = record["start_time"].as_str().expect("start_time");
+    let end = record["end_time"].as_str().expect("end_time");
+    // Same fixed-width RFC 3339 format: lexical order is time order.
+    assert!(start <= text && text <= end, "{start} ≤ {text} ≤ {end}");
+    let seconds = |t: std::time::SystemTime| {
+        t.duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs()
+    };
+    assert!(seconds(after) - seconds(before) < 60);
+}
+
+/// PROV-7: without `--fields`, `fields` is null and the data is the full document.
+#[test]
+fn prov_7_fields_null_without_selection() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let envelope = envelope(&fake, &sandbox, &[]);
+    assert_eq!(envelope["provenance"]["fields"], Value::Null);
+    assert_eq!(envelope["data"]["kvkNummer"], "68750110");
+    assert!(envelope["data"]["_embedded"].is_object());
+}
+
+/// PROV-7: a JSONPath selection is recorded as a one-element list.
+#[test]
+fn prov_7_jsonpath_recorded_as_one_element() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let envelope = envelope(&fake, &sandbox, &["--fields", "$.handelsnamen[*].naam"]);
+    assert_eq!(
+        envelope["provenance"]["fields"],
+        serde_json::json!(["$.handelsnamen[*].naam"])
+    );
+}
+
+/// PROV-1: without `--provenance`, stdout is the bare data.
+#[test]
+fn prov_1_bare_data_without_flag() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let data = run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "68750110"],
+    )
+    .json();
+    assert!(data.get("provenance").is_none());
+    assert_eq!(data["kvkNummer"], "68750110");
+}
