@@ -7,6 +7,7 @@
 use crate::context::Context;
 use crate::env::KVK_SESSIE_NUMMER;
 use crate::error::{Error, Result};
+use crate::validate::{Validation, is_kvk_nummer};
 
 /// The number to use: the argument, else the session's; neither is exit 2.
 pub fn kvk_number(ctx: &Context<'_>, argument: Option<&str>) -> Result<String> {
@@ -31,4 +32,18 @@ pub fn enforce(ctx: &mut Context<'_>, number: &str) -> Result<()> {
         .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen")),
         _ => Ok(()),
     }
+}
+
+/// The whole rule for a command that addresses one company by its KvK number
+/// in argument `kvk_nummer`: resolve (exit 2 when absent), validate (exit 65),
+/// then enforce the session (exit 77).
+pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result<String> {
+    let number = kvk_number(ctx, argument)?;
+    let mut validation = Validation::new();
+    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
+        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
+    });
+    validation.finish()?;
+    enforce(ctx, &number)?;
+    Ok(number)
 }

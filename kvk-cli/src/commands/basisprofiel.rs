@@ -3,7 +3,6 @@
 //! Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that number.
 
 use clap::Subcommand;
-use common::validate::{Validation, is_kvk_nummer};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
@@ -86,13 +85,7 @@ pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         Action::Hoofdvestiging(t) => (&t.kvk_nummer, Some(t.geo), "/hoofdvestiging"),
         Action::Vestigingen(n) => (&n.kvk_nummer, None, "/vestigingen"),
     };
-    let number = session::kvk_number(ctx, argument.as_deref())?;
-    let mut validation = Validation::new();
-    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
-        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
-    });
-    validation.finish()?;
-    session::enforce(ctx, &number)?;
+    let number = session::bound_kvk_number(ctx, argument.as_deref())?;
     let kvk = Kvk::from_env(ctx)?;
 
     let mut request = kvk.request(&format!("/v1/basisprofielen/{number}{suffix}"));

@@ -3,7 +3,6 @@
 //! Bound by the session rule, like `basisprofiel`.
 
 use clap::Subcommand;
-use common::validate::{Validation, is_kvk_nummer};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
@@ -35,13 +34,7 @@ pub const GET: CommandSpec = CommandSpec {
 
 pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;
-    let number = session::kvk_number(ctx, target.kvk_nummer.as_deref())?;
-    let mut validation = Validation::new();
-    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
-        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
-    });
-    validation.finish()?;
-    session::enforce(ctx, &number)?;
+    let number = session::bound_kvk_number(ctx, target.kvk_nummer.as_deref())?;
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
     ctx.gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request.clone()))?;
