@@ -1,1 +1,119 @@
-fn main() {}
+//! `profile-check`: runs the conformance checks of the CLI profile 1.0 against any program.
+
+mod canonical;
+mod checks;
+mod cli;
+mod invoke;
+mod model;
+mod probe;
+mod recorder;
+mod report;
+mod schemas;
+mod session;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use serde_json::{Value, json};
+
+use cli::{Arguments, Format};
+
+/// Print a profile error object on stderr (or plain text on a terminal) and return `exit`.
+fn fail(exit: u8, code: &str, title: &str, detail: &str) -> ExitCode {
+    let mut stderr = std::io::stderr().lock();
+    if stderr.is_terminal() {
+        let _ = writeln!(stderr, "profile-check: {detail}");
+    } else {
+        let mut trace = [0u8; 16];
+        let _ = getrandom::fill(&mut trace);
+        let trace: String = trace.iter().map(|b| format!("{b:02x}")).collect();
+        let object = json!({
+            "type": format!("urn:overheid-cli:problem:{code}"), "title": title, "detail": detail,
+            "code": code, "exit_code": exit, "instance": format!("urn:trace:{trace}"),
+            "hint": "zie profile-check --help"
+        });
+        let _ = writeln!(stderr, "{object}");
+    }
+    ExitCode::from(exit)
+}
+
+fn print(value: &Value, format: Format) {
+    let text = match format {
+        Format::Pretty | Format::Table => serde_json::to_string_pretty(value),
+        Format::Json => serde_json::to_string(value),
+    }
+    .unwrap_or_default();
+    println!("{text}");
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}
+
+fn main() -> ExitCode {
+    let raw: Vec<String> = std::env::args().collect();
+    if raw.iter().any(|a| a == "--json") && raw.iter().any(|a| a == "--help") && !raw.iter().any(|a| a == "--") {
+        print(&cli::discovery(), Format::Json);
+        return ExitCode::SUCCESS;
+    }
+    let arguments = match Arguments::try_parse() {
+        Ok(arguments) => arguments,
+        Err(error) if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            let detail = error.to_string().lines().next().unwrap_or("ongeldig gebruik").trim_start_matches("error: ").to_string();
+            return fail(2, "USAGE", "Ongeldig gebruik", &detail);
+        }
+    };
+    let format = arguments.output.unwrap_or(if std::io::stdout().is_terminal() { Format::Table } else { Format::Json });
+    let catalogue = checks::catalogue();
+    let selected: Vec<&checks::Check> = catalogue
+        .iter()
+        .filter(|check| {
+            arguments.rules.is_empty()
+                || arguments.rules.iter().any(|wanted| {
+                    check.id.eq_ignore_ascii_case(wanted) || check.rules.iter().any(|rule| rule.eq_ignore_ascii_case(wanted))
+                })
+        })
+        .collect();
+    if selected.is_empty() {
+        return fail(2, "USAGE", "Onbekende regel", &format!("geen controle voor {}; zie --list-rules", arguments.rules.join(", ")));
+    }
+    if arguments.list_rules {
+        match format {
+            Format::Table => print!("{}", report::catalogue_table(&catalogue)),
+            other => print(&report::catalogue_json(&catalogue), other),
+        }
+        return ExitCode::SUCCESS;
+    }
+    if arguments.program.is_empty() {
+        return fail(2, "USAGE", "Geen programma", "geef het te testen programma na --, bijv. profile-check -- kvk-cli");
+    }
+    let mut examples: Vec<(Vec<String>, bool)> = arguments.examples.iter().map(|e| (words(e), false)).collect();
+    examples.extend(arguments.mutating_examples.iter().map(|e| (words(e), true)));
+    let config = session::Config {
+        program: arguments.program.clone(),
+        env: arguments.env.clone(),
+        live: arguments.live,
+        timeout: arguments.timeout,
+        jobs: arguments.jobs.max(1),
+        examples,
+    };
+    let started = Instant::now();
+    let session = match session::run(&config) {
+        Ok(session) => session,
+        Err(detail) => return fail(70, "INTERNE_FOUT", "De checker kan niet werken", &detail),
+    };
+    let results: report::Results = selected.into_iter().map(|check| (check, (check.run)(&session))).collect();
+    let elapsed = started.elapsed();
+    match format {
+        Format::Table => print!("{}", report::table(&session, &results, elapsed)),
+        other => print(&report::json(&session, &results, elapsed), other),
+    }
+    if report::must_failures(&results) > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}

@@ -1,0 +1,111 @@
+//! The report: a table for people, JSON for machines, and the catalogue listing (`--list-rules`).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::checks::{Check, Level, Verdict};
+use crate::session::Session;
+
+/// Checks with their verdicts.
+pub type Results<'a> = Vec<(&'a Check, Verdict)>;
+
+fn label(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "PASS",
+        Verdict::Fail(_) => "FAIL",
+        Verdict::Skip(_) => "SKIP",
+    }
+}
+
+/// Number of failed MUST checks.
+pub fn must_failures(results: &Results) -> usize {
+    results.iter().filter(|(check, verdict)| check.level == Level::Must && matches!(verdict, Verdict::Fail(_))).count()
+}
+
+/// The machine report.
+pub fn json(session: &Session, results: &Results, elapsed: Duration) -> Value {
+    let count = |wanted: &str| results.iter().filter(|(_, v)| label(v) == wanted).count();
+    json!({
+        "program": session.program,
+        "name": session.program_name(),
+        "version": session.program_version(),
+        "profile_version": "1.0",
+        "live": session.live,
+        "duration_ms": elapsed.as_millis() as u64,
+        "summary": {"pass": count("PASS"), "fail": count("FAIL"), "skip": count("SKIP"), "must_failed": must_failures(results)},
+        "checks": results.iter().map(|(check, verdict)| {
+            let mut item = json!({"id": check.id, "rules": check.rules, "level": check.level.label(), "title": check.title, "result": label(verdict)});
+            match verdict {
+                Verdict::Skip(reason) => item["reason"] = json!(reason),
+                Verdict::Fail(evidence) => item["evidence"] = evidence.iter().map(|e| json!({
+                    "command": e.command, "status": e.status, "problem": e.problem, "output": e.output
+                })).collect(),
+                Verdict::Pass => {}
+            }
+            item
+        }).collect::<Vec<_>>()
+    })
+}
+
+const SHOWN: usize = 5;
+
+/// The human report.
+pub fn table(session: &Session, results: &Results, elapsed: Duration) -> String {
+    let width = results.iter().map(|(c, _)| c.id.len()).max().unwrap_or(10);
+    let rules_width = results.iter().map(|(c, _)| c.rules.join(",").len()).max().unwrap_or(10).min(28);
+    let mut out = format!(
+        "profile-check: {} {} (profiel 1.0){}, {} controles in {:.1} s\n\n",
+        if session.program_name().is_empty() { session.program.join(" ") } else { session.program_name() },
+        session.program_version(),
+        if session.live { ", live" } else { "" },
+        results.len(),
+        elapsed.as_secs_f64()
+    );
+    for (check, verdict) in results {
+        out.push_str(&format!("{}  {:width$}  {:rules_width$}  {}\n", label(verdict), check.id, check.rules.join(","), check.title));
+        match verdict {
+            Verdict::Skip(reason) => out.push_str(&format!("      overgeslagen: {reason}\n")),
+            Verdict::Fail(evidence) => {
+                for item in evidence.iter().take(SHOWN) {
+                    out.push_str(&format!("      $ {}\n", item.command));
+                    let status = if item.status.is_empty() { String::new() } else { format!("{}: ", item.status) };
+                    out.push_str(&format!("        {status}{}\n", item.problem));
+                    for line in item.output.lines().take(4) {
+                        out.push_str(&format!("        {line}\n"));
+                    }
+                }
+                if evidence.len() > SHOWN {
+                    out.push_str(&format!("      … en nog {} keer\n", evidence.len() - SHOWN));
+                }
+            }
+            Verdict::Pass => {}
+        }
+    }
+    let count = |wanted: &str| results.iter().filter(|(_, v)| label(v) == wanted).count();
+    out.push_str(&format!(
+        "\n{} PASS, {} FAIL ({} MUST), {} SKIP\n",
+        count("PASS"),
+        count("FAIL"),
+        must_failures(results),
+        count("SKIP")
+    ));
+    out
+}
+
+/// `--list-rules`.
+pub fn catalogue_json(checks: &[Check]) -> Value {
+    checks
+        .iter()
+        .map(|c| json!({"id": c.id, "rules": c.rules, "level": c.level.label(), "title": c.title}))
+        .collect()
+}
+
+/// `--list-rules` as a table.
+pub fn catalogue_table(checks: &[Check]) -> String {
+    let width = checks.iter().map(|c| c.id.len()).max().unwrap_or(10);
+    checks
+        .iter()
+        .map(|c| format!("{:width$}  {:6}  {:28}  {}\n", c.id, c.level.label(), c.rules.join(","), c.title))
+        .collect()
+}
