@@ -1,0 +1,161 @@
+//! The HTTP backend of `spec/rvo-backend.md`: the requests rvo-cli makes and how it reads the
+//! answers. Every status of the contract maps to one exit code; anything else is exit 76.
+
+use common::http::check_url;
+use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Response, Result};
+use rvo_cli::backend_types::{
+    API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, Problem,
+    RapportageAanvraag, bearer, rapportage_url, rapportages_url,
+};
+use serde::de::DeserializeOwned;
+
+const ACCEPT: &str = "application/json, application/problem+json";
+
+/// A configured HTTP backend: base URL and optional token.
+pub struct HttpBackend {
+    base: String,
+    token: Option<String>,
+    loopback: bool,
+}
+
+impl HttpBackend {
+    /// Checks `base` (https, or http to a loopback host; else exit 78) and reads the token.
+    pub fn from_env(ctx: &Context<'_>, base: &str) -> Result<Self> {
+        let url = check_url(base).map_err(|err| {
+            err.with_hint(format!(
+                "{API_BASE_ENV} moet een https-URL zijn (http alleen naar 127.0.0.1, ::1 of localhost)"
+            ))
+        })?;
+        let loopback = matches!(url.scheme(), "http")
+            || matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"));
+        Ok(HttpBackend {
+            base: base.trim_end_matches('/').to_string(),
+            token: ctx.env(API_TOKEN_ENV).map(str::to_string),
+            loopback,
+        })
+    }
+
+    /// `local` for a loopback backend (a fake), `test` otherwise: no endpoint of this contract
+    /// is a documented production service of RVO.
+    pub fn environment(&self) -> Environment {
+        if self.loopback {
+            Environment::Local
+        } else {
+            Environment::Test
+        }
+    }
+
+    fn with_headers(&self, request: Request) -> Request {
+        let request = request.header("Accept", ACCEPT);
+        match &self.token {
+            Some(token) => request.secret_header(AUTHORIZATION_HEADER, bearer(token)),
+            None => request,
+        }
+    }
+
+    /// `POST {base}/rapportages` with the plan digest as `Idempotency-Key`.
+    pub fn file_request(&self, aanvraag: &RapportageAanvraag, key: &str) -> Result<Request> {
+        let body = serde_json::to_value(aanvraag).map_err(|e| Error::software(e.to_string()))?;
+        Ok(self.with_headers(
+            Request::post(rapportages_url(&self.base), body).header(IDEMPOTENCY_KEY_HEADER, key),
+        ))
+    }
+
+    /// `GET {base}/rapportages/{referentienummer}` (the number is path-safe, checked before).
+    pub fn get_request(&self, referentienummer: &str) -> Request {
+        self.with_headers(Request::get(rapportage_url(&self.base, referentienummer)))
+    }
+
+    /// `GET {base}/rapportages?kvk_nummer=…`.
+    pub fn list_request(&self, kvk_nummer: &str) -> Request {
+        self.with_headers(
+            Request::get(rapportages_url(&self.base))
+                .query(&[("kvk_nummer", kvk_nummer.to_string())]),
+        )
+    }
+}
+
+/// The body of a success answer as `T`; another shape is exit 76.
+pub fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
+    serde_json::from_slice(&response.body).map_err(|e| {
+        Error::protocol(format!(
+            "het antwoord van de backend (HTTP {}) past niet bij spec/rvo-backend.md: {e}",
+            response.status
+        ))
+        .with_status(response.status)
+    })
+}
+
+/// What a call was doing, for the mapping of 422 and the texts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    /// `POST /rapportages`.
+    File,
+    /// A `GET`.
+    Read,
+}
+
+/// The profile error for an answer that is not a success of the contract.
+pub fn error_for(response: &Response, call: Call) -> Error {
+    let status = response.status;
+    let problem: Option<Problem> = serde_json::from_slice(&response.body).ok();
+    let detail = problem
+        .as_ref()
+        .map(|p| p.detail.clone().unwrap_or_else(|| p.title.clone()))
+        .unwrap_or_else(|| format!("de backend antwoordde met HTTP {status}"));
+    let errors: Vec<FieldError> = problem
+        .map(|p| {
+            p.errors
+                .into_iter()
+                .map(|e| FieldError {
+                    pointer: e.pointer,
+                    detail: e.detail,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let error = match status {
+        422 if call == Call::File => Error::new(
+            ExitStatus::DataErr,
+            "IDEMPOTENTIE_CONFLICT",
+            "Plan-digest al gebruikt voor een andere rapportage",
+            detail,
+        )
+        .with_hint("er is niets ingediend; controleer de argumenten en vraag een nieuw plan op"),
+        400 | 422 => Error::new(
+            ExitStatus::DataErr,
+            "API_FOUT",
+            "De backend weigerde het verzoek",
+            detail,
+        ),
+        401 | 403 => Error::no_permission(detail).with_hint(format!(
+            "controleer {API_TOKEN_ENV}; het token moet voor dit KvK-nummer mogen handelen"
+        )),
+        404 => Error::not_found(detail),
+        409 | 429 | 503 => {
+            let wait = response.retry_after().unwrap_or(1).max(1);
+            let detail = if status == 409 {
+                format!("dezelfde rapportage wordt nog verwerkt: {detail}")
+            } else {
+                detail
+            };
+            Error::temporary(detail, Some(wait)).with_hint(format!(
+                "probeer het over {wait} seconden opnieuw met hetzelfde commando; dat is veilig"
+            ))
+        }
+        500..=599 => Error::unavailable(detail),
+        _ => Error::protocol(format!(
+            "onverwachte HTTP-status {status} van de backend (zie spec/rvo-backend.md)"
+        )),
+    };
+    with_errors(error.with_status(status), errors)
+}
+
+fn with_errors(mut error: Error, errors: Vec<FieldError>) -> Error {
+    if let Error::Problem(problem) = &mut error
+        && problem.exit == ExitStatus::DataErr
+    {
+        problem.errors = errors;
+    }
+    error
+}

@@ -1,0 +1,192 @@
+//! `rapportage indienen`: file a report, exactly once, as a confirmed mutation.
+//!
+//! Order: validate everything (exit 65, all errors at once) → session rule (exit 77) →
+//! configuration (exit 78) → the plan gate (dry run 0, no `--confirm` 80, wrong digest 81) →
+//! file under the plan digest as idempotency key (local store, or `POST` with
+//! `Idempotency-Key`). A repeat returns the first result with `replayed: true`.
+
+use chrono::Utc;
+use common::validate::{Validation, is_kvk_nummer};
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
+};
+use rvo_cli::backend_types::RapportageOntvangst;
+use rvo_cli::catalogue::Catalogue;
+use rvo_cli::filing::{Backend as ResultBackend, FilingInput, build_result, split_maatregelen};
+use rvo_cli::reference::is_path_safe;
+use serde_json::json;
+
+use super::KVK_NUMMER;
+use crate::backend::http::{Call, error_for, parse};
+use crate::backend::{Backend, store_error, to_json};
+use crate::commands::{PEILDATUM_SCHEMA, peildatum};
+
+/// Dien een rapportage in (muterend: eerst het plan, dan --confirm)
+///
+/// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
+/// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
+/// idempotentiesleutel: dezelfde rapportage opnieuw indienen geeft het eerste resultaat terug met
+/// "replayed": true. Standaard lokaal (er gaat niets naar RVO); met RVO_API_BASE naar een
+/// backend. Gebonden aan KVK_SESSIE_NUMMER.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert
+    pub kvk_nummer: String,
+    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli
+    pub regeling_id: String,
+    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet
+    pub maatregelen: String,
+    /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
+    #[arg(long, value_name = "TEKST")]
+    pub toelichting: Option<String>,
+    /// Toets de openstelling op deze datum (JJJJ-MM-DD) in plaats van vandaag; telt mee in de digest
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["rapportage", "indienen"],
+    title: "Rapportage indienen",
+    annotations: Annotations {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+        open_world: true,
+    },
+    output_schema: include_str!("../../../schemas/rapportage-indienen.json"),
+    examples: &[
+        &[
+            "rapportage",
+            "indienen",
+            "68750110",
+            "EBR-2027",
+            "LED-verlichting,Isolatie dak",
+        ],
+        &[
+            "rapportage",
+            "indienen",
+            "68750110",
+            "EBR-2027",
+            "warmtepomp, led-verlichting",
+            "--toelichting",
+            "Locatie Utrecht",
+        ],
+    ],
+    args: &[
+        KVK_NUMMER,
+        ArgSchema {
+            name: "regeling_id",
+            schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
+        },
+        ArgSchema {
+            name: "maatregelen",
+            schema: r#"{"minLength": 1, "examples": ["LED-verlichting,Isolatie dak"]}"#,
+        },
+        ArgSchema {
+            name: "toelichting",
+            schema: r#"{"maxLength": 2000}"#,
+        },
+        ArgSchema {
+            name: "peildatum",
+            schema: PEILDATUM_SCHEMA,
+        },
+    ],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let catalogue = Catalogue::embedded();
+    let mut validation = Validation::new();
+    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let kvk_nummer = args.kvk_nummer.trim();
+    if is_kvk_nummer(kvk_nummer) {
+        ctx.subject(kvk_nummer, "KVK_NUMMER");
+    }
+    let input = FilingInput {
+        kvk_nummer: args.kvk_nummer.clone(),
+        regeling_id: args.regeling_id.clone(),
+        maatregelen: split_maatregelen(&args.maatregelen),
+        toelichting: args.toelichting.clone(),
+    };
+    let filing = rvo_cli::filing::validate(catalogue, &input, date)
+        .map_err(|errors| {
+            for error in errors {
+                validation.push(error.pointer.trim_start_matches('/'), error.detail);
+            }
+        })
+        .ok();
+    validation.finish()?;
+    let filing = filing.ok_or_else(|| Error::software("validatie zonder resultaat"))?;
+    let aanvraag = &filing.aanvraag;
+    session::enforce(ctx, &aanvraag.kvk_nummer)?;
+    let backend = Backend::from_env(ctx)?;
+
+    let mut arguments = json!({
+        "kvk_nummer": aanvraag.kvk_nummer,
+        "regeling_id": aanvraag.regeling_id,
+        "maatregelen": aanvraag.maatregelen,
+    });
+    if let Some(toelichting) = &aanvraag.toelichting {
+        arguments["toelichting"] = toelichting.clone().into();
+    }
+    if args.peildatum.is_some() {
+        arguments["peildatum"] = date.to_string().into();
+    }
+    let key = common::plan::digest(&ctx.name, &arguments);
+    let where_to = match &backend {
+        Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
+        Backend::Http(_) => "via de backend van RVO_API_BASE",
+    };
+    let mut plan = PlanSpec::new(arguments)
+        .effect(format!(
+            "Dient een rapportage in voor {} namens {} ({where_to}).",
+            aanvraag.regeling_id, aanvraag.kvk_nummer
+        ))
+        .extra("backend", backend.name().into());
+    let request = match &backend {
+        Backend::Http(http) => Some(http.file_request(aanvraag, &key)?),
+        Backend::Lokaal(_) => None,
+    };
+    if let Some(request) = &request {
+        plan = plan.request(request.clone());
+    }
+    let plan = ctx.gate(plan)?;
+    if plan.digest != key {
+        return Err(Error::software(
+            "plan-digest wijkt af van de idempotentiesleutel",
+        ));
+    }
+
+    let result = match (&backend, &request) {
+        (Backend::Lokaal(store), _) => {
+            store.file(&key, &filing, Utc::now()).map_err(store_error)?
+        }
+        (Backend::Http(_), Some(request)) => {
+            let response = ctx.send(request)?;
+            if !matches!(response.status, 200 | 201) {
+                return Err(error_for(&response, Call::File));
+            }
+            let receipt: RapportageOntvangst = parse(&response)?;
+            if !is_path_safe(&receipt.referentienummer) {
+                return Err(Error::protocol(format!(
+                    "de backend gaf een onbruikbaar referentienummer: {:?}",
+                    receipt.referentienummer
+                ))
+                .with_status(response.status));
+            }
+            let mut result = build_result(
+                filing.regeling,
+                aanvraag,
+                &receipt.referentienummer,
+                receipt.ontvangen_op,
+                ResultBackend::Http,
+            );
+            result.status = receipt.status;
+            result.replayed = response.status == 200;
+            result
+        }
+        (Backend::Http(_), None) => return Err(Error::software("geen verzoek voor de backend")),
+    };
+    ctx.audit_attribute("overheid.replayed", result.replayed.into());
+    let data = to_json(&result)?;
+    Ok(backend.outcome(data, &format!("rapportages:{key}")))
+}

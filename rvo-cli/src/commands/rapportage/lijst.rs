@@ -1,0 +1,68 @@
+//! `rapportage lijst [KVK_NUMMER]`: the reports of one company, oldest first.
+
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use rvo_cli::backend_types::RapportageLijst;
+use serde_json::json;
+
+use super::KVK_NUMMER;
+use crate::backend::http::{Call, error_for, parse};
+use crate::backend::{Backend, Overzicht, store_error};
+
+/// Ingediende rapportages van één bedrijf, oudste eerst (gebonden aan KVK_SESSIE_NUMMER)
+///
+/// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
+/// Geen rapportages is een lege lijst (exit 0).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["rapportage", "lijst"],
+    title: "Rapportages van een bedrijf",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../../schemas/rapportage-lijst.json"),
+    examples: &[&["rapportage", "lijst", "68750110"]],
+    args: &[KVK_NUMMER],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let kvk_nummer = session::bound_kvk_number(ctx, args.kvk_nummer.as_deref())?;
+    let backend = Backend::from_env(ctx)?;
+    let mut plan =
+        PlanSpec::new(json!({"kvk_nummer": kvk_nummer})).extra("backend", backend.name().into());
+    if let Backend::Http(http) = &backend {
+        plan = plan.request(http.list_request(&kvk_nummer));
+    }
+    ctx.gate(plan)?;
+
+    let rapportages: Vec<Overzicht> = match &backend {
+        Backend::Lokaal(store) => store
+            .list(Some(&kvk_nummer))
+            .map_err(store_error)?
+            .into_iter()
+            .map(Overzicht::from_local)
+            .collect(),
+        Backend::Http(http) => {
+            let response = ctx.send(&http.list_request(&kvk_nummer))?;
+            if response.status != 200 {
+                return Err(error_for(&response, Call::Read));
+            }
+            let lijst: RapportageLijst = parse(&response)?;
+            lijst
+                .rapportages
+                .into_iter()
+                .filter(|record| record.kvk_nummer == kvk_nummer)
+                .map(Overzicht::from_http)
+                .collect()
+        }
+    };
+    let data = json!({
+        "kvk_nummer": kvk_nummer,
+        "aantal": rapportages.len(),
+        "backend": backend.name(),
+        "rapportages": rapportages,
+    });
+    Ok(backend.outcome(data, &format!("rapportages?kvk_nummer={kvk_nummer}")))
+}

@@ -1,0 +1,94 @@
+//! `rapportage status REFERENTIENUMMER`: one filed report, read back from the backend.
+//!
+//! With `KVK_SESSIE_NUMMER` set, a report of another company is refused (exit 77) and not shown.
+//! Its KvK number is only known once the report is read, so for the HTTP backend the refusal
+//! follows the `GET`.
+
+use common::validate::Validation;
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
+};
+use rvo_cli::backend_types::RapportageRecord;
+use rvo_cli::reference::{is_path_safe, is_well_formed};
+use serde_json::json;
+
+use crate::backend::http::{Call, error_for, parse};
+use crate::backend::{Backend, Overzicht, store_error, to_json};
+
+/// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
+///
+/// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt geweigerd (exit 77).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Referentienummer uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
+    pub referentienummer: String,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["rapportage", "status"],
+    title: "Status van een rapportage",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../../schemas/rapportage-status.json"),
+    examples: &[&["rapportage", "status", "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]],
+    args: &[ArgSchema {
+        name: "referentienummer",
+        schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,80}\\s*$", "examples": ["RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]}"#,
+    }],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let referentienummer = args.referentienummer.trim();
+    let mut validation = Validation::new();
+    validation.check(is_path_safe(referentienummer), "referentienummer", || {
+        format!(
+            "referentienummer {referentienummer:?} mag alleen letters, cijfers en '-' bevatten (1 tot 80 tekens)"
+        )
+    });
+    validation.finish()?;
+    let backend = Backend::from_env(ctx)?;
+    let mut plan = PlanSpec::new(json!({"referentienummer": referentienummer}))
+        .extra("backend", backend.name().into());
+    if let Backend::Http(http) = &backend {
+        plan = plan.request(http.get_request(referentienummer));
+    }
+    ctx.gate(plan)?;
+
+    let not_found = || {
+        Error::not_found(format!(
+            "er is geen rapportage met referentienummer {referentienummer} ({})",
+            match &backend {
+                Backend::Lokaal(store) => format!("lokale opslag {}", store.dir().display()),
+                Backend::Http(_) => "backend van RVO_API_BASE".to_string(),
+            }
+        ))
+        .with_hint("rapportage lijst KVK_NUMMER toont de referentienummers van een bedrijf")
+    };
+    let overzicht = match &backend {
+        Backend::Lokaal(store) => {
+            let found = if is_well_formed(referentienummer) {
+                store.get(referentienummer).map_err(store_error)?
+            } else {
+                None
+            };
+            Overzicht::from_local(found.ok_or_else(not_found)?)
+        }
+        Backend::Http(http) => {
+            let response = ctx.send(&http.get_request(referentienummer))?;
+            if response.status != 200 {
+                return Err(error_for(&response, Call::Read));
+            }
+            let record: RapportageRecord = parse(&response)?;
+            if record.referentienummer != referentienummer {
+                return Err(Error::protocol(format!(
+                    "de backend gaf rapportage {} terug in plaats van {referentienummer}",
+                    record.referentienummer
+                ))
+                .with_status(response.status));
+            }
+            Overzicht::from_http(record)
+        }
+    };
+    session::enforce(ctx, &overzicht.kvk_nummer)?;
+    let data = to_json(&overzicht)?;
+    Ok(backend.outcome(data, &format!("rapportage:{referentienummer}")))
+}

@@ -1,0 +1,67 @@
+//! `regeling get ID`: one scheme, with its status on the peildatum.
+
+use common::validate::Validation;
+use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
+use rvo_cli::catalogue::Catalogue;
+use rvo_cli::status::RegelingOpDatum;
+use serde_json::json;
+
+use super::catalogue_outcome;
+use crate::commands::{PEILDATUM_SCHEMA, peildatum};
+
+/// Eén regeling uit de catalogus, met wettelijke grondslag en status op de peildatum
+///
+/// Een onbekend id geeft exit 66 met de bekende ids in de hint.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
+    pub regeling_id: String,
+    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["regeling", "get"],
+    title: "Regeling ophalen",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../schemas/regeling.json"),
+    examples: &[
+        &["regeling", "get", "EBR-2027"],
+        &["regeling", "get", "EIA-2026", "--peildatum", "2026-06-01"],
+    ],
+    args: &[
+        ArgSchema {
+            name: "regeling_id",
+            schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
+        },
+        ArgSchema {
+            name: "peildatum",
+            schema: PEILDATUM_SCHEMA,
+        },
+    ],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    validation.finish()?;
+    let catalogue = Catalogue::embedded();
+    let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {
+        Error::not_found(format!(
+            "regeling {:?} staat niet in de catalogus (peildatum {})",
+            unknown.id.trim(),
+            catalogue.peildatum
+        ))
+        .with_hint(format!(
+            "bekende regelingen: {}",
+            unknown.known_ids.join(", ")
+        ))
+    })?;
+    ctx.gate(PlanSpec::new(
+        json!({"regeling_id": regeling.id, "peildatum": date.to_string()}),
+    ))?;
+    let data = serde_json::to_value(RegelingOpDatum::new(regeling, date))
+        .map_err(|e| Error::software(e.to_string()))?;
+    Ok(catalogue_outcome(data))
+}

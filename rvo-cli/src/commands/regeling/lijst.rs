@@ -1,0 +1,57 @@
+//! `regeling lijst`: every scheme of the catalogue, with its status on the peildatum.
+
+use common::validate::Validation;
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use rvo_cli::catalogue::Catalogue;
+use rvo_cli::status::RegelingOpDatum;
+use serde_json::json;
+
+use super::catalogue_outcome;
+use crate::commands::{PEILDATUM_SCHEMA, peildatum};
+
+/// Alle regelingen uit de catalogus, met hun status op de peildatum
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["regeling", "lijst"],
+    title: "Alle regelingen",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../schemas/regeling-lijst.json"),
+    examples: &[
+        &["regeling", "lijst"],
+        &["regeling", "lijst", "--peildatum", "2027-01-01"],
+    ],
+    args: &[ArgSchema {
+        name: "peildatum",
+        schema: PEILDATUM_SCHEMA,
+    }],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    validation.finish()?;
+    ctx.gate(PlanSpec::new(json!({"peildatum": date.to_string()})))?;
+    let catalogue = Catalogue::embedded();
+    let regelingen: Vec<RegelingOpDatum<'_>> = catalogue
+        .list()
+        .iter()
+        .map(|regeling| RegelingOpDatum::new(regeling, date))
+        .collect();
+    let data = json!({
+        "peildatum": date.to_string(),
+        "catalogus": {
+            "versie": catalogue.versie,
+            "peildatum": catalogue.peildatum.to_string(),
+            "bron": catalogue.bron,
+        },
+        "aantal": regelingen.len(),
+        "regelingen": regelingen,
+    });
+    Ok(catalogue_outcome(data))
+}

@@ -1,0 +1,43 @@
+//! `regeling zoek|get|lijst`: the embedded catalogue of RVO schemes. Read-only and local: nothing
+//! is asked of RVO, and provenance says the data is an embedded snapshot with its own peildatum.
+
+pub mod get;
+pub mod lijst;
+pub mod zoek;
+
+use clap::Subcommand;
+use common::plan::sha256_hex;
+use common::{Context, Environment, Outcome, Result};
+use rvo_cli::catalogue::{CATALOGUE_JSON, Catalogue};
+use serde_json::Value;
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    Zoek(zoek::Args),
+    Get(get::Args),
+    Lijst(lijst::Args),
+}
+
+pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+    match action {
+        Action::Zoek(args) => zoek::run(args, ctx),
+        Action::Get(args) => get::run(args, ctx),
+        Action::Lijst(args) => lijst::run(args, ctx),
+    }
+}
+
+/// Data from the embedded catalogue, with its provenance: the catalogue's own label, a `urn:`
+/// naming the catalogue version, method `LOCAL` and the SHA-256 of the embedded file.
+pub fn catalogue_outcome(data: Value) -> Outcome {
+    let catalogue = Catalogue::embedded();
+    Outcome::new(data, catalogue.source_label(), Environment::Local)
+        .source_url(
+            format!("urn:rvo-cli:regelingencatalogus:{}", catalogue.versie),
+            "LOCAL",
+            sha256_hex(CATALOGUE_JSON.as_bytes()),
+        )
+        .extra(
+            "catalogus_peildatum",
+            catalogue.peildatum.to_string().into(),
+        )
+}

@@ -1,0 +1,78 @@
+//! `regeling zoek TREFWOORD`: ranked, case- and accent-insensitive search over the catalogue.
+
+use common::validate::Validation;
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use rvo_cli::catalogue::{Catalogue, Soort};
+use rvo_cli::search::{Filters, search};
+use rvo_cli::status::Status;
+use serde_json::json;
+
+use super::catalogue_outcome;
+use crate::commands::{PEILDATUM_SCHEMA, peildatum};
+
+/// Zoek regelingen op naam, beschrijving en trefwoorden (hoofdletter- en accentongevoelig)
+///
+/// Alle woorden van de zoekterm moeten voorkomen; treffers in naam en trefwoorden wegen zwaarder.
+/// Geen treffers is een lege lijst (exit 0).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
+    pub trefwoord: String,
+    /// Alleen regelingen met deze status op de peildatum
+    #[arg(long, value_parser = ["open", "gesloten", "binnenkort_open"])]
+    pub status: Option<String>,
+    /// Alleen regelingen van deze soort
+    #[arg(long, value_parser = ["subsidie", "fiscale_regeling", "verplichting"])]
+    pub soort: Option<String>,
+    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["regeling", "zoek"],
+    title: "Regelingen zoeken",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../schemas/regeling-zoek.json"),
+    examples: &[
+        &["regeling", "zoek", "informatieplicht"],
+        &["regeling", "zoek", "warmtepomp", "--soort", "subsidie"],
+        &["regeling", "zoek", "energie", "--status", "open"],
+    ],
+    args: &[ArgSchema {
+        name: "peildatum",
+        schema: PEILDATUM_SCHEMA,
+    }],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let status = args.status.as_deref().and_then(Status::parse);
+    let soort = args.soort.as_deref().and_then(Soort::parse);
+    validation.finish()?;
+
+    let trefwoord = args.trefwoord.trim();
+    let mut arguments = json!({"trefwoord": trefwoord, "peildatum": date.to_string()});
+    if let Some(status) = status {
+        arguments["status"] = status.as_str().into();
+    }
+    if let Some(soort) = &args.soort {
+        arguments["soort"] = soort.as_str().into();
+    }
+    ctx.gate(PlanSpec::new(arguments))?;
+
+    let filters = Filters {
+        status,
+        soort,
+        date,
+    };
+    let hits = search(Catalogue::embedded(), trefwoord, filters);
+    let data = json!({
+        "trefwoord": trefwoord,
+        "peildatum": date.to_string(),
+        "aantal": hits.len(),
+        "regelingen": hits,
+    });
+    Ok(catalogue_outcome(data))
+}
