@@ -112,7 +112,7 @@ mod tests {
     fn reports_every_invalid_argument_with_a_pointer() {
         let schema = json!({
             "type": "object",
-            "properties": {"kvk_nummer": {"type": "string", "pattern": "^[0-9]{8}$"}, "geo": {"type": "boolean"}},
+            "properties": {"kvk_nummer": {"type": "string", "pattern": "^[0-9]{8}$"}, "geo": {"type": "boolean"}, "naam": {}},
             "required": ["naam"],
             "additionalProperties": false
         });

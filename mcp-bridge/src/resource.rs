@@ -70,19 +70,18 @@ fn typed(property: &Value, text: String) -> Value {
     if wants("string") {
         return Value::String(text);
     }
-    if wants("integer") {
-        if let Ok(number) = text.parse::<i64>() {
-            return number.into();
-        }
+    if wants("integer")
+        && let Ok(number) = text.parse::<i64>()
+    {
+        return number.into();
     }
-    if wants("number") {
-        if let Some(number) = text
+    if wants("number")
+        && let Some(number) = text
             .parse::<f64>()
             .ok()
             .and_then(serde_json::Number::from_f64)
-        {
-            return Value::Number(number);
-        }
+    {
+        return Value::Number(number);
     }
     if wants("boolean") && (text == "true" || text == "false") {
         return Value::Bool(text == "true");

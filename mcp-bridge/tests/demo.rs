@@ -1,0 +1,298 @@
+//! The bridge with the fixture CLI `demo-cli`: protocol basics, a mutation through proposal and
+//! confirmation, resources, the environment a tool gets, deadlines and cancellation.
+
+mod harness;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use harness::{Bridge, demo_cli, wait_gone};
+
+struct Demo {
+    bridge: Bridge,
+    dir: tempfile::TempDir,
+}
+
+fn demo(extra_args: &[&str], extra_env: &[(&str, &str)]) -> Demo {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec!["--tool", cli.to_str().unwrap()];
+    args.extend_from_slice(extra_args);
+    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
+    env.extend_from_slice(extra_env);
+    let bridge = Bridge::start(&args, &env);
+    Demo { bridge, dir }
+}
+
+#[test]
+fn initialize_ping_and_protocol_errors() {
+    let mut demo = demo(&[], &[]);
+    let bridge = &mut demo.bridge;
+    let init = bridge.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+    );
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["serverInfo"]["name"], "overheid-mcp");
+    assert_eq!(init["capabilities"]["tools"]["listChanged"], false);
+    assert!(init["capabilities"]["resources"].is_object());
+    let older = bridge.request("initialize", json!({"protocolVersion": "2025-06-18"}));
+    assert_eq!(older["protocolVersion"], "2025-06-18");
+    let unknown_version = bridge.request("initialize", json!({"protocolVersion": "1999-01-01"}));
+    assert_eq!(unknown_version["protocolVersion"], "2025-11-25");
+
+    bridge.notify("notifications/initialized", json!({}));
+    assert_eq!(bridge.request("ping", json!({})), json!({}));
+    assert_eq!(
+        bridge.request_error("bestaat/niet", json!({}))["code"],
+        -32601
+    );
+    let unknown_tool = bridge.request_error(
+        "tools/call",
+        json!({"name": "demo__bestaat_niet", "arguments": {}}),
+    );
+    assert_eq!(unknown_tool["code"], -32602);
+    bridge.send_line("{dit is geen json");
+    let parse = bridge.next_message();
+    assert_eq!(parse["error"]["code"], -32700);
+    assert_eq!(parse["id"], Value::Null);
+    bridge.send_line(r#"[{"jsonrpc":"2.0","id":9,"method":"ping"}]"#);
+    assert_eq!(bridge.next_message()["error"]["code"], -32600);
+    // A notification gets no answer; the next message is the ping's.
+    bridge.notify("notifications/iets", json!({}));
+    let id = bridge.send("ping", json!({}));
+    assert_eq!(bridge.next_message()["id"], id);
+    assert!(demo.bridge.finish().success());
+}
+
+#[test]
+fn mutation_proposes_then_confirms_by_digest_without_a_session() {
+    let mut demo = demo(&[], &[]);
+    let store = demo.dir.path().join("store.json");
+    let tools = demo.bridge.request("tools/list", json!({}))["tools"].clone();
+    let maak = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "demo__notitie_maak")
+        .unwrap()
+        .clone();
+    assert!(maak["inputSchema"]["properties"]["confirm"].is_object());
+    assert_eq!(maak["annotations"]["readOnlyHint"], false);
+
+    let arguments = json!({"id": "n1", "tekst": "hallo", "label": ["b", "a"]});
+    let proposal = demo.bridge.call("demo__notitie_maak", arguments.clone());
+    assert_eq!(proposal["isError"], false, "{proposal}");
+    let content = &proposal["structuredContent"];
+    assert_eq!(content["requires_confirmation"], true);
+    let digest = content["plan_digest"].as_str().unwrap().to_string();
+    assert_eq!(content["plan"]["plan_digest"], digest.as_str());
+    assert_eq!(content["plan"]["arguments"]["label"], json!(["a", "b"]));
+    assert!(!store.exists(), "a proposal changes nothing");
+    let validator = jsonschema::validator_for(&maak["outputSchema"]).unwrap();
+    assert!(
+        validator.is_valid(content),
+        "the proposal fits the listed outputSchema"
+    );
+
+    // A stale digest: nothing happens, the current plan comes along.
+    let mut stale = arguments.clone();
+    stale["confirm"] = json!("0".repeat(64));
+    let refused = demo.bridge.call("demo__notitie_maak", stale);
+    assert_eq!(refused["isError"], true);
+    assert_eq!(refused["structuredContent"]["code"], "PLAN_VERLOPEN");
+    assert_eq!(
+        refused["_meta"]["nl.overheid/plan"]["plan_digest"],
+        digest.as_str()
+    );
+    assert!(!store.exists());
+
+    // Another client, later: the digest alone completes the proposal.
+    let cli = demo_cli();
+    let mut other = Bridge::start(
+        &["--tool", cli.to_str().unwrap()],
+        &[("DEMO_STORE", store.to_str().unwrap())],
+    );
+    let mut confirmed = arguments.clone();
+    confirmed["confirm"] = json!(digest);
+    let done = other.call("demo__notitie_maak", confirmed.clone());
+    assert_eq!(done["isError"], false, "{done}");
+    assert_eq!(
+        done["structuredContent"],
+        json!({"id": "n1", "tekst": "hallo", "labels": ["a", "b"], "replayed": false})
+    );
+    assert!(validator.is_valid(&done["structuredContent"]));
+    assert_eq!(done["_meta"]["nl.overheid/provenance"]["tool"], "demo-cli");
+    let again = other.call("demo__notitie_maak", confirmed);
+    assert_eq!(again["structuredContent"]["replayed"], true);
+}
+
+#[test]
+fn resources_are_read_through_their_tool() {
+    let mut demo = demo(&[], &[]);
+    std::fs::write(
+        demo.dir.path().join("store.json"),
+        json!({"n 1": {"key": "", "note": {"id": "n 1", "tekst": "x", "labels": []}},
+               "n2": {"key": "", "note": {"id": "n2", "tekst": "twee", "labels": ["l"]}}})
+        .to_string(),
+    )
+    .unwrap();
+    let templates = demo.bridge.request("resources/templates/list", json!({}));
+    let template = &templates["resourceTemplates"][0];
+    assert_eq!(template["uriTemplate"], "demo://notitie/{id}");
+    assert_eq!(template["mimeType"], "application/json");
+    assert_eq!(template["_meta"]["nl.overheid/tool"], "demo__notitie_get");
+    assert_eq!(
+        demo.bridge.request("resources/list", json!({})),
+        json!({"resources": []})
+    );
+
+    let read = demo
+        .bridge
+        .request("resources/read", json!({"uri": "demo://notitie/n2"}));
+    let content = &read["contents"][0];
+    assert_eq!(content["uri"], "demo://notitie/n2");
+    assert_eq!(content["mimeType"], "application/json");
+    let text: Value = serde_json::from_str(content["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, json!({"id": "n2", "tekst": "twee", "labels": ["l"]}));
+    assert_eq!(read["_meta"]["nl.overheid/provenance"]["method"], "LOCAL");
+
+    let missing = demo
+        .bridge
+        .request_error("resources/read", json!({"uri": "demo://notitie/n3"}));
+    assert_eq!(missing["code"], -32002);
+    assert_eq!(missing["data"]["code"], "NIET_GEVONDEN");
+    let unknown = demo
+        .bridge
+        .request_error("resources/read", json!({"uri": "koop://regeling/x"}));
+    assert_eq!(unknown["code"], -32002);
+    // "n 1" does not match the id pattern: the tool's own input validation refuses it.
+    let invalid = demo
+        .bridge
+        .request_error("resources/read", json!({"uri": "demo://notitie/n%201"}));
+    assert_eq!(invalid["code"], -32602, "{invalid}");
+}
+
+#[test]
+fn a_tool_sees_only_its_declared_variables_and_the_bridges_trace() {
+    let mut demo = demo(
+        &[],
+        &[
+            ("DEMO_TOKEN", "van-de-host"),
+            ("CLIENT_SECRET", "geheim"),
+            ("KVK_API_KEY", "niet-voor-demo"),
+            (
+                "TRACEPARENT",
+                "00-11111111111111111111111111111111-2222222222222222-01",
+            ),
+        ],
+    );
+    let result = demo.bridge.call("demo__omgeving_toon", json!({}));
+    assert_eq!(result["isError"], false, "{result}");
+    let names: Vec<&str> = result["structuredContent"]["variabelen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for expected in ["DEMO_STORE", "DEMO_TOKEN", "PATH", "HOME", "TRACEPARENT"] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    for secret in ["CLIENT_SECRET", "KVK_API_KEY"] {
+        assert!(!names.contains(&secret), "{secret} leaked: {names:?}");
+    }
+    let traceparent = result["structuredContent"]["traceparent"].as_str().unwrap();
+    assert!(
+        !traceparent.contains("1111111111"),
+        "the bridge's own trace, not its environment's"
+    );
+    let trace_id = traceparent.split('-').nth(1).unwrap();
+    assert_eq!(
+        result["_meta"]["nl.overheid/provenance"]["trace_id"],
+        trace_id
+    );
+}
+
+#[test]
+fn a_call_past_the_deadline_kills_the_process_group_while_others_are_answered() {
+    let mut demo = demo(&["--timeout", "1.5"], &[]);
+    let pid_file = demo.dir.path().join("pids");
+    let started = Instant::now();
+    let call = demo.bridge.send(
+        "tools/call",
+        json!({"name": "demo__wacht", "arguments": {"pid_bestand": pid_file.to_str().unwrap()}}),
+    );
+    // The bridge answers a ping while the call runs.
+    let ping = demo.bridge.send("ping", json!({}));
+    assert_eq!(demo.bridge.next_message()["id"], ping);
+    let response = demo.bridge.response(call);
+    let elapsed = started.elapsed();
+    let result = &response["result"];
+    assert_eq!(result["isError"], true, "{response}");
+    assert_eq!(result["structuredContent"]["code"], "TIMEOUT");
+    assert_eq!(result["structuredContent"]["exit_code"], 124);
+    assert!(
+        elapsed >= Duration::from_millis(1400) && elapsed < Duration::from_secs(10),
+        "{elapsed:?}"
+    );
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    for pid in pids.split_whitespace() {
+        let pid: u32 = pid.parse().unwrap();
+        assert!(
+            wait_gone(pid, Duration::from_secs(3)),
+            "process {pid} survived the deadline"
+        );
+    }
+}
+
+#[test]
+fn a_cancelled_call_is_killed_and_not_answered() {
+    let mut demo = demo(&["--timeout", "60"], &[]);
+    let pid_file = demo.dir.path().join("pids");
+    let call = demo.bridge.send(
+        "tools/call",
+        json!({"name": "demo__wacht", "arguments": {"pid_bestand": pid_file.to_str().unwrap()}}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !pid_file.exists()
+        || std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .split_whitespace()
+            .count()
+            < 2
+    {
+        assert!(Instant::now() < deadline, "the call never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    demo.bridge.notify(
+        "notifications/cancelled",
+        json!({"requestId": call, "reason": "test"}),
+    );
+    for pid in std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .split_whitespace()
+    {
+        let pid: u32 = pid.parse().unwrap();
+        assert!(
+            wait_gone(pid, Duration::from_secs(3)),
+            "process {pid} survived cancellation"
+        );
+    }
+    let ping = demo.bridge.send("ping", json!({}));
+    assert_eq!(
+        demo.bridge.next_message()["id"],
+        ping,
+        "no answer for the cancelled call"
+    );
+}
+
+#[test]
+fn a_missing_explicit_tool_stops_the_bridge_with_exit_78() {
+    let bridge = Bridge::start(&["--tool", "/bestaat/niet-cli"], &[]);
+    assert_eq!(bridge.finish().code(), Some(78));
+}

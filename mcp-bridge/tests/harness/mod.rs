@@ -1,0 +1,199 @@
+//! Test harness: `overheid-mcp` as a child, spoken to over its stdin and stdout.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// How long any single answer may take in a test.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The fake CLI fixture (a Python script after the profile, with a resource and a mutation).
+pub fn demo_cli() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-cli")
+}
+
+/// The workspace's `kvk-cli` binary, next to this test's target directory; `None` (with a
+/// message) when it was not built, e.g. when only this package was built.
+pub fn kvk_cli() -> Option<PathBuf> {
+    let beside_tests = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("kvk-cli")));
+    let in_workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/debug/kvk-cli");
+    let found = beside_tests
+        .into_iter()
+        .chain([in_workspace])
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!(
+            "OVERGESLAGEN: target/debug/kvk-cli ontbreekt; bouw eerst de workspace (cargo build -p kvk-cli)"
+        );
+    }
+    found
+}
+
+/// A running bridge.
+pub struct Bridge {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Messages read while waiting for another id.
+    pending: VecDeque<Value>,
+    next_id: i64,
+}
+
+impl Bridge {
+    /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME).
+    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
+        command
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", std::env::var("HOME").unwrap_or_default())
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = command.spawn().expect("overheid-mcp starts");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Bridge {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            pending: VecDeque::new(),
+            next_id: 1,
+        }
+    }
+
+    /// Write one raw line.
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Send a request; returns its id.
+    pub fn send(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(&message.to_string());
+        id
+    }
+
+    /// Send a notification.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.send_line(&message.to_string());
+    }
+
+    /// The next message, whatever it is.
+    pub fn next_message(&mut self) -> Value {
+        if let Some(message) = self.pending.pop_front() {
+            return message;
+        }
+        let line = self
+            .lines
+            .recv_timeout(ANSWER_TIMEOUT)
+            .expect("an answer from overheid-mcp in time");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// The response to request `id` (other messages are kept for later).
+    pub fn response(&mut self, id: i64) -> Value {
+        if let Some(at) = self.pending.iter().position(|m| m["id"] == id) {
+            return self.pending.remove(at).unwrap();
+        }
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(ANSWER_TIMEOUT)
+                .expect("an answer in time");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(message["jsonrpc"], "2.0");
+            if message["id"] == id {
+                return message;
+            }
+            self.pending.push_back(message);
+        }
+    }
+
+    /// Send a request and return its `result` (panics on a JSON-RPC error).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params);
+        let response = self.response(id);
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    /// Send a request and return its `error` (panics on a result).
+    pub fn request_error(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params);
+        let response = self.response(id);
+        assert!(response.get("result").is_none(), "{method}: {response}");
+        response["error"].clone()
+    }
+
+    /// `tools/call` and its result.
+    pub fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+
+    /// Whether a line arrives within `wait`.
+    pub fn silent_for(&mut self, wait: Duration) -> bool {
+        self.pending.is_empty() && self.lines.recv_timeout(wait).is_err()
+    }
+
+    /// Close stdin and wait for the bridge to exit.
+    pub fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether process `pid` is gone (or a zombie waiting for its parent).
+pub fn is_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Wait up to `wait` for `pid` to be gone.
+pub fn wait_gone(pid: u32, wait: Duration) -> bool {
+    let deadline = std::time::Instant::now() + wait;
+    while std::time::Instant::now() < deadline {
+        if is_gone(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    is_gone(pid)
+}

@@ -1,0 +1,177 @@
+//! The bridge with the real `kvk-cli` against the fake KvK: list, call with fields, validation,
+//! an error exit, and one trace from the MCP call to the CLI's audit record.
+
+mod harness;
+
+use serde_json::{Value, json};
+use test_support::FakeServer;
+
+use harness::{Bridge, kvk_cli};
+
+const CLIENT_TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+struct Setup {
+    bridge: Bridge,
+    server: FakeServer,
+    audit: tempfile::NamedTempFile,
+}
+
+fn setup() -> Option<Setup> {
+    let kvk = kvk_cli()?;
+    let server = FakeServer::start(test_support::kvk::kvk);
+    let audit = tempfile::NamedTempFile::new().unwrap();
+    let base = server.base_url();
+    let bridge = Bridge::start(
+        &["--tool", kvk.to_str().unwrap()],
+        &[
+            ("KVK_API_BASE", base.as_str()),
+            ("KVK_API_KEY", "test-sleutel"),
+            ("KVK_AUDIT_LOG", audit.path().to_str().unwrap()),
+        ],
+    );
+    Some(Setup {
+        bridge,
+        server,
+        audit,
+    })
+}
+
+fn discovery(kvk: &std::path::Path) -> Value {
+    let output = std::process::Command::new(kvk)
+        .args(["--help", "--json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn lists_every_kvk_tool_unchanged_plus_fields_without_initialize() {
+    let Some(mut setup) = setup() else { return };
+    let discovery = discovery(&kvk_cli().unwrap());
+    // No initialize first: the 2026-07-28 revision lets a client start right away.
+    let tools = setup.bridge.request("tools/list", json!({}))["tools"].clone();
+    let tools = tools.as_array().unwrap();
+    let entries = discovery["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), entries.len());
+    for (tool, entry) in tools.iter().zip(entries) {
+        assert_eq!(
+            tool["name"],
+            format!("kvk__{}", entry["name"].as_str().unwrap())
+        );
+        for key in ["title", "description", "outputSchema", "annotations"] {
+            assert_eq!(tool[key], entry[key], "{key} of {}", tool["name"]);
+        }
+        let mut input = tool["inputSchema"].clone();
+        let fields = input["properties"]
+            .as_object_mut()
+            .unwrap()
+            .remove("fields")
+            .unwrap();
+        assert_eq!(fields["type"], "array");
+        assert_eq!(
+            input, entry["inputSchema"],
+            "inputSchema of {}",
+            tool["name"]
+        );
+        assert!(
+            tool["inputSchema"]["properties"].get("confirm").is_none(),
+            "kvk tools are read-only"
+        );
+    }
+    let again = setup.bridge.request("tools/list", json!({}));
+    assert_eq!(again["tools"].as_array().unwrap(), tools, "deterministic");
+}
+
+#[test]
+fn call_with_fields_returns_data_provenance_and_continues_the_callers_trace() {
+    let Some(mut setup) = setup() else { return };
+    let traceparent = format!("00-{CLIENT_TRACE}-00f067aa0ba902b7-01");
+    let result = setup.bridge.request(
+        "tools/call",
+        json!({
+            "name": "kvk__basisprofiel_get",
+            "arguments": {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]},
+            "_meta": {"traceparent": traceparent}
+        }),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let data = json!({"kvkNummer": "68750110", "naam": "Test BV Donald"});
+    assert_eq!(result["structuredContent"], data);
+    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, data);
+    let provenance = &result["_meta"]["nl.overheid/provenance"];
+    assert_eq!(provenance["tool"], "kvk-cli");
+    assert_eq!(provenance["fields"], json!(["naam", "kvkNummer"]));
+    assert_eq!(provenance["trace_id"], CLIENT_TRACE);
+
+    // The upstream request and the audit record carry the same trace, under the bridge's span.
+    let requests = setup.server.requests();
+    assert_eq!(requests.len(), 1);
+    let upstream = requests[0].header("traceparent").unwrap().to_string();
+    assert!(
+        upstream.starts_with(&format!("00-{CLIENT_TRACE}-")),
+        "{upstream}"
+    );
+    let audit = std::fs::read_to_string(setup.audit.path()).unwrap();
+    let record: Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
+    assert_eq!(record["trace_id"], CLIENT_TRACE);
+    assert_eq!(record["status"], "OK");
+    let parent = record["parent_span_id"].as_str().unwrap();
+    assert_ne!(
+        parent, "00f067aa0ba902b7",
+        "the bridge's own span sits between client and CLI"
+    );
+    assert_eq!(parent.len(), 16);
+}
+
+#[test]
+fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
+    let Some(mut setup) = setup() else { return };
+    let result = setup.bridge.call(
+        "kvk__basisprofiel_get",
+        json!({"kvk_nummer": "123", "onbekend": true, "fields": "naam"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let error = &result["structuredContent"];
+    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["type"], "urn:overheid-cli:problem:INVALID_INPUT");
+    assert_eq!(error["exit_code"], 65);
+    let mut pointers: Vec<&str> = error["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    pointers.sort_unstable();
+    assert_eq!(pointers, ["/fields", "/kvk_nummer", "/onbekend"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(result["content"][0]["text"].as_str().unwrap()).unwrap(),
+        *error
+    );
+    assert_eq!(setup.server.request_count(), 0);
+}
+
+#[test]
+fn an_error_exit_carries_the_clis_error_object() {
+    let Some(mut setup) = setup() else { return };
+    let result = setup
+        .bridge
+        .call("kvk__basisprofiel_get", json!({"kvk_nummer": "90000004"}));
+    assert_eq!(result["isError"], true);
+    let error = &result["structuredContent"];
+    assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
+    assert_eq!(error["exit_code"], 69);
+    assert_eq!(error["status"], 502);
+    assert!(
+        error["instance"]
+            .as_str()
+            .unwrap()
+            .starts_with("urn:trace:")
+    );
+
+    let missing = setup
+        .bridge
+        .call("kvk__basisprofiel_get", json!({"kvk_nummer": "99999999"}));
+    assert_eq!(missing["isError"], true);
+    assert_eq!(missing["structuredContent"]["exit_code"], 66, "{missing}");
+}
