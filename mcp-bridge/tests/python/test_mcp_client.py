@@ -1,0 +1,120 @@
+"""overheid-mcp with a real MCP client: the official MCP Python SDK over stdio.
+
+Starts the fake KvK (`fake-upstream`), then `overheid-mcp --tool kvk-cli --tool demo-cli`,
+and as a client: initializes, lists the tools, calls kvk__basisprofiel_get with fields,
+runs a mutation through proposal and confirmation (demo-cli fixture) and reads a resource.
+
+Usage: python test_mcp_client.py TARGET_DIR   (TARGET_DIR holds overheid-mcp, kvk-cli, fake-upstream)
+Exit status 0 when every check passes.
+"""
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+HERE = Path(__file__).resolve().parent
+DEMO_CLI = HERE.parent / "fixtures" / "demo-cli"
+failures = []
+
+
+def check(name, condition, detail=""):
+    print(("ok     " if condition else "FAILED ") + name + ("" if condition else f": {detail}"))
+    if not condition:
+        failures.append(name)
+
+
+def field(obj, snake, camel):
+    """SDK 1.x uses camelCase attributes, 2.x snake_case; accept both."""
+    for name in (snake, camel):
+        if hasattr(obj, name):
+            return getattr(obj, name)
+    return None
+
+
+async def conversation(target, env):
+    params = StdioServerParameters(
+        command=str(target / "overheid-mcp"),
+        args=["--tool", str(target / "kvk-cli"), "--tool", str(DEMO_CLI)],
+        env=env,
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            check("initialize: serverInfo", field(init, "server_info", "serverInfo").name == "overheid-mcp")
+
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            check("tools/list: kvk__basisprofiel_get", "kvk__basisprofiel_get" in tools, sorted(tools))
+            check("tools/list: demo__notitie_maak", "demo__notitie_maak" in tools, sorted(tools))
+            get = tools["kvk__basisprofiel_get"]
+            check("tools/list: fields argument", "fields" in field(get, "input_schema", "inputSchema")["properties"])
+            maak = tools["demo__notitie_maak"]
+            check("tools/list: confirm argument on a mutation",
+                  "confirm" in field(maak, "input_schema", "inputSchema")["properties"])
+
+            result = await session.call_tool("kvk__basisprofiel_get",
+                                             {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]})
+            data = field(result, "structured_content", "structuredContent")
+            check("call with fields: not an error", not field(result, "is_error", "isError"), result)
+            check("call with fields: only the fields", data == {"kvkNummer": "68750110", "naam": "Test BV Donald"}, data)
+            check("call with fields: text content is the same JSON", json.loads(result.content[0].text) == data)
+            meta = field(result, "meta", "_meta") or {}
+            provenance = meta.get("nl.overheid/provenance", {})
+            check("call with fields: provenance in _meta", provenance.get("fields") == ["naam", "kvkNummer"], meta)
+
+            arguments = {"id": "mcp-test", "tekst": "via de Python SDK"}
+            proposal = await session.call_tool("demo__notitie_maak", arguments)
+            content = field(proposal, "structured_content", "structuredContent") or {}
+            check("mutation: proposal is not an error", not field(proposal, "is_error", "isError"), proposal)
+            check("mutation: requires confirmation", content.get("requires_confirmation") is True, content)
+            digest = content.get("plan_digest", "")
+            check("mutation: digest of the plan", len(digest) == 64 and content["plan"]["plan_digest"] == digest)
+            done = await session.call_tool("demo__notitie_maak", {**arguments, "confirm": digest})
+            created = field(done, "structured_content", "structuredContent") or {}
+            check("mutation: confirmed", not field(done, "is_error", "isError") and created.get("replayed") is False, done)
+
+            templates = (await session.list_resource_templates())
+            uris = [field(t, "uri_template", "uriTemplate") for t in field(templates, "resource_templates", "resourceTemplates")]
+            check("resources/templates/list", "demo://notitie/{id}" in uris, uris)
+            read = await session.read_resource("demo://notitie/mcp-test")
+            text = json.loads(read.contents[0].text)
+            check("resources/read", text.get("tekst") == "via de Python SDK", text)
+            check("resources/read: mimeType", field(read.contents[0], "mime_type", "mimeType") == "application/json")
+
+
+def main():
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parents[2] / "target" / "debug").resolve()
+    for binary in ("overheid-mcp", "kvk-cli", "fake-upstream"):
+        if not (target / binary).is_file():
+            sys.exit(f"{target / binary} ontbreekt; bouw eerst de workspace")
+    fake = subprocess.Popen([str(target / "fake-upstream"), "--source", "kvk"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        fake.stdout.readline()
+        variable, _, base = fake.stdout.readline().strip().partition("=")
+        assert variable == "KVK_API_BASE", variable
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "HOME": tmp,
+                "KVK_API_BASE": base,
+                "KVK_API_KEY": "test-sleutel",
+                "KVK_AUDIT_LOG": str(Path(tmp) / "audit.jsonl"),
+                "DEMO_STORE": str(Path(tmp) / "store.json"),
+            }
+            asyncio.run(conversation(target, env))
+    finally:
+        fake.kill()
+        fake.wait()
+    if failures:
+        sys.exit(f"{len(failures)} controle(s) mislukt: {', '.join(failures)}")
+    print("alle controles geslaagd")
+
+
+if __name__ == "__main__":
+    main()
