@@ -10,7 +10,7 @@
 //!   range, …) reject what we asked: exit 65 (DATAERR), code `API_FOUT`.
 //! - [`KoopError::Protocol`] → exit 76 (PROTOCOL): the answer is not XML, truncated, has the wrong root or
 //!   misses required elements (code `PARSE_FOUT`), or a record points to a host outside the repository
-//!   (code `API_FOUT`).
+//!   (code `OMLEIDING_GEWEIGERD`, as the profile registers it for rule NET-11).
 
 use std::fmt;
 
@@ -105,7 +105,7 @@ impl KoopError {
             Self::NotFound { .. } => "NIET_GEVONDEN",
             Self::Diagnostic(d) if d.is_unavailable() => "SOURCE_UNAVAILABLE",
             Self::Diagnostic(_) => "API_FOUT",
-            Self::Protocol(ProtocolError::ForeignHost { .. }) => "API_FOUT",
+            Self::Protocol(ProtocolError::ForeignHost { .. }) => "OMLEIDING_GEWEIGERD",
             Self::Protocol(_) => "PARSE_FOUT",
         }
     }
@@ -230,7 +230,7 @@ mod tests {
         let h = KoopError::from(ProtocolError::ForeignHost {
             url: "https://x".into(),
         });
-        assert_eq!((h.exit_code(), h.code()), (76, "API_FOUT"));
+        assert_eq!((h.exit_code(), h.code()), (76, "OMLEIDING_GEWEIGERD"));
         let i = KoopError::InvalidInput {
             field: "bwb_id",
             detail: "x".into(),

@@ -1,0 +1,115 @@
+//! `regeling get BWB_ID [--peildatum D]`: a whole law as it was in force on a date, every article
+//! as plain text with its leden, structural path and link, plus the texts outside articles.
+
+use common::validate::Validation;
+use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
+use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
+use koop_cli::{BwbId, links};
+use serde_json::{Map, Value, json};
+
+use super::lookup::{self, date, text};
+use crate::source::to_error;
+
+/// Haal een hele regeling op zoals die op de peildatum gold
+///
+/// Elk artikel als platte tekst (lijsten, tabellen en verwijzingen als tekst), met leden, het
+/// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten
+/// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
+/// is `regeling artikel` goedkoper.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// BWB-id van de regeling, bv. BWBR0018451
+    pub bwb_id: String,
+    /// Datum (JJJJ-MM-DD) waarop de regeling gold; standaard vandaag
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+/// Schema of the BWB id argument.
+pub const BWB_ID: ArgSchema = ArgSchema {
+    name: "bwb_id",
+    schema: r#"{"pattern": "^BWB[RV]\\d{7}$", "examples": ["BWBR0018451"]}"#,
+};
+
+/// Schema of the peildatum option.
+pub const PEILDATUM: ArgSchema = ArgSchema {
+    name: "peildatum",
+    schema: r#"{"format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}"#,
+};
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["regeling", "get"],
+    title: "Regeling ophalen",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/regeling.json"),
+    examples: &[
+        &["regeling", "get", "BWBR0018451"],
+        &["regeling", "get", "BWBR0018451", "--peildatum", "2025-01-01"],
+    ],
+    args: &[BWB_ID, PEILDATUM],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
+    let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
+    validation.finish()?;
+    let (Some(id), Some(peildatum)) = (id, peildatum) else {
+        return Err(Error::software("validatie zonder uitkomst"));
+    };
+    let mut arguments = Map::new();
+    arguments.insert("bwb_id".into(), id.as_str().into());
+    arguments.insert("peildatum".into(), peildatum.to_string().into());
+
+    let located = lookup::locate(ctx, &id, peildatum, arguments)?;
+    let law = parse_toestand(&located.toestand.body).map_err(to_error)?;
+    let record = &located.record;
+    let artikelen: Vec<Value> = law
+        .artikelen
+        .into_iter()
+        .map(|a| artikel_json(a, id.as_str(), peildatum))
+        .collect();
+    let overige: Vec<Value> = law.overige_teksten.into_iter().map(tekstdeel_json).collect();
+    let data = json!({
+        "bwb_id": id.as_str(),
+        "titel": if law.titel.is_empty() { record.titel.clone() } else { law.titel },
+        "citeertitel": text(law.citeertitel),
+        "soort": text(law.soort.or_else(|| record.regeling_type.clone())),
+        "geldig_vanaf": date(record.geldig_vanaf),
+        "geldig_tot": date(record.geldig_tot),
+        "toestand_url": located.toestand_url,
+        "wetten_url": links::wetten_url_regeling(id.as_str(), peildatum),
+        "aantal_artikelen": artikelen.len(),
+        "artikelen": artikelen,
+        "overige_teksten": overige,
+    });
+    Ok(located.outcome(data, peildatum))
+}
+
+/// One article as JSON; the link uses the article's own anchor on wetten.overheid.nl.
+pub fn artikel_json(artikel: Artikel, bwb_id: &str, peildatum: chrono::NaiveDate) -> Value {
+    let wetten_url = links::wetten_url_anchor(bwb_id, peildatum, &artikel.anker);
+    let leden: Vec<Value> = artikel
+        .leden
+        .into_iter()
+        .map(|l| json!({"nummer": l.nummer, "tekst": l.tekst}))
+        .collect();
+    json!({
+        "nummer": artikel.nummer,
+        "label": artikel.label,
+        "titel": text(artikel.titel),
+        "pad": artikel.pad,
+        "tekst": artikel.tekst,
+        "leden": leden,
+        "wetten_url": wetten_url,
+    })
+}
+
+fn tekstdeel_json(deel: Tekstdeel) -> Value {
+    json!({
+        "soort": deel.soort,
+        "kop": text(deel.kop),
+        "pad": deel.pad,
+        "tekst": deel.tekst,
+    })
+}

@@ -1,0 +1,102 @@
+//! What `regeling get` and `regeling artikel` share: validating the BWB id and the peildatum,
+//! the plan with both requests, the search for the version in force, and fetching its toestand.
+
+use chrono::NaiveDate;
+use common::http::Response;
+use common::validate::Validation;
+use common::{Context, Outcome, PlanSpec, Result};
+use koop_cli::sru::Record;
+use koop_cli::{BwbId, KoopError, cql, parse_peildatum};
+use serde_json::{Map, Value};
+
+use crate::source::{Koop, version_on};
+
+/// Record the error of a core validation in `validation`; the value when it was valid.
+pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(KoopError::InvalidInput { field, detail }) => {
+            validation.push(field, detail);
+            None
+        }
+        Err(other) => {
+            validation.push("", other.to_string());
+            None
+        }
+    }
+}
+
+/// The peildatum argument, or today.
+pub fn peildatum(
+    validation: &mut Validation,
+    value: Option<&str>,
+    ctx: &Context<'_>,
+) -> Option<NaiveDate> {
+    match value {
+        Some(text) => check(validation, parse_peildatum(text)),
+        None => Some(ctx.today()),
+    }
+}
+
+/// The version of one law in force on a date, with its toestand XML as received.
+pub struct Located {
+    pub koop: Koop,
+    pub record: Record,
+    pub toestand: Response,
+    pub toestand_url: String,
+    pub query: String,
+}
+
+impl Located {
+    /// The outcome for `data`: the toestand read is the primary source (rule PROV-3); the search
+    /// request is listed before it in `requests`.
+    pub fn outcome(&self, data: Value, peildatum: NaiveDate) -> Outcome {
+        Outcome::new(data, self.koop.label(), self.koop.environment)
+            .source_url(self.toestand_url.clone(), "GET", self.toestand.sha256())
+            .extra("query", self.query.clone().into())
+            .extra("peildatum", peildatum.to_string().into())
+    }
+}
+
+/// Plan both requests, pass the gate, search the version in force on `peildatum` and fetch it.
+pub fn locate(
+    ctx: &mut Context<'_>,
+    id: &BwbId,
+    peildatum: NaiveDate,
+    arguments: Map<String, Value>,
+) -> Result<Located> {
+    let koop = Koop::from_env(ctx)?;
+    let query = cql::id_query(id, peildatum);
+    let search = koop.search_request(&query, 1, 10);
+    let plan = PlanSpec::new(Value::Object(arguments))
+        .request(search.clone())
+        .request(koop.planned_toestand_request(id.as_str()))
+        .effect(format!(
+            "Zoekt de toestand van {id} die op {peildatum} gold en leest daarna die toestand-XML; \
+             de URL ({{toestand}}) komt uit locatie_toestand van het zoekresultaat en wordt alleen \
+             opgehaald als die onder {} ligt.",
+            koop.repository_url
+        ));
+    ctx.gate(plan)?;
+    let answer = koop.search(ctx, &search)?;
+    let record = version_on(&answer, id.as_str(), peildatum)?;
+    let toestand = koop.fetch_toestand(ctx, &record)?;
+    let toestand_url = record.toestand_url.clone().unwrap_or_default();
+    Ok(Located {
+        koop,
+        record,
+        toestand,
+        toestand_url,
+        query,
+    })
+}
+
+/// `YYYY-MM-DD` or null.
+pub fn date(value: Option<NaiveDate>) -> Value {
+    value.map_or(Value::Null, |d| d.to_string().into())
+}
+
+/// A string or null.
+pub fn text(value: Option<String>) -> Value {
+    value.map_or(Value::Null, Value::from)
+}

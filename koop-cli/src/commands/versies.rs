@@ -1,0 +1,86 @@
+//! `regeling versies BWB_ID`: every version (toestand) of a law with its validity range, oldest
+//! first, so a reader can see what changed when and pick a `--peildatum`.
+
+use common::validate::Validation;
+use common::{Annotations, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
+use koop_cli::sru::versions;
+use koop_cli::{BwbId, cql, links};
+use serde_json::{Value, json};
+
+use super::get::BWB_ID;
+use super::lookup::{self, date, text};
+use crate::source::Koop;
+
+/// The most records one SRU answer holds; laws have far fewer versions.
+const MAX_RECORDS: u32 = 1000;
+
+/// Alle versies (toestanden) van een regeling met hun geldigheidsperiode
+///
+/// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
+/// van `regeling get` of `regeling artikel` om die versie te lezen.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// BWB-id van de regeling, bv. BWBR0018451
+    pub bwb_id: String,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["regeling", "versies"],
+    title: "Versies van een regeling",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../schemas/versies.json"),
+    examples: &[&["regeling", "versies", "BWBR0018451"]],
+    args: &[BWB_ID],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
+    validation.finish()?;
+    let Some(id) = id else {
+        return Err(Error::software("validatie zonder uitkomst"));
+    };
+    let koop = Koop::from_env(ctx)?;
+    let query = cql::versions_query(&id);
+    let request = koop.search_request(&query, 1, MAX_RECORDS);
+    ctx.gate(PlanSpec::new(json!({"bwb_id": id.as_str()})).request(request.clone()))?;
+    let answer = koop.search(ctx, &request)?;
+    let records: Vec<_> = answer
+        .records
+        .into_iter()
+        .filter(|r| r.bwb_id == id.as_str())
+        .collect();
+    let Some(titel) = records
+        .iter()
+        .max_by_key(|r| (r.geldig_vanaf, r.volgnummer()))
+        .map(|r| r.titel.clone())
+    else {
+        return Err(
+            Error::not_found(format!("regeling {id} bestaat niet in het Basiswettenbestand"))
+                .with_hint("zoek het BWB-id op met: koop-cli regeling zoek TREFWOORD"),
+        );
+    };
+    let versies: Vec<Value> = versions(&records)
+        .into_iter()
+        .map(|v| {
+            let wetten_url = v
+                .geldig_vanaf
+                .map(|d| links::wetten_url_regeling(id.as_str(), d));
+            json!({
+                "toestand_id": text(v.toestand_id),
+                "geldig_vanaf": date(v.geldig_vanaf),
+                "geldig_tot": date(v.geldig_tot),
+                "toestand_url": text(v.toestand_url),
+                "wetten_url": text(wetten_url),
+            })
+        })
+        .collect();
+    let data = json!({
+        "bwb_id": id.as_str(),
+        "titel": titel,
+        "totaal": answer.totaal,
+        "aantal": versies.len(),
+        "versies": versies,
+    });
+    Ok(Outcome::new(data, koop.label(), koop.environment).extra("query", query.into()))
+}

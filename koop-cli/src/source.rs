@@ -1,0 +1,273 @@
+//! The KOOP sources: the SRU search service and the repository of toestand XML files.
+//!
+//! Configuration (`KOOP_SRU_URL`, `KOOP_REPOSITORY_URL`), the requests, the one mapping of
+//! [`KoopError`] to the profile's error ([`to_error`]) and of HTTP failures of either source.
+//! A toestand URL taken from a search record is fetched only when it lies under the repository
+//! base (rule NET-11, exit 76 `OMLEIDING_GEWEIGERD`); nothing is sent before that check.
+
+use chrono::NaiveDate;
+use common::http::{Response, check_url, ensure_under};
+use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Result};
+use koop_cli::sru::{Record, SearchResponse, parse_search_response};
+use koop_cli::{KoopError, ProtocolError};
+
+/// Variable with the SRU endpoint.
+pub const SRU_URL: &str = "KOOP_SRU_URL";
+/// Variable with the base URL of the repository of toestand XML files.
+pub const REPOSITORY_URL: &str = "KOOP_REPOSITORY_URL";
+/// Variable with koop-cli's own audit log.
+pub const AUDIT_LOG: &str = "KOOP_AUDIT_LOG";
+/// The production SRU endpoint.
+pub const DEFAULT_SRU_URL: &str = "https://zoekservice.overheid.nl/sru/Search";
+/// The production repository.
+pub const DEFAULT_REPOSITORY_URL: &str = "https://repository.officiele-overheidspublicaties.nl";
+/// The label provenance gives the source in production.
+pub const LABEL: &str = "KOOP Basiswettenbestand";
+
+/// The configured KOOP sources.
+pub struct Koop {
+    pub sru_url: String,
+    pub repository_url: String,
+    pub environment: Environment,
+}
+
+impl Koop {
+    /// Read and check the configuration (exit 78 for an unusable URL), before any request.
+    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+        let sru_url = ctx.env(SRU_URL).unwrap_or(DEFAULT_SRU_URL).to_string();
+        let repository_url = ctx
+            .env(REPOSITORY_URL)
+            .unwrap_or(DEFAULT_REPOSITORY_URL)
+            .trim_end_matches('/')
+            .to_string();
+        let sru = check_url(&sru_url)?;
+        let repository = check_url(&repository_url)?;
+        let loopback = [sru.host_str(), repository.host_str()]
+            .into_iter()
+            .all(is_loopback);
+        let environment = if sru_url == DEFAULT_SRU_URL && repository_url == DEFAULT_REPOSITORY_URL {
+            Environment::Production
+        } else if loopback {
+            Environment::Local
+        } else {
+            Environment::Test
+        };
+        Ok(Self {
+            sru_url,
+            repository_url,
+            environment,
+        })
+    }
+
+    /// The label provenance shows; it names a non-production environment (rule PROV-2).
+    pub fn label(&self) -> &'static str {
+        match self.environment {
+            Environment::Production => LABEL,
+            Environment::Test => "KOOP Basiswettenbestand (andere omgeving)",
+            Environment::Local => "KOOP Basiswettenbestand (lokale nabootsing)",
+        }
+    }
+
+    /// A `searchRetrieve` request (SRU 2.0, connection BWB) for `query`.
+    pub fn search_request(&self, query: &str, start: u32, max: u32) -> Request {
+        Request::get(self.sru_url.clone())
+            .query(&[
+                ("operation", "searchRetrieve".to_string()),
+                ("version", "2.0".to_string()),
+                ("x-connection", "BWB".to_string()),
+                ("query", query.to_string()),
+                ("startRecord", start.to_string()),
+                ("maximumRecords", max.to_string()),
+            ])
+            .header("Accept", "application/xml")
+    }
+
+    /// The toestand request as a plan shows it before the search answer is known: the URL has the
+    /// documented repository shape with an RFC 6570 placeholder for the version (rule DRY-6).
+    pub fn planned_toestand_request(&self, bwb_id: &str) -> Request {
+        Request::get(format!(
+            "{}/bwb/{bwb_id}/{{toestand}}/xml/{bwb_id}_{{toestand}}.xml",
+            self.repository_url
+        ))
+        .header("Accept", "application/xml")
+    }
+
+    /// Send a search and parse the answer; diagnostics and HTTP failures become profile errors.
+    pub fn search(&self, ctx: &mut Context<'_>, request: &Request) -> Result<SearchResponse> {
+        let response = ctx.send(request)?;
+        if !(200..300).contains(&response.status) {
+            // An SRU service may put diagnostics in an error status too; they say more.
+            if let Err(err @ KoopError::Diagnostic(_)) = parse_search_response(&response.body) {
+                return Err(to_error(err).with_status(response.status));
+            }
+            return Err(http_error(&response, "de zoekdienst", false));
+        }
+        parse_search_response(&response.body).map_err(to_error)
+    }
+
+    /// Fetch the toestand XML named by `record`, only from the repository.
+    pub fn fetch_toestand(&self, ctx: &mut Context<'_>, record: &Record) -> Result<Response> {
+        let Some(url) = record.toestand_url.as_deref() else {
+            return Err(to_error(
+                ProtocolError::MissingElement {
+                    element: "locatie_toestand",
+                }
+                .into(),
+            ));
+        };
+        ensure_under(url, &self.repository_url).map_err(|err| {
+            err.with_hint(format!(
+                "de zoekdienst verwees naar een host buiten {REPOSITORY_URL} ({}); er is niets opgehaald",
+                self.repository_url
+            ))
+        })?;
+        let request = Request::get(url).header("Accept", "application/xml");
+        let response = ctx.send(&request)?;
+        if !(200..300).contains(&response.status) {
+            return Err(http_error(&response, "de repository", true));
+        }
+        Ok(response)
+    }
+}
+
+/// The version of `bwb_id` in force on `peildatum` from a search answer; none is exit 66.
+pub fn version_on(
+    answer: &SearchResponse,
+    bwb_id: &str,
+    peildatum: NaiveDate,
+) -> Result<Record> {
+    let records: Vec<Record> = answer
+        .records
+        .iter()
+        .filter(|r| r.bwb_id == bwb_id)
+        .cloned()
+        .collect();
+    koop_cli::sru::pick_valid_on(&records, peildatum)
+        .cloned()
+        .ok_or_else(|| {
+            Error::not_found(format!(
+                "regeling {bwb_id} bestaat niet of gold niet op {peildatum}"
+            ))
+            .with_hint(
+                "controleer het BWB-id (regeling zoek TREFWOORD) of kies een andere --peildatum; \
+                 regeling versies BWB_ID toont de geldigheidsperiodes",
+            )
+        })
+}
+
+/// The one mapping of a [`KoopError`] to the profile's error (codes and exits as `KoopError` decides).
+pub fn to_error(err: KoopError) -> Error {
+    let hint = err.hint();
+    let mapped = match &err {
+        KoopError::InvalidInput { field, detail } => {
+            Error::invalid(vec![FieldError::new(field, detail.clone())])
+        }
+        other => {
+            let exit = u8::try_from(other.exit_code())
+                .ok()
+                .and_then(ExitStatus::from_code)
+                .unwrap_or(ExitStatus::Software);
+            Error::new(exit, other.code(), other.title(), other.to_string())
+        }
+    };
+    match hint {
+        Some(hint) => mapped.with_hint(hint),
+        None => mapped,
+    }
+}
+
+/// A non-2xx answer of either source as the profile's error.
+fn http_error(response: &Response, who: &str, addressed: bool) -> Error {
+    let status = response.status;
+    let detail = format!("{who} antwoordde HTTP {status}");
+    let err = match status {
+        429 => Error::temporary(detail, Some(response.retry_after().unwrap_or(1))),
+        503 if response.retry_after().is_some() => Error::temporary(detail, response.retry_after()),
+        401 | 403 => Error::no_permission(detail),
+        404 | 410 if addressed => Error::not_found(detail)
+            .with_hint("de toestand bestaat niet (meer) in de repository; probeer het later opnieuw"),
+        404 | 410 => Error::unavailable(detail).with_hint(format!("controleer {SRU_URL}")),
+        400 | 422 => Error::new(
+            ExitStatus::DataErr,
+            "API_FOUT",
+            "De bron weigerde het verzoek",
+            detail,
+        ),
+        500..=599 => Error::unavailable(detail),
+        _ => Error::new(
+            ExitStatus::Error,
+            "API_FOUT",
+            "Onverwacht antwoord van de bron",
+            detail,
+        ),
+    };
+    err.with_status(status)
+}
+
+/// `localhost`, `127.0.0.0/8` or `[::1]` (a local fake).
+fn is_loopback(host: Option<&str>) -> bool {
+    match host {
+        Some(h) if h.eq_ignore_ascii_case("localhost") || h == "[::1]" => true,
+        Some(h) => h
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback()),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koop_cli::Diagnostic;
+
+    #[test]
+    fn koop_errors_keep_exit_code_and_code() {
+        let cases = [
+            (
+                KoopError::InvalidInput {
+                    field: "bwb_id",
+                    detail: "x".into(),
+                },
+                65,
+                "INVALID_INPUT",
+            ),
+            (
+                KoopError::NotFound {
+                    detail: "x".into(),
+                    nearby: vec!["1".into()],
+                },
+                66,
+                "NIET_GEVONDEN",
+            ),
+            (
+                KoopError::Diagnostic(Diagnostic::default()),
+                69,
+                "SOURCE_UNAVAILABLE",
+            ),
+            (ProtocolError::NotXml.into(), 76, "PARSE_FOUT"),
+            (
+                ProtocolError::ForeignHost { url: "x".into() }.into(),
+                76,
+                "OMLEIDING_GEWEIGERD",
+            ),
+        ];
+        for (err, exit, code) in cases {
+            let mapped = to_error(err);
+            let problem = mapped.problem().expect("a problem");
+            assert_eq!((problem.exit.code(), problem.code.as_ref()), (exit, code));
+        }
+        let hint = to_error(KoopError::NotFound {
+            detail: "x".into(),
+            nearby: vec!["4".into(), "5".into()],
+        });
+        assert_eq!(
+            hint.problem().unwrap().hint.as_deref(),
+            Some("Artikelen in de buurt: 4, 5")
+        );
+        let invalid = to_error(KoopError::InvalidInput {
+            field: "peildatum",
+            detail: "x".into(),
+        });
+        assert_eq!(invalid.problem().unwrap().errors[0].pointer, "/peildatum");
+    }
+}
