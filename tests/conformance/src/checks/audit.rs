@@ -87,7 +87,8 @@ fn plan_attributes(session: &Session) -> Verdict {
     judge_probes(
         session
             .probes_where(|k| matches!(k, Kind::DryRun(_) | Kind::MutationRefused | Kind::MutationStale(_)))
-            .filter(|p| p.stdout_json().is_some() && !parsed(p).is_empty()),
+            .filter(|p| p.stdout_json().is_some() && !parsed(p).is_empty())
+            .filter(|p| matches!(p.kind, Kind::DryRun(_)) || matches!(p.outcome.status, Some(80 | 81))),
         "geen plannen met auditregel",
         |probe| {
             let record = parsed(probe).into_iter().next()?;

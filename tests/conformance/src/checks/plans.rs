@@ -63,7 +63,9 @@ fn plan_content(session: &Session) -> Verdict {
         return Verdict::Skip(super::NO_DISCOVERY.into());
     }
     judge_probes(
-        session.probes_where(|k| matches!(k, Kind::DryRun(_) | Kind::MutationRefused)).filter(|p| p.stdout_json().is_some()),
+        session
+            .probes_where(|k| matches!(k, Kind::DryRun(_) | Kind::MutationRefused))
+            .filter(|p| p.stdout_json().is_some() && (p.kind != Kind::MutationRefused || p.outcome.status == Some(80))),
         "geen plannen",
         |probe| {
             let plan = probe.stdout_json()?;

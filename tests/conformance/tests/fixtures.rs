@@ -1,0 +1,125 @@
+//! Proof that the checker can fail: the legacy fixture fails on the right rules, the conforming
+//! fixture passes, and each one-rule variation of it fails exactly that rule's check.
+
+mod support;
+
+use support::{checks_with, failed_rules, fixture, profile_check};
+
+#[test]
+fn legacy_tool_fails_on_the_right_rules() {
+    let script = fixture("legacy-cli.sh");
+    let (status, report, stderr) = profile_check(&[
+        "--example",
+        "item get 1234",
+        "--mutating-example",
+        "item put 1234",
+        "--",
+        "bash",
+        &script,
+    ]);
+    assert_eq!(status, 1, "a failing MUST exits 1; stderr: {stderr}");
+    let rules = failed_rules(&report);
+    for rule in ["DISC-1", "ERR-1", "ERR-11", "DRY-1", "MUT-2", "MUT-6", "AUDIT-1", "OUT-3"] {
+        assert!(rules.contains(&rule.to_string()), "{rule} should fail; failed: {rules:?}");
+    }
+    let failed = checks_with(&report, "FAIL");
+    for check in ["discovery-document", "usage-unknown-command", "usage-unknown-option", "error-object", "dry-run-examples", "mutation-refused"] {
+        assert!(failed.contains(&check.to_string()), "{check} should fail; failed: {failed:?}");
+    }
+    let evidence = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == "mutation-refused").unwrap()["evidence"][0].clone();
+    assert!(evidence["command"].as_str().unwrap().contains("item put 1234"), "{evidence}");
+    assert_eq!(evidence["status"], "exit 0");
+}
+
+#[test]
+fn legacy_tool_without_examples_still_fails_discovery() {
+    let (status, report, _) = profile_check(&["--", "bash", &fixture("legacy-cli.sh")]);
+    assert_eq!(status, 1);
+    assert!(checks_with(&report, "FAIL").contains(&"discovery-document".to_string()));
+    assert!(checks_with(&report, "SKIP").contains(&"mutation-refused".to_string()));
+}
+
+#[test]
+fn conforming_fixture_passes_every_check_it_can_run() {
+    let (status, report, stderr) = profile_check(&["--", "bash", &fixture("good-cli.sh")]);
+    assert_eq!(checks_with(&report, "FAIL"), Vec::<String>::new(), "{report:#}");
+    assert_eq!(status, 0, "stderr: {stderr}");
+    let passed = checks_with(&report, "PASS");
+    for check in ["mutation-refused", "mutation-stale", "fields-two", "provenance-envelope", "secrets-canary", "trace-context", "invalid-pattern", "usage-bad-enum"] {
+        assert!(passed.contains(&check.to_string()), "{check} should run and pass; passed: {passed:?}");
+    }
+}
+
+/// Each variation of the conforming fixture breaks one rule; only that check may fail.
+const VARIATIONS: &[(&str, &str)] = &[
+    ("pattern-exit-1", "invalid-pattern"),
+    ("stdout-on-error", "error-stdout-empty"),
+    ("two-errors", "error-object"),
+    ("no-audit-dry", "audit-records"),
+    ("bad-digest", "plan-content"),
+    ("confirm-ignored", "mutation-refused"),
+    ("stale-executes", "mutation-stale"),
+    ("ansi", "no-ansi"),
+    ("leak", "secrets-canary"),
+    ("fields-extra", "fields-two"),
+    ("fields-silent", "fields-unknown"),
+    ("reuse-span", "trace-context"),
+    ("version-mismatch", "discovery-identity"),
+    ("help-json", "plain-help"),
+    ("unknown-flag-exit-1", "usage-unknown-option"),
+    ("pretty-compact", "output-pretty"),
+    ("bad-provenance", "provenance-envelope"),
+];
+
+#[test]
+fn each_variation_fails_exactly_its_rule() {
+    let script = fixture("good-cli.sh");
+    let wrong = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for chunk in VARIATIONS.chunks(VARIATIONS.len().div_ceil(3)) {
+            let (script, wrong) = (&script, &wrong);
+            scope.spawn(move || {
+                for (variation, check) in chunk {
+                    let argument = format!("break:{variation}");
+                    let (status, report, _) = profile_check(&["--jobs", "4", "--", "bash", script, &argument]);
+                    let failed = checks_with(&report, "FAIL");
+                    if failed != [check.to_string()] || status != 1 {
+                        wrong.lock().unwrap().push(format!(
+                            "break:{variation}: expected only {check} to fail (exit 1), got {failed:?} (exit {status})"
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let wrong = wrong.into_inner().unwrap();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn rule_option_runs_only_matching_checks() {
+    let (status, report, _) = profile_check(&["--rule", "MUT-2", "--", "bash", &fixture("good-cli.sh"), "break:confirm-ignored"]);
+    assert_eq!(status, 1);
+    let ids: Vec<&str> = report["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["mutation-refused"]);
+}
+
+#[test]
+fn usage_errors_exit_2_with_an_error_object() {
+    let (status, _, stderr) = profile_check(&["--rule", "GEEN-1", "--", "true"]);
+    assert_eq!(status, 2);
+    let object: serde_json::Value = serde_json::from_str(stderr.trim()).expect("error object");
+    assert_eq!(object["code"], "USAGE");
+    let (status, _, _) = profile_check(&[]);
+    assert_eq!(status, 2, "no program is a usage error");
+}
+
+#[test]
+fn a_hanging_tool_is_killed_at_the_deadline() {
+    let started = std::time::Instant::now();
+    let (status, report, _) = profile_check(&["--timeout", "0.5", "--rule", "DISC-1", "--", "sh", "-c", "sleep 30 & sleep 30"]);
+    assert_eq!(status, 1);
+    assert!(started.elapsed().as_secs() < 10, "took {:?}", started.elapsed());
+    let evidence = &report["checks"][0]["evidence"][0];
+    assert!(evidence["status"].as_str().unwrap().starts_with("afgebroken"), "{evidence}");
+}

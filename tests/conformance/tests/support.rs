@@ -1,0 +1,62 @@
+//! Shared helpers for the checker's own tests: run profile-check and read its JSON report.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The package directory.
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture script by file name.
+pub fn fixture(name: &str) -> String {
+    manifest_dir().join("tests/fixtures").join(name).display().to_string()
+}
+
+/// Run profile-check with `arguments`; returns (exit status, parsed JSON report or Null, stderr).
+pub fn profile_check(arguments: &[&str]) -> (i32, Value, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_profile-check"))
+        .args(["--output", "json"])
+        .args(arguments)
+        .output()
+        .expect("profile-check runs");
+    let report = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (
+        output.status.code().unwrap_or(-1),
+        report,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Ids of the checks with `result` in a report.
+pub fn checks_with(report: &Value, result: &str) -> Vec<String> {
+    report["checks"]
+        .as_array()
+        .map(|checks| {
+            checks
+                .iter()
+                .filter(|c| c["result"] == result)
+                .filter_map(|c| c["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Rule ids of the failed checks.
+pub fn failed_rules(report: &Value) -> Vec<String> {
+    report["checks"]
+        .as_array()
+        .map(|checks| {
+            checks
+                .iter()
+                .filter(|c| c["result"] == "FAIL")
+                .flat_map(|c| c["rules"].as_array().cloned().unwrap_or_default())
+                .filter_map(|r| r.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
