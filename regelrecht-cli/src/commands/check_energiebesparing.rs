@@ -1,0 +1,206 @@
+//! `check energiebesparing KVK_NUMMER`: does the energy-saving duty (Bal art. 5.15), the
+//! information duty (5.15a) or the research duty (5.15b) apply, and when is the next report due?
+//!
+//! Answered from the built-in Besluit activiteiten leefomgeving only, so the answer does not
+//! depend on what else is on disk. Bound by the session rule: with `KVK_SESSIE_NUMMER` set,
+//! only that number; the number is the data subject of the audit record.
+
+use common::validate::{Validation, is_kvk_nummer};
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result, session,
+};
+use regelrecht_engine::builtin::BAL_ID;
+use regelrecht_engine::params::parse_text;
+use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, FieldType, check_energiebesparing};
+use rust_decimal::Decimal;
+use serde_json::{Map, Value, json};
+
+use crate::commands::PEILDATUM;
+use crate::laws::{self, ENGINE_VERSION, SOURCE};
+use crate::problems;
+
+/// Toets de energiebesparingsplicht, informatieplicht en onderzoeksplicht (Bal art. 5.15–5.15b)
+///
+/// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
+/// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// KvK-nummer (8 cijfers) van de onderneming; standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+    /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
+    #[arg(long, value_name = "KWH")]
+    pub elektriciteit_kwh: String,
+    /// Energiegebruik in een kalenderjaar, in m3 aardgasequivalenten
+    #[arg(long, value_name = "M3")]
+    pub gas_m3: String,
+    /// 5.15 lid 3 onder b: de maatregelen betreffen een gebruiksfunctie (art. 3.84 Bbl)
+    #[arg(long)]
+    pub gebruiksfunctie_bbl: bool,
+    /// 5.15 lid 3 onder c: alleen op de locatie geproduceerde hernieuwbare energie
+    #[arg(long)]
+    pub alleen_hernieuwbaar_op_locatie: bool,
+    /// Activiteit als bedoeld in art. 3.3a lid 1 onder a (5.15a lid 2, 5.15b lid 3)
+    #[arg(long = "activiteit-3-3a-lid-1-a")]
+    pub activiteit_3_3a_lid_1_a: bool,
+    /// Activiteit als bedoeld in art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
+    #[arg(long = "activiteit-3-3a-lid-1-b")]
+    pub activiteit_3_3a_lid_1_b: bool,
+    /// Peildatum JJJJ-MM-DD (standaard vandaag); bepaalt de volgende rapportagedatum
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["check", "energiebesparing"],
+    title: "Energiebesparingsplicht toetsen (Bal 5.15–5.15b)",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../schemas/check_energiebesparing.json"),
+    examples: &[
+        &[
+            "check",
+            "energiebesparing",
+            "68750110",
+            "--elektriciteit-kwh",
+            "62000",
+            "--gas-m3",
+            "31000",
+        ],
+        &[
+            "check",
+            "energiebesparing",
+            "68750110",
+            "--elektriciteit-kwh",
+            "12000000",
+            "--gas-m3",
+            "0",
+            "--peildatum",
+            "2027-12-02",
+        ],
+    ],
+    args: &[
+        PEILDATUM,
+        ArgSchema {
+            name: "kvk_nummer",
+            schema: r#"{"pattern": "^\\d{8}$", "examples": ["68750110"]}"#,
+        },
+        ArgSchema {
+            name: "elektriciteit_kwh",
+            schema: VERBRUIK,
+        },
+        ArgSchema {
+            name: "gas_m3",
+            schema: VERBRUIK,
+        },
+    ],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let number = session::kvk_number(ctx, args.kvk_nummer.as_deref())?;
+    let mut validation = Validation::new();
+    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
+        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
+    });
+    let kwh = usage(
+        "elektriciteit_kwh",
+        &args.elektriciteit_kwh,
+        &mut validation,
+    );
+    let gas = usage("gas_m3", &args.gas_m3, &mut validation);
+    let date = laws::peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let corpus = Corpus::with_builtins();
+    if args.peildatum.is_some()
+        && let Err(err) = laws::select(&corpus, BAL_ID, date)
+    {
+        let detail = err.problem().map(|p| p.detail.clone()).unwrap_or_default();
+        validation.push(
+            "peildatum",
+            format!(
+                "{detail}: de ingebouwde tekst van het Bal (art. 5.15–5.15b) geldt vanaf 2026-01-01"
+            ),
+        );
+    }
+    validation.finish()?;
+    session::enforce(ctx, &number)?;
+    let facts = EnergyFacts {
+        elektriciteit_kwh: kwh.unwrap_or_default(),
+        gas_m3: gas.unwrap_or_default(),
+        gebruiksfunctie_bbl: args.gebruiksfunctie_bbl,
+        alleen_hernieuwbaar_op_locatie: args.alleen_hernieuwbaar_op_locatie,
+        activiteit_3_3a_lid_1_a: args.activiteit_3_3a_lid_1_a,
+        activiteit_3_3a_lid_1_b: args.activiteit_3_3a_lid_1_b,
+    };
+    ctx.gate(PlanSpec::new(json!({
+        "kvk_nummer": number,
+        "elektriciteit_kwh": Value::from(facts.elektriciteit_kwh.normalize().to_string()),
+        "gas_m3": Value::from(facts.gas_m3.normalize().to_string()),
+        "gebruiksfunctie_bbl": facts.gebruiksfunctie_bbl,
+        "alleen_hernieuwbaar_op_locatie": facts.alleen_hernieuwbaar_op_locatie,
+        "activiteit_3_3a_lid_1_a": facts.activiteit_3_3a_lid_1_a,
+        "activiteit_3_3a_lid_1_b": facts.activiteit_3_3a_lid_1_b,
+        "peildatum": date.to_string(),
+    })))?;
+
+    let check = check_energiebesparing(&corpus, &facts, date)
+        .map_err(|e| problems::eval_error(&e, "peildatum"))?;
+    let file = laws::select(&corpus, BAL_ID, date)?;
+    let data = result_json(&number, &date.to_string(), &check);
+    Ok(Outcome::new(data, SOURCE, Environment::Local)
+        .source_url(laws::source_uri(file), "LOCAL", file.sha256())
+        .extra("law_id", file.id.clone().into())
+        .extra("valid_from", file.valid_from.clone().into())
+        .extra("engine_version", ENGINE_VERSION.into()))
+}
+
+/// A yearly usage: a non-negative number, written without thousands separators.
+fn usage(name: &str, text: &str, validation: &mut Validation) -> Option<Decimal> {
+    match parse_text(name, FieldType::Number, text).map(|v| v.as_number()) {
+        Ok(Some(n)) if !n.is_sign_negative() => Some(n),
+        Ok(_) => {
+            validation.push(
+                name,
+                format!("{name} mag niet negatief zijn (gegeven: {text})"),
+            );
+            None
+        }
+        Err(e) => {
+            validation.push(name, e.to_string());
+            None
+        }
+    }
+}
+
+fn result_json(number: &str, peildatum: &str, check: &EnergyCheck) -> Value {
+    let grondslag: Vec<Value> = check
+        .basis
+        .iter()
+        .map(|b| {
+            json!({
+                "uitvoer": b.output,
+                "wet": b.law_name.clone().unwrap_or_else(|| b.law_id.clone()),
+                "bwb_id": b.bwb_id,
+                "artikel": b.article,
+                "url": b.url,
+            })
+        })
+        .collect();
+    let to_map = |values: &std::collections::BTreeMap<String, regelrecht_engine::Value>| {
+        values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_json()))
+            .collect::<Map<String, Value>>()
+    };
+    json!({
+        "kvk_nummer": number,
+        "peildatum": peildatum,
+        "heeft_energiebesparingsplicht": check.energiebesparingsplicht,
+        "heeft_informatieplicht": check.informatieplicht,
+        "heeft_onderzoeksplicht": check.onderzoeksplicht,
+        "volgende_rapportagedatum": check.volgende_rapportagedatum,
+        "rapportagefrequentie_jaren": check.rapportagefrequentie_jaren.to_json(),
+        "wettelijke_grondslag": grondslag,
+        "gebruikte_waarden": to_map(&check.params),
+        "drempelwaarden": to_map(&check.drempelwaarden),
+    })
+}

@@ -1,0 +1,315 @@
+//! `evalueer LAW_ID`: compute outputs of a law with parameters typed by its declarations, and
+//! explain each answer with the article it comes from (and, with `--uitleg`, the trace).
+//!
+//! An output the engine cannot compute is exit 65 naming what is missing; never a value.
+
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::Path;
+
+use common::validate::Validation;
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
+    Result,
+};
+use regelrecht_engine::params::typed_params;
+use regelrecht_engine::{Corpus, Engine, Evaluation, Request, TraceNode};
+use serde_json::{Map, Value, json};
+
+use crate::commands::PEILDATUM;
+use crate::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::problems;
+
+/// Bereken uitvoer van een wet, met de wettelijke grondslag van elke uitkomst
+///
+/// Parameters krijgen het type uit de wet (number, amount in eurocent, boolean, date,
+/// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend
+/// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// $id van de wet (zie wet lijst)
+    pub law_id: String,
+    /// Gevraagde uitvoer; herhaalbaar
+    #[arg(long, value_name = "NAAM", required = true)]
+    pub uitvoer: Vec<String>,
+    /// Parameter als NAAM=WAARDE, getypeerd volgens de wet; herhaalbaar, gaat voor --param-json
+    #[arg(long, value_name = "NAAM=WAARDE")]
+    pub param: Vec<String>,
+    /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
+    #[arg(long, value_name = "BESTAND")]
+    pub param_json: Option<String>,
+    /// Peildatum JJJJ-MM-DD: rekendatum en keuze van de wetsversies (standaard vandaag)
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+    /// Voeg de evaluatiestappen toe (artikel, operatie, gebruikte waarden, uitkomst)
+    #[arg(long)]
+    pub uitleg: bool,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["evalueer"],
+    title: "Uitvoer van een wet berekenen",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../schemas/evalueer.json"),
+    examples: &[&[
+        "evalueer",
+        "besluit_activiteiten_leefomgeving",
+        "--uitvoer",
+        "heeft_onderzoeksplicht",
+        "--param",
+        "elektriciteitsverbruik_kwh=12000000",
+        "--param",
+        "aardgasverbruik_m3=31000",
+        "--param",
+        "betreft_gebruiksfunctie_bbl=false",
+        "--param",
+        "alleen_hernieuwbare_energie_op_locatie=false",
+        "--param",
+        "is_activiteit_artikel_3_3a_lid_1_onder_a=false",
+        "--param",
+        "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
+        "--peildatum",
+        "2026-01-01",
+    ]],
+    args: &[
+        PEILDATUM,
+        ArgSchema {
+            name: "param",
+            schema: r#"{"items": {"type": "string", "pattern": "^[^=]+=.*$"}}"#,
+        },
+        ArgSchema {
+            name: "uitvoer",
+            schema: r#"{"minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
+        },
+    ],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let law_id = args.law_id.trim();
+    let mut validation = Validation::new();
+    validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
+    let date = laws::peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    args.corpus.validate(&mut validation);
+    let texts = param_texts(&args.param, &mut validation);
+    let json_params = args
+        .param_json
+        .as_deref()
+        .and_then(|source| read_param_json(source, &mut validation));
+    let outputs: Vec<String> = args.uitvoer.iter().map(|o| o.trim().to_string()).collect();
+    validation.check(outputs.iter().all(|o| !o.is_empty()), "uitvoer", || {
+        "een --uitvoer is leeg".to_string()
+    });
+    validation.finish()?;
+
+    let corpus = args.corpus.load(ctx)?;
+    let file = laws::select(&corpus, law_id, date)?;
+    let law = file.law().map_err(|e| problems::load_error(&e))?;
+    let typed = typed_params(law, json_params.as_ref(), &texts)
+        .map_err(|errors| problems::param_errors(&errors))?;
+    let unknown: Vec<FieldError> = outputs
+        .iter()
+        .filter(|o| law.article_for_output(o).is_none())
+        .map(|o| FieldError::new("uitvoer", format!("'{law_id}' heeft geen uitvoer '{o}'")))
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = law.outputs().map(|(_, f)| f.name.as_str()).collect();
+        return Err(common::Error::invalid(unknown)
+            .with_hint(format!("uitvoer van deze wet: {}", known.join(", "))));
+    }
+    for name in &typed.undeclared {
+        ctx.printer.warn(&format!(
+            "parameter '{name}' wordt door '{law_id}' niet gedeclareerd (doorgegeven als tekst of JSON-waarde)"
+        ));
+    }
+    let param_json: Map<String, Value> = typed
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_json()))
+        .collect();
+    ctx.gate(PlanSpec::new(json!({
+        "law_id": law_id,
+        "uitvoer": outputs,
+        "param": param_json,
+        "peildatum": date.to_string(),
+        "uitleg": args.uitleg,
+        "corpus": args.corpus.arguments(),
+    })))?;
+
+    let request = Request {
+        law_id: law_id.to_string(),
+        outputs,
+        params: typed.values,
+        date,
+    };
+    let evaluation = Engine::new(&corpus)
+        .evaluate(&request)
+        .map_err(|e| problems::eval_error(&e, "uitvoer"))?;
+    let data = result_json(&evaluation, &param_json, args.uitleg);
+    Ok(Outcome::new(data, SOURCE, Environment::Local)
+        .source_url(laws::source_uri(file), "LOCAL", file.sha256())
+        .extra("law_id", file.id.clone().into())
+        .extra("valid_from", file.valid_from.clone().into())
+        .extra("engine_version", ENGINE_VERSION.into())
+        .extra("wetten", laws_reached(&corpus, &evaluation).into()))
+}
+
+/// `NAAM=WAARDE` pairs; a text without `=` or without a name is an input error.
+fn param_texts(params: &[String], validation: &mut Validation) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for text in params {
+        match text.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                out.push((name.trim().to_string(), value.to_string()));
+            }
+            _ => validation.push("param", format!("--param {text:?}: verwacht NAAM=WAARDE")),
+        }
+    }
+    out
+}
+
+/// The JSON object of `--param-json FILE|-`.
+fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<String, Value>> {
+    let text = if source == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map(|_| text)
+            .map_err(|e| format!("stdin kon niet gelezen worden: {e}"))
+    } else {
+        std::fs::read_to_string(Path::new(source))
+            .map_err(|e| format!("{source} kon niet gelezen worden: {e}"))
+    };
+    let parsed = text.and_then(|t| match serde_json::from_str::<Value>(&t) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "--param-json moet één JSON-object zijn, niet {}",
+            json_kind(&other)
+        )),
+        Err(e) => Err(format!("--param-json is geen geldige JSON: {e}")),
+    });
+    match parsed {
+        Ok(map) => Some(map),
+        Err(detail) => {
+            validation.push("param_json", detail);
+            None
+        }
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "een boolean",
+        Value::Number(_) => "een getal",
+        Value::String(_) => "een tekst",
+        Value::Array(_) => "een lijst",
+        Value::Object(_) => "een object",
+    }
+}
+
+fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: bool) -> Value {
+    let uitvoer: Map<String, Value> = evaluation
+        .outputs
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_json()))
+        .collect();
+    let mut articles: Vec<&str> = Vec::new();
+    for basis in &evaluation.basis {
+        if !articles.contains(&basis.article.as_str()) {
+            articles.push(&basis.article);
+        }
+    }
+    let grondslag: Vec<Value> = evaluation
+        .basis
+        .iter()
+        .map(|b| {
+            json!({
+                "uitvoer": b.output,
+                "wet": b.law_name.clone().unwrap_or_else(|| b.law_id.clone()),
+                "law_id": b.law_id,
+                "bwb_id": b.bwb_id,
+                "artikel": b.article,
+                "url": b.url,
+                "wijze": b.how,
+            })
+        })
+        .collect();
+    let mut used = params.clone();
+    for (name, value) in &evaluation.resolved_inputs {
+        used.entry(name.clone()).or_insert_with(|| value.to_json());
+    }
+    let mut data = json!({
+        "law_id": evaluation.law_id,
+        "peildatum": evaluation.date.to_string(),
+        "valid_from": evaluation.valid_from,
+        "uitvoer": uitvoer,
+        "artikel": articles.join(", "),
+        "wettelijke_grondslag": grondslag,
+        "gebruikte_invoer": used,
+        "regulation_sha256": evaluation.law_sha256,
+    });
+    if uitleg {
+        let mut steps = Vec::new();
+        flatten_trace(&evaluation.trace, 0, &mut steps);
+        data["uitleg"] = steps.into();
+    }
+    data
+}
+
+/// The trace as a list of steps in evaluation order, each with its depth: readable as JSON
+/// and as a table (`--output table`).
+fn flatten_trace(node: &TraceNode, depth: usize, out: &mut Vec<Value>) {
+    let mut step = Map::new();
+    step.insert("niveau".into(), depth.into());
+    step.insert("soort".into(), node.kind.as_str().into());
+    step.insert("naam".into(), node.name.clone().into());
+    if let Some(law) = &node.law {
+        step.insert("wet".into(), law.clone().into());
+    }
+    if let Some(article) = &node.article {
+        step.insert("artikel".into(), article.clone().into());
+    }
+    if let Some(op) = &node.operation {
+        step.insert("operatie".into(), op.clone().into());
+    }
+    if !node.used.is_empty() {
+        let used: Map<String, Value> = node
+            .used
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_json()))
+            .collect();
+        step.insert("gebruikt".into(), used.into());
+    }
+    if let Some(value) = &node.value {
+        step.insert("waarde".into(), value.to_json());
+    }
+    if let Some(message) = &node.message {
+        step.insert("toelichting".into(), message.clone().into());
+    }
+    out.push(step.into());
+    for child in &node.children {
+        flatten_trace(child, depth + 1, out);
+    }
+}
+
+/// Every law version the evaluation reached, for provenance.
+fn laws_reached(corpus: &Corpus, evaluation: &Evaluation) -> Vec<Value> {
+    let mut ids = BTreeSet::new();
+    collect_laws(&evaluation.trace, &mut ids);
+    ids.insert(evaluation.law_id.as_str());
+    ids.into_iter()
+        .filter_map(|id| corpus.select(id, evaluation.date).ok())
+        .map(laws::law_json)
+        .collect()
+}
+
+fn collect_laws<'t>(node: &'t TraceNode, ids: &mut BTreeSet<&'t str>) {
+    if let Some(law) = &node.law {
+        ids.insert(law);
+    }
+    for child in &node.children {
+        collect_laws(child, ids);
+    }
+}

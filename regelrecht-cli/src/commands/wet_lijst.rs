@@ -1,0 +1,75 @@
+//! `wet lijst`: every loaded law version, built in or from a corpus directory.
+//!
+//! Every file is parsed in full, so a malformed file is reported (exit 65, file and line)
+//! instead of being skipped.
+
+use common::plan::{canonical_json, sha256_hex};
+use common::validate::Validation;
+use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
+use regelrecht_engine::LawFile;
+use serde_json::{Value, json};
+
+use crate::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::problems;
+
+/// Toon alle geladen wetten: $id, naam, laag, geldigheid, BWB-id, uitvoer, ingebouwd of niet
+///
+/// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+}
+
+pub const SPEC: CommandSpec = CommandSpec {
+    path: &["wet", "lijst"],
+    title: "Geladen wetten",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../schemas/wet_lijst.json"),
+    examples: &[&["wet", "lijst"]],
+    args: &[],
+};
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    args.corpus.validate(&mut validation);
+    validation.finish()?;
+    let corpus = args.corpus.load(ctx)?;
+    let mut files = corpus.parse_all().map_err(|e| problems::load_error(&e))?;
+    files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
+    ctx.gate(PlanSpec::new(json!({"corpus": args.corpus.arguments()})))?;
+
+    let wetten: Vec<Value> = files.iter().map(|f| entry(f)).collect();
+    let data = json!({"aantal": wetten.len(), "wetten": wetten});
+    let digest = sha256_hex(canonical_json(&data).as_bytes());
+    let directories: Vec<Value> = laws::env_dirs(ctx)
+        .iter()
+        .chain(&args.corpus.corpus)
+        .map(|d| laws::file_uri(d).into())
+        .collect();
+    Ok(Outcome::new(data, SOURCE, Environment::Local)
+        .source_url("urn:regelrecht:corpus", "LOCAL", digest)
+        .extra("corpus", directories.into())
+        .extra("engine_version", ENGINE_VERSION.into()))
+}
+
+fn entry(file: &LawFile) -> Value {
+    // parse_all succeeded, so every law is parsed.
+    let law = file.law().ok();
+    let outputs: Vec<&str> = law
+        .iter()
+        .flat_map(|l| l.outputs())
+        .map(|(_, field)| field.name.as_str())
+        .collect();
+    json!({
+        "law_id": file.id,
+        "naam": law.and_then(|l| l.name.clone()),
+        "laag": law.map(|l| l.regulatory_layer.clone()),
+        "valid_from": file.valid_from,
+        "valid_to": file.valid_to,
+        "bwb_id": law.and_then(|l| l.bwb_id.clone()),
+        "uitvoer": outputs,
+        "ingebouwd": file.is_builtin(),
+        "bron": laws::source_uri(file),
+    })
+}

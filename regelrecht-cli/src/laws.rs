@@ -1,0 +1,186 @@
+//! Where the laws of one command come from, and how they are named in provenance.
+//!
+//! Laws are the built-in set, then every `*.yaml` under the directories of
+//! `REGELRECHT_CORPUS`, then those of `--corpus` (a later file with the same `$id` and
+//! `valid_from` replaces an earlier one). Loading is lazy: a file is only read and its
+//! header scanned until an evaluation reaches it, so only commands that need laws pay.
+
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use common::validate::{Validation, parse_date};
+use common::{Context, Error, Result};
+use regelrecht_engine::{Corpus, LawFile, Origin, Selection};
+use serde_json::{Value, json};
+
+use crate::problems;
+
+/// Colon-separated directories with law files.
+pub const CORPUS_ENV: &str = "REGELRECHT_CORPUS";
+
+/// The provenance label of every result.
+pub const SOURCE: &str = "RegelRecht";
+
+/// The engine version named in provenance.
+pub const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_VERSION"));
+
+/// `--corpus`, for every command that loads laws beyond the built-in set.
+#[derive(clap::Args, Debug, Default)]
+pub struct CorpusArgs {
+    /// Map met wetten (*.yaml, ook in submappen), naast de ingebouwde wetten en REGELRECHT_CORPUS; herhaalbaar
+    #[arg(long = "corpus", value_name = "MAP")]
+    pub corpus: Vec<PathBuf>,
+}
+
+impl CorpusArgs {
+    /// Every `--corpus` must be a readable directory (exit 65, pointer `/corpus`).
+    pub fn validate(&self, validation: &mut Validation) {
+        for dir in &self.corpus {
+            validation.check(dir.is_dir(), "corpus", || {
+                format!("--corpus {}: geen bestaande map", dir.display())
+            });
+        }
+    }
+
+    /// The directories as plan arguments.
+    pub fn arguments(&self) -> Value {
+        self.corpus
+            .iter()
+            .map(|d| Value::from(d.display().to_string()))
+            .collect()
+    }
+
+    /// The built-in laws plus `REGELRECHT_CORPUS` plus `--corpus`. A malformed file is exit 65
+    /// naming the file and line; a `REGELRECHT_CORPUS` entry that is no directory is exit 78.
+    pub fn load(&self, ctx: &Context<'_>) -> Result<Corpus> {
+        let mut corpus = Corpus::with_builtins();
+        for dir in env_dirs(ctx) {
+            if !dir.is_dir() {
+                return Err(Error::config(format!(
+                    "{CORPUS_ENV} noemt {}, maar dat is geen bestaande map",
+                    dir.display()
+                ))
+                .with_hint(format!(
+                    "zet {CORPUS_ENV} op bestaande mappen, gescheiden door ':'"
+                )));
+            }
+            corpus.add_dir(&dir).map_err(|e| problems::load_error(&e))?;
+        }
+        for dir in &self.corpus {
+            corpus.add_dir(dir).map_err(|e| problems::load_error(&e))?;
+        }
+        Ok(corpus)
+    }
+}
+
+/// The directories named by `REGELRECHT_CORPUS` (empty parts ignored).
+pub fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
+    ctx.env(CORPUS_ENV)
+        .map(|list| {
+            std::env::split_paths(list)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `--peildatum` (JJJJ-MM-DD), or today; an invalid date is recorded in `validation`.
+pub fn peildatum(ctx: &Context<'_>, text: Option<&str>, validation: &mut Validation) -> NaiveDate {
+    match text.map(str::trim) {
+        None => ctx.today(),
+        Some(t) => parse_date(t).unwrap_or_else(|| {
+            validation.push(
+                "peildatum",
+                format!("peildatum {t:?} is geen geldige datum (JJJJ-MM-DD)"),
+            );
+            ctx.today()
+        }),
+    }
+}
+
+/// The version of `law_id` in force on `date`; an unknown law or date without version is 66.
+pub fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> Result<&'c LawFile> {
+    corpus.select(law_id, date).map_err(|reason| {
+        let versions: Vec<String> = corpus
+            .versions(law_id)
+            .map(|f| f.valid_from.clone().unwrap_or_else(|| "?".into()))
+            .collect();
+        match reason {
+            Selection::NotFound => Error::not_found(format!("wet '{law_id}' is niet geladen"))
+                .with_hint(
+                    "zie regelrecht-cli wet lijst; laad meer wetten met --corpus MAP of REGELRECHT_CORPUS",
+                ),
+            Selection::NotYetInForce => Error::not_found(format!(
+                "geen versie van '{law_id}' is geldig op {date}"
+            ))
+            .with_hint(format!(
+                "geladen versies gelden vanaf {}; kies een andere --peildatum",
+                versions.join(", ")
+            )),
+            Selection::Ended(to) => Error::not_found(format!(
+                "'{law_id}' is vervallen na {to} (peildatum {date})"
+            ))
+            .with_hint("kies een --peildatum waarop de wet gold"),
+        }
+    })
+}
+
+/// The URI naming a law file in provenance: `file://…` or `urn:regelrecht:builtin:<id>`.
+pub fn source_uri(file: &LawFile) -> String {
+    match &file.origin {
+        Origin::Builtin(_) => format!("urn:regelrecht:builtin:{}", file.id),
+        Origin::File(path) => file_uri(path),
+    }
+}
+
+/// An absolute `file://` URI, percent-encoded.
+pub fn file_uri(path: &Path) -> String {
+    let absolute = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let text = absolute.to_string_lossy();
+    let mut uri = String::from("file://");
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
+}
+
+/// Provenance members describing one law version.
+pub fn law_json(file: &LawFile) -> Value {
+    json!({
+        "law_id": file.id,
+        "valid_from": file.valid_from,
+        "source_url": source_uri(file),
+        "sha256": file.sha256(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_are_absolute_and_encoded() {
+        let uri = file_uri(Path::new("/tmp/wet met spatie/2025-01-01.yaml"));
+        assert_eq!(uri, "file:///tmp/wet%20met%20spatie/2025-01-01.yaml");
+        assert!(file_uri(Path::new("relatief.yaml")).starts_with("file:///"));
+    }
+
+    #[test]
+    fn builtin_laws_are_named_by_urn() {
+        let corpus = Corpus::with_builtins();
+        let file = corpus
+            .versions(regelrecht_engine::builtin::BAL_ID)
+            .next()
+            .unwrap();
+        assert_eq!(
+            source_uri(file),
+            "urn:regelrecht:builtin:besluit_activiteiten_leefomgeving"
+        );
+    }
+}

@@ -1,0 +1,85 @@
+//! Engine failures as profile errors: malformed law files, parameters of the wrong type, and
+//! outputs the engine refuses to compute (always an error naming what is missing, never a value).
+
+use common::{Error, ExitStatus, FieldError};
+use regelrecht_engine::{ErrorKind, EvalError, LoadError, ParamError};
+
+/// A malformed law file: exit 65, naming the file, the line and the problem.
+pub fn load_error(e: &LoadError) -> Error {
+    let place = match e.line {
+        Some(line) => format!("{} regel {line}", e.file),
+        None => e.file.clone(),
+    };
+    with_errors(
+        Error::new(
+            ExitStatus::DataErr,
+            "WETBESTAND_ONGELDIG",
+            "Wetbestand ongeldig",
+            format!("wetbestand {place}: {}", e.problem),
+        )
+        .with_hint("herstel het bestand of laat de map weg uit --corpus / REGELRECHT_CORPUS"),
+        vec![FieldError::new("corpus", e.to_string())],
+    )
+}
+
+/// Parameters that do not fit the law's declarations: exit 65, one entry per parameter.
+pub fn param_errors(errors: &[ParamError]) -> Error {
+    Error::invalid(
+        errors
+            .iter()
+            .map(|e| FieldError::new("param", e.to_string()))
+            .collect(),
+    )
+}
+
+/// An evaluation the engine refused. `outputs_pointer` is the argument naming the outputs
+/// (`uitvoer` for `evalueer`).
+pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
+    let top_level = e.context.is_empty();
+    match &e.kind {
+        ErrorKind::Load(load) => load_error(load),
+        ErrorKind::LawNotFound { .. }
+        | ErrorKind::LawNotInForce { .. }
+        | ErrorKind::LawEnded { .. }
+            if top_level =>
+        {
+            Error::not_found(e.to_string())
+        }
+        ErrorKind::OutputNotFound { .. } if top_level => {
+            Error::invalid(vec![FieldError::new(outputs_pointer, e.to_string())])
+                .with_hint("zie regelrecht-cli wet toon LAW_ID voor de uitvoer van de wet")
+        }
+        _ => {
+            let (pointer, detail, hint) = match e.missing() {
+                Some(name) => (
+                    "param",
+                    format!("ontbreekt: {name} ({e})"),
+                    Some(format!(
+                        "geef '{name}' mee met --param {name}=WAARDE of in --param-json"
+                    )),
+                ),
+                None => (outputs_pointer, e.to_string(), None),
+            };
+            let mut err = with_errors(
+                Error::new(
+                    ExitStatus::DataErr,
+                    e.code(),
+                    "Uitkomst niet te berekenen",
+                    e.to_string(),
+                ),
+                vec![FieldError::new(pointer, detail)],
+            );
+            if let Some(hint) = hint {
+                err = err.with_hint(hint);
+            }
+            err
+        }
+    }
+}
+
+fn with_errors(mut err: Error, errors: Vec<FieldError>) -> Error {
+    if let Error::Problem(p) = &mut err {
+        p.errors = errors;
+    }
+    err
+}
