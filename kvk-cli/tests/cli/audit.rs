@@ -378,3 +378,22 @@ fn audit_3_two_hundred_concurrent_writers() {
     let expected: BTreeSet<String> = numbers.into_iter().collect();
     assert_eq!(subjects, expected);
 }
+
+/// AUDIT-4: a new audit log is created with mode 0600 (it names data subjects).
+#[cfg(unix)]
+#[test]
+fn audit_4_new_log_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    let fake = KvkFake::start();
+    run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "68750110", "--dry-run"],
+    )
+    .json();
+    let mode = std::fs::metadata(sandbox.audit_log())
+        .expect("audit log")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}

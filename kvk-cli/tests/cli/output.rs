@@ -319,3 +319,26 @@ fn conv_3_quiet_keeps_data_and_errors() {
     )
     .error(66);
 }
+
+/// OUT-6, CONF-2: `TERM=dumb` and `NO_COLOR` are honoured (and reading them is no error:
+/// `TERM` is a process basic that needs no declaration).
+#[test]
+fn out_6_term_dumb_and_no_color_are_honoured() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    for (name, value) in [
+        ("TERM", "dumb"),
+        ("NO_COLOR", "1"),
+        ("TERM", "xterm-256color"),
+    ] {
+        let mut cmd = sandbox.cmd(&fake.base());
+        cmd.env(name, value);
+        let result = run(
+            cmd,
+            ["basisprofiel", "get", "68750110", "--output", "table"],
+        );
+        assert_eq!(result.code, 0, "{name}={value}: {result:#?}");
+        assert!(!result.stdout.contains('\x1b'));
+        assert!(result.stdout.contains("Test BV Donald"));
+    }
+}
