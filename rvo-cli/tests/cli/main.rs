@@ -1,0 +1,10 @@
+//! Integration tests of the rvo-cli binary: every call is a fresh process in a clean
+//! environment, with its own temporary store and audit log.
+
+mod concurrency;
+mod discovery;
+mod http;
+mod indienen;
+mod regeling;
+mod sessie;
+mod support;

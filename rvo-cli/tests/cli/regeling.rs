@@ -1,0 +1,141 @@
+//! `regeling zoek|get|lijst`: the embedded catalogue through the binary.
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, assert_valid_against, output_schema, sha256_hex};
+
+fn ids(data: &Value) -> Vec<String> {
+    data["regelingen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn zoek_is_case_and_accent_insensitive() {
+    let sandbox = Sandbox::new();
+    let plain = sandbox
+        .run([
+            "regeling",
+            "zoek",
+            "informatieplicht",
+            "--peildatum",
+            "2026-11-30",
+        ])
+        .json();
+    let shouted = sandbox
+        .run([
+            "regeling",
+            "zoek",
+            "INFORMATIEPLÎCHT",
+            "--peildatum",
+            "2026-11-30",
+        ])
+        .json();
+    assert_valid_against(&output_schema("regeling_zoek"), &plain, "regeling_zoek");
+    assert_eq!(ids(&plain), ids(&shouted));
+    assert_eq!(ids(&plain)[0], "EBR-2027");
+    assert_eq!(plain["aantal"], 3);
+}
+
+#[test]
+fn zoek_filters_and_zero_hits_is_an_empty_list() {
+    let sandbox = Sandbox::new();
+    let closed = sandbox
+        .run([
+            "regeling",
+            "zoek",
+            "informatieplicht",
+            "--status",
+            "gesloten",
+            "--peildatum",
+            "2026-11-30",
+        ])
+        .json();
+    assert_eq!(ids(&closed), ["EBR-2023"]);
+    let grants = sandbox
+        .run([
+            "regeling",
+            "zoek",
+            "",
+            "--soort",
+            "subsidie",
+            "--peildatum",
+            "2026-11-30",
+        ])
+        .json();
+    assert_eq!(ids(&grants), ["ISDE-2026", "SDE-2026"]);
+    let none = sandbox.run(["regeling", "zoek", "xyzzy"]).json();
+    assert_eq!(none["aantal"], 0);
+    assert_eq!(none["regelingen"], serde_json::json!([]));
+}
+
+#[test]
+fn get_shows_status_and_the_correct_legal_basis() {
+    let sandbox = Sandbox::new();
+    let ebr = sandbox
+        .run(["regeling", "get", "ebr-2027", "--peildatum", "2026-11-30"])
+        .json();
+    assert_valid_against(&output_schema("regeling_get"), &ebr, "regeling_get");
+    assert_eq!(ebr["id"], "EBR-2027");
+    assert_eq!(ebr["status"], "open");
+    assert_eq!(ebr["wettelijke_grondslag"][0]["artikel"], "5.15a");
+    let later = sandbox
+        .run(["regeling", "get", "EBR-2027", "--peildatum", "2027-12-02"])
+        .json();
+    assert_eq!(later["status"], "gesloten");
+}
+
+#[test]
+fn get_of_an_unknown_id_is_not_found_with_the_known_ids() {
+    let sandbox = Sandbox::new();
+    let error = sandbox.run(["regeling", "get", "EBR-2099"]).error(66);
+    assert_eq!(error["code"], "NIET_GEVONDEN");
+    let hint = error["hint"].as_str().unwrap();
+    for id in ["EBR-2027", "EIA-2026", "WBSO-2026"] {
+        assert!(hint.contains(id), "{hint}");
+    }
+    assert_eq!(sandbox.audit_records()[0]["exit_code"], 66);
+}
+
+#[test]
+fn lijst_with_provenance_names_the_embedded_catalogue() {
+    let sandbox = Sandbox::new();
+    let envelope = sandbox.run(["regeling", "lijst", "--provenance"]).json();
+    crate::support::assert_valid("envelope.schema.json", &envelope);
+    assert_valid_against(&output_schema("regeling_lijst"), &envelope["data"], "lijst");
+    assert_eq!(envelope["data"]["aantal"], 8);
+    let provenance = &envelope["provenance"];
+    assert!(
+        provenance["source"]
+            .as_str()
+            .unwrap()
+            .starts_with("RVO regelingencatalogus (ingebed, peildatum 2026-11-30")
+    );
+    assert_eq!(provenance["method"], "LOCAL");
+    assert_eq!(provenance["environment"], "local");
+    assert!(
+        provenance["source_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("urn:")
+    );
+    let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/data/regelingen.json")).unwrap();
+    assert_eq!(provenance["response_sha256"], sha256_hex(&file).as_str());
+}
+
+#[test]
+fn read_only_commands_pass_the_gate_too() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(["regeling", "get", "EBR-2027", "--dry-run"]);
+    assert_eq!(run.code, 0, "{run:#?}");
+    let plan = run.plan();
+    assert_eq!(plan["mutating"], false);
+    assert_eq!(plan["method"], Value::Null);
+    let error = sandbox
+        .run(["regeling", "lijst", "--peildatum", "30-11-2026"])
+        .error(65);
+    assert_eq!(error["errors"][0]["pointer"], "/peildatum");
+}
