@@ -6,6 +6,8 @@
 //!   error pages, redirects).
 //! - [`kvk::kvk`] is a fake KvK API (Zoeken v2, Basisprofiel, Vestigingsprofiel, Naamgeving)
 //!   over hand-written fixtures; mount it under any base path.
+//! - [`koop::koop`] is a fake KOOP (SRU search service and toestand repository) over the
+//!   koop-cli fixtures.
 //! - [`Mounts`] puts several sources behind one port by path prefix.
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -19,6 +21,7 @@
 //! source, ready for `export` (`KVK_API_BASE=http://127.0.0.1:PORT/kvk`). Each request is
 //! logged as one line on stderr. Only loopback addresses can be bound.
 
+pub mod koop;
 pub mod kvk;
 mod mount;
 mod reply;

@@ -9,6 +9,8 @@ pub struct Source {
     pub name: &'static str,
     /// The tool's base-URL variable to point at the mounted fake (`KVK_API_BASE`).
     pub env_var: &'static str,
+    /// Further variables, each with its path below the mount (`KOOP_REPOSITORY_URL`, `/repository`).
+    pub more_env: &'static [(&'static str, &'static str)],
     /// Human description for `fake-upstream --help`.
     pub description: &'static str,
     /// The router.
@@ -16,12 +18,22 @@ pub struct Source {
 }
 
 /// Every fake source, in mount order.
-pub const SOURCES: &[Source] = &[Source {
-    name: "kvk",
-    env_var: "KVK_API_BASE",
-    description: "KvK Handelsregister (Zoeken v2, Basisprofiel, Vestigingsprofiel, Naamgeving)",
-    router: crate::kvk::kvk,
-}];
+pub const SOURCES: &[Source] = &[
+    Source {
+        name: "kvk",
+        env_var: "KVK_API_BASE",
+        more_env: &[],
+        description: "KvK Handelsregister (Zoeken v2, Basisprofiel, Vestigingsprofiel, Naamgeving)",
+        router: crate::kvk::kvk,
+    },
+    Source {
+        name: "koop",
+        env_var: "KOOP_SRU_URL",
+        more_env: &[("KOOP_REPOSITORY_URL", "/repository")],
+        description: "KOOP Basiswettenbestand (SRU-zoekdienst en repository met toestand-XML)",
+        router: crate::koop::koop,
+    },
+];
 
 /// The source called `name`, if any.
 pub fn source(name: &str) -> Option<&'static Source> {

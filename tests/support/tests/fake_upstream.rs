@@ -72,3 +72,40 @@ fn refuses_a_non_loopback_address() {
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("geen loopback-adres"));
 }
+
+#[test]
+fn serves_the_koop_fake_with_both_variables() {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .args(["--source", "koop"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let mut stdout = BufReader::new(running.0.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        lines.push(line.trim_end().to_owned());
+    }
+    let root = &lines[0];
+    assert_eq!(lines[1], format!("KOOP_SRU_URL={root}/koop"));
+    assert_eq!(
+        lines[2],
+        format!("KOOP_REPOSITORY_URL={root}/koop/repository")
+    );
+    let answer = reqwest::blocking::get(format!(
+        "{root}/koop?operation=searchRetrieve&version=2.0&x-connection=BWB&query=dcterms.identifier%3D%3DBWBR9900002"
+    ))
+    .unwrap()
+    .text()
+    .unwrap();
+    let toestand = format!(
+        "{root}/koop/repository/bwb/BWBR9900002/2025-01-01_0/xml/BWBR9900002_2025-01-01_0.xml"
+    );
+    assert!(answer.contains(&toestand), "{answer}");
+    let xml = reqwest::blocking::get(&toestand).unwrap();
+    assert_eq!(xml.status(), 200);
+    assert!(xml.text().unwrap().contains("bwb-id=\"BWBR9900002\""));
+}

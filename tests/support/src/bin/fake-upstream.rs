@@ -41,6 +41,10 @@ fn after_help() -> String {
             source.name, source.description, source.env_var
         ));
     }
+    text.push_str("\nBWB-ids die expres misgaan (koop):\n");
+    for (id, behaviour) in test_support::koop::SPECIAL_IDS {
+        text.push_str(&format!("  {id}  {behaviour}\n"));
+    }
     text.push_str("\nKvK-nummers die expres misgaan:\n");
     for (number, behaviour) in test_support::kvk::special::SPECIAL_NUMBERS {
         text.push_str(&format!("  {number}  {behaviour}\n"));
@@ -91,6 +95,9 @@ fn main() -> ExitCode {
         writeln!(stdout, "{root}")?;
         for source in &selected {
             writeln!(stdout, "{}={root}/{}", source.env_var, source.name)?;
+            for (variable, path) in source.more_env {
+                writeln!(stdout, "{variable}={root}/{}{path}", source.name)?;
+            }
         }
         stdout.flush()
     };

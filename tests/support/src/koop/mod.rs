@@ -1,0 +1,391 @@
+//! A fake KOOP: the SRU search service (`x-connection=BWB`) and the repository of toestand XML,
+//! as one router for [`crate::FakeServer`] over the koop-cli fixtures.
+//!
+//! Under its mount (`/koop` in `fake-upstream`):
+//!
+//! | route | answer |
+//! |---|---|
+//! | `GET …/?operation=searchRetrieve&x-connection=BWB&query=…` (any path but `/repository/…`) | SRU 2.0 answer |
+//! | `GET …/repository/bwb/{ID}/{label}/xml/{file}` | the toestand XML |
+//!
+//! Queries: `dcterms.identifier==ID` → every version of ID (paged by `startRecord` and
+//! `maximumRecords`); `… and overheidbwb.geldigheidsdatum=D` → the versions in force on D;
+//! `overheidbwb.titel all "…"` → by the search term: `voorbeeld` five hits (page of three),
+//! `syntaxfout` diagnostic 10 (HTTP 200), `onbeschikbaar` an SRU 1.2 "temporarily unavailable"
+//! diagnostic, `traag` zero hits after [`SLOW`], anything else zero hits. Another query, or one
+//! without `x-connection=BWB`, gets a diagnostic. URLs of the real repository in the answers are
+//! rewritten to `<base>/repository`, so `KOOP_REPOSITORY_URL=<base>/repository`.
+//!
+//! Laws: BWBR9900001 (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its
+//! toestand lies on `https://evil.example.org`, or on [`Koop::foreign_base`]) and the ids of
+//! [`SPECIAL_IDS`], which misbehave on purpose.
+
+pub mod fixtures;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::reply::Reply;
+use crate::request::RecordedRequest;
+
+/// The real repository host that fixtures name.
+pub const REAL_REPOSITORY: &str = "https://repository.officiele-overheidspublicaties.nl";
+/// The foreign host of the `vreemde-host` fixture.
+pub const FOREIGN_HOST: &str = "https://evil.example.org";
+/// How long the slow routes stall.
+pub const SLOW: Duration = Duration::from_secs(5);
+/// The generated large law; its XML is read from the file named by [`LARGE_LAW_FILE_VAR`].
+pub const LARGE_LAW_ID: &str = "BWBR9999999";
+/// Variable naming the file with the large law (for `fake-upstream` in the benchmark).
+pub const LARGE_LAW_FILE_VAR: &str = "KOOP_FAKE_GROTE_WET";
+
+/// Ids that behave like BWBR9900001 in 2025 in search, with a toestand that misbehaves.
+pub const SPECIAL_IDS: &[(&str, &str)] = &[
+    ("BWBR9900004", "toestand afgebroken midden in artikel 2"),
+    ("BWBR9900005", "toestand is platte tekst, geen XML"),
+    ("BWBR9900006", "toestand is een HTML-foutpagina"),
+    ("BWBR9900007", "toestand komt pas na 5 seconden"),
+    (
+        LARGE_LAW_ID,
+        "grote gegenereerde wet uit het bestand in KOOP_FAKE_GROTE_WET",
+    ),
+];
+
+/// The router with its settings.
+#[derive(Debug, Clone, Default)]
+pub struct Koop {
+    foreign_base: Option<String>,
+}
+
+/// The fake KOOP with default settings, as `fake-upstream` mounts it.
+pub fn koop(request: &RecordedRequest) -> Reply {
+    Koop::default().route(request)
+}
+
+impl Koop {
+    pub fn new() -> Self {
+        Koop::default()
+    }
+
+    /// Point the foreign toestand URL (of BWBR9900003) at `base` instead of `evil.example.org`,
+    /// so a test can prove that the foreign host receives nothing.
+    pub fn foreign_base(mut self, base: &str) -> Self {
+        self.foreign_base = Some(base.trim_end_matches('/').to_owned());
+        self
+    }
+
+    /// Answers `request` as KOOP would.
+    pub fn route(&self, request: &RecordedRequest) -> Reply {
+        if request.method != "GET" {
+            return Reply::text(405, "Alleen GET.").header("allow", "GET");
+        }
+        if let Some(rest) = request.path.strip_prefix("/repository/") {
+            return repository(rest);
+        }
+        let base = request.base_before("/repository");
+        let reply = search(request);
+        let Ok(text) = std::str::from_utf8(reply.body_bytes()) else {
+            return reply;
+        };
+        let mut text = text.replace(REAL_REPOSITORY, &format!("{base}/repository"));
+        if let Some(foreign) = &self.foreign_base {
+            text = text.replace(FOREIGN_HOST, foreign);
+        }
+        reply.body(text.into_bytes())
+    }
+}
+
+fn xml(status: u16, body: &str) -> Reply {
+    Reply::new(status)
+        .header("content-type", "application/xml; charset=utf-8")
+        .body(body.as_bytes().to_vec())
+}
+
+/// `bwb/{ID}/{label}/xml/{file}`.
+fn repository(rest: &str) -> Reply {
+    let parts: Vec<&str> = rest.split('/').collect();
+    let ["bwb", id, _label, "xml", file] = parts.as_slice() else {
+        return Reply::text(404, "Not Found");
+    };
+    match *id {
+        "BWBR9900004" => xml(200, fixtures::AFGEBROKEN),
+        "BWBR9900005" => Reply::text(200, fixtures::NIET_XML_TEKST),
+        "BWBR9900006" => Reply::new(200)
+            .header("content-type", "text/html")
+            .body(fixtures::NIET_XML_HTML.as_bytes().to_vec()),
+        "BWBR9900007" => {
+            xml(200, toestand("BWBR9900001_2025-01-01_0.xml").unwrap_or("")).delay(SLOW)
+        }
+        LARGE_LAW_ID => match large_law() {
+            Some(body) => Reply::new(200)
+                .header("content-type", "application/xml")
+                .body(body.clone()),
+            None => Reply::text(404, "KOOP_FAKE_GROTE_WET is niet gezet of onleesbaar"),
+        },
+        _ => match toestand(file) {
+            Some(body) => xml(200, body),
+            None => Reply::text(404, "Not Found"),
+        },
+    }
+}
+
+fn toestand(file: &str) -> Option<&'static str> {
+    fixtures::TOESTANDEN
+        .iter()
+        .find(|(name, _)| *name == file)
+        .map(|(_, body)| *body)
+}
+
+fn large_law() -> Option<&'static Vec<u8>> {
+    static LAW: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    LAW.get_or_init(|| {
+        let path = std::env::var_os(LARGE_LAW_FILE_VAR)?;
+        std::fs::read(path).ok()
+    })
+    .as_ref()
+}
+
+fn search(request: &RecordedRequest) -> Reply {
+    if request.query_param("operation") != Some("searchRetrieve")
+        || request.query_param("x-connection") != Some("BWB")
+    {
+        return xml(
+            200,
+            &diagnostic("7", "Mandatory parameter not supplied", "x-connection"),
+        );
+    }
+    let query = request.query_param("query").unwrap_or("");
+    let start = number(request.query_param("startRecord"), 1).max(1);
+    let max = number(request.query_param("maximumRecords"), 50);
+    if let Some(rest) = query.strip_prefix("dcterms.identifier==") {
+        let (id, date) = match rest.split_once(" and overheidbwb.geldigheidsdatum=") {
+            Some((id, date)) => (id.trim(), Some(date.trim())),
+            None => (rest.trim(), None),
+        };
+        let records: Vec<String> = versions(id)
+            .into_iter()
+            .filter(|record| date.is_none_or(|d| valid_on(record, d)))
+            .collect();
+        return xml(200, &page(&records, start, max));
+    }
+    if let Some(rest) = query.strip_prefix("overheidbwb.titel all ") {
+        let term = quoted(rest).to_lowercase();
+        return if term.contains("syntaxfout") {
+            xml(200, fixtures::DIAGNOSTIEK_SYNTAX)
+        } else if term.contains("onbeschikbaar") {
+            xml(200, fixtures::DIAGNOSTIEK_ONBESCHIKBAAR)
+        } else if term.contains("voorbeeld") {
+            xml(200, fixtures::ZOEK_VOORBEELD)
+        } else if term.contains("traag") {
+            xml(200, fixtures::GEEN_RESULTATEN).delay(SLOW)
+        } else {
+            xml(200, fixtures::GEEN_RESULTATEN)
+        };
+    }
+    xml(200, &diagnostic("10", "Query syntax error", query))
+}
+
+/// Every version of `id` as `<sru:record>` elements.
+fn versions(id: &str) -> Vec<String> {
+    let source = match id {
+        "BWBR9900001" => fixtures::VERSIES_9900001,
+        "BWBR9900002" => fixtures::REGELING_9900002,
+        "BWBR9900003" => fixtures::VREEMDE_HOST,
+        special if SPECIAL_IDS.iter().any(|(s, _)| *s == special) => {
+            return records(fixtures::VERSIES_9900001)
+                .into_iter()
+                .filter(|r| r.contains("BWBR9900001/2025-01-01"))
+                .map(|r| r.replace("BWBR9900001", special))
+                .collect();
+        }
+        _ => return Vec::new(),
+    };
+    records(source).into_iter().map(str::to_owned).collect()
+}
+
+fn records(xml: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find("<sru:record>") {
+        let Some(len) = rest[start..].find("</sru:record>") else {
+            break;
+        };
+        let end = start + len + "</sru:record>".len();
+        out.push(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+fn element<'a>(record: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("{name}>");
+    let start = record.find(&open)? + open.len();
+    let len = record[start..].find('<')?;
+    Some(record[start..start + len].trim())
+}
+
+/// ISO dates compare as text.
+fn valid_on(record: &str, date: &str) -> bool {
+    let from = element(record, "geldigheidsperiode_startdatum").unwrap_or("9999-12-31");
+    let to = element(record, "geldigheidsperiode_einddatum").unwrap_or("9999-12-31");
+    from <= date && date <= to
+}
+
+fn page(records: &[String], start: usize, max: usize) -> String {
+    let chosen: Vec<&str> = records
+        .iter()
+        .skip(start - 1)
+        .take(max)
+        .map(String::as_str)
+        .collect();
+    let next = start + chosen.len();
+    let next = if next <= records.len() {
+        format!("<sru:nextRecordPosition>{next}</sru:nextRecordPosition>")
+    } else {
+        String::new()
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sru:searchRetrieveResponse {NAMESPACES}>\
+         <sru:version>2.0</sru:version><sru:numberOfRecords>{}</sru:numberOfRecords>\
+         <sru:records>{}</sru:records>{next}</sru:searchRetrieveResponse>\n",
+        records.len(),
+        chosen.join("\n"),
+    )
+}
+
+fn diagnostic(number: &str, message: &str, details: &str) -> String {
+    let details = details
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sru:searchRetrieveResponse {NAMESPACES}>\
+         <sru:version>2.0</sru:version><sru:numberOfRecords>0</sru:numberOfRecords>\
+         <sru:diagnostics><diag:diagnostic><diag:uri>info:srw/diagnostic/1/{number}</diag:uri>\
+         <diag:details>{details}</diag:details><diag:message>{message}</diag:message>\
+         </diag:diagnostic></sru:diagnostics></sru:searchRetrieveResponse>\n"
+    )
+}
+
+const NAMESPACES: &str = "xmlns:sru=\"http://docs.oasis-open.org/ns/search-ws/sruResponse\" \
+     xmlns:gzd=\"http://standaarden.overheid.nl/sru\" xmlns:dcterms=\"http://purl.org/dc/terms/\" \
+     xmlns:overheid=\"http://standaarden.overheid.nl/owms/terms/\" \
+     xmlns:overheidbwb=\"http://standaarden.overheid.nl/bwb/terms/\" \
+     xmlns:diag=\"http://docs.oasis-open.org/ns/search-ws/diagnostic\"";
+
+/// The CQL quoted string at the start of `text`, unescaped.
+fn quoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.trim_start().strip_prefix('"').unwrap_or(text).chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            '"' => break,
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn number(value: Option<&str>, default: usize) -> usize {
+    value.and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(url: &str) -> Reply {
+        koop(&RecordedRequest::get(url, &[("host", "127.0.0.1:9")]))
+    }
+
+    fn body(reply: &Reply) -> String {
+        String::from_utf8_lossy(reply.body_bytes()).into_owned()
+    }
+
+    const SRU: &str = "/?operation=searchRetrieve&version=2.0&x-connection=BWB";
+
+    #[test]
+    fn the_peildatum_selects_one_version() {
+        for (date, start) in [
+            ("2023-06-01", "2023"),
+            ("2024-12-31", "2024"),
+            ("2030-01-01", "2025"),
+        ] {
+            let reply = get(&format!(
+                "{SRU}&query=dcterms.identifier%3D%3DBWBR9900001+and+overheidbwb.geldigheidsdatum%3D{date}"
+            ));
+            let text = body(&reply);
+            assert_eq!(records(&text).len(), 1, "{date}");
+            assert!(
+                text.contains(&format!("BWBR9900001/{start}-01-01")),
+                "{date}"
+            );
+            assert!(
+                text.contains("http://127.0.0.1:9/repository/bwb/"),
+                "rewritten"
+            );
+        }
+        let none = body(&get(&format!(
+            "{SRU}&query=dcterms.identifier%3D%3DBWBR9900001+and+overheidbwb.geldigheidsdatum%3D2000-01-01"
+        )));
+        assert!(none.contains("<sru:numberOfRecords>0<"));
+    }
+
+    #[test]
+    fn versions_are_paged() {
+        let text = body(&get(&format!(
+            "{SRU}&query=dcterms.identifier%3D%3DBWBR9900001&maximumRecords=2"
+        )));
+        assert_eq!(records(&text).len(), 2);
+        assert!(text.contains("<sru:numberOfRecords>3<"));
+        assert!(text.contains("<sru:nextRecordPosition>3<"));
+    }
+
+    #[test]
+    fn title_searches_by_term() {
+        let q = |term: &str| {
+            body(&get(&format!(
+                "{SRU}&query=overheidbwb.titel+all+%22{term}%22+and+overheidbwb.geldigheidsdatum%3D2025-06-01"
+            )))
+        };
+        assert!(q("voorbeeld").contains("<sru:numberOfRecords>5<"));
+        assert!(q("syntaxfout").contains("diagnostic/1/10"));
+        assert!(q("onbeschikbaar").contains("temporarily unavailable"));
+        assert!(q("niets").contains("<sru:numberOfRecords>0<"));
+        assert!(body(&get("/?query=x")).contains("diagnostic/1/7"));
+    }
+
+    #[test]
+    fn repository_serves_toestanden_and_misbehaving_ones() {
+        let ok = get("/repository/bwb/BWBR9900002/2025-01-01_0/xml/BWBR9900002_2025-01-01_0.xml");
+        assert_eq!(ok.status_code(), 200);
+        assert!(body(&ok).contains("<toestand"));
+        assert_eq!(
+            get("/repository/bwb/BWBR9900005/x/xml/y.xml").header_value("content-type"),
+            Some("text/plain; charset=utf-8")
+        );
+        assert_eq!(
+            get("/repository/bwb/BWBR9900007/x/xml/y.xml").delay_before_headers(),
+            Some(SLOW)
+        );
+        assert_eq!(get("/repository/bwb/BWBR1/x/xml/y.xml").status_code(), 404);
+    }
+
+    #[test]
+    fn the_foreign_host_can_be_pointed_at_a_second_fake() {
+        let request = RecordedRequest::get(
+            "/?operation=searchRetrieve&x-connection=BWB&query=dcterms.identifier%3D%3DBWBR9900003",
+            &[],
+        );
+        let text = body(
+            &Koop::new()
+                .foreign_base("http://127.0.0.1:7/")
+                .route(&request),
+        );
+        assert!(
+            text.contains("http://127.0.0.1:7/bwb/BWBR9900003/"),
+            "{text}"
+        );
+    }
+}
