@@ -72,6 +72,9 @@ mod tests {
 
     #[test]
     fn sorts_by_utf16_and_escapes() {
-        assert_eq!(canonical(&json!({"b":1,"a":"x\n\"","\u{e000}":0,"\u{1f600}":0})), "{\"a\":\"x\\n\\\"\",\"b\":1,\"\u{1f600}\":0,\"\u{e000}\":0}");
+        assert_eq!(
+            canonical(&json!({"b":1,"a":"x\n\"","\u{e000}":0,"\u{1f600}":0})),
+            "{\"a\":\"x\\n\\\"\",\"b\":1,\"\u{1f600}\":0,\"\u{e000}\":0}"
+        );
     }
 }

@@ -79,7 +79,9 @@ fn parse_env(text: &str) -> Result<(String, String), String> {
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text.parse().map_err(|_| "verwacht een aantal seconden".to_string())?;
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| "verwacht een aantal seconden".to_string())?;
     if !(seconds > 0.0 && seconds.is_finite()) {
         return Err("verwacht een positief aantal seconden".into());
     }

@@ -55,34 +55,66 @@ fn words(text: &str) -> Vec<String> {
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().collect();
-    if raw.iter().any(|a| a == "--json") && raw.iter().any(|a| a == "--help") && !raw.iter().any(|a| a == "--") {
+    if raw.iter().any(|a| a == "--json")
+        && raw.iter().any(|a| a == "--help")
+        && !raw.iter().any(|a| a == "--")
+    {
         print(&cli::discovery(), Format::Json);
         return ExitCode::SUCCESS;
     }
     let arguments = match Arguments::try_parse() {
         Ok(arguments) => arguments,
-        Err(error) if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+        Err(error)
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) =>
+        {
             let _ = error.print();
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            let detail = error.to_string().lines().next().unwrap_or("ongeldig gebruik").trim_start_matches("error: ").to_string();
+            let detail = error
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("ongeldig gebruik")
+                .trim_start_matches("error: ")
+                .to_string();
             return fail(2, "USAGE", "Ongeldig gebruik", &detail);
         }
     };
-    let format = arguments.output.unwrap_or(if std::io::stdout().is_terminal() { Format::Table } else { Format::Json });
+    let format = arguments
+        .output
+        .unwrap_or(if std::io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Json
+        });
     let catalogue = checks::catalogue();
     let selected: Vec<&checks::Check> = catalogue
         .iter()
         .filter(|check| {
             arguments.rules.is_empty()
                 || arguments.rules.iter().any(|wanted| {
-                    check.id.eq_ignore_ascii_case(wanted) || check.rules.iter().any(|rule| rule.eq_ignore_ascii_case(wanted))
+                    check.id.eq_ignore_ascii_case(wanted)
+                        || check
+                            .rules
+                            .iter()
+                            .any(|rule| rule.eq_ignore_ascii_case(wanted))
                 })
         })
         .collect();
     if selected.is_empty() {
-        return fail(2, "USAGE", "Onbekende regel", &format!("geen controle voor {}; zie --list-rules", arguments.rules.join(", ")));
+        return fail(
+            2,
+            "USAGE",
+            "Onbekende regel",
+            &format!(
+                "geen controle voor {}; zie --list-rules",
+                arguments.rules.join(", ")
+            ),
+        );
     }
     if arguments.list_rules {
         match format {
@@ -92,9 +124,18 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if arguments.program.is_empty() {
-        return fail(2, "USAGE", "Geen programma", "geef het te testen programma na --, bijv. profile-check -- kvk-cli");
+        return fail(
+            2,
+            "USAGE",
+            "Geen programma",
+            "geef het te testen programma na --, bijv. profile-check -- kvk-cli",
+        );
     }
-    let mut examples: Vec<(Vec<String>, bool)> = arguments.examples.iter().map(|e| (words(e), false)).collect();
+    let mut examples: Vec<(Vec<String>, bool)> = arguments
+        .examples
+        .iter()
+        .map(|e| (words(e), false))
+        .collect();
     examples.extend(arguments.mutating_examples.iter().map(|e| (words(e), true)));
     let config = session::Config {
         program: arguments.program.clone(),
@@ -109,11 +150,18 @@ fn main() -> ExitCode {
         Ok(session) => session,
         Err(detail) => return fail(70, "INTERNE_FOUT", "De checker kan niet werken", &detail),
     };
-    let results: report::Results = selected.into_iter().map(|check| (check, (check.run)(&session))).collect();
+    let results: report::Results = selected
+        .into_iter()
+        .map(|check| (check, (check.run)(&session)))
+        .collect();
     let elapsed = started.elapsed();
     match format {
         Format::Table => print!("{}", report::table(&session, &results, elapsed)),
         other => print(&report::json(&session, &results, elapsed), other),
     }
-    if report::must_failures(&results) > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if report::must_failures(&results) > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -20,7 +20,12 @@ pub struct Entry {
 fn strings(value: Option<&Value>) -> Vec<String> {
     value
         .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(|item| item.as_str().map(String::from)).collect())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -36,7 +41,11 @@ impl Entry {
         };
         Entry {
             raw: raw.clone(),
-            name: raw.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+            name: raw
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
             argv: strings(meta.and_then(|m| m.get("argv"))),
             positional: strings(meta.and_then(|m| m.get("positional"))),
             flags: meta
@@ -97,11 +106,17 @@ impl Entry {
     }
 
     fn is_boolean(&self, name: &str) -> bool {
-        self.property(name).and_then(|p| p.get("type")).and_then(Value::as_str) == Some("boolean")
+        self.property(name)
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str)
+            == Some("boolean")
     }
 
     fn is_array(&self, name: &str) -> bool {
-        self.property(name).and_then(|p| p.get("type")).and_then(Value::as_str) == Some("array")
+        self.property(name)
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str)
+            == Some("array")
     }
 
     /// Reverse of §3.2: the arguments an example argv stands for, or why it cannot be read.
@@ -137,11 +152,16 @@ impl Entry {
             }
             let value = match inline {
                 Some(value) => value,
-                None => words.next().cloned().ok_or_else(|| format!("{flag} zonder waarde"))?,
+                None => words
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} zonder waarde"))?,
             };
             let value = self.typed(name, value);
             if self.is_array(name) {
-                let list = arguments.entry(name.clone()).or_insert_with(|| Value::Array(Vec::new()));
+                let list = arguments
+                    .entry(name.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
                 if let Value::Array(items) = list {
                     items.push(value);
                 }
@@ -150,7 +170,10 @@ impl Entry {
             }
         }
         if positionals.len() > self.positional.len() {
-            return Err(format!("meer positionele argumenten dan _meta.positional ({:?})", self.positional));
+            return Err(format!(
+                "meer positionele argumenten dan _meta.positional ({:?})",
+                self.positional
+            ));
         }
         for (name, value) in self.positional.iter().zip(positionals) {
             let value = self.typed(name, value);
@@ -162,11 +185,19 @@ impl Entry {
     fn typed(&self, name: &str, text: String) -> Value {
         let schema = self.property(name);
         let kind = schema
-            .and_then(|p| if self.is_array(name) { p.get("items") } else { Some(p) })
+            .and_then(|p| {
+                if self.is_array(name) {
+                    p.get("items")
+                } else {
+                    Some(p)
+                }
+            })
             .and_then(|p| p.get("type"))
             .and_then(Value::as_str);
         match kind {
-            Some("integer") | Some("number") => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            Some("integer") | Some("number") => {
+                serde_json::from_str(&text).unwrap_or(Value::String(text))
+            }
             _ => Value::String(text),
         }
     }
@@ -205,7 +236,11 @@ impl Entry {
 
     /// An example argv with `globals` inserted right after the command path.
     pub fn example_with(&self, example: &[String], globals: &[String]) -> Vec<String> {
-        let split = if example.starts_with(&self.argv) { self.argv.len() } else { 0 };
+        let split = if example.starts_with(&self.argv) {
+            self.argv.len()
+        } else {
+            0
+        };
         let mut argv = example[..split].to_vec();
         argv.extend(globals.iter().cloned());
         argv.extend(example[split..].iter().cloned());
@@ -248,17 +283,27 @@ pub fn has_global_option(discovery: &Value, name: &str) -> bool {
     discovery
         .get("global_options")
         .and_then(Value::as_array)
-        .is_some_and(|list| list.iter().any(|o| o.get("name").and_then(Value::as_str) == Some(name)))
+        .is_some_and(|list| {
+            list.iter()
+                .any(|o| o.get("name").and_then(Value::as_str) == Some(name))
+        })
 }
 
 /// A string that `pattern` rejects, found by trying candidates against the pattern itself.
 pub fn breaking_value(pattern: &str) -> Option<String> {
     let schema = serde_json::json!({"type": "string", "pattern": pattern});
     let validator = jsonschema::draft202012::new(&schema).ok()?;
-    ["@@ongeldig@@", "ongeldig waarde!", "0", "x", "00000000000000000000000000000000000000000000", ""]
-        .into_iter()
-        .find(|candidate| !validator.is_valid(&Value::String((*candidate).into())))
-        .map(String::from)
+    [
+        "@@ongeldig@@",
+        "ongeldig waarde!",
+        "0",
+        "x",
+        "00000000000000000000000000000000000000000000",
+        "",
+    ]
+    .into_iter()
+    .find(|candidate| !validator.is_valid(&Value::String((*candidate).into())))
+    .map(String::from)
 }
 
 #[cfg(test)]
@@ -280,27 +325,64 @@ mod tests {
     #[test]
     fn example_round_trip() {
         let entry = entry();
-        let example: Vec<String> = ["item", "get", "12", "--geo", "--soort", "a", "--soort=b", "--pagina", "3"]
-            .map(String::from)
-            .to_vec();
+        let example: Vec<String> = [
+            "item",
+            "get",
+            "12",
+            "--geo",
+            "--soort",
+            "a",
+            "--soort=b",
+            "--pagina",
+            "3",
+        ]
+        .map(String::from)
+        .to_vec();
         let arguments = entry.arguments_of(&example).unwrap();
-        assert_eq!(Value::Object(arguments.clone()), json!({"geo": true, "soort": ["a", "b"], "pagina": 3, "id": "12"}));
+        assert_eq!(
+            Value::Object(arguments.clone()),
+            json!({"geo": true, "soort": ["a", "b"], "pagina": 3, "id": "12"})
+        );
         assert_eq!(
             entry.command_line(&arguments, &["--dry-run".into()]),
-            ["item", "get", "--dry-run", "--geo", "--soort", "a", "--soort", "b", "--pagina", "3", "--", "12"]
+            [
+                "item",
+                "get",
+                "--dry-run",
+                "--geo",
+                "--soort",
+                "a",
+                "--soort",
+                "b",
+                "--pagina",
+                "3",
+                "--",
+                "12"
+            ]
         );
     }
 
     #[test]
     fn unknown_flag_in_example_is_reported() {
         let example: Vec<String> = ["item", "get", "--nope"].map(String::from).to_vec();
-        assert!(entry().arguments_of(&example).unwrap_err().contains("--nope"));
+        assert!(
+            entry()
+                .arguments_of(&example)
+                .unwrap_err()
+                .contains("--nope")
+        );
     }
 
     #[test]
     fn breaking_values() {
-        assert_eq!(breaking_value("^[0-9]{8}$").as_deref(), Some("@@ongeldig@@"));
-        assert_eq!(breaking_value("^.*@@.*$").as_deref(), Some("0"));
+        assert_eq!(
+            breaking_value("^[0-9]{8}$").as_deref(),
+            Some("@@ongeldig@@")
+        );
+        assert_eq!(
+            breaking_value("^.*@@.*$").as_deref(),
+            Some("ongeldig waarde!")
+        );
         assert_eq!(breaking_value(".*"), None);
     }
 }

@@ -78,24 +78,13 @@ impl Kind {
             | Kind::Help
             | Kind::Version
             | Kind::Completions => Some(false),
-            Kind::UnknownCommand | Kind::MissingRequired(_) | Kind::BadEnum(_) | Kind::UnknownFlag => None,
+            Kind::UnknownCommand
+            | Kind::MissingRequired(_)
+            | Kind::BadEnum(_)
+            | Kind::UnknownFlag => None,
             Kind::DryRunOutput(mode) if mode != "json" && mode != "raw" && mode != "pretty" => None,
             _ => Some(true),
         }
-    }
-
-    /// Whether the program must not send anything during this probe.
-    pub fn forbids_traffic(&self) -> bool {
-        !matches!(
-            self,
-            Kind::Upstream(_)
-                | Kind::Live(_)
-                | Kind::LiveJson
-                | Kind::LivePretty
-                | Kind::LiveNoColor
-                | Kind::LiveProvenance
-                | Kind::LiveFields(_, _)
-        )
     }
 }
 
@@ -120,7 +109,12 @@ impl Probe {
 
     /// The last stderr line parsed as JSON.
     pub fn error_object(&self) -> Option<Value> {
-        let last = self.outcome.stderr.lines().rev().find(|line| !line.trim().is_empty())?;
+        let last = self
+            .outcome
+            .stderr
+            .lines()
+            .rev()
+            .find(|line| !line.trim().is_empty())?;
         serde_json::from_str(last).ok()
     }
 

@@ -3,7 +3,6 @@
 //! Each call gets its own path prefix `/p<call>-<mode>`; the mode says how to answer
 //! (`stil`: 500 and counted as unwanted traffic; the others imitate a misbehaving source).
 
-use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -44,11 +43,19 @@ impl Mode {
     ];
 
     fn label(self) -> &'static str {
-        Self::ALL.iter().find(|(mode, _)| *mode == self).map(|(_, label)| *label).unwrap_or("stil")
+        Self::ALL
+            .iter()
+            .find(|(mode, _)| *mode == self)
+            .map(|(_, label)| *label)
+            .unwrap_or("stil")
     }
 
     fn from_label(label: &str) -> Mode {
-        Self::ALL.iter().find(|(_, l)| *l == label).map(|(mode, _)| *mode).unwrap_or(Mode::Silent)
+        Self::ALL
+            .iter()
+            .find(|(_, l)| *l == label)
+            .map(|(mode, _)| *mode)
+            .unwrap_or(Mode::Silent)
     }
 }
 
@@ -58,10 +65,8 @@ pub struct Recorded {
     pub method: String,
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: String,
     /// The call whose prefix the URL carries, if any.
     pub call: Option<usize>,
-    pub mode: Mode,
 }
 
 impl Recorded {
@@ -115,7 +120,11 @@ impl Recorder {
 }
 
 fn parse_prefix(url: &str) -> (Option<usize>, Mode) {
-    let first = url.trim_start_matches('/').split(['/', '?']).next().unwrap_or("");
+    let first = url
+        .trim_start_matches('/')
+        .split(['/', '?'])
+        .next()
+        .unwrap_or("");
     let Some(rest) = first.strip_prefix('p') else {
         return (None, Mode::Silent);
     };
@@ -125,9 +134,7 @@ fn parse_prefix(url: &str) -> (Option<usize>, Mode) {
     (number.parse().ok(), Mode::from_label(label))
 }
 
-fn answer(mut request: tiny_http::Request, log: &Mutex<Vec<Recorded>>) {
-    let mut body = String::new();
-    let _ = request.as_reader().read_to_string(&mut body);
+fn answer(request: tiny_http::Request, log: &Mutex<Vec<Recorded>>) {
     let url = request.url().to_string();
     let (call, mode) = parse_prefix(&url);
     log.lock().expect("recorder lock").push(Recorded {
@@ -138,13 +145,12 @@ fn answer(mut request: tiny_http::Request, log: &Mutex<Vec<Recorded>>) {
             .iter()
             .map(|header| (header.field.to_string(), header.value.to_string()))
             .collect(),
-        body,
         call,
-        mode,
     });
     let header = |name: &str, value: &str| Header::from_bytes(name, value).expect("valid header");
     let response = match mode {
-        Mode::Silent => Response::from_string("profile-check: hier werd geen verzoek verwacht").with_status_code(500),
+        Mode::Silent => Response::from_string("profile-check: hier werd geen verzoek verwacht")
+            .with_status_code(500),
         Mode::ServerError => Response::from_string("interne fout").with_status_code(500),
         Mode::RateLimited => Response::from_string("te veel verzoeken")
             .with_status_code(429)

@@ -20,7 +20,12 @@ fn label(verdict: &Verdict) -> &'static str {
 
 /// Number of failed MUST checks.
 pub fn must_failures(results: &Results) -> usize {
-    results.iter().filter(|(check, verdict)| check.level == Level::Must && matches!(verdict, Verdict::Fail(_))).count()
+    results
+        .iter()
+        .filter(|(check, verdict)| {
+            check.level == Level::Must && matches!(verdict, Verdict::Fail(_))
+        })
+        .count()
 }
 
 /// The machine report.
@@ -53,23 +58,42 @@ const SHOWN: usize = 5;
 /// The human report.
 pub fn table(session: &Session, results: &Results, elapsed: Duration) -> String {
     let width = results.iter().map(|(c, _)| c.id.len()).max().unwrap_or(10);
-    let rules_width = results.iter().map(|(c, _)| c.rules.join(",").len()).max().unwrap_or(10).min(28);
+    let rules_width = results
+        .iter()
+        .map(|(c, _)| c.rules.join(",").len())
+        .max()
+        .unwrap_or(10)
+        .min(28);
     let mut out = format!(
         "profile-check: {} {} (profiel 1.0){}, {} controles in {:.1} s\n\n",
-        if session.program_name().is_empty() { session.program.join(" ") } else { session.program_name() },
+        if session.program_name().is_empty() {
+            session.program.join(" ")
+        } else {
+            session.program_name()
+        },
         session.program_version(),
         if session.live { ", live" } else { "" },
         results.len(),
         elapsed.as_secs_f64()
     );
     for (check, verdict) in results {
-        out.push_str(&format!("{}  {:width$}  {:rules_width$}  {}\n", label(verdict), check.id, check.rules.join(","), check.title));
+        out.push_str(&format!(
+            "{}  {:width$}  {:rules_width$}  {}\n",
+            label(verdict),
+            check.id,
+            check.rules.join(","),
+            check.title
+        ));
         match verdict {
             Verdict::Skip(reason) => out.push_str(&format!("      overgeslagen: {reason}\n")),
             Verdict::Fail(evidence) => {
                 for item in evidence.iter().take(SHOWN) {
                     out.push_str(&format!("      $ {}\n", item.command));
-                    let status = if item.status.is_empty() { String::new() } else { format!("{}: ", item.status) };
+                    let status = if item.status.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{}: ", item.status)
+                    };
                     out.push_str(&format!("        {status}{}\n", item.problem));
                     for line in item.output.lines().take(4) {
                         out.push_str(&format!("        {line}\n"));
@@ -106,6 +130,14 @@ pub fn catalogue_table(checks: &[Check]) -> String {
     let width = checks.iter().map(|c| c.id.len()).max().unwrap_or(10);
     checks
         .iter()
-        .map(|c| format!("{:width$}  {:6}  {:28}  {}\n", c.id, c.level.label(), c.rules.join(","), c.title))
+        .map(|c| {
+            format!(
+                "{:width$}  {:6}  {:28}  {}\n",
+                c.id,
+                c.level.label(),
+                c.rules.join(","),
+                c.title
+            )
+        })
         .collect()
 }

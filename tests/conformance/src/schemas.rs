@@ -45,7 +45,13 @@ pub fn violations(validator: &Validator, value: &Value) -> Option<String> {
     let reasons: Vec<String> = validator
         .iter_errors(value)
         .take(3)
-        .map(|error| format!("{}: {}", pointer_or_root(&error.instance_path.to_string()), error))
+        .map(|error| {
+            format!(
+                "{}: {}",
+                pointer_or_root(&error.instance_path.to_string()),
+                error
+            )
+        })
         .collect();
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }

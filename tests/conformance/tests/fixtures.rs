@@ -19,15 +19,42 @@ fn legacy_tool_fails_on_the_right_rules() {
     ]);
     assert_eq!(status, 1, "a failing MUST exits 1; stderr: {stderr}");
     let rules = failed_rules(&report);
-    for rule in ["DISC-1", "ERR-1", "ERR-11", "DRY-1", "MUT-2", "MUT-6", "AUDIT-1", "OUT-3"] {
-        assert!(rules.contains(&rule.to_string()), "{rule} should fail; failed: {rules:?}");
+    for rule in [
+        "DISC-1", "ERR-1", "ERR-11", "DRY-1", "MUT-2", "MUT-6", "AUDIT-1", "OUT-3",
+    ] {
+        assert!(
+            rules.contains(&rule.to_string()),
+            "{rule} should fail; failed: {rules:?}"
+        );
     }
     let failed = checks_with(&report, "FAIL");
-    for check in ["discovery-document", "usage-unknown-command", "usage-unknown-option", "error-object", "dry-run-examples", "mutation-refused"] {
-        assert!(failed.contains(&check.to_string()), "{check} should fail; failed: {failed:?}");
+    for check in [
+        "discovery-document",
+        "usage-unknown-command",
+        "usage-unknown-option",
+        "error-object",
+        "dry-run-examples",
+        "mutation-refused",
+    ] {
+        assert!(
+            failed.contains(&check.to_string()),
+            "{check} should fail; failed: {failed:?}"
+        );
     }
-    let evidence = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == "mutation-refused").unwrap()["evidence"][0].clone();
-    assert!(evidence["command"].as_str().unwrap().contains("item put 1234"), "{evidence}");
+    let evidence = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "mutation-refused")
+        .unwrap()["evidence"][0]
+        .clone();
+    assert!(
+        evidence["command"]
+            .as_str()
+            .unwrap()
+            .contains("item put 1234"),
+        "{evidence}"
+    );
     assert_eq!(evidence["status"], "exit 0");
 }
 
@@ -42,11 +69,27 @@ fn legacy_tool_without_examples_still_fails_discovery() {
 #[test]
 fn conforming_fixture_passes_every_check_it_can_run() {
     let (status, report, stderr) = profile_check(&["--", "bash", &fixture("good-cli.sh")]);
-    assert_eq!(checks_with(&report, "FAIL"), Vec::<String>::new(), "{report:#}");
+    assert_eq!(
+        checks_with(&report, "FAIL"),
+        Vec::<String>::new(),
+        "{report:#}"
+    );
     assert_eq!(status, 0, "stderr: {stderr}");
     let passed = checks_with(&report, "PASS");
-    for check in ["mutation-refused", "mutation-stale", "fields-two", "provenance-envelope", "secrets-canary", "trace-context", "invalid-pattern", "usage-bad-enum"] {
-        assert!(passed.contains(&check.to_string()), "{check} should run and pass; passed: {passed:?}");
+    for check in [
+        "mutation-refused",
+        "mutation-stale",
+        "fields-two",
+        "provenance-envelope",
+        "secrets-canary",
+        "trace-context",
+        "invalid-pattern",
+        "usage-bad-enum",
+    ] {
+        assert!(
+            passed.contains(&check.to_string()),
+            "{check} should run and pass; passed: {passed:?}"
+        );
     }
 }
 
@@ -98,9 +141,21 @@ fn each_variation_fails_exactly_its_rule() {
 
 #[test]
 fn rule_option_runs_only_matching_checks() {
-    let (status, report, _) = profile_check(&["--rule", "MUT-2", "--", "bash", &fixture("good-cli.sh"), "break:confirm-ignored"]);
+    let (status, report, _) = profile_check(&[
+        "--rule",
+        "MUT-2",
+        "--",
+        "bash",
+        &fixture("good-cli.sh"),
+        "break:confirm-ignored",
+    ]);
     assert_eq!(status, 1);
-    let ids: Vec<&str> = report["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["mutation-refused"]);
 }
 
@@ -117,9 +172,28 @@ fn usage_errors_exit_2_with_an_error_object() {
 #[test]
 fn a_hanging_tool_is_killed_at_the_deadline() {
     let started = std::time::Instant::now();
-    let (status, report, _) = profile_check(&["--timeout", "0.5", "--rule", "DISC-1", "--", "sh", "-c", "sleep 30 & sleep 30"]);
+    let (status, report, _) = profile_check(&[
+        "--timeout",
+        "0.5",
+        "--rule",
+        "DISC-1",
+        "--",
+        "sh",
+        "-c",
+        "sleep 30 & sleep 30",
+    ]);
     assert_eq!(status, 1);
-    assert!(started.elapsed().as_secs() < 10, "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
     let evidence = &report["checks"][0]["evidence"][0];
-    assert!(evidence["status"].as_str().unwrap().starts_with("afgebroken"), "{evidence}");
+    assert!(
+        evidence["status"]
+            .as_str()
+            .unwrap()
+            .starts_with("afgebroken"),
+        "{evidence}"
+    );
 }

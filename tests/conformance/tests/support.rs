@@ -14,7 +14,11 @@ pub fn manifest_dir() -> PathBuf {
 
 /// A fixture script by file name.
 pub fn fixture(name: &str) -> String {
-    manifest_dir().join("tests/fixtures").join(name).display().to_string()
+    manifest_dir()
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 /// Run profile-check with `arguments`; returns (exit status, parsed JSON report or Null, stderr).

@@ -89,7 +89,12 @@ impl Evidence {
 
     /// Evidence without an invocation (a property of the discovery document).
     pub fn about(subject: impl Into<String>, problem: impl Into<String>) -> Evidence {
-        Evidence { command: subject.into(), status: String::new(), problem: problem.into(), output: String::new() }
+        Evidence {
+            command: subject.into(),
+            status: String::new(),
+            problem: problem.into(),
+            output: String::new(),
+        }
     }
 }
 
@@ -174,5 +179,8 @@ pub const NO_DISCOVERY: &str = "geen bruikbaar discovery-document (zie discovery
 
 /// Skip unless discovery was read.
 pub fn needs_discovery(session: &Session) -> Option<Verdict> {
-    session.discovery.is_none().then(|| Verdict::Skip(NO_DISCOVERY.into()))
+    session
+        .discovery
+        .is_none()
+        .then(|| Verdict::Skip(NO_DISCOVERY.into()))
 }

@@ -11,16 +11,76 @@ use crate::session::Session;
 
 pub fn checks() -> Vec<Check> {
     vec![
-        Check { id: "dry-run-examples", rules: &["DRY-1", "DISC-16", "EXIT-2"], level: Level::Must, title: "--dry-run van elk voorbeeld: exit 0, geldig plan met dry_run true", run: dry_run_examples },
-        Check { id: "dry-run-no-traffic", rules: &["DRY-2"], level: Level::Must, title: "een dry run verstuurt niets", run: dry_run_no_traffic },
-        Check { id: "plan-content", rules: &["DRY-7", "MUT-3"], level: Level::Must, title: "plan: tool, command, mutating en plan_digest (canonieke JSON) kloppen", run: plan_content },
-        Check { id: "dry-run-provenance", rules: &["DRY-9"], level: Level::Must, title: "--provenance omhult een plan niet", run: dry_run_provenance },
-        Check { id: "dry-run-confirm", rules: &["DRY-8", "MUT-7"], level: Level::Must, title: "--dry-run gaat voor --confirm; --confirm wordt aanvaard", run: dry_run_confirm },
-        Check { id: "dry-run-fields", rules: &["FIELDS-8"], level: Level::Must, title: "--fields verandert het plan niet", run: dry_run_fields },
-        Check { id: "plain-http-refused", rules: &["NET-8", "DRY-4"], level: Level::Must, title: "basis-URL met http naar een niet-loopback-host: exit 78 CONFIG_FOUT, ook bij --dry-run", run: plain_http },
-        Check { id: "output-option", rules: &["OUT-1"], level: Level::Must, title: "--output json|raw|pretty aanvaard, een andere waarde exit 2", run: output_option },
-        Check { id: "mutation-refused", rules: &["MUT-2"], level: Level::Must, title: "mutatie zonder --confirm: exit 80, plan op stdout, hint met --confirm=<digest>, niets verstuurd", run: mutation_refused },
-        Check { id: "mutation-stale", rules: &["MUT-6"], level: Level::Must, title: "mutatie met een verkeerde digest: exit 81 PLAN_VERLOPEN, plan op stdout, niets verstuurd", run: mutation_stale },
+        Check {
+            id: "dry-run-examples",
+            rules: &["DRY-1", "DISC-16", "EXIT-2"],
+            level: Level::Must,
+            title: "--dry-run van elk voorbeeld: exit 0, geldig plan met dry_run true",
+            run: dry_run_examples,
+        },
+        Check {
+            id: "dry-run-no-traffic",
+            rules: &["DRY-2"],
+            level: Level::Must,
+            title: "een dry run verstuurt niets",
+            run: dry_run_no_traffic,
+        },
+        Check {
+            id: "plan-content",
+            rules: &["DRY-7", "MUT-3"],
+            level: Level::Must,
+            title: "plan: tool, command, mutating en plan_digest (canonieke JSON) kloppen",
+            run: plan_content,
+        },
+        Check {
+            id: "dry-run-provenance",
+            rules: &["DRY-9"],
+            level: Level::Must,
+            title: "--provenance omhult een plan niet",
+            run: dry_run_provenance,
+        },
+        Check {
+            id: "dry-run-confirm",
+            rules: &["DRY-8", "MUT-7"],
+            level: Level::Must,
+            title: "--dry-run gaat voor --confirm; --confirm wordt aanvaard",
+            run: dry_run_confirm,
+        },
+        Check {
+            id: "dry-run-fields",
+            rules: &["FIELDS-8"],
+            level: Level::Must,
+            title: "--fields verandert het plan niet",
+            run: dry_run_fields,
+        },
+        Check {
+            id: "plain-http-refused",
+            rules: &["NET-8", "DRY-4"],
+            level: Level::Must,
+            title: "basis-URL met http naar een niet-loopback-host: exit 78 CONFIG_FOUT, ook bij --dry-run",
+            run: plain_http,
+        },
+        Check {
+            id: "output-option",
+            rules: &["OUT-1"],
+            level: Level::Must,
+            title: "--output json|raw|pretty aanvaard, een andere waarde exit 2",
+            run: output_option,
+        },
+        Check {
+            id: "mutation-refused",
+            rules: &["MUT-2"],
+            level: Level::Must,
+            title: "mutatie zonder --confirm: exit 80, plan op stdout, hint met --confirm=<digest>, niets verstuurd",
+            run: mutation_refused,
+        },
+        Check {
+            id: "mutation-stale",
+            rules: &["MUT-6"],
+            level: Level::Must,
+            title: "mutatie met een verkeerde digest: exit 81 PLAN_VERLOPEN, plan op stdout, niets verstuurd",
+            run: mutation_stale,
+        },
     ]
 }
 
@@ -32,27 +92,49 @@ fn plan_problem(probe: &Probe, dry_run: bool) -> Option<String> {
     if let Some(why) = violations(&schemas().plan, &plan) {
         return Some(format!("plan voldoet niet aan plan.schema.json: {why}"));
     }
-    (plan.get("dry_run") != Some(&Value::Bool(dry_run))).then(|| format!("dry_run hoort {dry_run} te zijn"))
+    (plan.get("dry_run") != Some(&Value::Bool(dry_run)))
+        .then(|| format!("dry_run hoort {dry_run} te zijn"))
 }
 
 fn traffic(probe: &Probe) -> Option<String> {
     (!probe.requests.is_empty()).then(|| {
-        format!("{} verzoek(en) verstuurd, eerste: {} {}", probe.requests.len(), probe.requests[0].method, probe.requests[0].url)
+        format!(
+            "{} verzoek(en) verstuurd, eerste: {} {}",
+            probe.requests.len(),
+            probe.requests[0].method,
+            probe.requests[0].url
+        )
     })
 }
 
 fn dry_run_examples(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| matches!(k, Kind::DryRun(_))), "geen voorbeelden", |probe| {
-        if probe.outcome.status != Some(0) {
-            return Some(format!("verwacht exit 0, kreeg {}", probe.outcome.status_text()));
-        }
-        plan_problem(probe, true)
-    })
+    judge_probes(
+        session.probes_where(|k| matches!(k, Kind::DryRun(_))),
+        "geen voorbeelden",
+        |probe| {
+            if probe.outcome.status != Some(0) {
+                return Some(format!(
+                    "verwacht exit 0, kreeg {}",
+                    probe.outcome.status_text()
+                ));
+            }
+            plan_problem(probe, true)
+        },
+    )
 }
 
 fn dry_run_no_traffic(session: &Session) -> Verdict {
     judge_probes(
-        session.probes_where(|k| matches!(k, Kind::DryRun(_) | Kind::DryRunConfirm | Kind::DryRunProvenance | Kind::DryRunFields(_) | Kind::DryRunOutput(_))),
+        session.probes_where(|k| {
+            matches!(
+                k,
+                Kind::DryRun(_)
+                    | Kind::DryRunConfirm
+                    | Kind::DryRunProvenance
+                    | Kind::DryRunFields(_)
+                    | Kind::DryRunOutput(_)
+            )
+        }),
         "geen dry runs",
         traffic,
     )
@@ -65,7 +147,10 @@ fn plan_content(session: &Session) -> Verdict {
     judge_probes(
         session
             .probes_where(|k| matches!(k, Kind::DryRun(_) | Kind::MutationRefused))
-            .filter(|p| p.stdout_json().is_some() && (p.kind != Kind::MutationRefused || p.outcome.status == Some(80))),
+            .filter(|p| {
+                p.stdout_json().is_some()
+                    && (p.kind != Kind::MutationRefused || p.outcome.status == Some(80))
+            }),
         "geen plannen",
         |probe| {
             let plan = probe.stdout_json()?;
@@ -78,7 +163,10 @@ fn plan_content(session: &Session) -> Verdict {
                 return Some(format!("command hoort {command:?} te zijn"));
             }
             if plan.get("mutating") != Some(&Value::Bool(!entry.read_only)) {
-                return Some(format!("mutating hoort {} te zijn (readOnlyHint {})", !entry.read_only, entry.read_only));
+                return Some(format!(
+                    "mutating hoort {} te zijn (readOnlyHint {})",
+                    !entry.read_only, entry.read_only
+                ));
             }
             let expected = plan_digest(plan.get("command")?, plan.get("arguments")?);
             (plan.get("plan_digest").and_then(Value::as_str) != Some(expected.as_str()))
@@ -88,85 +176,142 @@ fn plan_content(session: &Session) -> Verdict {
 }
 
 fn dry_run_provenance(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| *k == Kind::DryRunProvenance), "geen voorbeelden", |probe| {
-        if probe.outcome.status != Some(0) {
-            return Some(format!("verwacht exit 0, kreeg {}", probe.outcome.status_text()));
-        }
-        plan_problem(probe, true)
-    })
+    judge_probes(
+        session.probes_where(|k| *k == Kind::DryRunProvenance),
+        "geen voorbeelden",
+        |probe| {
+            if probe.outcome.status != Some(0) {
+                return Some(format!(
+                    "verwacht exit 0, kreeg {}",
+                    probe.outcome.status_text()
+                ));
+            }
+            plan_problem(probe, true)
+        },
+    )
 }
 
 fn dry_run_confirm(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| *k == Kind::DryRunConfirm), "geen voorbeelden", |probe| {
-        if probe.outcome.status != Some(0) {
-            return Some(format!("verwacht exit 0, kreeg {}", probe.outcome.status_text()));
-        }
-        plan_problem(probe, true).or_else(|| traffic(probe))
-    })
+    judge_probes(
+        session.probes_where(|k| *k == Kind::DryRunConfirm),
+        "geen voorbeelden",
+        |probe| {
+            if probe.outcome.status != Some(0) {
+                return Some(format!(
+                    "verwacht exit 0, kreeg {}",
+                    probe.outcome.status_text()
+                ));
+            }
+            plan_problem(probe, true).or_else(|| traffic(probe))
+        },
+    )
 }
 
 fn plan_core(plan: &Value) -> Vec<Option<&Value>> {
-    ["plan_digest", "arguments", "command", "method", "url", "body"].iter().map(|k| plan.get(*k)).collect()
+    // `url` and `requests` carry each probe's own recorder prefix, so they are not compared.
+    ["plan_digest", "arguments", "command", "method", "body"]
+        .iter()
+        .map(|k| plan.get(*k))
+        .collect()
 }
 
 fn dry_run_fields(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| matches!(k, Kind::DryRunFields(_))), "geen outputSchema met velden", |probe| {
-        let reference = session
-            .probes
-            .iter()
-            .find(|p| p.kind == Kind::DryRun(0) && p.entry == probe.entry)
-            .and_then(Probe::stdout_json)?;
-        if probe.outcome.status != Some(0) {
-            return Some(format!("verwacht exit 0 zoals zonder --fields, kreeg {}", probe.outcome.status_text()));
-        }
-        let plan = probe.stdout_json();
-        let same = plan.as_ref().is_some_and(|plan| plan_core(plan) == plan_core(&reference));
-        (!same).then(|| "het plan wijkt af van het plan zonder --fields".into())
-    })
+    judge_probes(
+        session.probes_where(|k| matches!(k, Kind::DryRunFields(_))),
+        "geen outputSchema met velden",
+        |probe| {
+            let reference = session
+                .probes
+                .iter()
+                .find(|p| p.kind == Kind::DryRun(0) && p.entry == probe.entry)
+                .and_then(Probe::stdout_json)?;
+            if probe.outcome.status != Some(0) {
+                return Some(format!(
+                    "verwacht exit 0 zoals zonder --fields, kreeg {}",
+                    probe.outcome.status_text()
+                ));
+            }
+            let plan = probe.stdout_json();
+            let same = plan
+                .as_ref()
+                .is_some_and(|plan| plan_core(plan) == plan_core(&reference));
+            (!same).then(|| "het plan wijkt af van het plan zonder --fields".into())
+        },
+    )
 }
 
 fn plain_http(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| *k == Kind::PlainHttp), "geen base_url-variabelen of geen tool met openWorldHint", |probe| {
-        error_problem(probe, 78, Some("CONFIG_FOUT"))
-    })
+    judge_probes(
+        session.probes_where(|k| *k == Kind::PlainHttp),
+        "geen base_url-variabelen of geen tool met openWorldHint",
+        |probe| error_problem(probe, 78, Some("CONFIG_FOUT")),
+    )
 }
 
 fn output_option(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| matches!(k, Kind::DryRunOutput(_))), "geen voorbeelden", |probe| {
-        let Kind::DryRunOutput(mode) = &probe.kind else { return None };
-        match mode.as_str() {
-            "json" | "raw" | "pretty" => {
-                if probe.outcome.status != Some(0) {
-                    return Some(format!("--output {mode}: verwacht exit 0, kreeg {}", probe.outcome.status_text()));
+    judge_probes(
+        session.probes_where(|k| matches!(k, Kind::DryRunOutput(_))),
+        "geen voorbeelden",
+        |probe| {
+            let Kind::DryRunOutput(mode) = &probe.kind else {
+                return None;
+            };
+            match mode.as_str() {
+                "json" | "raw" | "pretty" => {
+                    if probe.outcome.status != Some(0) {
+                        return Some(format!(
+                            "--output {mode}: verwacht exit 0, kreeg {}",
+                            probe.outcome.status_text()
+                        ));
+                    }
+                    serde_json::from_str::<Value>(&probe.outcome.stdout)
+                        .is_err()
+                        .then(|| format!("--output {mode} gaf geen JSON"))
                 }
-                serde_json::from_str::<Value>(&probe.outcome.stdout).is_err().then(|| format!("--output {mode} gaf geen JSON"))
+                _ => error_problem(probe, 2, None),
             }
-            _ => error_problem(probe, 2, None),
-        }
-    })
+        },
+    )
 }
 
 fn mutation_refused(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| *k == Kind::MutationRefused), "geen muterende tools (readOnlyHint false)", |probe| {
-        if let Some(why) = error_problem(probe, 80, Some("BEVESTIGING_VEREIST")) {
-            return Some(why);
-        }
-        if let Some(why) = plan_problem(probe, false) {
-            return Some(why);
-        }
-        let digest = probe.stdout_json()?.get("plan_digest")?.as_str()?.to_string();
-        let hint = probe.error_object()?.get("hint").and_then(Value::as_str).unwrap_or("").to_string();
-        if !hint.contains(&format!("--confirm={digest}")) {
-            return Some(format!("hint bevat geen --confirm={digest}"));
-        }
-        traffic(probe)
-    })
+    judge_probes(
+        session.probes_where(|k| *k == Kind::MutationRefused),
+        "geen muterende tools (readOnlyHint false)",
+        |probe| {
+            if let Some(why) = error_problem(probe, 80, Some("BEVESTIGING_VEREIST")) {
+                return Some(why);
+            }
+            if let Some(why) = plan_problem(probe, false) {
+                return Some(why);
+            }
+            let digest = probe
+                .stdout_json()?
+                .get("plan_digest")?
+                .as_str()?
+                .to_string();
+            let hint = probe
+                .error_object()?
+                .get("hint")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            if !hint.contains(&format!("--confirm={digest}")) {
+                return Some(format!("hint bevat geen --confirm={digest}"));
+            }
+            traffic(probe)
+        },
+    )
 }
 
 fn mutation_stale(session: &Session) -> Verdict {
-    judge_probes(session.probes_where(|k| matches!(k, Kind::MutationStale(_))), "geen muterende tools (readOnlyHint false)", |probe| {
-        error_problem(probe, 81, Some("PLAN_VERLOPEN"))
-            .or_else(|| plan_problem(probe, false))
-            .or_else(|| traffic(probe))
-    })
+    judge_probes(
+        session.probes_where(|k| matches!(k, Kind::MutationStale(_))),
+        "geen muterende tools (readOnlyHint false)",
+        |probe| {
+            error_problem(probe, 81, Some("PLAN_VERLOPEN"))
+                .or_else(|| plan_problem(probe, false))
+                .or_else(|| traffic(probe))
+        },
+    )
 }

@@ -1,0 +1,119 @@
+//! The spec's conformance section (§17) is generated from the checker's own catalogue
+//! (`profile-check --list-rules --output json`); this test fails when they drift apart.
+//! Regenerate with `PROFILE_CHECK_BLESS=1 cargo test -p profile-check --test spec_section`.
+
+mod support;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const START: &str = "## 17. Conformance";
+const END: &str = "## 18. References";
+
+fn catalogue() -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_profile-check"))
+        .args(["--list-rules", "--output", "json"])
+        .output()
+        .expect("profile-check runs");
+    assert!(output.status.success());
+    serde_json::from_slice::<Value>(&output.stdout)
+        .expect("JSON")
+        .as_array()
+        .expect("list")
+        .clone()
+}
+
+/// `(id, level)` of every rule row of the current §17 table.
+fn rules(section: &str) -> Vec<(String, String)> {
+    section
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line
+                .trim()
+                .trim_matches('|')
+                .split('|')
+                .map(str::trim)
+                .collect();
+            let looks_like_rule = cells.len() >= 3
+                && cells[0].contains('-')
+                && cells[0]
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
+            (looks_like_rule && (cells[1] == "MUST" || cells[1] == "SHOULD"))
+                .then(|| (cells[0].to_string(), cells[1].to_string()))
+        })
+        .collect()
+}
+
+fn generate(rules: &[(String, String)], checks: &[Value], summary: &str) -> String {
+    let mut text = format!(
+        "{START}\n\n\
+A program conforms to profile 1.0 when it meets every MUST rule below. SHOULD rules are reported but do not fail\n\
+conformance. The conformance checker `profile-check` (workspace package `tests/conformance`) tests any program from\n\
+its own discovery document, in any language; see the README section \"Test your own CLI against the profile\".\n\
+The column *checks* names the checker's checks for each rule (`profile-check --rule <id>` runs them); *not automated*\n\
+marks a rule that needs review or a source-specific test. This table is generated from\n\
+`profile-check --list-rules --output json`, and a test fails when the two differ\n\
+(`PROFILE_CHECK_BLESS=1 cargo test -p profile-check --test spec_section` regenerates it).\n\n\
+{summary}\n\n| id | level | checks |\n|---|---|---|\n"
+    );
+    for (rule, level) in rules {
+        let ids: Vec<String> = checks
+            .iter()
+            .filter(|c| {
+                c["rules"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|r| r == rule.as_str()))
+            })
+            .map(|c| format!("`{}`", c["id"].as_str().unwrap()))
+            .collect();
+        let cell = if ids.is_empty() {
+            "*not automated*".to_string()
+        } else {
+            ids.join(", ")
+        };
+        text.push_str(&format!("| {rule} | {level} | {cell} |\n"));
+    }
+    text.push('\n');
+    text
+}
+
+#[test]
+fn spec_section_matches_the_checkers_catalogue() {
+    let path = support::manifest_dir().join("../../spec/CLI-PROFILE.md");
+    let spec = std::fs::read_to_string(&path).expect("spec readable");
+    let start = spec.find(START).expect("§17 present");
+    let end = spec.find(END).expect("§18 present");
+    let section = &spec[start..end];
+    let rules = rules(section);
+    assert!(rules.len() > 100, "§17 lists the rules ({})", rules.len());
+    let summary = section
+        .lines()
+        .find(|l| l.contains(" rules: "))
+        .expect("rule count line")
+        .to_string();
+    let checks = catalogue();
+    for check in &checks {
+        for rule in check["rules"].as_array().unwrap() {
+            assert!(
+                rules.iter().any(|(id, _)| rule == id.as_str()),
+                "check {} cites {rule}, which §17 does not list",
+                check["id"]
+            );
+        }
+    }
+    let expected = generate(&rules, &checks, &summary);
+    if std::env::var_os("PROFILE_CHECK_BLESS").is_some() {
+        std::fs::write(
+            &path,
+            format!("{}{}{}", &spec[..start], expected, &spec[end..]),
+        )
+        .expect("spec writable");
+        return;
+    }
+    assert_eq!(
+        section, expected,
+        "spec §17 is out of date; regenerate with PROFILE_CHECK_BLESS=1"
+    );
+}
