@@ -53,7 +53,7 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
             let (pointer, detail, hint) = match e.missing() {
                 Some(name) => (
                     "param",
-                    format!("ontbreekt: {name} ({e})"),
+                    e.kind.to_string(),
                     Some(format!(
                         "geef '{name}' mee met --param {name}=WAARDE of in --param-json"
                     )),

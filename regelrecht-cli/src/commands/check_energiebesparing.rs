@@ -28,10 +28,10 @@ pub struct Args {
     /// KvK-nummer (8 cijfers) van de onderneming; standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
     /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
-    #[arg(long, value_name = "KWH")]
+    #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
     pub elektriciteit_kwh: String,
     /// Energiegebruik in een kalenderjaar, in m3 aardgasequivalenten
-    #[arg(long, value_name = "M3")]
+    #[arg(long, value_name = "M3", allow_hyphen_values = true)]
     pub gas_m3: String,
     /// 5.15 lid 3 onder b: de maatregelen betreffen een gebruiksfunctie (art. 3.84 Bbl)
     #[arg(long)]

@@ -13,7 +13,10 @@ use common::{
     Result,
 };
 use regelrecht_engine::params::typed_params;
-use regelrecht_engine::{Corpus, Engine, Evaluation, Request, TraceNode};
+use regelrecht_engine::{
+    Corpus, Engine, Evaluation, FieldType, Law, ParamError, Request, TraceNode, TypedParams,
+    Value as EngineValue,
+};
 use serde_json::{Map, Value, json};
 
 use crate::commands::PEILDATUM;
@@ -93,7 +96,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let date = laws::peildatum(ctx, args.peildatum.as_deref(), &mut validation);
     args.corpus.validate(&mut validation);
     let texts = param_texts(&args.param, &mut validation);
-    let json_params = args
+    let json_params: Option<Map<String, Value>> = args
         .param_json
         .as_deref()
         .and_then(|source| read_param_json(source, &mut validation));
@@ -106,8 +109,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     let file = laws::select(&corpus, law_id, date)?;
     let law = file.law().map_err(|e| problems::load_error(&e))?;
-    let typed = typed_params(law, json_params.as_ref(), &texts)
-        .map_err(|errors| problems::param_errors(&errors))?;
+    let typed = typed(ctx, law, json_params, &texts)?;
     let unknown: Vec<FieldError> = outputs
         .iter()
         .filter(|o| law.article_for_output(o).is_none())
@@ -153,6 +155,46 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .extra("valid_from", file.valid_from.clone().into())
         .extra("engine_version", ENGINE_VERSION.into())
         .extra("wetten", laws_reached(&corpus, &evaluation).into()))
+}
+
+/// Parameters typed by the law's declarations. As in the reference engine, a JSON number
+/// given for a `string` parameter (an identifier such as a BSN written as a number) is
+/// accepted as given, with a warning; every other mismatch is exit 65.
+fn typed(
+    ctx: &Context<'_>,
+    law: &Law,
+    json: Option<Map<String, Value>>,
+    texts: &[(String, String)],
+) -> Result<TypedParams> {
+    let errors = match typed_params(law, json.as_ref(), texts) {
+        Ok(typed) => return Ok(typed),
+        Err(errors) => errors,
+    };
+    let Some(mut json) = json else {
+        return Err(problems::param_errors(&errors));
+    };
+    let tolerated = |e: &ParamError| {
+        e.expected == FieldType::String
+            && json.get(&e.name).is_some_and(Value::is_number)
+            && !texts.iter().any(|(name, _)| *name == e.name)
+    };
+    if !errors.iter().all(tolerated) {
+        let refused: Vec<ParamError> = errors.into_iter().filter(|e| !tolerated(e)).collect();
+        return Err(problems::param_errors(&refused));
+    }
+    let given: Vec<(String, Value)> = errors
+        .iter()
+        .filter_map(|e| json.remove(&e.name).map(|v| (e.name.clone(), v)))
+        .collect();
+    let mut typed =
+        typed_params(law, Some(&json), texts).map_err(|e| problems::param_errors(&e))?;
+    for (name, value) in given {
+        ctx.printer.warn(&format!(
+            "parameter '{name}' is een tekst volgens de wet maar is gegeven als getal ({value}); ongewijzigd doorgegeven"
+        ));
+        typed.values.insert(name, EngineValue::from_json(&value));
+    }
+    Ok(typed)
 }
 
 /// `NAAM=WAARDE` pairs; a text without `=` or without a name is an input error.

@@ -1,0 +1,161 @@
+//! Where laws come from: `--corpus`, `REGELRECHT_CORPUS`, malformed files (exit 65 naming the
+//! file and line), and the `wet lijst` / `wet toon` views of them.
+
+use crate::support::{BAL, Sandbox, assert_valid_against, corpus_dir, output_schema, run};
+
+const SMALL_LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value: $bedrag\n";
+
+#[test]
+fn a_malformed_law_file_is_65_naming_file_and_line() {
+    let sandbox = Sandbox::new();
+    let bad = sandbox.write(
+        "wetten/kapot/2025-01-01.yaml",
+        "$id: kapot\nname: Kapot\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: [niet gesloten\n",
+    );
+    let dir = sandbox.path().join("wetten").display().to_string();
+    for args in [
+        vec!["wet", "lijst", "--corpus", &dir],
+        vec!["evalueer", "kapot", "--uitvoer", "x", "--corpus", &dir],
+    ] {
+        let error = run(sandbox.cmd(), &args).error(65);
+        assert_eq!(error["code"], "WETBESTAND_ONGELDIG", "{args:?}");
+        let detail = error["detail"].as_str().expect("detail");
+        assert!(detail.contains(&bad.display().to_string()), "{detail}");
+        assert!(
+            detail.contains("regel 7") || detail.contains("regel 8"),
+            "{detail}"
+        );
+        assert_eq!(error["errors"][0]["pointer"], "/corpus");
+    }
+}
+
+#[test]
+fn an_unknown_operation_is_reported_with_its_line() {
+    let sandbox = Sandbox::new();
+    let text = SMALL_LAW.replace(
+        "value: $bedrag",
+        "operation: VERDUBBEL\n            subject: $bedrag",
+    );
+    sandbox.write("w/kleine_wet.yaml", &text);
+    let dir = sandbox.path().join("w").display().to_string();
+    let error = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).error(65);
+    let detail = error["detail"].as_str().expect("detail");
+    assert!(detail.contains("kleine_wet.yaml regel"), "{detail}");
+    assert!(detail.contains("VERDUBBEL"), "{detail}");
+}
+
+#[test]
+fn laws_come_from_regelrecht_corpus_and_corpus() {
+    let sandbox = Sandbox::new();
+    sandbox.write("a/kleine_wet/2025-01-01.yaml", SMALL_LAW);
+    let env_dir = sandbox.path().join("a");
+    let mut cmd = sandbox.cmd();
+    cmd.env("REGELRECHT_CORPUS", format!("{}:", env_dir.display()));
+    let v = run(
+        cmd,
+        [
+            "evalueer",
+            "kleine_wet",
+            "--uitvoer",
+            "bedrag_eurocent",
+            "--provenance",
+        ],
+    )
+    .json();
+    assert_eq!(v["data"]["uitvoer"]["bedrag_eurocent"], 1000);
+    let uri = v["provenance"]["source_url"].as_str().expect("uri");
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/a/kleine_wet/2025-01-01.yaml"),
+        "{uri}"
+    );
+
+    let corpus = corpus_dir().display().to_string();
+    let list = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &corpus]).json();
+    assert_valid_against(&output_schema("wet_lijst"), &list, "wet_lijst");
+    let wetten = list["wetten"].as_array().expect("wetten");
+    assert_eq!(list["aantal"], wetten.len());
+    assert!(wetten.len() > 20);
+    let bal = wetten.iter().find(|w| w["law_id"] == BAL).expect("Bal");
+    assert_eq!(bal["ingebouwd"], true);
+    assert_eq!(bal["bwb_id"], "BWBR0041330");
+    let zorg = wetten
+        .iter()
+        .find(|w| w["law_id"] == "wet_op_de_zorgtoeslag")
+        .expect("zorgtoeslag");
+    assert_eq!(zorg["ingebouwd"], false);
+    assert!(
+        zorg["uitvoer"]
+            .as_array()
+            .expect("uitvoer")
+            .iter()
+            .any(|o| o == "hoogte_zorgtoeslag")
+    );
+}
+
+#[test]
+fn a_missing_directory_is_65_for_the_option_and_78_for_the_variable() {
+    let sandbox = Sandbox::new();
+    let missing = sandbox.path().join("bestaat-niet").display().to_string();
+    let error = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &missing]).error(65);
+    assert_eq!(error["errors"][0]["pointer"], "/corpus");
+    let mut cmd = sandbox.cmd();
+    cmd.env("REGELRECHT_CORPUS", &missing);
+    let error = run(cmd, ["wet", "lijst"]).error(78);
+    assert_eq!(error["code"], "CONFIG_FOUT");
+}
+
+#[test]
+fn wet_toon_describes_parameters_inputs_outputs_definitions_and_articles() {
+    let v = run(
+        Sandbox::new().cmd(),
+        ["wet", "toon", BAL, "--peildatum", "2026-06-01"],
+    )
+    .json();
+    assert_valid_against(&output_schema("wet_toon"), &v, "wet_toon");
+    let names = |key: &str| -> Vec<String> {
+        v[key]
+            .as_array()
+            .expect(key)
+            .iter()
+            .map(|f| f["naam"].as_str().expect("naam").to_string())
+            .collect()
+    };
+    assert!(names("parameters").contains(&"elektriciteitsverbruik_kwh".to_string()));
+    let param = &v["parameters"][0];
+    assert_eq!(param["type"], "number");
+    assert!(
+        param["omschrijving"]
+            .as_str()
+            .expect("omschrijving")
+            .contains("kWh")
+    );
+    let input = v["invoer"]
+        .as_array()
+        .expect("invoer")
+        .iter()
+        .find(|i| i["naam"] == "heeft_onderzoeksplicht")
+        .expect("input");
+    assert_eq!(input["artikel"], "5.15a");
+    assert_eq!(input["bron"]["uitvoer"], "heeft_onderzoeksplicht");
+    assert!(names("uitvoer").contains(&"volgende_rapportagedatum".to_string()));
+    assert!(names("definities").contains(&"onderzoeksdrempel_elektriciteit_kwh".to_string()));
+    let articles: Vec<&str> = v["artikelen"]
+        .as_array()
+        .expect("artikelen")
+        .iter()
+        .map(|a| a["nummer"].as_str().expect("nummer"))
+        .collect();
+    assert_eq!(articles, ["5.15", "5.15a", "5.15b"]);
+    assert!(
+        v["artikelen"][0]["tekst"]
+            .as_str()
+            .expect("tekst")
+            .contains("kleiner is dan 50.000 kWh")
+    );
+}
+
+#[test]
+fn wet_toon_of_an_unknown_law_is_66() {
+    let error = run(Sandbox::new().cmd(), ["wet", "toon", "geen_wet"]).error(66);
+    assert!(error["hint"].as_str().expect("hint").contains("wet lijst"));
+}

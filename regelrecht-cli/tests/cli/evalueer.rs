@@ -1,0 +1,329 @@
+//! `evalueer`: typed parameters from `--param` and `--param-json`, outputs with their legal
+//! basis, `--uitleg`, refusals naming what is missing, unknown laws and outputs.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::support::{BAL, Sandbox, assert_valid_against, corpus_dir, output_schema, run};
+
+const PARAMS: [&str; 12] = [
+    "--param",
+    "elektriciteitsverbruik_kwh=62000",
+    "--param",
+    "aardgasverbruik_m3=31000",
+    "--param",
+    "betreft_gebruiksfunctie_bbl=false",
+    "--param",
+    "alleen_hernieuwbare_energie_op_locatie=nee",
+    "--param",
+    "is_activiteit_artikel_3_3a_lid_1_onder_a=false",
+    "--param",
+    "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
+];
+
+fn evalueer(extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["evalueer", BAL, "--peildatum", "2026-01-01"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+#[test]
+fn params_are_typed_and_each_output_has_its_article() {
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_informatieplicht",
+        "--uitvoer",
+        "heeft_onderzoeksplicht",
+    ]);
+    let v = run(Sandbox::new().cmd(), evalueer(&extra)).json();
+    assert_valid_against(&output_schema("evalueer"), &v, "evalueer");
+    assert_eq!(v["law_id"], BAL);
+    assert_eq!(v["peildatum"], "2026-01-01");
+    assert_eq!(
+        v["uitvoer"],
+        json!({"heeft_informatieplicht": true, "heeft_onderzoeksplicht": false})
+    );
+    assert_eq!(v["artikel"], "5.15a, 5.15b");
+    assert_eq!(v["gebruikte_invoer"]["elektriciteitsverbruik_kwh"], 62000);
+    assert_eq!(
+        v["gebruikte_invoer"]["alleen_hernieuwbare_energie_op_locatie"],
+        false
+    );
+    assert_eq!(v["gebruikte_invoer"]["heeft_energiebesparingsplicht"], true);
+    let basis = v["wettelijke_grondslag"].as_array().expect("grondslag");
+    assert_eq!(basis[0]["uitvoer"], "heeft_informatieplicht");
+    assert_eq!(basis[0]["artikel"], "5.15a");
+    assert_eq!(basis[0]["wet"], "Besluit activiteiten leefomgeving");
+    assert_eq!(
+        basis[1]["url"],
+        "https://wetten.overheid.nl/BWBR0041330/2026-01-01#Artikel5.15b"
+    );
+    assert_eq!(v["regulation_sha256"].as_str().expect("sha").len(), 64);
+    assert!(v.get("uitleg").is_none());
+}
+
+#[test]
+fn param_json_from_stdin_merges_with_param_which_wins() {
+    let sandbox = Sandbox::new();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("regelrecht-cli"));
+    cmd.env_clear()
+        .env("REGELRECHT_AUDIT_LOG", sandbox.audit_log())
+        .args(evalueer(&[
+            "--param-json",
+            "-",
+            "--param",
+            "elektriciteitsverbruik_kwh=49999",
+            "--uitvoer",
+            "heeft_energiebesparingsplicht",
+            "--uitleg",
+        ]))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let params = json!({
+        "elektriciteitsverbruik_kwh": 60000, "aardgasverbruik_m3": 24999,
+        "betreft_gebruiksfunctie_bbl": false, "alleen_hernieuwbare_energie_op_locatie": false,
+        "is_activiteit_artikel_3_3a_lid_1_onder_b": false
+    });
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(params.to_string().as_bytes())
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let v: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(v["uitvoer"]["heeft_energiebesparingsplicht"], false);
+    assert_eq!(v["gebruikte_invoer"]["elektriciteitsverbruik_kwh"], 49999);
+    let steps = v["uitleg"].as_array().expect("uitleg");
+    assert_eq!(steps[0]["niveau"], 0);
+    let action = steps
+        .iter()
+        .find(|s| s["soort"] == "actie")
+        .expect("an action step");
+    assert_eq!(action["artikel"], "5.15");
+    assert_eq!(action["gebruikt"]["drempel_elektriciteit_kwh"], 50000);
+    assert_eq!(action["waarde"], false);
+}
+
+#[test]
+fn uitleg_is_readable_as_a_table() {
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_onderzoeksplicht",
+        "--uitleg",
+        "--output",
+        "table",
+    ]);
+    let r = run(Sandbox::new().cmd(), evalueer(&extra));
+    assert_eq!(r.code, 0, "{r:#?}");
+    assert!(
+        r.stdout.contains("uitvoer.heeft_onderzoeksplicht"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("niveau  soort"), "{}", r.stdout);
+    assert!(!r.stdout.trim_start().starts_with('{'));
+}
+
+#[test]
+fn wrong_types_are_all_reported() {
+    let sandbox = Sandbox::new();
+    let json_file = sandbox.write("p.json", r#"{"aardgasverbruik_m3": "veel"}"#);
+    let json_path = json_file.display().to_string();
+    let error = run(
+        sandbox.cmd(),
+        evalueer(&[
+            "--param",
+            "elektriciteitsverbruik_kwh=50.000",
+            "--param",
+            "betreft_gebruiksfunctie_bbl=misschien",
+            "--param-json",
+            &json_path,
+            "--uitvoer",
+            "heeft_energiebesparingsplicht",
+        ]),
+    )
+    .error(65);
+    assert_eq!(error["code"], "INVALID_INPUT");
+    let details: Vec<&str> = error["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["detail"].as_str().expect("detail"))
+        .collect();
+    assert_eq!(details.len(), 3, "{details:?}");
+    assert!(details.iter().any(|d| d.contains("aardgasverbruik_m3")));
+    assert!(
+        details
+            .iter()
+            .any(|d| d.contains("betreft_gebruiksfunctie_bbl"))
+    );
+}
+
+#[test]
+fn malformed_param_json_and_param_are_input_errors() {
+    let sandbox = Sandbox::new();
+    let list = sandbox.write("lijst.json", "[1, 2]");
+    let list = list.display().to_string();
+    let error = run(
+        sandbox.cmd(),
+        evalueer(&[
+            "--param-json",
+            &list,
+            "--param",
+            "zonder-is",
+            "--uitvoer",
+            "x",
+        ]),
+    )
+    .error(65);
+    let pointers: Vec<&str> = error["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["pointer"].as_str().expect("pointer"))
+        .collect();
+    assert_eq!(pointers, ["/param", "/param_json"]);
+}
+
+#[test]
+fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
+    let sandbox = Sandbox::new();
+    let error = run(
+        sandbox.cmd(),
+        evalueer(&[
+            "--param",
+            "elektriciteitsverbruik_kwh=1",
+            "--param",
+            "betreft_gebruiksfunctie_bbl=false",
+            "--param",
+            "alleen_hernieuwbare_energie_op_locatie=false",
+            "--param",
+            "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
+            "--uitvoer",
+            "heeft_energiebesparingsplicht",
+        ]),
+    )
+    .error(65);
+    assert_eq!(error["code"], "ONTBREEKT");
+    assert_eq!(error["errors"][0]["pointer"], "/param");
+    assert!(
+        error["errors"][0]["detail"]
+            .as_str()
+            .expect("detail")
+            .contains("aardgasverbruik_m3"),
+        "{error}"
+    );
+    let records = sandbox.audit_records();
+    assert_eq!(records[0]["attributes"]["error.code"], "ONTBREEKT");
+}
+
+#[test]
+fn a_cross_law_refusal_from_an_external_source_is_an_error() {
+    let corpus = corpus_dir().display().to_string();
+    let error = run(
+        Sandbox::new().cmd(),
+        [
+            "evalueer",
+            "wet_op_de_zorgtoeslag",
+            "--uitvoer",
+            "hoogte_zorgtoeslag",
+            "--param",
+            "bsn=999993653",
+            "--peildatum",
+            "2025-01-01",
+            "--corpus",
+            &corpus,
+        ],
+    )
+    .error(65);
+    assert!(error["errors"][0]["detail"].as_str().expect("detail").len() > 10);
+    assert!(error.get("hint").is_some(), "{error}");
+}
+
+#[test]
+fn unknown_output_is_65_and_lists_the_outputs() {
+    let error = run(
+        Sandbox::new().cmd(),
+        evalueer(&["--uitvoer", "bestaat_niet"]),
+    )
+    .error(65);
+    assert_eq!(error["errors"][0]["pointer"], "/uitvoer");
+    assert!(
+        error["hint"]
+            .as_str()
+            .expect("hint")
+            .contains("heeft_informatieplicht")
+    );
+}
+
+#[test]
+fn unknown_law_is_66() {
+    let error = run(
+        Sandbox::new().cmd(),
+        ["evalueer", "geen_wet", "--uitvoer", "x"],
+    )
+    .error(66);
+    assert_eq!(error["code"], "NIET_GEVONDEN");
+}
+
+#[test]
+fn a_law_not_in_force_on_the_date_is_66() {
+    let error = run(
+        Sandbox::new().cmd(),
+        [
+            "evalueer",
+            "besluit_activiteiten_leefomgeving",
+            "--uitvoer",
+            "heeft_informatieplicht",
+            "--peildatum",
+            "2025-12-31",
+        ],
+    )
+    .error(66);
+    assert!(error["hint"].as_str().expect("hint").contains("2026-01-01"));
+}
+
+#[test]
+fn a_cross_law_output_with_the_whole_corpus() {
+    let corpus = corpus_dir().display().to_string();
+    let v = run(
+        Sandbox::new().cmd(),
+        [
+            "evalueer",
+            "wet_op_de_zorgtoeslag",
+            "--uitvoer",
+            "standaardpremie",
+            "--peildatum",
+            "2025-01-01",
+            "--corpus",
+            &corpus,
+            "--provenance",
+        ],
+    )
+    .json();
+    assert_eq!(v["data"]["uitvoer"]["standaardpremie"], 211200);
+    let reached: Vec<&str> = v["provenance"]["wetten"]
+        .as_array()
+        .expect("wetten")
+        .iter()
+        .map(|w| w["law_id"].as_str().expect("id"))
+        .collect();
+    assert!(reached.contains(&"regeling_standaardpremie"), "{reached:?}");
+    assert!(
+        v["provenance"]["source_url"]
+            .as_str()
+            .expect("url")
+            .starts_with("file:///")
+    );
+}

@@ -1,0 +1,10 @@
+//! Integration tests of regelrecht-cli, one test binary. Every test runs the tool in a clean
+//! environment with a temporary audit log; laws come from the built-in set and from the
+//! shared RegelRecht corpus at `<repo>/../shared/regelrecht` (read only).
+
+mod corpus;
+mod energy;
+mod evalueer;
+mod profile;
+mod support;
+mod vectors;
