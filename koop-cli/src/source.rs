@@ -45,7 +45,8 @@ impl Koop {
         let loopback = [sru.host_str(), repository.host_str()]
             .into_iter()
             .all(is_loopback);
-        let environment = if sru_url == DEFAULT_SRU_URL && repository_url == DEFAULT_REPOSITORY_URL {
+        let environment = if sru_url == DEFAULT_SRU_URL && repository_url == DEFAULT_REPOSITORY_URL
+        {
             Environment::Production
         } else if loopback {
             Environment::Local
@@ -131,11 +132,7 @@ impl Koop {
 }
 
 /// The version of `bwb_id` in force on `peildatum` from a search answer; none is exit 66.
-pub fn version_on(
-    answer: &SearchResponse,
-    bwb_id: &str,
-    peildatum: NaiveDate,
-) -> Result<Record> {
+pub fn version_on(answer: &SearchResponse, bwb_id: &str, peildatum: NaiveDate) -> Result<Record> {
     let records: Vec<Record> = answer
         .records
         .iter()
@@ -184,8 +181,9 @@ fn http_error(response: &Response, who: &str, addressed: bool) -> Error {
         429 => Error::temporary(detail, Some(response.retry_after().unwrap_or(1))),
         503 if response.retry_after().is_some() => Error::temporary(detail, response.retry_after()),
         401 | 403 => Error::no_permission(detail),
-        404 | 410 if addressed => Error::not_found(detail)
-            .with_hint("de toestand bestaat niet (meer) in de repository; probeer het later opnieuw"),
+        404 | 410 if addressed => Error::not_found(detail).with_hint(
+            "de toestand bestaat niet (meer) in de repository; probeer het later opnieuw",
+        ),
         404 | 410 => Error::unavailable(detail).with_hint(format!("controleer {SRU_URL}")),
         400 | 422 => Error::new(
             ExitStatus::DataErr,

@@ -94,7 +94,10 @@ mod tests {
                     resource.tool
                 );
             }
-            for required in entry["inputSchema"]["required"].as_array().expect("required") {
+            for required in entry["inputSchema"]["required"]
+                .as_array()
+                .expect("required")
+            {
                 assert!(
                     variables.contains(&required.as_str().expect("name")),
                     "{required} is required but not in {}",

@@ -44,7 +44,13 @@ pub const SPEC: CommandSpec = CommandSpec {
     output_schema: include_str!("../../schemas/regeling.json"),
     examples: &[
         &["regeling", "get", "BWBR0018451"],
-        &["regeling", "get", "BWBR0018451", "--peildatum", "2025-01-01"],
+        &[
+            "regeling",
+            "get",
+            "BWBR0018451",
+            "--peildatum",
+            "2025-01-01",
+        ],
     ],
     args: &[BWB_ID, PEILDATUM],
 };
@@ -69,7 +75,11 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .into_iter()
         .map(|a| artikel_json(a, id.as_str(), peildatum))
         .collect();
-    let overige: Vec<Value> = law.overige_teksten.into_iter().map(tekstdeel_json).collect();
+    let overige: Vec<Value> = law
+        .overige_teksten
+        .into_iter()
+        .map(tekstdeel_json)
+        .collect();
     let data = json!({
         "bwb_id": id.as_str(),
         "titel": if law.titel.is_empty() { record.titel.clone() } else { law.titel },

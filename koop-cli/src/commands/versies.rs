@@ -55,10 +55,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .max_by_key(|r| (r.geldig_vanaf, r.volgnummer()))
         .map(|r| r.titel.clone())
     else {
-        return Err(
-            Error::not_found(format!("regeling {id} bestaat niet in het Basiswettenbestand"))
-                .with_hint("zoek het BWB-id op met: koop-cli regeling zoek TREFWOORD"),
-        );
+        return Err(Error::not_found(format!(
+            "regeling {id} bestaat niet in het Basiswettenbestand"
+        ))
+        .with_hint("zoek het BWB-id op met: koop-cli regeling zoek TREFWOORD"));
     };
     let versies: Vec<Value> = versions(&records)
         .into_iter()

@@ -90,7 +90,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         None => None,
     };
     validation.check((1..=MAX_RESULTS).contains(&args.max), "max", || {
-        format!("--max moet tussen 1 en {MAX_RESULTS} liggen, niet {}", args.max)
+        format!(
+            "--max moet tussen 1 en {MAX_RESULTS} liggen, niet {}",
+            args.max
+        )
     });
     validation.check(args.start >= 1, "start", || {
         "--start begint bij 1".to_string()

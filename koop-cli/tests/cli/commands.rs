@@ -1,0 +1,320 @@
+//! Every command on its happy path, against the fake KOOP: output shapes (OUT-7), the peildatum
+//! choosing the version, deduplication, zero hits (OUT-8) and not-found ids (EXIT-6).
+
+use serde_json::{Value, json};
+
+use crate::support::{KoopFake, Sandbox, data, run};
+
+fn artikel<'a>(law: &'a Value, nummer: &str) -> &'a Value {
+    law["artikelen"]
+        .as_array()
+        .expect("artikelen")
+        .iter()
+        .find(|a| a["nummer"] == nummer)
+        .unwrap_or_else(|| panic!("artikel {nummer} ontbreekt"))
+}
+
+#[test]
+fn zoek_deduplicates_and_pages() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "zoek",
+        "voorbeeld",
+        "--peildatum",
+        "2025-06-01",
+        "--max",
+        "3",
+    ];
+    let result = data(&run(sandbox.cmd(&fake), args), "regeling_zoek");
+    assert_eq!(result["totaal"], 5);
+    assert_eq!(result["volgende_start"], 4);
+    assert_eq!(result["peildatum"], "2025-06-01");
+    assert_eq!(
+        result["zoekopdracht"],
+        r#"overheidbwb.titel all "voorbeeld" and overheidbwb.geldigheidsdatum=2025-06-01"#
+    );
+    let ids: Vec<&str> = result["resultaten"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bwb_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["BWBR9900001", "BWBR9900002"], "one result per law");
+    let first = &result["resultaten"][0];
+    assert_eq!(first["titel"], "Wet op de voorbeeldtoeslag");
+    assert_eq!(first["type"], "wet");
+    assert_eq!(first["geldig_tot"], Value::Null);
+    assert_eq!(
+        first["wetten_url"],
+        "https://wetten.overheid.nl/BWBR9900001/2025-06-01"
+    );
+    assert!(
+        first["toestand_url"]
+            .as_str()
+            .unwrap()
+            .starts_with(&fake.repository_url()),
+        "the correction _1 of the same date wins: {first}"
+    );
+    let request = &fake.requests()[0];
+    assert_eq!(request.query_param("x-connection"), Some("BWB"));
+    assert_eq!(request.query_param("maximumRecords"), Some("3"));
+    assert_eq!(request.query_param("startRecord"), Some("1"));
+}
+
+#[test]
+fn zoek_keeps_quotes_and_keywords_as_data() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let term = r#"wet" or dcterms.type=wet and (x*"#;
+    let args = ["regeling", "zoek", "--peildatum", "2025-06-01", "--", term];
+    let result = data(&run(sandbox.cmd(&fake), args), "regeling_zoek");
+    assert_eq!(
+        result["resultaten"],
+        json!([]),
+        "OUT-8: zero hits is an empty list"
+    );
+    assert_eq!(result["totaal"], 0);
+    assert_eq!(
+        fake.requests()[0].query_param("query"),
+        Some(
+            r#"overheidbwb.titel all "wet\" or dcterms.type=wet and (x\*" and overheidbwb.geldigheidsdatum=2025-06-01"#
+        )
+    );
+}
+
+#[test]
+fn zoek_adds_onderwerp_and_canonical_type() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "zoek",
+        "niets",
+        "--onderwerp",
+        "Sociale zekerheid",
+        "--type",
+        "amvb",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    run(sandbox.cmd(&fake), args).json();
+    assert_eq!(
+        fake.requests()[0].query_param("query"),
+        Some(
+            r#"overheidbwb.titel all "niets" and overheidbwb.rechtsgebied="Sociale zekerheid" and dcterms.type="AMvB" and overheidbwb.geldigheidsdatum=2025-06-01"#
+        )
+    );
+}
+
+#[test]
+fn get_reads_the_version_in_force_on_the_peildatum() {
+    for (peildatum, percentage, vanaf, tot, has_2a) in [
+        (
+            "2023-06-01",
+            "4,0%",
+            "2023-01-01",
+            json!("2023-12-31"),
+            false,
+        ),
+        (
+            "2024-12-31",
+            "4,1%",
+            "2024-01-01",
+            json!("2024-12-31"),
+            false,
+        ),
+        ("2030-01-01", "4,273%", "2025-01-01", Value::Null, true),
+    ] {
+        let fake = KoopFake::start();
+        let sandbox = Sandbox::new();
+        let args = ["regeling", "get", "BWBR9900001", "--peildatum", peildatum];
+        let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+        assert_eq!(law["geldig_vanaf"], vanaf, "{peildatum}");
+        assert_eq!(law["geldig_tot"], tot, "{peildatum}");
+        let lid = &artikel(&law, "2")["leden"][0];
+        assert_eq!(
+            lid["tekst"],
+            format!("De normpremie bedraagt {percentage} van het drempelinkomen."),
+            "{peildatum}"
+        );
+        let numbers: Vec<&str> = law["artikelen"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["nummer"].as_str().unwrap())
+            .collect();
+        assert_eq!(numbers.contains(&"2a"), has_2a, "{peildatum}: {numbers:?}");
+        assert_eq!(law["aantal_artikelen"], numbers.len());
+        let url = law["toestand_url"].as_str().unwrap();
+        assert!(
+            url.ends_with(&format!("BWBR9900001_{vanaf}_0.xml")),
+            "{url}"
+        );
+        assert_eq!(fake.requests().len(), 2, "one search, one toestand");
+        assert_eq!(
+            fake.requests()[0].query_param("query"),
+            Some(
+                format!(
+                    "dcterms.identifier==BWBR9900001 and overheidbwb.geldigheidsdatum={peildatum}"
+                )
+                .as_str()
+            )
+        );
+    }
+}
+
+#[test]
+fn get_gives_paths_links_and_texts_outside_articles() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "get",
+        "BWBR9900002",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+    assert_eq!(
+        law["citeertitel"],
+        "Besluit voorbeeldregels energie en zorg"
+    );
+    assert_eq!(law["soort"], "AMvB");
+    assert_eq!(
+        law["wetten_url"],
+        "https://wetten.overheid.nl/BWBR9900002/2025-06-01"
+    );
+    let a = artikel(&law, "5.15");
+    assert_eq!(a["label"], "Artikel 5.15");
+    assert_eq!(a["pad"], "Hoofdstuk 5 / Afdeling 5.4 / Paragraaf 5.4.1");
+    assert_eq!(a["titel"], "energiebesparingsplicht");
+    assert_eq!(
+        a["wetten_url"],
+        "https://wetten.overheid.nl/BWBR9900002/2025-06-01#Hoofdstuk5_Afdeling5.4_Paragraaf5.4.1_Artikel5.15"
+    );
+    assert_eq!(a["leden"].as_array().unwrap().len(), 3);
+    let soorten: Vec<&str> = law["overige_teksten"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["soort"].as_str().unwrap())
+        .collect();
+    assert!(soorten.contains(&"aanhef"), "{soorten:?}");
+    assert!(soorten.contains(&"bijlage"), "{soorten:?}");
+}
+
+#[test]
+fn artikel_returns_one_article_with_the_law() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "artikel",
+        "BWBR9900002",
+        "artikel 5.15A",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    let result = data(&run(sandbox.cmd(&fake), args), "regeling_artikel");
+    assert_eq!(result["bwb_id"], "BWBR9900002");
+    assert_eq!(result["geldig_vanaf"], "2025-01-01");
+    assert_eq!(result["artikel"]["nummer"], "5.15a");
+    assert_eq!(
+        result["artikel"]["pad"],
+        "Hoofdstuk 5 / Afdeling 5.4 / Paragraaf 5.4.1"
+    );
+}
+
+#[test]
+fn artikel_unknown_number_names_the_numbers_nearby() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "artikel",
+        "BWBR9900002",
+        "5.16",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    let error = run(sandbox.cmd(&fake), args).error(66);
+    assert_eq!(error["code"], "NIET_GEVONDEN");
+    assert_eq!(error["hint"], "Artikelen in de buurt: 1:2, 5.15, 5.15a");
+}
+
+#[test]
+fn versies_lists_every_version_oldest_first() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let result = data(
+        &run(sandbox.cmd(&fake), ["regeling", "versies", "BWBR9900001"]),
+        "regeling_versies",
+    );
+    assert_eq!(result["aantal"], 3);
+    assert_eq!(result["totaal"], 3);
+    assert_eq!(result["titel"], "Wet op de voorbeeldtoeslag");
+    let ranges: Vec<(Value, Value)> = result["versies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["geldig_vanaf"].clone(), v["geldig_tot"].clone()))
+        .collect();
+    assert_eq!(
+        ranges,
+        [
+            (json!("2023-01-01"), json!("2023-12-31")),
+            (json!("2024-01-01"), json!("2024-12-31")),
+            (json!("2025-01-01"), Value::Null),
+        ]
+    );
+    assert_eq!(
+        result["versies"][0]["wetten_url"],
+        "https://wetten.overheid.nl/BWBR9900001/2023-01-01"
+    );
+    assert_eq!(
+        fake.requests()[0].query_param("query"),
+        Some("dcterms.identifier==BWBR9900001")
+    );
+}
+
+#[test]
+fn unknown_ids_and_dates_are_not_found() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    for args in [
+        vec![
+            "regeling",
+            "get",
+            "BWBR9900001",
+            "--peildatum",
+            "2000-01-01",
+        ],
+        vec![
+            "regeling",
+            "get",
+            "BWBR1234567",
+            "--peildatum",
+            "2025-06-01",
+        ],
+        vec![
+            "regeling",
+            "artikel",
+            "BWBR1234567",
+            "1",
+            "--peildatum",
+            "2025-06-01",
+        ],
+        vec!["regeling", "versies", "BWBR1234567"],
+    ] {
+        let error = run(sandbox.cmd(&fake), &args).error(66);
+        assert_eq!(error["code"], "NIET_GEVONDEN", "{args:?}");
+    }
+    assert!(
+        fake.requests()
+            .iter()
+            .all(|r| !r.path.contains("/repository")),
+        "no toestand is fetched for an unknown law"
+    );
+}

@@ -1,0 +1,136 @@
+//! Discovery (DISC-*) and resources (RES-*): the document validates, every tool entry matches its
+//! own `--help --json`, and the resource templates map to tools whose properties they name.
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, assert_valid, discovery, run};
+
+#[test]
+fn the_document_validates_and_declares_the_sources() {
+    let doc = discovery();
+    assert_valid("discovery.schema.json", &doc);
+    assert_eq!(doc["name"], "koop-cli");
+    let names: Vec<&str> = doc["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "regeling_zoek",
+            "regeling_get",
+            "regeling_artikel",
+            "regeling_versies"
+        ]
+    );
+    let env = doc["env"].as_array().unwrap();
+    let var = |name: &str| {
+        env.iter()
+            .find(|e| e["name"] == name)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(var("KOOP_SRU_URL")["kind"], "base_url");
+    assert_eq!(
+        var("KOOP_SRU_URL")["default"],
+        "https://zoekservice.overheid.nl/sru/Search"
+    );
+    assert_eq!(
+        var("KOOP_REPOSITORY_URL")["default"],
+        "https://repository.officiele-overheidspublicaties.nl"
+    );
+    assert_eq!(var("KOOP_AUDIT_LOG")["kind"], "path");
+    let zoek = &doc["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(zoek["max"]["maximum"], 100);
+    assert_eq!(zoek["max"]["default"], 10);
+    assert_eq!(doc["tools"][0]["_meta"]["flags"]["type"], "--type");
+}
+
+#[test]
+fn every_tool_entry_is_its_own_help_json() {
+    let doc = discovery();
+    let sandbox = Sandbox::new();
+    for tool in doc["tools"].as_array().unwrap() {
+        let mut args: Vec<String> = tool["_meta"]["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned())
+            .collect();
+        args.extend(["--help".to_owned(), "--json".to_owned()]);
+        let entry = run(sandbox.bare(), &args).json();
+        assert_valid("tool.schema.json", &entry);
+        assert_eq!(&entry, tool, "DISC-17");
+        assert_eq!(tool["annotations"]["readOnlyHint"], true);
+        assert_eq!(tool["annotations"]["openWorldHint"], true);
+    }
+    assert!(
+        sandbox.audit_records().is_empty(),
+        "DISC-2: no audit record"
+    );
+}
+
+#[test]
+fn resources_map_templates_to_tool_arguments() {
+    let doc = discovery();
+    let resources = doc["resources"].as_array().expect("RES-1");
+    let templates: Vec<&str> = resources
+        .iter()
+        .map(|r| r["uriTemplate"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        templates,
+        [
+            "koop://regeling/{bwb_id}",
+            "koop://regeling/{bwb_id}/artikel/{artikel}"
+        ]
+    );
+    for resource in resources {
+        assert_eq!(resource["mimeType"], "application/json", "RES-5");
+        let tool = doc["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == resource["_meta"]["tool"])
+            .expect("RES-3");
+        let template = resource["uriTemplate"].as_str().unwrap();
+        let variables: Vec<&str> = template
+            .split('{')
+            .skip(1)
+            .map(|s| s.split('}').next().unwrap())
+            .collect();
+        for v in &variables {
+            assert!(
+                tool["inputSchema"]["properties"].get(*v).is_some(),
+                "RES-4: {v}"
+            );
+        }
+        for required in tool["inputSchema"]["required"].as_array().unwrap() {
+            assert!(
+                variables.contains(&required.as_str().unwrap()),
+                "RES-4: {required}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_example_passes_validation_as_a_dry_run() {
+    let doc = discovery();
+    let sandbox = Sandbox::new();
+    for tool in doc["tools"].as_array().unwrap() {
+        for example in tool["_meta"]["examples"].as_array().unwrap() {
+            let mut args: Vec<String> = example
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            args.push("--dry-run".into());
+            let plan = run(sandbox.bare(), &args).json();
+            assert_eq!(plan["dry_run"], true, "DISC-16: {args:?}");
+        }
+    }
+}
