@@ -78,10 +78,14 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     if let Some(("completions", sub)) = matches.subcommand() {
         let shell = *sub
             .get_one::<clap_complete::Shell>("shell")
-            .expect("required");
-        let mut cmd = cmd;
-        clap_complete::generate(shell, &mut cmd, info.name, &mut std::io::stdout());
-        return ExitCode::SUCCESS;
+            .expect("a required argument");
+        let mut script = Vec::new();
+        clap_complete::generate(shell, &mut cmd.clone(), info.name, &mut script);
+        let printer = Printer::new(None, true, true);
+        return match printer.stdout(&String::from_utf8_lossy(&script)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => report_early(&err, &trace),
+        };
     }
     let path = subcommand_path(&matches);
     let Some(spec) = info.command(&path) else {
@@ -100,13 +104,6 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
         globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
         globals.quiet,
     );
-    let selection = match globals.fields.as_deref() {
-        Some(text) => match Selection::parse(text, &spec.output_schema()) {
-            Ok(sel) => Some(sel),
-            Err(err) => return report_early(&err, &trace),
-        },
-        None => None,
-    };
     let timeout = match globals.timeout {
         Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => {
             let err = Error::usage(format!(
@@ -127,13 +124,25 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, clock + timeout);
     // The runtime's panic text never reaches the user (rule ERR-12).
     panic::set_hook(Box::new(|_| {}));
-    let result =
-        panic::catch_unwind(AssertUnwindSafe(|| tool.run(&mut ctx))).unwrap_or_else(|_| {
-            Err(
-                Error::software("interne fout: de opdracht is onverwacht afgebroken")
-                    .with_hint("dit is een fout in de tool; meld het met de trace-id"),
-            )
-        });
+    // `--fields` is checked against the output schema before any work, but
+    // after the audit log is open, so a refused selection is audited too.
+    let (selection, refused) = match globals.fields.as_deref() {
+        Some(text) => match Selection::parse(text, &spec.output_schema()) {
+            Ok(sel) => (Some(sel), None),
+            Err(err) => (None, Some(err)),
+        },
+        None => (None, None),
+    };
+    let result = panic::catch_unwind(AssertUnwindSafe(|| match refused {
+        Some(err) => Err(err),
+        None => tool.run(&mut ctx),
+    }))
+    .unwrap_or_else(|_| {
+        Err(
+            Error::software("interne fout: de opdracht is onverwacht afgebroken")
+                .with_hint("dit is een fout in de tool; meld het met de trace-id"),
+        )
+    });
 
     let finish = Finish {
         ctx: &ctx,
@@ -158,7 +167,7 @@ impl Finish<'_, '_> {
     fn success(
         &self,
         log: &mut AuditLog,
-        outcome: Outcome,
+        mut outcome: Outcome,
         selection: Option<&Selection>,
     ) -> ExitCode {
         let ctx = self.ctx;
@@ -187,6 +196,15 @@ impl Finish<'_, '_> {
         if let Err(err) = self.record(log, ExitStatus::Ok, None) {
             return self.print_problem(&err);
         }
+        if let Some(Err(err)) = outcome.commit.take().map(|commit| commit()) {
+            // The record above announced a success that did not become
+            // durable: a second record of the same span says so.
+            let problem = err.into_problem().expect("a commit fails with a problem");
+            let _ = self.record(log, problem.exit, Some(&problem));
+            ctx.printer
+                .stderr_json(&problem.to_json(&ctx.trace.trace_id));
+            return exit_code(problem.exit);
+        }
         match ctx.printer.stdout(&text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => self.print_problem(&err),
@@ -205,24 +223,14 @@ impl Finish<'_, '_> {
                     Err(err) => self.print_problem(&err),
                 }
             }
-            Halt::ConfirmationRequired(plan) => {
-                let err = Error::new(
-                    ExitStatus::ConfirmationRequired,
-                    "BEVESTIGING_VEREIST",
-                    "Bevestiging vereist",
-                    format!("{} wijzigt gegevens en is niet uitgevoerd", ctx.name),
-                )
-                .with_hint(format!(
-                    "controleer het plan op stdout en herhaal met --confirm={}",
-                    plan.digest
-                ));
-                let problem = err.problem().expect("a problem").clone();
-                if let Err(err) = self.record(log, ExitStatus::ConfirmationRequired, Some(&problem))
-                {
+            Halt::Refused(plan, problem) => {
+                if let Err(err) = self.record(log, problem.exit, Some(&problem)) {
                     return self.print_problem(&err);
                 }
                 let _ = ctx.printer.stdout(&ctx.printer.render(&plan.json));
-                self.print_problem(&err)
+                ctx.printer
+                    .stderr_json(&problem.to_json(&ctx.trace.trace_id));
+                exit_code(problem.exit)
             }
         }
     }

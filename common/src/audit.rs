@@ -37,6 +37,7 @@ pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<Pat
         .or_else(|| env.get("HOME").map(|h| Path::new(h).join(".local/state")))
         .ok_or_else(|| {
             Error::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
+                .with_code("AUDIT_FOUT")
                 .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
         })?;
     Ok(state.join("overheid-cli").join("audit.jsonl"))

@@ -8,6 +8,7 @@ use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
 use crate::env::{Env, MAX_RESPONSE_BYTES};
 use crate::error::{Error, Halt, Result};
+use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
 use crate::output::Printer;
 use crate::plan::{Plan, PlanSpec};
@@ -83,9 +84,20 @@ impl<'a> Context<'a> {
     /// Pass the plan gate: checks the requests' URLs (exit 78), then stops for
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
     /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.
-    pub fn gate(&mut self, spec: PlanSpec) -> Result<Plan> {
-        for request in &spec.requests {
+    pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Plan> {
+        for request in &mut spec.requests {
             request.check()?;
+            // Show what the client adds, so the plan describes the real request.
+            request.headers.push(crate::http::Header {
+                name: "User-Agent".into(),
+                value: self.user_agent(),
+                secret: false,
+            });
+            request.headers.push(crate::http::Header {
+                name: "traceparent".into(),
+                value: self.trace.traceparent(),
+                secret: false,
+            });
         }
         let mutating = self.spec.is_mutating();
         let dry_run = self.globals.dry_run;
@@ -97,20 +109,37 @@ impl<'a> Context<'a> {
         if !mutating {
             return Ok(plan);
         }
+        let refuse = |plan: Plan, err: Error| {
+            let problem = err.into_problem().expect("a problem");
+            Err(Error::Halt(Box::new(Halt::Refused(plan, problem))))
+        };
         match self.globals.confirmation() {
-            None => Err(Error::Halt(Box::new(Halt::ConfirmationRequired(plan)))),
-            Some(Some(digest)) if digest != plan.digest => Err(Error::new(
-                crate::ExitStatus::PlanStale,
-                "PLAN_VERLOPEN",
-                "Plan komt niet overeen",
-                format!(
-                    "--confirm={digest} hoort niet bij het plan van deze argumenten (digest {})",
+            None => {
+                let err = Error::new(
+                    ExitStatus::ConfirmationRequired,
+                    "BEVESTIGING_VEREIST",
+                    "Bevestiging vereist",
+                    format!("{} wijzigt gegevens en is niet uitgevoerd", self.name),
+                )
+                .with_hint(format!(
+                    "controleer het plan op stdout en herhaal met --confirm={}",
                     plan.digest
-                ),
-            )
-            .with_hint(
-                "vraag het plan opnieuw op (zonder --confirm) en bevestig met de nieuwe digest",
-            )),
+                ));
+                refuse(plan, err)
+            }
+            Some(Some(digest)) if !digest.trim().eq_ignore_ascii_case(&plan.digest) => {
+                let err = Error::new(
+                    ExitStatus::PlanStale,
+                    "PLAN_VERLOPEN",
+                    "Plan komt niet overeen",
+                    format!(
+                        "--confirm={digest} hoort niet bij het plan van deze argumenten (digest {})",
+                        plan.digest
+                    ),
+                )
+                .with_hint("controleer het plan op stdout en bevestig met de digest daarvan");
+                refuse(plan, err)
+            }
             Some(_) => Ok(plan),
         }
     }
@@ -142,6 +171,15 @@ impl<'a> Context<'a> {
         Ok(response)
     }
 
+    fn user_agent(&self) -> String {
+        format!(
+            "{}/{} (overheid-cli profiel {})",
+            self.tool.name,
+            self.tool.version,
+            crate::PROFILE_VERSION
+        )
+    }
+
     fn build_client(&self, needs_tls: bool) -> Result<HttpClient> {
         let max_body = match self.env(MAX_RESPONSE_BYTES) {
             Some(v) => v.parse().map_err(|_| {
@@ -152,12 +190,7 @@ impl<'a> Context<'a> {
             None => DEFAULT_MAX_RESPONSE_BYTES,
         };
         let config = ClientConfig {
-            user_agent: format!(
-                "{}/{} (overheid-cli profiel {})",
-                self.tool.name,
-                self.tool.version,
-                crate::PROFILE_VERSION
-            ),
+            user_agent: self.user_agent(),
             deadline: self.deadline,
             max_body,
             proxy: self.env("HTTPS_PROXY"),

@@ -141,7 +141,7 @@ pub fn document(cmd: &Command, info: &ToolInfo, prefix: &[String]) -> Value {
         "description": info.description,
         "exit_codes": exit::table(),
         "env": env,
-        "global_options": global_options(cmd),
+        "global_options": global_options(cmd, info),
         "tools": tools,
     });
     if !info.resources.is_empty() {
@@ -164,7 +164,7 @@ pub fn document(cmd: &Command, info: &ToolInfo, prefix: &[String]) -> Value {
     doc
 }
 
-fn global_options(cmd: &Command) -> Vec<Value> {
+fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
     cmd.get_arguments()
         .filter(|a| a.is_global_set())
         .filter_map(|a| {
@@ -177,6 +177,9 @@ fn global_options(cmd: &Command) -> Vec<Value> {
             let values = possible_values(a);
             if !values.is_empty() {
                 opt["values"] = values.into();
+            }
+            if long == "timeout" {
+                opt["default"] = info.default_timeout_secs.to_string().into();
             }
             Some(opt)
         })

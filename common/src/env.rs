@@ -102,6 +102,11 @@ pub const PROFILE_ENV: &[EnvVar] = &[
         EnvKind::Setting,
         "gezet: geen kleur in de uitvoer",
     ),
+    EnvVar::new(
+        "TERM",
+        EnvKind::Setting,
+        "\"dumb\": geen kleur in de uitvoer",
+    ),
 ];
 
 /// A snapshot of the declared variables.

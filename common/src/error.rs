@@ -47,8 +47,9 @@ pub struct Problem {
 pub enum Halt {
     /// `--dry-run`: print the plan, exit 0.
     DryRun(Plan),
-    /// A mutation without `--confirm`: print the plan, report exit 80.
-    ConfirmationRequired(Plan),
+    /// A mutation refused by the gate (no `--confirm`: exit 80; a digest that
+    /// does not match: exit 81): print the plan on stdout and the problem on stderr.
+    Refused(Plan, Problem),
 }
 
 /// Why a command did not produce data.
@@ -220,18 +221,32 @@ impl Error {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             Self::Problem(p) => p.exit,
-            Self::Halt(h) => match **h {
+            Self::Halt(h) => match &**h {
                 Halt::DryRun(_) => ExitStatus::Ok,
-                Halt::ConfirmationRequired(_) => ExitStatus::ConfirmationRequired,
+                Halt::Refused(_, problem) => problem.exit,
             },
         }
     }
 
-    /// The problem, if this is one.
+    /// The problem, if this is one (a refused plan carries one too).
     pub fn problem(&self) -> Option<&Problem> {
         match self {
             Self::Problem(p) => Some(p),
-            Self::Halt(_) => None,
+            Self::Halt(h) => match &**h {
+                Halt::DryRun(_) => None,
+                Halt::Refused(_, p) => Some(p),
+            },
+        }
+    }
+
+    /// This error's problem, taken out.
+    pub fn into_problem(self) -> Option<Problem> {
+        match self {
+            Self::Problem(p) => Some(*p),
+            Self::Halt(h) => match *h {
+                Halt::DryRun(_) => None,
+                Halt::Refused(_, p) => Some(p),
+            },
         }
     }
 }

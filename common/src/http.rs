@@ -346,7 +346,7 @@ impl HttpClient {
         response
             .take(self.max_body + 1)
             .read_to_end(&mut body)
-            .map_err(|e| read_error(&e))?;
+            .map_err(|e| read_error(&e, self.deadline))?;
         if body.len() as u64 > self.max_body {
             return Err(Error::protocol(format!(
                 "het antwoord is groter dan {} bytes",
@@ -403,9 +403,10 @@ fn transport_error(err: &reqwest::Error) -> Error {
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
 }
 
-fn read_error(err: &std::io::Error) -> Error {
+fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
     let text = err.to_string();
-    if err.kind() == std::io::ErrorKind::TimedOut || text.contains("timed out") {
+    let deadline_near = Instant::now() + Duration::from_millis(50) >= deadline;
+    if deadline_near || err.kind() == std::io::ErrorKind::TimedOut || text.contains("timed out") {
         return deadline_passed();
     }
     Error::unavailable(format!("het antwoord van de bron brak af: {text}"))

@@ -30,8 +30,10 @@ pub struct Exchange {
     pub sha256: String,
 }
 
+/// A step that makes a mutation durable, run after the audit record is written.
+pub type Commit = Box<dyn FnOnce() -> crate::Result<()>>;
+
 /// A command's result: its data and where it came from.
-#[derive(Clone, Debug)]
 pub struct Outcome {
     pub data: Value,
     pub source: String,
@@ -42,6 +44,9 @@ pub struct Outcome {
     pub response_sha256: Option<String>,
     /// Extra provenance members (e.g. `law_id`, `backend`).
     pub extra: Map<String, Value>,
+    /// Runs after the audit record is appended and before the result is
+    /// printed, so no mutation becomes durable without its record (rule MUT-13).
+    pub commit: Option<Commit>,
 }
 
 impl Outcome {
@@ -55,7 +60,18 @@ impl Outcome {
             method: None,
             response_sha256: None,
             extra: Map::new(),
+            commit: None,
         }
+    }
+
+    /// Make the mutation durable only after its audit record is written.
+    #[must_use]
+    pub fn commit_after_audit(
+        mut self,
+        commit: impl FnOnce() -> crate::Result<()> + 'static,
+    ) -> Self {
+        self.commit = Some(Box::new(commit));
+        self
     }
 
     /// Name the primary source explicitly (for local sources: a `file:` or `urn:` URL).

@@ -21,7 +21,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    Zoeken(zoeken::Args),
+    Zoeken(Box<zoeken::Args>),
     /// Basisprofiel van een ingeschreven onderneming
     #[command(subcommand)]
     Basisprofiel(basisprofiel::Action),

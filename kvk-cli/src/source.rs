@@ -115,24 +115,23 @@ pub fn fout(response: &Response) -> Option<(String, String)> {
     ))
 }
 
-/// Map a non-2xx KvK answer to the profile's error.
+/// Map a non-2xx KvK answer to the profile's error. The status decides the
+/// class; the KvK code refines it (IPD1002/IPD1003 are temporary) and its
+/// text goes into `detail`.
 pub fn upstream_error(response: &Response) -> Error {
     let status = response.status;
     let fout = fout(response);
     let kvk_text = fout
         .as_ref()
         .map(|(code, text)| format!("KvK {code}: {text}"))
-        .unwrap_or_else(|| format!("KvK API antwoordde HTTP {status}"));
+        .unwrap_or_else(|| format!("KvK API antwoordde HTTP {status} zonder leesbare foutmelding"));
     let code = fout.as_ref().map(|(c, _)| c.as_str()).unwrap_or("");
+    let retry_after = response.retry_after();
     let err = match (status, code) {
-        (_, "IPD1002" | "IPD1003") => {
-            Error::temporary(kvk_text, response.retry_after().or(Some(300)))
-        }
-        (429, _) => Error::temporary(kvk_text, Some(response.retry_after().unwrap_or(1)))
+        (_, "IPD1002" | "IPD1003") => Error::temporary(kvk_text, retry_after.or(Some(300))),
+        (429, _) => Error::temporary(kvk_text, Some(retry_after.unwrap_or(1)))
             .with_hint("te veel verzoeken; wacht retry_after seconden"),
-        (503, _) if response.retry_after().is_some() => {
-            Error::temporary(kvk_text, response.retry_after())
-        }
+        (503, _) if retry_after.is_some() => Error::temporary(kvk_text, retry_after),
         (400, _) => Error::new(
             ExitStatus::DataErr,
             "INVALID_INPUT",
@@ -143,6 +142,7 @@ pub fn upstream_error(response: &Response) -> Error {
             .with_hint("controleer KVK_API_KEY en of de sleutel toegang heeft tot dit product"),
         (404, _) => Error::not_found(kvk_text),
         (500..=599, _) => Error::unavailable(kvk_text),
+        (_, "") => Error::protocol(kvk_text),
         _ => Error::new(
             ExitStatus::Error,
             "API_FOUT",
@@ -150,15 +150,7 @@ pub fn upstream_error(response: &Response) -> Error {
             kvk_text,
         ),
     };
-    let is_json_error = fout.is_some();
-    let err = err.with_status(status);
-    if !is_json_error && (400..500).contains(&status) && status != 429 {
-        return Error::protocol(format!(
-            "de KvK API antwoordde HTTP {status} zonder leesbare foutmelding"
-        ))
-        .with_status(status);
-    }
-    err
+    err.with_status(status)
 }
 
 /// KvK pads `volledigAdres` with spaces; collapse every run to one space.

@@ -42,9 +42,6 @@ pub const TOOL: ToolInfo = ToolInfo {
             EnvKind::Path,
             "auditlog van rvo-cli (JSON Lines)",
         ),
-        // common reads TERM (TERM=dumb: no colour) but does not declare it yet; remove this
-        // entry once common's PROFILE_ENV lists it.
-        EnvVar::new("TERM", EnvKind::Setting, "TERM=dumb: geen kleur in de uitvoer"),
     ],
     audit_env: "RVO_AUDIT_LOG",
     default_timeout_secs: 10,

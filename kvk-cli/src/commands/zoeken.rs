@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long)]
     pub postbusnummer: Option<String>,
     /// Soort resultaat; herhaalbaar
-    #[arg(long = "type", value_enum)]
+    #[arg(long = "type", id = "type", value_enum)]
     pub soort: Vec<Soort>,
     /// Ook uitgeschreven en inactieve registraties
     #[arg(long)]
@@ -127,6 +127,15 @@ pub const SPEC: CommandSpec = CommandSpec {
     ],
 };
 
+/// One text criterion: argument name, KvK parameter, value, check, message.
+type Criterion = (
+    &'static str,
+    &'static str,
+    Option<String>,
+    fn(&str) -> bool,
+    &'static str,
+);
+
 /// Validated search criteria as KvK query parameters.
 fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
     let trimmed = |v: &Option<String>| {
@@ -138,7 +147,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
     let postcode = trimmed(&args.postcode).map(|p| p.replace(' ', "").to_uppercase());
     let mut v = Validation::new();
     let mut query = Vec::new();
-    let fields: [(&str, &'static str, Option<String>, fn(&str) -> bool, &str); 9] = [
+    let fields: [Criterion; 9] = [
         (
             "naam",
             "naam",

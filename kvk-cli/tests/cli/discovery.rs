@@ -218,7 +218,6 @@ fn disc_9_input_schema_states_constraints() {
 /// DISC-8, MUT-4: every property is named after its long flag (`--type` → `type`), so the
 /// plan's `arguments` (which say `type`) use the inputSchema's names.
 #[test]
-#[ignore = "BUG: zoeken's inputSchema property for --type is called `soort` (DISC-8 wants `type`), while its plan arguments say `type` (MUT-4: arguments are inputSchema properties)"]
 fn disc_8_property_names_are_the_long_flags() {
     for entry in discovery()["tools"].as_array().expect("tools") {
         let flags = entry["_meta"]["flags"].as_object().expect("flags");
@@ -271,7 +270,6 @@ fn disc_18_global_options_are_listed() {
 
 /// NET-1: the default deadline of the source is documented as the `default` of `--timeout`.
 #[test]
-#[ignore = "BUG: discovery's global_options entry for --timeout has no `default` (NET-1 wants \"10\")"]
 fn net_1_timeout_default_is_documented() {
     let document = discovery();
     let timeout = document["global_options"]

@@ -207,7 +207,6 @@ fn disc_16_every_example_dry_runs() {
 /// DRY-6: the plan's headers describe the real request, including the `user-agent` and
 /// `traceparent` it carries (as in the example of spec §9).
 #[test]
-#[ignore = "BUG: plan headers list only apikey and Accept; the real request also carries user-agent and traceparent (DRY-6, spec §9 example)"]
 fn dry_6_plan_headers_describe_the_real_request() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();

@@ -434,15 +434,30 @@ fn err_10_unmapped_status_is_1() {
     assert_eq!(error["status"], 418);
 }
 
-/// EXIT-9: a 4xx without a readable KvK error body is a protocol error (76).
+/// EXIT-9: an unexpected 4xx without a readable KvK error body is a protocol error (76).
 #[test]
 fn exit_9_error_without_readable_body_is_76() {
-    let fake = KvkFake::with(|_| Reply::text(404, "niet hier"));
+    let fake = KvkFake::with(|_| Reply::text(409, "conflict"));
     let sandbox = Sandbox::new();
     let error = run(
         sandbox.cmd(&fake.base()),
         ["basisprofiel", "get", "68750110"],
     )
     .error(76);
-    assert_eq!(error["status"], 404);
+    assert_eq!(error["status"], 409);
+}
+
+/// EXIT-5, EXIT-6: the status decides the class, even without a KvK error body.
+#[test]
+fn exit_5_6_status_decides_without_a_body() {
+    for (status, exit) in [(400, 65), (401, 77), (403, 77), (404, 66)] {
+        let fake = KvkFake::with(move |_| Reply::text(status, "<html>fout</html>"));
+        let sandbox = Sandbox::new();
+        let error = run(
+            sandbox.cmd(&fake.base()),
+            ["basisprofiel", "get", "68750110"],
+        )
+        .error(exit);
+        assert_eq!(error["status"], status);
+    }
 }

@@ -120,7 +120,6 @@ fn net_2_stall_before_headers_is_124() {
 
 /// NET-2: a fake that stalls in the middle of the body also ends in 124 at the deadline.
 #[test]
-#[ignore = "BUG: a deadline that passes while reading the body is reported as 69 SOURCE_UNAVAILABLE (\"het antwoord van de bron brak af: request or response body error\") instead of 124 TIMEOUT; common/src/http.rs::read_error does not recognise reqwest's body timeout"]
 fn net_2_stall_mid_body_is_124() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
