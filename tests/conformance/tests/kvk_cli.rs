@@ -26,24 +26,7 @@ fn target_dir() -> PathBuf {
 
 /// MUST checks kvk-cli is known to fail today, each with the deviation (reported to the lead, not fixed here).
 /// The test fails on any other failure, and also when one of these starts passing (then remove it here).
-const KNOWN_FAILURES: &[(&str, &str)] = &[
-    (
-        "input-schema",
-        "zoeken: eigenschap soort heeft vlag --type (DISC-8: vlag = --<eigenschap>)",
-    ),
-    (
-        "audit-records",
-        "--fields met een onbekend veld (exit 2 ONBEKEND_VELD) schrijft geen auditregel (AUDIT-1)",
-    ),
-    (
-        "upstream-401",
-        "401 zonder KvK-foutlichaam geeft exit 76 PARSE_FOUT in plaats van 77 (EXIT-5)",
-    ),
-    (
-        "upstream-400",
-        "400 zonder KvK-foutlichaam geeft exit 76 PARSE_FOUT in plaats van 65 (EXIT-4)",
-    ),
-];
+const KNOWN_FAILURES: &[(&str, &str)] = &[];
 
 #[test]
 fn kvk_cli_passes_every_must() {
