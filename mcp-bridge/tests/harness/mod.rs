@@ -19,9 +19,12 @@ pub fn demo_cli() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-cli")
 }
 
-/// The workspace's `kvk-cli` binary, next to this test's target directory; `None` (with a
-/// message) when it was not built, e.g. when only this package was built.
+/// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
+/// test's target directory); `None` (with a message) when it was not built.
 pub fn kvk_cli() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("MCP_BRIDGE_KVK_CLI") {
+        return Some(PathBuf::from(path));
+    }
     let beside_tests = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.join("kvk-cli")));
