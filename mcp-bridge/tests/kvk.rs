@@ -175,3 +175,29 @@ fn an_error_exit_carries_the_clis_error_object() {
     assert_eq!(missing["isError"], true);
     assert_eq!(missing["structuredContent"]["exit_code"], 66, "{missing}");
 }
+
+#[test]
+fn without_tool_options_it_serves_the_family_found_next_to_itself() {
+    let Some(kvk) = kvk_cli() else { return };
+    let bridge_dir = std::path::Path::new(env!("CARGO_BIN_EXE_overheid-mcp"))
+        .parent()
+        .unwrap();
+    if kvk.parent() != Some(bridge_dir) {
+        eprintln!("OVERGESLAGEN: kvk-cli staat niet naast overheid-mcp");
+        return;
+    }
+    let mut bridge = Bridge::start(&[], &[("PATH", "/nonexistent")]);
+    let tools = bridge.request("tools/list", json!({}))["tools"].clone();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"kvk__basisprofiel_get"), "{names:?}");
+    assert!(names.iter().all(|n| {
+        ["kvk__", "koop__", "rvo__", "regelrecht__"]
+            .iter()
+            .any(|p| n.starts_with(p))
+    }));
+}
