@@ -7,8 +7,8 @@
 //! variable is never read, so it cannot be switched on from outside a test build.
 //!
 //! In a hook-enabled build, `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` (phase one of `locked`,
-//! `half-written`, `synced`, `renamed`) makes the writer print `RVO_CLI_TEST_PAUSED <phase>` on
-//! stderr and sleep at that point.
+//! `half-written`, `synced`, `committing`, `renamed`) makes the writer print
+//! `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleep at that point.
 
 /// Points in a filing where a crash test can pause the writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,8 +17,12 @@ pub enum Phase {
     Locked,
     /// Half of the record written to the temporary file (flushed, not synced).
     HalfWritten,
-    /// The temporary file is complete and synced but not yet renamed into place.
+    /// The temporary file is complete and synced; the last point of
+    /// [`prepare`](super::LocalStore::prepare). In the CLI: the audit record is not yet written.
     Synced,
+    /// [`commit`](super::PendingFiling::commit) has started; the record is not yet renamed into
+    /// place. In the CLI: the audit record is written and synced.
+    Committing,
     /// The record is in place; the directory is not yet synced.
     Renamed,
 }
@@ -29,10 +33,11 @@ pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
 #[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
 impl Phase {
-    const ALL: [Phase; 4] = [
+    const ALL: [Phase; 5] = [
         Phase::Locked,
         Phase::HalfWritten,
         Phase::Synced,
+        Phase::Committing,
         Phase::Renamed,
     ];
 
@@ -42,6 +47,7 @@ impl Phase {
             Phase::Locked => "locked",
             Phase::HalfWritten => "half-written",
             Phase::Synced => "synced",
+            Phase::Committing => "committing",
             Phase::Renamed => "renamed",
         }
     }

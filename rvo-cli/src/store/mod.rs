@@ -10,20 +10,22 @@
 //! ```
 //!
 //! Filing is check-then-write under the exclusive lock, so any number of concurrent processes
-//! filing the same key produce one record. A record is written to a temporary file in the same
-//! directory, synced, renamed into place without overwriting, and the directory is synced: a
-//! crash leaves either no record or one complete record. Readers take no lock; they only look at
-//! `<key>.json` names, which appear atomically.
+//! filing the same key produce one record. It has two phases: [`LocalStore::prepare`] takes the
+//! lock, replays a stored key, or writes the record to a temporary file in the same directory and
+//! syncs it; [`PendingFiling::commit`] renames it into place without overwriting, syncs the
+//! directory and releases the lock. A crash leaves either no record or one complete record, and
+//! the caller can make something durable in between (the CLI writes the audit record there).
+//! Readers take no lock; they only look at `<key>.json` names, which appear atomically.
 
 mod error;
 mod hook;
+mod pending;
 mod record;
 #[cfg(test)]
 mod tests;
 
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SubsecRound, Utc};
@@ -31,6 +33,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 pub use error::StoreError;
 #[cfg(any(test, feature = "test-hooks"))]
 pub use hook::{PAUSE_ENV, Phase};
+pub use pending::{PendingFiling, Prepared};
 pub use record::{RECORD_FORMAT, StoredRecord};
 
 use crate::canonical::canonical_sha256;
@@ -97,7 +100,8 @@ impl LocalStore {
         self.records_dir().join(format!("{idempotency_key}.json"))
     }
 
-    /// Files `filing` exactly once under `idempotency_key` (the plan digest: 64 lower-case hex).
+    /// Files `filing` exactly once under `idempotency_key` (the plan digest: 64 lower-case hex):
+    /// [`prepare`](Self::prepare) and, for a new report, [`PendingFiling::commit`] right away.
     ///
     /// - First time: writes a record and returns the result with `replayed: false`.
     /// - Same key and same request again: returns the first result with `replayed: true`.
@@ -108,20 +112,43 @@ impl LocalStore {
         filing: &ValidFiling<'_>,
         now: DateTime<Utc>,
     ) -> Result<FilingResult, StoreError> {
+        match self.prepare(idempotency_key, filing, now)? {
+            Prepared::Replay(result) => Ok(result),
+            Prepared::Pending(pending) => {
+                let result = pending.result().clone();
+                pending.commit()?;
+                Ok(result)
+            }
+        }
+    }
+
+    /// The first phase of filing `filing` under `idempotency_key`: under the exclusive lock,
+    /// either the stored result ([`Prepared::Replay`]; a different request under the same key is
+    /// [`StoreError::Conflict`]) or a new record written and synced to a temporary file
+    /// ([`Prepared::Pending`]), which keeps the lock until it is committed or dropped.
+    ///
+    /// Between the two phases the caller writes what must exist before the report does (the
+    /// CLI: the audit record). Other writers of this store wait for the lock meanwhile.
+    pub fn prepare(
+        &self,
+        idempotency_key: &str,
+        filing: &ValidFiling<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Prepared, StoreError> {
         check_key(idempotency_key)?;
         let request_sha256 = canonical_sha256(&filing.aanvraag).map_err(StoreError::encode)?;
         if let Some(existing) = self.read_record(idempotency_key)? {
-            return replay(existing, &request_sha256);
+            return replay(existing, &request_sha256).map(Prepared::Replay);
         }
 
         let records_dir = self.records_dir();
         fs::create_dir_all(&records_dir)
             .map_err(|e| StoreError::io("map aanmaken", &records_dir, e))?;
-        let _lock = self.lock_exclusive()?;
+        let lock = self.lock_exclusive()?;
         self.pause.at_phase(hook::Phase::Locked);
         self.remove_stale_temp_files()?;
         if let Some(existing) = self.read_record(idempotency_key)? {
-            return replay(existing, &request_sha256);
+            return replay(existing, &request_sha256).map(Prepared::Replay);
         }
 
         let taken = self.references()?;
@@ -145,10 +172,16 @@ impl LocalStore {
             idempotency_key: idempotency_key.to_string(),
             request_sha256,
             aanvraag: filing.aanvraag.clone(),
-            resultaat: resultaat.clone(),
+            resultaat,
         };
-        self.write_atomically(idempotency_key, &record)?;
-        Ok(resultaat)
+        PendingFiling::write(
+            &records_dir,
+            self.record_path(idempotency_key),
+            &record,
+            self.pause,
+            lock,
+        )
+        .map(Prepared::Pending)
     }
 
     /// The result stored under `idempotency_key`, if any (as a replay would return it).
@@ -254,37 +287,6 @@ impl LocalStore {
             }
         }
         Ok(())
-    }
-
-    fn write_atomically(
-        &self,
-        idempotency_key: &str,
-        record: &StoredRecord,
-    ) -> Result<(), StoreError> {
-        let records_dir = self.records_dir();
-        let final_path = self.record_path(idempotency_key);
-        let mut bytes = serde_json::to_vec_pretty(record).map_err(StoreError::encode)?;
-        bytes.push(b'\n');
-        let mut temp = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(".json")
-            .tempfile_in(&records_dir)
-            .map_err(|e| StoreError::io("tijdelijk bestand aanmaken", &records_dir, e))?;
-        let temp_path = temp.path().to_path_buf();
-        let write_error = |e| StoreError::io("record schrijven", &temp_path, e);
-        let (first_half, second_half) = bytes.split_at(bytes.len() / 2);
-        temp.write_all(first_half).map_err(write_error)?;
-        temp.flush().map_err(write_error)?;
-        self.pause.at_phase(hook::Phase::HalfWritten);
-        temp.write_all(second_half).map_err(write_error)?;
-        temp.as_file().sync_all().map_err(write_error)?;
-        self.pause.at_phase(hook::Phase::Synced);
-        temp.persist_noclobber(&final_path)
-            .map_err(|e| StoreError::io("record vastleggen", &final_path, e.error))?;
-        self.pause.at_phase(hook::Phase::Renamed);
-        File::open(&records_dir)
-            .and_then(|dir| dir.sync_all())
-            .map_err(|e| StoreError::io("map synchroniseren", &records_dir, e))
     }
 }
 

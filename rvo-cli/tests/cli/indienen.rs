@@ -3,17 +3,8 @@
 use serde_json::json;
 
 use crate::support::{
-    PEILDATUM, Sandbox, assert_valid_against, indienen, indienen_digest, output_schema,
+    PEILDATUM, Sandbox, assert_valid_against, digest_of_default_report, indienen, output_schema,
 };
-
-fn digest_of_default_report() -> String {
-    indienen_digest(&json!({
-        "kvk_nummer": "68750110",
-        "regeling_id": "EBR-2027",
-        "maatregelen": ["led-verlichting", "warmtepomp"],
-        "peildatum": PEILDATUM,
-    }))
-}
 
 #[test]
 fn without_confirm_nothing_is_filed_and_the_plan_is_printed() {

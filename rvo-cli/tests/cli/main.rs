@@ -2,6 +2,7 @@
 //! environment, with its own temporary store and audit log.
 
 mod concurrency;
+mod crash;
 mod discovery;
 mod http;
 mod indienen;

@@ -53,6 +53,20 @@ impl Sandbox {
         cmd
     }
 
+    /// rvo-cli with `args` as a plain process (for tests that spawn, pause or kill it), with the
+    /// same environment as [`Sandbox::cmd`] and stdin closed.
+    pub fn process(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_rvo-cli"));
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("PATH", self.path())
+            .env("RVO_DATA_DIR", self.data_dir())
+            .env("RVO_AUDIT_LOG", self.audit_log())
+            .args(args)
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
     /// Runs rvo-cli with `args` in this sandbox.
     pub fn run<I, S>(&self, args: I) -> Run
     where
@@ -261,6 +275,17 @@ pub fn canonical(value: &Value) -> String {
 pub fn indienen_digest(arguments: &Value) -> String {
     let doc = serde_json::json!({"command": "rvo-cli rapportage indienen", "arguments": arguments});
     sha256_hex(canonical(&doc).as_bytes())
+}
+
+/// The plan digest of `indienen("warmtepomp, led-verlichting", …)` (in any spelling of the
+/// measures): the key under which that report is stored.
+pub fn digest_of_default_report() -> String {
+    indienen_digest(&serde_json::json!({
+        "kvk_nummer": "68750110",
+        "regeling_id": "EBR-2027",
+        "maatregelen": ["led-verlichting", "warmtepomp"],
+        "peildatum": PEILDATUM,
+    }))
 }
 
 /// `rapportage indienen 68750110 EBR-2027 <maatregelen> --peildatum 2026-11-30` plus `extra`.

@@ -4,6 +4,10 @@
 //! configuration (exit 78) → the plan gate (dry run 0, no `--confirm` 80, wrong digest 81) →
 //! file under the plan digest as idempotency key (local store, or `POST` with
 //! `Idempotency-Key`). A repeat returns the first result with `replayed: true`.
+//!
+//! The local store files in two phases: the record is prepared (written and synced, lock held)
+//! here, and committed by `common` after the audit record is appended, so a crash can leave an
+//! audit record without its report but never a report without its audit record.
 
 use chrono::Utc;
 use common::validate::{Validation, is_kvk_nummer};
@@ -14,6 +18,7 @@ use rvo_cli::backend_types::RapportageOntvangst;
 use rvo_cli::catalogue::Catalogue;
 use rvo_cli::filing::{Backend as ResultBackend, FilingInput, build_result, split_maatregelen};
 use rvo_cli::reference::is_path_safe;
+use rvo_cli::store::Prepared;
 use serde_json::json;
 
 use super::KVK_NUMMER;
@@ -156,10 +161,14 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ));
     }
 
-    let result = match (&backend, &request) {
-        (Backend::Lokaal(store), _) => {
-            store.file(&key, &filing, Utc::now()).map_err(store_error)?
-        }
+    let (result, pending) = match (&backend, &request) {
+        (Backend::Lokaal(store), _) => match store
+            .prepare(&key, &filing, Utc::now())
+            .map_err(store_error)?
+        {
+            Prepared::Replay(result) => (result, None),
+            Prepared::Pending(pending) => (pending.result().clone(), Some(pending)),
+        },
         (Backend::Http(_), Some(request)) => {
             let response = ctx.send(request)?;
             if !matches!(response.status, 200 | 201) {
@@ -182,11 +191,17 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             );
             result.status = receipt.status;
             result.replayed = response.status == 200;
-            result
+            (result, None)
         }
         (Backend::Http(_), None) => return Err(Error::software("geen verzoek voor de backend")),
     };
     ctx.audit_attribute("overheid.replayed", result.replayed.into());
     let data = to_json(&result)?;
-    Ok(backend.outcome(data, &format!("rapportages:{key}")))
+    let outcome = backend.outcome(data, &format!("rapportages:{key}"));
+    Ok(match pending {
+        // The report becomes visible only after its audit record is written (MUT-13); if the
+        // audit append fails, the pending filing is dropped and nothing is filed.
+        Some(pending) => outcome.commit_after_audit(move || pending.commit().map_err(store_error)),
+        None => outcome,
+    })
 }

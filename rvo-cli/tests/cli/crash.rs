@@ -1,0 +1,216 @@
+//! MUT-13 for the local store: a filing killed with SIGKILL at every phase (test-only pause hook,
+//! `RVO_CLI_TEST_PAUSE`), and a filing whose audit append or commit fails.
+//!
+//! The store files in two phases around the audit record: prepare (lock, replay check, temporary
+//! file written and synced), then `common` appends and syncs the audit record, then commit
+//! (rename into place, directory sync, unlock). So after a kill at any phase the store is
+//! consistent and every stored report already has a successful audit record carrying its key as
+//! `overheid.plan_digest`; the reverse (an audit record of a filing that was never committed) is
+//! possible after a kill between the two, and rerunning the command then files the report.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, compact_document, digest_of_default_report, indienen};
+
+/// Starts a filing that pauses at `phase` for `pause`, and waits until it is there.
+fn pause_at(sandbox: &Sandbox, phase: &str, pause: Duration) -> std::process::Child {
+    let args = indienen("warmtepomp,led-verlichting", &["--confirm"]);
+    let mut child = sandbox
+        .process(&args)
+        .env(
+            "RVO_CLI_TEST_PAUSE",
+            format!("{phase}:{}", pause.as_millis()),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn rvo-cli");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let marker = format!("RVO_CLI_TEST_PAUSED {phase}");
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = stderr.read_line(&mut line).expect("stderr line");
+        assert!(
+            read > 0,
+            "the writer never paused at {phase} (is the test hook compiled in?)"
+        );
+        if line.trim_end() == marker {
+            break;
+        }
+    }
+    // Give the rest of stderr back to the child's handle for `wait_with_output`.
+    child.stderr = Some(stderr.into_inner());
+    child
+}
+
+/// A successful audit record of `rapportage indienen` for the default report.
+fn assert_filing_audited(record: &Value, replayed: bool) {
+    assert_eq!(record["name"], "rvo-cli rapportage indienen", "{record}");
+    assert_eq!(record["status"], "OK", "{record}");
+    assert_eq!(record["exit_code"], 0, "{record}");
+    let attributes = &record["attributes"];
+    assert_eq!(
+        attributes["overheid.plan_digest"],
+        digest_of_default_report().as_str()
+    );
+    assert_eq!(attributes["overheid.replayed"], replayed, "{record}");
+}
+
+/// One kill phase: whether the killed call had appended its audit record, whether its report
+/// was in place, and how many temporary files it left.
+struct KillCase {
+    phase: &'static str,
+    audited: bool,
+    stored: bool,
+    temp_files: usize,
+}
+
+const KILL_CASES: [KillCase; 5] = [
+    // Lock held, nothing written.
+    KillCase {
+        phase: "locked",
+        audited: false,
+        stored: false,
+        temp_files: 0,
+    },
+    // Temporary file half written.
+    KillCase {
+        phase: "half-written",
+        audited: false,
+        stored: false,
+        temp_files: 1,
+    },
+    // Before the audit: temporary file complete and synced.
+    KillCase {
+        phase: "synced",
+        audited: false,
+        stored: false,
+        temp_files: 1,
+    },
+    // After the audit, before the rename.
+    KillCase {
+        phase: "committing",
+        audited: true,
+        stored: false,
+        temp_files: 1,
+    },
+    // After the rename, before the directory sync and the result.
+    KillCase {
+        phase: "renamed",
+        audited: true,
+        stored: true,
+        temp_files: 0,
+    },
+];
+
+#[test]
+fn a_kill_at_any_phase_never_leaves_a_report_without_its_audit_record() {
+    for case in KILL_CASES {
+        let phase = case.phase;
+        let sandbox = Sandbox::new();
+        let mut child = pause_at(&sandbox, phase, Duration::from_secs(30));
+        child.kill().expect("SIGKILL");
+        let output = child.wait_with_output().expect("reaped");
+        assert!(!output.status.success(), "{phase}");
+        assert!(output.stdout.is_empty(), "{phase}: the caller saw a result");
+
+        sandbox.assert_store(usize::from(case.stored));
+        assert_eq!(sandbox.store().temp_files.len(), case.temp_files, "{phase}");
+        let audit = sandbox.audit_records();
+        assert_eq!(
+            audit.len(),
+            usize::from(case.audited),
+            "{phase}: {audit:#?}"
+        );
+        if case.audited {
+            assert_filing_audited(&audit[0], false);
+        }
+        sandbox.assert_every_report_audited();
+
+        // The caller saw no result and reruns the same command: it replays the committed report
+        // or files the uncommitted one, and removes the debris.
+        let rerun = sandbox
+            .run(indienen("warmtepomp,led-verlichting", &["--confirm"]))
+            .json();
+        assert_eq!(rerun["replayed"], case.stored, "{phase}: {rerun}");
+        sandbox.assert_store(1);
+        assert_eq!(
+            sandbox.stored_keys(),
+            [digest_of_default_report()],
+            "{phase}"
+        );
+        assert!(
+            sandbox.store().temp_files.is_empty(),
+            "{phase}: the next writer leaves no debris"
+        );
+        let audit = sandbox.audit_records();
+        assert_eq!(audit.len(), usize::from(case.audited) + 1, "{phase}");
+        assert_filing_audited(audit.last().unwrap(), case.stored);
+        sandbox.assert_every_report_audited();
+    }
+}
+
+/// With the audit log on a full device the append fails: exit 74, and the prepared report is
+/// abandoned (no report, no temporary file, the lock released for the next writer).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_audit_append_files_nothing() {
+    let sandbox = Sandbox::new();
+    let run = crate::support::run(
+        {
+            let mut cmd = sandbox.cmd();
+            cmd.env("RVO_AUDIT_LOG", "/dev/full");
+            cmd
+        },
+        indienen("warmtepomp,led-verlichting", &["--confirm"]),
+    );
+    let error = run.error(74);
+    assert_eq!(error["code"], "AUDIT_FOUT", "{error}");
+    sandbox.assert_store(0);
+    assert!(sandbox.store().temp_files.is_empty(), "temporary file left");
+
+    let filed = sandbox
+        .run(indienen("warmtepomp,led-verlichting", &["--confirm"]))
+        .json();
+    assert_eq!(filed["replayed"], false);
+    sandbox.assert_store(1);
+    sandbox.assert_every_report_audited();
+}
+
+/// A commit that fails after the audit record was written (here: another file took the record's
+/// name while the writer paused before the rename) is exit 74, and a second audit record of the
+/// same span says the filing failed. The temporary file is removed and the lock released.
+#[test]
+fn a_failed_commit_is_audited_as_an_error() {
+    let sandbox = Sandbox::new();
+    let child = pause_at(&sandbox, "committing", Duration::from_secs(3));
+    let record = sandbox
+        .data_dir()
+        .join(rvo_cli::store::RECORDS_DIR)
+        .join(format!("{}.json", digest_of_default_report()));
+    std::fs::write(&record, "{}").expect("take the record's name");
+    let output = child.wait_with_output().expect("rvo-cli ends");
+
+    assert_eq!(output.status.code(), Some(74), "{output:?}");
+    assert!(output.stdout.is_empty(), "a result was printed: {output:?}");
+    let error = compact_document(&String::from_utf8(output.stderr).unwrap());
+    assert_eq!(error["code"], "IO_FOUT", "{error}");
+    let audit = sandbox.audit_records();
+    assert_eq!(audit.len(), 2, "{audit:#?}");
+    assert_filing_audited(&audit[0], false);
+    assert_eq!(audit[1]["status"], "ERROR", "{:#}", audit[1]);
+    assert_eq!(audit[1]["exit_code"], 74);
+    assert_eq!(audit[1]["span_id"], audit[0]["span_id"]);
+    assert_eq!(audit[1]["trace_id"], audit[0]["trace_id"]);
+    assert!(sandbox.store().temp_files.is_empty(), "temporary file left");
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "{}",
+        "overwritten"
+    );
+}
