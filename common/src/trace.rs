@@ -16,10 +16,10 @@ impl TraceContext {
     pub fn start(traceparent: Option<&str>) -> Self {
         let span_id = random_hex::<8>();
         match traceparent.and_then(parse_traceparent) {
-            Some((trace_id, parent)) => Self {
-                trace_id,
+            Some(parent) => Self {
+                trace_id: parent.trace_id,
                 span_id,
-                parent_span_id: Some(parent),
+                parent_span_id: Some(parent.parent_id),
             },
             None => Self {
                 trace_id: random_hex::<16>(),
@@ -35,8 +35,16 @@ impl TraceContext {
     }
 }
 
+/// The parts of a valid `traceparent`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceParent {
+    pub trace_id: String,
+    pub parent_id: String,
+    pub flags: String,
+}
+
 /// Parse `00-<32 hex>-<16 hex>-<2 hex>`; all-zero ids are invalid.
-fn parse_traceparent(value: &str) -> Option<(String, String)> {
+pub fn parse_traceparent(value: &str) -> Option<TraceParent> {
     let mut parts = value.trim().split('-');
     let (version, trace, parent, flags) =
         (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
@@ -52,7 +60,11 @@ fn parse_traceparent(value: &str) -> Option<(String, String)> {
         && hex(flags, 2)
         && trace.bytes().any(|b| b != b'0')
         && parent.bytes().any(|b| b != b'0');
-    valid.then(|| (trace.to_string(), parent.to_string()))
+    valid.then(|| TraceParent {
+        trace_id: trace.to_string(),
+        parent_id: parent.to_string(),
+        flags: flags.to_string(),
+    })
 }
 
 /// `N` random bytes as lower-case hex.

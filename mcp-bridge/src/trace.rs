@@ -3,6 +3,8 @@
 //! The child gets `TRACEPARENT=00-<trace>-<bridge span>-<flags>`, so the CLI's audit record,
 //! provenance and error `instance` carry the same trace id as the MCP call.
 
+use common::trace::{parse_traceparent, random_hex};
+
 /// The bridge's span of one call.
 #[derive(Clone, Debug)]
 pub struct CallTrace {
@@ -14,15 +16,15 @@ pub struct CallTrace {
 impl CallTrace {
     /// Continue `traceparent` when it is valid, else start a new sampled trace.
     pub fn start(traceparent: Option<&str>) -> Self {
-        let span_id = random_hex(8);
-        match traceparent.and_then(parse) {
-            Some((trace_id, flags)) => Self {
-                trace_id,
+        let span_id = random_hex::<8>();
+        match traceparent.and_then(parse_traceparent) {
+            Some(parent) => Self {
+                trace_id: parent.trace_id,
                 span_id,
-                flags,
+                flags: parent.flags,
             },
             None => Self {
-                trace_id: random_hex(16),
+                trace_id: random_hex::<16>(),
                 span_id,
                 flags: "01".to_string(),
             },
@@ -38,41 +40,6 @@ impl CallTrace {
     pub fn instance(&self) -> String {
         format!("urn:trace:{}", self.trace_id)
     }
-}
-
-/// `00-<32 hex>-<16 hex>-<2 hex>` → (trace id, flags); all-zero ids are invalid.
-fn parse(value: &str) -> Option<(String, String)> {
-    let mut parts = value.trim().split('-');
-    let (version, trace, parent, flags) =
-        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    let hex = |s: &str, len: usize| {
-        s.len() == len
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    };
-    let valid = hex(version, 2)
-        && version != "ff"
-        && hex(trace, 32)
-        && hex(parent, 16)
-        && hex(flags, 2)
-        && trace.bytes().any(|b| b != b'0')
-        && parent.bytes().any(|b| b != b'0');
-    valid.then(|| (trace.to_string(), flags.to_string()))
-}
-
-/// `bytes` random bytes as lower-case hex (never all zero).
-fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    if getrandom::fill(&mut buf).is_err() || buf.iter().all(|b| *b == 0) {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(1);
-        for (i, b) in buf.iter_mut().enumerate() {
-            *b = ((nanos >> ((i % 16) * 8)) as u8) ^ (std::process::id() as u8) | 1;
-        }
-    }
-    buf.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -100,7 +67,7 @@ mod tests {
             assert_eq!(trace.trace_id.len(), 32);
             assert_ne!(trace.trace_id, "00000000000000000000000000000000");
             assert_eq!(
-                parse(&trace.traceparent()).map(|p| p.0),
+                parse_traceparent(&trace.traceparent()).map(|p| p.trace_id),
                 Some(trace.trace_id.clone())
             );
         }

@@ -2,58 +2,13 @@
 //! plan digests. The local store uses it to recognise "same idempotency key, other request".
 
 use serde::Serialize;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
 
-/// `value` as canonical JSON: object keys sorted by code point, no insignificant whitespace.
-pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
+pub use common::plan::{canonical_json, sha256_hex};
 
 /// Lower-case hex SHA-256 of the canonical JSON of `value`.
 pub fn canonical_sha256<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
     let json = canonical_json(&serde_json::to_value(value)?);
     Ok(sha256_hex(json.as_bytes()))
-}
-
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (index, (key, item)) in entries.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(item, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
 }
 
 #[cfg(test)]
