@@ -94,16 +94,13 @@ impl Error {
             .map(|e| e.detail.as_str())
             .collect::<Vec<_>>()
             .join("; ");
-        let mut err = Self::new(
+        Self::new(
             ExitStatus::DataErr,
             "INVALID_INPUT",
             "Ongeldige invoer",
             detail,
-        );
-        if let Self::Problem(p) = &mut err {
-            p.errors = errors;
-        }
-        err
+        )
+        .with_errors(errors)
     }
 
     /// A named thing does not exist (exit 66).
@@ -195,6 +192,15 @@ impl Error {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         if let Self::Problem(p) = &mut self {
             p.hint = Some(hint.into());
+        }
+        self
+    }
+
+    /// Attach the invalid inputs (JSON Pointers to arguments) to any problem.
+    #[must_use]
+    pub fn with_errors(mut self, errors: Vec<FieldError>) -> Self {
+        if let Self::Problem(p) = &mut self {
+            p.errors = errors;
         }
         self
     }

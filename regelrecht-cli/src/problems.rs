@@ -10,16 +10,14 @@ pub fn load_error(e: &LoadError) -> Error {
         Some(line) => format!("{} regel {line}", e.file),
         None => e.file.clone(),
     };
-    with_errors(
-        Error::new(
-            ExitStatus::DataErr,
-            "WETBESTAND_ONGELDIG",
-            "Wetbestand ongeldig",
-            format!("wetbestand {place}: {}", e.problem),
-        )
-        .with_hint("herstel het bestand of laat de map weg uit --corpus / REGELRECHT_CORPUS"),
-        vec![FieldError::new("corpus", e.to_string())],
+    Error::new(
+        ExitStatus::DataErr,
+        "WETBESTAND_ONGELDIG",
+        "Wetbestand ongeldig",
+        format!("wetbestand {place}: {}", e.problem),
     )
+    .with_hint("herstel het bestand of laat de map weg uit --corpus / REGELRECHT_CORPUS")
+    .with_errors(vec![FieldError::new("corpus", e.to_string())])
 }
 
 /// Parameters that do not fit the law's declarations: exit 65, one entry per parameter.
@@ -60,26 +58,17 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
                 ),
                 None => (outputs_pointer, e.to_string(), None),
             };
-            let mut err = with_errors(
-                Error::new(
-                    ExitStatus::DataErr,
-                    e.code(),
-                    "Uitkomst niet te berekenen",
-                    e.to_string(),
-                ),
-                vec![FieldError::new(pointer, detail)],
-            );
+            let mut err = Error::new(
+                ExitStatus::DataErr,
+                e.code(),
+                "Uitkomst niet te berekenen",
+                e.to_string(),
+            )
+            .with_errors(vec![FieldError::new(pointer, detail)]);
             if let Some(hint) = hint {
                 err = err.with_hint(hint);
             }
             err
         }
     }
-}
-
-fn with_errors(mut err: Error, errors: Vec<FieldError>) -> Error {
-    if let Error::Problem(p) = &mut err {
-        p.errors = errors;
-    }
-    err
 }

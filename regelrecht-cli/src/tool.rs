@@ -29,12 +29,6 @@ pub const TOOL: ToolInfo = ToolInfo {
             EnvKind::Path,
             "auditlog van regelrecht-cli (JSON Lines)",
         ),
-        // common reads TERM (dumb: no colour) through the declared environment.
-        EnvVar::new(
-            "TERM",
-            EnvKind::Setting,
-            "terminaltype; 'dumb' schakelt kleur uit",
-        ),
     ],
     audit_env: AUDIT_ENV,
     default_timeout_secs: 10,
