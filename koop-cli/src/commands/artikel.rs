@@ -78,8 +78,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     arguments.insert("artikel".into(), nummer.into());
     arguments.insert("peildatum".into(), peildatum.to_string().into());
 
-    let located = lookup::locate(ctx, &id, peildatum, arguments)?;
-    let found = extract_artikel(&located.toestand.body, nummer).map_err(to_error)?;
+    let mut located = lookup::locate(ctx, &id, peildatum, arguments)?;
+    let body = located.take_body();
+    let found = extract_artikel(&body, nummer).map_err(to_error)?;
+    drop(body);
     let record = &located.record;
     let data = json!({
         "bwb_id": id.as_str(),

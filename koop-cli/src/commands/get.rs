@@ -67,8 +67,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     arguments.insert("bwb_id".into(), id.as_str().into());
     arguments.insert("peildatum".into(), peildatum.to_string().into());
 
-    let located = lookup::locate(ctx, &id, peildatum, arguments)?;
-    let law = parse_toestand(&located.toestand.body).map_err(to_error)?;
+    let mut located = lookup::locate(ctx, &id, peildatum, arguments)?;
+    let body = located.take_body();
+    let law = parse_toestand(&body).map_err(to_error)?;
+    drop(body);
     let record = &located.record;
     let artikelen: Vec<Value> = law
         .artikelen

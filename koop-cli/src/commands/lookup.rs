@@ -48,11 +48,16 @@ pub struct Located {
 }
 
 impl Located {
-    /// The outcome for `data`: the toestand read is the primary source (rule PROV-3); the search
-    /// request is listed before it in `requests`.
+    /// The body of the toestand, handed over so it can be freed as soon as it is parsed.
+    pub fn take_body(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.toestand.body)
+    }
+
+    /// The outcome for `data`. The toestand read is the primary source (rule PROV-3): it is the
+    /// last exchange, which provenance takes as `source_url` with its digest (computed once, when
+    /// it was received); the search request is listed before it in `requests`.
     pub fn outcome(&self, data: Value, peildatum: NaiveDate) -> Outcome {
         Outcome::new(data, self.koop.label(), self.koop.environment)
-            .source_url(self.toestand_url.clone(), "GET", self.toestand.sha256())
             .extra("query", self.query.clone().into())
             .extra("peildatum", peildatum.to_string().into())
     }
