@@ -23,9 +23,6 @@ pub const TOOL: ToolInfo = ToolInfo {
         )
         .with_default(DEFAULT_REPOSITORY_URL),
         EnvVar::new(AUDIT_LOG, EnvKind::Path, "auditlog van koop-cli (JSON Lines)"),
-        // common reads TERM (TERM=dumb: no colour) without declaring it; its debug builds panic
-        // on an undeclared read. Remove this entry once common's PROFILE_ENV lists TERM.
-        EnvVar::new("TERM", EnvKind::Setting, "TERM=dumb: geen kleur in de uitvoer"),
     ],
     audit_env: AUDIT_LOG,
     default_timeout_secs: 15,
