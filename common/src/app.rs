@@ -173,7 +173,7 @@ impl Finish<'_, '_> {
         let ctx = self.ctx;
         let data = match selection {
             Some(sel) => sel.apply(&outcome.data),
-            None => outcome.data.clone(),
+            None => std::mem::take(&mut outcome.data),
         };
         let document = if ctx.globals.provenance {
             let fields = match (selection, ctx.globals.fields.as_deref()) {

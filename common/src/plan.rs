@@ -71,8 +71,9 @@ impl Plan {
         let arguments = Value::Object(spec.arguments);
         let digest = digest(command, &arguments);
         let requests: Vec<Value> = spec.requests.iter().map(Request::to_plan_json).collect();
-        let first = requests
-            .first()
+        // The primary request is the one that produces the data: the last one.
+        let primary = requests
+            .last()
             .cloned()
             .unwrap_or_else(|| json!({"method": null, "url": null, "headers": {}, "body": null}));
         let mut obj = Map::new();
@@ -83,7 +84,7 @@ impl Plan {
         obj.insert("mutating".into(), mutating.into());
         obj.insert("plan_digest".into(), digest.clone().into());
         for key in ["method", "url", "headers", "body"] {
-            obj.insert(key.into(), first[key].clone());
+            obj.insert(key.into(), primary[key].clone());
         }
         obj.insert("requests".into(), requests.into());
         if let Some(effect) = spec.effect {

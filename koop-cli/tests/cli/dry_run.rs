@@ -40,7 +40,10 @@ fn get_plans_both_requests_and_sends_nothing() {
         ),
         "DRY-6: the URL from the answer as a placeholder"
     );
-    assert_eq!(plan["url"], requests[0]["url"]);
+    assert_eq!(
+        plan["url"], requests[1]["url"],
+        "DRY-6: the primary request produces the data"
+    );
     assert!(
         plan["effect"]
             .as_str()
