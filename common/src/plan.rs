@@ -114,7 +114,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Canonical JSON (RFC 8785 style): object keys sorted, no whitespace.
+/// Canonical JSON (RFC 8785 style): object keys sorted by UTF-16 code units,
+/// no whitespace. Numbers and strings use serde_json's shortest forms.
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
     write_canonical(value, &mut out);
@@ -124,8 +125,9 @@ pub fn canonical_json(value: &Value) -> String {
 fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
+            // RFC 8785 orders member names by their UTF-16 code units.
             let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
             out.push('{');
             for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {
@@ -162,6 +164,13 @@ mod tests {
             canonical_json(&v),
             r#"{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}"#
         );
+    }
+
+    #[test]
+    fn keys_sort_by_utf16_code_units() {
+        // U+FB01 (one UTF-16 unit) sorts after U+1F600 (a surrogate pair, 0xD83D…).
+        let v = json!({"\u{fb01}": 1, "\u{1f600}": 2});
+        assert_eq!(canonical_json(&v), "{\"\u{1f600}\":2,\"\u{fb01}\":1}");
     }
 
     #[test]
