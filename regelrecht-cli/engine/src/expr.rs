@@ -69,6 +69,45 @@ pub enum RoundMode {
     Floor,
 }
 
+impl CompareOp {
+    /// The operator's name as written in the law file.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareOp::Equals => "EQUALS",
+            CompareOp::NotEquals => "NOT_EQUALS",
+            CompareOp::GreaterThan => "GREATER_THAN",
+            CompareOp::LessThan => "LESS_THAN",
+            CompareOp::GreaterThanOrEqual => "GREATER_THAN_OR_EQUAL",
+            CompareOp::LessThanOrEqual => "LESS_THAN_OR_EQUAL",
+        }
+    }
+}
+
+impl ArithOp {
+    /// The operator's name as written in the law file.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArithOp::Add => "ADD",
+            ArithOp::Subtract => "SUBTRACT",
+            ArithOp::Multiply => "MULTIPLY",
+            ArithOp::Divide => "DIVIDE",
+            ArithOp::Min => "MIN",
+            ArithOp::Max => "MAX",
+        }
+    }
+}
+
+impl RoundMode {
+    /// The mode's name as written in the law file.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundMode::Round => "ROUND",
+            RoundMode::Ceil => "CEIL",
+            RoundMode::Floor => "FLOOR",
+        }
+    }
+}
+
 /// An operation of the format.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
@@ -133,27 +172,9 @@ impl Op {
     /// The operation's name as written in the law file.
     pub fn name(&self) -> &'static str {
         match self {
-            Op::Compare { op, .. } => match op {
-                CompareOp::Equals => "EQUALS",
-                CompareOp::NotEquals => "NOT_EQUALS",
-                CompareOp::GreaterThan => "GREATER_THAN",
-                CompareOp::LessThan => "LESS_THAN",
-                CompareOp::GreaterThanOrEqual => "GREATER_THAN_OR_EQUAL",
-                CompareOp::LessThanOrEqual => "LESS_THAN_OR_EQUAL",
-            },
-            Op::Arith { op, .. } => match op {
-                ArithOp::Add => "ADD",
-                ArithOp::Subtract => "SUBTRACT",
-                ArithOp::Multiply => "MULTIPLY",
-                ArithOp::Divide => "DIVIDE",
-                ArithOp::Min => "MIN",
-                ArithOp::Max => "MAX",
-            },
-            Op::Round { mode, .. } => match mode {
-                RoundMode::Round => "ROUND",
-                RoundMode::Ceil => "CEIL",
-                RoundMode::Floor => "FLOOR",
-            },
+            Op::Compare { op, .. } => op.name(),
+            Op::Arith { op, .. } => op.name(),
+            Op::Round { mode, .. } => mode.name(),
             Op::And(_) => "AND",
             Op::Or(_) => "OR",
             Op::Not(_) => "NOT",

@@ -7,17 +7,6 @@ use crate::expr::{ArithOp, RoundMode};
 use crate::value::Value;
 use rust_decimal::{Decimal, RoundingStrategy};
 
-fn name(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "ADD",
-        ArithOp::Subtract => "SUBTRACT",
-        ArithOp::Multiply => "MULTIPLY",
-        ArithOp::Divide => "DIVIDE",
-        ArithOp::Min => "MIN",
-        ArithOp::Max => "MAX",
-    }
-}
-
 fn number(op: &str, v: &Value) -> Result<Decimal, EvalError> {
     v.as_number().ok_or_else(|| {
         EvalError::type_error(op, format!("getal verwacht, kreeg {} ({v})", v.type_name()))
@@ -29,7 +18,7 @@ fn overflow(op: &str) -> EvalError {
 }
 
 pub(super) fn arith(op: ArithOp, values: &[Value]) -> Result<Value, EvalError> {
-    let op_name = name(op);
+    let op_name = op.name();
     let Some((first, rest)) = values.split_first() else {
         return Err(EvalError::invalid(format!(
             "{op_name} heeft minstens één waarde nodig"
@@ -92,11 +81,7 @@ pub(super) fn arith(op: ArithOp, values: &[Value]) -> Result<Value, EvalError> {
 }
 
 pub(super) fn round(mode: RoundMode, value: &Value, precision: i64) -> Result<Value, EvalError> {
-    let op_name = match mode {
-        RoundMode::Round => "ROUND",
-        RoundMode::Ceil => "CEIL",
-        RoundMode::Floor => "FLOOR",
-    };
+    let op_name = mode.name();
     let n = number(op_name, value)?;
     round_decimal(n, precision, mode)
         .map(Value::Number)

@@ -42,14 +42,8 @@ pub(super) fn compare(op: CompareOp, subject: &Value, value: &Value) -> Result<V
     if let (Some(a), Some(b)) = (try_date(subject), try_date(value)) {
         return Ok(Value::Bool(ordering_test(a.cmp(&b))));
     }
-    let name = match op {
-        CompareOp::GreaterThan => "GREATER_THAN",
-        CompareOp::LessThan => "LESS_THAN",
-        CompareOp::GreaterThanOrEqual => "GREATER_THAN_OR_EQUAL",
-        _ => "LESS_THAN_OR_EQUAL",
-    };
     Err(EvalError::type_error(
-        name,
+        op.name(),
         format!(
             "kan {} ({subject}) niet vergelijken met {} ({value}): twee getallen of twee datums verwacht",
             subject.type_name(),

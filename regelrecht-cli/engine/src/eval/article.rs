@@ -1,0 +1,189 @@
+//! Executing one article as a whole: refusing untranslatable constructs, then inputs, open
+//! terms, hooks before the actions, the actions in order, hooks after them, and overrides by
+//! the law being evaluated. Also the scope the actions read from.
+
+use super::run::{ArticleResult, Run};
+use super::tracing::node;
+use crate::error::{ErrorKind, EvalError};
+use crate::expr::Expr;
+use crate::law::{Action, Article, Definition, Law};
+use crate::load::LawFile;
+use crate::ops;
+use crate::scope::ArticleScope;
+use crate::trace::TraceKind;
+use crate::units;
+use crate::value::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Only the parameters an article declares (least privilege for implementations, hooks and overrides).
+pub(super) fn declared_params(
+    article: &Article,
+    values: &BTreeMap<String, Value>,
+) -> BTreeMap<String, Value> {
+    article
+        .execution()
+        .iter()
+        .flat_map(|e| &e.parameters)
+        .filter_map(|p| values.get(&p.name).map(|v| (p.name.clone(), v.clone())))
+        .collect()
+}
+
+/// Refuses an article with an untranslatable construct that was not accepted.
+fn check_translatable(law: &Law, article: &Article) -> Result<(), EvalError> {
+    let untranslatables = article
+        .machine_readable
+        .iter()
+        .flat_map(|m| &m.untranslatables);
+    for u in untranslatables {
+        if !u.accepted {
+            return Err(EvalError::new(ErrorKind::Untranslatable {
+                law: law.id.clone(),
+                article: article.number.clone(),
+                construct: u.construct.clone(),
+                reason: u.reason.clone(),
+            }));
+        }
+    }
+    Ok(())
+}
+
+impl<'c> Run<'c> {
+    /// Executes `article` without consulting the cache (see [`Run::execute`]).
+    pub(super) fn execute_uncached(
+        &mut self,
+        file: &'c LawFile,
+        law: &'c Law,
+        article: &'c Article,
+        params: BTreeMap<String, Value>,
+        stage: &str,
+    ) -> Result<ArticleResult, EvalError> {
+        check_translatable(law, article)?;
+        let mr = article.machine_readable.as_ref();
+        let empty_defs = BTreeMap::new();
+        let definitions = mr.map_or(&empty_defs, |m| &m.definitions);
+        let exec = article.execution();
+
+        // 1. Inputs with a source (unless given as parameters).
+        let inputs = self.resolve_inputs(file, law, article, &params, definitions)?;
+        let mut values = inputs.values;
+        let mut resolved_inputs = inputs.resolved;
+        let unresolved_external = inputs.unresolved_external;
+
+        // 2. Open terms (IoC).
+        let open_terms = self.open_terms(law, article, &params)?;
+        resolved_inputs.extend(open_terms.clone());
+        values.extend(open_terms);
+
+        // 3. Hooks before the actions.
+        let produces = exec.and_then(|e| e.produces.as_ref());
+        let mut provenance = BTreeMap::new();
+        let pre = self.fire_hooks("pre_actions", produces, stage, &values, &mut provenance)?;
+        values.extend(pre.clone());
+
+        // 4. Actions, in order.
+        let mut outputs = BTreeMap::new();
+        let actions = exec.map_or(&[][..], |e| &e.actions[..]);
+        units::check_article(article)?;
+        for action in actions {
+            let value = self.action(
+                law,
+                article,
+                action,
+                &outputs,
+                definitions,
+                &values,
+                &unresolved_external,
+            )?;
+            provenance.insert(
+                action.output.clone(),
+                (law.id.clone(), article.number.clone(), "direct"),
+            );
+            outputs.insert(action.output.clone(), value);
+        }
+
+        // 5. Hooks after the actions; they see the outputs too.
+        let mut post_values = values.clone();
+        post_values.extend(outputs.clone());
+        let post = self.fire_hooks(
+            "post_actions",
+            produces,
+            stage,
+            &post_values,
+            &mut provenance,
+        )?;
+        for (name, value) in post.into_iter().chain(pre) {
+            outputs.entry(name).or_insert(value);
+        }
+
+        // 6. Overrides by the law being evaluated (lex specialis).
+        self.apply_overrides(law, article, &post_values, &mut outputs, &mut provenance)?;
+        Ok(ArticleResult {
+            outputs,
+            resolved_inputs,
+            provenance,
+        })
+    }
+
+    /// The variables visible to the actions of `article`.
+    pub(super) fn scope<'s>(
+        &self,
+        law: &'s Law,
+        article: &'s Article,
+        values: &'s BTreeMap<String, Value>,
+        definitions: &'s BTreeMap<String, Definition>,
+        outputs: &'s BTreeMap<String, Value>,
+        unresolved_external: &'s BTreeSet<String>,
+    ) -> ArticleScope<'s> {
+        ArticleScope {
+            outputs,
+            definitions,
+            values,
+            unresolved_external,
+            date: self.date,
+            law: &law.id,
+            article: &article.number,
+            used: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Evaluates one action, tracing the variables it read and its value or error.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn action(
+        &mut self,
+        law: &Law,
+        article: &Article,
+        action: &Action,
+        outputs: &BTreeMap<String, Value>,
+        definitions: &BTreeMap<String, Definition>,
+        values: &BTreeMap<String, Value>,
+        unresolved_external: &BTreeSet<String>,
+    ) -> Result<Value, EvalError> {
+        let scope = self.scope(
+            law,
+            article,
+            values,
+            definitions,
+            outputs,
+            unresolved_external,
+        );
+        let result = ops::eval(&action.expr, &scope);
+        let mut n = node(
+            TraceKind::Action,
+            &action.output,
+            &law.id,
+            Some(&article.number),
+        );
+        n.operation = match &action.expr {
+            Expr::Op(op) => Some(op.name().to_string()),
+            _ => None,
+        };
+        n.used = scope.used.into_inner();
+        match &result {
+            Ok(v) => n.value = Some(v.clone()),
+            Err(e) => n.message = Some(e.kind.to_string()),
+        }
+        self.trace.borrow_mut().leaf(n);
+        result.map_err(|e| e.within(format!("{}#{}", law.id, action.output)))
+    }
+}

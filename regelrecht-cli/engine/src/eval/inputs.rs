@@ -1,0 +1,133 @@
+//! Inputs of an article that have a `source`: outputs of other laws (cross-law, with the
+//! source's parameter mapping), other outputs of the same law, or external data that must be
+//! given as a parameter. Inputs given as parameters are not resolved.
+
+use super::run::Run;
+use super::tracing::node;
+use crate::error::EvalError;
+use crate::law::{Article, Definition, Law};
+use crate::load::LawFile;
+use crate::ops;
+use crate::trace::TraceKind;
+use crate::value::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The values an article's inputs make available.
+pub(super) struct Inputs {
+    /// Parameters and resolved inputs, by name.
+    pub(super) values: BTreeMap<String, Value>,
+    /// Inputs resolved from other laws or same-law outputs, by name.
+    pub(super) resolved: BTreeMap<String, Value>,
+    /// Inputs from an external source that were not given as parameters.
+    pub(super) unresolved_external: BTreeSet<String>,
+}
+
+impl<'c> Run<'c> {
+    /// Resolves the inputs with a source of `article`, in order; an input's source parameters
+    /// may refer to parameters and to inputs resolved before it.
+    pub(super) fn resolve_inputs(
+        &mut self,
+        file: &'c LawFile,
+        law: &'c Law,
+        article: &'c Article,
+        params: &BTreeMap<String, Value>,
+        definitions: &BTreeMap<String, Definition>,
+    ) -> Result<Inputs, EvalError> {
+        let mut values = params.clone();
+        let mut resolved = BTreeMap::new();
+        let mut unresolved_external = BTreeSet::new();
+        for input in article.execution().iter().flat_map(|e| &e.input) {
+            let Some(source) = &input.source else {
+                continue;
+            };
+            if params.contains_key(&input.name) {
+                continue;
+            }
+            let output = source.output.as_deref().unwrap_or(&input.name);
+            let value = if let Some(regulation) = &source.regulation {
+                let no_outputs = BTreeMap::new();
+                let target_params = {
+                    let scope = self.scope(
+                        law,
+                        article,
+                        &values,
+                        definitions,
+                        &no_outputs,
+                        &unresolved_external,
+                    );
+                    let mut target = BTreeMap::new();
+                    for (name, reference) in &source.parameters {
+                        let value = match reference.strip_prefix('$') {
+                            Some(var) => ops::Scope::resolve(&scope, var)?,
+                            None => Value::String(reference.clone()),
+                        };
+                        target.insert(name.clone(), value);
+                    }
+                    target
+                };
+                self.cross_law(regulation, output, &input.name, target_params)?
+            } else if source.output.is_some() {
+                self.internal(file, law, output, &input.name, params.clone())?
+            } else {
+                unresolved_external.insert(input.name.clone());
+                let mut n = node(
+                    TraceKind::Input,
+                    &input.name,
+                    &law.id,
+                    Some(&article.number),
+                );
+                n.message = Some("externe gegevensbron: niet als parameter gegeven".to_string());
+                self.trace.borrow_mut().leaf(n);
+                continue;
+            };
+            resolved.insert(input.name.clone(), value.clone());
+            values.insert(input.name.clone(), value);
+        }
+        Ok(Inputs {
+            values,
+            resolved,
+            unresolved_external,
+        })
+    }
+
+    /// `output` of the law `regulation` in force, for `input`.
+    fn cross_law(
+        &mut self,
+        regulation: &str,
+        output: &str,
+        input: &str,
+        params: BTreeMap<String, Value>,
+    ) -> Result<Value, EvalError> {
+        let key = format!("{regulation}#{output}");
+        let n = node(TraceKind::CrossLaw, input, regulation, None);
+        self.traced_nested(
+            n,
+            key,
+            |run| {
+                let file = run.select(regulation)?;
+                let law = file.law()?;
+                run.output_of(file, law, output, params)
+            },
+            |v| Some(v.clone()),
+        )
+    }
+
+    /// Another `output` of the same law, for `input`.
+    fn internal(
+        &mut self,
+        file: &'c LawFile,
+        law: &'c Law,
+        output: &str,
+        input: &str,
+        params: BTreeMap<String, Value>,
+    ) -> Result<Value, EvalError> {
+        let key = format!("{}#{output}", law.id);
+        let n = node(TraceKind::InternalInput, input, &law.id, None);
+        self.traced_nested(
+            n,
+            key,
+            |run| run.output_of(file, law, output, params),
+            |v| Some(v.clone()),
+        )
+    }
+}

@@ -1,0 +1,103 @@
+//! Open terms (inversion of control): an article leaves a value to a lower regulation that
+//! `implements` it. The winning implementation is executed with only the parameters it
+//! declares; without one the term's default actions apply, a required term is an error and an
+//! optional one is null.
+
+use super::article::declared_params;
+use super::run::Run;
+use super::tracing::node;
+use crate::error::{ErrorKind, EvalError};
+use crate::law::{Article, Law, OpenTerm};
+use crate::resolve;
+use crate::trace::TraceKind;
+use crate::value::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+impl<'c> Run<'c> {
+    /// The values of the open terms of `article`, by term id, filled in declaration order.
+    pub(super) fn open_terms(
+        &mut self,
+        law: &'c Law,
+        article: &'c Article,
+        params: &BTreeMap<String, Value>,
+    ) -> Result<BTreeMap<String, Value>, EvalError> {
+        let mut values = BTreeMap::new();
+        let terms = article.machine_readable.iter().flat_map(|m| &m.open_terms);
+        for term in terms {
+            let value = self.open_term(law, article, term, params, &values)?;
+            values.insert(term.id.clone(), value);
+        }
+        Ok(values)
+    }
+
+    /// The value of one open term; `resolved` holds the terms filled before it.
+    fn open_term(
+        &mut self,
+        law: &'c Law,
+        article: &'c Article,
+        term: &'c OpenTerm,
+        params: &BTreeMap<String, Value>,
+        resolved: &BTreeMap<String, Value>,
+    ) -> Result<Value, EvalError> {
+        let key = format!("open_term:{}#{}#{}", law.id, article.number, term.id);
+        let n = node(
+            TraceKind::OpenTerm,
+            &term.id,
+            &law.id,
+            Some(&article.number),
+        );
+        self.traced_nested(
+            n,
+            key,
+            |run| {
+                let found = resolve::implementation(
+                    run.corpus,
+                    run.date,
+                    &law.id,
+                    &article.number,
+                    &term.id,
+                    params,
+                )?;
+                if let Some((ifile, ilaw, iarticle)) = found {
+                    if let Some(expected) = &term.delegation_type
+                        && &ilaw.regulatory_layer != expected
+                    {
+                        return Err(EvalError::invalid(format!(
+                            "implementatie {} van open norm '{}' is {} maar delegation_type vraagt {expected}",
+                            ilaw.id, term.id, ilaw.regulatory_layer
+                        )));
+                    }
+                    let iparams = declared_params(iarticle, params);
+                    let result = run.execute(ifile, ilaw, iarticle, iparams, "BESLUIT")?;
+                    return result.outputs.get(&term.id).cloned().ok_or_else(|| {
+                        EvalError::invalid(format!(
+                            "implementatie {} artikel {} levert open norm '{}' niet",
+                            ilaw.id, iarticle.number, term.id
+                        ))
+                    });
+                }
+                if let Some(default) = &term.default {
+                    let mut values = params.clone();
+                    values.extend(resolved.clone());
+                    let defs = BTreeMap::new();
+                    let none = BTreeSet::new();
+                    let mut outputs = BTreeMap::new();
+                    for action in &default.actions {
+                        let v = run.action(law, article, action, &outputs, &defs, &values, &none)?;
+                        outputs.insert(action.output.clone(), v);
+                    }
+                    return Ok(outputs.remove(&term.id).unwrap_or(Value::Null));
+                }
+                if term.required {
+                    return Err(EvalError::new(ErrorKind::MissingImplementation {
+                        law: law.id.clone(),
+                        article: article.number.clone(),
+                        open_term: term.id.clone(),
+                    }));
+                }
+                Ok(Value::Null)
+            },
+            |v| Some(v.clone()),
+        )
+    }
+}

@@ -1,0 +1,62 @@
+//! Overrides (lex specialis): the law being evaluated may replace an output of an article of
+//! another law with the output of one of its own articles, executed with only the parameters
+//! that article declares.
+
+use super::article::declared_params;
+use super::run::{Provenance, Run};
+use super::tracing::node;
+use crate::error::EvalError;
+use crate::law::{Article, Law};
+use crate::resolve;
+use crate::trace::TraceKind;
+use crate::value::Value;
+use std::collections::BTreeMap;
+
+impl Run<'_> {
+    /// Replaces each of `outputs` of `article` that the contextual law overrides, and records
+    /// the override as its provenance. `values` are what the overriding article may read.
+    pub(super) fn apply_overrides(
+        &mut self,
+        law: &Law,
+        article: &Article,
+        values: &BTreeMap<String, Value>,
+        outputs: &mut BTreeMap<String, Value>,
+        provenance: &mut Provenance,
+    ) -> Result<(), EvalError> {
+        let names: Vec<String> = outputs.keys().cloned().collect();
+        for name in names {
+            let found = resolve::override_for(
+                self.corpus,
+                self.date,
+                &self.contextual_law,
+                &law.id,
+                &article.number,
+                &name,
+            )?;
+            let Some((ofile, olaw, oarticle)) = found else {
+                continue;
+            };
+            let key = format!("override:{}#{}", olaw.id, oarticle.number);
+            if self.is_resolving(&key) {
+                continue;
+            }
+            let oparams = declared_params(oarticle, values);
+            let mut n = node(TraceKind::Override, &name, &olaw.id, Some(&oarticle.number));
+            n.message = Some(format!(
+                "vervangt {}#{name} van artikel {}",
+                law.id, article.number
+            ));
+            let result = self.traced_nested(
+                n,
+                key,
+                |run| run.execute(ofile, olaw, oarticle, oparams, "BESLUIT"),
+                |_| None,
+            )?;
+            if let Some(value) = result.outputs.get(&name) {
+                outputs.insert(name.clone(), value.clone());
+                provenance.insert(name, (olaw.id.clone(), oarticle.number.clone(), "override"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,197 @@
+//! The evaluator core: the state of one evaluation, selecting the law version in force,
+//! executing an article at most once per parameters and stage (cache), lazily producing one
+//! output of a law, and the resolution stack that detects cycles and bounds nesting.
+
+use crate::error::{ErrorKind, EvalError};
+use crate::law::{Article, Law};
+use crate::load::{Corpus, LawFile, Selection};
+use crate::trace::{TraceBuilder, TraceKind, TraceNode};
+use crate::value::Value;
+use chrono::NaiveDate;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use super::tracing::node;
+
+/// Maximum nesting of cross-law, internal and open-term resolutions.
+const MAX_NESTING: usize = 64;
+
+/// Per output: the `$id` of the law and the article that produced it, and how (`direct`,
+/// `override` or `hook`).
+pub(super) type Provenance = BTreeMap<String, (String, String, &'static str)>;
+
+/// What executing one article yields.
+#[derive(Debug, Clone)]
+pub(super) struct ArticleResult {
+    pub(super) outputs: BTreeMap<String, Value>,
+    pub(super) resolved_inputs: BTreeMap<String, Value>,
+    pub(super) provenance: Provenance,
+}
+
+/// The state of one evaluation.
+pub(super) struct Run<'c> {
+    pub(super) corpus: &'c Corpus,
+    pub(super) date: NaiveDate,
+    /// The law being evaluated; only its overrides apply.
+    pub(super) contextual_law: String,
+    /// Keys of the resolutions under way, outermost first.
+    stack: Vec<String>,
+    cache: HashMap<String, Rc<ArticleResult>>,
+    pub(super) trace: RefCell<TraceBuilder>,
+}
+
+/// The article of `law` producing `output`.
+pub(super) fn article_for_output<'l>(law: &'l Law, output: &str) -> Result<&'l Article, EvalError> {
+    law.article_for_output(output)
+        .ok_or_else(|| output_not_found(&law.id, output))
+}
+
+/// The error for an output `law` does not produce.
+pub(super) fn output_not_found(law: &str, output: &str) -> EvalError {
+    EvalError::new(ErrorKind::OutputNotFound {
+        law: law.to_string(),
+        output: output.to_string(),
+    })
+}
+
+fn cache_key(
+    law: &LawFile,
+    article: &str,
+    params: &BTreeMap<String, Value>,
+    stage: &str,
+) -> String {
+    let params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(
+        "{}@{:?}#{article}|{stage}|{}",
+        law.id,
+        law.valid_from,
+        params.join("\u{0}")
+    )
+}
+
+impl<'c> Run<'c> {
+    /// A fresh evaluation of `contextual_law` on `date`, tracing under `root`.
+    pub(super) fn new(
+        corpus: &'c Corpus,
+        date: NaiveDate,
+        contextual_law: &str,
+        root: TraceNode,
+    ) -> Run<'c> {
+        Run {
+            corpus,
+            date,
+            contextual_law: contextual_law.to_string(),
+            stack: Vec::new(),
+            cache: HashMap::new(),
+            trace: RefCell::new(TraceBuilder::new(root)),
+        }
+    }
+
+    /// The trace built so far.
+    pub(super) fn into_trace(self) -> TraceBuilder {
+        self.trace.into_inner()
+    }
+
+    /// The version of `law_id` in force on the calculation date.
+    pub(super) fn select(&self, law_id: &str) -> Result<&'c LawFile, EvalError> {
+        let date = self.date.format("%Y-%m-%d").to_string();
+        self.corpus.select(law_id, self.date).map_err(|reason| {
+            EvalError::new(match reason {
+                Selection::NotFound => ErrorKind::LawNotFound {
+                    law: law_id.to_string(),
+                },
+                Selection::NotYetInForce => ErrorKind::LawNotInForce {
+                    law: law_id.to_string(),
+                    date,
+                },
+                Selection::Ended(to) => ErrorKind::LawEnded {
+                    law: law_id.to_string(),
+                    date,
+                    valid_to: to.to_string(),
+                },
+            })
+        })
+    }
+
+    /// Whether the resolution `key` is under way (hooks and overrides do not re-enter).
+    pub(super) fn is_resolving(&self, key: &str) -> bool {
+        self.stack.iter().any(|k| k == key)
+    }
+
+    /// Runs `f` with `key` on the resolution stack; a key already on the stack is a cycle.
+    pub(super) fn nested<T>(
+        &mut self,
+        key: String,
+        f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
+    ) -> Result<T, EvalError> {
+        if let Some(pos) = self.stack.iter().position(|k| *k == key) {
+            let mut path = self.stack[pos..].to_vec();
+            path.push(key);
+            return Err(EvalError::new(ErrorKind::Cycle { path }));
+        }
+        if self.stack.len() >= MAX_NESTING {
+            return Err(EvalError::invalid(format!(
+                "verwijzingen zijn dieper genest dan {MAX_NESTING} niveaus"
+            )));
+        }
+        self.stack.push(key.clone());
+        let result = f(self);
+        self.stack.pop();
+        result.map_err(|e| {
+            if e.context.first() == Some(&key) {
+                e
+            } else {
+                e.within(key)
+            }
+        })
+    }
+
+    /// Executes one article as a whole, as the reference engine does; a repeated execution
+    /// with the same parameters and stage reuses the first result.
+    pub(super) fn execute(
+        &mut self,
+        file: &'c LawFile,
+        law: &'c Law,
+        article: &'c Article,
+        params: BTreeMap<String, Value>,
+        stage: &str,
+    ) -> Result<Rc<ArticleResult>, EvalError> {
+        let key = cache_key(file, &article.number, &params, stage);
+        if let Some(hit) = self.cache.get(&key) {
+            self.trace.borrow_mut().leaf(node(
+                TraceKind::Cached,
+                &law.id,
+                &law.id,
+                Some(&article.number),
+            ));
+            return Ok(Rc::clone(hit));
+        }
+        let trace_node = node(TraceKind::Article, &law.id, &law.id, Some(&article.number));
+        let result = self.traced(
+            trace_node,
+            |run| run.execute_uncached(file, law, article, params, stage),
+            |_| None,
+        )?;
+        let result = Rc::new(result);
+        self.cache.insert(key, Rc::clone(&result));
+        Ok(result)
+    }
+
+    /// Lazily evaluates `output` of `law`: executes the article producing it.
+    pub(super) fn output_of(
+        &mut self,
+        file: &'c LawFile,
+        law: &'c Law,
+        output: &str,
+        params: BTreeMap<String, Value>,
+    ) -> Result<Value, EvalError> {
+        let article = article_for_output(law, output)?;
+        let result = self.execute(file, law, article, params, "BESLUIT")?;
+        result
+            .outputs
+            .get(output)
+            .cloned()
+            .ok_or_else(|| output_not_found(&law.id, output))
+    }
+}

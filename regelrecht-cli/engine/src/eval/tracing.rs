@@ -1,0 +1,78 @@
+//! Building an evaluation's trace: the root node of a request, nodes for each step, wrapping a
+//! step so its node records the value or the error, and attaching the finished tree to the
+//! evaluation or to the error.
+
+use super::run::Run;
+use super::{Evaluation, Request};
+use crate::error::EvalError;
+use crate::trace::{TraceBuilder, TraceKind, TraceNode};
+use crate::value::Value;
+
+/// A trace node about `name` in `law` (and `article`, if known).
+pub(super) fn node(kind: TraceKind, name: &str, law: &str, article: Option<&str>) -> TraceNode {
+    let mut n = TraceNode::new(kind, name);
+    n.law = Some(law.to_string());
+    n.article = article.map(str::to_string);
+    n
+}
+
+/// The root node for `request`.
+pub(super) fn root(request: &Request) -> TraceNode {
+    let mut root = TraceNode::new(TraceKind::Evaluation, request.outputs.join(", "));
+    root.law = Some(request.law_id.clone());
+    root
+}
+
+/// Closes the trace and hands it to the evaluation (with the answer as the root's value: the
+/// single output, or an object of all requested outputs) or to the error (with its message).
+pub(super) fn attach(
+    trace: TraceBuilder,
+    result: Result<Evaluation, EvalError>,
+) -> Result<Evaluation, EvalError> {
+    match result {
+        Ok(mut evaluation) => {
+            let value = if evaluation.outputs.len() == 1 {
+                evaluation.outputs.values().next().cloned()
+            } else {
+                Some(Value::Object(evaluation.outputs.clone()))
+            };
+            evaluation.trace = trace.finish(value);
+            Ok(evaluation)
+        }
+        Err(mut error) => {
+            let mut node = trace.finish(None);
+            node.message = Some(error.to_string());
+            error.trace = Some(Box::new(node));
+            Err(error)
+        }
+    }
+}
+
+impl Run<'_> {
+    /// Runs `f` under `node`; the node gets `value` of the result, or the error's message.
+    pub(super) fn traced<T>(
+        &mut self,
+        node: TraceNode,
+        f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
+        value: impl Fn(&T) -> Option<Value>,
+    ) -> Result<T, EvalError> {
+        self.trace.borrow_mut().push(node);
+        let result = f(self);
+        match &result {
+            Ok(v) => self.trace.borrow_mut().pop(value(v), None),
+            Err(e) => self.trace.borrow_mut().pop(None, Some(e.kind.to_string())),
+        }
+        result
+    }
+
+    /// Runs `f` under `node` with `key` on the resolution stack (see [`Run::nested`]).
+    pub(super) fn traced_nested<T>(
+        &mut self,
+        node: TraceNode,
+        key: String,
+        f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
+        value: impl Fn(&T) -> Option<Value>,
+    ) -> Result<T, EvalError> {
+        self.traced(node, |run| run.nested(key, f), value)
+    }
+}
