@@ -60,7 +60,19 @@ pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
 }
 
 /// Run a tool to completion; only this function decides the exit code.
+///
+/// No panic reaches the user: the runtime's panic text is suppressed and any
+/// panic outside the command (which `run` catches and audits itself) still
+/// ends in one error object and exit 70 (rule ERR-12).
 pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
+    panic::set_hook(Box::new(|_| {}));
+    panic::catch_unwind(|| run::<T>(info)).unwrap_or_else(|_| {
+        let err = Error::software("interne fout: de opdracht is onverwacht afgebroken");
+        report_early(&err, &TraceContext::start(None))
+    })
+}
+
+fn run<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     let started = Utc::now();
     let clock = Instant::now();
     let env = Env::read(info.env);
@@ -122,8 +134,6 @@ pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     };
 
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, clock + timeout);
-    // The runtime's panic text never reaches the user (rule ERR-12).
-    panic::set_hook(Box::new(|_| {}));
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
     let (selection, refused) = match globals.fields.as_deref() {
@@ -291,7 +301,13 @@ impl Finish<'_, '_> {
 
 /// Handle `--help --json` anywhere on the command line.
 fn discovery_request<T: Tool>(info: &ToolInfo, args: &[OsString]) -> Option<ExitCode> {
-    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    // After `--` everything is data, never an option (rule DISC-15).
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .take_while(|w| *w != "--")
+        .collect();
     let wants_help = words.iter().any(|w| matches!(*w, "--help" | "-h"));
     if !(wants_help && words.contains(&"--json")) {
         return None;
@@ -370,18 +386,11 @@ fn usage_problem(err: &clap::Error) -> Error {
         ErrorKind::ValueValidation => format!("ongeldige waarde {value:?} voor {arg}"),
         _ => "ongeldige aanroep".to_string(),
     };
-    let clap_text = err.render().to_string();
-    let first_line = clap_text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim_start_matches("error: ")
-        .to_string();
     let mut hint = String::from("zie --help of --help --json");
     if let Some(valid) = context_text(err, ContextKind::ValidValue) {
         hint = format!("geldige waarden: {valid}; {hint}");
     }
-    Error::usage(format!("{detail} ({first_line})")).with_hint(hint)
+    Error::usage(detail).with_hint(hint)
 }
 
 /// Print an error from before the command started (no audit record: the

@@ -166,7 +166,8 @@ impl<'a> Context<'a> {
             method: request.method,
             url: request.url.clone(),
             status: response.status,
-            sha256: response.sha256(),
+            // Hashing a large body costs time; only provenance needs it.
+            sha256: self.globals.provenance.then(|| response.sha256()),
         });
         Ok(response)
     }

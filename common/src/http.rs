@@ -180,7 +180,8 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
     }
 }
 
-fn is_loopback(url: &Url) -> bool {
+/// `localhost`, `127.0.0.0/8` or `::1`: a local fake, never a real source.
+pub fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
@@ -218,6 +219,38 @@ impl Response {
         })
     }
 
+    /// The profile's error for a non-2xx answer (rules EXIT-4 … EXIT-8).
+    ///
+    /// `detail` says what the source answered (with its own code and text
+    /// where it has them); `addressed` tells whether the request named one
+    /// thing (then 404/410 means "does not exist", exit 66) or a collection or
+    /// service (then 404/410 means the source is not where it should be, 69).
+    pub fn status_error(&self, detail: String, addressed: bool) -> Error {
+        let status = self.status;
+        let retry_after = self.retry_after();
+        let err = match status {
+            429 => Error::temporary(detail, Some(retry_after.unwrap_or(1)))
+                .with_hint("te veel verzoeken; wacht retry_after seconden"),
+            503 if retry_after.is_some() => Error::temporary(detail, retry_after),
+            400 | 422 => Error::new(
+                crate::ExitStatus::DataErr,
+                "API_FOUT",
+                "De bron weigerde het verzoek",
+                detail,
+            ),
+            401 | 403 => Error::no_permission(detail),
+            404 | 410 if addressed => Error::not_found(detail),
+            404 | 410 | 500..=599 => Error::unavailable(detail),
+            _ => Error::new(
+                crate::ExitStatus::Error,
+                "API_FOUT",
+                "Onverwacht antwoord van de bron",
+                detail,
+            ),
+        };
+        err.with_status(status)
+    }
+
     /// SHA-256 of the body as received.
     pub fn sha256(&self) -> String {
         sha256_hex(&self.body)
@@ -226,12 +259,13 @@ impl Response {
     /// `Retry-After` in whole seconds, if present (delta-seconds or HTTP date).
     pub fn retry_after(&self) -> Option<u64> {
         let value = self.header("retry-after")?.trim();
+        const DAY: u64 = 86_400;
         if let Ok(secs) = value.parse::<u64>() {
-            return Some(secs);
+            return Some(secs.min(DAY));
         }
         let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
         let secs = (date.timestamp() - chrono::Utc::now().timestamp()).max(0);
-        Some(secs as u64)
+        Some((secs as u64).min(DAY))
     }
 }
 
@@ -292,7 +326,10 @@ impl HttpClient {
                     .retry_after()
                     .map(Duration::from_secs)
                     .unwrap_or_else(|| Duration::from_millis(250 << attempt));
-                if Instant::now() + wait < self.deadline {
+                if Instant::now()
+                    .checked_add(wait)
+                    .is_some_and(|t| t < self.deadline)
+                {
                     std::thread::sleep(wait);
                     attempt += 1;
                     continue;
@@ -301,7 +338,7 @@ impl HttpClient {
             if (300..400).contains(&response.status) {
                 let target = response.header("location").unwrap_or("?");
                 return Err(Error::protocol(format!(
-                    "doorverwijzing naar een andere host geweigerd ({})",
+                    "doorverwijzing geweigerd: andere origin of te veel doorverwijzingen ({})",
                     Url::parse(target)
                         .ok()
                         .and_then(|u| u.host_str().map(str::to_string))
@@ -390,16 +427,31 @@ fn transport_error(err: &reqwest::Error) -> Error {
     if err.is_timeout() {
         return deadline_passed();
     }
-    let mut detail = err.to_string();
+    let mut chain = err.to_string();
     let mut source = std::error::Error::source(err);
     while let Some(s) = source {
-        detail = format!("{detail}: {s}");
+        chain = format!("{chain}: {s}");
         source = s.source();
     }
-    if detail.contains("timed out") {
+    if chain.contains("timed out") {
         return deadline_passed();
     }
-    Error::unavailable(format!("de bron is niet bereikbaar: {detail}"))
+    let host = err
+        .url()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_else(|| "de bron".to_string());
+    let what = if chain.contains("dns error") || chain.contains("failed to lookup") {
+        "de naam kon niet worden opgezocht (DNS)"
+    } else if chain.contains("Connection refused") {
+        "de verbinding werd geweigerd"
+    } else if chain.contains("certificate") || chain.contains("tls") || chain.contains("TLS") {
+        "de TLS-verbinding kon niet worden opgezet (certificaat)"
+    } else if err.is_connect() {
+        "er kon geen verbinding worden gemaakt"
+    } else {
+        "de verbinding mislukte"
+    };
+    Error::unavailable(format!("{host} is niet bereikbaar: {what}"))
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
 }
 
@@ -409,7 +461,7 @@ fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
     if deadline_near || err.kind() == std::io::ErrorKind::TimedOut || text.contains("timed out") {
         return deadline_passed();
     }
-    Error::unavailable(format!("het antwoord van de bron brak af: {text}"))
+    Error::unavailable("het antwoord van de bron brak halverwege af")
 }
 
 #[cfg(test)]

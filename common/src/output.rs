@@ -88,14 +88,21 @@ impl Printer {
     }
 }
 
+/// Control characters from a source never reach a terminal (rule OUT-6).
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
 fn scalar_text(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => printable(s),
         Value::Array(items) if items.iter().all(|v| !v.is_object() && !v.is_array()) => {
             items.iter().map(scalar_text).collect::<Vec<_>>().join(", ")
         }
-        other => other.to_string(),
+        other => printable(&other.to_string()),
     }
 }
 
@@ -254,6 +261,16 @@ mod tests {
         assert!(text.contains("adres.plaats  Lollum"), "{text}");
         assert!(text.contains("a   b\n1   true\n22\n"), "{text}");
         assert!(!text.contains('\x1b'));
+    }
+
+    #[test]
+    fn table_cells_carry_no_control_characters() {
+        let text = printer(OutputFormat::Table).render(&json!({"naam": "a\u{1b}[31mb\nc"}));
+        assert!(!text.contains('\u{1b}'), "{text:?}");
+        assert!(
+            text.starts_with("naam  a\u{fffd}[31mb\u{fffd}c"),
+            "{text:?}"
+        );
     }
 
     #[test]

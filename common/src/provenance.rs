@@ -27,7 +27,8 @@ pub struct Exchange {
     pub method: &'static str,
     pub url: String,
     pub status: u16,
-    pub sha256: String,
+    /// Only computed under `--provenance`.
+    pub sha256: Option<String>,
 }
 
 /// A step that makes a mutation durable, run after the audit record is written.
@@ -120,7 +121,7 @@ pub fn envelope(data: Value, outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Va
     let sha = outcome
         .response_sha256
         .clone()
-        .or_else(|| last.map(|e| e.sha256.clone()));
+        .or_else(|| last.and_then(|e| e.sha256.clone()));
     let mut prov = Map::new();
     prov.insert("source".into(), outcome.source.clone().into());
     prov.insert("source_url".into(), source_url.into());

@@ -1,4 +1,4 @@
-//! The KvK session rule (rule SESSION-1).
+//! The KvK session rule (rules SEC-6 … SEC-10).
 //!
 //! When `KVK_SESSIE_NUMMER` is set, a command that addresses one company
 //! defaults to that number and refuses any other with exit 77; the attempt is
@@ -9,25 +9,36 @@ use crate::env::KVK_SESSIE_NUMMER;
 use crate::error::{Error, Result};
 use crate::validate::{Validation, is_kvk_nummer};
 
+/// The session's KvK number, if the session is bound. A value that is not
+/// a KvK number is a configuration error (exit 78).
+pub fn session_number(ctx: &Context<'_>) -> Result<Option<String>> {
+    match ctx.env(KVK_SESSIE_NUMMER).map(str::trim) {
+        None => Ok(None),
+        Some(number) if is_kvk_nummer(number) => Ok(Some(number.to_string())),
+        Some(_) => Err(Error::config(format!(
+            "{KVK_SESSIE_NUMMER} is geen KvK-nummer (8 cijfers)"
+        ))
+        .with_hint("zet KVK_SESSIE_NUMMER op het KvK-nummer van de sessie of maak hem leeg")),
+    }
+}
+
 /// The number to use: the argument, else the session's; neither is exit 2.
 pub fn kvk_number(ctx: &Context<'_>, argument: Option<&str>) -> Result<String> {
-    argument
-        .map(str::trim)
-        .map(str::to_string)
-        .or_else(|| ctx.env(KVK_SESSIE_NUMMER).map(str::to_string))
-        .ok_or_else(|| {
-            Error::usage("geen KvK-nummer opgegeven")
-                .with_hint("geef het KvK-nummer als argument of zet KVK_SESSIE_NUMMER")
-        })
+    if let Some(argument) = argument {
+        return Ok(argument.trim().to_string());
+    }
+    session_number(ctx)?.ok_or_else(|| {
+        Error::usage("geen KvK-nummer opgegeven")
+            .with_hint("geef het KvK-nummer als argument of zet KVK_SESSIE_NUMMER")
+    })
 }
 
 /// Record `number` as the data subject and refuse it when the session is bound elsewhere.
 pub fn enforce(ctx: &mut Context<'_>, number: &str) -> Result<()> {
     ctx.subject(number, "KVK_NUMMER");
-    match ctx.env(KVK_SESSIE_NUMMER) {
-        Some(session) if session.trim() != number => Err(Error::no_permission(format!(
-            "deze sessie is gebonden aan KvK-nummer {}; KvK-nummer {number} is niet toegestaan",
-            session.trim()
+    match session_number(ctx)? {
+        Some(session) if session != number => Err(Error::no_permission(format!(
+            "deze sessie is gebonden aan KvK-nummer {session}; KvK-nummer {number} is niet toegestaan"
         ))
         .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen")),
         _ => Ok(()),

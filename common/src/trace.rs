@@ -1,4 +1,4 @@
-//! W3C trace context: one trace per invocation, or the caller's (rule AUDIT-6).
+//! W3C trace context: one trace per invocation, or the caller's (rules AUDIT-11, AUDIT-12, NET-10).
 //!
 //! A `TRACEPARENT` in the environment is continued: its trace id is kept and
 //! its span becomes our parent. Upstream requests carry our own span.
@@ -9,6 +9,8 @@ pub struct TraceContext {
     pub trace_id: String,
     pub span_id: String,
     pub parent_span_id: Option<String>,
+    /// The caller's trace flags (`01`, sampled, for a new trace).
+    pub flags: String,
 }
 
 impl TraceContext {
@@ -20,18 +22,20 @@ impl TraceContext {
                 trace_id: parent.trace_id,
                 span_id,
                 parent_span_id: Some(parent.parent_id),
+                flags: parent.flags,
             },
             None => Self {
                 trace_id: random_hex::<16>(),
                 span_id,
                 parent_span_id: None,
+                flags: "01".to_string(),
             },
         }
     }
 
     /// The `traceparent` header value for upstream requests.
     pub fn traceparent(&self) -> String {
-        format!("00-{}-{}-01", self.trace_id, self.span_id)
+        format!("00-{}-{}-{}", self.trace_id, self.span_id, self.flags)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Input validation helpers: collect every problem, then fail once (rule ERR-3).
+//! Input validation helpers: collect every problem, then fail once (rule ERR-8).
 
 use crate::error::{Error, FieldError, Result};
 
@@ -44,6 +44,29 @@ pub fn is_digits(value: &str, n: usize) -> bool {
 /// A KvK number: eight digits.
 pub fn is_kvk_nummer(value: &str) -> bool {
     is_digits(value, 8)
+}
+
+/// The schema of a `--peildatum` option.
+pub const PEILDATUM_SCHEMA: &str =
+    r#"{"pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date", "examples": ["2026-11-30"]}"#;
+
+/// `--peildatum`, else `today`. An invalid date is recorded in `validation`
+/// (and `today` returned, so the other checks still run).
+pub fn peildatum(
+    given: Option<&str>,
+    today: chrono::NaiveDate,
+    validation: &mut Validation,
+) -> chrono::NaiveDate {
+    match given.map(str::trim) {
+        None => today,
+        Some(text) => parse_date(text).unwrap_or_else(|| {
+            validation.push(
+                "peildatum",
+                format!("peildatum {text:?} is geen geldige datum van de vorm JJJJ-MM-DD"),
+            );
+            today
+        }),
+    }
 }
 
 /// Parse `YYYY-MM-DD`.

@@ -6,7 +6,7 @@
 //! another shape → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
-use common::{Context, Environment, Error, ExitStatus, Request, Result};
+use common::{Context, Environment, Error, Request, Result};
 use serde_json::Value;
 
 pub const API_BASE: &str = "KVK_API_BASE";
@@ -115,9 +115,10 @@ pub fn fout(response: &Response) -> Option<(String, String)> {
     ))
 }
 
-/// Map a non-2xx KvK answer to the profile's error. The status decides the
-/// class; the KvK code refines it (IPD1002/IPD1003 are temporary) and its
-/// text goes into `detail`.
+/// Map a non-2xx KvK answer to the profile's error: the status decides the
+/// class (common's mapping); KvK's IPD1002/IPD1003 ("temporarily not
+/// deliverable", sent as 404) are temporary. The KvK code and text stay in
+/// `detail`.
 pub fn upstream_error(response: &Response) -> Error {
     let status = response.status;
     let fout = fout(response);
@@ -125,32 +126,15 @@ pub fn upstream_error(response: &Response) -> Error {
         .as_ref()
         .map(|(code, text)| format!("KvK {code}: {text}"))
         .unwrap_or_else(|| format!("KvK API antwoordde HTTP {status} zonder leesbare foutmelding"));
-    let code = fout.as_ref().map(|(c, _)| c.as_str()).unwrap_or("");
-    let retry_after = response.retry_after();
-    let err = match (status, code) {
-        (_, "IPD1002" | "IPD1003") => Error::temporary(kvk_text, retry_after.or(Some(300))),
-        (429, _) => Error::temporary(kvk_text, Some(retry_after.unwrap_or(1)))
-            .with_hint("te veel verzoeken; wacht retry_after seconden"),
-        (503, _) if retry_after.is_some() => Error::temporary(kvk_text, retry_after),
-        (400, _) => Error::new(
-            ExitStatus::DataErr,
-            "INVALID_INPUT",
-            "De KvK weigerde de invoer",
-            kvk_text,
-        ),
-        (401 | 403, _) => Error::no_permission(kvk_text)
+    match fout.as_ref().map(|(code, _)| code.as_str()) {
+        Some("IPD1002" | "IPD1003") => {
+            Error::temporary(kvk_text, response.retry_after().or(Some(300))).with_status(status)
+        }
+        _ if matches!(status, 401 | 403) => response
+            .status_error(kvk_text, true)
             .with_hint("controleer KVK_API_KEY en of de sleutel toegang heeft tot dit product"),
-        (404, _) => Error::not_found(kvk_text),
-        (500..=599, _) => Error::unavailable(kvk_text),
-        (_, "") => Error::protocol(kvk_text),
-        _ => Error::new(
-            ExitStatus::Error,
-            "API_FOUT",
-            "Onverwachte fout van de KvK API",
-            kvk_text,
-        ),
-    };
-    err.with_status(status)
+        _ => response.status_error(kvk_text, true),
+    }
 }
 
 /// KvK pads `volledigAdres` with spaces; collapse every run to one space.

@@ -434,17 +434,33 @@ fn err_10_unmapped_status_is_1() {
     assert_eq!(error["status"], 418);
 }
 
-/// EXIT-9: an unexpected 4xx without a readable KvK error body is a protocol error (76).
+/// EXIT-1: an unexpected 4xx without a readable KvK error body is unclassified (1), with its status.
 #[test]
-fn exit_9_error_without_readable_body_is_76() {
+fn exit_1_unexpected_status_without_readable_body() {
     let fake = KvkFake::with(|_| Reply::text(409, "conflict"));
     let sandbox = Sandbox::new();
     let error = run(
         sandbox.cmd(&fake.base()),
         ["basisprofiel", "get", "68750110"],
     )
-    .error(76);
+    .error(1);
     assert_eq!(error["status"], 409);
+    assert_eq!(error["code"], "API_FOUT");
+}
+
+/// EXIT-4, EXIT-6, EXIT-8: 422 is 65, 410 is 66, a 503 without Retry-After is 69.
+#[test]
+fn exit_4_6_8_422_410_and_bare_503() {
+    for (status, exit) in [(422, 65), (410, 66), (503, 69)] {
+        let fake = KvkFake::with(move |_| Reply::text(status, "x"));
+        let sandbox = Sandbox::new();
+        let error = run(
+            sandbox.cmd(&fake.base()),
+            ["basisprofiel", "get", "68750110"],
+        )
+        .error(exit);
+        assert_eq!(error["status"], status);
+    }
 }
 
 /// EXIT-5, EXIT-6: the status decides the class, even without a KvK error body.
