@@ -80,7 +80,7 @@ pub fn run(
     let source = &bridge.catalog.sources[tool.source];
     let env = source
         .env
-        .child_env(std::env::vars(), Some(&trace.traceparent()));
+        .child_env(crate::env::utf8_vars(), Some(&trace.traceparent()));
     let args = line.into_args(global);
     let finished = match child::run(&source.program, &args, &env, bridge.timeout, killer) {
         Ok(finished) => finished,

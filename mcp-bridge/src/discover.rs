@@ -63,7 +63,7 @@ pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
 
 /// The discovery document of one program. It runs with the process basics only (DISC-2).
 fn read(program: &Path) -> Result<Value, String> {
-    let env = EnvPolicy::default().child_env(env::vars(), None);
+    let env = EnvPolicy::default().child_env(crate::env::utf8_vars(), None);
     let args = ["--help".to_string(), "--json".to_string()];
     let finished = child::run(program, &args, &env, DISCOVERY_TIMEOUT, &Killer::default())
         .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
-use common::validate::{Validation, parse_date};
+use common::validate::Validation;
 use common::{Context, Error, Result};
 use regelrecht_engine::{Corpus, LawFile, Origin, Selection};
 use serde_json::{Value, json};
@@ -82,20 +82,6 @@ pub fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// `--peildatum` (JJJJ-MM-DD), or today; an invalid date is recorded in `validation`.
-pub fn peildatum(ctx: &Context<'_>, text: Option<&str>, validation: &mut Validation) -> NaiveDate {
-    match text.map(str::trim) {
-        None => ctx.today(),
-        Some(t) => parse_date(t).unwrap_or_else(|| {
-            validation.push(
-                "peildatum",
-                format!("peildatum {t:?} is geen geldige datum (JJJJ-MM-DD)"),
-            );
-            ctx.today()
-        }),
-    }
 }
 
 /// The version of `law_id` in force on `date`; an unknown law or date without version is 66.

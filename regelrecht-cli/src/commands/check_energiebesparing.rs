@@ -108,7 +108,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         &mut validation,
     );
     let gas = usage("gas_m3", &args.gas_m3, &mut validation);
-    let date = laws::peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let date = common::validate::peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     let corpus = Corpus::with_builtins();
     if args.peildatum.is_some()
         && let Err(err) = laws::select(&corpus, BAL_ID, date)

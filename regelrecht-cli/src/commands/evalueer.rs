@@ -93,7 +93,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
-    let date = laws::peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let date = common::validate::peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
     let texts = param_texts(&args.param, &mut validation);
     let json_params: Option<Map<String, Value>> = args

@@ -8,5 +8,5 @@ pub mod wet_toon;
 /// `--peildatum` in every tool entry: a date `YYYY-MM-DD`.
 pub const PEILDATUM: common::ArgSchema = common::ArgSchema {
     name: "peildatum",
-    schema: r#"{"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}"#,
+    schema: common::validate::PEILDATUM_SCHEMA,
 };
