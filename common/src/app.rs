@@ -42,10 +42,27 @@ pub trait Tool: clap::Parser {
 
 /// The tool's clap command with the profile's utility commands, built.
 pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
-    let mut cmd = T::command()
+    let cmd = T::command()
         .name(info.name)
         .version(info.version)
         .disable_help_subcommand(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .arg(
+            clap::Arg::new("help")
+                .short('h')
+                .long("help")
+                .global(true)
+                .action(clap::ArgAction::Help)
+                .help("Toon deze hulp (met --json: de machineleesbare beschrijving)"),
+        )
+        .arg(
+            clap::Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(clap::ArgAction::Version)
+                .help("Toon de versie"),
+        )
         .subcommand(
             clap::Command::new("completions")
                 .about("Schrijf een shell-completionscript naar stdout")
@@ -55,8 +72,29 @@ pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
                         .value_parser(clap::value_parser!(clap_complete::Shell)),
                 ),
         );
+    let mut cmd = in_dutch(cmd);
     cmd.build();
     cmd
+}
+
+/// Plain `--help` in Dutch: headings and template (rule DISC-20).
+fn in_dutch(cmd: clap::Command) -> clap::Command {
+    cmd.help_template(
+        "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
+    )
+    .subcommand_help_heading("Opdrachten")
+    .subcommand_value_name("OPDRACHT")
+    .mut_args(|arg| {
+        let heading = if arg.is_positional() {
+            "Argumenten"
+        } else if arg.is_global_set() {
+            "Profielopties"
+        } else {
+            "Opties"
+        };
+        arg.help_heading(heading)
+    })
+    .mut_subcommands(in_dutch)
 }
 
 /// Run a tool to completion; only this function decides the exit code.

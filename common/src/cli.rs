@@ -10,7 +10,14 @@ use crate::output::OutputFormat;
 #[derive(Args, Clone, Debug, Default)]
 pub struct GlobalArgs {
     /// Uitvoerformaat: json (compact), pretty of table; standaard json buiten een terminal
-    #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAAT")]
+    #[arg(
+        long,
+        short = 'o',
+        global = true,
+        value_enum,
+        value_name = "FORMAAT",
+        hide_possible_values = true
+    )]
     pub output: Option<OutputFormat>,
 
     /// Alleen deze velden: kommalijst van paden (naam,adres.plaats,lijst[].x) of één JSONPath ($...)

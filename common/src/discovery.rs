@@ -166,7 +166,7 @@ pub fn document(cmd: &Command, info: &ToolInfo, prefix: &[String]) -> Value {
 
 fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
     cmd.get_arguments()
-        .filter(|a| a.is_global_set())
+        .filter(|a| a.is_global_set() && a.get_id() != "help")
         .filter_map(|a| {
             let long = a.get_long()?;
             let mut opt = json!({

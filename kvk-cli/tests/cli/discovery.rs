@@ -289,7 +289,7 @@ fn disc_20_plain_help_is_text() {
     let help = run(sandbox.bare(), ["--help"]);
     assert_eq!(help.code, 0);
     assert!(serde_json::from_str::<Value>(&help.stdout).is_err());
-    assert!(help.stdout.contains("Usage"), "{}", help.stdout);
+    assert!(help.stdout.contains("Gebruik:"), "{}", help.stdout);
     assert!(help.stdout.contains("basisprofiel"), "{}", help.stdout);
     let sub = run(sandbox.bare(), ["basisprofiel", "get", "--help"]);
     assert_eq!(sub.code, 0);
