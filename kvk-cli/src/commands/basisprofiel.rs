@@ -39,7 +39,7 @@ pub struct NumberOnly {
 
 const KVK_NUMMER: ArgSchema = ArgSchema {
     name: "kvk_nummer",
-    schema: r#"{"pattern": "^\\d{8}$", "examples": ["68750110"]}"#,
+    schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
 };
 
 pub const GET: CommandSpec = CommandSpec {

@@ -28,7 +28,7 @@ pub const GET: CommandSpec = CommandSpec {
     examples: &[&["naamgeving", "get", "68750110"]],
     args: &[ArgSchema {
         name: "kvk_nummer",
-        schema: r#"{"pattern": "^\\d{8}$"}"#,
+        schema: r#"{"pattern": "^[0-9]{8}$"}"#,
     }],
 };
 

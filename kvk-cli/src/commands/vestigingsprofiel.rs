@@ -30,7 +30,7 @@ pub const GET: CommandSpec = CommandSpec {
     examples: &[&["vestigingsprofiel", "get", "000037178598"]],
     args: &[ArgSchema {
         name: "vestigingsnummer",
-        schema: r#"{"pattern": "^\\d{12}$"}"#,
+        schema: r#"{"pattern": "^[0-9]{12}$"}"#,
     }],
 };
 

@@ -90,23 +90,23 @@ pub const SPEC: CommandSpec = CommandSpec {
     args: &[
         ArgSchema {
             name: "kvk_nummer",
-            schema: r#"{"pattern": "^\\d{8}$"}"#,
+            schema: r#"{"pattern": "^[0-9]{8}$"}"#,
         },
         ArgSchema {
             name: "rsin",
-            schema: r#"{"pattern": "^\\d{9}$"}"#,
+            schema: r#"{"pattern": "^[0-9]{9}$"}"#,
         },
         ArgSchema {
             name: "vestigingsnummer",
-            schema: r#"{"pattern": "^\\d{12}$"}"#,
+            schema: r#"{"pattern": "^[0-9]{12}$"}"#,
         },
         ArgSchema {
             name: "postcode",
-            schema: r#"{"pattern": "^\\s*\\d{4}\\s*[A-Za-z]{2}\\s*$"}"#,
+            schema: r#"{"pattern": "^ *[0-9]{4} *[A-Za-z]{2} *$"}"#,
         },
         ArgSchema {
             name: "huisnummer",
-            schema: r#"{"pattern": "^\\d{1,5}$"}"#,
+            schema: r#"{"pattern": "^[0-9]{1,5}$"}"#,
         },
         ArgSchema {
             name: "huisletter",
@@ -114,7 +114,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         },
         ArgSchema {
             name: "postbusnummer",
-            schema: r#"{"pattern": "^\\d{1,5}$"}"#,
+            schema: r#"{"pattern": "^[0-9]{1,5}$"}"#,
         },
         ArgSchema {
             name: "pagina",

@@ -208,7 +208,7 @@ fn disc_9_input_schema_states_constraints() {
         "DISC-9: a flag is a boolean"
     );
     assert_eq!(
-        get["inputSchema"]["properties"]["kvk_nummer"]["pattern"], "^\\d{8}$",
+        get["inputSchema"]["properties"]["kvk_nummer"]["pattern"], "^[0-9]{8}$",
         "DISC-9: the validation pattern"
     );
     let text = document.to_string().to_lowercase();

@@ -83,7 +83,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         PEILDATUM,
         ArgSchema {
             name: "kvk_nummer",
-            schema: r#"{"pattern": "^\\d{8}$", "examples": ["68750110"]}"#,
+            schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
         },
         ArgSchema {
             name: "elektriciteit_kwh",
