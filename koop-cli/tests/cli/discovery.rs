@@ -1,9 +1,11 @@
 //! Discovery (DISC-*) and resources (RES-*): the document validates, every tool entry matches its
-//! own `--help --json`, and the resource templates map to tools whose properties they name.
+//! own `--help --json`, the resource templates map to tools whose properties they name, and every
+//! example works: as a dry run offline, and for real against the fake KOOP (which serves the real
+//! ids of the examples with synthetic text).
 
 use serde_json::Value;
 
-use crate::support::{Sandbox, assert_valid, discovery, run};
+use crate::support::{KoopFake, Sandbox, assert_valid, assert_valid_against, discovery, run};
 
 #[test]
 fn the_document_validates_and_declares_the_sources() {
@@ -133,4 +135,52 @@ fn every_example_passes_validation_as_a_dry_run() {
             assert_eq!(plan["dry_run"], true, "DISC-16: {args:?}");
         }
     }
+}
+
+#[test]
+fn every_example_succeeds_against_the_fake() {
+    let doc = discovery();
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let mut seen = 0;
+    for tool in doc["tools"].as_array().unwrap() {
+        for example in tool["_meta"]["examples"].as_array().unwrap() {
+            let args: Vec<&str> = example
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap())
+                .collect();
+            let result = run(sandbox.cmd(&fake), &args);
+            assert_eq!(result.code, 0, "EXIT-2: {args:?}: {result:#?}");
+            let value = result.json();
+            assert_valid_against(&tool["outputSchema"], &value, &format!("{args:?}"));
+            seen += 1;
+        }
+    }
+    assert!(seen >= 7, "every command declares examples ({seen})");
+}
+
+#[test]
+fn the_examples_read_what_they_name() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let found = run(sandbox.cmd(&fake), ["regeling", "zoek", "zorgtoeslag"]).json();
+    assert_eq!(found["resultaten"][0]["bwb_id"], "BWBR0018451");
+    let args = [
+        "regeling",
+        "artikel",
+        "BWBR0041330",
+        "5.15",
+        "--peildatum",
+        "2025-01-01",
+    ];
+    let artikel = run(sandbox.cmd(&fake), args).json();
+    assert_eq!(artikel["artikel"]["nummer"], "5.15");
+    assert_eq!(
+        artikel["artikel"]["pad"],
+        "Hoofdstuk 5 / Afdeling 5.4 / Paragraaf 5.4.1"
+    );
+    let versies = run(sandbox.cmd(&fake), ["regeling", "versies", "BWBR0018451"]).json();
+    assert_eq!(versies["totaal"], 2);
 }

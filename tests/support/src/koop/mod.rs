@@ -12,11 +12,15 @@
 //! `maximumRecords`); `… and overheidbwb.geldigheidsdatum=D` → the versions in force on D;
 //! `overheidbwb.titel all "…"` → by the search term: `voorbeeld` five hits (page of three),
 //! `syntaxfout` diagnostic 10 (HTTP 200), `onbeschikbaar` an SRU 1.2 "temporarily unavailable"
-//! diagnostic, `traag` zero hits after [`SLOW`], anything else zero hits. Another query, or one
-//! without `x-connection=BWB`, gets a diagnostic. URLs of the real repository in the answers are
+//! diagnostic, `traag` zero hits after [`SLOW`]; any other term searches the titles of the
+//! [`CATALOGUE`] (every word in the title; `dcterms.type`, `overheidbwb.rechtsgebied` and
+//! `overheidbwb.geldigheidsdatum` clauses honoured), so `zorgtoeslag` finds BWBR0018451 and
+//! most terms find nothing. Another query, or one without `x-connection=BWB`, gets a diagnostic. URLs of the real repository in the answers are
 //! rewritten to `<base>/repository`, so `KOOP_REPOSITORY_URL=<base>/repository`.
 //!
-//! Laws: BWBR9900001 (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its
+//! Laws: the real ids of koop-cli's discovery examples with synthetic text, BWBR0018451 (Wet op de
+//! zorgtoeslag, 2024 and open 2025, artikel 1–3) and BWBR0041330 (Bal, open 2025, artikel 1.1,
+//! 5.15, 5.15a, 5.15b); BWBR9900001 (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its
 //! toestand lies on `https://evil.example.org`, or on [`Koop::foreign_base`]) and the ids of
 //! [`SPECIAL_IDS`], which misbehave on purpose.
 
@@ -38,6 +42,9 @@ pub const SLOW: Duration = Duration::from_secs(5);
 pub const LARGE_LAW_ID: &str = "BWBR9999999";
 /// Variable naming the file with the large law (for `fake-upstream` in the benchmark).
 pub const LARGE_LAW_FILE_VAR: &str = "KOOP_FAKE_GROTE_WET";
+
+/// The laws with a real id that a title search looks through.
+pub const CATALOGUE: &[&str] = &["BWBR0018451", "BWBR0041330"];
 
 /// Ids that behave like BWBR9900001 in 2025 in search, with a toestand that misbehaves.
 pub const SPECIAL_IDS: &[(&str, &str)] = &[
@@ -179,15 +186,60 @@ fn search(request: &RecordedRequest) -> Reply {
         } else if term.contains("traag") {
             xml(200, fixtures::GEEN_RESULTATEN).delay(SLOW)
         } else {
-            xml(200, fixtures::GEEN_RESULTATEN)
+            xml(200, &page(&catalogue_search(rest), start, max))
         };
     }
     xml(200, &diagnostic("10", "Query syntax error", query))
 }
 
+/// The versions of the laws with a real id (see [`CATALOGUE`]) that a title search selects:
+/// every word of the term in the title, and the type, rechtsgebied and geldigheidsdatum clauses
+/// that follow it, if any.
+fn catalogue_search(query: &str) -> Vec<String> {
+    let (term, clauses) = quoted_with_rest(query);
+    let wanted: Vec<String> = words(&term).collect();
+    let kind = clause_value(clauses, "dcterms.type=");
+    let area = clause_value(clauses, "overheidbwb.rechtsgebied=");
+    let date = clauses
+        .split_once("overheidbwb.geldigheidsdatum=")
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    CATALOGUE
+        .iter()
+        .flat_map(|id| versions(id))
+        .filter(|record| {
+            let title: Vec<String> =
+                words(element(record, "dcterms:title").unwrap_or("")).collect();
+            wanted.iter().all(|word| title.contains(word))
+                && kind.as_deref().is_none_or(|kind| {
+                    element(record, "dcterms:type").is_some_and(|t| t.eq_ignore_ascii_case(kind))
+                })
+                && area.as_deref().is_none_or(|area| {
+                    elements(record, "overheidbwb:rechtsgebied")
+                        .any(|a| a.eq_ignore_ascii_case(area))
+                })
+                && date.is_none_or(|d| valid_on(record, d))
+        })
+        .collect()
+}
+
+/// The lower-case words of `text`.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// The quoted value after `key` in the CQL `clauses`, unescaped.
+fn clause_value(clauses: &str, key: &str) -> Option<String> {
+    let (_, rest) = clauses.split_once(key)?;
+    Some(quoted_with_rest(rest).0)
+}
+
 /// Every version of `id` as `<sru:record>` elements.
 fn versions(id: &str) -> Vec<String> {
     let source = match id {
+        "BWBR0018451" => fixtures::VERSIES_0018451,
+        "BWBR0041330" => fixtures::VERSIES_0041330,
         "BWBR9900001" => fixtures::VERSIES_9900001,
         "BWBR9900002" => fixtures::REGELING_9900002,
         "BWBR9900003" => fixtures::VREEMDE_HOST,
@@ -218,10 +270,20 @@ fn records(xml: &str) -> Vec<&str> {
 }
 
 fn element<'a>(record: &'a str, name: &str) -> Option<&'a str> {
+    elements(record, name).next()
+}
+
+/// The text of every `<name>` element in `record`.
+fn elements<'a>(record: &'a str, name: &str) -> impl Iterator<Item = &'a str> {
     let open = format!("{name}>");
-    let start = record.find(&open)? + open.len();
-    let len = record[start..].find('<')?;
-    Some(record[start..start + len].trim())
+    let mut rest = record;
+    std::iter::from_fn(move || {
+        let start = rest.find(&open)? + open.len();
+        let len = rest[start..].find('<')?;
+        let text = rest[start..start + len].trim();
+        rest = &rest[start + len..];
+        Some(text)
+    })
 }
 
 /// ISO dates compare as text.
@@ -275,16 +337,22 @@ const NAMESPACES: &str = "xmlns:sru=\"http://docs.oasis-open.org/ns/search-ws/sr
 
 /// The CQL quoted string at the start of `text`, unescaped.
 fn quoted(text: &str) -> String {
+    quoted_with_rest(text).0
+}
+
+/// The CQL quoted string at the start of `text`, unescaped, and the text after it.
+fn quoted_with_rest(text: &str) -> (String, &str) {
+    let body = text.trim_start().strip_prefix('"').unwrap_or(text);
     let mut out = String::new();
-    let mut chars = text.trim_start().strip_prefix('"').unwrap_or(text).chars();
-    while let Some(c) = chars.next() {
+    let mut chars = body.char_indices();
+    while let Some((_, c)) = chars.next() {
         match c {
-            '\\' => out.extend(chars.next()),
-            '"' => break,
+            '\\' => out.extend(chars.next().map(|(_, escaped)| escaped)),
+            '"' => return (out, chars.as_str()),
             other => out.push(other),
         }
     }
-    out
+    (out, "")
 }
 
 fn number(value: Option<&str>, default: usize) -> usize {
@@ -354,6 +422,61 @@ mod tests {
         assert!(q("onbeschikbaar").contains("temporarily unavailable"));
         assert!(q("niets").contains("<sru:numberOfRecords>0<"));
         assert!(body(&get("/?query=x")).contains("diagnostic/1/7"));
+    }
+
+    #[test]
+    fn the_real_ids_of_the_examples_are_served() {
+        let at = |id: &str, date: &str| {
+            body(&get(&format!(
+                "{SRU}&query=dcterms.identifier%3D%3D{id}+and+overheidbwb.geldigheidsdatum%3D{date}"
+            )))
+        };
+        assert!(at("BWBR0018451", "2024-06-01").contains("BWBR0018451/2024-01-01"));
+        for date in ["2025-01-01", "2026-11-30"] {
+            let zorgtoeslag = at("BWBR0018451", date);
+            assert_eq!(records(&zorgtoeslag).len(), 1, "{date}");
+            assert!(zorgtoeslag.contains("BWBR0018451/2025-01-01"), "{date}");
+            assert!(
+                at("BWBR0041330", date).contains("BWBR0041330/2025-01-01"),
+                "{date}"
+            );
+        }
+        assert!(at("BWBR0041330", "2024-12-31").contains("<sru:numberOfRecords>0<"));
+        let versies = body(&get(&format!(
+            "{SRU}&query=dcterms.identifier%3D%3DBWBR0018451"
+        )));
+        assert_eq!(records(&versies).len(), 2);
+        let bal = get("/repository/bwb/BWBR0041330/2025-01-01_0/xml/BWBR0041330_2025-01-01_0.xml");
+        for nummer in ["5.15", "5.15a", "5.15b"] {
+            assert!(body(&bal).contains(&format!(">{nummer}</nr>")), "{nummer}");
+        }
+    }
+
+    #[test]
+    fn other_terms_search_the_titles_of_the_catalogue() {
+        let q = |clauses: &str| {
+            body(&get(&format!(
+                "{SRU}&query=overheidbwb.titel+all+{clauses}"
+            )))
+        };
+        let hit = q("%22Zorgtoeslag%22+and+overheidbwb.geldigheidsdatum%3D2026-11-30");
+        assert_eq!(records(&hit).len(), 1, "{hit}");
+        assert!(hit.contains("BWBR0018451/2025-01-01"));
+        let both =
+            q("%22activiteiten+leefomgeving%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01");
+        assert!(both.contains("<dcterms:identifier>BWBR0041330<"));
+        for miss in [
+            "%22zorgtoeslag%22+and+dcterms.type%3D%22AMvB%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01",
+            "%22zorgtoeslag%22+and+overheidbwb.rechtsgebied%3D%22Milieurecht%22",
+            "%22zorgtoeslag%22+and+overheidbwb.geldigheidsdatum%3D2020-01-01",
+            "%22wet+zorg%22",
+        ] {
+            assert!(q(miss).contains("<sru:numberOfRecords>0<"), "{miss}");
+        }
+        assert!(
+            q("%22zorgtoeslag%22+and+overheidbwb.rechtsgebied%3D%22sociale+zekerheid%22")
+                .contains("<sru:numberOfRecords>2<")
+        );
     }
 
     #[test]
