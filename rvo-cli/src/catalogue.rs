@@ -180,6 +180,25 @@ impl fmt::Display for UnknownRegeling {
 
 impl std::error::Error for UnknownRegeling {}
 
+/// Longest scheme id, in characters (the `pattern` of `regeling_id` in discovery).
+pub const MAX_REGELING_ID_CHARS: usize = 40;
+
+/// Whether `id` (surrounding spaces ignored) has the form of a scheme id: 1 to 40 ASCII letters,
+/// digits and `-`, as the declared pattern `^\s*[A-Za-z0-9-]{1,40}\s*$` says.
+pub fn is_regeling_id(id: &str) -> bool {
+    let id = id.trim();
+    (1..=MAX_REGELING_ID_CHARS).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// The Dutch validation message for an id that fails [`is_regeling_id`].
+pub fn invalid_regeling_id(id: &str) -> String {
+    format!(
+        "regeling-id {:?} mag alleen letters, cijfers en '-' bevatten (1 tot {MAX_REGELING_ID_CHARS} tekens), bijv. EBR-2027",
+        id.trim()
+    )
+}
+
 impl Catalogue {
     /// The embedded catalogue, parsed once per process on first use.
     ///
@@ -252,6 +271,9 @@ impl Catalogue {
     }
 
     /// One scheme by id (case-insensitive, surrounding spaces ignored).
+    ///
+    /// Check the form first with [`is_regeling_id`]: an id that cannot exist is invalid input
+    /// (exit 65), an id of the right form that is not here is not found (exit 66).
     pub fn get(&self, id: &str) -> Result<&Regeling, UnknownRegeling> {
         let wanted = id.trim();
         self.regelingen

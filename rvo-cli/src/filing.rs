@@ -6,10 +6,11 @@
 //! deduplication. The confirmation text says "received and under assessment", never "approved".
 
 use chrono::{DateTime, NaiveDate, Utc};
+use common::validate::is_kvk_nummer;
 use serde::{Deserialize, Serialize};
 
 use crate::backend_types::{RapportageAanvraag, RapportageStatus};
-use crate::catalogue::{Catalogue, Regeling};
+use crate::catalogue::{Catalogue, Regeling, invalid_regeling_id, is_regeling_id};
 use crate::status::{Status, status_on};
 
 /// Longest accepted measure, in characters.
@@ -82,11 +83,6 @@ where
     measures
 }
 
-/// Whether `kvk_nummer` is exactly 8 ASCII digits.
-pub fn is_valid_kvk_nummer(kvk_nummer: &str) -> bool {
-    kvk_nummer.len() == 8 && kvk_nummer.bytes().all(|b| b.is_ascii_digit())
-}
-
 /// Validates and normalises `input` for filing on `date`, returning every problem at once.
 pub fn validate<'a>(
     catalogue: &'a Catalogue,
@@ -96,21 +92,29 @@ pub fn validate<'a>(
     let mut errors = Vec::new();
 
     let kvk_nummer = input.kvk_nummer.trim();
-    if !is_valid_kvk_nummer(kvk_nummer) {
+    if !is_kvk_nummer(kvk_nummer) {
         errors.push(FieldError::new(
             "/kvk_nummer",
             format!("Het KvK-nummer moet uit precies 8 cijfers bestaan; '{kvk_nummer}' voldoet daar niet aan."),
         ));
     }
 
-    let regeling = match catalogue.get(&input.regeling_id) {
-        Ok(regeling) => {
-            check_accepts_reports(regeling, date, &mut errors);
-            Some(regeling)
-        }
-        Err(unknown) => {
-            errors.push(FieldError::new("/regeling_id", unknown.to_string()));
-            None
+    let regeling = if !is_regeling_id(&input.regeling_id) {
+        errors.push(FieldError::new(
+            "/regeling_id",
+            invalid_regeling_id(&input.regeling_id),
+        ));
+        None
+    } else {
+        match catalogue.get(&input.regeling_id) {
+            Ok(regeling) => {
+                check_accepts_reports(regeling, date, &mut errors);
+                Some(regeling)
+            }
+            Err(unknown) => {
+                errors.push(FieldError::new("/regeling_id", unknown.to_string()));
+                None
+            }
         }
     };
 

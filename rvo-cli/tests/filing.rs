@@ -213,3 +213,22 @@ fn the_result_says_received_never_approved() {
         );
     }
 }
+
+#[test]
+fn a_regeling_id_that_breaks_its_pattern_is_named_as_such() {
+    let errors = validate(
+        Catalogue::embedded(),
+        &input("68750110", "@@ongeldig@@", "LED"),
+        day("2026-11-30"),
+    )
+    .unwrap_err();
+    assert_eq!(pointers(&errors), ["/regeling_id"]);
+    assert!(
+        errors[0].detail.contains("letters, cijfers en '-'"),
+        "{errors:?}"
+    );
+    assert!(rvo_cli::catalogue::is_regeling_id(" EBR-2027 "));
+    assert!(!rvo_cli::catalogue::is_regeling_id(&"A".repeat(41)));
+    assert!(!rvo_cli::catalogue::is_regeling_id(""));
+    assert!(!rvo_cli::catalogue::is_regeling_id("EBR_2027"));
+}

@@ -1,7 +1,8 @@
 //! The HTTP backend of `spec/rvo-backend.md`: the requests rvo-cli makes and how it reads the
-//! answers. Every status of the contract maps to one exit code; anything else is exit 76.
+//! answers. Statuses map to exit codes as the profile says (`common`'s shared mapping), with the
+//! contract's own meaning of 422 on filing and 409 on top; a success with another shape is 76.
 
-use common::http::check_url;
+use common::http::{check_url, is_loopback};
 use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Response, Result};
 use rvo_cli::backend_types::{
     API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, Problem,
@@ -26,8 +27,7 @@ impl HttpBackend {
                 "{API_BASE_ENV} moet een https-URL zijn (http alleen naar 127.0.0.1, ::1 of localhost)"
             ))
         })?;
-        let loopback = matches!(url.scheme(), "http")
-            || matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"));
+        let loopback = is_loopback(&url);
         Ok(HttpBackend {
             base: base.trim_end_matches('/').to_string(),
             token: ctx.env(API_TOKEN_ENV).map(str::to_string),
@@ -86,16 +86,30 @@ pub fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
     })
 }
 
-/// What a call was doing, for the mapping of 422 and the texts.
+/// What a call was doing: decides what a 404 and a 422 mean.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    /// `POST /rapportages`.
+    /// `POST /rapportages`: a 422 is a reused idempotency key; a 404 means the collection is
+    /// not where `RVO_API_BASE` says (exit 69).
     File,
-    /// A `GET`.
-    Read,
+    /// `GET /rapportages/{ref}`: names one report, so a 404 means it does not exist (exit 66).
+    Get,
+    /// `GET /rapportages?kvk_nummer=`: a 404 means the collection is missing (exit 69); no
+    /// reports is an empty list, never a 404.
+    List,
 }
 
-/// The profile error for an answer that is not a success of the contract.
+impl Call {
+    /// Whether the request named one thing (a 404 is then "not found", else "unavailable").
+    fn addressed(self) -> bool {
+        matches!(self, Call::Get)
+    }
+}
+
+/// The profile error for an answer that is not a success of the contract: the shared mapping of
+/// `common` (`Response::status_error`), with two refinements of the contract on top: a 422 on
+/// filing is `IDEMPOTENTIE_CONFLICT` (exit 65) and a 409 (still in progress) is exit 75 with
+/// `retry_after`. The backend's `detail` and, for exit 65, its `errors` are kept.
 pub fn error_for(response: &Response, call: Call) -> Error {
     let status = response.status;
     let problem: Option<Problem> = serde_json::from_slice(&response.body).ok();
@@ -121,34 +135,39 @@ pub fn error_for(response: &Response, call: Call) -> Error {
             "Plan-digest al gebruikt voor een andere rapportage",
             detail,
         )
-        .with_hint("er is niets ingediend; controleer de argumenten en vraag een nieuw plan op"),
-        400 | 422 => Error::new(
-            ExitStatus::DataErr,
-            "API_FOUT",
-            "De backend weigerde het verzoek",
-            detail,
-        ),
-        401 | 403 => Error::no_permission(detail).with_hint(format!(
-            "controleer {API_TOKEN_ENV}; het token moet voor dit KvK-nummer mogen handelen"
-        )),
-        404 => Error::not_found(detail),
-        409 | 429 | 503 => {
+        .with_hint("er is niets ingediend; controleer de argumenten en vraag een nieuw plan op")
+        .with_status(status),
+        409 => {
             let wait = response.retry_after().unwrap_or(1).max(1);
-            let detail = if status == 409 {
-                format!("dezelfde rapportage wordt nog verwerkt: {detail}")
-            } else {
-                detail
-            };
-            Error::temporary(detail, Some(wait)).with_hint(format!(
-                "probeer het over {wait} seconden opnieuw met hetzelfde commando; dat is veilig"
-            ))
+            Error::temporary(
+                format!("dezelfde rapportage wordt nog verwerkt: {detail}"),
+                Some(wait),
+            )
+            .with_hint(retry_hint(wait))
+            .with_status(status)
         }
-        500..=599 => Error::unavailable(detail),
-        _ => Error::protocol(format!(
-            "onverwachte HTTP-status {status} van de backend (zie spec/rvo-backend.md)"
-        )),
+        _ => {
+            let error = response.status_error(detail, call.addressed());
+            match (error.exit_status(), status) {
+                (ExitStatus::NoPerm, _) => error.with_hint(format!(
+                    "controleer {API_TOKEN_ENV}; het token moet voor dit KvK-nummer mogen handelen"
+                )),
+                (ExitStatus::TempFail, _) => {
+                    let wait = response.retry_after().unwrap_or(1);
+                    error.with_hint(retry_hint(wait))
+                }
+                (ExitStatus::Unavailable, 404 | 410) => error.with_hint(format!(
+                    "de backend kent dit pad niet; controleer {API_BASE_ENV}"
+                )),
+                _ => error,
+            }
+        }
     };
-    with_errors(error.with_status(status), errors)
+    with_errors(error, errors)
+}
+
+fn retry_hint(wait: u64) -> String {
+    format!("probeer het over {wait} seconden opnieuw met hetzelfde commando; dat is veilig")
 }
 
 fn with_errors(mut error: Error, errors: Vec<FieldError>) -> Error {

@@ -5,6 +5,7 @@ mod concurrency;
 mod crash;
 mod discovery;
 mod http;
+mod http_status;
 mod indienen;
 mod regeling;
 mod sessie;

@@ -100,6 +100,32 @@ fn get_of_an_unknown_id_is_not_found_with_the_known_ids() {
     assert_eq!(sandbox.audit_records()[0]["exit_code"], 66);
 }
 
+/// The declared pattern of `regeling_id` is enforced before any lookup: a value that breaks it
+/// is exit 65 with its pointer (not 66), together with every other invalid argument.
+#[test]
+fn get_of_an_id_that_breaks_the_pattern_is_invalid_input_with_all_errors() {
+    let sandbox = Sandbox::new();
+    let error = sandbox
+        .run(["regeling", "get", "--", "@@ongeldig@@"])
+        .error(65);
+    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["errors"][0]["pointer"], "/regeling_id");
+    let too_long = "A".repeat(41);
+    let error = sandbox
+        .run(["regeling", "get", &too_long, "--peildatum", "morgen"])
+        .error(65);
+    let pointers: Vec<&str> = error["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/regeling_id", "/peildatum"]);
+    // Surrounding spaces are allowed by the pattern and ignored.
+    let data = sandbox.run(["regeling", "get", " ebr-2027 "]).json();
+    assert_eq!(data["id"], "EBR-2027");
+}
+
 #[test]
 fn lijst_with_provenance_names_the_embedded_catalogue() {
     let sandbox = Sandbox::new();

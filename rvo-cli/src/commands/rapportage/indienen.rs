@@ -10,7 +10,7 @@
 //! audit record without its report but never a report without its audit record.
 
 use chrono::Utc;
-use common::validate::{Validation, is_kvk_nummer};
+use common::validate::{PEILDATUM_SCHEMA, Validation, is_kvk_nummer, peildatum};
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
 };
@@ -24,7 +24,6 @@ use serde_json::json;
 use super::KVK_NUMMER;
 use crate::backend::http::{Call, error_for, parse};
 use crate::backend::{Backend, store_error, to_json};
-use crate::commands::{PEILDATUM_SCHEMA, peildatum};
 
 /// Dien een rapportage in (muterend: eerst het plan, dan --confirm)
 ///
@@ -101,7 +100,7 @@ pub const SPEC: CommandSpec = CommandSpec {
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
-    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     let kvk_nummer = args.kvk_nummer.trim();
     if is_kvk_nummer(kvk_nummer) {
         ctx.subject(kvk_nummer, "KVK_NUMMER");

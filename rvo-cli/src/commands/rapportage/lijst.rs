@@ -47,7 +47,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Backend::Http(http) => {
             let response = ctx.send(&http.list_request(&kvk_nummer))?;
             if response.status != 200 {
-                return Err(error_for(&response, Call::Read));
+                return Err(error_for(&response, Call::List));
             }
             let lijst: RapportageLijst = parse(&response)?;
             lijst

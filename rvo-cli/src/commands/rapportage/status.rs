@@ -75,7 +75,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Backend::Http(http) => {
             let response = ctx.send(&http.get_request(referentienummer))?;
             if response.status != 200 {
-                return Err(error_for(&response, Call::Read));
+                return Err(error_for(&response, Call::Get));
             }
             let record: RapportageRecord = parse(&response)?;
             if record.referentienummer != referentienummer {

@@ -1,17 +1,17 @@
 //! `regeling get ID`: one scheme, with its status on the peildatum.
 
-use common::validate::Validation;
+use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
-use rvo_cli::catalogue::Catalogue;
+use rvo_cli::catalogue::{Catalogue, invalid_regeling_id, is_regeling_id};
 use rvo_cli::status::RegelingOpDatum;
 use serde_json::json;
 
 use super::catalogue_outcome;
-use crate::commands::{PEILDATUM_SCHEMA, peildatum};
 
 /// Eén regeling uit de catalogus, met wettelijke grondslag en status op de peildatum
 ///
-/// Een onbekend id geeft exit 66 met de bekende ids in de hint.
+/// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
+/// hint.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
@@ -44,7 +44,10 @@ pub const SPEC: CommandSpec = CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    validation.check(is_regeling_id(&args.regeling_id), "regeling_id", || {
+        invalid_regeling_id(&args.regeling_id)
+    });
+    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     validation.finish()?;
     let catalogue = Catalogue::embedded();
     let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {

@@ -1,13 +1,12 @@
 //! `regeling lijst`: every scheme of the catalogue, with its status on the peildatum.
 
-use common::validate::Validation;
+use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::Catalogue;
 use rvo_cli::status::RegelingOpDatum;
 use serde_json::json;
 
 use super::catalogue_outcome;
-use crate::commands::{PEILDATUM_SCHEMA, peildatum};
 
 /// Alle regelingen uit de catalogus, met hun status op de peildatum
 #[derive(clap::Args, Debug)]
@@ -34,7 +33,7 @@ pub const SPEC: CommandSpec = CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     validation.finish()?;
     ctx.gate(PlanSpec::new(json!({"peildatum": date.to_string()})))?;
     let catalogue = Catalogue::embedded();

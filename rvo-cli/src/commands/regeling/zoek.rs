@@ -1,6 +1,6 @@
 //! `regeling zoek TREFWOORD`: ranked, case- and accent-insensitive search over the catalogue.
 
-use common::validate::Validation;
+use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::{Catalogue, Soort};
 use rvo_cli::search::{Filters, search};
@@ -8,7 +8,6 @@ use rvo_cli::status::Status;
 use serde_json::json;
 
 use super::catalogue_outcome;
-use crate::commands::{PEILDATUM_SCHEMA, peildatum};
 
 /// Zoek regelingen op naam, beschrijving en trefwoorden (hoofdletter- en accentongevoelig)
 ///
@@ -47,7 +46,7 @@ pub const SPEC: CommandSpec = CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(ctx, args.peildatum.as_deref(), &mut validation);
+    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
     let status = args.status.as_deref().and_then(Status::parse);
     let soort = args.soort.as_deref().and_then(Soort::parse);
     validation.finish()?;
