@@ -22,6 +22,12 @@ pub enum Mode {
     Unauthorized,
     /// 400 Bad Request.
     BadRequest,
+    /// 422 Unprocessable Content.
+    Unprocessable,
+    /// 410 Gone.
+    Gone,
+    /// 503 Service Unavailable without `Retry-After`.
+    Unavailable,
     /// 200 with a body no parser accepts.
     Garbage,
     /// Nothing for 5 s.
@@ -31,16 +37,35 @@ pub enum Mode {
 }
 
 impl Mode {
-    const ALL: [(Mode, &'static str); 8] = [
+    const ALL: [(Mode, &'static str); 11] = [
         (Mode::Silent, "stil"),
         (Mode::ServerError, "500"),
         (Mode::RateLimited, "429"),
         (Mode::Unauthorized, "401"),
         (Mode::BadRequest, "400"),
+        (Mode::Unprocessable, "422"),
+        (Mode::Gone, "410"),
+        (Mode::Unavailable, "503"),
         (Mode::Garbage, "onzin"),
         (Mode::Stall, "traag"),
         (Mode::Redirect, "omleiding"),
     ];
+
+    /// The HTTP status the recorder answers with; `None` when it never answers in time.
+    pub fn status(self) -> Option<i64> {
+        match self {
+            Mode::Silent | Mode::ServerError => Some(500),
+            Mode::Unavailable => Some(503),
+            Mode::RateLimited => Some(429),
+            Mode::Unauthorized => Some(401),
+            Mode::BadRequest => Some(400),
+            Mode::Unprocessable => Some(422),
+            Mode::Gone => Some(410),
+            Mode::Garbage => Some(200),
+            Mode::Stall => None,
+            Mode::Redirect => Some(302),
+        }
+    }
 
     fn label(self) -> &'static str {
         Self::ALL
@@ -157,6 +182,13 @@ fn answer(request: tiny_http::Request, log: &Mutex<Vec<Recorded>>) {
             .with_header(header("Retry-After", "3600")),
         Mode::Unauthorized => Response::from_string("geen toegang").with_status_code(401),
         Mode::BadRequest => Response::from_string("{\"fout\":\"ongeldig\"}").with_status_code(400),
+        Mode::Unprocessable => {
+            Response::from_string("{\"fout\":\"onverwerkbaar\"}").with_status_code(422)
+        }
+        Mode::Gone => Response::from_string("{\"fout\":\"verdwenen\"}").with_status_code(410),
+        Mode::Unavailable => {
+            Response::from_string("tijdelijk niet beschikbaar").with_status_code(503)
+        }
         Mode::Garbage => Response::from_string("\u{1}<<{{ geen geldig antwoord")
             .with_status_code(200)
             .with_header(header("Content-Type", "application/json")),

@@ -1,0 +1,262 @@
+//! The tool entries of the discovery document (DISC-6, DISC-8..11, DISC-13, DISC-14, DISC-16, DISC-17):
+//! names, annotations, input and output schemas, argument mapping, examples, per-command discovery.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::checks::{Evidence, Verdict, judge, judge_probes, needs_discovery};
+use crate::model::Entry;
+use crate::probe::Kind;
+use crate::schemas::{compile_user_schema, schemas, violations};
+use crate::session::Session;
+
+fn per_entry(session: &Session, problem: impl Fn(&Entry) -> Vec<String>) -> Verdict {
+    if let Some(skip) = needs_discovery(session) {
+        return skip;
+    }
+    let failures = session
+        .entries
+        .iter()
+        .flat_map(|entry| {
+            problem(entry)
+                .into_iter()
+                .map(|p| Evidence::about(format!("tool {}", entry.name), p))
+        })
+        .collect();
+    judge(failures, session.entries.len(), "geen tool-objecten")
+}
+
+pub(super) fn tool_names(session: &Session) -> Verdict {
+    let mut seen = HashSet::new();
+    let duplicates: Vec<String> = session
+        .entries
+        .iter()
+        .filter(|e| !seen.insert(e.name.clone()))
+        .map(|e| e.name.clone())
+        .collect();
+    per_entry(session, |entry| {
+        let mut problems = Vec::new();
+        let expected = entry.argv.join("_").replace('-', "_");
+        if entry.argv.is_empty() {
+            problems.push("_meta.argv ontbreekt of is leeg".into());
+        } else if entry.name != expected {
+            problems.push(format!(
+                "name {:?} hoort {:?} te zijn (_meta.argv {:?})",
+                entry.name, expected, entry.argv
+            ));
+        }
+        let valid = entry
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && entry.name.len() <= 64
+            && entry
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            problems.push(format!(
+                "name {:?} past niet bij ^[a-zA-Z][a-zA-Z0-9_]{{0,63}}$",
+                entry.name
+            ));
+        }
+        if duplicates.contains(&entry.name) {
+            problems.push(format!("name {:?} komt meer dan eens voor", entry.name));
+        }
+        if let Some(word) = entry.argv.iter().find(|w| {
+            w.is_empty()
+                || !w
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        }) {
+            problems.push(format!("_meta.argv bevat {word:?}"));
+        }
+        problems
+    })
+}
+
+pub(super) fn annotations(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        let annotations = entry.raw.get("annotations");
+        let mut problems: Vec<String> = [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ]
+        .iter()
+        .filter(|hint| {
+            !annotations
+                .and_then(|a| a.get(**hint))
+                .is_some_and(Value::is_boolean)
+        })
+        .map(|hint| format!("annotations.{hint} ontbreekt of is geen boolean"))
+        .collect();
+        let hint = |name: &str| {
+            annotations
+                .and_then(|a| a.get(name))
+                .and_then(Value::as_bool)
+        };
+        if hint("readOnlyHint") == Some(true) && hint("destructiveHint") == Some(true) {
+            problems.push("readOnlyHint true met destructiveHint true".into());
+        }
+        problems
+    })
+}
+
+fn is_snake_case(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn schema_problems(label: &str, schema: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if let Err(error) = compile_user_schema(schema) {
+        problems.push(format!(
+            "{label} is geen geldig JSON Schema 2020-12: {error}"
+        ));
+    }
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        problems.push(format!(
+            "{label} heeft geen \"type\": \"object\" als wortel"
+        ));
+    }
+    if let Some(dialect) = schema.get("$schema").and_then(Value::as_str)
+        && dialect != "https://json-schema.org/draft/2020-12/schema"
+    {
+        problems.push(format!("{label} verklaart een ander dialect: {dialect}"));
+    }
+    problems
+}
+
+pub(super) fn input_schema(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        let mut problems = schema_problems("inputSchema", &entry.input);
+        let properties = entry
+            .input
+            .get("properties")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        for name in properties.keys() {
+            if !is_snake_case(name) {
+                problems.push(format!("eigenschap {name:?} is geen snake_case"));
+            }
+        }
+        for (name, flag) in &entry.flags {
+            let expected = format!("--{}", name.replace('_', "-"));
+            if *flag != expected {
+                problems.push(format!(
+                    "eigenschap {name:?} heeft vlag {flag}, het profiel vraagt {expected}"
+                ));
+            }
+        }
+        for name in entry.required() {
+            if !properties.contains_key(&name) {
+                problems.push(format!("required noemt {name:?}, dat geen eigenschap is"));
+            }
+        }
+        problems
+    })
+}
+
+pub(super) fn input_closed(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        (entry.input.get("additionalProperties") != Some(&Value::Bool(false)))
+            .then(|| "inputSchema zonder \"additionalProperties\": false".to_string())
+            .into_iter()
+            .collect()
+    })
+}
+
+pub(super) fn input_mapping(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        let properties: Vec<String> = entry
+            .input
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut problems = Vec::new();
+        let mapped: Vec<&String> = entry
+            .positional
+            .iter()
+            .chain(entry.flags.iter().map(|(name, _)| name))
+            .collect();
+        for name in &properties {
+            let count = mapped.iter().filter(|m| **m == name).count();
+            if count != 1 {
+                problems.push(format!(
+                    "eigenschap {name:?} staat {count} keer in positional/flags"
+                ));
+            }
+        }
+        for name in mapped {
+            if !properties.contains(name) {
+                problems.push(format!(
+                    "{name:?} in _meta is geen eigenschap van inputSchema"
+                ));
+            }
+        }
+        problems
+    })
+}
+
+pub(super) fn output_schema(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        schema_problems("outputSchema", &entry.output)
+    })
+}
+
+pub(super) fn command_discovery(session: &Session) -> Verdict {
+    if let Some(skip) = needs_discovery(session) {
+        return skip;
+    }
+    judge_probes(
+        session.probes_where(|k| *k == Kind::CommandDiscovery),
+        "geen tool-objecten",
+        |probe| {
+            let entry = &session.entries[probe.entry?];
+            if probe.outcome.status != Some(0) {
+                return Some(format!(
+                    "verwacht exit 0, kreeg {}",
+                    probe.outcome.status_text()
+                ));
+            }
+            let Some(document) = probe.stdout_json() else {
+                return Some("stdout is niet precies één JSON-document".into());
+            };
+            if document != entry.raw {
+                return Some(format!(
+                    "wijkt af van het tool-object {:?} in het hoofddocument",
+                    entry.name
+                ));
+            }
+            violations(&schemas().tool, &document)
+                .map(|v| format!("voldoet niet aan tool.schema.json: {v}"))
+        },
+    )
+}
+
+pub(super) fn examples_declared(session: &Session) -> Verdict {
+    per_entry(session, |entry| {
+        if entry.examples.is_empty() {
+            return vec!["_meta.examples is leeg of ontbreekt".into()];
+        }
+        entry
+            .examples
+            .iter()
+            .filter_map(|example| {
+                entry
+                    .arguments_of(example)
+                    .err()
+                    .map(|why| format!("voorbeeld {example:?}: {why}"))
+            })
+            .collect()
+    })
+}

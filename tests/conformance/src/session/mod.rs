@@ -1,0 +1,248 @@
+//! One conformance run: discovery, then every probe in parallel against the recorder, then the live round.
+//!
+//! `plan` decides which invocations the discovery document calls for; `call` turns each into a
+//! command line and environment; this module runs them and gathers what they left behind.
+
+mod call;
+mod plan;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::invoke::Outcome;
+use crate::invoke::{self, Call};
+use crate::model::{self, Entry};
+use crate::probe::{Kind, Probe};
+use crate::recorder::{Recorded, Recorder};
+use call::Builder;
+use plan::{Planned, plan_probes, strings};
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The program and its prefix arguments.
+    pub program: Vec<String>,
+    /// `--env NAME=VALUE`, applied to every live call (and to the others, except base URLs).
+    pub env: Vec<(String, String)>,
+    /// `--live`: the sources answer (at their defaults or as `--env` says).
+    pub live: bool,
+    /// Deadline per invocation.
+    pub timeout: Duration,
+    /// Parallel invocations.
+    pub jobs: usize,
+    /// Example command lines (and whether they mutate) for programs without usable discovery.
+    pub examples: Vec<(Vec<String>, bool)>,
+}
+
+/// The activity id set in every call (AUDIT-13).
+pub const ACTIVITY_ID: &str = "urn:profile-check:verwerkingsactiviteit";
+
+/// Everything the checks look at.
+pub struct Session {
+    pub program: Vec<String>,
+    pub discovery_outcome: Outcome,
+    pub discovery: Option<Value>,
+    pub entries: Vec<Entry>,
+    pub probes: Vec<Probe>,
+    /// Requests that carried no probe prefix.
+    pub stray_requests: Vec<Recorded>,
+    /// The canary set in every secret variable, when there are any.
+    pub canary: Option<String>,
+    pub trace_id: String,
+    pub parent_span_id: String,
+    pub live: bool,
+    pub audit_by_option: bool,
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buffer = vec![0u8; bytes];
+    getrandom::fill(&mut buffer).expect("randomness");
+    buffer.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Insert the per-probe globals right after the command path of `argv`.
+fn with_globals(entry: Option<&Entry>, argv: &[String], globals: &[String]) -> Vec<String> {
+    match entry {
+        Some(entry) if !globals.is_empty() => entry.example_with(argv, globals),
+        _ => argv.to_vec(),
+    }
+}
+
+fn read_audit(path: &Path) -> Option<Vec<String>> {
+    std::fs::read_to_string(path).ok().map(|text| {
+        text.lines()
+            .filter(|line| !line.is_empty())
+            .map(String::from)
+            .collect()
+    })
+}
+
+/// Run everything for `config`. `Err` only when the checker itself cannot work (no temp dir, no port).
+pub fn run(config: &Config) -> Result<Session, String> {
+    let recorder =
+        Recorder::start().map_err(|error| format!("kan geen opnameserver starten: {error}"))?;
+    let temp =
+        tempfile::tempdir().map_err(|error| format!("kan geen tijdelijke map maken: {error}"))?;
+    let home = temp.path().join("home");
+    let audit_dir = temp.path().join("audit");
+    for dir in [&home, &audit_dir] {
+        std::fs::create_dir_all(dir)
+            .map_err(|error| format!("kan {} niet maken: {error}", dir.display()))?;
+    }
+    let mut argv = config.program.clone();
+    argv.extend(strings(&["--help", "--json"]));
+    let discovery_outcome = invoke::run(&Call {
+        argv,
+        env: vec![
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("HOME".into(), home.display().to_string()),
+        ],
+        timeout: config.timeout,
+    });
+    let discovery: Option<Value> =
+        serde_json::from_str(discovery_outcome.stdout.trim_end_matches('\n')).ok();
+    let trace_id = random_hex(16);
+    let parent_span_id = random_hex(8);
+    let mut session = Session {
+        program: config.program.clone(),
+        discovery_outcome,
+        discovery: discovery.clone(),
+        entries: Vec::new(),
+        probes: Vec::new(),
+        stray_requests: Vec::new(),
+        canary: None,
+        trace_id: trace_id.clone(),
+        parent_span_id: parent_span_id.clone(),
+        live: false,
+        audit_by_option: false,
+    };
+    let (discovery, entries) = match discovery.filter(Value::is_object) {
+        Some(discovery) => {
+            let entries = model::entries(&discovery);
+            (discovery, entries)
+        }
+        None if !config.examples.is_empty() => {
+            session.discovery = None;
+            (
+                Value::Object(Map::new()),
+                config
+                    .examples
+                    .iter()
+                    .map(|(words, mutating)| model::Entry::synthetic(words, *mutating))
+                    .collect(),
+            )
+        }
+        None => return Ok(session),
+    };
+    let base_urls = model::env_of_kind(&discovery, "base_url");
+    let live = config.live
+        || !config.env.is_empty()
+        || (base_urls.is_empty() && entries.iter().all(|e| !e.open_world));
+    let canary = (!model::env_of_kind(&discovery, "secret").is_empty())
+        .then(|| format!("pcKANARIE{}", random_hex(12)));
+    let builder = Builder {
+        config,
+        discovery: discovery.clone(),
+        recorder: &recorder,
+        audit_dir,
+        home,
+        canary: canary.clone(),
+        traceparent: format!("00-{trace_id}-{parent_span_id}-01"),
+        audit_by_option: model::has_global_option(&discovery, "--audit-log"),
+    };
+    let mut planned: Vec<Planned> = plan_probes(&discovery, &entries, live);
+    let mut probes = execute(&builder, &entries, &mut planned, 0, config.jobs);
+    // Live round two: two fields that the first live answer actually holds.
+    let mut second: Vec<Planned> = Vec::new();
+    for probe in probes
+        .iter()
+        .filter(|p| p.kind == Kind::Live(0) && p.outcome.status == Some(0))
+    {
+        let Some(index) = probe.entry else { continue };
+        let entry = &entries[index];
+        let Some(Value::Object(data)) = probe.stdout_json() else {
+            continue;
+        };
+        let present: Vec<String> = entry
+            .output_fields()
+            .into_iter()
+            .filter(|f| data.contains_key(f))
+            .collect();
+        if let [a, b, ..] = present.as_slice() {
+            let fields = format!("{a},{b}");
+            let mut p = Planned::new(
+                Kind::LiveFields(a.clone(), b.clone()),
+                Some(index),
+                entry.example_with(&entry.examples[0], &strings(&["--fields", &fields])),
+            );
+            p.live = true;
+            second.push(p);
+        }
+    }
+    let offset = planned.len();
+    probes.extend(execute(
+        &builder,
+        &entries,
+        &mut second,
+        offset,
+        config.jobs,
+    ));
+    let requests = recorder.requests();
+    session.stray_requests = requests
+        .iter()
+        .filter(|r| r.call.is_none())
+        .cloned()
+        .collect();
+    for (index, probe) in probes.iter_mut().enumerate() {
+        probe.requests = requests
+            .iter()
+            .filter(|r| r.call == Some(index))
+            .cloned()
+            .collect();
+    }
+    session.entries = entries;
+    session.probes = probes;
+    session.canary = canary;
+    session.live = live;
+    session.audit_by_option = builder.audit_by_option;
+    Ok(session)
+}
+
+fn execute(
+    builder: &Builder,
+    entries: &[Entry],
+    planned: &mut [Planned],
+    offset: usize,
+    jobs: usize,
+) -> Vec<Probe> {
+    let calls: Vec<Call> = planned
+        .iter_mut()
+        .enumerate()
+        .map(|(i, p)| {
+            let index = offset + i;
+            if p.entry.is_some() && p.kind.reaches_command() != Some(false) {
+                p.argv = with_globals(
+                    p.entry.map(|e| &entries[e]),
+                    &p.argv,
+                    &builder.globals(index),
+                );
+            }
+            builder.call(index, p)
+        })
+        .collect();
+    let outcomes = invoke::run_all(&calls, jobs);
+    planned
+        .iter()
+        .zip(outcomes)
+        .enumerate()
+        .map(|(i, (p, outcome))| Probe {
+            kind: p.kind.clone(),
+            entry: p.entry,
+            outcome,
+            audit: read_audit(&builder.audit_path(offset + i)),
+            requests: Vec::new(),
+        })
+        .collect()
+}
