@@ -6,7 +6,7 @@
 //! base (rule NET-11, exit 76 `OMLEIDING_GEWEIGERD`); nothing is sent before that check.
 
 use chrono::NaiveDate;
-use common::http::{Response, check_url, ensure_under};
+use common::http::{Response, check_url, ensure_under, is_loopback};
 use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Result};
 use koop_cli::sru::{Record, SearchResponse, parse_search_response};
 use koop_cli::{KoopError, ProtocolError};
@@ -42,9 +42,7 @@ impl Koop {
             .to_string();
         let sru = check_url(&sru_url)?;
         let repository = check_url(&repository_url)?;
-        let loopback = [sru.host_str(), repository.host_str()]
-            .into_iter()
-            .all(is_loopback);
+        let loopback = is_loopback(&sru) && is_loopback(&repository);
         let environment = if sru_url == DEFAULT_SRU_URL && repository_url == DEFAULT_REPOSITORY_URL
         {
             Environment::Production
@@ -173,43 +171,18 @@ pub fn to_error(err: KoopError) -> Error {
     }
 }
 
-/// A non-2xx answer of either source as the profile's error.
+/// A non-2xx answer of either source as the profile's error: the shared mapping of
+/// [`Response::status_error`], with where to look when a 404/410 comes back. `addressed` is true for
+/// the toestand (one named file), false for the search service.
 fn http_error(response: &Response, who: &str, addressed: bool) -> Error {
     let status = response.status;
-    let detail = format!("{who} antwoordde HTTP {status}");
-    let err = match status {
-        429 => Error::temporary(detail, Some(response.retry_after().unwrap_or(1))),
-        503 if response.retry_after().is_some() => Error::temporary(detail, response.retry_after()),
-        401 | 403 => Error::no_permission(detail),
-        404 | 410 if addressed => Error::not_found(detail).with_hint(
+    let err = response.status_error(format!("{who} antwoordde HTTP {status}"), addressed);
+    match status {
+        404 | 410 if addressed => err.with_hint(
             "de toestand bestaat niet (meer) in de repository; probeer het later opnieuw",
         ),
-        404 | 410 => Error::unavailable(detail).with_hint(format!("controleer {SRU_URL}")),
-        400 | 422 => Error::new(
-            ExitStatus::DataErr,
-            "API_FOUT",
-            "De bron weigerde het verzoek",
-            detail,
-        ),
-        500..=599 => Error::unavailable(detail),
-        _ => Error::new(
-            ExitStatus::Error,
-            "API_FOUT",
-            "Onverwacht antwoord van de bron",
-            detail,
-        ),
-    };
-    err.with_status(status)
-}
-
-/// `localhost`, `127.0.0.0/8` or `[::1]` (a local fake).
-fn is_loopback(host: Option<&str>) -> bool {
-    match host {
-        Some(h) if h.eq_ignore_ascii_case("localhost") || h == "[::1]" => true,
-        Some(h) => h
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|ip| ip.is_loopback()),
-        None => false,
+        404 | 410 => err.with_hint(format!("controleer {SRU_URL}")),
+        _ => err,
     }
 }
 

@@ -1,10 +1,11 @@
 //! What the sources send back that must not be trusted: a toestand URL on another host (NET-11),
-//! bodies that are not XML or are cut off (EXIT-9), stalls (NET-2), unreachable and unsafe URLs.
+//! bodies that are not XML or are cut off (EXIT-9), stalls (NET-2), unreachable and unsafe URLs, and
+//! HTTP failures of either source (EXIT-4 … EXIT-8, the shared mapping with koop's hints).
 
 use std::time::{Duration, Instant};
 
 use test_support::koop::Koop;
-use test_support::{FakeServer, Reply};
+use test_support::{FakeServer, Mounts, RecordedRequest, Reply};
 
 use crate::support::{KoopFake, Sandbox, run};
 
@@ -145,5 +146,103 @@ fn plain_http_to_another_host_is_refused_before_anything_is_sent() {
         }
         let error = run(cmd, &args).error(78);
         assert_eq!(error["code"], "CONFIG_FOUT", "DRY-4 ({dry})");
+    }
+}
+
+/// The fake KOOP whose repository answers every request with `reply`.
+fn failing_repository(reply: Reply) -> FakeServer {
+    let mounts = Mounts::new()
+        .mount("/koop/repository", move |_: &RecordedRequest| reply.clone())
+        .mount("/koop", |r: &RecordedRequest| Koop::new().route(r));
+    FakeServer::start(mounts.into_handler())
+}
+
+#[test]
+fn http_failures_of_the_search_service_map_to_the_profile() {
+    let cases = [
+        (Reply::text(400, "bad"), 65, "API_FOUT"),
+        (Reply::text(401, "no"), 77, "NIET_TOEGESTAAN"),
+        (Reply::text(404, "gone"), 69, "SOURCE_UNAVAILABLE"),
+        (
+            Reply::text(429, "slow down").header("retry-after", "60"),
+            75,
+            "TIJDELIJK_NIET_BESCHIKBAAR",
+        ),
+        (
+            Reply::text(503, "busy").header("retry-after", "30"),
+            75,
+            "TIJDELIJK_NIET_BESCHIKBAAR",
+        ),
+        (Reply::html_error(503), 69, "SOURCE_UNAVAILABLE"),
+        (Reply::text(418, "teapot"), 1, "API_FOUT"),
+    ];
+    let sandbox = Sandbox::new();
+    for (reply, exit, code) in cases {
+        let status = reply.status_code();
+        let server = FakeServer::start(move |_| reply.clone());
+        let mut cmd = sandbox.bare();
+        cmd.env("KOOP_SRU_URL", server.base_url());
+        // A Retry-After beyond the deadline: answered at once, not retried (NET-5).
+        let args = ["regeling", "versies", "BWBR9900001", "--timeout", "5"];
+        let error = run(cmd, args).error(exit);
+        assert_eq!(error["code"], code, "{status}: {error}");
+        assert_eq!(error["status"], status, "ERR-7");
+        assert_eq!(
+            error["detail"],
+            format!("de zoekdienst antwoordde HTTP {status}")
+        );
+        match status {
+            404 => assert_eq!(error["hint"], "controleer KOOP_SRU_URL"),
+            429 => {
+                assert_eq!(error["retry_after"], 60, "EXIT-7");
+                assert_eq!(
+                    error["hint"],
+                    "te veel verzoeken; wacht retry_after seconden"
+                );
+            }
+            503 if exit == 75 => assert_eq!(error["retry_after"], 30),
+            _ => {}
+        }
+        if status < 500 || exit == 75 {
+            assert_eq!(server.requests().len(), 1, "not retried: {status}");
+        }
+    }
+}
+
+#[test]
+fn http_failures_of_the_repository_map_to_the_profile() {
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "artikel",
+        "BWBR9900001",
+        "1",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    for (reply, exit, code) in [
+        (Reply::text(404, "Not Found"), 66, "NIET_GEVONDEN"),
+        (Reply::text(410, "Gone"), 66, "NIET_GEVONDEN"),
+        (Reply::text(403, "Forbidden"), 77, "NIET_TOEGESTAAN"),
+        (Reply::html_error(502), 69, "SOURCE_UNAVAILABLE"),
+    ] {
+        let status = reply.status_code();
+        let server = failing_repository(reply);
+        let mut cmd = sandbox.bare();
+        cmd.env("KOOP_SRU_URL", server.url("/koop"))
+            .env("KOOP_REPOSITORY_URL", server.url("/koop/repository"));
+        let error = run(cmd, args).error(exit);
+        assert_eq!(error["code"], code, "{status}: {error}");
+        assert_eq!(error["status"], status);
+        assert_eq!(
+            error["detail"],
+            format!("de repository antwoordde HTTP {status}")
+        );
+        if exit == 66 {
+            assert_eq!(
+                error["hint"],
+                "de toestand bestaat niet (meer) in de repository; probeer het later opnieuw"
+            );
+        }
     }
 }
