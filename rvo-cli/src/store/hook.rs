@@ -2,13 +2,18 @@
 //!
 //! A crash test needs the writer to stop at a known point so it can `kill -9` it there. The hook
 //! exists only in builds with `cfg(test)` (this crate's unit tests) or the `test-hooks` cargo
-//! feature (which the CLI's integration tests enable and release builds never do). In every
-//! other build [`Pause`] is an empty type whose methods compile to nothing, and the environment
-//! variable is never read, so it cannot be switched on from outside a test build.
+//! feature (switched on for `cargo test` builds by the self dev-dependency; never by
+//! `cargo build`, `cargo build --release` or `cargo install`). In every other build [`Pause`] is
+//! an empty type whose methods compile to nothing.
 //!
-//! In a hook-enabled build, `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` (phase one of `locked`,
-//! `half-written`, `synced`, `committing`, `renamed`) makes the writer print
-//! `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleep at that point.
+//! Even where it is compiled in, the library never reads the environment for it: a pause is
+//! either given to one store (`LocalStore::with_pause`) or installed for the whole process
+//! with `install_pause`. Only test programs do that: the
+//! `rvo-cli-test-hooks` binary (a copy of rvo-cli for the crash tests, built only with the
+//! feature) reads `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` (`parse_pause`) and installs
+//! it; the `rvo-cli` binary never does, so nothing from outside can switch the hook on there.
+//!
+//! A paused writer prints `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleeps at that point.
 
 /// Points in a filing where a crash test can pause the writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +32,7 @@ pub enum Phase {
     Renamed,
 }
 
-/// Name of the environment variable read by hook-enabled builds.
+/// The environment variable the test programs read (never the library or `rvo-cli` itself).
 #[cfg(any(test, feature = "test-hooks"))]
 pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
@@ -41,7 +46,7 @@ impl Phase {
         Phase::Renamed,
     ];
 
-    /// The name used in [`PAUSE_ENV`].
+    /// The name used in [`PAUSE_ENV`] and in the pause marker.
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Locked => "locked",
@@ -55,25 +60,22 @@ impl Phase {
 
 #[cfg(any(test, feature = "test-hooks"))]
 mod enabled {
-    use super::{PAUSE_ENV, Phase};
+    use super::Phase;
     use std::io::Write;
+    use std::sync::OnceLock;
     use std::time::Duration;
+
+    /// The pause every store of this process starts with, once a test program installed one.
+    static INSTALLED: OnceLock<Pause> = OnceLock::new();
 
     /// Where (if anywhere) the writer pauses.
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Pause(Option<(Phase, Duration)>);
 
     impl Pause {
-        /// Reads [`PAUSE_ENV`]; an unset or malformed value means no pause.
-        pub fn from_env() -> Self {
-            let parsed = std::env::var(PAUSE_ENV).ok().and_then(|value| {
-                let (name, millis) = value.split_once(':')?;
-                let phase = Phase::ALL
-                    .into_iter()
-                    .find(|phase| phase.as_str() == name)?;
-                Some((phase, Duration::from_millis(millis.parse().ok()?)))
-            });
-            Pause(parsed)
+        /// The pause installed with [`install_pause`], else none.
+        pub fn installed() -> Self {
+            INSTALLED.get().copied().unwrap_or_default()
         }
 
         /// Pause at `phase` for `duration`.
@@ -94,6 +96,22 @@ mod enabled {
             }
         }
     }
+
+    /// Parses `<phase>:<milliseconds>` (the value of [`PAUSE_ENV`](super::PAUSE_ENV)), e.g.
+    /// `synced:30000`; anything else is `None`.
+    pub fn parse_pause(value: &str) -> Option<(Phase, Duration)> {
+        let (name, millis) = value.split_once(':')?;
+        let phase = Phase::ALL
+            .into_iter()
+            .find(|phase| phase.as_str() == name)?;
+        Some((phase, Duration::from_millis(millis.parse().ok()?)))
+    }
+
+    /// Makes every store created afterwards in this process pause at `phase` for `duration`.
+    /// For test programs only; the first call wins.
+    pub fn install_pause(phase: Phase, duration: Duration) {
+        let _ = INSTALLED.set(Pause::at(phase, duration));
+    }
 }
 
 #[cfg(not(any(test, feature = "test-hooks")))]
@@ -105,8 +123,8 @@ mod enabled {
     pub struct Pause;
 
     impl Pause {
-        /// No hook in this build: ignores the environment.
-        pub fn from_env() -> Self {
+        /// No hook in this build: no pause.
+        pub fn installed() -> Self {
             Pause
         }
 
@@ -117,3 +135,5 @@ mod enabled {
 }
 
 pub use enabled::Pause;
+#[cfg(any(test, feature = "test-hooks"))]
+pub use enabled::{install_pause, parse_pause};

@@ -32,7 +32,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 
 pub use error::StoreError;
 #[cfg(any(test, feature = "test-hooks"))]
-pub use hook::{PAUSE_ENV, Phase};
+pub use hook::{PAUSE_ENV, Phase, install_pause, parse_pause};
 pub use pending::{PendingFiling, Prepared};
 pub use record::{RECORD_FORMAT, StoredRecord};
 
@@ -59,7 +59,7 @@ impl LocalStore {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         LocalStore {
             dir: dir.into(),
-            pause: hook::Pause::from_env(),
+            pause: hook::Pause::installed(),
         }
     }
 

@@ -1,5 +1,6 @@
-//! MUT-13 for the local store: a filing killed with SIGKILL at every phase (test-only pause hook,
-//! `RVO_CLI_TEST_PAUSE`), and a filing whose audit append or commit fails.
+//! MUT-13 for the local store: a filing killed with SIGKILL at every phase (test-only pause hook:
+//! `RVO_CLI_TEST_PAUSE`, read only by the `rvo-cli-test-hooks` binary), and a filing whose audit
+//! append or commit fails.
 //!
 //! The store files in two phases around the audit record: prepare (lock, replay check, temporary
 //! file written and synced), then `common` appends and syncs the audit record, then commit
@@ -20,7 +21,7 @@ use crate::support::{Sandbox, compact_document, digest_of_default_report, indien
 fn pause_at(sandbox: &Sandbox, phase: &str, pause: Duration) -> std::process::Child {
     let args = indienen("warmtepomp,led-verlichting", &["--confirm"]);
     let mut child = sandbox
-        .process(&args)
+        .hooked_process(&args)
         .env(
             "RVO_CLI_TEST_PAUSE",
             format!("{phase}:{}", pause.as_millis()),
@@ -213,4 +214,27 @@ fn a_failed_commit_is_audited_as_an_error() {
         "{}",
         "overwritten"
     );
+}
+
+/// The pause hook lives only in `rvo-cli-test-hooks`: `rvo-cli` itself ignores
+/// `RVO_CLI_TEST_PAUSE` (it reads no variable it does not declare, CONF-2) and files at once.
+#[test]
+fn rvo_cli_itself_has_no_pause_hook() {
+    let sandbox = Sandbox::new();
+    let started = std::time::Instant::now();
+    let output = sandbox
+        .process(&indienen("warmtepomp,led-verlichting", &["--confirm"]))
+        .env("RVO_CLI_TEST_PAUSE", "locked:20000")
+        .output()
+        .expect("rvo-cli runs");
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("RVO_CLI_TEST_PAUSED"),
+        "{output:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "rvo-cli paused"
+    );
+    sandbox.assert_store(1);
 }

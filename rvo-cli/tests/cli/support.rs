@@ -53,10 +53,20 @@ impl Sandbox {
         cmd
     }
 
-    /// rvo-cli with `args` as a plain process (for tests that spawn, pause or kill it), with the
-    /// same environment as [`Sandbox::cmd`] and stdin closed.
+    /// rvo-cli with `args` as a plain process (for tests that spawn or kill it), with the same
+    /// environment as [`Sandbox::cmd`] and stdin closed.
     pub fn process(&self, args: &[&str]) -> std::process::Command {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_rvo-cli"));
+        self.process_of(env!("CARGO_BIN_EXE_rvo-cli"), args)
+    }
+
+    /// Like [`Sandbox::process`], but `rvo-cli-test-hooks`: rvo-cli with the pause hook
+    /// (`RVO_CLI_TEST_PAUSE`), for the crash tests. `rvo-cli` itself ignores that variable.
+    pub fn hooked_process(&self, args: &[&str]) -> std::process::Command {
+        self.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), args)
+    }
+
+    fn process_of(&self, program: &str, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("HOME", self.path())
             .env("PATH", self.path())
