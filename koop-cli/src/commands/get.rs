@@ -28,13 +28,13 @@ pub struct Args {
 /// Schema of the BWB id argument.
 pub const BWB_ID: ArgSchema = ArgSchema {
     name: "bwb_id",
-    schema: r#"{"pattern": "^BWB[RV]\\d{7}$", "examples": ["BWBR0018451"]}"#,
+    schema: r#"{"pattern": "^BWB[RV][0-9]{7}$", "examples": ["BWBR0018451"]}"#,
 };
 
 /// Schema of the peildatum option.
 pub const PEILDATUM: ArgSchema = ArgSchema {
     name: "peildatum",
-    schema: r#"{"format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}"#,
+    schema: common::validate::PEILDATUM_SCHEMA,
 };
 
 pub const SPEC: CommandSpec = CommandSpec {
