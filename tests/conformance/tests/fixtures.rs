@@ -3,7 +3,20 @@
 
 mod support;
 
-use support::{checks_with, failed_rules, fixture, profile_check};
+use support::{checks_with, failed_rules, fixture, profile_check, with_source};
+
+/// Run profile-check on the conforming fixture (with its source) and extra `arguments` before `--`.
+fn check_good_cli(
+    options: &[&str],
+    fixture_arguments: &[&str],
+) -> (i32, serde_json::Value, String) {
+    let script = fixture("good-cli.sh");
+    let mut arguments = with_source(options);
+    arguments.extend(["--".into(), "bash".into(), script]);
+    arguments.extend(fixture_arguments.iter().map(|a| a.to_string()));
+    let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
+    profile_check(&arguments)
+}
 
 #[test]
 fn legacy_tool_fails_on_the_right_rules() {
@@ -68,7 +81,7 @@ fn legacy_tool_without_examples_still_fails_discovery() {
 
 #[test]
 fn conforming_fixture_passes_every_check_it_can_run() {
-    let (status, report, stderr) = profile_check(&["--", "bash", &fixture("good-cli.sh")]);
+    let (status, report, stderr) = check_good_cli(&[], &[]);
     assert_eq!(
         checks_with(&report, "FAIL"),
         Vec::<String>::new(),
@@ -85,6 +98,21 @@ fn conforming_fixture_passes_every_check_it_can_run() {
         "trace-context",
         "invalid-pattern",
         "usage-bad-enum",
+        "plain-http-refused",
+        "upstream-5xx",
+        "upstream-503",
+        "upstream-429",
+        "upstream-401",
+        "upstream-400",
+        "upstream-422",
+        "upstream-410",
+        "upstream-garbage",
+        "upstream-timeout",
+        "upstream-redirect",
+        "upstream-headers",
+        "upstream-base-url",
+        "audit-upstream",
+        "live-examples",
     ] {
         assert!(
             passed.contains(&check.to_string()),
@@ -112,19 +140,22 @@ const VARIATIONS: &[(&str, &str)] = &[
     ("unknown-flag-exit-1", "usage-unknown-option"),
     ("pretty-compact", "output-pretty"),
     ("bad-provenance", "provenance-envelope"),
+    ("400-invalid-input", "upstream-400"),
+    ("401-no-status", "upstream-401"),
+    ("gone-unavailable", "upstream-410"),
+    ("503-retry-forever", "upstream-503"),
 ];
 
 #[test]
 fn each_variation_fails_exactly_its_rule() {
-    let script = fixture("good-cli.sh");
     let wrong = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for chunk in VARIATIONS.chunks(VARIATIONS.len().div_ceil(3)) {
-            let (script, wrong) = (&script, &wrong);
+            let wrong = &wrong;
             scope.spawn(move || {
                 for (variation, check) in chunk {
                     let argument = format!("break:{variation}");
-                    let (status, report, _) = profile_check(&["--jobs", "4", "--", "bash", script, &argument]);
+                    let (status, report, _) = check_good_cli(&["--jobs", "4"], &[&argument]);
                     let failed = checks_with(&report, "FAIL");
                     if failed != [check.to_string()] || status != 1 {
                         wrong.lock().unwrap().push(format!(

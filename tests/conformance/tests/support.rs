@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -63,4 +64,41 @@ pub fn failed_rules(report: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The base URL of a source for the fixture's `bron get`, started once per test binary on 127.0.0.1:
+/// `GET …/items/<id>` answers `{"id":"<id>","naam":"Bron <id>"}`, anything else 404.
+pub fn fake_source() -> &'static str {
+    static BASE: OnceLock<String> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let server = tiny_http::Server::http("127.0.0.1:0").expect("fake source binds");
+        let port = server.server_addr().to_ip().expect("an IP address").port();
+        std::thread::spawn(move || {
+            for request in server.incoming_requests() {
+                let id = request
+                    .url()
+                    .strip_prefix("/api/items/")
+                    .filter(|id| id.len() == 4 && id.bytes().all(|b| b.is_ascii_digit()))
+                    .map(String::from);
+                let response = match id {
+                    Some(id) => tiny_http::Response::from_string(format!(
+                        "{{\"id\":\"{id}\",\"naam\":\"Bron {id}\"}}"
+                    )),
+                    None => tiny_http::Response::from_string("niet gevonden").with_status_code(404),
+                };
+                let _ = request.respond(response);
+            }
+        });
+        format!("http://127.0.0.1:{port}/api")
+    })
+}
+
+/// `--env GOOD_BRON_URL=<fake source>`: the fixture's source answers, so the live checks run too.
+pub fn with_source(arguments: &[&str]) -> Vec<String> {
+    let mut all = vec![
+        "--env".to_string(),
+        format!("GOOD_BRON_URL={}", fake_source()),
+    ];
+    all.extend(arguments.iter().map(|a| a.to_string()));
+    all
 }
