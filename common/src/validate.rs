@@ -57,7 +57,7 @@ pub fn peildatum(
     today: chrono::NaiveDate,
     validation: &mut Validation,
 ) -> chrono::NaiveDate {
-    match given.map(str::trim) {
+    match given {
         None => today,
         Some(text) => parse_date(text).unwrap_or_else(|| {
             validation.push(
