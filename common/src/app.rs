@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 
 use chrono::{SecondsFormat, Utc};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, FromArgMatches};
 use serde_json::{Value, json};
 
 use crate::audit::{self, AuditLog};
-use crate::cli::GlobalArgs;
+use crate::cli::{Cli, Commands};
 use crate::context::Context;
 use crate::discovery;
 use crate::env::{Env, PROCESSING_ACTIVITY};
@@ -32,19 +33,13 @@ use crate::provenance::{EnvelopeContext, Outcome, envelope};
 use crate::tool::ToolInfo;
 use crate::trace::TraceContext;
 
-/// A tool: a clap parser with the profile's global options and a command to run.
-pub trait Tool: clap::Parser {
-    /// The profile's global options.
-    fn globals(&self) -> &GlobalArgs;
-    /// Run the selected command.
-    fn run(self, ctx: &mut Context<'_>) -> crate::Result<Outcome>;
-}
-
 /// The tool's clap command with the profile's utility commands, built.
-pub fn command<T: Tool>(info: &ToolInfo) -> clap::Command {
-    let cmd = T::command()
+pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
+    let cmd = Cli::<C>::command()
         .name(info.name)
         .version(info.version)
+        .about(info.description)
+        .long_about(info.help)
         .disable_help_subcommand(true)
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -102,25 +97,25 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
 /// No panic reaches the user: the runtime's panic text is suppressed and any
 /// panic outside the command (which `run` catches and audits itself) still
 /// ends in one error object and exit 70 (rule ERR-12).
-pub fn main<T: Tool>(info: &'static ToolInfo) -> ExitCode {
+pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     panic::set_hook(Box::new(|_| {}));
-    panic::catch_unwind(|| run::<T>(info)).unwrap_or_else(|_| {
+    panic::catch_unwind(|| run::<C>(info)).unwrap_or_else(|_| {
         let err = Error::software("interne fout: de opdracht is onverwacht afgebroken");
         report_early(&err, &TraceContext::start(None))
     })
 }
 
-fn run<T: Tool>(info: &'static ToolInfo) -> ExitCode {
+fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let started = Utc::now();
     let clock = Instant::now();
     let env = Env::read(info.env);
     let trace = TraceContext::start(env.get("TRACEPARENT"));
     let args: Vec<OsString> = std::env::args_os().collect();
 
-    if let Some(code) = discovery_request::<T>(info, &args) {
+    if let Some(code) = discovery_request::<C>(info, &args) {
         return code;
     }
-    let cmd = command::<T>(info);
+    let cmd = command::<C>(info);
     let matches = match cmd.clone().try_get_matches_from(&args) {
         Ok(m) => m,
         Err(err) => return clap_error(err, &trace),
@@ -144,11 +139,11 @@ fn run<T: Tool>(info: &'static ToolInfo) -> ExitCode {
             &trace,
         );
     };
-    let tool = match T::from_arg_matches(&matches) {
+    let tool = match Cli::<C>::from_arg_matches(&matches) {
         Ok(t) => t,
         Err(err) => return clap_error(err, &trace),
     };
-    let globals = tool.globals().clone();
+    let globals = tool.global.clone();
     let printer = Printer::new(
         globals.output,
         globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
@@ -183,7 +178,7 @@ fn run<T: Tool>(info: &'static ToolInfo) -> ExitCode {
     };
     let result = panic::catch_unwind(AssertUnwindSafe(|| match refused {
         Some(err) => Err(err),
-        None => tool.run(&mut ctx),
+        None => tool.command.run(&mut ctx),
     }))
     .unwrap_or_else(|_| {
         Err(
@@ -338,7 +333,7 @@ impl Finish<'_, '_> {
 }
 
 /// Handle `--help --json` anywhere on the command line.
-fn discovery_request<T: Tool>(info: &ToolInfo, args: &[OsString]) -> Option<ExitCode> {
+fn discovery_request<C: Commands>(info: &ToolInfo, args: &[OsString]) -> Option<ExitCode> {
     // After `--` everything is data, never an option (rule DISC-15).
     let words: Vec<&str> = args
         .iter()
@@ -350,7 +345,7 @@ fn discovery_request<T: Tool>(info: &ToolInfo, args: &[OsString]) -> Option<Exit
     if !(wants_help && words.contains(&"--json")) {
         return None;
     }
-    let cmd = command::<T>(info);
+    let cmd = command::<C>(info);
     let mut path = Vec::new();
     let mut node = &cmd;
     for word in words.iter().filter(|w| !w.starts_with('-')) {

@@ -1,10 +1,28 @@
-//! The profile's global options, flattened into every tool's clap parser.
+//! Every tool's parser: the profile's global options and the tool's commands.
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, Parser, Subcommand};
 
+use crate::context::Context;
+use crate::error::Result;
 use crate::output::OutputFormat;
+use crate::provenance::Outcome;
+
+/// A tool's commands: a clap subcommand enum that runs the chosen command.
+pub trait Commands: Subcommand + std::fmt::Debug {
+    /// Run the selected command.
+    fn run(self, ctx: &mut Context<'_>) -> Result<Outcome>;
+}
+
+/// The parser of every tool: the global options and the tool's commands.
+#[derive(Parser, Debug)]
+pub struct Cli<C: Commands> {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: C,
+}
 
 /// Options every command of every tool accepts (rules OUT-*, FIELDS-*, PROV-*, DRY-*, MUT-*).
 #[derive(Args, Clone, Debug, Default)]

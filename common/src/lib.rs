@@ -25,8 +25,8 @@ pub mod tool;
 pub mod trace;
 pub mod validate;
 
-pub use app::{Tool, main};
-pub use cli::GlobalArgs;
+pub use app::main;
+pub use cli::{Cli, Commands, GlobalArgs};
 pub use context::Context;
 pub use env::{EnvKind, EnvVar};
 pub use error::{Error, FieldError, Result};

@@ -98,7 +98,10 @@ pub struct ResourceSpec {
 pub struct ToolInfo {
     pub name: &'static str,
     pub version: &'static str,
+    /// One line: what the tool is (discovery's `description`, the short help).
     pub description: &'static str,
+    /// A paragraph for plain `--help`.
+    pub help: &'static str,
     /// Every environment variable the tool reads (the profile's own are added).
     pub env: &'static [EnvVar],
     /// The tool's own audit-destination variable, e.g. `KVK_AUDIT_LOG`.

@@ -9,6 +9,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     name: "koop-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "Nederlandse wet- en regelgeving uit het Basiswettenbestand van KOOP (zoeken, regeling, artikel, versies op een peildatum) volgens het overheid-CLI-profiel",
+    help: "Nederlandse wet- en regelgeving uit het Basiswettenbestand (BWB) van KOOP. Zoekt regelingen via de SRU-zoekdienst en leest de officiële toestand-XML uit de repository, zoals de regeling gold op een peildatum (standaard vandaag). Geen sleutel nodig. Machineleesbare beschrijving: koop-cli --help --json.",
     env: &[
         EnvVar::new(
             SRU_URL,
@@ -58,7 +59,7 @@ mod tests {
 
     #[test]
     fn clap_and_discovery_cover_the_same_commands() {
-        let cmd = common::app::command::<crate::cli::Cli>(&TOOL);
+        let cmd = common::app::command::<crate::cli::Command>(&TOOL);
         let problems = common::discovery::consistency_problems(&cmd, &TOOL);
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(common::discovery::leaf_paths(&cmd).len(), COMMANDS.len());
@@ -67,7 +68,7 @@ mod tests {
     /// RES-4: every template variable is an input property, every required property a variable.
     #[test]
     fn resource_templates_match_their_tools() {
-        let cmd = common::app::command::<crate::cli::Cli>(&TOOL);
+        let cmd = common::app::command::<crate::cli::Command>(&TOOL);
         for resource in TOOL.resources {
             let spec = TOOL
                 .commands

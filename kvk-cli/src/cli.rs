@@ -1,24 +1,11 @@
-//! The clap definition of kvk-cli and the dispatch to its commands.
+//! The commands of kvk-cli and their dispatch.
 
-use clap::{Parser, Subcommand};
-use common::{Context, GlobalArgs, Outcome, Result};
+use clap::Subcommand;
+use common::{Context, Outcome, Result};
 
 use crate::commands::{basisprofiel, naamgeving, vestigingsprofiel, zoeken};
 
-/// KvK Handelsregister: zoeken, basisprofiel, vestigingsprofiel en naamgeving.
-///
-/// Standaard tegen de openbare testomgeving van de KvK (fictieve gegevens).
-/// Zet KVK_API_BASE en KVK_API_KEY voor productie. Machineleesbare
-/// beschrijving: kvk-cli --help --json.
-#[derive(Parser, Debug)]
-#[command(name = "kvk-cli", version)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalArgs,
-    #[command(subcommand)]
-    pub command: Command,
-}
-
+/// The commands of this tool.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     Zoeken(Box<zoeken::Args>),
@@ -33,13 +20,9 @@ pub enum Command {
     Naamgeving(naamgeving::Action),
 }
 
-impl common::Tool for Cli {
-    fn globals(&self) -> &GlobalArgs {
-        &self.global
-    }
-
+impl common::Commands for Command {
     fn run(self, ctx: &mut Context<'_>) -> Result<Outcome> {
-        match self.command {
+        match self {
             Command::Zoeken(args) => zoeken::run(&args, ctx),
             Command::Basisprofiel(action) => basisprofiel::run(&action, ctx),
             Command::Vestigingsprofiel(action) => vestigingsprofiel::run(&action, ctx),

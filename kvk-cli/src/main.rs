@@ -6,5 +6,5 @@ mod source;
 mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Cli>(&tool::TOOL)
+    common::main::<cli::Command>(&tool::TOOL)
 }

@@ -10,6 +10,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     name: "kvk-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "KvK Handelsregister (zoeken, basisprofiel, vestigingsprofiel, naamgeving) volgens het overheid-CLI-profiel",
+    help: "KvK Handelsregister: zoeken, basisprofiel, vestigingsprofiel en naamgeving. Standaard tegen de openbare testomgeving van de KvK (fictieve gegevens). Zet KVK_API_BASE en KVK_API_KEY voor productie. Machineleesbare beschrijving: kvk-cli --help --json.",
     env: &[
         EnvVar::new(API_BASE, EnvKind::BaseUrl, "basis-URL van de KvK API").with_default(TEST_BASE),
         EnvVar::new(
@@ -50,7 +51,7 @@ mod tests {
 
     #[test]
     fn clap_and_discovery_cover_the_same_commands() {
-        let cmd = common::app::command::<crate::cli::Cli>(&TOOL);
+        let cmd = common::app::command::<crate::cli::Command>(&TOOL);
         let problems = common::discovery::consistency_problems(&cmd, &TOOL);
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(common::discovery::leaf_paths(&cmd).len(), COMMANDS.len());

@@ -8,5 +8,5 @@ mod problems;
 mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Cli>(&tool::TOOL)
+    common::main::<cli::Command>(&tool::TOOL)
 }

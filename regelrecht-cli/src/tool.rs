@@ -13,6 +13,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     name: "regelrecht-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "Machineleesbare wetgeving (RegelRecht-formaat v0.5) lokaal uitvoeren: wetten bekijken, uitkomsten berekenen met hun wettelijke grondslag, en de energiebesparingsplicht (Bal 5.15–5.15b) toetsen",
+    help: "RegelRecht: machineleesbare Nederlandse wetgeving lokaal uitvoeren, met de wettelijke grondslag. Wetten komen uit de ingebouwde set (Besluit activiteiten leefomgeving, art. 5.15–5.15b) en uit elke *.yaml onder de mappen van --corpus en REGELRECHT_CORPUS. Alles werkt zonder netwerk. Machineleesbare beschrijving: regelrecht-cli --help --json.",
     env: &[
         EnvVar::new(
             CORPUS_ENV,
@@ -49,7 +50,7 @@ mod tests {
 
     #[test]
     fn clap_and_discovery_cover_the_same_commands() {
-        let cmd = common::app::command::<crate::cli::Cli>(&TOOL);
+        let cmd = common::app::command::<crate::cli::Command>(&TOOL);
         let problems = common::discovery::consistency_problems(&cmd, &TOOL);
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(common::discovery::leaf_paths(&cmd).len(), COMMANDS.len());

@@ -7,5 +7,5 @@ mod commands;
 mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Cli>(&tool::TOOL)
+    common::main::<cli::Command>(&tool::TOOL)
 }

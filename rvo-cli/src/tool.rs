@@ -10,6 +10,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     name: "rvo-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "RVO-regelingen (ingebedde catalogus) en rapportages die precies één keer worden ingediend, volgens het overheid-CLI-profiel",
+    help: "RVO-regelingen opzoeken en rapportages indienen, precies één keer. De regelingen komen uit een ingebedde catalogus met een eigen peildatum (geen live koppeling met RVO). Rapportages gaan standaard naar een lokale proefopslag: er gaat niets naar RVO. Met RVO_API_BASE gaan ze naar een backend volgens spec/rvo-backend.md. Indienen is een muterende opdracht: eerst het plan, dan --confirm. Machineleesbare beschrijving: rvo-cli --help --json.",
     env: &[
         EnvVar::new(
             API_BASE_ENV,
@@ -64,7 +65,7 @@ mod tests {
 
     #[test]
     fn clap_and_discovery_cover_the_same_commands() {
-        let cmd = common::app::command::<crate::cli::Cli>(&TOOL);
+        let cmd = common::app::command::<crate::cli::Command>(&TOOL);
         let problems = common::discovery::consistency_problems(&cmd, &TOOL);
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(common::discovery::leaf_paths(&cmd).len(), COMMANDS.len());

@@ -24,5 +24,5 @@ fn main() -> std::process::ExitCode {
     {
         install_pause(phase, duration);
     }
-    common::main::<cli::Cli>(&tool::TOOL)
+    common::main::<cli::Command>(&tool::TOOL)
 }
