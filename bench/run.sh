@@ -36,7 +36,7 @@ export KVK_API_BASE="$base" KVK_API_KEY=bench-key KVK_AUDIT_LOG="$work/audit.jso
 kvk="$bin/kvk-cli basisprofiel get 68750110 --fields naam,kvkNummer --provenance"
 hyperfine -N --warmup 10 --runs 100 --export-json "$work/kvk.json" \
   -n "curl -s" "curl -s -H 'apikey: bench-key' $url" \
-  -n "curl | jq" "bash -c \"curl -s -H 'apikey: bench-key' '$url' | jq -c '{naam,kvkNummer}'\"" \
+  -n "curl + jq" "bash -c \"curl -s -H 'apikey: bench-key' '$url' | jq -c '{naam,kvkNummer}'\"" \
   -n "kvk-cli --fields --provenance" "$kvk" \
   -n "kvk-cli --help --json" "$bin/kvk-cli --help --json" >/dev/null
 
@@ -48,7 +48,7 @@ jq -r '.results[] | [.command, (.mean*1000), (.stddev*1000)] | @tsv' "$work/kvk.
 while IFS=$'\t' read -r name mean sd; do
   case "$name" in
     "curl -s") r=$(rss curl -s -H "apikey: bench-key" "$url") ;;
-    "curl | jq") r="-" ;;
+    "curl + jq") r="-" ;;
     "kvk-cli --fields --provenance") r=$(rss $kvk) ;;
     "kvk-cli --help --json") r=$(rss "$bin/kvk-cli" --help --json) ;;
   esac
