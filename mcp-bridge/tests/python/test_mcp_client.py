@@ -1,10 +1,11 @@
 """overheid-mcp with a real MCP client: the official MCP Python SDK over stdio.
 
-Starts the fake KvK (`fake-upstream`), then `overheid-mcp --tool kvk-cli --tool demo-cli`,
-and as a client: initializes, lists the tools, calls kvk__basisprofiel_get with fields,
-runs a mutation through proposal and confirmation (demo-cli fixture) and reads a resource.
+Starts the fake KvK and KOOP (`fake-upstream`), then `overheid-mcp` with kvk-cli, koop-cli and
+rvo-cli, and as a client: initializes, lists the tools, calls kvk__basisprofiel_get with fields,
+files an RVO report through proposal and confirmation (then again: a replay), and reads a
+koop:// resource.
 
-Usage: python test_mcp_client.py TARGET_DIR   (TARGET_DIR holds overheid-mcp, kvk-cli, fake-upstream)
+Usage: python test_mcp_client.py TARGET_DIR   (TARGET_DIR holds overheid-mcp, the CLIs, fake-upstream)
 Exit status 0 when every check passes.
 """
 import asyncio
@@ -19,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 HERE = Path(__file__).resolve().parent
-DEMO_CLI = HERE.parent / "fixtures" / "demo-cli"
+CLIS = ("kvk-cli", "koop-cli", "rvo-cli")
 failures = []
 
 
@@ -40,7 +41,7 @@ def field(obj, snake, camel):
 async def conversation(target, env):
     params = StdioServerParameters(
         command=str(target / "overheid-mcp"),
-        args=["--tool", str(target / "kvk-cli"), "--tool", str(DEMO_CLI)],
+        args=[arg for cli in CLIS for arg in ("--tool", str(target / cli))],
         env=env,
     )
     async with stdio_client(params) as (read, write):
@@ -50,10 +51,11 @@ async def conversation(target, env):
 
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             check("tools/list: kvk__basisprofiel_get", "kvk__basisprofiel_get" in tools, sorted(tools))
-            check("tools/list: demo__notitie_maak", "demo__notitie_maak" in tools, sorted(tools))
+            check("tools/list: rvo__rapportage_indienen", "rvo__rapportage_indienen" in tools, sorted(tools))
+            check("tools/list: koop__regeling_artikel", "koop__regeling_artikel" in tools, sorted(tools))
             get = tools["kvk__basisprofiel_get"]
             check("tools/list: fields argument", "fields" in field(get, "input_schema", "inputSchema")["properties"])
-            maak = tools["demo__notitie_maak"]
+            maak = tools["rvo__rapportage_indienen"]
             check("tools/list: confirm argument on a mutation",
                   "confirm" in field(maak, "input_schema", "inputSchema")["properties"])
 
@@ -67,45 +69,55 @@ async def conversation(target, env):
             provenance = meta.get("nl.overheid/provenance", {})
             check("call with fields: provenance in _meta", provenance.get("fields") == ["naam", "kvkNummer"], meta)
 
-            arguments = {"id": "mcp-test", "tekst": "via de Python SDK"}
-            proposal = await session.call_tool("demo__notitie_maak", arguments)
+            arguments = {"kvk_nummer": "68750110", "regeling_id": "EBR-2027",
+                         "maatregelen": "warmtepomp, led-verlichting", "peildatum": "2027-06-01"}
+            proposal = await session.call_tool("rvo__rapportage_indienen", arguments)
             content = field(proposal, "structured_content", "structuredContent") or {}
             check("mutation: proposal is not an error", not field(proposal, "is_error", "isError"), proposal)
             check("mutation: requires confirmation", content.get("requires_confirmation") is True, content)
             digest = content.get("plan_digest", "")
             check("mutation: digest of the plan", len(digest) == 64 and content["plan"]["plan_digest"] == digest)
-            done = await session.call_tool("demo__notitie_maak", {**arguments, "confirm": digest})
-            created = field(done, "structured_content", "structuredContent") or {}
-            check("mutation: confirmed", not field(done, "is_error", "isError") and created.get("replayed") is False, done)
+            stale = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": "0" * 64})
+            check("mutation: a wrong digest is refused", field(stale, "is_error", "isError") is True, stale)
+            done = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
+            filed = field(done, "structured_content", "structuredContent") or {}
+            check("mutation: confirmed and filed",
+                  not field(done, "is_error", "isError") and filed.get("status") == "ONTVANGEN"
+                  and filed.get("replayed") is False, done)
+            again = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
+            replay = field(again, "structured_content", "structuredContent") or {}
+            check("mutation: exactly once (a replay, same reference)",
+                  replay.get("replayed") is True
+                  and replay.get("referentienummer") == filed.get("referentienummer"), again)
 
             templates = (await session.list_resource_templates())
             uris = [field(t, "uri_template", "uriTemplate") for t in field(templates, "resource_templates", "resourceTemplates")]
-            check("resources/templates/list", "demo://notitie/{id}" in uris, uris)
-            read = await session.read_resource("demo://notitie/mcp-test")
+            check("resources/templates/list", "koop://regeling/{bwb_id}/artikel/{artikel}" in uris, uris)
+            read = await session.read_resource("koop://regeling/BWBR0018451/artikel/2")
             text = json.loads(read.contents[0].text)
-            check("resources/read", text.get("tekst") == "via de Python SDK", text)
+            check("resources/read: koop:// article", text.get("artikel", {}).get("nummer") == "2", text)
             check("resources/read: mimeType", field(read.contents[0], "mime_type", "mimeType") == "application/json")
 
 
 def main():
     target = Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parents[2] / "target" / "debug").resolve()
-    for binary in ("overheid-mcp", "kvk-cli", "fake-upstream"):
+    for binary in ("overheid-mcp", "fake-upstream", *CLIS):
         if not (target / binary).is_file():
             sys.exit(f"{target / binary} ontbreekt; bouw eerst de workspace")
-    fake = subprocess.Popen([str(target / "fake-upstream"), "--source", "kvk"],
+    fake = subprocess.Popen([str(target / "fake-upstream"), "--source", "kvk", "--source", "koop"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         fake.stdout.readline()
-        variable, _, base = fake.stdout.readline().strip().partition("=")
-        assert variable == "KVK_API_BASE", variable
+        bases = dict(fake.stdout.readline().strip().partition("=")[::2] for _ in range(3))
+        assert set(bases) == {"KVK_API_BASE", "KOOP_SRU_URL", "KOOP_REPOSITORY_URL"}, bases
         with tempfile.TemporaryDirectory() as tmp:
             env = {
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                 "HOME": tmp,
-                "KVK_API_BASE": base,
+                **bases,
                 "KVK_API_KEY": "test-sleutel",
-                "KVK_AUDIT_LOG": str(Path(tmp) / "audit.jsonl"),
-                "DEMO_STORE": str(Path(tmp) / "store.json"),
+                "OVERHEID_AUDIT_LOG": str(Path(tmp) / "audit.jsonl"),
+                "RVO_DATA_DIR": str(Path(tmp) / "rvo"),
             }
             asyncio.run(conversation(target, env))
     finally:
