@@ -1,4 +1,5 @@
-//! Test support for the overheid CLI family: recording fake upstream servers.
+//! Test support for the overheid CLI family: recording fake upstream servers, and running the
+//! tools themselves in integration tests.
 //!
 //! - [`FakeServer`] runs a handler on `127.0.0.1:<free port>` on its own threads, records
 //!   every request ([`RecordedRequest`]) and stops on drop.
@@ -9,6 +10,8 @@
 //! - [`koop::koop`] is a fake KOOP (SRU search service and toestand repository) over the
 //!   koop-cli fixtures.
 //! - [`Mounts`] puts several sources behind one port by path prefix.
+//! - [`cli`] runs a tool in a sandbox with a clean environment and checks its output, errors
+//!   and audit records against the profile and `spec/schemas/`.
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
 //!
@@ -21,6 +24,7 @@
 //! source, ready for `export` (`KVK_API_BASE=http://127.0.0.1:PORT/kvk`). Each request is
 //! logged as one line on stderr. Only loopback addresses can be bound.
 
+pub mod cli;
 pub mod koop;
 pub mod kvk;
 mod mount;

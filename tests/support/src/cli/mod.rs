@@ -1,0 +1,31 @@
+//! Running one of the family's CLIs in integration tests and checking what it prints against
+//! the profile.
+//!
+//! - [`Sandbox`]: a temporary `HOME` with its own audit log (and any directories the tool
+//!   keeps state in), and commands of the tool that run in a clean environment.
+//! - [`Run`]: the outcome of one invocation, with assertions for the profile's shapes (one
+//!   compact JSON document on stdout, or exactly one error object on stderr).
+//! - [`assert_valid`] and [`schema`]: validation against the published `spec/schemas/`.
+//! - [`canonical`], [`sha256_hex`], [`compact_document`], [`keys`]: JSON helpers for the
+//!   profile's digests and output checks.
+//! - [`read_audit`]: the records of an audit log, each validated against its schema.
+
+mod audit;
+mod json;
+mod run;
+mod sandbox;
+mod schema;
+
+pub use audit::read_audit;
+pub use json::{canonical, compact_document, keys, sha256_hex};
+pub use run::{Run, run};
+pub use sandbox::Sandbox;
+pub use schema::{assert_valid, assert_valid_against, schema};
+
+/// A port on 127.0.0.1 that nothing listens on (bound, then released).
+pub fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    drop(listener);
+    port
+}

@@ -1,0 +1,152 @@
+//! A temporary home for one test, and commands of the tool under test that run in it with a
+//! clean environment (nothing of the developer's environment leaks in).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+use super::{Run, read_audit, run};
+
+/// Upper bound for any single invocation, so a hanging tool fails the test instead of CI.
+const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+/// A temporary directory that serves as `HOME`, `PATH`, audit-log location and the home of
+/// any state directories the tool is given.
+pub struct Sandbox {
+    dir: TempDir,
+    program: PathBuf,
+    audit_var: &'static str,
+    state_dirs: Vec<(&'static str, &'static str)>,
+}
+
+impl Sandbox {
+    /// A sandbox for the binary `program` (`env!("CARGO_BIN_EXE_<tool>")`), whose audit log
+    /// is set through `audit_var` (`KVK_AUDIT_LOG`).
+    pub fn new(program: impl Into<PathBuf>, audit_var: &'static str) -> Self {
+        Sandbox {
+            dir: tempfile::tempdir().expect("temporary directory"),
+            program: program.into(),
+            audit_var,
+            state_dirs: Vec::new(),
+        }
+    }
+
+    /// Also points `var` at the sandbox's subdirectory `relative` in [`Sandbox::cmd`] and
+    /// [`Sandbox::process`] (`RVO_DATA_DIR` → `data`).
+    pub fn with_dir(mut self, var: &'static str, relative: &'static str) -> Self {
+        self.state_dirs.push((var, relative));
+        self
+    }
+
+    /// The sandbox directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The audit log the commands of this sandbox write to.
+    pub fn audit_log(&self) -> PathBuf {
+        self.path().join("audit.jsonl")
+    }
+
+    /// The tool with an empty environment except `HOME` and `PATH` (both the sandbox).
+    pub fn bare(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("PATH", self.path())
+            .timeout(RUN_LIMIT);
+        cmd
+    }
+
+    /// [`Sandbox::bare`] plus the audit log and the state directories.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = self.bare();
+        cmd.envs(self.state_env());
+        cmd
+    }
+
+    /// Runs [`Sandbox::cmd`] with `args`.
+    pub fn run<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        run(self.cmd(), args)
+    }
+
+    /// The tool with `args` as a plain process (for tests that spawn or kill it), with the
+    /// environment of [`Sandbox::cmd`] and stdin closed.
+    pub fn process(&self, args: &[&str]) -> std::process::Command {
+        self.process_of(&self.program, args)
+    }
+
+    /// Like [`Sandbox::process`], but another binary (a variant of the tool).
+    pub fn process_of(&self, program: impl AsRef<OsStr>, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("PATH", self.path())
+            .envs(self.state_env())
+            .args(args)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// The discovery document (`<tool> --help --json`), as [`Sandbox::run`] prints it.
+    pub fn discovery(&self) -> Value {
+        self.run(["--help", "--json"]).json()
+    }
+
+    /// The tool entry called `name` in the discovery document.
+    pub fn tool_entry(&self, name: &str) -> Value {
+        self.discovery()["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+            .clone()
+    }
+
+    /// Every record of the audit log, each validated against `audit-record.schema.json`.
+    /// A missing log is an empty list.
+    pub fn audit_records(&self) -> Vec<Value> {
+        read_audit(&self.audit_log())
+    }
+
+    /// The one audit record of the log; fails if there is not exactly one.
+    pub fn single_audit_record(&self) -> Value {
+        let records = self.audit_records();
+        assert_eq!(records.len(), 1, "expected one audit record: {records:#?}");
+        records.into_iter().next().expect("one record")
+    }
+
+    /// The raw text of the audit log ("" when absent).
+    pub fn audit_text(&self) -> String {
+        std::fs::read_to_string(self.audit_log()).unwrap_or_default()
+    }
+
+    /// Writes `text` to `relative` in the sandbox (creating directories) and returns its path.
+    pub fn write(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// The audit log and the state directories, as environment variables.
+    fn state_env(&self) -> Vec<(&'static str, PathBuf)> {
+        let mut env = vec![(self.audit_var, self.audit_log())];
+        env.extend(
+            self.state_dirs
+                .iter()
+                .map(|(var, relative)| (*var, self.path().join(relative))),
+        );
+        env
+    }
+}
