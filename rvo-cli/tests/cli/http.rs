@@ -129,7 +129,7 @@ fn files_with_the_plan_digest_as_key_then_replays() {
     let args = indienen("warmtepomp, led-verlichting", &[]);
 
     let refused = http_run(&sandbox, &base, &args);
-    refused.error(80);
+    refused.refusal(80);
     let plan = refused.plan();
     assert_eq!(fake.request_count(), 0, "a refused mutation sent something");
     assert_eq!(plan["backend"], "http");

@@ -10,7 +10,7 @@ use crate::support::{
 fn without_confirm_nothing_is_filed_and_the_plan_is_printed() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(indienen("warmtepomp, led-verlichting", &[]));
-    let error = run.error(80);
+    let error = run.refusal(80);
     let plan = run.plan();
     let digest = digest_of_default_report();
     assert_eq!(plan["plan_digest"], digest.as_str());
@@ -142,7 +142,7 @@ fn confirm_with_another_digest_is_refused_and_files_nothing() {
     let sandbox = Sandbox::new();
     let stale = format!("--confirm={}", "0".repeat(64));
     let run = sandbox.run(indienen("warmtepomp,led-verlichting", &[&stale]));
-    let error = run.error(81);
+    let error = run.refusal(81);
     assert_eq!(error["code"], "PLAN_VERLOPEN");
     assert!(
         error["detail"]
@@ -169,7 +169,7 @@ fn a_changed_report_has_another_digest() {
         "warmtepomp,led-verlichting,isolatie",
         &[&format!("--confirm={digest}")],
     ));
-    run.error(81);
+    run.refusal(81);
     sandbox.assert_store(0);
 }
 
