@@ -7,6 +7,9 @@ use serde_json::Value;
 
 use super::{assert_valid, compact_document};
 
+/// How a tool's warnings start on stderr (`common::output`); they are plain text lines.
+const WARNING_PREFIX: &str = "waarschuwing: ";
+
 /// The outcome of one invocation.
 #[derive(Debug)]
 pub struct Run {
@@ -38,13 +41,29 @@ impl Run {
         compact_document(&self.stdout)
     }
 
+    /// Like [`Run::json`], but stderr may hold warnings: lines starting `waarschuwing: `,
+    /// and nothing else.
+    pub fn json_after_warnings(&self) -> Value {
+        assert_eq!(self.code, 0, "expected success: {self:#?}");
+        assert_eq!(self.after_warnings(), "", "stderr holds more than warnings");
+        compact_document(&self.stdout)
+    }
+
     /// Asserts a failure with `exit` and returns the error object: stdout empty (ERR-3),
     /// stderr exactly one compact JSON line (ERR-1) validating against the schema, with
     /// `exit_code` equal to the status (ERR-4) and `type` built from `code` (ERR-5).
     pub fn error(&self, exit: i32) -> Value {
         assert_eq!(self.code, exit, "unexpected exit status: {self:#?}");
         assert_eq!(self.stdout, "", "stdout must be empty on failure");
-        self.error_object(exit)
+        self.error_object(&self.stderr, exit)
+    }
+
+    /// Like [`Run::error`], but the error line may follow warnings: lines starting
+    /// `waarschuwing: `.
+    pub fn error_after_warnings(&self, exit: i32) -> Value {
+        assert_eq!(self.code, exit, "unexpected exit status: {self:#?}");
+        assert_eq!(self.stdout, "", "stdout must be empty on failure");
+        self.error_object(self.after_warnings(), exit)
     }
 
     /// Like [`Run::error`] for a refused mutation (80 CONFIRMATION_REQUIRED, 81 PLAN_STALE),
@@ -55,7 +74,7 @@ impl Run {
             "only 80 and 81 print a plan on failure, not {exit}"
         );
         assert_eq!(self.code, exit, "unexpected exit status: {self:#?}");
-        self.error_object(exit)
+        self.error_object(&self.stderr, exit)
     }
 
     /// The plan on stdout (a dry run, or a refusal with 80 or 81), validated against
@@ -76,9 +95,18 @@ impl Run {
             .to_owned()
     }
 
-    /// Exactly one valid error object on stderr, matching exit status `exit`.
-    fn error_object(&self, exit: i32) -> Value {
-        let error = compact_document(&self.stderr);
+    /// Stderr after its leading warning lines.
+    fn after_warnings(&self) -> &str {
+        let mut rest = self.stderr.as_str();
+        while rest.starts_with(WARNING_PREFIX) {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        }
+        rest
+    }
+
+    /// `text` is exactly one valid error object, matching exit status `exit`.
+    fn error_object(&self, text: &str, exit: i32) -> Value {
+        let error = compact_document(text);
         assert_valid("error.schema.json", &error);
         assert_eq!(error["exit_code"], exit, "{error}");
         let code = error["code"].as_str().expect("code");
