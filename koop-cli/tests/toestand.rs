@@ -317,3 +317,13 @@ fn article_without_kop_falls_back_to_its_label() {
         "Tekst."
     );
 }
+
+/// Found by the fuzz test: an article whose first child is another (malformed, nested) article.
+/// The cheap paths skip unwanted articles; a nested `artikel` must not end the outer one early.
+#[test]
+fn nested_articles_are_counted_alike_on_every_path() {
+    let xml = br#"<toestand bwb-id="BWBR9900009"><wetgeving soort="wet"><intitule>T</intitule><artikel><artikel></artikel><artikel></artikel></artikel></wetgeving></toestand>"#;
+    let whole = koop_cli::toestand::parse_toestand(xml).expect("parses");
+    let numbers = koop_cli::toestand::artikel_nummers(xml).expect("numbers");
+    assert_eq!(numbers.len(), whole.artikelen.len(), "{numbers:?}");
+}

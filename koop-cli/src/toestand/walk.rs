@@ -125,7 +125,7 @@ impl<'a> Walk<'a> {
             return self.skip(qname, position);
         }
         let parent = *self.stack.last().expect("root is open");
-        if self.skipped_article(parent, name, position)? {
+        if self.skipped_article(parent, name, Some(qname.as_ref()), position)? {
             return Ok(());
         }
         let tag = self.classify(start, name, parent);
@@ -159,7 +159,7 @@ impl<'a> Walk<'a> {
             return Ok(());
         }
         let parent = *self.stack.last().expect("root is open");
-        if self.skipped_article(parent, name, position)? {
+        if self.skipped_article(parent, name, None, position)? {
             return Ok(());
         }
         match name {

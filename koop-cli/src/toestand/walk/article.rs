@@ -29,11 +29,14 @@ pub(super) struct ArticleState {
 
 impl<'a> Walk<'a> {
     /// Content of an article before (or without) its kop: decide now with the fallback number, and skip the
-    /// article when it is not wanted. Returns true when it was skipped.
+    /// article when it is not wanted. `opened` is the child element whose start tag was just read (none for
+    /// a self-closing one): it is skipped first, so a child with the article's own name (a nested
+    /// `artikel`) cannot end the article early. Returns true when it was skipped.
     pub(super) fn skipped_article(
         &mut self,
         parent: Tag,
         name: &[u8],
+        opened: Option<&[u8]>,
         position: u64,
     ) -> Result<bool, KoopError> {
         if parent != Tag::Artikel || name == b"kop" {
@@ -45,6 +48,11 @@ impl<'a> Walk<'a> {
             .as_ref()
             .is_some_and(|a| a.decided && !a.active)
         {
+            if let Some(child) = opened {
+                self.reader
+                    .read_to_end(QName(child))
+                    .map_err(|e| xml::map_error(&e, position))?;
+            }
             self.skip_article(position)?;
             return Ok(true);
         }
