@@ -47,11 +47,12 @@ fn kvk_cli_passes_every_must() {
         .expect("fake-upstream starts");
     let stdout = child.stdout.take().expect("stdout");
     let _guard = Fake(child);
-    let base = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
+    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
+    let base = lines
         .find_map(|line| line.strip_prefix("KVK_API_BASE=").map(String::from))
         .expect("fake-upstream announces KVK_API_BASE");
+    // Keep the pipe open and drained for the rest of the announcement.
+    std::thread::spawn(move || lines.for_each(drop));
     let started = std::time::Instant::now();
     let (status, report, stderr) = support::profile_check(&[
         "--env",

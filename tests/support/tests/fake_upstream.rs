@@ -109,3 +109,34 @@ fn serves_the_koop_fake_with_both_variables() {
     assert_eq!(xml.status(), 200);
     assert!(xml.text().unwrap().contains("bwb-id=\"BWBR9900002\""));
 }
+
+/// A reader that stops after the first line and closes the pipe (as a test that only
+/// needs the root URL does) must not stop the server: it keeps serving every source.
+#[test]
+fn keeps_serving_when_the_reader_closes_stdout_early() {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let mut root = String::new();
+    BufReader::new(running.0.stdout.take().unwrap())
+        .read_line(&mut root)
+        .unwrap();
+    // The reader (and with it the pipe) is gone here.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        running.0.try_wait().unwrap().is_none(),
+        "fake-upstream exited"
+    );
+    let response = reqwest::blocking::Client::new()
+        .get(format!(
+            "{}/kvk/v1/basisprofielen/68750110",
+            root.trim_end()
+        ))
+        .header("apikey", "k")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}

@@ -90,20 +90,22 @@ fn main() -> ExitCode {
         }
     };
     let root = server.base_url();
-    let mut stdout = std::io::stdout().lock();
-    let mut announce = || -> std::io::Result<()> {
-        writeln!(stdout, "{root}")?;
-        for source in &selected {
-            writeln!(stdout, "{}={root}/{}", source.env_var, source.name)?;
-            for (variable, path) in source.more_env {
-                writeln!(stdout, "{variable}={root}/{}{path}", source.name)?;
-            }
+    // One write of the whole announcement: a reader that stops after the line it
+    // needs (and closes the pipe) can never make a later line fail.
+    let mut announcement = format!("{root}\n");
+    for source in &selected {
+        announcement.push_str(&format!("{}={root}/{}\n", source.env_var, source.name));
+        for (variable, path) in source.more_env {
+            announcement.push_str(&format!("{variable}={root}/{}{path}\n", source.name));
         }
-        stdout.flush()
-    };
-    if let Err(error) = announce() {
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(announcement.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        // Nobody reads the announcement any more; keep serving those who use it.
         eprintln!("fake-upstream: kan niet naar stdout schrijven: {error}");
-        return ExitCode::from(74);
     }
     drop(stdout);
     loop {
