@@ -80,6 +80,12 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
     .subcommand_help_heading("Opdrachten")
     .subcommand_value_name("OPDRACHT")
     .mut_args(|arg| {
+        // A command's option value may start with `-` (`--naam -Donald`).
+        let arg = if arg.is_positional() || arg.is_global_set() {
+            arg
+        } else {
+            arg.allow_hyphen_values(true)
+        };
         let heading = if arg.is_positional() {
             "Argumenten"
         } else if arg.is_global_set() {
@@ -250,7 +256,14 @@ impl Finish<'_, '_> {
         }
         match ctx.printer.stdout(&text) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(err) => self.print_problem(&err),
+            Err(err) => {
+                // The result was processed (and recorded as OK) but not
+                // delivered: a second record of the same span says so.
+                if let Some(problem) = err.problem() {
+                    let _ = self.record(log, problem.exit, Some(problem));
+                }
+                self.print_problem(&err)
+            }
         }
     }
 
@@ -334,28 +347,15 @@ impl Finish<'_, '_> {
 
 /// Handle `--help --json` anywhere on the command line.
 fn discovery_request<C: Commands>(info: &ToolInfo, args: &[OsString]) -> Option<ExitCode> {
-    // After `--` everything is data, never an option (rule DISC-15).
-    let words: Vec<&str> = args
-        .iter()
-        .skip(1)
-        .filter_map(|a| a.to_str())
-        .take_while(|w| *w != "--")
-        .collect();
-    let wants_help = words.iter().any(|w| matches!(*w, "--help" | "-h"));
-    if !(wants_help && words.contains(&"--json")) {
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    // A cheap look first: most calls are not discovery.
+    if !(words.iter().any(|w| matches!(*w, "--help" | "-h")) && words.contains(&"--json")) {
         return None;
     }
     let cmd = command::<C>(info);
-    let mut path = Vec::new();
-    let mut node = &cmd;
-    for word in words.iter().filter(|w| !w.starts_with('-')) {
-        match node.find_subcommand(word) {
-            Some(sub) => {
-                path.push(word.to_string());
-                node = sub;
-            }
-            None => break,
-        }
+    let (path, node, help, json) = scan(&cmd, &words);
+    if !(help && json) {
+        return None;
     }
     let document = match info.command(&path) {
         Some(spec) => discovery::tool_entry(node, spec),
@@ -364,6 +364,47 @@ fn discovery_request<C: Commands>(info: &ToolInfo, args: &[OsString]) -> Option<
     let printer = Printer::new(None, true, true);
     let _ = printer.stdout(&printer.render(&document));
     Some(ExitCode::SUCCESS)
+}
+
+/// Walk the words as clap would: subcommand names extend the path, the value
+/// of an option is skipped (so `--naam --json` is a name, not a flag), and
+/// after `--` everything is data (rule DISC-15). Returns the command path, its
+/// node, and whether `--help`/`-h` and `--json` appeared as flags.
+fn scan<'c>(
+    cmd: &'c clap::Command,
+    words: &[&str],
+) -> (Vec<String>, &'c clap::Command, bool, bool) {
+    let (mut path, mut node) = (Vec::new(), cmd);
+    let (mut help, mut json) = (false, false);
+    let takes_value = |node: &clap::Command, word: &str| {
+        node.get_arguments().any(|a| {
+            let named = match word.strip_prefix("--") {
+                Some(long) => a.get_long() == Some(long),
+                None => word.len() == 2 && a.get_short() == word.chars().nth(1),
+            };
+            named && a.get_action().takes_values()
+        })
+    };
+    let mut iter = words.iter();
+    while let Some(word) = iter.next() {
+        match *word {
+            "--" => break,
+            "--help" | "-h" => help = true,
+            "--json" => json = true,
+            w if w.starts_with('-') => {
+                if !w.contains('=') && takes_value(node, w) {
+                    iter.next();
+                }
+            }
+            w => {
+                if let Some(sub) = node.find_subcommand(w) {
+                    path.push(w.to_string());
+                    node = sub;
+                }
+            }
+        }
+    }
+    (path, node, help, json)
 }
 
 fn subcommand_path(matches: &clap::ArgMatches) -> Vec<String> {
@@ -415,12 +456,21 @@ fn usage_problem(err: &clap::Error) -> Error {
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             "commando ontbreekt".to_string()
         }
+        ErrorKind::InvalidValue if value.is_empty() => format!("lege waarde voor {arg}"),
         ErrorKind::InvalidValue => format!("ongeldige waarde {value:?} voor {arg}"),
+        ErrorKind::ArgumentConflict => {
+            format!("{arg} is meer dan eens of samen met een andere optie gegeven")
+        }
+        ErrorKind::TooManyValues => format!("te veel waarden voor {arg}"),
+        ErrorKind::WrongNumberOfValues | ErrorKind::TooFewValues => {
+            format!("verkeerd aantal waarden voor {arg}")
+        }
         ErrorKind::ValueValidation => format!("ongeldige waarde {value:?} voor {arg}"),
         _ => "ongeldige aanroep".to_string(),
     };
     let mut hint = String::from("zie --help of --help --json");
-    if let Some(valid) = context_text(err, ContextKind::ValidValue) {
+    if let Some(valid) = context_text(err, ContextKind::ValidValue).filter(|v| !v.trim().is_empty())
+    {
         hint = format!("geldige waarden: {valid}; {hint}");
     }
     Error::usage(detail).with_hint(hint)
@@ -436,4 +486,62 @@ fn report_early(err: &Error, trace: &TraceContext) -> ExitCode {
 
 fn exit_code(status: ExitStatus) -> ExitCode {
     ExitCode::from(status.code())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(clap::Subcommand, Debug)]
+    enum Probe {
+        Zoeken {
+            #[arg(long)]
+            naam: Option<String>,
+        },
+        Get {
+            id: String,
+        },
+    }
+
+    impl Commands for Probe {
+        fn run(self, _: &mut Context<'_>) -> crate::Result<Outcome> {
+            unreachable!("parsing only")
+        }
+    }
+
+    fn built() -> clap::Command {
+        let mut cmd = in_dutch(Cli::<Probe>::command());
+        cmd.build();
+        cmd
+    }
+
+    fn discovery(words: &[&str]) -> Option<Vec<String>> {
+        let cmd = built();
+        let (path, _, help, json) = scan(&cmd, words);
+        (help && json).then_some(path)
+    }
+
+    #[test]
+    fn discovery_is_found_past_option_values_but_not_in_them() {
+        assert_eq!(discovery(&["--help", "--json"]), Some(vec![]));
+        assert_eq!(
+            discovery(&["-o", "json", "zoeken", "--help", "--json"]),
+            Some(vec!["zoeken".to_string()])
+        );
+        assert_eq!(discovery(&["zoeken", "--naam", "--json", "--help"]), None);
+        assert_eq!(discovery(&["zoeken", "--naam=--json", "--help"]), None);
+        assert_eq!(discovery(&["get", "--", "--help", "--json"]), None);
+    }
+
+    #[test]
+    fn option_values_may_start_with_a_hyphen() {
+        let matches = built()
+            .try_get_matches_from(["t", "zoeken", "--naam", "-Donald"])
+            .expect("a value, not a flag");
+        let (_, sub) = matches.subcommand().expect("zoeken");
+        assert_eq!(
+            sub.get_one::<String>("naam").map(String::as_str),
+            Some("-Donald")
+        );
+    }
 }

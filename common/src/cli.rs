@@ -56,17 +56,21 @@ pub struct GlobalArgs {
         global = true,
         value_name = "DIGEST",
         num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = ""
+        require_equals = true
     )]
-    pub confirm: Option<String>,
+    pub confirm: Option<Option<String>>,
 
     /// Pad van het auditlog (JSON Lines); gaat voor de omgevingsvariabelen
     #[arg(long, global = true, value_name = "PAD")]
     pub audit_log: Option<PathBuf>,
 
     /// Tijdslimiet in seconden voor het hele commando
-    #[arg(long, global = true, value_name = "SECONDEN")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDEN",
+        allow_negative_numbers = true
+    )]
     pub timeout: Option<f64>,
 
     /// Geen kleur in de uitvoer (ook via NO_COLOR)
@@ -80,9 +84,40 @@ pub struct GlobalArgs {
 
 impl GlobalArgs {
     /// `--confirm` without a digest (`Some(None)`), with one, or absent.
+    /// `--confirm=` (an empty digest, e.g. from an unset variable) is a digest
+    /// that matches no plan, never a bare `--confirm`.
     pub fn confirmation(&self) -> Option<Option<&str>> {
-        self.confirm
-            .as_deref()
-            .map(|d| if d.is_empty() { None } else { Some(d) })
+        self.confirm.as_ref().map(Option::as_deref)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Parser)]
+    struct Probe {
+        #[command(flatten)]
+        global: GlobalArgs,
+    }
+
+    fn confirmation(args: &[&str]) -> Option<Option<String>> {
+        let probe =
+            Probe::try_parse_from(std::iter::once("t").chain(args.iter().copied())).unwrap();
+        probe.global.confirmation().map(|c| c.map(str::to_string))
+    }
+
+    #[test]
+    fn an_empty_confirm_digest_is_a_digest_not_a_bare_confirm() {
+        assert_eq!(confirmation(&[]), None);
+        assert_eq!(confirmation(&["--confirm"]), Some(None));
+        assert_eq!(confirmation(&["--confirm=abc"]), Some(Some("abc".into())));
+        assert_eq!(confirmation(&["--confirm="]), Some(Some(String::new())));
+    }
+
+    #[test]
+    fn a_negative_timeout_reaches_the_range_check() {
+        let probe = Probe::try_parse_from(["t", "--timeout", "-1"]).unwrap();
+        assert_eq!(probe.global.timeout, Some(-1.0));
     }
 }

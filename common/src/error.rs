@@ -258,7 +258,8 @@ impl Error {
 }
 
 impl Problem {
-    /// The error object as printed on stderr (rule ERR-1).
+    /// The error object as printed on stderr (rule ERR-1). Texts that may echo
+    /// input are capped, so a huge argument cannot make a huge error.
     pub fn to_json(&self, trace_id: &str) -> serde_json::Value {
         let mut obj = serde_json::Map::new();
         obj.insert(
@@ -269,23 +270,42 @@ impl Problem {
         if let Some(status) = self.status {
             obj.insert("status".into(), status.into());
         }
-        obj.insert("detail".into(), self.detail.clone().into());
+        obj.insert("detail".into(), capped(&self.detail).into());
         obj.insert("code".into(), self.code.as_ref().into());
         obj.insert("exit_code".into(), self.exit.code().into());
         obj.insert("instance".into(), format!("urn:trace:{trace_id}").into());
         if !self.errors.is_empty() {
+            let errors: Vec<FieldError> = self
+                .errors
+                .iter()
+                .map(|e| FieldError {
+                    pointer: capped(&e.pointer),
+                    detail: capped(&e.detail),
+                })
+                .collect();
             obj.insert(
                 "errors".into(),
-                serde_json::to_value(&self.errors).unwrap_or_default(),
+                serde_json::to_value(errors).unwrap_or_default(),
             );
         }
         if let Some(secs) = self.retry_after {
             obj.insert("retry_after".into(), secs.into());
         }
         if let Some(hint) = &self.hint {
-            obj.insert("hint".into(), hint.clone().into());
+            obj.insert("hint".into(), capped(hint).into());
         }
         obj.into()
+    }
+}
+
+/// The longest text an error object repeats, in characters.
+const MAX_TEXT: usize = 1000;
+
+/// `text`, cut at [`MAX_TEXT`] characters with an ellipsis.
+fn capped(text: &str) -> String {
+    match text.char_indices().nth(MAX_TEXT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
     }
 }
 
@@ -310,6 +330,18 @@ mod tests {
         assert_eq!(json["errors"].as_array().unwrap().len(), 2);
         assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
         assert_eq!(json["type"], "urn:overheid-cli:problem:INVALID_INPUT");
+    }
+
+    #[test]
+    fn echoed_input_is_capped() {
+        let huge = "x".repeat(120_000);
+        let err = Error::invalid(vec![FieldError::new(
+            "naam",
+            format!("naam {huge} te lang"),
+        )]);
+        let json = err.problem().unwrap().to_json("ab").to_string();
+        assert!(json.len() < 5_000, "{}", json.len());
+        assert!(json.contains('…'));
     }
 
     #[test]

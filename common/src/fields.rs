@@ -61,6 +61,9 @@ impl Selection {
             check_against_schema(raw, &steps, schema)?;
             paths.push(steps);
         }
+        if paths.is_empty() {
+            return Err(Error::usage("--fields bevat geen enkel pad"));
+        }
         Ok(Self::Paths(paths))
     }
 
@@ -181,18 +184,21 @@ fn parse_normalized_path(path: &str) -> Option<Vec<Step>> {
     rest.is_empty().then_some(steps)
 }
 
-/// The first member name of `$.name…` or `$['name']…`.
+/// The first member name of `$.name…`, `$['name']…` or `$["name"]…`
+/// (whitespace allowed inside the brackets); `None` for `$..`, `$*`, `$[0]`.
 fn first_jsonpath_name(expr: &str) -> Option<String> {
-    let rest = expr.strip_prefix('$')?;
+    let rest = expr.strip_prefix('$')?.trim_start();
     if let Some(dot) = rest.strip_prefix('.') {
         if dot.starts_with('.') || dot.starts_with('*') {
             return None;
         }
-        let end = dot.find(['.', '[']).unwrap_or(dot.len());
+        let end = dot.find(['.', '[', ' ']).unwrap_or(dot.len());
         return Some(dot[..end].to_string()).filter(|s| !s.is_empty());
     }
-    let inner = rest.strip_prefix("['")?;
-    Some(inner[..inner.find('\'')?].to_string())
+    let inner = rest.strip_prefix('[')?.trim_start();
+    let quote = inner.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let name = &inner[1..];
+    Some(name[..name.find(quote)?].to_string())
 }
 
 /// All concrete paths in `doc` that `path` selects.
@@ -461,7 +467,15 @@ mod tests {
 
     #[test]
     fn jsonpath_rejects_extensions_syntax_and_unknown_roots() {
-        for bad in ["$.resultaten[?@.naam ~= 'a']", "$[", "$.onbekend"] {
+        for bad in [
+            "$.resultaten[?@.naam ~= 'a']",
+            "$[",
+            "$.onbekend",
+            "$[\"onbekend\"]",
+            "$[ 'onbekend' ]",
+            ",",
+            " , ",
+        ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
             assert_eq!(err.exit_status().code(), 2, "{bad}");
         }

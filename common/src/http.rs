@@ -137,6 +137,13 @@ pub fn check_url(url: &str) -> Result<Url> {
         Error::config(format!("ongeldige URL {url:?}: {e}"))
             .with_hint("controleer de basis-URL in de omgevingsvariabelen")
     })?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        // Never echo the URL: it holds a credential.
+        return Err(Error::config(
+            "een basis-URL met gebruikersnaam of wachtwoord is niet toegestaan",
+        )
+        .with_hint("zet sleutels in de daarvoor bedoelde geheime variabele, niet in de URL"));
+    }
     match parsed.scheme() {
         "https" => Ok(parsed),
         "http" if is_loopback(&parsed) => Ok(parsed),
@@ -427,6 +434,11 @@ fn transport_error(err: &reqwest::Error) -> Error {
     if err.is_timeout() {
         return deadline_passed();
     }
+    if err.is_builder() {
+        // The request could not be formed, e.g. a key with a control character.
+        return Error::config("het verzoek kon niet worden opgebouwd: een sleutel of instelling bevat een ongeldig teken")
+            .with_hint("controleer de geheime variabelen op spaties, regeleinden of stuurtekens");
+    }
     let mut chain = err.to_string();
     let mut source = std::error::Error::source(err);
     while let Some(s) = source {
@@ -483,6 +495,7 @@ mod tests {
         ] {
             let err = check_url(bad).unwrap_err();
             assert_eq!(err.exit_status().code(), 78, "{bad}");
+            assert!(!err.problem().unwrap().detail.contains("S3CRET"), "{bad}");
         }
     }
 
