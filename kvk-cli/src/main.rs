@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod shape;
 mod source;
 mod tool;
 

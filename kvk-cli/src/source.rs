@@ -3,11 +3,13 @@
 //! The KvK error body is `{"fout":[{"code","omschrijving"}]}`. 400 → 65;
 //! 401/403 → 77; 404 with IPD0001/IPD0005/IPD0007 → 66; IPD1002/IPD1003 → 75;
 //! 429 → 75 with `retry_after`; 5xx → 69; a body that is not JSON, or JSON of
-//! another shape → 76. The KvK code and text stay in `detail`.
+//! another shape (see [`crate::shape`]) → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
 use common::{Context, Environment, Error, Request, Result};
 use serde_json::Value;
+
+use crate::shape::Shape;
 
 pub const API_BASE: &str = "KVK_API_BASE";
 pub const API_KEY: &str = "KVK_API_KEY";
@@ -74,19 +76,23 @@ impl Kvk {
             .header("Accept", "application/json")
     }
 
-    /// Send and map the answer: the JSON object on success, else the profile error.
-    pub fn fetch(&self, ctx: &mut Context<'_>, request: &Request) -> Result<Value> {
+    /// Send and map the answer: the document of `shape` on success, else the profile error.
+    pub fn fetch(&self, ctx: &mut Context<'_>, request: &Request, shape: &Shape) -> Result<Value> {
         let response = ctx.send(request)?;
-        self.interpret(&response)
+        self.interpret(&response, shape)
     }
 
-    /// The JSON object of a successful answer, else the profile error.
-    pub fn interpret(&self, response: &Response) -> Result<Value> {
+    /// The document of a successful answer when it has `shape`, else the profile error
+    /// (76 for JSON of another shape).
+    pub fn interpret(&self, response: &Response, shape: &Shape) -> Result<Value> {
         if (200..300).contains(&response.status) {
             let mut value = response.json()?;
-            if !value.is_object() {
-                return Err(Error::protocol("de KvK API gaf geen JSON-object terug")
-                    .with_status(response.status));
+            if let Err(problem) = shape.check(&value) {
+                return Err(Error::protocol(format!(
+                    "het antwoord van de KvK API is geen {}: {problem}",
+                    shape.document
+                ))
+                .with_status(response.status));
             }
             collapse_addresses(&mut value);
             return Ok(value);

@@ -6,6 +6,7 @@ use clap::Subcommand;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
+use crate::shape::{self, Shape};
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
@@ -79,11 +80,16 @@ pub const VESTIGINGEN: CommandSpec = CommandSpec {
 };
 
 pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let (argument, geo, suffix) = match action {
-        Action::Get(t) => (&t.kvk_nummer, Some(t.geo), ""),
-        Action::Eigenaar(t) => (&t.kvk_nummer, Some(t.geo), "/eigenaar"),
-        Action::Hoofdvestiging(t) => (&t.kvk_nummer, Some(t.geo), "/hoofdvestiging"),
-        Action::Vestigingen(n) => (&n.kvk_nummer, None, "/vestigingen"),
+    let (argument, geo, suffix, shape): (_, _, _, &Shape) = match action {
+        Action::Get(t) => (&t.kvk_nummer, Some(t.geo), "", &shape::BASISPROFIEL),
+        Action::Eigenaar(t) => (&t.kvk_nummer, Some(t.geo), "/eigenaar", &shape::EIGENAAR),
+        Action::Hoofdvestiging(t) => (
+            &t.kvk_nummer,
+            Some(t.geo),
+            "/hoofdvestiging",
+            &shape::VESTIGING,
+        ),
+        Action::Vestigingen(n) => (&n.kvk_nummer, None, "/vestigingen", &shape::VESTIGINGEN),
     };
     let number = session::bound_kvk_number(ctx, argument.as_deref())?;
     let kvk = Kvk::from_env(ctx)?;
@@ -95,6 +101,6 @@ pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         arguments["geo"] = geo.into();
     }
     ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
-    let data = kvk.fetch(ctx, &request)?;
+    let data = kvk.fetch(ctx, &request, shape)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

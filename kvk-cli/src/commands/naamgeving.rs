@@ -6,6 +6,7 @@ use clap::Subcommand;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
+use crate::shape;
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
@@ -38,6 +39,6 @@ pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
     ctx.gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request.clone()))?;
-    let data = kvk.fetch(ctx, &request)?;
+    let data = kvk.fetch(ctx, &request, &shape::NAAMGEVING)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

@@ -5,6 +5,7 @@ use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use serde_json::json;
 
+use crate::shape;
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
@@ -49,6 +50,6 @@ pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         .query(&[("geoData", target.geo.to_string())]);
     let arguments = json!({"vestigingsnummer": number, "geo": target.geo});
     ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
-    let data = kvk.fetch(ctx, &request)?;
+    let data = kvk.fetch(ctx, &request, &shape::VESTIGING)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

@@ -8,6 +8,7 @@ use common::validate::{Validation, is_digits, is_kvk_nummer};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Map, Value, json};
 
+use crate::shape;
 use crate::source::{Kvk, fout};
 
 /// Zoek ondernemingen en vestigingen in het Handelsregister
@@ -301,7 +302,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             "resultaten": [],
         })
     } else {
-        kvk.interpret(&response)?
+        kvk.interpret(&response, &shape::ZOEKEN)?
     };
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

@@ -12,4 +12,5 @@ mod network;
 mod output;
 mod provenance;
 mod session;
+mod shape;
 mod support;
