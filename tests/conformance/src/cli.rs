@@ -17,7 +17,8 @@ use serde_json::{Value, json};
     after_long_help = "Voorbeelden:\n  profile-check -- kvk-cli\n  profile-check --env KVK_API_BASE=http://127.0.0.1:8089/kvk -- kvk-cli\n  profile-check --rule MUT-2 --output json -- python3 mijn_cli.py"
 )]
 pub struct Arguments {
-    /// Zet deze variabele bij elke aanroep (herhaalbaar); een bron die antwoordt maakt de live-controles mogelijk.
+    /// Zet deze variabele bij elke aanroep (herhaalbaar); een base_url-variabele van het programma zelf
+    /// (bijv. naar een nepbron) zet de live-controles aan.
     #[arg(long = "env", value_name = "NAAM=WAARDE", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
 

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{checks_with, failed_rules, fixture, profile_check, with_source};
+use support::{checks_with, failed_rules, fake_source, fixture, profile_check, with_source};
 
 /// Run profile-check on the conforming fixture (with its source) and extra `arguments` before `--`.
 fn check_good_cli(
@@ -119,6 +119,20 @@ fn conforming_fixture_passes_every_check_it_can_run() {
             "{check} should run and pass; passed: {passed:?}"
         );
     }
+}
+
+#[test]
+fn an_env_that_is_not_the_programs_base_url_keeps_the_run_offline() {
+    let script = fixture("good-cli.sh");
+    let other = format!("ANDER_API_BASE={}", fake_source());
+    let (status, report, stderr) = profile_check(&["--env", &other, "--", "bash", &script]);
+    assert_eq!(status, 0, "stderr: {stderr}");
+    assert_eq!(report["live"], false, "{report:#}");
+    let skipped = checks_with(&report, "SKIP");
+    assert!(
+        skipped.contains(&"live-examples".to_string()),
+        "skipped: {skipped:?}"
+    );
 }
 
 /// Each variation of the conforming fixture breaks one rule; only that check may fail.

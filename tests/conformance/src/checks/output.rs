@@ -62,7 +62,8 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-const OFFLINE: &str = "geen bron die antwoordt: geef --env NAAM=URL (bijv. een nepbron) of --live";
+const OFFLINE: &str = "geen bron die antwoordt: geef --env met een base_url-variabele van het programma \
+     (NAAM=URL, bijv. een nepbron) of --live";
 
 fn fields_unknown(session: &Session) -> Verdict {
     judge_probes(

@@ -24,7 +24,8 @@ use plan::{Planned, plan_probes, strings};
 pub struct Config {
     /// The program and its prefix arguments.
     pub program: Vec<String>,
-    /// `--env NAME=VALUE`, applied to every live call (and to the others, except base URLs).
+    /// `--env NAME=VALUE`, applied to every live call (and to the others, except base URLs); one
+    /// of the program's own base URLs makes the run live.
     pub env: Vec<(String, String)>,
     /// `--live`: the sources answer (at their defaults or as `--env` says).
     pub live: bool,
@@ -136,10 +137,7 @@ pub fn run(config: &Config) -> Result<Session, String> {
         }
         None => return Ok(session),
     };
-    let base_urls = model::env_of_kind(&discovery, "base_url");
-    let live = config.live
-        || !config.env.is_empty()
-        || (base_urls.is_empty() && entries.iter().all(|e| !e.open_world));
+    let live = goes_live(config, &discovery, &entries);
     let canary = (!model::env_of_kind(&discovery, "secret").is_empty())
         .then(|| format!("pcKANARIE{}", random_hex(12)));
     let builder = Builder {
@@ -210,6 +208,18 @@ pub fn run(config: &Config) -> Result<Session, String> {
     Ok(session)
 }
 
+/// Whether the examples run against answering sources: with `--live`; when an `--env` points one of
+/// the program's own `base_url` variables somewhere; and, for a program that declares no base URL, when
+/// it uses only local data or when any `--env` is given (its sources are unknown). An `--env` of
+/// another variable (another tool's base URL, a setting) leaves the program's sources unreachable.
+fn goes_live(config: &Config, discovery: &Value, entries: &[Entry]) -> bool {
+    let base_urls = model::env_of_kind(discovery, "base_url");
+    if base_urls.is_empty() {
+        return config.live || !config.env.is_empty() || entries.iter().all(|e| !e.open_world);
+    }
+    config.live || config.env.iter().any(|(name, _)| base_urls.contains(name))
+}
+
 fn execute(
     builder: &Builder,
     entries: &[Entry],
@@ -245,4 +255,62 @@ fn execute(
             requests: Vec::new(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn config(env: &[&str], live: bool) -> Config {
+        Config {
+            program: vec!["tool".into()],
+            env: env
+                .iter()
+                .map(|name| (name.to_string(), "http://127.0.0.1:1/api".to_string()))
+                .collect(),
+            live,
+            timeout: Duration::from_secs(1),
+            jobs: 1,
+            examples: Vec::new(),
+        }
+    }
+
+    fn discovery(base_url: Option<&str>, open_world: bool) -> (Value, Vec<Entry>) {
+        let mut env = vec![json!({"name": "TOOL_TOKEN", "kind": "secret", "secret": true})];
+        if let Some(name) = base_url {
+            env.push(json!({"name": name, "kind": "base_url", "secret": false}));
+        }
+        let discovery = json!({
+            "env": env,
+            "tools": [{"name": "x_get", "annotations": {"openWorldHint": open_world}, "_meta": {"argv": ["x", "get"]}}]
+        });
+        let entries = model::entries(&discovery);
+        (discovery, entries)
+    }
+
+    #[test]
+    fn only_the_programs_own_base_url_makes_a_run_live() {
+        let (discovery, entries) = discovery(Some("RVO_API_BASE"), true);
+        let live = |env: &[&str], flag: bool| goes_live(&config(env, flag), &discovery, &entries);
+        assert!(!live(&[], false));
+        assert!(!live(&["KVK_API_BASE"], false), "another tool's base URL");
+        assert!(!live(&["TOOL_TOKEN"], false), "a secret is not a source");
+        assert!(live(&["KVK_API_BASE", "RVO_API_BASE"], false));
+        assert!(live(&["KVK_API_BASE"], true), "--live always");
+    }
+
+    #[test]
+    fn a_program_without_base_url_is_live_when_local_or_given_any_env() {
+        let (local, local_entries) = discovery(None, false);
+        assert!(goes_live(&config(&[], false), &local, &local_entries));
+        let (remote, remote_entries) = discovery(None, true);
+        assert!(!goes_live(&config(&[], false), &remote, &remote_entries));
+        assert!(goes_live(
+            &config(&["BRON_URL"], false),
+            &remote,
+            &remote_entries
+        ));
+    }
 }
