@@ -81,10 +81,12 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
     .subcommand_value_name("OPDRACHT")
     .mut_args(|arg| {
         // A command's option value may start with `-` (`--naam -Donald`).
-        let arg = if arg.is_positional() || arg.is_global_set() {
-            arg
-        } else {
+        let value_option =
+            !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
+        let arg = if value_option {
             arg.allow_hyphen_values(true)
+        } else {
+            arg
         };
         let heading = if arg.is_positional() {
             "Argumenten"
