@@ -1,14 +1,14 @@
 //! From tool-call arguments to a command line, by the profile's rule (§3.2) and the tool's `_meta`.
 //!
-//! Options come first, global options are added by the caller, and positionals follow a
-//! `--` so that values starting with `-` stay data.
+//! Options come first, each value joined to its flag (`--naam=-Donald`), global options are
+//! added by the caller, and positionals follow a `--`, so that values starting with `-` stay data.
 
 use serde_json::{Map, Value};
 
 /// The words of one invocation, before and after the `--`.
 #[derive(Debug, Default, PartialEq)]
 pub struct CommandLine {
-    /// Command path and options (`basisprofiel get --geo`).
+    /// Command path and options (`zoeken --naam=Donald --inclusief-inactief`).
     pub words: Vec<String>,
     /// Positional values, in `_meta.positional` order.
     pub positional: Vec<String>,
@@ -39,15 +39,9 @@ pub fn build(meta: &Value, arguments: &Map<String, Value>) -> CommandLine {
                 Value::Bool(true) => words.push(flag.to_string()),
                 Value::Bool(false) | Value::Null => {}
                 Value::Array(items) => {
-                    for item in items {
-                        words.push(flag.to_string());
-                        words.push(text(item));
-                    }
+                    words.extend(items.iter().map(|item| joined(flag, item)));
                 }
-                other => {
-                    words.push(flag.to_string());
-                    words.push(text(other));
-                }
+                other => words.push(joined(flag, other)),
             }
         }
     }
@@ -59,10 +53,23 @@ pub fn build(meta: &Value, arguments: &Map<String, Value>) -> CommandLine {
     CommandLine { words, positional }
 }
 
-/// Strings as they are, everything else in JSON notation.
+/// `--flag=value`: one word, so that the parser cannot take a value starting with `-` for an option.
+fn joined(flag: &str, value: &Value) -> String {
+    format!("{flag}={}", text(value))
+}
+
+/// Strings as they are, integral numbers as integers (`2.0` → `2`, which an integer option
+/// accepts), everything else in JSON notation.
 fn text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
+        Value::Number(number) => match number.as_f64() {
+            Some(float) if number.is_f64() && float.is_finite() && float.fract() == 0.0 => {
+                // `+ 0.0` turns -0.0 into 0.0; `{:.0}` writes large values in full, without exponent.
+                format!("{:.0}", float + 0.0)
+            }
+            _ => number.to_string(),
+        },
         other => other.to_string(),
     }
 }
@@ -108,18 +115,71 @@ mod tests {
             [
                 "rapportage",
                 "indienen",
-                "--maatregel",
-                "a",
-                "--maatregel",
-                "b",
+                "--maatregel=a",
+                "--maatregel=b",
                 "--geo",
-                "--pagina",
-                "2",
+                "--pagina=2",
                 "--output",
                 "json",
                 "--",
                 "68750110",
                 "-EBR"
+            ]
+        );
+    }
+
+    #[test]
+    fn joins_option_values_that_look_like_options_to_their_flag() {
+        let meta = json!({
+            "argv": ["zoeken"],
+            "positional": [],
+            "flags": {"naam": "--naam", "plaats": "--plaats", "type": "--type"}
+        });
+        let line = build(
+            &meta,
+            &args(json!({"naam": "--json", "plaats": "--help", "type": ["-x", "", "a=b"]})),
+        );
+        assert_eq!(
+            line.into_args(vec![]),
+            [
+                "zoeken",
+                "--naam=--json",
+                "--plaats=--help",
+                "--type=-x",
+                "--type=",
+                "--type=a=b"
+            ]
+        );
+    }
+
+    #[test]
+    fn writes_integral_numbers_as_integers() {
+        let meta = json!({
+            "argv": ["x"],
+            "positional": ["n"],
+            "flags": {"a": "--a", "b": "--b", "c": "--c", "d": "--d", "e": "--e", "f": "--f", "g": "--g"}
+        });
+        let line = build(
+            &meta,
+            &args(json!({
+                "a": 2.0, "b": -3.0, "c": 2.5, "d": -0.0, "e": 1e20, "f": [1.0, 7], "g": 18446744073709551615u64,
+                "n": 4.0
+            })),
+        );
+        assert_eq!(
+            line.into_args(vec![]),
+            [
+                "x",
+                "--a=2",
+                "--b=-3",
+                "--c=2.5",
+                "--d=0",
+                "--e=100000000000000000000",
+                "--f=1",
+                "--f=7",
+                "--g=18446744073709551615",
+                "--",
+                "4"
             ]
         );
     }

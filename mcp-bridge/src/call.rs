@@ -71,8 +71,8 @@ pub fn run(
     ];
     if let Some(Value::Array(paths)) = &fields {
         let paths: Vec<&str> = paths.iter().filter_map(Value::as_str).collect();
-        global.push("--fields".to_string());
-        global.push(paths.join(","));
+        // Joined to its flag, like every option value (§3.2): a path starting with `-` stays data.
+        global.push(format!("--fields={}", paths.join(",")));
     }
     if let Some(digest) = confirm.as_ref().and_then(Value::as_str) {
         global.push(format!("--confirm={digest}"));

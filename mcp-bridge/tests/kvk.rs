@@ -1,5 +1,5 @@
-//! The bridge with the real `kvk-cli` against the fake KvK: list, call with fields, validation,
-//! an error exit, and one trace from the MCP call to the CLI's audit record.
+//! The bridge with the real `kvk-cli` against the fake KvK: list, call with fields, values that
+//! look like options, validation, an error exit, and one trace from the MCP call to the CLI's audit record.
 
 mod harness;
 
@@ -122,6 +122,43 @@ fn call_with_fields_returns_data_provenance_and_continues_the_callers_trace() {
         "the bridge's own span sits between client and CLI"
     );
     assert_eq!(parent.len(), 16);
+}
+
+#[test]
+fn values_that_look_like_options_stay_data_and_integral_numbers_stay_integers() {
+    let Some(mut setup) = setup() else { return };
+    // As `--naam --json --plaats --help` this would print discovery; as `--naam=--json` it is a search.
+    let result = setup
+        .bridge
+        .call("kvk__zoeken", json!({"naam": "--json", "plaats": "--help"}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["totaal"], 0, "{result}");
+    assert!(result["structuredContent"].get("tools").is_none());
+
+    // A leading '-' is data too, and 2.0 reaches the integer options as 2.
+    let result = setup.bridge.call(
+        "kvk__zoeken",
+        json!({"naam": "-Donald", "pagina": 2.0, "per_pagina": 2.0, "type": ["rechtspersoon", "hoofdvestiging"]}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let data = &result["structuredContent"];
+    assert_eq!(data["pagina"], 2, "{data}");
+    assert_eq!(data["resultatenPerPagina"], 2, "{data}");
+
+    let requests = setup.server.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].query_param("naam"), Some("--json"));
+    assert_eq!(requests[0].query_param("plaats"), Some("--help"));
+    assert_eq!(requests[1].query_param("naam"), Some("-Donald"));
+    assert_eq!(requests[1].query_param("pagina"), Some("2"));
+    assert_eq!(requests[1].query_param("resultatenPerPagina"), Some("2"));
+    let mut types = requests[1].query_values("type");
+    types.sort_unstable();
+    assert_eq!(
+        types,
+        ["hoofdvestiging", "rechtspersoon"],
+        "one --type= per item"
+    );
 }
 
 #[test]
