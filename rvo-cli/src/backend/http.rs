@@ -5,10 +5,11 @@
 use common::http::{check_url, is_loopback};
 use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Response, Result};
 use rvo_cli::backend_types::{
-    API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, Problem,
-    RapportageAanvraag, bearer, rapportage_url, rapportages_url,
+    API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, RapportageAanvraag,
+    bearer, rapportage_url, rapportages_url,
 };
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 const ACCEPT: &str = "application/json, application/problem+json";
 
@@ -112,22 +113,12 @@ impl Call {
 /// `retry_after`. The backend's `detail` and, for exit 65, its `errors` are kept.
 pub fn error_for(response: &Response, call: Call) -> Error {
     let status = response.status;
-    let problem: Option<Problem> = serde_json::from_slice(&response.body).ok();
+    let problem = BackendProblem::read(&response.body);
     let detail = problem
         .as_ref()
-        .map(|p| p.detail.clone().unwrap_or_else(|| p.title.clone()))
+        .and_then(|p| p.detail.clone())
         .unwrap_or_else(|| format!("de backend antwoordde met HTTP {status}"));
-    let errors: Vec<FieldError> = problem
-        .map(|p| {
-            p.errors
-                .into_iter()
-                .map(|e| FieldError {
-                    pointer: e.pointer,
-                    detail: e.detail,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let errors = problem.map(|p| p.errors).unwrap_or_default();
     let error = match status {
         422 if call == Call::File => Error::new(
             ExitStatus::DataErr,
@@ -164,6 +155,42 @@ pub fn error_for(response: &Response, call: Call) -> Error {
         }
     };
     with_errors(error, errors)
+}
+
+/// What rvo-cli keeps of a problem body (RFC 9457: every member is optional, `type` defaults to
+/// `about:blank`): its `detail` (else its `title`) and the well-formed entries of `errors`.
+/// Members of another type are ignored one by one, so one odd member never costs the others.
+struct BackendProblem {
+    detail: Option<String>,
+    errors: Vec<FieldError>,
+}
+
+impl BackendProblem {
+    /// `None` when the body is not a JSON object.
+    fn read(body: &[u8]) -> Option<Self> {
+        let value: Value = serde_json::from_slice(body).ok()?;
+        let object = value.as_object()?;
+        let text = |name: &str| object.get(name).and_then(Value::as_str).map(str::to_string);
+        let errors = object
+            .get("errors")
+            .and_then(Value::as_array)
+            .map(|entries| {
+                entries
+                    .iter()
+                    .filter_map(|entry| {
+                        Some(FieldError {
+                            pointer: entry.get("pointer")?.as_str()?.to_string(),
+                            detail: entry.get("detail")?.as_str()?.to_string(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(BackendProblem {
+            detail: text("detail").or_else(|| text("title")),
+            errors,
+        })
+    }
 }
 
 fn retry_hint(wait: u64) -> String {

@@ -111,3 +111,57 @@ fn an_empty_list_is_not_a_404() {
     assert_eq!(data["backend"], "http");
     assert_no_token(&sandbox, &run);
 }
+
+/// A problem body keeps its `detail` and `errors` whatever else it lacks (RFC 9457: every
+/// member is optional, `type` defaults to `about:blank`) or holds of another type.
+#[test]
+fn a_problem_without_type_keeps_its_detail_and_errors() {
+    let detail = "Sleutel hoort bij een rapportage met andere maatregelen.";
+    let bodies = [
+        json!({"detail": detail, "errors": [{"pointer": "/maatregelen", "detail": "wijkt af"}]}),
+        json!({"title": "Hergebruikt", "status": 422, "detail": detail,
+               "errors": [{"pointer": "/maatregelen", "detail": "wijkt af"}, {"pointer": 3}]}),
+        json!({"status": "422", "instance": 7, "detail": detail,
+               "errors": [{"pointer": "/maatregelen", "detail": "wijkt af"}]}),
+    ];
+    let cases: [(Vec<&str>, &str); 2] = [
+        (indienen("LED", &["--confirm"]), "IDEMPOTENTIE_CONFLICT"),
+        (vec!["rapportage", "lijst", "68750110"], "API_FOUT"),
+    ];
+    for body in bodies {
+        let reply = Reply::json(422, &body).header("content-type", "application/problem+json");
+        let fake = FakeServer::start(move |_| reply.clone());
+        let sandbox = Sandbox::new();
+        for (args, code) in &cases {
+            let error = http_run(&sandbox, &fake.base_url(), args).error(65);
+            assert_eq!(error["code"], *code, "{body}: {error}");
+            assert_eq!(error["status"], 422, "{body}: {error}");
+            assert_eq!(error["detail"], detail, "{body}: {error}");
+            assert_eq!(
+                error["errors"],
+                json!([{"pointer": "/maatregelen", "detail": "wijkt af"}]),
+                "{body}: {error}"
+            );
+        }
+    }
+}
+
+/// Without a problem object (or without `detail` and `title`), the detail says the status.
+#[test]
+fn a_422_without_a_problem_object_names_the_status() {
+    for reply in [
+        Reply::text(422, "Unprocessable"),
+        Reply::json(422, &json!(["geen", "problem"])),
+        Reply::json(422, &json!({"status": 422})),
+    ] {
+        let fake = FakeServer::start(move |_| reply.clone());
+        let sandbox = Sandbox::new();
+        let error =
+            http_run(&sandbox, &fake.base_url(), &indienen("LED", &["--confirm"])).error(65);
+        assert_eq!(
+            error["detail"], "de backend antwoordde met HTTP 422",
+            "{error}"
+        );
+        assert!(error.get("errors").is_none(), "{error}");
+    }
+}

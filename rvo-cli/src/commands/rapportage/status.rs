@@ -1,8 +1,11 @@
 //! `rapportage status REFERENTIENUMMER`: one filed report, read back from the backend.
 //!
-//! With `KVK_SESSIE_NUMMER` set, a report of another company is refused (exit 77) and not shown.
-//! Its KvK number is only known once the report is read, so for the HTTP backend the refusal
-//! follows the `GET`.
+//! With `KVK_SESSIE_NUMMER` set, a report of another company is answered exactly as a reference
+//! that does not exist (exit 66, same detail and hint): neither the exit code nor the text tells
+//! the caller that the reference exists or whose it is. The audit record still names the report's
+//! KvK number as data subject and marks the refusal (`overheid.session_refused`). Its KvK number is
+//! only known once the report is read, so for the HTTP backend the refusal follows the `GET`; to
+//! keep the two alike there, the backend's 404 for one report gets the same error too.
 
 use common::validate::Validation;
 use common::{
@@ -17,7 +20,7 @@ use crate::backend::{Backend, Overzicht, store_error, to_json};
 
 /// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
 ///
-/// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt geweigerd (exit 77).
+/// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Referentienummer uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
@@ -45,6 +48,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         )
     });
     validation.finish()?;
+    let session = session::session_number(ctx)?;
     let backend = Backend::from_env(ctx)?;
     let mut plan = PlanSpec::new(json!({"referentienummer": referentienummer}))
         .extra("backend", backend.name().into());
@@ -74,6 +78,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
         Backend::Http(http) => {
             let response = ctx.send(&http.get_request(referentienummer))?;
+            if response.status == 404 {
+                return Err(not_found().with_status(response.status));
+            }
             if response.status != 200 {
                 return Err(error_for(&response, Call::Get));
             }
@@ -88,7 +95,15 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             Overzicht::from_http(record)
         }
     };
-    session::enforce(ctx, &overzicht.kvk_nummer)?;
+    ctx.subject(&overzicht.kvk_nummer, "KVK_NUMMER");
+    if session.is_some_and(|number| number != overzicht.kvk_nummer) {
+        ctx.audit_attribute("overheid.session_refused", true.into());
+        let refusal = not_found();
+        return Err(match &backend {
+            Backend::Lokaal(_) => refusal,
+            Backend::Http(_) => refusal.with_status(404),
+        });
+    }
     let data = to_json(&overzicht)?;
     Ok(backend.outcome(data, &format!("rapportage:{referentienummer}")))
 }
