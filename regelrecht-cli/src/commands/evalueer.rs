@@ -78,13 +78,16 @@ pub const SPEC: CommandSpec = CommandSpec {
     ]],
     args: &[
         PEILDATUM,
+        // Both are repeatable (arrays in discovery). The overrides carry `"type": "array"` so
+        // that they replace the property instead of being merged into its `items`.
         ArgSchema {
             name: "param",
-            schema: r#"{"items": {"type": "string", "pattern": "^[^=]+=.*$"}}"#,
+            // NAAM=WAARDE: a NAAM that is not blank, as `param_texts` requires.
+            schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
         },
         ArgSchema {
             name: "uitvoer",
-            schema: r#"{"minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
+            schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
         },
     ],
 };

@@ -327,3 +327,73 @@ fn a_cross_law_output_with_the_whole_corpus() {
             .starts_with("file:///")
     );
 }
+
+/// Whether `schema` rejects `instance` (the validator of the published schemas panics on an
+/// invalid instance).
+fn rejects(schema: &Value, instance: &Value) -> bool {
+    std::panic::catch_unwind(|| assert_valid_against(schema, instance, "inputSchema")).is_err()
+}
+
+/// DISC-4: the repeatable `--uitvoer` and `--param` are arrays in discovery, with `minItems`
+/// on the array and the NAAM=WAARDE `pattern` on its items (not nested one level too deep).
+#[test]
+fn repeatable_options_have_their_constraints_in_the_right_place() {
+    let input = Sandbox::new().tool_entry("evalueer")["inputSchema"].clone();
+    let param = &input["properties"]["param"];
+    assert_eq!(param["type"], "array", "{param}");
+    assert_eq!(param["items"]["type"], "string", "{param}");
+    assert!(param["items"]["pattern"].is_string(), "{param}");
+    assert!(param["items"].get("items").is_none(), "{param}");
+    assert!(
+        param.get("minItems").is_none(),
+        "param is optional: {param}"
+    );
+    let uitvoer = &input["properties"]["uitvoer"];
+    assert_eq!(uitvoer["type"], "array", "{uitvoer}");
+    assert_eq!(uitvoer["minItems"], 1, "{uitvoer}");
+    assert_eq!(uitvoer["items"]["type"], "string", "{uitvoer}");
+    assert_eq!(uitvoer["items"]["minLength"], 1, "{uitvoer}");
+    assert!(uitvoer["items"].get("minItems").is_none(), "{uitvoer}");
+    assert!(uitvoer["items"].get("items").is_none(), "{uitvoer}");
+    for prop in [param, uitvoer] {
+        assert!(prop["description"].is_string(), "{prop}");
+    }
+
+    let call =
+        |uitvoer: Value, param: Value| json!({"law_id": BAL, "uitvoer": uitvoer, "param": param});
+    assert_valid_against(
+        &input,
+        &call(
+            json!(["heeft_onderzoeksplicht"]),
+            json!(["a=1", "b=", " c = x=y"]),
+        ),
+        "inputSchema",
+    );
+    assert_valid_against(&input, &call(json!(["o"]), json!([])), "inputSchema");
+    for (uitvoer, param) in [
+        (json!([]), json!(["a=1"])),
+        (json!([""]), json!(["a=1"])),
+        (json!(["o"]), json!(["zonder-is"])),
+        (json!(["o"]), json!(["=1"])),
+        (json!(["o"]), json!(["  =1"])),
+        (json!(["o"]), json!("a=1")),
+    ] {
+        assert!(
+            rejects(&input, &call(uitvoer.clone(), param.clone())),
+            "{uitvoer} {param}"
+        );
+    }
+}
+
+/// The tool itself refuses what the schema refuses: a blank NAAM is exit 65.
+#[test]
+fn a_param_without_a_name_is_refused() {
+    for param in ["=1", "  =1", "zonder-is"] {
+        let run = run(
+            Sandbox::new().cmd(),
+            evalueer(&["--uitvoer", "heeft_onderzoeksplicht", "--param", param]),
+        );
+        let error = run.error(65);
+        assert_eq!(error["errors"][0]["pointer"], "/param", "{param}: {error}");
+    }
+}
