@@ -46,9 +46,21 @@ pub fn find<'c>(cmd: &'c Command, path: &[String]) -> Option<&'c Command> {
     path.iter().try_fold(cmd, |c, name| c.find_subcommand(name))
 }
 
+/// Differences between a tool's parser and its side table (empty when
+/// consistent); every tool's tests assert that this is empty (rule DISC-3).
+pub fn tool_problems<C: crate::Commands>(info: &ToolInfo) -> Vec<String> {
+    consistency_problems(&crate::app::command::<C>(info), info)
+}
+
 /// Differences between the clap tree and the side table (empty when consistent).
 pub fn consistency_problems(cmd: &Command, info: &ToolInfo) -> Vec<String> {
     let mut problems = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for spec in info.commands {
+        if !seen.insert(spec.path) {
+            problems.push(format!("CommandSpec {:?} is declared twice", spec.path));
+        }
+    }
     let leaves = leaf_paths(cmd);
     for leaf in &leaves {
         if info.command(leaf).is_none() {

@@ -4,12 +4,12 @@
 
 use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
+use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
-use koop_cli::{BwbId, links};
-use serde_json::{Map, json};
+use serde_json::{Map, Value};
 
 use super::get::{BWB_ID, PEILDATUM, artikel_json};
-use super::lookup::{self, date, text};
+use super::lookup;
 use crate::source::to_error;
 
 /// Longest article number accepted.
@@ -82,17 +82,18 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let body = located.take_body();
     let found = extract_artikel(&body, nummer).map_err(to_error)?;
     drop(body);
-    let record = &located.record;
-    let data = json!({
-        "bwb_id": id.as_str(),
-        "titel": if found.titel.is_empty() { record.titel.clone() } else { found.titel },
-        "citeertitel": text(found.citeertitel),
-        "soort": text(found.soort.or_else(|| record.regeling_type.clone())),
-        "geldig_vanaf": date(record.geldig_vanaf),
-        "geldig_tot": date(record.geldig_tot),
-        "toestand_url": located.toestand_url,
-        "wetten_url": links::wetten_url_regeling(id.as_str(), peildatum),
-        "artikel": artikel_json(found.artikel, id.as_str(), peildatum),
-    });
+    let mut data = lookup::header(
+        &located,
+        &id,
+        peildatum,
+        found.titel,
+        found.citeertitel,
+        found.soort,
+    );
+    data.insert(
+        "artikel".into(),
+        artikel_json(found.artikel, id.as_str(), peildatum),
+    );
+    let data = Value::Object(data);
     Ok(located.outcome(data, peildatum))
 }

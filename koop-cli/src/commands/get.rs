@@ -7,7 +7,7 @@ use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde_json::{Map, Value, json};
 
-use super::lookup::{self, date, text};
+use super::lookup::{self, text};
 use crate::source::to_error;
 
 /// Haal een hele regeling op zoals die op de peildatum gold
@@ -71,7 +71,6 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let body = located.take_body();
     let law = parse_toestand(&body).map_err(to_error)?;
     drop(body);
-    let record = &located.record;
     let artikelen: Vec<Value> = law
         .artikelen
         .into_iter()
@@ -82,19 +81,18 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .into_iter()
         .map(tekstdeel_json)
         .collect();
-    let data = json!({
-        "bwb_id": id.as_str(),
-        "titel": if law.titel.is_empty() { record.titel.clone() } else { law.titel },
-        "citeertitel": text(law.citeertitel),
-        "soort": text(law.soort.or_else(|| record.regeling_type.clone())),
-        "geldig_vanaf": date(record.geldig_vanaf),
-        "geldig_tot": date(record.geldig_tot),
-        "toestand_url": located.toestand_url,
-        "wetten_url": links::wetten_url_regeling(id.as_str(), peildatum),
-        "aantal_artikelen": artikelen.len(),
-        "artikelen": artikelen,
-        "overige_teksten": overige,
-    });
+    let mut data = lookup::header(
+        &located,
+        &id,
+        peildatum,
+        law.titel,
+        law.citeertitel,
+        law.soort,
+    );
+    data.insert("aantal_artikelen".into(), artikelen.len().into());
+    data.insert("artikelen".into(), artikelen.into());
+    data.insert("overige_teksten".into(), overige.into());
+    let data = Value::Object(data);
     Ok(located.outcome(data, peildatum))
 }
 

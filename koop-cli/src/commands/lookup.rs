@@ -6,7 +6,7 @@ use common::http::Response;
 use common::validate::Validation;
 use common::{Context, Outcome, PlanSpec, Result};
 use koop_cli::sru::Record;
-use koop_cli::{BwbId, KoopError, cql, parse_peildatum};
+use koop_cli::{BwbId, KoopError, cql, links, parse_peildatum};
 use serde_json::{Map, Value};
 
 use crate::source::{Koop, version_on};
@@ -97,6 +97,44 @@ pub fn locate(
 }
 
 /// `YYYY-MM-DD` or null.
+/// The members every answer about one law version starts with; `titel`,
+/// `citeertitel` and `soort` come from the XML, falling back to the search record.
+pub fn header(
+    located: &Located,
+    id: &BwbId,
+    peildatum: NaiveDate,
+    titel: String,
+    citeertitel: Option<String>,
+    soort: Option<String>,
+) -> Map<String, Value> {
+    let record = &located.record;
+    let titel = if titel.is_empty() {
+        record.titel.clone()
+    } else {
+        titel
+    };
+    let fields = [
+        ("bwb_id", Value::from(id.as_str())),
+        ("titel", titel.into()),
+        ("citeertitel", text(citeertitel)),
+        (
+            "soort",
+            text(soort.or_else(|| record.regeling_type.clone())),
+        ),
+        ("geldig_vanaf", date(record.geldig_vanaf)),
+        ("geldig_tot", date(record.geldig_tot)),
+        ("toestand_url", located.toestand_url.clone().into()),
+        (
+            "wetten_url",
+            links::wetten_url_regeling(id.as_str(), peildatum).into(),
+        ),
+    ];
+    fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
 pub fn date(value: Option<NaiveDate>) -> Value {
     value.map_or(Value::Null, |d| d.to_string().into())
 }
