@@ -2,6 +2,7 @@
 //!
 //! Options come first, each value joined to its flag (`--naam=-Donald`), global options are
 //! added by the caller, and positionals follow a `--`, so that values starting with `-` stay data.
+//! The finished command line is held to the bridge's size limits before anything is started.
 
 use serde_json::{Map, Value};
 
@@ -72,6 +73,55 @@ fn text(value: &Value) -> String {
         },
         other => other.to_string(),
     }
+}
+
+/// Largest word (one option with its value, or one positional) the bridge passes on, in bytes.
+/// Linux refuses a single word of 128 KiB or more (`MAX_ARG_STRLEN`).
+pub const MAX_WORD_BYTES: usize = 64 * 1024;
+
+/// Largest command line the bridge passes on: every word counted with its terminating NUL and
+/// its pointer, as the kernel counts them against `ARG_MAX` (at least 2 MiB together with the
+/// environment on Linux).
+pub const MAX_ARGV_BYTES: usize = 1024 * 1024;
+
+/// A command line the bridge will not hand to the OS.
+#[derive(Debug, PartialEq)]
+pub enum TooLarge {
+    /// The word of this argument (property name) has this many bytes.
+    Word { property: String, bytes: usize },
+    /// All words together count this many bytes.
+    Total { bytes: usize },
+}
+
+/// Check `args` (from [`CommandLine::into_args`]) against the size limits. An oversized word is
+/// named by its property: a positional by `_meta.positional`, an option by its flag
+/// (`--param-json=…` → `param_json`, as DISC-8 derives property names).
+pub fn check_size(meta: &Value, args: &[String]) -> Result<(), TooLarge> {
+    let separator = args.iter().position(|word| word == "--");
+    let positional = strings(&meta["positional"]);
+    for (index, word) in args.iter().enumerate() {
+        if word.len() <= MAX_WORD_BYTES {
+            continue;
+        }
+        let property = match separator {
+            Some(at) if index > at => positional.get(index - at - 1).cloned(),
+            _ => word
+                .strip_prefix("--")
+                .map(|option| option.split('=').next().unwrap_or_default().replace('-', "_")),
+        };
+        return Err(TooLarge::Word {
+            property: property.unwrap_or_else(|| word.chars().take(40).collect()),
+            bytes: word.len(),
+        });
+    }
+    let bytes: usize = args
+        .iter()
+        .map(|word| word.len() + 1 + std::mem::size_of::<usize>())
+        .sum();
+    if bytes > MAX_ARGV_BYTES {
+        return Err(TooLarge::Total { bytes });
+    }
+    Ok(())
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -182,6 +232,37 @@ mod tests {
                 "4"
             ]
         );
+    }
+
+    #[test]
+    fn names_an_oversized_word_by_its_property_and_limits_the_whole_line() {
+        let meta = json!({"argv": ["x"], "positional": ["id", "tekst"], "flags": {"param_json": "--param-json"}});
+        let big = "a".repeat(MAX_WORD_BYTES + 1);
+        let fits = "a".repeat(MAX_WORD_BYTES - "--param-json=".len());
+        let check = |arguments: Value| {
+            let args = build(&meta, &args(arguments)).into_args(vec!["--output".into()]);
+            check_size(&meta, &args)
+        };
+        assert_eq!(check(json!({"param_json": fits, "id": "1"})), Ok(()));
+        assert_eq!(
+            check(json!({"param_json": format!("{fits}a")})),
+            Err(TooLarge::Word {
+                property: "param_json".into(),
+                bytes: MAX_WORD_BYTES + 1
+            })
+        );
+        assert_eq!(
+            check(json!({"id": "1", "tekst": big})),
+            Err(TooLarge::Word {
+                property: "tekst".into(),
+                bytes: MAX_WORD_BYTES + 1
+            })
+        );
+        let many = vec!["--v=x".to_string(); MAX_ARGV_BYTES / 14 + 1];
+        assert!(matches!(
+            check_size(&meta, &many),
+            Err(TooLarge::Total { bytes }) if bytes > MAX_ARGV_BYTES
+        ));
     }
 
     #[test]

@@ -4,15 +4,22 @@
 //! plans); the bridge only translates. A mutating tool without `confirm` is run without
 //! `--confirm`: the CLI refuses with exit 80 and prints its plan, which becomes the
 //! proposal. With `confirm` the CLI gets `--confirm=<digest>` and checks it itself.
+//!
+//! Each call is its own span: the child gets `TRACEPARENT=00-<trace>-<bridge span>-<flags>`
+//! (the client's trace from `_meta.traceparent`, else a new one), so the CLI's audit record,
+//! provenance and error `instance` carry the same trace id as the MCP call.
 
 use serde_json::{Map, Value, json};
 
-use crate::argv;
+use common::exit::ExitStatus;
+use common::trace::TraceContext;
+
+use crate::argv::{self, TooLarge};
 use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
 use crate::child::{self, Ending, Killer};
-use crate::problem::{check_input, problem};
-use crate::trace::CallTrace;
+use crate::local_paths;
+use crate::problem::{check_input, invalid_input, pointer, problem};
 
 /// What came of a call.
 #[derive(Debug)]
@@ -32,7 +39,7 @@ pub fn run(
     bridge: &Bridge,
     tool: &Tool,
     arguments: &Map<String, Value>,
-    trace: &CallTrace,
+    trace: &TraceContext,
     killer: &Killer,
 ) -> Outcome {
     let failed = |error| Outcome::Failed { error, plan: None };
@@ -43,11 +50,15 @@ pub fn run(
                 "INTERNE_FOUT",
                 "Ongeldige tooldefinitie",
                 &why,
-                70,
+                ExitStatus::Software,
                 trace,
             ));
         }
     };
+    let refused = local_paths::refused(&tool.hidden_paths, arguments);
+    if !refused.is_empty() {
+        return failed(invalid_input(&tool.name, &refused, trace));
+    }
     let as_value = Value::Object(arguments.clone());
     if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
         return failed(error);
@@ -77,11 +88,14 @@ pub fn run(
     if let Some(digest) = confirm.as_ref().and_then(Value::as_str) {
         global.push(format!("--confirm={digest}"));
     }
+    let args = line.into_args(global);
+    if let Err(too_large) = argv::check_size(&tool.entry["_meta"], &args) {
+        return failed(oversized(&tool.name, &too_large, trace));
+    }
     let source = &bridge.catalog.sources[tool.source];
     let env = source
         .env
-        .child_env(crate::env::utf8_vars(), Some(&trace.traceparent()));
-    let args = line.into_args(global);
+        .child_env(crate::env::own_vars(), Some(&trace.traceparent()));
     let finished = match child::run(&source.program, &args, &env, bridge.timeout, killer) {
         Ok(finished) => finished,
         Err(e) => {
@@ -90,7 +104,7 @@ pub fn run(
                 "SOURCE_UNAVAILABLE",
                 "Tool niet te starten",
                 &detail,
-                69,
+                ExitStatus::Unavailable,
                 trace,
             ));
         }
@@ -99,6 +113,7 @@ pub fn run(
         .as_str()
         .unwrap_or_default();
     let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
+    let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);
     match finished.ending {
         Ending::Cancelled => Outcome::Cancelled,
         Ending::TimedOut => {
@@ -110,7 +125,7 @@ pub fn run(
                 "TIMEOUT",
                 "Tijdslimiet verstreken",
                 &detail,
-                124,
+                ExitStatus::Timeout,
                 trace,
             ))
         }
@@ -127,12 +142,16 @@ pub fn run(
                     "INTERNE_FOUT",
                     "Onverwachte uitvoer van de tool",
                     &detail,
-                    70,
+                    ExitStatus::Software,
                     trace,
                 ))
             }
         },
-        Ending::Exited(80) if tool.mutating && confirm.is_none() => {
+        Ending::Exited(code)
+            if exited(code) == Some(ExitStatus::ConfirmationRequired)
+                && tool.mutating
+                && confirm.is_none() =>
+        {
             match stdout
                 .as_ref()
                 .and_then(|plan| Some((plan, plan["plan_digest"].as_str()?)))
@@ -141,12 +160,17 @@ pub fn run(
                     digest: digest.to_string(),
                     plan: plan.clone(),
                 },
-                None => failed(stderr_error(&finished.stderr, 80, command, trace)),
+                None => failed(stderr_error(&finished.stderr, code, command, trace)),
             }
         }
         Ending::Exited(code) => Outcome::Failed {
             error: stderr_error(&finished.stderr, code, command, trace),
-            plan: stdout.filter(|_| code == 80 || code == 81),
+            plan: stdout.filter(|_| {
+                matches!(
+                    exited(code),
+                    Some(ExitStatus::ConfirmationRequired | ExitStatus::PlanStale)
+                )
+            }),
         },
         Ending::Signalled => {
             let detail = format!("{command} werd onverwacht door een signaal beëindigd.");
@@ -154,15 +178,45 @@ pub fn run(
                 "INTERNE_FOUT",
                 "Tool afgebroken",
                 &detail,
-                70,
+                ExitStatus::Software,
                 trace,
             ))
         }
     }
 }
 
+/// The error object (65) for a command line over the bridge's limits (§3.2).
+fn oversized(tool: &str, too_large: &TooLarge, trace: &TraceContext) -> Value {
+    let (word_limit, line_limit) = (argv::MAX_WORD_BYTES, argv::MAX_ARGV_BYTES);
+    match too_large {
+        TooLarge::Word { property, bytes } => {
+            let detail = format!(
+                "argument is {bytes} bytes; de brug geeft een tool hoogstens {word_limit} bytes per \
+                 waarde (optie met waarde, of één positioneel argument)"
+            );
+            invalid_input(tool, &[(pointer(property), detail)], trace)
+        }
+        TooLarge::Total { bytes } => {
+            let detail = format!(
+                "De opdrachtregel voor {tool} zou {bytes} bytes worden; de brug geeft een tool \
+                 hoogstens {line_limit} bytes samen. Geef minder of kortere waarden."
+            );
+            let mut error = problem(
+                "INVALID_INPUT",
+                "Invoer te groot",
+                &detail,
+                ExitStatus::DataErr,
+                trace,
+            );
+            error["hint"] = json!("Splits het verzoek in kleinere aanroepen.");
+            error
+        }
+    }
+}
+
 /// The CLI's error object: the last stderr line (ERR-1), or one made from what there is.
-fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &CallTrace) -> Value {
+/// Without one, an exit code outside the profile's table is reported as a software error (70).
+fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -> Value {
     let text = String::from_utf8_lossy(stderr);
     let last = text
         .lines()
@@ -176,11 +230,15 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &CallTrace) -> V
                 "{command} eindigde met exit {code} zonder foutobject: {}",
                 last.trim()
             );
+            let status = u8::try_from(code)
+                .ok()
+                .and_then(ExitStatus::from_code)
+                .unwrap_or(ExitStatus::Software);
             problem(
                 "INTERNE_FOUT",
                 "Tool faalde zonder foutobject",
                 &detail,
-                code,
+                status,
                 trace,
             )
         }

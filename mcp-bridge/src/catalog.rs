@@ -3,7 +3,8 @@
 //! Built once from the discovery documents. Tool names become `<source>__<tool>`; the
 //! schemas, annotations and descriptions are passed on as the CLI wrote them, with two
 //! additions: an optional `fields` argument (data minimisation) and, for a mutating
-//! tool, an optional `confirm` argument plus the proposal shape in its `outputSchema`.
+//! tool, an optional `confirm` argument plus the proposal shape in its `outputSchema`;
+//! and one removal: arguments that name local paths, unless the operator allows them.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::env::EnvPolicy;
+use crate::local_paths;
 use crate::template::UriTemplate;
 
 /// Namespace of the bridge's own `_meta` keys.
@@ -44,6 +46,8 @@ pub struct Tool {
     pub takes_fields: bool,
     /// Whether the bridge added the `confirm` argument.
     pub takes_confirm: bool,
+    /// Path arguments left out of the listed `inputSchema` (refused when a call sends them).
+    pub hidden_paths: Vec<String>,
 }
 
 /// One resource template.
@@ -62,10 +66,20 @@ pub struct Catalog {
     pub sources: Vec<Source>,
     pub tools: Vec<Tool>,
     pub resources: Vec<Resource>,
+    /// `--allow-local-paths`: list and pass arguments of `"format": "path"`.
+    pub allow_local_paths: bool,
     by_name: HashMap<String, usize>,
 }
 
 impl Catalog {
+    /// An empty catalogue; path arguments are hidden unless `allow_local_paths`.
+    pub fn new(allow_local_paths: bool) -> Self {
+        Self {
+            allow_local_paths,
+            ..Self::default()
+        }
+    }
+
     /// Add one CLI from its discovery document. Returns warnings about what was skipped.
     pub fn add(&mut self, program: PathBuf, discovery: &Value) -> Vec<String> {
         let mut warnings = Vec::new();
@@ -101,7 +115,13 @@ impl Catalog {
                 ));
                 continue;
             }
-            let tool = make_tool(name.clone(), source, entry, &program_name);
+            let tool = match make_tool(name.clone(), source, entry, &program_name, self) {
+                Ok(tool) => tool,
+                Err(why) => {
+                    warnings.push(format!("{program_name}: {name} overgeslagen: {why}"));
+                    continue;
+                }
+            };
             own_tools.insert(tool_name.to_string(), self.tools.len());
             self.by_name.insert(name, self.tools.len());
             self.tools.push(tool);
@@ -135,11 +155,31 @@ pub fn source_prefix(program_name: &str) -> String {
         .collect()
 }
 
-fn make_tool(name: String, source: usize, entry: &Value, program_name: &str) -> Tool {
+fn make_tool(
+    name: String,
+    source: usize,
+    entry: &Value,
+    program_name: &str,
+    catalog: &Catalog,
+) -> Result<Tool, String> {
     let mutating = entry["annotations"]["readOnlyHint"].as_bool() != Some(true);
     let mut input = entry["inputSchema"].clone();
     if !input.is_object() {
         input = json!({"type": "object"});
+    }
+    let mut hidden_paths = Vec::new();
+    if !catalog.allow_local_paths
+        && let Some(schema) = input.as_object_mut()
+    {
+        for hidden in local_paths::hide(schema) {
+            if hidden.required {
+                return Err(format!(
+                    "verplicht argument {} is een lokaal pad (toestaan met --allow-local-paths)",
+                    hidden.name
+                ));
+            }
+            hidden_paths.push(hidden.name);
+        }
     }
     let properties = input
         .as_object_mut()
@@ -189,7 +229,7 @@ fn make_tool(name: String, source: usize, entry: &Value, program_name: &str) -> 
         "_meta".into(),
         json!({ format!("{META_PREFIX}/command"): command }),
     );
-    Tool {
+    Ok(Tool {
         name,
         source,
         entry: entry.clone(),
@@ -197,7 +237,8 @@ fn make_tool(name: String, source: usize, entry: &Value, program_name: &str) -> 
         mutating,
         takes_fields,
         takes_confirm,
-    }
+        hidden_paths,
+    })
 }
 
 fn fields_schema() -> Value {
@@ -268,7 +309,7 @@ fn make_resource(
     if tools[tool].mutating {
         return Err(format!("tool {tool_name} is muterend"));
     }
-    let properties = &tools[tool].entry["inputSchema"]["properties"];
+    let properties = &tools[tool].listed["inputSchema"]["properties"];
     if let Some(unknown) = template
         .variables()
         .into_iter()

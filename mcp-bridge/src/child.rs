@@ -5,6 +5,7 @@
 //! the whole group is killed, so helpers a CLI started die with it. After a normal exit the
 //! group is killed too, so a straggler cannot hold the output pipes open.
 
+use std::ffi::OsString;
 use std::io::{self, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -66,7 +67,7 @@ impl Killer {
 pub fn run(
     program: &Path,
     args: &[String],
-    env: &[(String, String)],
+    env: &[(OsString, OsString)],
     timeout: Duration,
     killer: &Killer,
 ) -> io::Result<Finished> {

@@ -4,6 +4,7 @@
 //! `PATH`. All discovery runs start together, so start-up costs one CLI start, not four.
 
 use std::env;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -19,8 +20,10 @@ pub const DEFAULT_TOOLS: &[&str] = &["kvk-cli", "koop-cli", "rvo-cli", "regelrec
 const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Where `name` lives: a path as given, else next to `overheid-mcp`, else on `PATH`.
-pub fn locate(name: &str) -> Option<PathBuf> {
-    if name.contains('/') {
+pub fn locate(name: &OsStr) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+
+    if name.as_bytes().contains(&b'/') {
         let path = PathBuf::from(name);
         return is_executable(&path).then_some(path);
     }
@@ -63,7 +66,7 @@ pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
 
 /// The discovery document of one program. It runs with the process basics only (DISC-2).
 fn read(program: &Path) -> Result<Value, String> {
-    let env = EnvPolicy::default().child_env(crate::env::utf8_vars(), None);
+    let env = EnvPolicy::default().child_env(crate::env::own_vars(), None);
     let args = ["--help".to_string(), "--json".to_string()];
     let finished = child::run(program, &args, &env, DISCOVERY_TIMEOUT, &Killer::default())
         .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;

@@ -1,9 +1,12 @@
 //! The environment of a child: only what its CLI declares in discovery, plus the process basics.
 //!
 //! A client's own secrets (and every other variable of the bridge) never reach a tool;
-//! `TRACEPARENT` is always the bridge's own.
+//! `TRACEPARENT` is always the bridge's own. Values pass as the OS holds them: a declared
+//! variable that is not valid UTF-8 reaches the CLI as it is, and the CLI refuses it (exit 78
+//! naming it, CONF-7) instead of the bridge making it look unset.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 
 /// Process basics every child gets when the bridge has them (profile CONF-2).
 const BASICS: &[&str] = &[
@@ -37,25 +40,25 @@ impl EnvPolicy {
     }
 
     /// The child's environment, taken from `vars` (the bridge's own), with `traceparent` set.
+    /// Values are kept byte for byte; a name that is not UTF-8 is never one a CLI declares.
     pub fn child_env(
         &self,
-        vars: impl Iterator<Item = (String, String)>,
+        vars: impl Iterator<Item = (OsString, OsString)>,
         traceparent: Option<&str>,
-    ) -> Vec<(String, String)> {
-        let mut env: Vec<(String, String)> = vars.filter(|(name, _)| self.allows(name)).collect();
+    ) -> Vec<(OsString, OsString)> {
+        let mut env: Vec<(OsString, OsString)> = vars
+            .filter(|(name, _)| name.to_str().is_some_and(|name| self.allows(name)))
+            .collect();
         if let Some(traceparent) = traceparent {
-            env.push(("TRACEPARENT".to_string(), traceparent.to_string()));
+            env.push(("TRACEPARENT".into(), traceparent.into()));
         }
         env
     }
 }
 
-/// The bridge's own environment, without variables that are not valid
-/// UTF-8 (`std::env::vars` would panic on them; such a variable is never one
-/// a CLI declares).
-pub fn utf8_vars() -> impl Iterator<Item = (String, String)> {
+/// The bridge's own environment, as the OS holds it.
+pub fn own_vars() -> impl Iterator<Item = (OsString, OsString)> {
     std::env::vars_os()
-        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
 }
 
 #[cfg(test)]
@@ -72,10 +75,24 @@ mod tests {
             ("LC_ALL", "C"),
             ("TRACEPARENT", "van-de-client"),
         ]
-        .map(|(k, v)| (k.to_string(), v.to_string()));
+        .map(|(k, v)| (k.into(), v.into()));
         let env = policy.child_env(vars.into_iter(), Some("00-x"));
-        let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        let names: Vec<&str> = env.iter().filter_map(|(k, _)| k.to_str()).collect();
         assert_eq!(names, ["KVK_API_KEY", "PATH", "LC_ALL", "TRACEPARENT"]);
         assert_eq!(env[3].1, "00-x");
+    }
+
+    #[test]
+    fn passes_a_declared_value_that_is_not_utf8_unchanged() {
+        use std::os::unix::ffi::OsStringExt;
+
+        let policy = EnvPolicy::new(["KVK_SESSIE_NUMMER".to_string()]);
+        let value = OsString::from_vec(b"6875\xff0110".to_vec());
+        let vars = [
+            (OsString::from("KVK_SESSIE_NUMMER"), value.clone()),
+            (OsString::from_vec(b"X\xff".to_vec()), OsString::from("y")),
+        ];
+        let env = policy.child_env(vars.into_iter(), None);
+        assert_eq!(env, [(OsString::from("KVK_SESSIE_NUMMER"), value)]);
     }
 }

@@ -11,17 +11,21 @@ mod catalog;
 mod child;
 mod discover;
 mod env;
+mod local_paths;
 mod options;
 mod problem;
 mod resource;
 mod rpc;
 mod server;
 mod template;
-mod trace;
 
+use std::ffi::OsString;
 use std::io::{self, BufReader};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+
+use common::exit::ExitStatus;
 
 use crate::bridge::Bridge;
 use crate::catalog::Catalog;
@@ -30,7 +34,7 @@ use crate::options::Request;
 const HELP: &str = "\
 overheid-mcp: één MCP-server (stdio) voor de overheid-CLI's
 
-Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN]
+Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
 
 Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_get),
 opgebouwd uit de eigen discovery van de CLI (<cli> --help --json). Een aanroep draait de
@@ -43,6 +47,9 @@ Opties:
                        overgeslagen).
   --timeout SECONDEN   tijdslimiet per aanroep; daarna wordt de procesgroep gestopt
                        (standaard 60)
+  --allow-local-paths  argumenten die een lokaal bestand of een lokale map noemen
+                       (\"format\": \"path\" in discovery) ook aanbieden; standaard laat de
+                       brug ze weg, zodat een model geen lokale bestanden kan laten lezen
   -h, --help           deze hulp
   -V, --version        versie
 
@@ -56,60 +63,63 @@ Configuratie in een MCP-host:
 ";
 
 fn main() -> ExitCode {
-    let options = match options::parse(std::env::args().skip(1)) {
+    let options = match options::parse(std::env::args_os().skip(1)) {
         Ok(Request::Serve(options)) => options,
         Ok(Request::Help) => {
             print!("{HELP}");
-            return ExitCode::SUCCESS;
+            return exit(ExitStatus::Ok);
         }
         Ok(Request::Version) => {
             println!("overheid-mcp {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
+            return exit(ExitStatus::Ok);
         }
         Err(message) => {
             eprintln!("overheid-mcp: {message}\nZie overheid-mcp --help.");
-            return ExitCode::from(2);
+            return exit(ExitStatus::Usage);
         }
     };
-    let catalog = match load(&options.tools) {
+    let catalog = match load(&options.tools, options.allow_local_paths) {
         Ok(catalog) => catalog,
         Err(message) => {
             eprintln!("overheid-mcp: {message}");
-            return ExitCode::from(78);
+            return exit(ExitStatus::Config);
         }
     };
     let bridge = Arc::new(Bridge::new(catalog, options.timeout));
     let outbox = rpc::Outbox::new(Box::new(io::stdout()));
     server::serve(bridge, BufReader::new(io::stdin()), outbox);
-    ExitCode::SUCCESS
+    exit(ExitStatus::Ok)
+}
+
+/// The process exit code of a profile status (EXIT-1).
+fn exit(status: ExitStatus) -> ExitCode {
+    ExitCode::from(status.code())
 }
 
 /// Find the CLIs and read their discovery. A `--tool` that fails is fatal; a missing default is a warning.
-fn load(requested: &[String]) -> Result<Catalog, String> {
+fn load(requested: &[OsString], allow_local_paths: bool) -> Result<Catalog, String> {
     let explicit = !requested.is_empty();
-    let names: Vec<String> = if explicit {
+    let names: Vec<OsString> = if explicit {
         requested.to_vec()
     } else {
-        discover::DEFAULT_TOOLS
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        discover::DEFAULT_TOOLS.iter().map(OsString::from).collect()
     };
     let mut programs = Vec::new();
     for name in &names {
+        let shown = Path::new(name).display();
         match discover::locate(name) {
             Some(path) => programs.push(path),
             None if explicit => {
                 return Err(format!(
-                    "{name} niet gevonden (naast overheid-mcp of op PATH)"
+                    "{shown} niet gevonden (naast overheid-mcp of op PATH)"
                 ));
             }
             None => eprintln!(
-                "overheid-mcp: waarschuwing: {name} niet gevonden naast overheid-mcp of op PATH; overgeslagen"
+                "overheid-mcp: waarschuwing: {shown} niet gevonden naast overheid-mcp of op PATH; overgeslagen"
             ),
         }
     }
-    let mut catalog = Catalog::default();
+    let mut catalog = Catalog::new(allow_local_paths);
     for (program, discovery) in programs.iter().zip(discover::read_all(&programs)) {
         match discovery {
             Ok(document) => {

@@ -8,18 +8,30 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Value, json};
 
-use crate::trace::CallTrace;
+use common::exit::ExitStatus;
+use common::trace::TraceContext;
 
 /// A profile-shaped error object.
-pub fn problem(code: &str, title: &str, detail: &str, exit_code: i32, trace: &CallTrace) -> Value {
+pub fn problem(
+    code: &str,
+    title: &str,
+    detail: &str,
+    exit: ExitStatus,
+    trace: &TraceContext,
+) -> Value {
     json!({
         "type": format!("urn:overheid-cli:problem:{code}"),
         "title": title,
         "detail": detail,
         "code": code,
-        "exit_code": exit_code,
-        "instance": trace.instance(),
+        "exit_code": exit.code(),
+        "instance": instance(trace),
     })
+}
+
+/// `urn:trace:<trace id>`, the `instance` of the error objects the bridge makes itself.
+fn instance(trace: &TraceContext) -> String {
+    format!("urn:trace:{}", trace.trace_id)
 }
 
 /// Validate `arguments`; `Some(error object)` listing every invalid argument, or `None` when valid.
@@ -27,31 +39,46 @@ pub fn check_input(
     validator: &Validator,
     arguments: &Value,
     tool: &str,
-    trace: &CallTrace,
+    trace: &TraceContext,
 ) -> Option<Value> {
-    let errors: Vec<Value> = validator
+    let errors: Vec<(String, String)> = validator
         .iter_errors(arguments)
         .flat_map(|error| describe(&error))
-        .map(|(pointer, detail)| json!({"pointer": pointer, "detail": detail}))
         .collect();
-    if errors.is_empty() {
-        return None;
-    }
+    (!errors.is_empty()).then(|| invalid_input(tool, &errors, trace))
+}
+
+/// The error object (65) for invalid arguments of `tool`, each as (JSON Pointer, Dutch explanation).
+pub fn invalid_input(tool: &str, errors: &[(String, String)], trace: &TraceContext) -> Value {
     let detail = match errors.len() {
         1 => format!("1 argument van {tool} is ongeldig."),
         n => format!("{n} argumenten van {tool} zijn ongeldig."),
     };
-    let mut object = problem("INVALID_INPUT", "Ongeldige invoer", &detail, 65, trace);
-    object["errors"] = Value::Array(errors);
+    let mut object = problem(
+        "INVALID_INPUT",
+        "Ongeldige invoer",
+        &detail,
+        ExitStatus::DataErr,
+        trace,
+    );
+    object["errors"] = errors
+        .iter()
+        .map(|(pointer, detail)| json!({"pointer": pointer, "detail": detail}))
+        .collect();
     object["hint"] =
         json!("Zie inputSchema van de tool; verbeter de genoemde argumenten en probeer opnieuw.");
-    Some(object)
+    object
+}
+
+/// The JSON Pointer of argument `name`.
+pub fn pointer(name: &str) -> String {
+    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 
 /// One schema violation as (JSON Pointer to the argument, Dutch explanation).
 fn describe(error: &ValidationError<'_>) -> Vec<(String, String)> {
     let at = error.instance_path.as_str().to_string();
-    let below = |name: &str| format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+    let below = |name: &str| format!("{at}{}", pointer(name));
     match &error.kind {
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
@@ -117,12 +144,12 @@ mod tests {
             "additionalProperties": false
         });
         let validator = jsonschema::validator_for(&schema).unwrap();
-        let trace = CallTrace::start(None);
+        let trace = TraceContext::start(None);
         let args = json!({"kvk_nummer": "123", "geo": "ja", "extra": 1});
         let error = check_input(&validator, &args, "kvk__x", &trace).unwrap();
         assert_eq!(error["code"], "INVALID_INPUT");
         assert_eq!(error["exit_code"], 65);
-        assert_eq!(error["instance"], trace.instance());
+        assert_eq!(error["instance"], instance(&trace));
         let mut pointers: Vec<&str> = error["errors"]
             .as_array()
             .unwrap()

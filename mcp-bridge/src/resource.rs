@@ -10,13 +10,13 @@ use crate::call::{self, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::child::Killer;
 use crate::rpc::{INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
-use crate::trace::CallTrace;
+use common::trace::TraceContext;
 
 /// Read `uri`. `Ok(None)` when the client cancelled.
 pub fn read(
     bridge: &Bridge,
     uri: &str,
-    trace: &CallTrace,
+    trace: &TraceContext,
     killer: &Killer,
 ) -> Result<Option<Value>, RpcError> {
     let found = bridge

@@ -8,13 +8,14 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::bridge::Bridge;
 use crate::call;
 use crate::resource;
-use crate::rpc::{self, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outbox, RpcError};
-use crate::trace::CallTrace;
+use crate::rpc::{self, INVALID_PARAMS, Id, Incoming, METHOD_NOT_FOUND, Outbox, RpcError};
+use common::trace::TraceContext;
 
 /// The revision this server implements.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
@@ -38,9 +39,7 @@ pub fn serve(bridge: Arc<Bridge>, mut input: impl BufRead, outbox: Outbox) {
         match rpc::parse(text.trim()) {
             Err(response) => outbox.send(&response),
             Ok(Incoming::Response) => {}
-            Ok(Incoming::Notification { method, params }) => {
-                notification(&bridge, &method, &params)
-            }
+            Ok(Incoming::Notification { method, raw_params }) => notification(&bridge, &method, raw_params.as_deref()),
             Ok(Incoming::Request { id, method, params }) => {
                 if method == "tools/call" || method == "resources/read" {
                     workers.push(spawn_slow(&bridge, &outbox, id, method, params));
@@ -57,9 +56,9 @@ pub fn serve(bridge: Arc<Bridge>, mut input: impl BufRead, outbox: Outbox) {
     }
 }
 
-fn respond(id: &Value, answer: Result<Value, RpcError>) -> Value {
+fn respond(id: &Id, answer: Result<Value, RpcError>) -> String {
     match answer {
-        Ok(result) => rpc::result_response(id, result),
+        Ok(result) => rpc::result_response(id, &result),
         Err(error) => rpc::error_response(id, &error),
     }
 }
@@ -104,9 +103,11 @@ fn initialize(params: &Value) -> Value {
     })
 }
 
-fn notification(bridge: &Bridge, method: &str, params: &Value) {
-    if method == "notifications/cancelled" {
-        bridge.cancel(&params["requestId"].to_string());
+fn notification(bridge: &Bridge, method: &str, raw_params: Option<&RawValue>) {
+    if method == "notifications/cancelled"
+        && let Some(request) = Id::member(raw_params, "requestId")
+    {
+        bridge.cancel(&request.key());
     }
 }
 
@@ -114,15 +115,15 @@ fn notification(bridge: &Bridge, method: &str, params: &Value) {
 fn spawn_slow(
     bridge: &Arc<Bridge>,
     outbox: &Outbox,
-    id: Value,
+    id: Id,
     method: String,
     params: Value,
 ) -> JoinHandle<()> {
-    let key = id.to_string();
+    let key = id.key();
     let killer = bridge.start_call(&key);
     let (bridge, outbox) = (Arc::clone(bridge), outbox.clone());
     std::thread::spawn(move || {
-        let trace = CallTrace::start(params["_meta"]["traceparent"].as_str());
+        let trace = TraceContext::start(params["_meta"]["traceparent"].as_str());
         let answer = if method == "tools/call" {
             tools_call(&bridge, &params, &trace, &killer)
         } else {
@@ -134,7 +135,7 @@ fn spawn_slow(
         bridge.end_call(&key);
         match answer {
             Ok(None) => {} // cancelled: the client expects no answer
-            Ok(Some(result)) => outbox.send(&rpc::result_response(&id, result)),
+            Ok(Some(result)) => outbox.send(&rpc::result_response(&id, &result)),
             Err(error) => outbox.send(&rpc::error_response(&id, &error)),
         }
     })
@@ -143,7 +144,7 @@ fn spawn_slow(
 fn tools_call(
     bridge: &Bridge,
     params: &Value,
-    trace: &CallTrace,
+    trace: &TraceContext,
     killer: &crate::child::Killer,
 ) -> Result<Option<Value>, RpcError> {
     let name = params["name"]
