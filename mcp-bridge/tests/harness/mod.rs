@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -54,6 +55,16 @@ pub struct Bridge {
 impl Bridge {
     /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME).
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        let env: Vec<(&OsStr, &OsStr)> = env
+            .iter()
+            .map(|(k, v)| (OsStr::new(k), OsStr::new(v)))
+            .collect();
+        Self::start_os(&args, &env)
+    }
+
+    /// [`Bridge::start`] with arguments and variables that need not be UTF-8.
+    pub fn start_os(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
         let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
         command
             .args(args)
@@ -111,11 +122,16 @@ impl Bridge {
         if let Some(message) = self.pending.pop_front() {
             return message;
         }
-        let line = self
-            .lines
-            .recv_timeout(ANSWER_TIMEOUT)
-            .expect("an answer from overheid-mcp in time");
+        let line = self.next_line();
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// The next line as the bridge wrote it (nothing may be pending).
+    pub fn next_line(&mut self) -> String {
+        assert!(self.pending.is_empty(), "messages pending: {:?}", self.pending);
+        self.lines
+            .recv_timeout(ANSWER_TIMEOUT)
+            .expect("an answer from overheid-mcp in time")
     }
 
     /// The response to request `id` (other messages are kept for later).

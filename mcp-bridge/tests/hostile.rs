@@ -1,0 +1,215 @@
+//! The bridge under hostile or odd input: request ids that no number type holds, arguments too
+//! large for the OS, arguments that name local files, and bytes that are not UTF-8 in the
+//! environment and on the command line.
+
+mod harness;
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use harness::{Bridge, demo_cli, wait_gone};
+
+fn demo(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec!["--tool", cli.to_str().unwrap()];
+    args.extend_from_slice(extra_args);
+    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
+    (bridge, dir)
+}
+
+fn listed_tool(bridge: &mut Bridge, name: &str) -> Value {
+    let tools = bridge.request("tools/list", json!({}))["tools"].clone();
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} not listed: {tools}"))
+}
+
+#[test]
+fn request_ids_come_back_exactly_as_sent() {
+    let (mut bridge, _dir) = demo(&[]);
+    let ids = [
+        "123456789012345678901234567890",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "1.50",
+        "1e400",
+        "-0",
+        r#""a\u0041""#,
+        r#""7""#,
+    ];
+    for id in ids {
+        bridge.send_line(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+        assert_eq!(
+            bridge.next_line(),
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+        );
+        bridge.send_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"bestaat/niet"}}"#
+        ));
+        let line = bridge.next_line();
+        assert!(
+            line.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"#)),
+            "{line}"
+        );
+        bridge.send_line(&format!(r#"{{"jsonrpc":"1.0","id":{id},"method":"ping"}}"#));
+        let line = bridge.next_line();
+        assert!(
+            line.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600"#)),
+            "{line}"
+        );
+    }
+    // An id that is neither a string nor a number cannot be echoed: JSON-RPC says null.
+    bridge.send_line(r#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#);
+    let refused: Value = serde_json::from_str(&bridge.next_line()).unwrap();
+    assert_eq!(refused["id"], Value::Null);
+    assert_eq!(refused["error"]["code"], -32600);
+}
+
+#[test]
+fn a_cancellation_finds_its_call_by_a_large_id() {
+    let (mut bridge, dir) = demo(&["--timeout", "60"]);
+    let pid_file = dir.path().join("pids");
+    let id = "123456789012345678901234567891";
+    let call = json!({"name": "demo__wacht", "arguments": {"pid_bestand": pid_file.to_str().unwrap()}});
+    bridge.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{call}}}"#
+    ));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let pids = loop {
+        let pids = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if pids.split_whitespace().count() == 2 {
+            break pids;
+        }
+        assert!(Instant::now() < deadline, "the call never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    bridge.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{id}}}}}"#
+    ));
+    for pid in pids.split_whitespace() {
+        let pid: u32 = pid.parse().unwrap();
+        assert!(
+            wait_gone(pid, Duration::from_secs(3)),
+            "process {pid} survived cancellation"
+        );
+    }
+    let ping = bridge.send("ping", json!({}));
+    assert_eq!(bridge.next_message()["id"], ping, "no answer for the call");
+}
+
+#[test]
+fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
+    let (mut bridge, dir) = demo(&[]);
+    let huge = bridge.call(
+        "demo__notitie_maak",
+        json!({"id": "n1", "tekst": "x".repeat(20 * 1024 * 1024)}),
+    );
+    let error = &huge["structuredContent"];
+    assert_eq!(huge["isError"], true);
+    assert_eq!(error["exit_code"], 65, "{error}");
+    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["errors"][0]["pointer"], "/tekst");
+    let detail = error["errors"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("65536"), "{detail}");
+
+    // Many values that each fit, but not together.
+    let labels = vec!["y".repeat(60 * 1024); 20];
+    let many = bridge.call(
+        "demo__notitie_maak",
+        json!({"id": "n1", "tekst": "t", "label": labels}),
+    );
+    assert_eq!(many["structuredContent"]["exit_code"], 65, "{many}");
+    assert_eq!(many["structuredContent"]["title"], "Invoer te groot");
+    assert!(!dir.path().join("store.json").exists());
+
+    // Just under the limit, the tool runs (and proposes).
+    let fits = bridge.call(
+        "demo__notitie_maak",
+        json!({"id": "n1", "tekst": "z".repeat(60 * 1024)}),
+    );
+    assert_eq!(fits["isError"], false);
+    assert_eq!(fits["structuredContent"]["requires_confirmation"], true);
+}
+
+#[test]
+fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
+    let secret = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(secret.path(), "geheime-inhoud").unwrap();
+    let path = secret.path().to_str().unwrap();
+
+    let (mut bridge, _dir) = demo(&[]);
+    let tool = listed_tool(&mut bridge, "demo__bestand_toon");
+    let properties = tool["inputSchema"]["properties"].as_object().unwrap();
+    assert!(properties.contains_key("kop"));
+    assert!(!properties.contains_key("bestand"), "{tool}");
+    let refused = bridge.call(
+        "demo__bestand_toon",
+        json!({"bestand": path, "kop": "k"}),
+    );
+    assert_eq!(refused["isError"], true);
+    assert_eq!(refused["structuredContent"]["exit_code"], 65);
+    assert_eq!(refused["structuredContent"]["errors"][0]["pointer"], "/bestand");
+    assert!(
+        refused["structuredContent"]["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--allow-local-paths")
+    );
+    assert!(!refused.to_string().contains("geheime-inhoud"));
+    let without = bridge.call("demo__bestand_toon", json!({"kop": "k"}));
+    assert_eq!(without["structuredContent"], json!({"kop": "k", "inhoud": null}));
+
+    let (mut allowing, _dir) = demo(&["--allow-local-paths"]);
+    let tool = listed_tool(&mut allowing, "demo__bestand_toon");
+    assert_eq!(tool["inputSchema"]["properties"]["bestand"]["format"], "path");
+    let read = allowing.call("demo__bestand_toon", json!({"bestand": path}));
+    assert_eq!(read["structuredContent"]["inhoud"], "geheime-inhoud", "{read}");
+}
+
+#[test]
+fn a_declared_variable_that_is_not_utf8_reaches_the_tool_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let token = OsString::from_vec(b"ab\xffcd".to_vec());
+    let undeclared = OsString::from_vec(b"\xfe".to_vec());
+    let mut bridge = Bridge::start_os(
+        &[OsStr::new("--tool"), cli.as_os_str()],
+        &[
+            (OsStr::new("DEMO_STORE"), store.as_os_str()),
+            (OsStr::new("DEMO_TOKEN"), &token),
+            (OsStr::new("CLIENT_SECRET"), &undeclared),
+        ],
+    );
+    let result = bridge.call("demo__omgeving_toon", json!({}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["token_hex"], "6162ff6364");
+    let names = &result["structuredContent"]["variabelen"];
+    assert!(!names.as_array().unwrap().contains(&json!("CLIENT_SECRET")));
+}
+
+#[test]
+fn a_tool_path_that_is_not_utf8_is_served_and_other_such_arguments_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join(OsStr::from_bytes(b"\xff-cli"));
+    std::os::unix::fs::symlink(demo_cli(), &odd).unwrap();
+    let mut bridge = Bridge::start_os(&[OsStr::new("--tool"), odd.as_os_str()], &[]);
+    listed_tool(&mut bridge, "demo__omgeving_toon");
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
+        .arg("--timeout")
+        .arg(OsStr::from_bytes(b"\xff"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--timeout verwacht"));
+}
