@@ -105,9 +105,13 @@ pub fn check_size(meta: &Value, args: &[String]) -> Result<(), TooLarge> {
         }
         let property = match separator {
             Some(at) if index > at => positional.get(index - at - 1).cloned(),
-            _ => word
-                .strip_prefix("--")
-                .map(|option| option.split('=').next().unwrap_or_default().replace('-', "_")),
+            _ => word.strip_prefix("--").map(|option| {
+                option
+                    .split('=')
+                    .next()
+                    .unwrap_or_default()
+                    .replace('-', "_")
+            }),
         };
         return Err(TooLarge::Word {
             property: property.unwrap_or_else(|| word.chars().take(40).collect()),

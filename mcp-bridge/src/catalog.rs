@@ -408,6 +408,38 @@ mod tests {
     }
 
     #[test]
+    fn leaves_out_path_arguments_and_tools_that_need_one_unless_allowed() {
+        let mut document = discovery();
+        document["tools"][0]["inputSchema"]["properties"]["map"] =
+            json!({"type": "string", "format": "path"});
+        document["tools"][1]["inputSchema"]["properties"]["bestand"] =
+            json!({"type": "string", "format": "path"});
+        document["tools"][1]["inputSchema"]["required"] = json!(["bestand"]);
+        let mut hiding = Catalog::default();
+        let warnings = hiding.add(PathBuf::from("/x/demo-cli"), &document);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("demo__ding_maak") && w.contains("bestand")),
+            "{warnings:?}"
+        );
+        let names: Vec<&str> = hiding.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["demo__ding_get"]);
+        let get = &hiding.tools[0];
+        assert!(get.listed["inputSchema"]["properties"].get("map").is_none());
+        assert_eq!(get.hidden_paths, ["map"]);
+
+        let mut allowing = Catalog::new(true);
+        allowing.add(PathBuf::from("/x/demo-cli"), &document);
+        assert_eq!(allowing.tools.len(), 2);
+        assert!(allowing.tools[0].hidden_paths.is_empty());
+        assert_eq!(
+            allowing.tools[0].listed["inputSchema"]["properties"]["map"]["format"],
+            "path"
+        );
+    }
+
+    #[test]
     fn derives_the_source_prefix() {
         assert_eq!(source_prefix("kvk-cli"), "kvk");
         assert_eq!(source_prefix("regelrecht-cli"), "regelrecht");

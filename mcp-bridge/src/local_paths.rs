@@ -48,13 +48,15 @@ pub fn hide(input: &mut Map<String, Value>) -> Vec<Hidden> {
         })
         .collect();
     if let Some(required) = input.get_mut("required").and_then(Value::as_array_mut) {
-        required.retain(|name| match hidden.iter_mut().find(|h| name == h.name.as_str()) {
-            Some(found) => {
-                found.required = true;
-                false
-            }
-            None => true,
-        });
+        required.retain(
+            |name| match hidden.iter_mut().find(|h| name == h.name.as_str()) {
+                Some(found) => {
+                    found.required = true;
+                    false
+                }
+                None => true,
+            },
+        );
     }
     hidden
 }
@@ -108,7 +110,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            input["properties"].as_object().unwrap().keys().collect::<Vec<_>>(),
+            input["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
             ["wet", "datum"]
         );
         assert_eq!(input["required"], json!(["wet"]));

@@ -64,8 +64,11 @@ impl Id {
 
     /// `Some` when `raw` is a valid JSON-RPC id: a string or a number.
     fn from_raw(raw: &RawValue) -> Option<Self> {
-        matches!(raw.get().as_bytes().first(), Some(b'"' | b'-' | b'0'..=b'9'))
-            .then(|| Self(Some(raw.to_owned())))
+        matches!(
+            raw.get().as_bytes().first(),
+            Some(b'"' | b'-' | b'0'..=b'9')
+        )
+        .then(|| Self(Some(raw.to_owned())))
     }
 
     /// The id as JSON text, as the client wrote it.
@@ -167,10 +170,7 @@ pub fn parse(line: &str) -> Result<Incoming, String> {
 
 /// A success response, as one line of JSON.
 pub fn result_response(id: &Id, result: &Value) -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
-        id.raw()
-    )
+    format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#, id.raw())
 }
 
 /// An error response, as one line of JSON.

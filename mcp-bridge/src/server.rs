@@ -39,7 +39,9 @@ pub fn serve(bridge: Arc<Bridge>, mut input: impl BufRead, outbox: Outbox) {
         match rpc::parse(text.trim()) {
             Err(response) => outbox.send(&response),
             Ok(Incoming::Response) => {}
-            Ok(Incoming::Notification { method, raw_params }) => notification(&bridge, &method, raw_params.as_deref()),
+            Ok(Incoming::Notification { method, raw_params }) => {
+                notification(&bridge, &method, raw_params.as_deref())
+            }
             Ok(Incoming::Request { id, method, params }) => {
                 if method == "tools/call" || method == "resources/read" {
                     workers.push(spawn_slow(&bridge, &outbox, id, method, params));

@@ -63,7 +63,9 @@ fn request_ids_come_back_exactly_as_sent() {
         bridge.send_line(&format!(r#"{{"jsonrpc":"1.0","id":{id},"method":"ping"}}"#));
         let line = bridge.next_line();
         assert!(
-            line.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600"#)),
+            line.starts_with(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600"#
+            )),
             "{line}"
         );
     }
@@ -79,7 +81,8 @@ fn a_cancellation_finds_its_call_by_a_large_id() {
     let (mut bridge, dir) = demo(&["--timeout", "60"]);
     let pid_file = dir.path().join("pids");
     let id = "123456789012345678901234567891";
-    let call = json!({"name": "demo__wacht", "arguments": {"pid_bestand": pid_file.to_str().unwrap()}});
+    let call =
+        json!({"name": "demo__wacht", "arguments": {"pid_bestand": pid_file.to_str().unwrap()}});
     bridge.send_line(&format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{call}}}"#
     ));
@@ -151,13 +154,13 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
     let properties = tool["inputSchema"]["properties"].as_object().unwrap();
     assert!(properties.contains_key("kop"));
     assert!(!properties.contains_key("bestand"), "{tool}");
-    let refused = bridge.call(
-        "demo__bestand_toon",
-        json!({"bestand": path, "kop": "k"}),
-    );
+    let refused = bridge.call("demo__bestand_toon", json!({"bestand": path, "kop": "k"}));
     assert_eq!(refused["isError"], true);
     assert_eq!(refused["structuredContent"]["exit_code"], 65);
-    assert_eq!(refused["structuredContent"]["errors"][0]["pointer"], "/bestand");
+    assert_eq!(
+        refused["structuredContent"]["errors"][0]["pointer"],
+        "/bestand"
+    );
     assert!(
         refused["structuredContent"]["errors"][0]["detail"]
             .as_str()
@@ -166,13 +169,22 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
     );
     assert!(!refused.to_string().contains("geheime-inhoud"));
     let without = bridge.call("demo__bestand_toon", json!({"kop": "k"}));
-    assert_eq!(without["structuredContent"], json!({"kop": "k", "inhoud": null}));
+    assert_eq!(
+        without["structuredContent"],
+        json!({"kop": "k", "inhoud": null})
+    );
 
     let (mut allowing, _dir) = demo(&["--allow-local-paths"]);
     let tool = listed_tool(&mut allowing, "demo__bestand_toon");
-    assert_eq!(tool["inputSchema"]["properties"]["bestand"]["format"], "path");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["bestand"]["format"],
+        "path"
+    );
     let read = allowing.call("demo__bestand_toon", json!({"bestand": path}));
-    assert_eq!(read["structuredContent"]["inhoud"], "geheime-inhoud", "{read}");
+    assert_eq!(
+        read["structuredContent"]["inhoud"], "geheime-inhoud",
+        "{read}"
+    );
 }
 
 #[test]

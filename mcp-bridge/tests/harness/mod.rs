@@ -128,7 +128,11 @@ impl Bridge {
 
     /// The next line as the bridge wrote it (nothing may be pending).
     pub fn next_line(&mut self) -> String {
-        assert!(self.pending.is_empty(), "messages pending: {:?}", self.pending);
+        assert!(
+            self.pending.is_empty(),
+            "messages pending: {:?}",
+            self.pending
+        );
         self.lines
             .recv_timeout(ANSWER_TIMEOUT)
             .expect("an answer from overheid-mcp in time")
