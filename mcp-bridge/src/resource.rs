@@ -5,12 +5,14 @@
 
 use serde_json::{Map, Value, json};
 
+use common::exit::ExitStatus;
+use common::trace::TraceContext;
+
 use crate::bridge::Bridge;
 use crate::call::{self, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::child::Killer;
 use crate::rpc::{INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
-use common::trace::TraceContext;
 
 /// Read `uri`. `Ok(None)` when the client cancelled.
 pub fn read(
@@ -47,9 +49,15 @@ pub fn read(
             Err(RpcError::new(INTERNAL_ERROR, "Resource-tool wilde muteren"))
         }
         Outcome::Failed { error, .. } => {
-            let (code, message) = match error["exit_code"].as_i64() {
-                Some(66) => (RESOURCE_NOT_FOUND, "Resource niet gevonden"),
-                Some(2 | 65) => (INVALID_PARAMS, "Ongeldige resource-URI"),
+            let status = error["exit_code"]
+                .as_u64()
+                .and_then(|code| u8::try_from(code).ok())
+                .and_then(ExitStatus::from_code);
+            let (code, message) = match status {
+                Some(ExitStatus::NotFound) => (RESOURCE_NOT_FOUND, "Resource niet gevonden"),
+                Some(ExitStatus::Usage | ExitStatus::DataErr) => {
+                    (INVALID_PARAMS, "Ongeldige resource-URI")
+                }
                 _ => (INTERNAL_ERROR, "Resource kon niet worden gelezen"),
             };
             let mut data = error;

@@ -11,11 +11,12 @@ use std::thread::JoinHandle;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use common::trace::TraceContext;
+
 use crate::bridge::Bridge;
 use crate::call;
 use crate::resource;
 use crate::rpc::{self, INVALID_PARAMS, Id, Incoming, METHOD_NOT_FOUND, Outbox, RpcError};
-use common::trace::TraceContext;
 
 /// The revision this server implements.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";

@@ -220,7 +220,7 @@ fn a_tool_sees_only_its_declared_variables_and_the_bridges_trace() {
 
 #[test]
 fn a_call_past_the_deadline_kills_the_process_group_while_others_are_answered() {
-    let mut demo = demo(&["--timeout", "1.5"], &[]);
+    let mut demo = demo(&["--timeout", "4"], &[]);
     let pid_file = demo.dir.path().join("pids");
     let started = Instant::now();
     let call = demo.bridge.send(
@@ -237,7 +237,7 @@ fn a_call_past_the_deadline_kills_the_process_group_while_others_are_answered() 
     assert_eq!(result["structuredContent"]["code"], "TIMEOUT");
     assert_eq!(result["structuredContent"]["exit_code"], 124);
     assert!(
-        elapsed >= Duration::from_millis(1400) && elapsed < Duration::from_secs(10),
+        elapsed >= Duration::from_millis(3900) && elapsed < Duration::from_secs(15),
         "{elapsed:?}"
     );
     let pids = std::fs::read_to_string(&pid_file).unwrap();
