@@ -72,6 +72,10 @@ pub enum ProtocolError {
     },
     /// A record points to a URL outside the allowed repository.
     ForeignHost { url: String },
+    /// More elements are open at once than any real answer needs (`limit`, see `xml::MAX_DEPTH`).
+    TooDeep { position: u64, limit: usize },
+    /// One rendered text would grow beyond `limit` bytes, more than the input can honestly yield.
+    TooMuchText { limit: usize },
 }
 
 impl fmt::Display for KoopError {
@@ -123,6 +127,16 @@ impl fmt::Display for ProtocolError {
                     "de bron verwijst naar een URL buiten de repository: {url}"
                 )
             }
+            Self::TooDeep { position, limit } => write!(
+                f,
+                "de XML is te diep genest: meer dan {limit} elementen in elkaar (bij byte {position}); \
+                 zo'n structuur komt in een regeling niet voor"
+            ),
+            Self::TooMuchText { limit } => write!(
+                f,
+                "de tekst van één onderdeel wordt langer dan {limit} bytes, meer dan dit antwoord \
+                 kan bevatten; het antwoord is niet als regeling te lezen"
+            ),
         }
     }
 }

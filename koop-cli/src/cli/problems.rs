@@ -19,7 +19,12 @@ pub fn to_error(err: KoopError) -> Error {
             Error::invalid(vec![FieldError::new(field, detail)])
         }
         KoopError::NotFound { nearby, .. } => {
-            let error = Error::new(ExitStatus::NotFound, "NIET_GEVONDEN", "Niet gevonden", detail);
+            let error = Error::new(
+                ExitStatus::NotFound,
+                "NIET_GEVONDEN",
+                "Niet gevonden",
+                detail,
+            );
             if nearby.is_empty() {
                 error
             } else {
@@ -86,7 +91,11 @@ mod tests {
                 "NIET_GEVONDEN",
             ),
             (diag(None), 69, "SOURCE_UNAVAILABLE"),
-            (diag(Some("info:srw/diagnostic/1/2")), 69, "SOURCE_UNAVAILABLE"),
+            (
+                diag(Some("info:srw/diagnostic/1/2")),
+                69,
+                "SOURCE_UNAVAILABLE",
+            ),
             (diag(Some("iets anders")), 69, "SOURCE_UNAVAILABLE"),
             (diag(Some("info:srw/diagnostic/1/10")), 65, "API_FOUT"),
             (diag(Some("info:srw/diagnostic/1/61")), 65, "API_FOUT"),

@@ -4,6 +4,7 @@
 //! `spec/CLI-PROFILE.md` they check. [`parser`] tests the library's parsers in-process, in the
 //! same binary.
 
+mod bounds;
 mod commands;
 mod discovery;
 mod dry_run;

@@ -1,8 +1,7 @@
 //! The library's parsers without a process: SRU answers and toestand XML against hand-written
-//! fixtures, the generated large law, property tests, and the bounds on deeply nested input. They
+//! fixtures, the generated large law and property tests. They
 //! share this test binary with the command tests so the workspace links one binary for koop-cli.
 
-mod bounds;
 mod fuzz;
 mod large_law;
 mod sru;

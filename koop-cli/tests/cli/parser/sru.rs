@@ -165,7 +165,10 @@ fn srw12_unavailable_diagnostic_is_unavailable() {
         diag.message.as_deref(),
         Some("System temporarily unavailable")
     );
-    assert!(diag.is_unavailable(), "the service is at fault: 69 SOURCE_UNAVAILABLE");
+    assert!(
+        diag.is_unavailable(),
+        "the service is at fault: 69 SOURCE_UNAVAILABLE"
+    );
 }
 
 #[test]

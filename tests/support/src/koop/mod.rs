@@ -26,7 +26,7 @@
 
 pub mod fixtures;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::reply::Reply;
@@ -62,6 +62,8 @@ pub const SPECIAL_IDS: &[(&str, &str)] = &[
 #[derive(Debug, Clone, Default)]
 pub struct Koop {
     foreign_base: Option<String>,
+    /// Toestanden a test generated, by BWB id ([`Koop::with_toestand`]).
+    generated: Vec<(String, Arc<Vec<u8>>)>,
 }
 
 /// The fake KOOP with default settings, as `fake-upstream` mounts it.
@@ -81,16 +83,28 @@ impl Koop {
         self
     }
 
+    /// Serve `body` as the toestand of `id`; searched, `id` answers like the 2025 version of
+    /// BWBR9900001 (open from 2025-01-01). For tests that generate their input (huge or hostile).
+    pub fn with_toestand(mut self, id: &str, body: Vec<u8>) -> Self {
+        self.generated.push((id.to_owned(), Arc::new(body)));
+        self
+    }
+
     /// Answers `request` as KOOP would.
     pub fn route(&self, request: &RecordedRequest) -> Reply {
         if request.method != "GET" {
             return Reply::text(405, "Alleen GET.").header("allow", "GET");
         }
         if let Some(rest) = request.path.strip_prefix("/repository/") {
+            if let Some(body) = self.generated_body(rest) {
+                return Reply::new(200)
+                    .header("content-type", "application/xml")
+                    .body(body.to_vec());
+            }
             return repository(rest);
         }
         let base = request.base_before("/repository");
-        let reply = search(request);
+        let reply = search(request, &self.generated_ids());
         let Ok(text) = std::str::from_utf8(reply.body_bytes()) else {
             return reply;
         };
@@ -99,6 +113,21 @@ impl Koop {
             text = text.replace(FOREIGN_HOST, foreign);
         }
         reply.body(text.into_bytes())
+    }
+}
+
+impl Koop {
+    fn generated_ids(&self) -> Vec<&str> {
+        self.generated.iter().map(|(id, _)| id.as_str()).collect()
+    }
+
+    /// The generated toestand a repository path (`bwb/{ID}/…`) names, if any.
+    fn generated_body(&self, rest: &str) -> Option<&Arc<Vec<u8>>> {
+        let id = rest.strip_prefix("bwb/")?.split('/').next()?;
+        self.generated
+            .iter()
+            .find(|(known, _)| known == id)
+            .map(|(_, body)| body)
     }
 }
 
@@ -152,7 +181,8 @@ fn large_law() -> Option<&'static Vec<u8>> {
     .as_ref()
 }
 
-fn search(request: &RecordedRequest) -> Reply {
+/// The SRU answer; `generated` are the ids of [`Koop::with_toestand`].
+fn search(request: &RecordedRequest, generated: &[&str]) -> Reply {
     if request.query_param("operation") != Some("searchRetrieve")
         || request.query_param("x-connection") != Some("BWB")
     {
@@ -169,7 +199,12 @@ fn search(request: &RecordedRequest) -> Reply {
             Some((id, date)) => (id.trim(), Some(date.trim())),
             None => (rest.trim(), None),
         };
-        let records: Vec<String> = versions(id)
+        let records = if generated.contains(&id) {
+            like_9900001(id)
+        } else {
+            versions(id)
+        };
+        let records: Vec<String> = records
             .into_iter()
             .filter(|record| date.is_none_or(|d| valid_on(record, d)))
             .collect();
@@ -243,16 +278,19 @@ fn versions(id: &str) -> Vec<String> {
         "BWBR9900001" => fixtures::VERSIES_9900001,
         "BWBR9900002" => fixtures::REGELING_9900002,
         "BWBR9900003" => fixtures::VREEMDE_HOST,
-        special if SPECIAL_IDS.iter().any(|(s, _)| *s == special) => {
-            return records(fixtures::VERSIES_9900001)
-                .into_iter()
-                .filter(|r| r.contains("BWBR9900001/2025-01-01"))
-                .map(|r| r.replace("BWBR9900001", special))
-                .collect();
-        }
+        special if SPECIAL_IDS.iter().any(|(s, _)| *s == special) => return like_9900001(special),
         _ => return Vec::new(),
     };
     records(source).into_iter().map(str::to_owned).collect()
+}
+
+/// The 2025 record of BWBR9900001 under another id.
+fn like_9900001(id: &str) -> Vec<String> {
+    records(fixtures::VERSIES_9900001)
+        .into_iter()
+        .filter(|r| r.contains("BWBR9900001/2025-01-01"))
+        .map(|r| r.replace("BWBR9900001", id))
+        .collect()
 }
 
 fn records(xml: &str) -> Vec<&str> {
