@@ -115,7 +115,10 @@ fn output_stays_linear_in_the_input() {
         );
         let value = law.json();
         assert_eq!(value["aantal_artikelen"], artikelen);
-        assert_eq!(value["artikelen"][0]["pad"], "Hoofdstuk 1 / …", "capped path");
+        assert_eq!(
+            value["artikelen"][0]["pad"], "Hoofdstuk 1 / …",
+            "capped path"
+        );
         let output = law.stdout.len();
         assert!(output < 8 * input, "{output} bytes out of {input}");
         sizes.push((input, output));
@@ -126,7 +129,10 @@ fn output_stays_linear_in_the_input() {
         unreachable!()
     };
     let marginal = (out_b - out_a) as f64 / (in_b - in_a) as f64;
-    assert!(marginal < 8.0, "{marginal} output bytes per extra input byte");
+    assert!(
+        marginal < 8.0,
+        "{marginal} output bytes per extra input byte"
+    );
 }
 
 #[test]

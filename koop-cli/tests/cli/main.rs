@@ -6,6 +6,7 @@
 
 mod bounds;
 mod commands;
+mod cross_tool;
 mod discovery;
 mod dry_run;
 mod errors;

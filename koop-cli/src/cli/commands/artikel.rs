@@ -45,7 +45,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             "BWBR0041330",
             "5.15",
             "--peildatum",
-            "2025-01-01",
+            "2026-01-01",
         ],
     ],
     args: &[

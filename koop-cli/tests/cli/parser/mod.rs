@@ -2,6 +2,7 @@
 //! fixtures, the generated large law and property tests. They
 //! share this test binary with the command tests so the workspace links one binary for koop-cli.
 
+mod bal;
 mod fuzz;
 mod large_law;
 mod sru;

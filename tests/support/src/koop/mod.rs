@@ -18,11 +18,12 @@
 //! most terms find nothing. Another query, or one without `x-connection=BWB`, gets a diagnostic. URLs of the real repository in the answers are
 //! rewritten to `<base>/repository`, so `KOOP_REPOSITORY_URL=<base>/repository`.
 //!
-//! Laws: the real ids of koop-cli's discovery examples with synthetic text, BWBR0018451 (Wet op de
-//! zorgtoeslag, 2024 and open 2025, artikel 1–3) and BWBR0041330 (Bal, open 2025, artikel 1.1,
-//! 5.15, 5.15a, 5.15b); BWBR9900001 (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its
-//! toestand lies on `https://evil.example.org`, or on [`Koop::foreign_base`]) and the ids of
-//! [`SPECIAL_IDS`], which misbehave on purpose.
+//! Laws: the real ids of koop-cli's discovery examples, BWBR0018451 (Wet op de zorgtoeslag,
+//! synthetic text, 2024 and open 2025, artikel 1–3) and BWBR0041330 (Bal, open from 2026-01-01,
+//! the official text of artikel 5.15–5.15d that regelrecht-cli and rvo-cli cite); BWBR9900001
+//! (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its toestand lies on
+//! `https://evil.example.org`, or on [`Koop::foreign_base`]), the ids of [`SPECIAL_IDS`], which
+//! misbehave on purpose, and whatever a test generates ([`Koop::with_toestand`]).
 
 pub mod fixtures;
 
@@ -474,18 +475,20 @@ mod tests {
             let zorgtoeslag = at("BWBR0018451", date);
             assert_eq!(records(&zorgtoeslag).len(), 1, "{date}");
             assert!(zorgtoeslag.contains("BWBR0018451/2025-01-01"), "{date}");
+        }
+        for date in ["2026-01-01", "2026-11-30"] {
             assert!(
-                at("BWBR0041330", date).contains("BWBR0041330/2025-01-01"),
+                at("BWBR0041330", date).contains("BWBR0041330/2026-01-01"),
                 "{date}"
             );
         }
-        assert!(at("BWBR0041330", "2024-12-31").contains("<sru:numberOfRecords>0<"));
+        assert!(at("BWBR0041330", "2025-12-31").contains("<sru:numberOfRecords>0<"));
         let versies = body(&get(&format!(
             "{SRU}&query=dcterms.identifier%3D%3DBWBR0018451"
         )));
         assert_eq!(records(&versies).len(), 2);
-        let bal = get("/repository/bwb/BWBR0041330/2025-01-01_0/xml/BWBR0041330_2025-01-01_0.xml");
-        for nummer in ["5.15", "5.15a", "5.15b"] {
+        let bal = get("/repository/bwb/BWBR0041330/2026-01-01_0/xml/BWBR0041330_2026-01-01_0.xml");
+        for nummer in ["5.15", "5.15a", "5.15b", "5.15c", "5.15d"] {
             assert!(body(&bal).contains(&format!(">{nummer}</nr>")), "{nummer}");
         }
     }
@@ -501,7 +504,7 @@ mod tests {
         assert_eq!(records(&hit).len(), 1, "{hit}");
         assert!(hit.contains("BWBR0018451/2025-01-01"));
         let both =
-            q("%22activiteiten+leefomgeving%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01");
+            q("%22activiteiten+leefomgeving%22+and+overheidbwb.geldigheidsdatum%3D2026-01-01");
         assert!(both.contains("<dcterms:identifier>BWBR0041330<"));
         for miss in [
             "%22zorgtoeslag%22+and+dcterms.type%3D%22AMvB%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01",
