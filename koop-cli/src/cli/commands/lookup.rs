@@ -146,7 +146,6 @@ pub fn to_data(data: &impl Serialize) -> Result<Value> {
 }
 
 /// `YYYY-MM-DD` or null.
-
 pub fn date(value: Option<NaiveDate>) -> Value {
     value.map_or(Value::Null, |d| d.to_string().into())
 }
