@@ -1,4 +1,5 @@
-//! Prints the JSON of a toestand XML file (whole law, or one article): a manual check of the parser.
+//! Prints the JSON of a toestand XML file (whole law, or one article): a manual check of the parser
+//! (exit 1 with the core error on an unusable file; the profile's exit codes are the binary's).
 //!
 //! `cargo run -p koop-cli --example toestand_json -- FILE [ARTIKEL]`
 
@@ -32,11 +33,8 @@ fn main() -> ExitCode {
             ExitCode::from(70)
         }
         Err(e) => {
-            eprintln!("{} ({}): {e}", e.title(), e.code());
-            if let Some(hint) = e.hint() {
-                eprintln!("{hint}");
-            }
-            ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
+            eprintln!("{e}");
+            ExitCode::FAILURE
         }
     }
 }

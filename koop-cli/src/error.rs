@@ -1,27 +1,15 @@
-//! Errors of the KOOP source core, each with the profile exit code and error code the CLI reports.
+//! Errors of the KOOP source core. What they mean for the user (exit status, error code, title,
+//! hint) is decided once, at the binary's edge (`src/cli/problems.rs`); the core only says what
+//! went wrong.
 //!
-//! Mapping (decided here, the CLI follows it):
-//! - [`KoopError::InvalidInput`] → exit 65 (DATAERR), code `INVALID_INPUT`: bad BWB id, date or search term.
-//! - [`KoopError::NotFound`] → exit 66 (NOT_FOUND), code `NIET_GEVONDEN`: unknown law at that date, unknown article.
-//! - [`KoopError::Diagnostic`] → SRU diagnostics (also when they arrive with HTTP 200). Diagnostics 1–5 of the
-//!   SRU diagnostic set (general system error, system temporarily unavailable, authentication, unsupported
-//!   operation/version) and diagnostics without a number are the service's fault: exit 69 (UNAVAILABLE),
-//!   code `SOURCE_UNAVAILABLE`. All others (query syntax, unsupported index or relation, start record out of
-//!   range, …) reject what we asked: exit 65 (DATAERR), code `API_FOUT`.
-//! - [`KoopError::Protocol`] → exit 76 (PROTOCOL): the answer is not XML, truncated, has the wrong root or
-//!   misses required elements (code `PARSE_FOUT`), or a record points to a host outside the repository
-//!   (code `OMLEIDING_GEWEIGERD`, as the profile registers it for rule NET-11).
+//! - [`KoopError::InvalidInput`]: bad BWB id, date or search term;
+//! - [`KoopError::NotFound`]: unknown law at that date, unknown article;
+//! - [`KoopError::Diagnostic`]: SRU diagnostics (also when they arrive with HTTP 200); diagnostics 1–5
+//!   of the SRU diagnostic set and diagnostics without a number blame the service
+//!   ([`Diagnostic::is_unavailable`]), all others reject what we asked;
+//! - [`KoopError::Protocol`]: the answer is unusable (see [`ProtocolError`]).
 
 use std::fmt;
-
-/// Exit code 65 (DATAERR) of the profile.
-pub const EXIT_DATAERR: i32 = 65;
-/// Exit code 66 (NOT_FOUND) of the profile.
-pub const EXIT_NOT_FOUND: i32 = 66;
-/// Exit code 69 (UNAVAILABLE) of the profile.
-pub const EXIT_UNAVAILABLE: i32 = 69;
-/// Exit code 76 (PROTOCOL) of the profile.
-pub const EXIT_PROTOCOL: i32 = 76;
 
 /// Everything that can go wrong in the KOOP core (no I/O happens here).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,55 +72,10 @@ pub enum ProtocolError {
     },
     /// A record points to a URL outside the allowed repository.
     ForeignHost { url: String },
-}
-
-impl KoopError {
-    /// Exit code of the profile for this error.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Self::InvalidInput { .. } => EXIT_DATAERR,
-            Self::NotFound { .. } => EXIT_NOT_FOUND,
-            Self::Diagnostic(d) if d.is_unavailable() => EXIT_UNAVAILABLE,
-            Self::Diagnostic(_) => EXIT_DATAERR,
-            Self::Protocol(_) => EXIT_PROTOCOL,
-        }
-    }
-
-    /// Error code of the profile (`code` member of the error object).
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::InvalidInput { .. } => "INVALID_INPUT",
-            Self::NotFound { .. } => "NIET_GEVONDEN",
-            Self::Diagnostic(d) if d.is_unavailable() => "SOURCE_UNAVAILABLE",
-            Self::Diagnostic(_) => "API_FOUT",
-            Self::Protocol(ProtocolError::ForeignHost { .. }) => "OMLEIDING_GEWEIGERD",
-            Self::Protocol(_) => "PARSE_FOUT",
-        }
-    }
-
-    /// Short Dutch title (`title` member of the error object).
-    pub fn title(&self) -> &'static str {
-        match self {
-            Self::InvalidInput { .. } => "Ongeldige invoer",
-            Self::NotFound { .. } => "Niet gevonden",
-            Self::Diagnostic(d) if d.is_unavailable() => "Zoekdienst niet beschikbaar",
-            Self::Diagnostic(_) => "Zoekdienst weigert de zoekvraag",
-            Self::Protocol(ProtocolError::ForeignHost { .. }) => {
-                "Verwijzing naar andere host geweigerd"
-            }
-            Self::Protocol(_) => "Onleesbaar antwoord van de bron",
-        }
-    }
-
-    /// Dutch hint for the user, when there is something useful to suggest.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            Self::NotFound { nearby, .. } if !nearby.is_empty() => {
-                Some(format!("Artikelen in de buurt: {}", nearby.join(", ")))
-            }
-            _ => None,
-        }
-    }
+    /// More elements are open at once than any real answer needs (`limit`, see `xml::MAX_DEPTH`).
+    TooDeep { position: u64, limit: usize },
+    /// One rendered text would grow beyond `limit` bytes, more than the input can honestly yield.
+    TooMuchText { limit: usize },
 }
 
 impl fmt::Display for KoopError {
@@ -184,6 +127,16 @@ impl fmt::Display for ProtocolError {
                     "de bron verwijst naar een URL buiten de repository: {url}"
                 )
             }
+            Self::TooDeep { position, limit } => write!(
+                f,
+                "de XML is te diep genest: meer dan {limit} elementen in elkaar (bij byte {position}); \
+                 zo'n structuur komt in een regeling niet voor"
+            ),
+            Self::TooMuchText { limit } => write!(
+                f,
+                "de tekst van één onderdeel wordt langer dan {limit} bytes, meer dan dit antwoord \
+                 kan bevatten; het antwoord is niet als regeling te lezen"
+            ),
         }
     }
 }
@@ -200,41 +153,20 @@ impl From<ProtocolError> for KoopError {
 mod tests {
     use super::*;
 
-    fn diag(uri: Option<&str>) -> KoopError {
-        KoopError::Diagnostic(Diagnostic {
+    fn diag(uri: Option<&str>) -> Diagnostic {
+        Diagnostic {
             uri: uri.map(str::to_owned),
             message: Some("x".into()),
             details: None,
-        })
+        }
     }
 
     #[test]
     fn diagnostics_split_between_unavailable_and_rejected() {
-        assert_eq!(diag(None).exit_code(), 69);
-        assert_eq!(diag(Some("info:srw/diagnostic/1/2")).exit_code(), 69);
-        assert_eq!(diag(Some("info:srw/diagnostic/1/10")).exit_code(), 65);
-        assert_eq!(diag(Some("info:srw/diagnostic/1/61")).code(), "API_FOUT");
-        assert_eq!(diag(Some("iets anders")).exit_code(), 69);
-    }
-
-    #[test]
-    fn exit_codes_follow_the_profile() {
-        let nf = KoopError::NotFound {
-            detail: "x".into(),
-            nearby: vec!["4".into(), "5".into()],
-        };
-        assert_eq!(nf.exit_code(), 66);
-        assert_eq!(nf.hint().as_deref(), Some("Artikelen in de buurt: 4, 5"));
-        let p = KoopError::from(ProtocolError::NotXml);
-        assert_eq!((p.exit_code(), p.code()), (76, "PARSE_FOUT"));
-        let h = KoopError::from(ProtocolError::ForeignHost {
-            url: "https://x".into(),
-        });
-        assert_eq!((h.exit_code(), h.code()), (76, "OMLEIDING_GEWEIGERD"));
-        let i = KoopError::InvalidInput {
-            field: "bwb_id",
-            detail: "x".into(),
-        };
-        assert_eq!((i.exit_code(), i.code()), (65, "INVALID_INPUT"));
+        assert!(diag(None).is_unavailable());
+        assert!(diag(Some("info:srw/diagnostic/1/2")).is_unavailable());
+        assert!(!diag(Some("info:srw/diagnostic/1/10")).is_unavailable());
+        assert!(!diag(Some("info:srw/diagnostic/1/61")).is_unavailable());
+        assert!(diag(Some("iets anders")).is_unavailable());
     }
 }

@@ -6,7 +6,7 @@
 //! - [`toestand`]: one streaming pass over a toestand XML (articles, leden, plain text, texts outside
 //!   articles), one article by number, the list of article numbers;
 //! - [`links`]: wetten.overheid.nl URLs and the repository host check;
-//! - [`id`]: validation of BWB ids and dates; [`error`]: the error enum with its exit codes;
+//! - [`id`]: validation of BWB ids and dates; [`error`]: what can go wrong (the binary maps it to exit codes);
 //! - [`generate`]: a large synthetic law for benchmarks and tests.
 
 pub mod cql;

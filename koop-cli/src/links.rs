@@ -161,7 +161,7 @@ mod tests {
             "",
         ] {
             let err = check_repository_url(url, REPO).unwrap_err();
-            assert_eq!(err.exit_code(), 76, "{url}");
+            assert!(matches!(err, KoopError::Protocol(_)), "{url}");
         }
         assert!(
             check_repository_url(

@@ -2,10 +2,7 @@
 //! following the overheid CLI profile.
 
 mod cli;
-mod commands;
-mod source;
-mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&tool::TOOL)
+    common::main::<cli::Command>(&cli::tool::TOOL)
 }

@@ -115,6 +115,7 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
             .map_err(|e| xml::map_error(&e, position))?;
         match event {
             Event::Start(start) => {
+                xml::check_depth(path.len(), position)?;
                 let name = xml::local(start.name().as_ref()).to_vec();
                 if path.is_empty() {
                     check_root(&name, seen_root)?;

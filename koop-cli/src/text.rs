@@ -1,8 +1,16 @@
 //! Plain-text rendering of legal text: whitespace collapsed, paragraphs on their own lines, list items
 //! indented three spaces per level behind their number (`a. …`), table cells separated by ` | `.
+//!
+//! Bounded work: indentation stops growing after [`MAX_INDENT_LEVELS`] levels (law nests lists three
+//! or four deep), so one line costs at most a fixed number of bytes more than its text; and a writer
+//! never grows beyond its limit ([`TextWriter::with_limit`]): it stops writing and reports
+//! [`TextWriter::overflowed`], which the caller turns into an error.
 
 /// Spaces of indentation per list level.
 const INDENT: &str = "   ";
+
+/// List levels that get their own indentation; deeper levels are indented as this one.
+pub const MAX_INDENT_LEVELS: usize = 10;
 
 /// Accumulates readable plain text from a stream of text, block and list events.
 #[derive(Debug, Default)]
@@ -21,15 +29,31 @@ pub struct TextWriter {
     list_depth: usize,
     cell_depth: usize,
     cells_in_row: usize,
+    /// Most bytes the text may hold.
+    limit: usize,
+    /// Something was not written because the text would pass `limit`.
+    overflowed: bool,
 }
 
 impl TextWriter {
-    /// An empty writer.
+    /// An empty writer without a limit of its own.
     pub fn new() -> Self {
+        Self::with_limit(usize::MAX)
+    }
+
+    /// An empty writer whose text stays at most `limit` bytes; what would pass it is dropped and
+    /// [`Self::overflowed`] becomes true.
+    pub fn with_limit(limit: usize) -> Self {
         Self {
             at_line_start: true,
+            limit,
             ..Self::default()
         }
+    }
+
+    /// True when text was dropped because of the limit: the text is incomplete.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// Adds running text; runs of whitespace become one space, leading and trailing whitespace count.
@@ -107,10 +131,10 @@ impl TextWriter {
         }
         self.start_line();
         if !self.at_line_start && !self.out.ends_with(' ') {
-            self.out.push(' ');
+            self.push(" ");
         }
-        self.out.push_str(number);
-        self.out.push(' ');
+        self.push(number);
+        self.push(" ");
         self.at_line_start = false;
         self.pending_space = false;
     }
@@ -126,7 +150,7 @@ impl TextWriter {
         if self.cells_in_row > 0 {
             self.start_line();
             trim_spaces(&mut self.out);
-            self.out.push_str(" | ");
+            self.push(" | ");
             self.at_line_start = false;
             self.line_has_content = true;
             self.pending_space = false;
@@ -151,7 +175,7 @@ impl TextWriter {
                 self.end_line();
             }
             self.start_line();
-            self.out.push_str(line);
+            self.push(line);
             self.at_line_start = false;
             self.line_has_content = true;
         }
@@ -187,16 +211,16 @@ impl TextWriter {
         self.start_line();
         if self.pending_marker {
             self.pending_marker = false;
-            self.out.push_str("- ");
+            self.push("- ");
             self.at_line_start = false;
             self.pending_space = false;
         }
         let soft = self.soft_space && word.starts_with(char::is_alphanumeric);
         if (self.pending_space || soft) && !self.at_line_start && !self.out.ends_with([' ', '\n']) {
-            self.out.push(' ');
+            self.push(" ");
         }
         self.soft_space = false;
-        self.out.push_str(word);
+        self.push(word);
         self.at_line_start = false;
         self.line_has_content = true;
         self.pending_space = false;
@@ -205,16 +229,25 @@ impl TextWriter {
     /// Writes the indentation when nothing is on the current line yet.
     fn start_line(&mut self) {
         if self.at_line_start {
-            for _ in 0..self.list_depth {
-                self.out.push_str(INDENT);
+            for _ in 0..self.list_depth.min(MAX_INDENT_LEVELS) {
+                self.push(INDENT);
             }
         }
+    }
+
+    /// Appends `text` unless the text would pass the limit (then nothing more is written).
+    fn push(&mut self, text: &str) {
+        if self.overflowed || self.out.len().saturating_add(text.len()) > self.limit {
+            self.overflowed = true;
+            return;
+        }
+        self.out.push_str(text);
     }
 
     fn end_line(&mut self) {
         self.soft_space = false;
         trim_spaces(&mut self.out);
-        self.out.push('\n');
+        self.push("\n");
         self.at_line_start = true;
         self.line_has_content = false;
         self.pending_space = false;
@@ -307,6 +340,36 @@ mod tests {
             }
         }
         assert_eq!(w.finish(), "Jaar | Bedrag\n2024 |\n2025 | € 1.234");
+    }
+
+    #[test]
+    fn indentation_stops_growing_after_the_last_indented_level() {
+        let mut w = TextWriter::new();
+        for _ in 0..MAX_INDENT_LEVELS + 5 {
+            w.open_list();
+            w.open_item();
+            w.text("x");
+        }
+        let text = w.finish();
+        let widest = text.lines().map(|l| l.len()).max().unwrap_or(0);
+        assert_eq!(
+            widest,
+            MAX_INDENT_LEVELS * INDENT.len() + "- x".len(),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), MAX_INDENT_LEVELS + 5);
+    }
+
+    #[test]
+    fn a_limited_writer_stops_at_its_limit_and_says_so() {
+        let mut w = TextWriter::with_limit(10);
+        w.text("vijf ");
+        assert!(!w.overflowed());
+        w.text("woorden passen er niet in");
+        assert!(w.overflowed());
+        w.text("x");
+        let text = w.finish();
+        assert!(text.len() <= 10, "{text:?}");
     }
 
     #[test]

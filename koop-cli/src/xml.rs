@@ -8,6 +8,22 @@ use quick_xml::events::{BytesRef, BytesText};
 
 use crate::error::ProtocolError;
 
+/// Most elements open at once in any answer we read. Real toestanden nest about 25 deep (book,
+/// chapter, …, article, lid, list in list, table, cell, inline markup); deeper input is refused as a
+/// protocol error instead of being rendered, so the work and the output stay linear in the input.
+pub(crate) const MAX_DEPTH: usize = 100;
+
+/// The protocol error for an element opened at `depth` (open elements before it), if that is too deep.
+pub(crate) fn check_depth(depth: usize, position: u64) -> Result<(), ProtocolError> {
+    if depth >= MAX_DEPTH {
+        return Err(ProtocolError::TooDeep {
+            position,
+            limit: MAX_DEPTH,
+        });
+    }
+    Ok(())
+}
+
 /// A reader over a byte slice with the settings both parsers need (end names checked, no trimming).
 pub(crate) fn reader(xml: &[u8]) -> Reader<&[u8]> {
     let mut reader = Reader::from_reader(xml);

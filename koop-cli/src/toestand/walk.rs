@@ -4,6 +4,12 @@
 //! This file holds the pass itself: the event loop, the stack of open elements and where text goes
 //! ([`Walk::with_sink`]). What an element means is in [`elements`]; short captured texts and koppen in
 //! [`capture`]; the article being read in [`article`]; containers outside articles in [`container`].
+//!
+//! Bounded work: at most [`xml::MAX_DEPTH`] open elements (deeper input is
+//! [`ProtocolError::TooDeep`]); the structural path is one string that grows and shrinks with the
+//! containers (never rebuilt per article, capped in [`container`]); and every text writer of the pass
+//! is limited to [`TEXT_PER_INPUT_BYTE`] bytes per input byte plus [`TEXT_SLACK`]
+//! ([`ProtocolError::TooMuchText`] beyond it). Output and memory are therefore linear in the input.
 
 mod article;
 mod capture;
@@ -22,6 +28,12 @@ use article::ArticleState;
 use capture::{Capture, Kop};
 use container::Container;
 use elements::{SKIPPED, Tag};
+
+/// Bytes of rendered text one writer may hold per byte of input (plain text is shorter than its XML;
+/// indentation and list markers add at most a few bytes per line, see [`crate::text`]).
+pub(super) const TEXT_PER_INPUT_BYTE: usize = 4;
+/// Bytes every writer may hold on top of that, for tiny inputs.
+pub(super) const TEXT_SLACK: usize = 64 * 1024;
 
 /// What the pass renders.
 pub(super) enum Want {
@@ -49,6 +61,12 @@ pub(super) struct Walk<'a> {
     pub(super) numbers: Vec<String>,
     pub(super) artikelen: Vec<Artikel>,
     overige: Vec<Tekstdeel>,
+    /// The structural path of the open containers, e.g. `Hoofdstuk 5 / Afdeling 5.4`.
+    pad: String,
+    /// Most bytes one writer may hold.
+    text_limit: usize,
+    /// A writer reached `text_limit`.
+    overflowed: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -75,6 +93,12 @@ impl<'a> Walk<'a> {
             numbers: Vec::new(),
             artikelen: Vec::new(),
             overige: Vec::new(),
+            pad: String::new(),
+            text_limit: body
+                .len()
+                .saturating_mul(TEXT_PER_INPUT_BYTE)
+                .saturating_add(TEXT_SLACK),
+            overflowed: false,
         })
     }
 
@@ -108,8 +132,19 @@ impl<'a> Walk<'a> {
                 }
                 _ => {}
             }
+            if self.overflowed {
+                return Err(ProtocolError::TooMuchText {
+                    limit: self.text_limit,
+                }
+                .into());
+            }
         }
         Ok(())
+    }
+
+    /// A writer for one text of this pass, limited to `text_limit` bytes.
+    pub(super) fn writer(&self) -> TextWriter {
+        TextWriter::with_limit(self.text_limit)
     }
 
     /// An opening tag: the root, a skipped element, an unwanted article's content, or a classified element.
@@ -124,6 +159,7 @@ impl<'a> Walk<'a> {
         if SKIPPED.contains(&name) {
             return self.skip(qname, position);
         }
+        xml::check_depth(self.stack.len(), position)?;
         let parent = *self.stack.last().expect("root is open");
         if self.skipped_article(parent, name, Some(qname.as_ref()), position)? {
             return Ok(());
@@ -214,9 +250,14 @@ impl<'a> Walk<'a> {
     }
 
     /// Applies `f` to the writer that receives text here; `create` makes a text block outside articles.
+    /// A writer that reaches its limit sets `overflowed`, which ends the pass.
     fn with_sink(&mut self, create: bool, f: impl FnOnce(&mut TextWriter)) {
+        let write = |w: &mut TextWriter, overflowed: &mut bool| {
+            f(w);
+            *overflowed |= w.overflowed();
+        };
         if let Some(capture) = self.capture.as_mut() {
-            return f(&mut capture.writer);
+            return write(&mut capture.writer, &mut self.overflowed);
         }
         if self.kop.is_some() {
             return;
@@ -227,8 +268,8 @@ impl<'a> Walk<'a> {
         if let Some(article) = self.article.as_mut() {
             if article.active {
                 match article.lid.as_mut() {
-                    Some((_, writer)) => f(writer),
-                    None => f(&mut article.writer),
+                    Some((_, writer)) => write(writer, &mut self.overflowed),
+                    None => write(&mut article.writer, &mut self.overflowed),
                 }
             }
             return;
@@ -241,7 +282,8 @@ impl<'a> Walk<'a> {
             if !create {
                 return;
             }
-            let pad = self.pad();
+            let pad = self.pad.clone();
+            let writer = self.writer();
             let slot = self.overige.len();
             let Some(container) = self.containers.last_mut() else {
                 return;
@@ -253,10 +295,10 @@ impl<'a> Walk<'a> {
                 tekst: String::new(),
             });
             container.slot = slot;
-            container.writer = Some(TextWriter::new());
+            container.writer = Some(writer);
         }
         if let Some(writer) = self.containers.last_mut().and_then(|c| c.writer.as_mut()) {
-            f(writer);
+            write(writer, &mut self.overflowed);
         }
     }
 
@@ -282,4 +324,24 @@ impl<'a> Walk<'a> {
 fn attribute(start: &BytesStart<'_>, name: &[u8]) -> Option<String> {
     let attr = start.try_get_attribute(name).ok().flatten()?;
     attr.unescape_value().ok().map(|v| v.trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_past_the_writers_limit_ends_the_pass() {
+        let body = b"<toestand bwb-id=\"BWBR9900009\"><artikel><kop><nr>1</nr></kop>\
+                     <al>een twee drie vier vijf</al></artikel></toestand>";
+        let mut walk = Walk::new(body, Want::All).unwrap();
+        walk.text_limit = 8;
+        assert_eq!(
+            walk.run(),
+            Err(KoopError::Protocol(ProtocolError::TooMuchText { limit: 8 }))
+        );
+        let mut walk = Walk::new(body, Want::All).unwrap();
+        walk.run().unwrap();
+        assert_eq!(walk.artikelen[0].tekst, "een twee drie vier vijf");
+    }
 }

@@ -173,10 +173,11 @@ fn the_examples_read_what_they_name() {
         "BWBR0041330",
         "5.15",
         "--peildatum",
-        "2025-01-01",
+        "2026-01-01",
     ];
     let artikel = run(sandbox.cmd(&fake), args).json();
     assert_eq!(artikel["artikel"]["nummer"], "5.15");
+    assert_eq!(artikel["artikel"]["titel"], "energiebesparingsplicht");
     assert_eq!(
         artikel["artikel"]["pad"],
         "Hoofdstuk 5 / Afdeling 5.4 / Paragraaf 5.4.1"

@@ -67,11 +67,11 @@ impl<'a> Walk<'a> {
             stack_len: self.stack.len(),
             label_attr: attribute(start, b"label"),
             variabel_deel: attribute(start, b"bwb-ng-variabel-deel"),
-            pad: self.pad(),
+            pad: self.pad.clone(),
             kop: None,
             decided: active,
             active,
-            writer: TextWriter::new(),
+            writer: self.writer(),
             lid: None,
             leden: Vec::new(),
         });
@@ -125,6 +125,7 @@ impl<'a> Walk<'a> {
                 format!("{nummer}.")
             };
             article.writer.numbered_block(&prefix, &tekst);
+            self.overflowed |= article.writer.overflowed();
             article.leden.push(Lid { nummer, tekst });
         }
     }

@@ -51,7 +51,7 @@ impl<'a> Walk<'a> {
         if self.capture.is_none() {
             self.capture = Some(Capture {
                 kind,
-                writer: TextWriter::new(),
+                writer: self.writer(),
             });
             Tag::Capture
         } else {
@@ -90,10 +90,11 @@ impl<'a> Walk<'a> {
                 article.kop = Some(kop);
             }
             self.decide_article();
-        } else if self.stack.last() == Some(&Tag::Container)
-            && let Some(container) = self.containers.last_mut()
-        {
-            container.segment = segment(&kop);
+        } else if self.stack.last() == Some(&Tag::Container) {
+            self.set_segment(segment(&kop));
+            let Some(container) = self.containers.last_mut() else {
+                return Ok(());
+            };
             container.heading = kop.heading();
             if let Some(slot) = container.writer.as_ref().map(|_| container.slot) {
                 self.overige[slot].kop = container.heading.clone();

@@ -124,8 +124,9 @@ impl<'a> Walk<'a> {
                 Tag::Artikel
             }
             b"lid" if parent == Tag::Artikel => {
+                let writer = self.writer();
                 if let Some(article) = self.article.as_mut() {
-                    article.lid = Some((String::new(), TextWriter::new()));
+                    article.lid = Some((String::new(), writer));
                 }
                 Tag::Lid
             }

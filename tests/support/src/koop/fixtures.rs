@@ -11,8 +11,8 @@ macro_rules! fixture {
 /// Two toestanden of the real id BWBR0018451 (Wet op de zorgtoeslag: 2024, open 2025), synthetic
 /// text, so the examples in koop-cli's discovery work against the fake.
 pub const VERSIES_0018451: &str = fixture!("sru/versies-BWBR0018451.xml");
-/// One open toestand (2025) of the real id BWBR0041330 (Besluit activiteiten leefomgeving),
-/// synthetic text with artikel 5.15, 5.15a and 5.15b.
+/// One open toestand (from 2026-01-01) of the real id BWBR0041330 (Besluit activiteiten
+/// leefomgeving) with the official text of artikel 5.15–5.15d (public law text, Auteurswet art. 11).
 pub const VERSIES_0041330: &str = fixture!("sru/versies-BWBR0041330.xml");
 /// Three toestanden of BWBR9900001 (2023, 2024, open 2025).
 pub const VERSIES_9900001: &str = fixture!("sru/versies-BWBR9900001.xml");
@@ -40,8 +40,8 @@ pub const TOESTANDEN: &[(&str, &str)] = &[
         fixture!("toestand/BWBR0018451_2025-01-01_0.xml"),
     ),
     (
-        "BWBR0041330_2025-01-01_0.xml",
-        fixture!("toestand/BWBR0041330_2025-01-01_0.xml"),
+        "BWBR0041330_2026-01-01_0.xml",
+        fixture!("toestand/BWBR0041330_2026-01-01_0.xml"),
     ),
     (
         "BWBR9900001_2023-01-01_0.xml",

@@ -18,15 +18,16 @@
 //! most terms find nothing. Another query, or one without `x-connection=BWB`, gets a diagnostic. URLs of the real repository in the answers are
 //! rewritten to `<base>/repository`, so `KOOP_REPOSITORY_URL=<base>/repository`.
 //!
-//! Laws: the real ids of koop-cli's discovery examples with synthetic text, BWBR0018451 (Wet op de
-//! zorgtoeslag, 2024 and open 2025, artikel 1–3) and BWBR0041330 (Bal, open 2025, artikel 1.1,
-//! 5.15, 5.15a, 5.15b); BWBR9900001 (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its
-//! toestand lies on `https://evil.example.org`, or on [`Koop::foreign_base`]) and the ids of
-//! [`SPECIAL_IDS`], which misbehave on purpose.
+//! Laws: the real ids of koop-cli's discovery examples, BWBR0018451 (Wet op de zorgtoeslag,
+//! synthetic text, 2024 and open 2025, artikel 1–3) and BWBR0041330 (Bal, open from 2026-01-01,
+//! the official text of artikel 5.15–5.15d that regelrecht-cli and rvo-cli cite); BWBR9900001
+//! (three versions), BWBR9900002 (lists, tables, references), BWBR9900003 (its toestand lies on
+//! `https://evil.example.org`, or on [`Koop::foreign_base`]), the ids of [`SPECIAL_IDS`], which
+//! misbehave on purpose, and whatever a test generates ([`Koop::with_toestand`]).
 
 pub mod fixtures;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::reply::Reply;
@@ -62,6 +63,8 @@ pub const SPECIAL_IDS: &[(&str, &str)] = &[
 #[derive(Debug, Clone, Default)]
 pub struct Koop {
     foreign_base: Option<String>,
+    /// Toestanden a test generated, by BWB id ([`Koop::with_toestand`]).
+    generated: Vec<(String, Arc<Vec<u8>>)>,
 }
 
 /// The fake KOOP with default settings, as `fake-upstream` mounts it.
@@ -81,16 +84,28 @@ impl Koop {
         self
     }
 
+    /// Serve `body` as the toestand of `id`; searched, `id` answers like the 2025 version of
+    /// BWBR9900001 (open from 2025-01-01). For tests that generate their input (huge or hostile).
+    pub fn with_toestand(mut self, id: &str, body: Vec<u8>) -> Self {
+        self.generated.push((id.to_owned(), Arc::new(body)));
+        self
+    }
+
     /// Answers `request` as KOOP would.
     pub fn route(&self, request: &RecordedRequest) -> Reply {
         if request.method != "GET" {
             return Reply::text(405, "Alleen GET.").header("allow", "GET");
         }
         if let Some(rest) = request.path.strip_prefix("/repository/") {
+            if let Some(body) = self.generated_body(rest) {
+                return Reply::new(200)
+                    .header("content-type", "application/xml")
+                    .body(body.to_vec());
+            }
             return repository(rest);
         }
         let base = request.base_before("/repository");
-        let reply = search(request);
+        let reply = search(request, &self.generated_ids());
         let Ok(text) = std::str::from_utf8(reply.body_bytes()) else {
             return reply;
         };
@@ -99,6 +114,21 @@ impl Koop {
             text = text.replace(FOREIGN_HOST, foreign);
         }
         reply.body(text.into_bytes())
+    }
+}
+
+impl Koop {
+    fn generated_ids(&self) -> Vec<&str> {
+        self.generated.iter().map(|(id, _)| id.as_str()).collect()
+    }
+
+    /// The generated toestand a repository path (`bwb/{ID}/…`) names, if any.
+    fn generated_body(&self, rest: &str) -> Option<&Arc<Vec<u8>>> {
+        let id = rest.strip_prefix("bwb/")?.split('/').next()?;
+        self.generated
+            .iter()
+            .find(|(known, _)| known == id)
+            .map(|(_, body)| body)
     }
 }
 
@@ -152,7 +182,8 @@ fn large_law() -> Option<&'static Vec<u8>> {
     .as_ref()
 }
 
-fn search(request: &RecordedRequest) -> Reply {
+/// The SRU answer; `generated` are the ids of [`Koop::with_toestand`].
+fn search(request: &RecordedRequest, generated: &[&str]) -> Reply {
     if request.query_param("operation") != Some("searchRetrieve")
         || request.query_param("x-connection") != Some("BWB")
     {
@@ -169,7 +200,12 @@ fn search(request: &RecordedRequest) -> Reply {
             Some((id, date)) => (id.trim(), Some(date.trim())),
             None => (rest.trim(), None),
         };
-        let records: Vec<String> = versions(id)
+        let records = if generated.contains(&id) {
+            like_9900001(id)
+        } else {
+            versions(id)
+        };
+        let records: Vec<String> = records
             .into_iter()
             .filter(|record| date.is_none_or(|d| valid_on(record, d)))
             .collect();
@@ -243,16 +279,19 @@ fn versions(id: &str) -> Vec<String> {
         "BWBR9900001" => fixtures::VERSIES_9900001,
         "BWBR9900002" => fixtures::REGELING_9900002,
         "BWBR9900003" => fixtures::VREEMDE_HOST,
-        special if SPECIAL_IDS.iter().any(|(s, _)| *s == special) => {
-            return records(fixtures::VERSIES_9900001)
-                .into_iter()
-                .filter(|r| r.contains("BWBR9900001/2025-01-01"))
-                .map(|r| r.replace("BWBR9900001", special))
-                .collect();
-        }
+        special if SPECIAL_IDS.iter().any(|(s, _)| *s == special) => return like_9900001(special),
         _ => return Vec::new(),
     };
     records(source).into_iter().map(str::to_owned).collect()
+}
+
+/// The 2025 record of BWBR9900001 under another id.
+fn like_9900001(id: &str) -> Vec<String> {
+    records(fixtures::VERSIES_9900001)
+        .into_iter()
+        .filter(|r| r.contains("BWBR9900001/2025-01-01"))
+        .map(|r| r.replace("BWBR9900001", id))
+        .collect()
 }
 
 fn records(xml: &str) -> Vec<&str> {
@@ -436,18 +475,20 @@ mod tests {
             let zorgtoeslag = at("BWBR0018451", date);
             assert_eq!(records(&zorgtoeslag).len(), 1, "{date}");
             assert!(zorgtoeslag.contains("BWBR0018451/2025-01-01"), "{date}");
+        }
+        for date in ["2026-01-01", "2026-11-30"] {
             assert!(
-                at("BWBR0041330", date).contains("BWBR0041330/2025-01-01"),
+                at("BWBR0041330", date).contains("BWBR0041330/2026-01-01"),
                 "{date}"
             );
         }
-        assert!(at("BWBR0041330", "2024-12-31").contains("<sru:numberOfRecords>0<"));
+        assert!(at("BWBR0041330", "2025-12-31").contains("<sru:numberOfRecords>0<"));
         let versies = body(&get(&format!(
             "{SRU}&query=dcterms.identifier%3D%3DBWBR0018451"
         )));
         assert_eq!(records(&versies).len(), 2);
-        let bal = get("/repository/bwb/BWBR0041330/2025-01-01_0/xml/BWBR0041330_2025-01-01_0.xml");
-        for nummer in ["5.15", "5.15a", "5.15b"] {
+        let bal = get("/repository/bwb/BWBR0041330/2026-01-01_0/xml/BWBR0041330_2026-01-01_0.xml");
+        for nummer in ["5.15", "5.15a", "5.15b", "5.15c", "5.15d"] {
             assert!(body(&bal).contains(&format!(">{nummer}</nr>")), "{nummer}");
         }
     }
@@ -463,7 +504,7 @@ mod tests {
         assert_eq!(records(&hit).len(), 1, "{hit}");
         assert!(hit.contains("BWBR0018451/2025-01-01"));
         let both =
-            q("%22activiteiten+leefomgeving%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01");
+            q("%22activiteiten+leefomgeving%22+and+overheidbwb.geldigheidsdatum%3D2026-01-01");
         assert!(both.contains("<dcterms:identifier>BWBR0041330<"));
         for miss in [
             "%22zorgtoeslag%22+and+dcterms.type%3D%22AMvB%22+and+overheidbwb.geldigheidsdatum%3D2025-01-01",

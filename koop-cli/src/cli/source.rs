@@ -1,15 +1,17 @@
 //! The KOOP sources: the SRU search service and the repository of toestand XML files.
 //!
-//! Configuration (`KOOP_SRU_URL`, `KOOP_REPOSITORY_URL`), the requests, the one mapping of
-//! [`KoopError`] to the profile's error ([`to_error`]) and of HTTP failures of either source.
+//! Configuration (`KOOP_SRU_URL`, `KOOP_REPOSITORY_URL`), the requests, and the mapping of HTTP
+//! failures of either source (core errors are mapped in [`super::problems`]).
 //! A toestand URL taken from a search record is fetched only when it lies under the repository
 //! base (rule NET-11, exit 76 `OMLEIDING_GEWEIGERD`); nothing is sent before that check.
 
 use chrono::NaiveDate;
 use common::http::{Response, check_url, ensure_under, is_loopback};
-use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Result};
+use common::{Context, Environment, Error, Request, Result};
 use koop_cli::sru::{Record, SearchResponse, parse_search_response};
 use koop_cli::{KoopError, ProtocolError};
+
+use super::problems::to_error;
 
 /// Variable with the SRU endpoint.
 pub const SRU_URL: &str = "KOOP_SRU_URL";
@@ -150,27 +152,6 @@ pub fn version_on(answer: &SearchResponse, bwb_id: &str, peildatum: NaiveDate) -
         })
 }
 
-/// The one mapping of a [`KoopError`] to the profile's error (codes and exits as `KoopError` decides).
-pub fn to_error(err: KoopError) -> Error {
-    let hint = err.hint();
-    let mapped = match &err {
-        KoopError::InvalidInput { field, detail } => {
-            Error::invalid(vec![FieldError::new(field, detail.clone())])
-        }
-        other => {
-            let exit = u8::try_from(other.exit_code())
-                .ok()
-                .and_then(ExitStatus::from_code)
-                .unwrap_or(ExitStatus::Software);
-            Error::new(exit, other.code(), other.title(), other.to_string())
-        }
-    };
-    match hint {
-        Some(hint) => mapped.with_hint(hint),
-        None => mapped,
-    }
-}
-
 /// A non-2xx answer of either source as the profile's error: the shared mapping of
 /// [`Response::status_error`], with where to look when a 404/410 comes back. `addressed` is true for
 /// the toestand (one named file), false for the search service.
@@ -183,62 +164,5 @@ fn http_error(response: &Response, who: &str, addressed: bool) -> Error {
         ),
         404 | 410 => err.with_hint(format!("controleer {SRU_URL}")),
         _ => err,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use koop_cli::Diagnostic;
-
-    #[test]
-    fn koop_errors_keep_exit_code_and_code() {
-        let cases = [
-            (
-                KoopError::InvalidInput {
-                    field: "bwb_id",
-                    detail: "x".into(),
-                },
-                65,
-                "INVALID_INPUT",
-            ),
-            (
-                KoopError::NotFound {
-                    detail: "x".into(),
-                    nearby: vec!["1".into()],
-                },
-                66,
-                "NIET_GEVONDEN",
-            ),
-            (
-                KoopError::Diagnostic(Diagnostic::default()),
-                69,
-                "SOURCE_UNAVAILABLE",
-            ),
-            (ProtocolError::NotXml.into(), 76, "PARSE_FOUT"),
-            (
-                ProtocolError::ForeignHost { url: "x".into() }.into(),
-                76,
-                "OMLEIDING_GEWEIGERD",
-            ),
-        ];
-        for (err, exit, code) in cases {
-            let mapped = to_error(err);
-            let problem = mapped.problem().expect("a problem");
-            assert_eq!((problem.exit.code(), problem.code.as_ref()), (exit, code));
-        }
-        let hint = to_error(KoopError::NotFound {
-            detail: "x".into(),
-            nearby: vec!["4".into(), "5".into()],
-        });
-        assert_eq!(
-            hint.problem().unwrap().hint.as_deref(),
-            Some("Artikelen in de buurt: 4, 5")
-        );
-        let invalid = to_error(KoopError::InvalidInput {
-            field: "peildatum",
-            detail: "x".into(),
-        });
-        assert_eq!(invalid.problem().unwrap().errors[0].pointer, "/peildatum");
     }
 }

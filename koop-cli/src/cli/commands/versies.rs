@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::get::BWB_ID;
 use super::lookup::{self, date, text};
-use crate::source::Koop;
+use crate::cli::source::Koop;
 
 /// The most records one SRU answer holds; laws have far fewer versions.
 const MAX_RECORDS: u32 = 1000;
@@ -28,7 +28,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "versies"],
     title: "Versies van een regeling",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/versies.json"),
+    output_schema: include_str!("../../../schemas/versies.json"),
     examples: &[&["regeling", "versies", "BWBR0018451"]],
     args: &[BWB_ID],
 };

@@ -6,11 +6,12 @@ use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
 use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Map;
 
-use super::get::{BWB_ID, PEILDATUM, artikel_json};
-use super::lookup;
-use crate::source::to_error;
+use super::get::{ArtikelMetLink, BWB_ID, PEILDATUM};
+use super::lookup::{self, Header, to_data};
+use crate::cli::problems::to_error;
 
 /// Longest article number accepted.
 const MAX_ARTIKEL_CHARS: usize = 40;
@@ -35,7 +36,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "artikel"],
     title: "Artikel van een regeling",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/artikel.json"),
+    output_schema: include_str!("../../../schemas/artikel.json"),
     examples: &[
         &["regeling", "artikel", "BWBR0018451", "2"],
         &[
@@ -44,7 +45,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             "BWBR0041330",
             "5.15",
             "--peildatum",
-            "2025-01-01",
+            "2026-01-01",
         ],
     ],
     args: &[
@@ -82,18 +83,24 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let body = located.take_body();
     let found = extract_artikel(&body, nummer).map_err(to_error)?;
     drop(body);
-    let mut data = lookup::header(
-        &located,
-        &id,
-        peildatum,
-        found.titel,
-        found.citeertitel,
-        found.soort,
-    );
-    data.insert(
-        "artikel".into(),
-        artikel_json(found.artikel, id.as_str(), peildatum),
-    );
-    let data = Value::Object(data);
-    Ok(located.outcome(data, peildatum))
+    let data = ArtikelAntwoord {
+        header: Header::new(
+            &located,
+            &id,
+            peildatum,
+            found.titel,
+            found.citeertitel,
+            found.soort,
+        ),
+        artikel: ArtikelMetLink::new(found.artikel, id.as_str(), peildatum),
+    };
+    Ok(located.outcome(to_data(&data)?, peildatum))
+}
+
+/// The answer of `regeling artikel` (schemas/artikel.json).
+#[derive(Debug, Serialize)]
+struct ArtikelAntwoord {
+    #[serde(flatten)]
+    header: Header,
+    artikel: ArtikelMetLink,
 }

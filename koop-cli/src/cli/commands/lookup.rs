@@ -4,12 +4,13 @@
 use chrono::NaiveDate;
 use common::http::Response;
 use common::validate::Validation;
-use common::{Context, Outcome, PlanSpec, Result};
+use common::{Context, Error, Outcome, PlanSpec, Result};
 use koop_cli::sru::Record;
 use koop_cli::{BwbId, KoopError, cql, links, parse_peildatum};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::source::{Koop, version_on};
+use crate::cli::source::{Koop, version_on};
 
 /// Record the error of a core validation in `validation`; the value when it was valid.
 pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Option<T> {
@@ -96,45 +97,55 @@ pub fn locate(
     })
 }
 
-/// `YYYY-MM-DD` or null.
-/// The members every answer about one law version starts with; `titel`,
-/// `citeertitel` and `soort` come from the XML, falling back to the search record.
-pub fn header(
-    located: &Located,
-    id: &BwbId,
-    peildatum: NaiveDate,
-    titel: String,
-    citeertitel: Option<String>,
-    soort: Option<String>,
-) -> Map<String, Value> {
-    let record = &located.record;
-    let titel = if titel.is_empty() {
-        record.titel.clone()
-    } else {
-        titel
-    };
-    let fields = [
-        ("bwb_id", Value::from(id.as_str())),
-        ("titel", titel.into()),
-        ("citeertitel", text(citeertitel)),
-        (
-            "soort",
-            text(soort.or_else(|| record.regeling_type.clone())),
-        ),
-        ("geldig_vanaf", date(record.geldig_vanaf)),
-        ("geldig_tot", date(record.geldig_tot)),
-        ("toestand_url", located.toestand_url.clone().into()),
-        (
-            "wetten_url",
-            links::wetten_url_regeling(id.as_str(), peildatum).into(),
-        ),
-    ];
-    fields
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
+/// The members every answer about one law version starts with (flattened into `regeling get`
+/// and `regeling artikel`); `titel`, `citeertitel` and `soort` come from the XML, falling back to
+/// the search record.
+#[derive(Debug, Serialize)]
+pub struct Header {
+    pub bwb_id: String,
+    pub titel: String,
+    pub citeertitel: Option<String>,
+    pub soort: Option<String>,
+    pub geldig_vanaf: Option<NaiveDate>,
+    pub geldig_tot: Option<NaiveDate>,
+    pub toestand_url: String,
+    pub wetten_url: String,
 }
 
+impl Header {
+    /// The header of the version `located` found, on `peildatum`.
+    pub fn new(
+        located: &Located,
+        id: &BwbId,
+        peildatum: NaiveDate,
+        titel: String,
+        citeertitel: Option<String>,
+        soort: Option<String>,
+    ) -> Self {
+        let record = &located.record;
+        Header {
+            bwb_id: id.as_str().to_owned(),
+            titel: if titel.is_empty() {
+                record.titel.clone()
+            } else {
+                titel
+            },
+            citeertitel,
+            soort: soort.or_else(|| record.regeling_type.clone()),
+            geldig_vanaf: record.geldig_vanaf,
+            geldig_tot: record.geldig_tot,
+            toestand_url: located.toestand_url.clone(),
+            wetten_url: links::wetten_url_regeling(id.as_str(), peildatum),
+        }
+    }
+}
+
+/// The JSON of a typed answer (the structs of the commands serialize infallibly; a failure is a bug).
+pub fn to_data(data: &impl Serialize) -> Result<Value> {
+    serde_json::to_value(data).map_err(|e| Error::software(format!("antwoord niet te vormen: {e}")))
+}
+
+/// `YYYY-MM-DD` or null.
 pub fn date(value: Option<NaiveDate>) -> Value {
     value.map_or(Value::Null, |d| d.to_string().into())
 }

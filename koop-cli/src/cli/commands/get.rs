@@ -5,10 +5,11 @@ use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Map;
 
-use super::lookup::{self, text};
-use crate::source::to_error;
+use super::lookup::{self, Header, to_data};
+use crate::cli::problems::to_error;
 
 /// Haal een hele regeling op zoals die op de peildatum gold
 ///
@@ -41,7 +42,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "get"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/regeling.json"),
+    output_schema: include_str!("../../../schemas/regeling.json"),
     examples: &[
         &["regeling", "get", "BWBR0018451"],
         &[
@@ -71,55 +72,52 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let body = located.take_body();
     let law = parse_toestand(&body).map_err(to_error)?;
     drop(body);
-    let artikelen: Vec<Value> = law
+    let artikelen: Vec<ArtikelMetLink> = law
         .artikelen
         .into_iter()
-        .map(|a| artikel_json(a, id.as_str(), peildatum))
+        .map(|a| ArtikelMetLink::new(a, id.as_str(), peildatum))
         .collect();
-    let overige: Vec<Value> = law
-        .overige_teksten
-        .into_iter()
-        .map(tekstdeel_json)
-        .collect();
-    let mut data = lookup::header(
-        &located,
-        &id,
-        peildatum,
-        law.titel,
-        law.citeertitel,
-        law.soort,
-    );
-    data.insert("aantal_artikelen".into(), artikelen.len().into());
-    data.insert("artikelen".into(), artikelen.into());
-    data.insert("overige_teksten".into(), overige.into());
-    let data = Value::Object(data);
-    Ok(located.outcome(data, peildatum))
+    let data = Regeling {
+        header: Header::new(
+            &located,
+            &id,
+            peildatum,
+            law.titel,
+            law.citeertitel,
+            law.soort,
+        ),
+        aantal_artikelen: artikelen.len(),
+        artikelen,
+        overige_teksten: law.overige_teksten,
+    };
+    Ok(located.outcome(to_data(&data)?, peildatum))
 }
 
-/// One article as JSON; the link uses the article's own anchor on wetten.overheid.nl.
-pub fn artikel_json(artikel: Artikel, bwb_id: &str, peildatum: chrono::NaiveDate) -> Value {
-    let wetten_url = links::wetten_url_anchor(bwb_id, peildatum, &artikel.anker);
-    let leden: Vec<Value> = artikel
-        .leden
-        .into_iter()
-        .map(|l| json!({"nummer": l.nummer, "tekst": l.tekst}))
-        .collect();
-    json!({
-        "nummer": artikel.nummer,
-        "label": artikel.label,
-        "titel": text(artikel.titel),
-        "pad": artikel.pad,
-        "tekst": artikel.tekst,
-        "leden": leden,
-        "wetten_url": wetten_url,
-    })
+/// The answer of `regeling get` (schemas/regeling.json).
+#[derive(Debug, Serialize)]
+struct Regeling {
+    #[serde(flatten)]
+    header: Header,
+    aantal_artikelen: usize,
+    artikelen: Vec<ArtikelMetLink>,
+    overige_teksten: Vec<Tekstdeel>,
 }
 
-fn tekstdeel_json(deel: Tekstdeel) -> Value {
-    json!({
-        "soort": deel.soort,
-        "kop": text(deel.kop),
-        "pad": deel.pad,
-        "tekst": deel.tekst,
-    })
+/// One article as the commands answer it: the parsed [`Artikel`] plus its link on
+/// wetten.overheid.nl, made from the article's own anchor.
+#[derive(Debug, Serialize)]
+pub struct ArtikelMetLink {
+    #[serde(flatten)]
+    pub artikel: Artikel,
+    pub wetten_url: String,
+}
+
+impl ArtikelMetLink {
+    pub fn new(artikel: Artikel, bwb_id: &str, peildatum: chrono::NaiveDate) -> Self {
+        let wetten_url = links::wetten_url_anchor(bwb_id, peildatum, &artikel.anker);
+        ArtikelMetLink {
+            artikel,
+            wetten_url,
+        }
+    }
 }

@@ -2,8 +2,10 @@
 
 use common::{CommandSpec, EnvKind, EnvVar, ResourceSpec, ToolInfo};
 
-use crate::commands::{artikel, get, versies, zoek};
-use crate::source::{AUDIT_LOG, DEFAULT_REPOSITORY_URL, DEFAULT_SRU_URL, REPOSITORY_URL, SRU_URL};
+use crate::cli::commands::{artikel, get, versies, zoek};
+use crate::cli::source::{
+    AUDIT_LOG, DEFAULT_REPOSITORY_URL, DEFAULT_SRU_URL, REPOSITORY_URL, SRU_URL,
+};
 
 pub const TOOL: ToolInfo = ToolInfo {
     name: "koop-cli",

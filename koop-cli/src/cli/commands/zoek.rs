@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::get::PEILDATUM;
 use super::lookup::{self, date, text};
-use crate::source::Koop;
+use crate::cli::source::Koop;
 
 /// Most results per page.
 const MAX_RESULTS: u32 = 100;
@@ -46,7 +46,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/zoek.json"),
+    output_schema: include_str!("../../../schemas/zoek.json"),
     examples: &[
         &["regeling", "zoek", "zorgtoeslag"],
         &[

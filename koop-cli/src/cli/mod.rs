@@ -1,0 +1,32 @@
+//! The koop-cli binary: its commands and their dispatch. Everything under `src/cli/` belongs to the
+//! binary (arguments, discovery metadata, requests, the mapping to the profile's errors); the
+//! library (`src/lib.rs`) parses what KOOP answers and does no I/O.
+//!
+//! - [`commands`]: one module per command; [`tool`]: what the tool declares about itself;
+//! - [`source`]: the KOOP sources and their requests; [`problems`]: core errors as profile errors.
+
+pub mod commands;
+pub mod problems;
+pub mod source;
+pub mod tool;
+
+use clap::Subcommand;
+use common::{Context, Outcome, Result};
+
+use commands::regeling;
+
+/// The commands of this tool.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Regelingen: zoeken, ophalen, één artikel, versies
+    #[command(subcommand)]
+    Regeling(regeling::Action),
+}
+
+impl common::Commands for Command {
+    fn run(self, ctx: &mut Context<'_>) -> Result<Outcome> {
+        match self {
+            Command::Regeling(action) => regeling::run(action, ctx),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Core failures as profile errors: the one place where a [`KoopError`] gets its exit status,
+//! error code, title and hint (the core itself knows nothing of exit codes).
+//!
+//! - [`KoopError::InvalidInput`] → 65 `INVALID_INPUT`, with the argument as pointer;
+//! - [`KoopError::NotFound`] → 66 `NIET_GEVONDEN`, nearby article numbers in the hint;
+//! - [`KoopError::Diagnostic`] → 69 `SOURCE_UNAVAILABLE` when the diagnostic blames the service
+//!   ([`koop_cli::Diagnostic::is_unavailable`]), else 65 `API_FOUT` (the service rejects the query);
+//! - [`KoopError::Protocol`] → 76: `OMLEIDING_GEWEIGERD` for a URL outside the repository (NET-11),
+//!   `PARSE_FOUT` for everything else (not XML, truncated, too deep, too much text, …).
+
+use common::{Error, ExitStatus, FieldError};
+use koop_cli::{KoopError, ProtocolError};
+
+/// The profile's error for `err`.
+pub fn to_error(err: KoopError) -> Error {
+    let detail = err.to_string();
+    match err {
+        KoopError::InvalidInput { field, detail } => {
+            Error::invalid(vec![FieldError::new(field, detail)])
+        }
+        KoopError::NotFound { nearby, .. } => {
+            let error = Error::new(
+                ExitStatus::NotFound,
+                "NIET_GEVONDEN",
+                "Niet gevonden",
+                detail,
+            );
+            if nearby.is_empty() {
+                error
+            } else {
+                error.with_hint(format!("Artikelen in de buurt: {}", nearby.join(", ")))
+            }
+        }
+        KoopError::Diagnostic(d) if d.is_unavailable() => Error::new(
+            ExitStatus::Unavailable,
+            "SOURCE_UNAVAILABLE",
+            "Zoekdienst niet beschikbaar",
+            detail,
+        ),
+        KoopError::Diagnostic(_) => Error::new(
+            ExitStatus::DataErr,
+            "API_FOUT",
+            "Zoekdienst weigert de zoekvraag",
+            detail,
+        ),
+        KoopError::Protocol(ProtocolError::ForeignHost { .. }) => Error::new(
+            ExitStatus::Protocol,
+            "OMLEIDING_GEWEIGERD",
+            "Verwijzing naar andere host geweigerd",
+            detail,
+        ),
+        KoopError::Protocol(_) => Error::new(
+            ExitStatus::Protocol,
+            "PARSE_FOUT",
+            "Onleesbaar antwoord van de bron",
+            detail,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koop_cli::Diagnostic;
+
+    fn diag(uri: Option<&str>) -> KoopError {
+        KoopError::Diagnostic(Diagnostic {
+            uri: uri.map(str::to_owned),
+            message: Some("x".into()),
+            details: None,
+        })
+    }
+
+    #[test]
+    fn koop_errors_map_to_the_profile() {
+        let cases = [
+            (
+                KoopError::InvalidInput {
+                    field: "bwb_id",
+                    detail: "x".into(),
+                },
+                65,
+                "INVALID_INPUT",
+            ),
+            (
+                KoopError::NotFound {
+                    detail: "x".into(),
+                    nearby: vec!["1".into()],
+                },
+                66,
+                "NIET_GEVONDEN",
+            ),
+            (diag(None), 69, "SOURCE_UNAVAILABLE"),
+            (
+                diag(Some("info:srw/diagnostic/1/2")),
+                69,
+                "SOURCE_UNAVAILABLE",
+            ),
+            (diag(Some("iets anders")), 69, "SOURCE_UNAVAILABLE"),
+            (diag(Some("info:srw/diagnostic/1/10")), 65, "API_FOUT"),
+            (diag(Some("info:srw/diagnostic/1/61")), 65, "API_FOUT"),
+            (ProtocolError::NotXml.into(), 76, "PARSE_FOUT"),
+            (
+                ProtocolError::ForeignHost { url: "x".into() }.into(),
+                76,
+                "OMLEIDING_GEWEIGERD",
+            ),
+        ];
+        for (err, exit, code) in cases {
+            let what = format!("{err:?}");
+            let mapped = to_error(err);
+            let problem = mapped.problem().expect("a problem");
+            assert_eq!(
+                (problem.exit.code(), problem.code.as_ref()),
+                (exit, code),
+                "{what}"
+            );
+        }
+        let hint = to_error(KoopError::NotFound {
+            detail: "x".into(),
+            nearby: vec!["4".into(), "5".into()],
+        });
+        assert_eq!(
+            hint.problem().unwrap().hint.as_deref(),
+            Some("Artikelen in de buurt: 4, 5")
+        );
+        let invalid = to_error(KoopError::InvalidInput {
+            field: "peildatum",
+            detail: "x".into(),
+        });
+        assert_eq!(invalid.problem().unwrap().errors[0].pointer, "/peildatum");
+    }
+}
