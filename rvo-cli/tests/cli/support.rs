@@ -43,6 +43,16 @@ impl Sandbox {
         self.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), args)
     }
 
+    /// Runs `rvo-cli-test-hooks` with "now" fixed at `now` (RFC 3339, `RVO_CLI_TEST_NOW`), for
+    /// tests whose outcome depends on the date. `rvo-cli` itself ignores that variable.
+    pub fn run_at(&self, now: &str, args: &[&str]) -> Run {
+        let mut cmd = self.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), &[]);
+        cmd.env(rvo_cli::clock::NOW_ENV, now);
+        let mut cmd = assert_cmd::Command::from_std(cmd);
+        cmd.timeout(std::time::Duration::from_secs(60));
+        run(cmd, args)
+    }
+
     /// The store's consistency report.
     pub fn store(&self) -> rvo_cli::verify::StoreReport {
         rvo_cli::verify::verify_store(&self.data_dir()).expect("store is readable")
@@ -105,13 +115,13 @@ pub fn indienen_digest(arguments: &Value) -> String {
 }
 
 /// The plan digest of `indienen("warmtepomp, led-verlichting", …)` (in any spelling of the
-/// measures): the key under which that report is stored.
+/// measures, with or without `--peildatum`): the key under which that report is stored. It is
+/// the worked digest of the profile (spec §10).
 pub fn digest_of_default_report() -> String {
     indienen_digest(&serde_json::json!({
         "kvk_nummer": "68750110",
         "regeling_id": "EBR-2027",
         "maatregelen": ["led-verlichting", "warmtepomp"],
-        "peildatum": PEILDATUM,
     }))
 }
 
