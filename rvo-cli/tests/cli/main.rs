@@ -11,6 +11,7 @@ mod filing;
 mod http;
 mod http_status;
 mod indienen;
+mod opslag;
 mod regeling;
 mod sessie;
 mod store_hook;
