@@ -149,3 +149,20 @@ fn over_http_a_retry_after_the_closing_date_reaches_the_backend_and_replays() {
     assert_eq!(bodies[0], bodies[1]);
     assert_eq!(bodies[0]["maatregelen"], json!(["led"]));
 }
+
+/// The clock hook is for test programs only: `rvo-cli` itself ignores `RVO_CLI_TEST_NOW`, so
+/// nothing from outside can move an installed binary's date past a closing day.
+#[test]
+fn rvo_cli_itself_has_no_clock_hook() {
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd();
+    cmd.env(rvo_cli::clock::NOW_ENV, "2019-08-01T12:00:00Z");
+    let run = crate::support::run(cmd, indienen("LED", &["--dry-run"]));
+    // The plan (or, once EBR-2027 has closed, the refusal) names the date checked: the real one.
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(!said.contains("2019-08-01"), "{run:#?}");
+    assert!(
+        said.contains(&chrono::Utc::now().date_naive().to_string()),
+        "{run:#?}"
+    );
+}
