@@ -379,8 +379,8 @@ impl LocalStore {
         if bytes.len() as u64 > MAX_RECORD_BYTES {
             return Err(corrupt(format!("groter dan {MAX_RECORD_BYTES} bytes")));
         }
-        let record: StoredRecord = serde_json::from_slice(&bytes)
-            .map_err(|error| corrupt(format!("geen geldig record: {error}")))?;
+        let record: StoredRecord =
+            serde_json::from_slice(&bytes).map_err(|error| corrupt(parse_problem(&error)))?;
         let problems = record.problems(idempotency_key);
         if problems.is_empty() {
             Ok(Some(record))
@@ -434,6 +434,23 @@ impl LocalStore {
         }
         Ok(())
     }
+}
+
+/// What is wrong with an unparseable record, without quoting it: serde's messages can contain
+/// values from the file, which may be another company's data.
+fn parse_problem(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match error.classify() {
+        Category::Eof => "afgebroken JSON",
+        Category::Syntax => "ongeldige JSON",
+        Category::Data => "JSON van een andere vorm dan een record",
+        Category::Io => "leesfout",
+    };
+    format!(
+        "geen geldig record: {what} (regel {}, kolom {})",
+        error.line(),
+        error.column()
+    )
 }
 
 /// Returns the stored result as a replay, or a conflict when the request differs.

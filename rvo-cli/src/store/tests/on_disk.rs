@@ -57,6 +57,7 @@ fn damaged_store() -> Damaged {
         bad_files.push(path);
     };
     write_bad("format", &|r| r["formaat"] = 99.into());
+    write_bad("shape", &|r| r["formaat"] = "GEHEIM-87654321".into());
     write_bad("kvk", &|r| r["resultaat"]["kvk_nummer"] = "12345678".into());
     write_bad("duplicate", &|r| {
         r["resultaat"]["referentienummer"] = good_json["resultaat"]["referentienummer"].clone();
@@ -115,6 +116,11 @@ fn bad_records_are_named_and_set_aside_and_the_others_stay_readable() {
             "{expected}: {details:#?}"
         );
     }
+    // A bad record's contents are never quoted (they may be another company's data).
+    assert!(
+        details.iter().all(|d| !d.contains("GEHEIM")),
+        "{details:#?}"
+    );
     // The sound record became ambiguous through the duplicate; nothing else is listed.
     assert!(sound.is_empty(), "{sound:#?}");
     let _ = &damaged.good;
