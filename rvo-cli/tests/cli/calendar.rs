@@ -8,24 +8,11 @@
 use serde_json::json;
 
 use crate::http::{contract_fake, http_run_at};
-use crate::support::{Sandbox, digest_of_default_report};
+use crate::support::{Sandbox, digest_of_default_report, indienen_today as indienen};
 
 const LAST_DAY: &str = "2027-12-01T22:30:00Z";
 const NEXT_DAY: &str = "2027-12-02T08:00:00Z";
 const TODAY: &str = "2026-11-30T12:00:00Z";
-
-/// `rapportage indienen 68750110 EBR-2027 <maatregelen>` without `--peildatum`, plus `extra`.
-fn indienen<'a>(maatregelen: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
-        "rapportage",
-        "indienen",
-        "68750110",
-        "EBR-2027",
-        maatregelen,
-    ];
-    args.extend_from_slice(extra);
-    args
-}
 
 #[test]
 fn the_worked_digest_of_the_profile_holds() {

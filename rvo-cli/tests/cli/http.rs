@@ -102,12 +102,8 @@ pub fn http_run(sandbox: &Sandbox, base: &str, args: &[&str]) -> crate::support:
 
 /// Like [`http_run`], but `rvo-cli-test-hooks` with "now" fixed at `now` (RFC 3339).
 pub fn http_run_at(sandbox: &Sandbox, base: &str, now: &str, args: &[&str]) -> crate::support::Run {
-    let mut cmd = sandbox.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), &[]);
-    cmd.env(rvo_cli::clock::NOW_ENV, now)
-        .env("RVO_API_BASE", base)
-        .env("RVO_API_TOKEN", TOKEN);
-    let mut cmd = assert_cmd::Command::from_std(cmd);
-    cmd.timeout(std::time::Duration::from_secs(60));
+    let mut cmd = sandbox.cmd_at(now);
+    cmd.env("RVO_API_BASE", base).env("RVO_API_TOKEN", TOKEN);
     run(cmd, args)
 }
 
