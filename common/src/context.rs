@@ -76,6 +76,11 @@ impl<'a> Context<'a> {
         self.audit.extra.insert(key.to_string(), value);
     }
 
+    /// The command's deadline (`--timeout`): every local wait ends by it (exit 124).
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
     /// Today's date (UTC).
     pub fn today(&self) -> chrono::NaiveDate {
         chrono::Utc::now().date_naive()

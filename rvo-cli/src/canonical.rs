@@ -1,7 +1,15 @@
-//! Canonical JSON (object keys sorted, no whitespace) and its SHA-256, as the profile uses for
-//! plan digests. The local store uses it to recognise "same idempotency key, other request".
+//! Canonical forms: of the user's text, so that one report has one plan digest whatever its
+//! spelling (MUT-3, MUT-4), and of JSON (object keys sorted, no whitespace) with its SHA-256, as
+//! the profile uses for plan digests. The local store uses the latter to recognise "same
+//! idempotency key, other request".
+//!
+//! Text is compared in Unicode NFC, so a composed and a decomposed `é` are the same. A measure is
+//! a name from a list, not prose: its canonical form also folds case and collapses runs of white
+//! space, so `Isolatie  dak`, `isolatie dak` and `ISOLATIE DAK` are one measure. (No scheme in
+//! the catalogue has a closed measure list yet; the folded form is the canonical spelling.)
 
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 
 pub use common::plan::{canonical_json, sha256_hex};
 
@@ -11,9 +19,35 @@ pub fn canonical_sha256<T: Serialize>(value: &T) -> Result<String, serde_json::E
     Ok(sha256_hex(json.as_bytes()))
 }
 
+/// `text` in Unicode NFC, trimmed.
+pub fn canonical_text(text: &str) -> String {
+    text.nfc().collect::<String>().trim().to_string()
+}
+
+/// The canonical spelling of a measure: NFC, lower case, runs of white space as one space,
+/// trimmed.
+pub fn canonical_maatregel(measure: &str) -> String {
+    let folded = canonical_text(measure).to_lowercase();
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    words.join(" ").nfc().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_measure_has_one_spelling() {
+        let composed = "Isolatie caf\u{e9}";
+        let decomposed = "isolatie  cafe\u{301} ";
+        assert_eq!(canonical_maatregel(composed), "isolatie caf\u{e9}");
+        assert_eq!(canonical_maatregel(decomposed), "isolatie caf\u{e9}");
+        assert_eq!(
+            canonical_maatregel("ISOLATIE CAF\u{c9}"),
+            "isolatie caf\u{e9}"
+        );
+        assert_eq!(canonical_text(" cafe\u{301}\n"), "caf\u{e9}");
+    }
     use serde_json::json;
 
     #[test]

@@ -1,15 +1,19 @@
-//! Filing a report: input validation (all errors at once), normalisation of measures, and the
-//! result shape shared by both backends.
+//! Filing a report: the canonical report and its idempotency key, the checks (all errors at
+//! once), and the result shape shared by both backends.
 //!
-//! Validation checks the KvK number, that the scheme exists, accepts reports via the CLI and is
-//! open on the filing date, and that at least one measure remains after trimming and
-//! deduplication. The confirmation text says "received and under assessment", never "approved".
+//! Two kinds of checks. [`canonicalise`] checks what cannot change between a filing and its retry
+//! (the KvK number, the syntax of the scheme id, at least one measure after canonicalisation, the
+//! limits) and yields the canonical report, whose plan digest is the idempotency key.
+//! [`check_scheme`] checks what can change (the scheme exists in this catalogue, accepts reports
+//! via the CLI, is open on the date); a completed key is replayed without it (MUT-9). The
+//! confirmation text says "received and under assessment", never "approved".
 
 use chrono::{DateTime, NaiveDate, Utc};
 use common::validate::is_kvk_nummer;
 use serde::{Deserialize, Serialize};
 
 use crate::backend_types::{RapportageAanvraag, RapportageStatus};
+use crate::canonical::{canonical_maatregel, canonical_text};
 use crate::catalogue::{Catalogue, Regeling, invalid_regeling_id, is_regeling_id};
 use crate::status::{Status, status_on};
 
@@ -60,14 +64,18 @@ pub struct ValidFiling<'a> {
     pub aanvraag: RapportageAanvraag,
 }
 
+/// The command whose plan digest is a report's idempotency key (MUT-3, MUT-8).
+pub const FILING_COMMAND: &str = "rvo-cli rapportage indienen";
+
 /// Splits a comma list of measures (`"LED, isolatie ,LED"`); normalise with
 /// [`normalise_maatregelen`].
 pub fn split_maatregelen(comma_list: &str) -> Vec<String> {
     comma_list.split(',').map(str::to_string).collect()
 }
 
-/// Trims every measure, drops empty ones and duplicates, and sorts the rest, so the order in which
-/// the user typed them does not change the plan digest.
+/// Puts every measure in its canonical form ([`canonical_maatregel`]), drops empty ones and
+/// duplicates, and sorts the rest, so neither the order nor the spelling in which the user typed
+/// them (case, Unicode composition, spacing) changes the plan digest.
 pub fn normalise_maatregelen<I, S>(raw: I) -> Vec<String>
 where
     I: IntoIterator<Item = S>,
@@ -75,7 +83,7 @@ where
 {
     let mut measures: Vec<String> = raw
         .into_iter()
-        .map(|measure| measure.as_ref().trim().to_string())
+        .map(|measure| canonical_maatregel(measure.as_ref()))
         .filter(|measure| !measure.is_empty())
         .collect();
     measures.sort();
@@ -83,12 +91,20 @@ where
     measures
 }
 
-/// Validates and normalises `input` for filing on `date`, returning every problem at once.
-pub fn validate<'a>(
-    catalogue: &'a Catalogue,
-    input: &FilingInput,
-    date: NaiveDate,
-) -> Result<ValidFiling<'a>, Vec<FieldError>> {
+/// The idempotency key of a report: the plan digest of `rapportage indienen` with the report as
+/// its arguments. The report alone decides it (not the date of the call, not `--peildatum`), so a
+/// record can be checked against its key and a retry on another day replays.
+pub fn idempotency_key(aanvraag: &RapportageAanvraag) -> Result<String, serde_json::Error> {
+    Ok(common::plan::digest(
+        FILING_COMMAND,
+        &serde_json::to_value(aanvraag)?,
+    ))
+}
+
+/// The canonical report of `input`: every check that does not depend on the date or the
+/// catalogue (KvK number, syntax of the scheme id, measures, explanation), returning every
+/// problem at once. The scheme id is trimmed and upper-cased (catalogue ids are upper case).
+pub fn canonicalise(input: &FilingInput) -> Result<RapportageAanvraag, Vec<FieldError>> {
     let mut errors = Vec::new();
 
     let kvk_nummer = input.kvk_nummer.trim();
@@ -99,24 +115,12 @@ pub fn validate<'a>(
         ));
     }
 
-    let regeling = if !is_regeling_id(&input.regeling_id) {
+    if !is_regeling_id(&input.regeling_id) {
         errors.push(FieldError::new(
             "/regeling_id",
             invalid_regeling_id(&input.regeling_id),
         ));
-        None
-    } else {
-        match catalogue.get(&input.regeling_id) {
-            Ok(regeling) => {
-                check_accepts_reports(regeling, date, &mut errors);
-                Some(regeling)
-            }
-            Err(unknown) => {
-                errors.push(FieldError::new("/regeling_id", unknown.to_string()));
-                None
-            }
-        }
-    };
+    }
 
     let maatregelen = normalise_maatregelen(&input.maatregelen);
     check_maatregelen(&maatregelen, &mut errors);
@@ -124,9 +128,8 @@ pub fn validate<'a>(
     let toelichting = input
         .toelichting
         .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string);
+        .map(canonical_text)
+        .filter(|t| !t.is_empty());
     if let Some(text) = &toelichting {
         if text.chars().count() > MAX_TOELICHTING_CHARS {
             errors.push(FieldError::new(
@@ -142,17 +145,68 @@ pub fn validate<'a>(
         }
     }
 
-    match regeling {
-        Some(regeling) if errors.is_empty() => Ok(ValidFiling {
-            regeling,
-            aanvraag: RapportageAanvraag {
-                kvk_nummer: kvk_nummer.to_string(),
-                regeling_id: regeling.id.clone(),
-                maatregelen,
-                toelichting,
-            },
-        }),
-        _ => Err(errors),
+    if errors.is_empty() {
+        Ok(RapportageAanvraag {
+            kvk_nummer: kvk_nummer.to_string(),
+            regeling_id: input.regeling_id.trim().to_ascii_uppercase(),
+            maatregelen,
+            toelichting,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The checks whose outcome can change between a filing and its retry: the scheme exists in this
+/// catalogue, accepts reports via the CLI, and is open on `date`. A caller that replays a
+/// completed key runs none of them (MUT-9).
+pub fn check_scheme<'a>(
+    catalogue: &'a Catalogue,
+    regeling_id: &str,
+    date: NaiveDate,
+) -> Result<&'a Regeling, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    match catalogue.get(regeling_id) {
+        Ok(regeling) => {
+            check_accepts_reports(regeling, date, &mut errors);
+            if errors.is_empty() {
+                Ok(regeling)
+            } else {
+                Err(errors)
+            }
+        }
+        Err(unknown) => Err(vec![FieldError::new("/regeling_id", unknown.to_string())]),
+    }
+}
+
+/// [`canonicalise`] and [`check_scheme`] together, returning every problem at once.
+pub fn validate<'a>(
+    catalogue: &'a Catalogue,
+    input: &FilingInput,
+    date: NaiveDate,
+) -> Result<ValidFiling<'a>, Vec<FieldError>> {
+    let aanvraag = canonicalise(input);
+    let regeling = if is_regeling_id(&input.regeling_id) {
+        check_scheme(catalogue, &input.regeling_id, date)
+    } else {
+        Err(Vec::new())
+    };
+    match (aanvraag, regeling) {
+        (Ok(mut aanvraag), Ok(regeling)) => {
+            aanvraag.regeling_id = regeling.id.clone();
+            Ok(ValidFiling { regeling, aanvraag })
+        }
+        (aanvraag, regeling) => {
+            let mut errors = aanvraag.err().unwrap_or_default();
+            let scheme_errors = regeling.err().unwrap_or_default();
+            // Keep the order of the request's fields: scheme errors after the KvK number's.
+            let at = errors
+                .iter()
+                .position(|e| e.pointer != "/kvk_nummer")
+                .unwrap_or(errors.len());
+            errors.splice(at..at, scheme_errors);
+            Err(errors)
+        }
     }
 }
 
@@ -278,22 +332,24 @@ pub struct LopendeZaak {
     pub melding: String,
 }
 
-/// Builds the result for a report received under `referentienummer` at `ingediend_op`.
+/// Builds the result for a report received under `referentienummer` at `ingediend_op`. Without
+/// the scheme (an HTTP backend filed one this catalogue does not know) generic texts are used.
 pub fn build_result(
-    regeling: &Regeling,
+    regeling: Option<&Regeling>,
     aanvraag: &RapportageAanvraag,
     referentienummer: &str,
     ingediend_op: DateTime<Utc>,
     backend: Backend,
 ) -> FilingResult {
-    let (zaak_type, bevoegd_gezag) = match &regeling.rapportage {
+    let (zaak_type, bevoegd_gezag) = match regeling.and_then(|r| r.rapportage.as_ref()) {
         Some(info) => (info.zaak_type.clone(), info.bevoegd_gezag.clone()),
         None => ("Rapportage".to_string(), "het bevoegd gezag".to_string()),
     };
+    let regeling_naam = regeling.map_or(aanvraag.regeling_id.as_str(), |r| r.naam.as_str());
     let mut bevestiging = format!(
         "Rapportage voor '{}' ontvangen onder referentienummer {referentienummer}. Dit is een \
          ontvangstbevestiging, geen goedkeuring: de rapportage wordt nog beoordeeld.",
-        regeling.naam
+        regeling_naam
     );
     if backend == Backend::Lokaal {
         bevestiging.push_str(
@@ -312,8 +368,8 @@ pub fn build_result(
         lopende_zaak: LopendeZaak {
             referentienummer: referentienummer.to_string(),
             zaak_type,
-            regeling_id: regeling.id.clone(),
-            regeling_naam: regeling.naam.clone(),
+            regeling_id: aanvraag.regeling_id.clone(),
+            regeling_naam: regeling_naam.to_string(),
             status: "ontvangen".to_string(),
             melding: format!(
                 "De rapportage is ontvangen en wordt beoordeeld door {bevoegd_gezag}. U krijgt \

@@ -7,7 +7,8 @@
 //! - [`reference`]: reference numbers (`RVO-EBR-2027-…`) that are unique and not guessable.
 //! - [`store`]: the local sandbox backend ("lokaal") with exactly-once filing.
 //! - [`verify`]: a consistency check of a local store, reusable by tests.
-//! - [`canonical`]: canonical JSON and its SHA-256 (detects a reused key with another request).
+//! - [`canonical`]: canonical text (one report, one digest) and canonical JSON with its SHA-256.
+//! - [`clock`]: "now", fixed only in test programs.
 //! - [`backend_types`]: request/response types of the HTTP backend contract (`spec/rvo-backend.md`).
 //!
 //! Nothing here does network I/O; the clap commands and the HTTP client live on top of `common`.
@@ -15,6 +16,7 @@
 pub mod backend_types;
 pub mod canonical;
 pub mod catalogue;
+pub mod clock;
 pub mod filing;
 pub mod reference;
 pub mod search;

@@ -1,7 +1,8 @@
 //! Consistency check of a local store, for tests (including the CLI's crash tests) and diagnostics.
 //!
-//! A store is consistent when every record file is complete and parseable, is filed under its own
-//! key, matches its request, and has a well-formed reference number that no other record has.
+//! A store is consistent when every record file is complete and parseable, passes the checks the
+//! store makes when it reads a record (`StoredRecord::problems`), and has a reference number that
+//! no other record has.
 //! Leftover temporary files of a crashed writer are reported but are not an inconsistency:
 //! readers never look at them and the next writer removes them.
 
@@ -10,8 +11,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::canonical::canonical_sha256;
-use crate::reference::is_well_formed;
 use crate::store::{RECORDS_DIR, StoredRecord, TEMP_PREFIX, record_key};
 
 /// What [`verify_store`] found.
@@ -66,7 +65,12 @@ pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
             }
         };
         let before = report.problems.len();
-        check_record(&key, &record, &mut report.problems);
+        report.problems.extend(
+            record
+                .problems(&key)
+                .into_iter()
+                .map(|problem| format!("record {key}: {problem}")),
+        );
         let reference = record.resultaat.referentienummer.clone();
         if let Some(other) = references.insert(reference.clone(), key.clone()) {
             report.problems.push(format!(
@@ -79,45 +83,4 @@ pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
     }
     report.temp_files.sort();
     Ok(report)
-}
-
-fn check_record(key: &str, record: &StoredRecord, problems: &mut Vec<String>) {
-    let mut problem = |text: String| problems.push(format!("record {key}: {text}"));
-    if record.idempotency_key != key {
-        problem(format!(
-            "staat onder de verkeerde sleutel ({})",
-            record.idempotency_key
-        ));
-    }
-    match canonical_sha256(&record.aanvraag) {
-        Ok(sha) if sha == record.request_sha256 => {}
-        _ => problem("request_sha256 past niet bij de aanvraag".to_string()),
-    }
-    let result = &record.resultaat;
-    let request = &record.aanvraag;
-    if (
-        &result.kvk_nummer,
-        &result.regeling_id,
-        &result.maatregelen,
-        &result.toelichting,
-    ) != (
-        &request.kvk_nummer,
-        &request.regeling_id,
-        &request.maatregelen,
-        &request.toelichting,
-    ) {
-        problem("resultaat past niet bij de aanvraag".to_string());
-    }
-    if !is_well_formed(&result.referentienummer) {
-        problem(format!(
-            "ongeldig referentienummer {}",
-            result.referentienummer
-        ));
-    }
-    if result.lopende_zaak.referentienummer != result.referentienummer {
-        problem("lopende zaak heeft een ander referentienummer".to_string());
-    }
-    if result.replayed {
-        problem("opgeslagen resultaat staat op replayed".to_string());
-    }
 }

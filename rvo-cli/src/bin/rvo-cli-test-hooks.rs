@@ -1,20 +1,19 @@
-//! rvo-cli with the crash-test pause hook, for the kill -9 tests in `tests/cli/crash.rs` only.
+//! rvo-cli with test hooks, for the integration tests only (`tests/cli/`).
 //!
-//! The same commands as the `rvo-cli` binary (its modules, compiled in again), plus one thing:
-//! `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` makes the local store's writer announce
-//! `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleep there, so a test can kill it at that
-//! point. Built only with the `test-hooks` feature (that is, by `cargo test`), never installed,
-//! and never read by `rvo-cli` itself, which declares every variable it reads (CONF-2).
+//! The same commands as the `rvo-cli` binary (its modules, compiled in again), plus two hooks:
+//!
+//! - `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` makes the local store's writer announce
+//!   `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleep there, so a crash test can kill it there.
+//! - `RVO_CLI_TEST_NOW=<RFC 3339 instant>` fixes "now" (and so "today"), so a test that depends on
+//!   the calendar (a scheme closing) runs the same on every day.
+//!
+//! Built only with the `test-hooks` feature (that is, by `cargo test`), never installed, and
+//! never read by `rvo-cli` itself, which declares every variable it reads (CONF-2).
 
-#[path = "../backend/mod.rs"]
-mod backend;
-#[path = "../cli.rs"]
+#[path = "../cli/mod.rs"]
 mod cli;
-#[path = "../commands/mod.rs"]
-mod commands;
-#[path = "../tool.rs"]
-mod tool;
 
+use rvo_cli::clock::{NOW_ENV, install_now};
 use rvo_cli::store::{PAUSE_ENV, install_pause, parse_pause};
 
 fn main() -> std::process::ExitCode {
@@ -24,5 +23,11 @@ fn main() -> std::process::ExitCode {
     {
         install_pause(phase, duration);
     }
-    common::main::<cli::Command>(&tool::TOOL)
+    if let Ok(value) = std::env::var(NOW_ENV) {
+        match chrono::DateTime::parse_from_rfc3339(&value) {
+            Ok(now) => install_now(now.to_utc()),
+            Err(error) => panic!("{NOW_ENV}={value:?} is geen RFC 3339-tijdstip: {error}"),
+        }
+    }
+    common::main::<cli::Command>(&cli::tool::TOOL)
 }

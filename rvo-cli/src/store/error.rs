@@ -24,7 +24,12 @@ pub enum StoreError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// A record file exists but cannot be read as a record.
+    /// The lock was still held by another writer when the deadline passed; nothing was filed.
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+    },
+    /// A record file exists but is not a sound record (see `StoredRecord::problems`).
     Corrupt {
         /// The record file.
         path: PathBuf,
@@ -78,10 +83,15 @@ impl fmt::Display for StoreError {
                     path.display()
                 )
             }
+            StoreError::LockTimeout { path } => write!(
+                f,
+                "Lokale opslag: het slot {} kwam niet vrij voor de deadline; er is niets ingediend.",
+                path.display()
+            ),
             StoreError::Corrupt { path, detail } => {
                 write!(
                     f,
-                    "Lokale opslag: record {} is onleesbaar: {detail}",
+                    "Lokale opslag: record {} is beschadigd: {detail}",
                     path.display()
                 )
             }

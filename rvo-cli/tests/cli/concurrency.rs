@@ -51,3 +51,37 @@ fn twenty_processes_filing_the_same_report_produce_one() {
     assert_eq!(filed, 1, "one audit record of a first filing: {audit:#?}");
     sandbox.assert_every_report_audited();
 }
+
+/// NET-2: waiting for the store's lock is bounded by `--timeout`. A filer that cannot get the lock
+/// (here: the test holds it) gives up at the deadline with exit 124 and files nothing, and
+/// readers, which take no lock, are not held up.
+#[test]
+fn a_held_store_lock_ends_a_filing_at_its_deadline_and_readers_go_on() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir()).unwrap();
+    let lock = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(sandbox.data_dir().join(rvo_cli::store::LOCK_FILE))
+        .unwrap();
+    lock.lock().unwrap();
+
+    let started = std::time::Instant::now();
+    let run = sandbox.run(indienen("LED", &["--confirm", "--timeout", "1"]));
+    let error = run.error(124);
+    assert_eq!(error["code"], "TIMEOUT", "{error:#}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the filer waited {:?}",
+        started.elapsed()
+    );
+    let listed = sandbox
+        .run(["rapportage", "lijst", "68750110", "--timeout", "1"])
+        .json();
+    assert_eq!(listed["aantal"], 0);
+    drop(lock);
+    sandbox.assert_store(0);
+    let audit = sandbox.audit_records();
+    assert_eq!(audit[0]["exit_code"], 124, "{audit:#?}");
+}

@@ -200,7 +200,7 @@ fn a_failed_commit_is_audited_as_an_error() {
     assert_eq!(output.status.code(), Some(74), "{output:?}");
     assert!(output.stdout.is_empty(), "a result was printed: {output:?}");
     let error = compact_document(&String::from_utf8(output.stderr).unwrap());
-    assert_eq!(error["code"], "IO_FOUT", "{error}");
+    assert_eq!(error["code"], "OPSLAG_FOUT", "{error}");
     let audit = sandbox.audit_records();
     assert_eq!(audit.len(), 2, "{audit:#?}");
     assert_filing_audited(&audit[0], false);

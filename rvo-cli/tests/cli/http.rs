@@ -9,7 +9,7 @@ use rvo_cli::backend_types::{RapportageAanvraag, RapportageRecord, RapportageSta
 use serde_json::{Value, json};
 use test_support::{FakeServer, RecordedRequest, Reply};
 
-use crate::support::{PEILDATUM, Sandbox, indienen, indienen_digest, run, sha256_hex};
+use crate::support::{Sandbox, indienen, indienen_digest, run, sha256_hex};
 
 pub const TOKEN: &str = "geheim-token-7c1d";
 
@@ -26,7 +26,7 @@ pub fn problem(status: u16, title: &str) -> Reply {
 }
 
 /// A fake backend that implements the contract.
-fn contract_fake() -> FakeServer {
+pub fn contract_fake() -> FakeServer {
     let reports: Reports = Arc::default();
     FakeServer::start(move |request: &RecordedRequest| {
         if request.header("authorization") != Some(&format!("Bearer {TOKEN}")) {
@@ -100,6 +100,13 @@ pub fn http_run(sandbox: &Sandbox, base: &str, args: &[&str]) -> crate::support:
     run(cmd, args)
 }
 
+/// Like [`http_run`], but `rvo-cli-test-hooks` with "now" fixed at `now` (RFC 3339).
+pub fn http_run_at(sandbox: &Sandbox, base: &str, now: &str, args: &[&str]) -> crate::support::Run {
+    let mut cmd = sandbox.cmd_at(now);
+    cmd.env("RVO_API_BASE", base).env("RVO_API_TOKEN", TOKEN);
+    run(cmd, args)
+}
+
 /// The token appears nowhere: not on stdout, stderr or in the audit log.
 pub fn assert_no_token(sandbox: &Sandbox, run: &crate::support::Run) {
     assert!(
@@ -117,7 +124,6 @@ fn default_digest() -> String {
         "kvk_nummer": "68750110",
         "regeling_id": "EBR-2027",
         "maatregelen": ["led-verlichting", "warmtepomp"],
-        "peildatum": PEILDATUM,
     }))
 }
 
@@ -241,6 +247,6 @@ fn an_unsafe_base_url_is_a_configuration_error_even_in_a_dry_run() {
 #[test]
 fn the_digest_in_the_header_is_the_plan_digest_of_the_arguments() {
     // Independent recomputation: SHA-256 of the canonical JSON of {command, arguments}.
-    let doc = r#"{"arguments":{"kvk_nummer":"68750110","maatregelen":["led-verlichting","warmtepomp"],"peildatum":"2026-11-30","regeling_id":"EBR-2027"},"command":"rvo-cli rapportage indienen"}"#;
+    let doc = r#"{"arguments":{"kvk_nummer":"68750110","maatregelen":["led-verlichting","warmtepomp"],"regeling_id":"EBR-2027"},"command":"rvo-cli rapportage indienen"}"#;
     assert_eq!(default_digest(), sha256_hex(doc.as_bytes()));
 }

@@ -1,12 +1,18 @@
-//! Integration tests of the rvo-cli binary: every call is a fresh process in a clean
-//! environment, with its own temporary store and audit log.
+//! Integration tests of rvo-cli, in one test binary (one link step): the binary, where every call
+//! is a fresh process in a clean environment with its own temporary store and audit log, and the
+//! library's public API (`catalogue`, `filing`, `store_hook`).
 
+mod calendar;
+mod catalogue;
 mod concurrency;
 mod crash;
 mod discovery;
+mod filing;
 mod http;
 mod http_status;
 mod indienen;
+mod opslag;
 mod regeling;
 mod sessie;
+mod store_hook;
 mod support;

@@ -43,6 +43,21 @@ impl Sandbox {
         self.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), args)
     }
 
+    /// `rvo-cli-test-hooks` with "now" fixed at `now` (RFC 3339, `RVO_CLI_TEST_NOW`), for tests
+    /// whose outcome depends on the date; run it with [`run`]. `rvo-cli` ignores that variable.
+    pub fn cmd_at(&self, now: &str) -> assert_cmd::Command {
+        let mut cmd = self.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), &[]);
+        cmd.env(rvo_cli::clock::NOW_ENV, now);
+        let mut cmd = assert_cmd::Command::from_std(cmd);
+        cmd.timeout(std::time::Duration::from_secs(60));
+        cmd
+    }
+
+    /// Runs [`Sandbox::cmd_at`] with `args`.
+    pub fn run_at(&self, now: &str, args: &[&str]) -> Run {
+        run(self.cmd_at(now), args)
+    }
+
     /// The store's consistency report.
     pub fn store(&self) -> rvo_cli::verify::StoreReport {
         rvo_cli::verify::verify_store(&self.data_dir()).expect("store is readable")
@@ -105,26 +120,32 @@ pub fn indienen_digest(arguments: &Value) -> String {
 }
 
 /// The plan digest of `indienen("warmtepomp, led-verlichting", …)` (in any spelling of the
-/// measures): the key under which that report is stored.
+/// measures, with or without `--peildatum`): the key under which that report is stored. It is
+/// the worked digest of the profile (spec §10).
 pub fn digest_of_default_report() -> String {
     indienen_digest(&serde_json::json!({
         "kvk_nummer": "68750110",
         "regeling_id": "EBR-2027",
         "maatregelen": ["led-verlichting", "warmtepomp"],
-        "peildatum": PEILDATUM,
     }))
 }
 
 /// `rapportage indienen 68750110 EBR-2027 <maatregelen> --peildatum 2026-11-30` plus `extra`.
 pub fn indienen<'a>(maatregelen: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = indienen_today(maatregelen, &["--peildatum", PEILDATUM]);
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `rapportage indienen 68750110 EBR-2027 <maatregelen>` plus `extra`, without `--peildatum`: the
+/// date checked is the tool's today (fix it with [`Sandbox::run_at`]).
+pub fn indienen_today<'a>(maatregelen: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "rapportage",
         "indienen",
         "68750110",
         "EBR-2027",
         maatregelen,
-        "--peildatum",
-        PEILDATUM,
     ];
     args.extend_from_slice(extra);
     args

@@ -174,7 +174,7 @@ fn a_writer_killed_at_any_phase_leaves_no_record_or_one_complete_record() {
         assert_eq!(report.records, records_after_kill, "{phase:?}: {report:?}");
         let store = LocalStore::new(dir.path());
         assert_eq!(
-            store.list(None).unwrap().len(),
+            store.list(None).unwrap().0.len(),
             records_after_kill,
             "{phase:?}"
         );

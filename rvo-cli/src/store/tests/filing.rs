@@ -49,9 +49,9 @@ fn same_key_with_another_request_is_a_conflict_and_writes_nothing() {
         }
         other => panic!("expected a conflict, got {other:?}"),
     }
-    let stored = store.list(None).unwrap();
+    let stored = store.list(None).unwrap().0;
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0].maatregelen, ["LED-verlichting"]);
+    assert_eq!(stored[0].maatregelen, ["led-verlichting"]);
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn reads_back_by_reference_and_lists_by_kvk_number() {
     let dir = tempfile::tempdir().unwrap();
     let store = LocalStore::new(dir.path());
     assert!(
-        store.list(None).unwrap().is_empty(),
+        store.list(None).unwrap().0.is_empty(),
         "a missing store is empty"
     );
     assert!(
@@ -99,12 +99,13 @@ fn reads_back_by_reference_and_lists_by_kvk_number() {
     let of_kvk: Vec<String> = store
         .list(Some("68750110"))
         .unwrap()
+        .0
         .into_iter()
         .map(|r| r.referentienummer)
         .collect();
     assert_eq!(of_kvk.len(), 2);
     assert_eq!(of_kvk[0], first.referentienummer, "oldest first");
     assert!(of_kvk.contains(&third.referentienummer));
-    assert_eq!(store.list(None).unwrap().len(), 3);
-    assert!(store.list(Some("12345678")).unwrap().is_empty());
+    assert_eq!(store.list(None).unwrap().0.len(), 3);
+    assert!(store.list(Some("12345678")).unwrap().0.is_empty());
 }

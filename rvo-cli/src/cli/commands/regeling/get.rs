@@ -25,7 +25,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "get"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../../../schemas/regeling.json"),
+    output_schema: include_str!("../../../../schemas/regeling.json"),
     examples: &[
         &["regeling", "get", "EBR-2027"],
         &["regeling", "get", "EIA-2026", "--peildatum", "2026-06-01"],
@@ -47,7 +47,11 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.check(is_regeling_id(&args.regeling_id), "regeling_id", || {
         invalid_regeling_id(&args.regeling_id)
     });
-    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = peildatum(
+        args.peildatum.as_deref(),
+        crate::cli::clock::today(ctx),
+        &mut validation,
+    );
     validation.finish()?;
     let catalogue = Catalogue::embedded();
     let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {

@@ -32,7 +32,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../../../schemas/regeling-zoek.json"),
+    output_schema: include_str!("../../../../schemas/regeling-zoek.json"),
     examples: &[
         &["regeling", "zoek", "informatieplicht"],
         &["regeling", "zoek", "warmtepomp", "--soort", "subsidie"],
@@ -46,7 +46,11 @@ pub const SPEC: CommandSpec = CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = peildatum(
+        args.peildatum.as_deref(),
+        crate::cli::clock::today(ctx),
+        &mut validation,
+    );
     let status = args.status.as_deref().and_then(Status::parse);
     let soort = args.soort.as_deref().and_then(Soort::parse);
     validation.finish()?;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use rvo_cli::catalogue::Catalogue;
-use rvo_cli::filing::{FilingInput, validate};
+use rvo_cli::filing::{FilingInput, idempotency_key, validate};
 use rvo_cli::store::{LocalStore, Phase};
 use rvo_cli::verify::verify_store;
 
@@ -21,7 +21,7 @@ fn a_second_writer_waits_for_the_lock_and_replays() {
         toelichting: None,
     };
     let filing = validate(Catalogue::embedded(), &input, "2026-11-30".parse().unwrap()).unwrap();
-    let key = "0123456789abcdef".repeat(4);
+    let key = idempotency_key(&filing.aanvraag).unwrap();
 
     let slow = LocalStore::new(dir.path()).with_pause(Phase::Locked, Duration::from_millis(400));
     let (slow_filing, slow_key) = (filing.clone(), key.clone());

@@ -39,7 +39,9 @@ impl Backend {
                 Error::config("er is geen map voor de lokale proefopslag")
                     .with_hint("zet RVO_DATA_DIR (of XDG_DATA_HOME of HOME)")
             })?;
-        Ok(Backend::Lokaal(LocalStore::new(dir)))
+        Ok(Backend::Lokaal(
+            LocalStore::new(dir).with_deadline(ctx.deadline()),
+        ))
     }
 
     /// `lokaal` or `http`, as answers and plans name it.

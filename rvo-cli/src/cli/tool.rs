@@ -4,7 +4,7 @@ use common::env::KVK_SESSIE_NUMMER;
 use common::{CommandSpec, EnvKind, EnvVar, ToolInfo};
 use rvo_cli::backend_types::{API_BASE_ENV, API_TOKEN_ENV};
 
-use crate::commands::{rapportage, regeling};
+use crate::cli::commands::{rapportage, regeling};
 
 pub const TOOL: ToolInfo = ToolInfo {
     name: "rvo-cli",

@@ -20,7 +20,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["regeling", "lijst"],
     title: "Alle regelingen",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../../../schemas/regeling-lijst.json"),
+    output_schema: include_str!("../../../../schemas/regeling-lijst.json"),
     examples: &[
         &["regeling", "lijst"],
         &["regeling", "lijst", "--peildatum", "2027-01-01"],
@@ -33,7 +33,11 @@ pub const SPEC: CommandSpec = CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = peildatum(
+        args.peildatum.as_deref(),
+        crate::cli::clock::today(ctx),
+        &mut validation,
+    );
     validation.finish()?;
     ctx.gate(PlanSpec::new(json!({"peildatum": date.to_string()})))?;
     let catalogue = Catalogue::embedded();

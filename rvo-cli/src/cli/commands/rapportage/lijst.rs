@@ -5,12 +5,13 @@ use rvo_cli::backend_types::RapportageLijst;
 use serde_json::json;
 
 use super::KVK_NUMMER;
-use crate::backend::http::{Call, error_for, parse};
-use crate::backend::{Backend, Overzicht, store_error};
+use crate::cli::backend::http::{Call, error_for, parse};
+use crate::cli::backend::{Backend, Overzicht, store_error};
 
 /// Ingediende rapportages van één bedrijf, oudste eerst (gebonden aan KVK_SESSIE_NUMMER)
 ///
 /// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
+/// Beschadigde records in de lokale opslag worden overgeslagen en genoemd in "onleesbaar".
 /// Geen rapportages is een lege lijst (exit 0).
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -22,7 +23,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["rapportage", "lijst"],
     title: "Rapportages van een bedrijf",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/rapportage-lijst.json"),
+    output_schema: include_str!("../../../../schemas/rapportage-lijst.json"),
     examples: &[&["rapportage", "lijst", "68750110"]],
     args: &[KVK_NUMMER],
 };
@@ -37,13 +38,24 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     }
     ctx.gate(plan)?;
 
+    let mut onleesbaar = Vec::new();
     let rapportages: Vec<Overzicht> = match &backend {
-        Backend::Lokaal(store) => store
-            .list(Some(&kvk_nummer))
-            .map_err(store_error)?
-            .into_iter()
-            .map(Overzicht::from_local)
-            .collect(),
+        Backend::Lokaal(store) => {
+            let (results, bad) = store.list(Some(&kvk_nummer)).map_err(store_error)?;
+            // A bad record cannot say whose it is: name the file, show the sound reports.
+            for record in bad {
+                ctx.printer.warn(&format!(
+                    "Lokale opslag: record {} is beschadigd en overgeslagen: {}",
+                    record.path.display(),
+                    record.detail
+                ));
+                onleesbaar.push(json!({
+                    "bestand": record.path.display().to_string(),
+                    "reden": record.detail,
+                }));
+            }
+            results.into_iter().map(Overzicht::from_local).collect()
+        }
         Backend::Http(http) => {
             let response = ctx.send(&http.list_request(&kvk_nummer))?;
             if response.status != 200 {
@@ -58,11 +70,15 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 .collect()
         }
     };
-    let data = json!({
+    let mut data = json!({
         "kvk_nummer": kvk_nummer,
         "aantal": rapportages.len(),
         "backend": backend.name(),
         "rapportages": rapportages,
     });
+    if !onleesbaar.is_empty() {
+        ctx.audit_attribute("rvo.onleesbare_records", onleesbaar.len().into());
+        data["onleesbaar"] = onleesbaar.into();
+    }
     Ok(backend.outcome(data, &format!("rapportages?kvk_nummer={kvk_nummer}")))
 }

@@ -4,8 +4,8 @@ use chrono::NaiveDate;
 use rvo_cli::backend_types::RapportageStatus;
 use rvo_cli::catalogue::Catalogue;
 use rvo_cli::filing::{
-    Backend, FieldError, FilingInput, build_result, normalise_maatregelen, split_maatregelen,
-    validate,
+    Backend, FieldError, FilingInput, build_result, canonicalise, idempotency_key,
+    normalise_maatregelen, split_maatregelen, validate,
 };
 
 fn day(text: &str) -> NaiveDate {
@@ -28,9 +28,49 @@ fn pointers(errors: &[FieldError]) -> Vec<&str> {
 #[test]
 fn normalises_measures_trimmed_deduplicated_and_sorted() {
     let measures = normalise_maatregelen(split_maatregelen(" LED , isolatie,,LED,  Warmtepomp "));
-    assert_eq!(measures, ["LED", "Warmtepomp", "isolatie"]);
+    assert_eq!(measures, ["isolatie", "led", "warmtepomp"]);
     let reordered = normalise_maatregelen(split_maatregelen("Warmtepomp,isolatie,LED"));
     assert_eq!(measures, reordered, "order does not matter");
+}
+
+/// MUT-3/4: one report has one digest, whatever the case, Unicode composition or spacing of its
+/// measures, the case of the scheme id, or the composition of the explanation.
+#[test]
+fn one_report_has_one_digest_whatever_its_spelling() {
+    let spellings = [
+        (
+            "EBR-2027",
+            "Isolatie dak,Caf\u{e9}verwarming",
+            "Locatie Caf\u{e9}",
+        ),
+        (
+            "ebr-2027",
+            "isolatie dak,cafe\u{301}verwarming",
+            "Locatie Cafe\u{301}",
+        ),
+        (
+            " EBR-2027",
+            "ISOLATIE  DAK , CAF\u{c9}VERWARMING",
+            " Locatie Caf\u{e9} ",
+        ),
+    ];
+    let keys: Vec<String> = spellings
+        .iter()
+        .map(|(regeling, measures, toelichting)| {
+            let mut request = input("68750110", regeling, measures);
+            request.toelichting = Some(toelichting.to_string());
+            let aanvraag = canonicalise(&request).unwrap();
+            assert_eq!(
+                aanvraag.maatregelen,
+                ["caf\u{e9}verwarming", "isolatie dak"]
+            );
+            assert_eq!(aanvraag.toelichting.as_deref(), Some("Locatie Caf\u{e9}"));
+            idempotency_key(&aanvraag).unwrap()
+        })
+        .collect();
+    assert!(keys.iter().all(|key| *key == keys[0]), "{keys:#?}");
+    let other = canonicalise(&input("68750110", "EBR-2027", "Isolatie vloer")).unwrap();
+    assert_ne!(idempotency_key(&other).unwrap(), keys[0]);
 }
 
 #[test]
@@ -41,7 +81,7 @@ fn a_valid_filing_is_normalised() {
     assert_eq!(filing.regeling.id, "EBR-2027");
     assert_eq!(filing.aanvraag.kvk_nummer, "68750110");
     assert_eq!(filing.aanvraag.regeling_id, "EBR-2027");
-    assert_eq!(filing.aanvraag.maatregelen, ["Isolatie dak", "LED"]);
+    assert_eq!(filing.aanvraag.maatregelen, ["isolatie dak", "led"]);
     assert_eq!(
         filing.aanvraag.toelichting.as_deref(),
         Some("Locatie Utrecht")
@@ -178,7 +218,13 @@ fn the_result_says_received_never_approved() {
     let at = "2026-11-30T10:00:00Z".parse().unwrap();
     let reference = "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD";
     for backend in [Backend::Lokaal, Backend::Http] {
-        let result = build_result(filing.regeling, &filing.aanvraag, reference, at, backend);
+        let result = build_result(
+            Some(filing.regeling),
+            &filing.aanvraag,
+            reference,
+            at,
+            backend,
+        );
         assert_eq!(result.status, RapportageStatus::Ontvangen);
         let text = result.bevestiging.to_lowercase();
         assert!(

@@ -1,7 +1,9 @@
 //! `rapportage indienen`: file a report, exactly once, as a confirmed mutation.
 //!
-//! Order: validate everything (exit 65, all errors at once) → session rule (exit 77) →
-//! configuration (exit 78) → the plan gate (dry run 0, no `--confirm` 80, wrong digest 81) →
+//! Order: validate and canonicalise the report (exit 65, all errors at once) → session rule
+//! (exit 77) → configuration (exit 78) → look up the report's key: a completed key is replayed
+//! whatever the date or the catalogue now say → the scheme's state (exists, accepts reports, open
+//! on the peildatum; exit 65) → the plan gate (dry run 0, no `--confirm` 80, wrong digest 81) →
 //! file under the plan digest as idempotency key (local store, or `POST` with
 //! `Idempotency-Key`). A repeat returns the first result with `replayed: true`.
 //!
@@ -9,21 +11,23 @@
 //! here, and committed by `common` after the audit record is appended, so a crash can leave an
 //! audit record without its report but never a report without its audit record.
 
-use chrono::Utc;
 use common::validate::{PEILDATUM_SCHEMA, Validation, is_kvk_nummer, peildatum};
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
 };
 use rvo_cli::backend_types::RapportageOntvangst;
 use rvo_cli::catalogue::Catalogue;
-use rvo_cli::filing::{Backend as ResultBackend, FilingInput, build_result, split_maatregelen};
+use rvo_cli::filing::{
+    Backend as ResultBackend, FieldError, FilingInput, ValidFiling, build_result, canonicalise,
+    check_scheme, idempotency_key, split_maatregelen, validate,
+};
 use rvo_cli::reference::is_path_safe;
 use rvo_cli::store::Prepared;
-use serde_json::json;
 
 use super::KVK_NUMMER;
-use crate::backend::http::{Call, error_for, parse};
-use crate::backend::{Backend, store_error, to_json};
+use crate::cli::backend::http::{Call, error_for, parse};
+use crate::cli::backend::{Backend, store_error, to_json};
+use crate::cli::clock;
 
 /// Dien een rapportage in (muterend: eerst het plan, dan --confirm)
 ///
@@ -43,7 +47,8 @@ pub struct Args {
     /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
     #[arg(long, value_name = "TEKST")]
     pub toelichting: Option<String>,
-    /// Toets de openstelling op deze datum (JJJJ-MM-DD) in plaats van vandaag; telt mee in de digest
+    /// Toets de openstelling op deze datum (JJJJ-MM-DD) in plaats van vandaag; hoort niet bij de
+    /// rapportage en telt dus niet mee in de digest
     #[arg(long, value_name = "DATUM")]
     pub peildatum: Option<String>,
 }
@@ -57,7 +62,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         idempotent: true,
         open_world: true,
     },
-    output_schema: include_str!("../../../schemas/rapportage-indienen.json"),
+    output_schema: include_str!("../../../../schemas/rapportage-indienen.json"),
     examples: &[
         &[
             "rapportage",
@@ -100,7 +105,11 @@ pub const SPEC: CommandSpec = CommandSpec {
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
-    let date = peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = peildatum(
+        args.peildatum.as_deref(),
+        clock::today(ctx),
+        &mut validation,
+    );
     let kvk_nummer = args.kvk_nummer.trim();
     if is_kvk_nummer(kvk_nummer) {
         ctx.subject(kvk_nummer, "KVK_NUMMER");
@@ -111,31 +120,49 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         maatregelen: split_maatregelen(&args.maatregelen),
         toelichting: args.toelichting.clone(),
     };
-    let filing = rvo_cli::filing::validate(catalogue, &input, date)
-        .map_err(|errors| {
-            for error in errors {
-                validation.push(error.pointer.trim_start_matches('/'), error.detail);
+    let invalid = |validation: &mut Validation, errors: Vec<FieldError>| {
+        for error in errors {
+            validation.push(error.pointer.trim_start_matches('/'), error.detail);
+        }
+    };
+    let aanvraag = match canonicalise(&input) {
+        Ok(aanvraag) => Some(aanvraag),
+        Err(_) => {
+            // Every error at once, the scheme's state included.
+            if let Err(errors) = validate(catalogue, &input, date) {
+                invalid(&mut validation, errors);
             }
-        })
-        .ok();
+            None
+        }
+    };
     validation.finish()?;
-    let filing = filing.ok_or_else(|| Error::software("validatie zonder resultaat"))?;
-    let aanvraag = &filing.aanvraag;
+    let aanvraag = aanvraag.ok_or_else(|| Error::software("validatie zonder resultaat"))?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
     let backend = Backend::from_env(ctx)?;
+    let key = idempotency_key(&aanvraag).map_err(|e| Error::software(e.to_string()))?;
 
-    let mut arguments = json!({
-        "kvk_nummer": aanvraag.kvk_nummer,
-        "regeling_id": aanvraag.regeling_id,
-        "maatregelen": aanvraag.maatregelen,
-    });
-    if let Some(toelichting) = &aanvraag.toelichting {
-        arguments["toelichting"] = toelichting.clone().into();
-    }
-    if args.peildatum.is_some() {
-        arguments["peildatum"] = date.to_string().into();
-    }
-    let key = common::plan::digest(&ctx.name, &arguments);
+    // A completed key returns its first result whatever the date or the catalogue now say
+    // (MUT-9): look it up before any check whose outcome can change between a filing and its
+    // retry. The HTTP backend can only be asked by filing, so there the backend judges the
+    // scheme's state after its own key lookup (spec/rvo-backend.md).
+    let completed = match &backend {
+        Backend::Lokaal(store) => store.lookup(&key, &aanvraag).map_err(store_error)?,
+        Backend::Http(_) => None,
+    };
+    let regeling = match (&completed, &backend) {
+        (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
+            Ok(regeling) => Some(regeling),
+            Err(errors) => {
+                let mut validation = Validation::new();
+                invalid(&mut validation, errors);
+                validation.finish()?;
+                None
+            }
+        },
+        _ => catalogue.get(&aanvraag.regeling_id).ok(),
+    };
+
+    let arguments = to_json(&aanvraag)?;
     let where_to = match &backend {
         Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
         Backend::Http(_) => "via de backend van RVO_API_BASE",
@@ -145,9 +172,13 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             "Dient een rapportage in voor {} namens {} ({where_to}).",
             aanvraag.regeling_id, aanvraag.kvk_nummer
         ))
-        .extra("backend", backend.name().into());
+        .extra("backend", backend.name().into())
+        .extra("peildatum", date.to_string().into());
+    if completed.is_some() {
+        plan = plan.extra("al_ingediend", true.into());
+    }
     let request = match &backend {
-        Backend::Http(http) => Some(http.file_request(aanvraag, &key)?),
+        Backend::Http(http) => Some(http.file_request(&aanvraag, &key)?),
         Backend::Lokaal(_) => None,
     };
     if let Some(request) = &request {
@@ -160,15 +191,19 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ));
     }
 
-    let (result, pending) = match (&backend, &request) {
-        (Backend::Lokaal(store), _) => match store
-            .prepare(&key, &filing, Utc::now())
-            .map_err(store_error)?
-        {
-            Prepared::Replay(result) => (result, None),
-            Prepared::Pending(pending) => (pending.result().clone(), Some(pending)),
-        },
-        (Backend::Http(_), Some(request)) => {
+    let (result, pending) = match (&backend, &request, completed, regeling) {
+        (Backend::Lokaal(_), _, Some(result), _) => (result, None),
+        (Backend::Lokaal(store), _, None, Some(regeling)) => {
+            let filing = ValidFiling { regeling, aanvraag };
+            match store
+                .prepare(&key, &filing, clock::now())
+                .map_err(store_error)?
+            {
+                Prepared::Replay(result) => (result, None),
+                Prepared::Pending(pending) => (pending.result().clone(), Some(pending)),
+            }
+        }
+        (Backend::Http(_), Some(request), _, regeling) => {
             let response = ctx.send(request)?;
             if !matches!(response.status, 200 | 201) {
                 return Err(error_for(&response, Call::File));
@@ -182,8 +217,8 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 .with_status(response.status));
             }
             let mut result = build_result(
-                filing.regeling,
-                aanvraag,
+                regeling,
+                &aanvraag,
                 &receipt.referentienummer,
                 receipt.ontvangen_op,
                 ResultBackend::Http,
@@ -192,7 +227,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             result.replayed = response.status == 200;
             (result, None)
         }
-        (Backend::Http(_), None) => return Err(Error::software("geen verzoek voor de backend")),
+        _ => return Err(Error::software("geen regeling of verzoek voor de backend")),
     };
     ctx.audit_attribute("overheid.replayed", result.replayed.into());
     let data = to_json(&result)?;

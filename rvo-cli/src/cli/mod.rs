@@ -1,9 +1,20 @@
-//! The commands of rvo-cli and their dispatch.
+//! The rvo-cli binary (not the library): its commands and their dispatch, the backends they
+//! file to, and what the tool declares about itself.
+//!
+//! - [`commands`]: one module per command (arguments, metadata, `run`).
+//! - [`backend`]: the local store or the HTTP backend, chosen from the environment.
+//! - [`tool`]: the tool's declaration (environment, commands, defaults).
+//! - [`clock`]: what "now" is for this call.
+
+pub mod backend;
+pub mod clock;
+pub mod commands;
+pub mod tool;
 
 use clap::Subcommand;
 use common::{Context, Outcome, Result};
 
-use crate::commands::{rapportage, regeling};
+use crate::cli::commands::{rapportage, regeling};
 
 /// The commands of this tool.
 #[derive(Subcommand, Debug)]

@@ -15,8 +15,8 @@ use rvo_cli::backend_types::RapportageRecord;
 use rvo_cli::reference::{is_path_safe, is_well_formed};
 use serde_json::json;
 
-use crate::backend::http::{Call, error_for, parse};
-use crate::backend::{Backend, Overzicht, store_error, to_json};
+use crate::cli::backend::http::{Call, error_for, parse};
+use crate::cli::backend::{Backend, Overzicht, store_error, to_json};
 
 /// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
 ///
@@ -31,7 +31,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: &["rapportage", "status"],
     title: "Status van een rapportage",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/rapportage-status.json"),
+    output_schema: include_str!("../../../../schemas/rapportage-status.json"),
     examples: &[&["rapportage", "status", "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]],
     args: &[ArgSchema {
         name: "referentienummer",
