@@ -76,7 +76,10 @@ fn audit_18_symlink_is_refused() {
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let args = ["basisprofiel", "get", "68750110"];
     run(get_with_log(&sandbox, &fake, &link), args).error(74);
-    assert!(!target.exists(), "the dangling link's target is not created");
+    assert!(
+        !target.exists(),
+        "the dangling link's target is not created"
+    );
     std::fs::write(&target, "").unwrap();
     run(get_with_log(&sandbox, &fake, &link), args).error(74);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
@@ -101,7 +104,11 @@ fn audit_17_held_lock_ends_at_the_deadline() {
     assert_eq!(error["code"], "TIMEOUT");
     assert!(started.elapsed() < Duration::from_secs(6), "bounded wait");
     drop(holder);
-    run(sandbox.cmd(&fake.base()), ["basisprofiel", "get", "68750110"]).json();
+    run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "68750110"],
+    )
+    .json();
     assert_eq!(sandbox.audit_records().len(), 1);
 }
 
@@ -225,7 +232,11 @@ fn audit_3_kill_9_under_load_leaves_whole_lines() {
     let text = sandbox.audit_text();
     assert!(text.ends_with('\n'));
     for line in text.lines() {
-        assert!(line.len() <= 16 * 1024, "bounded record: {} bytes", line.len());
+        assert!(
+            line.len() <= 16 * 1024,
+            "bounded record: {} bytes",
+            line.len()
+        );
     }
     let records = sandbox.audit_records();
     assert!(!records.is_empty(), "{killed} killed");

@@ -59,13 +59,20 @@ fn audit_2_unreadable_destination_is_78_without_record() {
     }
     assert_eq!(fake.request_count(), 0);
     assert_eq!(sandbox.audit_text(), "", "no record in the sandbox log");
-    assert!(!sandbox.path().join(".local").exists(), "nor in the default");
+    assert!(
+        !sandbox.path().join(".local").exists(),
+        "nor in the default"
+    );
     // When `--audit-log` decides alone, the unreadable variable is audited like any other.
     let flagged = sandbox.path().join("vlag.jsonl");
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("OVERHEID_AUDIT_LOG", unreadable("x"));
     let args = ["basisprofiel", "get", "68750110", "--audit-log"];
-    run(cmd, args.iter().map(OsStr::new).chain([flagged.as_os_str()])).error(78);
+    run(
+        cmd,
+        args.iter().map(OsStr::new).chain([flagged.as_os_str()]),
+    )
+    .error(78);
     let records = crate::support::read_audit(&flagged);
     assert_eq!(records.len(), 1);
     assert_eq!(records[0]["attributes"]["error.code"], "CONFIG_FOUT");
