@@ -2,16 +2,9 @@
 //! naming the variable, never "unset" (CONF-7, SEC-6, SEC-7, AUDIT-2).
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 
 use crate::support::{KvkFake, Sandbox, run};
-
-/// A value with one byte that is not UTF-8 (`0xff`).
-fn unreadable(text: &str) -> &'static OsStr {
-    let mut bytes = text.as_bytes().to_vec();
-    bytes.push(0xff);
-    OsStr::from_bytes(Box::leak(bytes.into_boxed_slice()))
-}
+use test_support::cli::unreadable;
 
 /// CONF-7, SEC-6/7: with an unreadable session number, API base or key the call is refused
 /// (78, naming the variable) before any request, and audited; never answered for another

@@ -2,16 +2,8 @@
 //! naming it, never "unset" (CONF-7, SEC-6, SEC-7): no filing for another company, no silent
 //! switch to the local store or to its default directory.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-
 use crate::support::{Sandbox, indienen, run};
-
-fn unreadable(text: &str) -> &'static OsStr {
-    let mut bytes = text.as_bytes().to_vec();
-    bytes.push(0xff);
-    OsStr::from_bytes(Box::leak(bytes.into_boxed_slice()))
-}
+use test_support::cli::unreadable;
 
 #[test]
 fn conf_7_unreadable_variables_are_78_and_nothing_is_filed() {
