@@ -2,8 +2,10 @@
 //!
 //! Modelled on Logboek Dataverwerkingen: trace and span ids, a name for people,
 //! start and end, status, and `dpl.core.*` attributes. Never a secret, never
-//! response data. The file is opened before the command does any work, and
-//! each record is appended as one whole line under an exclusive lock, so many
+//! response data. The file (a regular file, never through a symbolic link) is
+//! opened before the command does any work, and each record, bounded in size,
+//! is appended as one whole line under an exclusive lock taken within the
+//! deadline, after cutting back any torn tail a killed writer left; so many
 //! processes writing at once lose and interleave nothing.
 
 use std::fs::{File, OpenOptions};

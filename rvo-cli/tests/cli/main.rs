@@ -4,10 +4,10 @@
 mod concurrency;
 mod crash;
 mod discovery;
-mod hostile_env;
 mod http;
 mod http_status;
 mod indienen;
 mod regeling;
 mod sessie;
 mod support;
+mod unreadable_env;
