@@ -4,14 +4,15 @@
 //! 2. Parse with clap; a usage error is one JSON object on stderr, exit 2.
 //! 3. Check `--fields` against the command's output schema (exit 2).
 //! 4. Open the audit log before any work (exit 74 if it cannot be opened).
-//! 5. Run the command; a panic becomes exit 70.
+//! 5. Refuse a bad `--timeout`, an unreadable environment variable or a bad
+//!    `--fields` (audited); otherwise run the command; a panic becomes exit 70
+//!    with its location (never its data) in the error and the record.
 //! 6. Apply `--fields`, then `--provenance`, then write the audit record;
 //!    only then print. If the record cannot be written, nothing is printed
 //!    and the exit is 74.
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use serde_json::{Value, json};
 use crate::audit::{self, AuditLog};
 use crate::cli::{Cli, Commands};
 use crate::context::Context;
+use crate::crash;
 use crate::discovery;
 use crate::env::{Env, PROCESSING_ACTIVITY};
 use crate::error::{Error, Halt, Problem};
@@ -106,11 +108,9 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
 /// panic outside the command (which `run` catches and audits itself) still
 /// ends in one error object and exit 70 (rule ERR-12).
 pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
-    panic::set_hook(Box::new(|_| {}));
-    panic::catch_unwind(|| run::<C>(info)).unwrap_or_else(|_| {
-        let err = Error::software("interne fout: de opdracht is onverwacht afgebroken");
-        report_early(&err, &TraceContext::start(None))
-    })
+    crash::install();
+    crash::catch(|| run::<C>(info))
+        .unwrap_or_else(|report| report_early(&report.error(), &TraceContext::start(None)))
 }
 
 fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
@@ -157,43 +157,52 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
         globals.quiet,
     );
-    let timeout = match globals.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => {
-            let err = Error::usage(format!(
+    // A bad `--timeout` is a usage error like any other after parsing, so it
+    // is audited (AUDIT-1); until then the default bounds the audit waits.
+    let default_timeout = Duration::from_secs(info.default_timeout_secs);
+    let (timeout, bad_timeout) = match globals.timeout {
+        Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => (
+            default_timeout,
+            Some(Error::usage(format!(
                 "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
-            ));
-            return report_early(&err, &trace);
-        }
-        Some(t) => Duration::from_secs_f64(t),
-        None => Duration::from_secs(info.default_timeout_secs),
+            ))),
+        ),
+        Some(t) => (Duration::from_secs_f64(t), None),
+        None => (default_timeout, None),
     };
+    let deadline = clock + timeout;
+    // An unreadable variable that decides the destination leaves no
+    // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).
     let mut log = match audit::destination(globals.audit_log.as_deref(), &env, info.audit_env)
-        .and_then(|path| AuditLog::open(&path))
+        .and_then(|path| AuditLog::open(&path, deadline))
     {
         Ok(log) => log,
         Err(err) => return report_early(&err, &trace),
     };
 
-    let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, clock + timeout);
+    let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, deadline);
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
-    let (selection, refused) = match globals.fields.as_deref() {
+    let (selection, bad_fields) = match globals.fields.as_deref() {
         Some(text) => match Selection::parse(text, &spec.output_schema()) {
             Ok(sel) => (Some(sel), None),
             Err(err) => (None, Some(err)),
         },
         None => (None, None),
     };
-    let result = panic::catch_unwind(AssertUnwindSafe(|| match refused {
+    let refused = bad_timeout.or_else(|| env.check().err()).or(bad_fields);
+    let result = match crash::catch(|| match refused {
         Some(err) => Err(err),
         None => tool.command.run(&mut ctx),
-    }))
-    .unwrap_or_else(|_| {
-        Err(
-            Error::software("interne fout: de opdracht is onverwacht afgebroken")
-                .with_hint("dit is een fout in de tool; meld het met de trace-id"),
-        )
-    });
+    }) {
+        Ok(result) => result,
+        Err(report) => {
+            for (key, value) in report.attributes() {
+                ctx.audit_attribute(key, value);
+            }
+            Err(report.error())
+        }
+    };
 
     let finish = Finish {
         ctx: &ctx,

@@ -2,96 +2,312 @@
 //!
 //! Modelled on Logboek Dataverwerkingen: trace and span ids, a name for people,
 //! start and end, status, and `dpl.core.*` attributes. Never a secret, never
-//! response data. The file is opened before the command does any work, and
-//! each record is appended as one whole line under an exclusive lock, so many
+//! response data. The file (a regular file, never through a symbolic link) is
+//! opened before the command does any work, and each record, bounded in size,
+//! is appended as one whole line under an exclusive lock taken within the
+//! deadline, after cutting back any torn tail a killed writer left; so many
 //! processes writing at once lose and interleave nothing.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
 use crate::env::{Env, OVERHEID_AUDIT_LOG};
 use crate::error::{Error, Result};
 
+/// The largest record written: far below what one `write` to a local file
+/// completes as a whole, so a record is one write (AUDIT-3).
+pub const MAX_RECORD_BYTES: usize = 16 * 1024;
+/// The longest attribute string kept whole, in bytes; longer ones are cut.
+pub const MAX_VALUE_BYTES: usize = 1024;
+/// Appended to an attribute value that was cut.
+pub const TRUNCATED_MARKER: &str = "…[ingekort]";
+/// How long a record may still wait for the lock when the command's deadline
+/// has (almost) passed, so a command that used its whole deadline is still
+/// recorded (AUDIT-17).
+pub const RECORD_GRACE: Duration = Duration::from_secs(1);
+/// How far back a torn tail is searched for the end of the last whole line.
+const REPAIR_SCAN: u64 = 4 * 1024 * 1024;
+
 /// An open audit log.
 pub struct AuditLog {
     file: File,
     path: PathBuf,
+    deadline: Instant,
 }
 
 /// Where the audit log goes: `--audit-log`, the tool's variable,
 /// `OVERHEID_AUDIT_LOG`, then `$XDG_STATE_HOME/overheid-cli/audit.jsonl`
-/// (`~/.local/state/...`).
+/// (`~/.local/state/...`). A consulted variable that is present but
+/// unreadable is exit 78: there is then no trustworthy destination.
 pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<PathBuf> {
     if let Some(path) = flag {
         return Ok(path.to_path_buf());
     }
-    if let Some(path) = env.get(tool_var).or_else(|| env.get(OVERHEID_AUDIT_LOG)) {
-        return Ok(PathBuf::from(path));
+    for var in [tool_var, OVERHEID_AUDIT_LOG] {
+        if let Some(path) = env.value(var)? {
+            return Ok(PathBuf::from(path));
+        }
     }
-    let state = env
-        .get("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| env.get("HOME").map(|h| Path::new(h).join(".local/state")))
-        .ok_or_else(|| {
-            Error::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
-                .with_code("AUDIT_FOUT")
-                .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
-        })?;
+    let state = match env.value("XDG_STATE_HOME")? {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => env
+            .value("HOME")?
+            .map(|h| Path::new(h).join(".local/state")),
+    };
+    let state = state.ok_or_else(|| {
+        Error::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
+            .with_code("AUDIT_FOUT")
+            .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
+    })?;
     Ok(state.join("overheid-cli").join("audit.jsonl"))
+}
+
+fn audit_error(detail: String) -> Error {
+    Error::io(detail)
+        .with_code("AUDIT_FOUT")
+        .with_hint("zonder auditregel geen verwerking; kies een schrijfbaar pad met --audit-log")
 }
 
 impl AuditLog {
     /// Open (create) the log for appending. Failure is exit 74.
-    pub fn open(path: &Path) -> Result<Self> {
+    ///
+    /// The path must name a regular file, not through a symbolic link in its
+    /// last component: a FIFO or device would block or swallow records, and
+    /// a (dangling) link would send them somewhere else (AUDIT-18). Waits for
+    /// the lock are bounded by `deadline` (AUDIT-17).
+    pub fn open(path: &Path, deadline: Instant) -> Result<Self> {
         let fail = |e: std::io::Error| {
-            Error::io(format!(
+            audit_error(format!(
                 "auditlog {} kan niet worden geopend: {e}",
                 path.display()
             ))
-            .with_code("AUDIT_FOUT")
-            .with_hint(
-                "zonder auditregel geen verwerking; kies een schrijfbaar pad met --audit-log",
-            )
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
+        // Checked before opening for a clear message; the open itself refuses
+        // a link and does not block on a FIFO, so a swap in between is harmless.
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            refuse_kind(path, &meta)?;
+        }
         let mut options = OpenOptions::new();
-        options.create(true).append(true);
+        options.create(true).append(true).read(true);
         #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
         let file = options.open(path).map_err(fail)?;
+        refuse_kind(path, &file.metadata().map_err(fail)?)?;
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            deadline,
         })
     }
 
     /// Append one record as one line. `durable` also syncs it to disk.
+    ///
+    /// Under the lock, a torn tail left by a process that died mid-write is
+    /// cut back to the last whole line first; a write that does not complete
+    /// is undone the same way and fails with 74 (AUDIT-3).
     pub fn append(&mut self, record: &Value, durable: bool) -> Result<()> {
-        let mut line = serde_json::to_vec(record).map_err(|e| Error::software(e.to_string()))?;
+        let mut line = bounded_line(record)?;
         line.push(b'\n');
         let fail = |e: std::io::Error| {
-            Error::io(format!(
+            audit_error(format!(
                 "auditregel kon niet worden geschreven naar {}: {e}",
                 self.path.display()
             ))
-            .with_code("AUDIT_FOUT")
         };
-        self.file.lock().map_err(fail)?;
-        let written = self.file.write_all(&line).and_then(|()| {
-            if durable {
-                self.file.sync_data()
-            } else {
-                Ok(())
-            }
-        });
+        self.lock()?;
+        let written = self.append_locked(&line, durable);
         let unlocked = self.file.unlock();
-        written.map_err(fail)?;
+        written?;
         unlocked.map_err(fail)
+    }
+
+    /// Take the exclusive lock, waiting at most until the deadline (or
+    /// [`RECORD_GRACE`] when less is left): exit 124 when it stays taken.
+    fn lock(&self) -> Result<()> {
+        let until = self.deadline.max(Instant::now() + RECORD_GRACE);
+        loop {
+            match self.file.try_lock() {
+                Ok(()) => return Ok(()),
+                Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(Error::timeout(format!(
+                        "auditlog {} bleef vergrendeld door een ander proces tot de tijdslimiet",
+                        self.path.display()
+                    ))
+                    .with_hint("geen auditregel geschreven en niets uitgevoerd; probeer het opnieuw of verhoog --timeout"));
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(audit_error(format!(
+                        "auditlog {} kan niet worden vergrendeld: {e}",
+                        self.path.display()
+                    )));
+                }
+            }
+        }
+    }
+
+    fn append_locked(&self, line: &[u8], durable: bool) -> Result<()> {
+        let fail = |e: std::io::Error| {
+            audit_error(format!(
+                "auditregel kon niet worden geschreven naar {}: {e}",
+                self.path.display()
+            ))
+        };
+        let start = repair_tail(&self.file).map_err(fail)?;
+        let written = loop {
+            match (&self.file).write(line) {
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        let short = match written {
+            Ok(n) if n == line.len() => None,
+            Ok(n) => Some(std::io::Error::other(format!(
+                "slechts {n} van {} bytes geschreven (schijf vol?)",
+                line.len()
+            ))),
+            Err(e) => Some(e),
+        };
+        if let Some(e) = short {
+            // Undo the partial line so it cannot swallow the next record.
+            let undone = self.file.set_len(start);
+            let mut err = fail(e);
+            if let Err(undo) = undone {
+                err = audit_error(format!(
+                    "auditregel kon niet worden geschreven naar {} en de onvolledige regel \
+                     kon niet worden verwijderd: {undo}",
+                    self.path.display()
+                ));
+            }
+            return Err(err);
+        }
+        if durable {
+            self.file.sync_data().map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+/// Refuse anything but a regular file as the audit log (exit 74).
+fn refuse_kind(path: &Path, meta: &std::fs::Metadata) -> Result<()> {
+    let what = if meta.file_type().is_symlink() {
+        "is een symbolische koppeling"
+    } else if meta.is_file() {
+        return Ok(());
+    } else if meta.is_dir() {
+        "is een map"
+    } else {
+        "is geen gewoon bestand (FIFO, apparaat of socket)"
+    };
+    Err(audit_error(format!("auditlog {} {what}", path.display())))
+}
+
+/// Make the file end in a whole line: a tail without `\n` (a record whose
+/// writer died) is cut back to the last `\n`; if none is found within
+/// [`REPAIR_SCAN`] bytes, the tail is ended with `\n` instead, so nothing
+/// but a torn fragment is ever removed. Returns the new length.
+fn repair_tail(file: &File) -> std::io::Result<u64> {
+    let len = file.metadata()?.len();
+    if len == 0 || last_byte(file, len)? == b'\n' {
+        return Ok(len);
+    }
+    let floor = len.saturating_sub(REPAIR_SCAN);
+    let mut end = len;
+    let mut chunk = vec![0u8; 8192];
+    while end > floor {
+        let from = end.saturating_sub(chunk.len() as u64).max(floor);
+        let part = &mut chunk[..(end - from) as usize];
+        read_exact_at(file, part, from)?;
+        if let Some(i) = part.iter().rposition(|b| *b == b'\n') {
+            let keep = from + i as u64 + 1;
+            file.set_len(keep)?;
+            return Ok(keep);
+        }
+        end = from;
+    }
+    if floor == 0 {
+        file.set_len(0)?;
+        return Ok(0);
+    }
+    (&*file).write_all(b"\n")?;
+    Ok(len + 1)
+}
+
+fn last_byte(file: &File, len: u64) -> std::io::Result<u8> {
+    let mut byte = [0u8];
+    read_exact_at(file, &mut byte, len - 1)?;
+    Ok(byte[0])
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
+
+/// The record as one line of at most [`MAX_RECORD_BYTES`] (without `\n`):
+/// attribute strings longer than [`MAX_VALUE_BYTES`] are cut and marked, and
+/// if that is not enough only the `dpl.core.*` and `error.code` attributes
+/// stay; either way `overheid.truncated` is `true`.
+fn bounded_line(record: &Value) -> Result<Vec<u8>> {
+    let encode = |v: &Value| serde_json::to_vec(v).map_err(|e| Error::software(e.to_string()));
+    let line = encode(record)?;
+    if line.len() <= MAX_RECORD_BYTES {
+        return Ok(line);
+    }
+    let mut record = record.clone();
+    if let Some(attributes) = record.get_mut("attributes").and_then(Value::as_object_mut) {
+        for value in attributes.values_mut() {
+            truncate_strings(value);
+        }
+        attributes.insert("overheid.truncated".into(), true.into());
+        let line = encode(&record)?;
+        if line.len() <= MAX_RECORD_BYTES {
+            return Ok(line);
+        }
+    }
+    if let Some(attributes) = record.get_mut("attributes").and_then(Value::as_object_mut) {
+        attributes.retain(|k, _| {
+            k.starts_with("dpl.core.") || k == "error.code" || k == "overheid.truncated"
+        });
+    }
+    encode(&record)
+}
+
+fn truncate_strings(value: &mut Value) {
+    match value {
+        Value::String(s) if s.len() > MAX_VALUE_BYTES => {
+            let mut cut = MAX_VALUE_BYTES;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push_str(TRUNCATED_MARKER);
+        }
+        Value::Array(items) => items.iter_mut().for_each(truncate_strings),
+        Value::Object(map) => map.values_mut().for_each(truncate_strings),
+        _ => {}
     }
 }
 
@@ -140,6 +356,99 @@ impl AuditAttributes {
 mod tests {
     use super::*;
 
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    fn lines(path: &Path) -> Vec<Value> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("every line is a whole record"))
+            .collect()
+    }
+
+    /// AUDIT-3: a torn tail (a writer died mid-line) is cut back before the next append.
+    #[test]
+    fn file_without_trailing_newline_gets_repaired() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        std::fs::write(&path, "{\"n\":1}\n{\"n\":2,\"tor").unwrap();
+        let mut log = AuditLog::open(&path, soon()).unwrap();
+        log.append(&serde_json::json!({"n": 3}), false).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"n\":1}\n{\"n\":3}\n"
+        );
+        // A file that is one fragment only becomes empty first.
+        std::fs::write(&path, "{\"half").unwrap();
+        let mut log = AuditLog::open(&path, soon()).unwrap();
+        log.append(&serde_json::json!({"n": 4}), true).unwrap();
+        assert_eq!(lines(&path), vec![serde_json::json!({"n": 4})]);
+    }
+
+    /// AUDIT-3: an oversized record is cut to one bounded line, marked as such.
+    #[test]
+    fn oversized_records_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let mut log = AuditLog::open(&path, soon()).unwrap();
+        let long = "é".repeat(100_000);
+        log.append(
+            &serde_json::json!({"attributes": {"dpl.core.processing_activity_id": "", "url.full": long}}),
+            false,
+        )
+        .unwrap();
+        let many: Map<String, Value> = (0..100)
+            .map(|i| (format!("overheid.x{i}"), Value::from("y".repeat(900))))
+            .collect();
+        let mut record = serde_json::json!({"attributes": many});
+        record["attributes"]["error.code"] = "PARSE_FOUT".into();
+        log.append(&record, false).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.lines().all(|l| l.len() <= MAX_RECORD_BYTES), "bounded");
+        let records = lines(&path);
+        let url = records[0]["attributes"]["url.full"].as_str().unwrap();
+        assert!(url.ends_with(TRUNCATED_MARKER) && url.len() < 2 * MAX_VALUE_BYTES);
+        assert_eq!(records[0]["attributes"]["overheid.truncated"], true);
+        assert_eq!(
+            records[1]["attributes"],
+            serde_json::json!({"error.code": "PARSE_FOUT", "overheid.truncated": true})
+        );
+    }
+
+    /// AUDIT-17: a lock held elsewhere is waited for until the deadline, then 124.
+    #[test]
+    fn a_held_lock_ends_in_a_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let holder = File::create(&path).unwrap();
+        holder.lock().unwrap();
+        let mut log = AuditLog::open(&path, Instant::now()).unwrap();
+        let started = Instant::now();
+        let err = log.append(&serde_json::json!({}), false).expect_err("held");
+        assert_eq!(err.exit_status().code(), 124);
+        assert!(started.elapsed() < RECORD_GRACE + Duration::from_secs(2));
+        drop(holder);
+        log.append(&serde_json::json!({}), false).unwrap();
+    }
+
+    /// AUDIT-18: a symbolic link (also a dangling one) is refused, its target never created.
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elders.jsonl");
+        let link = dir.path().join("audit.jsonl");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let err = AuditLog::open(&link, soon()).err().expect("dangling link");
+        assert_eq!(err.exit_status().code(), 74);
+        assert!(!target.exists(), "the target must not be created");
+        std::fs::write(&target, "").unwrap();
+        let err = AuditLog::open(&link, soon()).err().expect("link");
+        assert_eq!(err.exit_status().code(), 74);
+    }
+
     #[test]
     fn destination_precedence() {
         let env = Env::from_pairs(&[
@@ -177,7 +486,7 @@ mod tests {
     fn appends_whole_lines() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/audit.jsonl");
-        let mut log = AuditLog::open(&path).unwrap();
+        let mut log = AuditLog::open(&path, soon()).unwrap();
         log.append(&serde_json::json!({"n": 1}), false).unwrap();
         log.append(&serde_json::json!({"n": 2}), true).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -187,7 +496,7 @@ mod tests {
     #[test]
     fn unopenable_log_is_exit_74() {
         let dir = tempfile::tempdir().unwrap();
-        let err = AuditLog::open(dir.path())
+        let err = AuditLog::open(dir.path(), soon())
             .err()
             .expect("a directory is not a file");
         assert_eq!(err.exit_status().code(), 74);

@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::error::{Error, Result};
+
 /// What kind of value a variable holds, so a harness knows what to do with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -109,20 +111,42 @@ pub const PROFILE_ENV: &[EnvVar] = &[
     ),
 ];
 
+/// Variables whose unreadable (non-UTF-8) value is harmless and not an error:
+/// an invalid `TRACEPARENT` is ignored (AUDIT-11), `NO_COLOR` counts by its
+/// presence alone, and a `TERM` that is not `dumb` changes nothing.
+const LENIENT: &[&str] = &["TRACEPARENT", "NO_COLOR", "TERM"];
+
+/// The value of one declared variable as the process found it.
+#[derive(Clone, Debug)]
+enum Value {
+    Unset,
+    Set(String),
+    /// Present but not valid UTF-8: never treated as unset (CONF-7).
+    Invalid,
+}
+
 /// A snapshot of the declared variables.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
-    values: Vec<(&'static str, Option<String>)>,
+    values: Vec<(&'static str, Value)>,
 }
 
 impl Env {
     /// Read the tool's declared variables and the profile's own.
+    ///
+    /// Values are read with `var_os`, so a present but unreadable value is
+    /// remembered as such ([`Env::check`], [`Env::value`]) instead of
+    /// silently counting as unset.
     pub fn read(tool_env: &[EnvVar]) -> Self {
         let values = PROFILE_ENV
             .iter()
             .chain(tool_env)
             .map(|var| {
-                let value = std::env::var(var.name).ok().filter(|v| !v.is_empty());
+                let value = match std::env::var_os(var.name) {
+                    None => Value::Unset,
+                    Some(v) if v.is_empty() => Value::Unset,
+                    Some(v) => v.into_string().map_or(Value::Invalid, Value::Set),
+                };
                 (var.name, value)
             })
             .collect();
@@ -134,18 +158,57 @@ impl Env {
         Self {
             values: pairs
                 .iter()
-                .map(|(k, v)| (*k, (!v.is_empty()).then(|| (*v).to_string())))
+                .map(|(k, v)| {
+                    let value = if v.is_empty() {
+                        Value::Unset
+                    } else {
+                        Value::Set((*v).to_string())
+                    };
+                    (*k, value)
+                })
                 .collect(),
         }
     }
 
-    /// The value of a declared variable, if set and non-empty.
+    /// The same environment with `name` present but unreadable (for tests).
+    pub fn with_invalid(mut self, name: &'static str) -> Self {
+        self.values.retain(|(k, _)| *k != name);
+        self.values.push((name, Value::Invalid));
+        self
+    }
+
+    /// Fails with exit 78 (`CONFIG_FOUT`) naming the first declared variable
+    /// that is present but unreadable (rule CONF-7). The lifecycle calls this
+    /// before any command runs, so [`Env::get`] never hides such a value.
+    pub fn check(&self) -> Result<()> {
+        match self
+            .values
+            .iter()
+            .find(|(name, v)| matches!(v, Value::Invalid) && !LENIENT.contains(name))
+        {
+            Some((name, _)) => Err(invalid(name)),
+            None => Ok(()),
+        }
+    }
+
+    /// The value of a declared variable: `Ok(None)` when unset or empty, an
+    /// error (exit 78) when present but unreadable.
+    pub fn value(&self, name: &str) -> Result<Option<&str>> {
+        match self.values.iter().find(|(k, _)| *k == name) {
+            Some((_, Value::Invalid)) => Err(invalid(name)),
+            _ => Ok(self.get(name)),
+        }
+    }
+
+    /// The value of a declared variable, if set, non-empty and readable.
     ///
-    /// Reading an undeclared variable is a bug: it would be missing from
-    /// discovery. Debug builds panic on it.
+    /// Commands run only after [`Env::check`] passed, so for them `None`
+    /// means unset. Reading an undeclared variable is a bug: it would be
+    /// missing from discovery. Debug builds panic on it.
     pub fn get(&self, name: &str) -> Option<&str> {
         match self.values.iter().find(|(k, _)| *k == name) {
-            Some((_, v)) => v.as_deref(),
+            Some((_, Value::Set(v))) => Some(v),
+            Some(_) => None,
             None => {
                 debug_assert!(
                     self.values.is_empty() || cfg!(test),
@@ -157,6 +220,15 @@ impl Env {
     }
 }
 
+/// The error for a variable that is present but not valid UTF-8. The value
+/// itself is never echoed: it may be a secret.
+fn invalid(name: &str) -> Error {
+    Error::config(format!(
+        "omgevingsvariabele {name} is gezet maar geen geldige UTF-8-tekst"
+    ))
+    .with_hint(format!("geef {name} een geldige waarde of maak hem leeg"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +237,25 @@ mod tests {
     fn secret_follows_kind() {
         assert!(EnvVar::new("K", EnvKind::Secret, "").secret);
         assert!(!EnvVar::new("U", EnvKind::BaseUrl, "").secret);
+    }
+
+    #[test]
+    fn unreadable_values_are_errors_not_unset() {
+        let env = Env::from_pairs(&[("A", "x")])
+            .with_invalid(KVK_SESSIE_NUMMER)
+            .with_invalid("TRACEPARENT");
+        assert_eq!(env.get(KVK_SESSIE_NUMMER), None);
+        let err = env.value(KVK_SESSIE_NUMMER).expect_err("CONF-7");
+        assert_eq!(err.exit_status().code(), 78);
+        let err = env.check().expect_err("CONF-7");
+        assert!(format!("{err:?}").contains(KVK_SESSIE_NUMMER), "{err:?}");
+        assert!(
+            Env::from_pairs(&[("A", "x")])
+                .with_invalid("TRACEPARENT")
+                .check()
+                .is_ok()
+        );
+        assert_eq!(env.value("A").unwrap(), Some("x"));
     }
 
     #[test]

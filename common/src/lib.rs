@@ -11,6 +11,7 @@ pub mod app;
 pub mod audit;
 pub mod cli;
 pub mod context;
+pub mod crash;
 pub mod discovery;
 pub mod env;
 pub mod error;

@@ -4,10 +4,12 @@
 //! `spec/CLI-PROFILE.md` it checks.
 
 mod audit;
+mod audit_hardening;
 mod discovery;
 mod dry_run;
 mod errors;
 mod fields;
+mod hostile_env;
 mod network;
 mod output;
 mod provenance;

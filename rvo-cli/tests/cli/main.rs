@@ -16,3 +16,4 @@ mod regeling;
 mod sessie;
 mod store_hook;
 mod support;
+mod unreadable_env;

@@ -29,3 +29,13 @@ pub fn closed_port() -> u16 {
     drop(listener);
     port
 }
+
+/// `text` followed by one byte that is not UTF-8 (`0xff`): an environment value a tool must
+/// refuse, never treat as unset (CONF-7).
+#[cfg(unix)]
+pub fn unreadable(text: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStringExt;
+    let mut bytes = text.as_bytes().to_vec();
+    bytes.push(0xff);
+    std::ffi::OsString::from_vec(bytes)
+}

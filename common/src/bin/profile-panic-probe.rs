@@ -1,0 +1,54 @@
+//! A one-command tool that panics on purpose, for the panic tests in `tests/panic.rs` only
+//! (ERR-12, AUDIT-19). Built only with the `test-hooks` feature (that is, by `cargo test`),
+//! never installed.
+
+use common::{Annotations, CommandSpec, Context, EnvKind, EnvVar, Outcome, ToolInfo};
+
+/// The probe's commands.
+#[derive(clap::Subcommand, Debug)]
+enum Probe {
+    /// Panic with a literal message.
+    Letterlijk,
+    /// Panic with a formatted message that holds the argument.
+    Opgemaakt { waarde: String },
+}
+
+impl common::Commands for Probe {
+    fn run(self, _: &mut Context<'_>) -> common::Result<Outcome> {
+        match self {
+            Probe::Letterlijk => panic!("proefpaniek"),
+            Probe::Opgemaakt { waarde } => panic!("proefpaniek met {waarde}"),
+        }
+    }
+}
+
+const fn spec(path: &'static [&'static str]) -> CommandSpec {
+    CommandSpec {
+        path,
+        title: "Proef",
+        annotations: Annotations::READ_REMOTE,
+        output_schema: r#"{"type":"object"}"#,
+        examples: &[],
+        args: &[],
+    }
+}
+
+static COMMANDS: [CommandSpec; 2] = [spec(&["letterlijk"]), spec(&["opgemaakt"])];
+
+static ENV: [EnvVar; 1] = [EnvVar::new("PROBE_AUDIT_LOG", EnvKind::Path, "auditlog")];
+
+static TOOL: ToolInfo = ToolInfo {
+    name: "profile-panic-probe",
+    version: "0.1.0",
+    description: "Proef: paniek",
+    help: "Proef: paniek",
+    env: &ENV,
+    audit_env: "PROBE_AUDIT_LOG",
+    default_timeout_secs: 5,
+    commands: &COMMANDS,
+    resources: &[],
+};
+
+fn main() -> std::process::ExitCode {
+    common::main::<Probe>(&TOOL)
+}
