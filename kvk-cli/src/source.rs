@@ -45,8 +45,8 @@ impl Kvk {
                 );
             }
         };
-        common::http::check_url(&base)?;
-        let environment = if is_loopback(&base) {
+        let url = common::http::check_url(&base)?;
+        let environment = if common::http::is_loopback(&url) {
             Environment::Local
         } else if base.contains("/test/") {
             Environment::Test
@@ -99,12 +99,6 @@ impl Kvk {
         }
         Err(upstream_error(response))
     }
-}
-
-fn is_loopback(base: &str) -> bool {
-    ["http://127.", "http://localhost", "http://[::1]"]
-        .iter()
-        .any(|p| base.starts_with(p))
 }
 
 /// The first `fout` entry of a KvK error body.
