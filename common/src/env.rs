@@ -117,6 +117,7 @@ pub struct Env {
 
 impl Env {
     /// Read the tool's declared variables and the profile's own.
+    #[allow(clippy::disallowed_methods, reason = "one env reader")]
     pub fn read(tool_env: &[EnvVar]) -> Self {
         let values = PROFILE_ENV
             .iter()

@@ -1,6 +1,8 @@
 //! Prints the JSON of a toestand XML file (whole law, or one article): a manual check of the parser.
 //!
 //! `cargo run -p koop-cli --example toestand_json -- FILE [ARTIKEL]`
+#![allow(clippy::print_stdout, reason = "an example")]
+#![allow(clippy::print_stderr, reason = "an example")]
 
 use std::process::ExitCode;
 

@@ -19,6 +19,7 @@ pub const DEFAULT_TOOLS: &[&str] = &["kvk-cli", "koop-cli", "rvo-cli", "regelrec
 const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Where `name` lives: a path as given, else next to `overheid-mcp`, else on `PATH`.
+#[allow(clippy::disallowed_methods, reason = "to move to env.rs")]
 pub fn locate(name: &str) -> Option<PathBuf> {
     if name.contains('/') {
         let path = PathBuf::from(name);

@@ -53,6 +53,7 @@ impl EnvPolicy {
 /// The bridge's own environment, without variables that are not valid
 /// UTF-8 (`std::env::vars` would panic on them; such a variable is never one
 /// a CLI declares).
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
 pub fn utf8_vars() -> impl Iterator<Item = (String, String)> {
     std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))

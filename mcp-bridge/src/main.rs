@@ -55,6 +55,8 @@ Configuratie in een MCP-host:
                                 \"env\": {\"KVK_API_KEY\": \"...\"}}}}
 ";
 
+#[allow(clippy::print_stdout, reason = "help and version")]
+#[allow(clippy::print_stderr, reason = "start-up errors")]
 fn main() -> ExitCode {
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(Request::Serve(options)) => options,
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
 }
 
 /// Find the CLIs and read their discovery. A `--tool` that fails is fatal; a missing default is a warning.
+#[allow(clippy::print_stderr, reason = "start-up warnings")]
 fn load(requested: &[String]) -> Result<Catalog, String> {
     let explicit = !requested.is_empty();
     let names: Vec<String> = if explicit {

@@ -7,6 +7,7 @@ mod commands;
 mod discovery;
 mod dry_run;
 mod errors;
+mod golden;
 mod network;
 mod provenance;
 mod support;

@@ -8,6 +8,7 @@ mod discovery;
 mod dry_run;
 mod errors;
 mod fields;
+mod golden;
 mod network;
 mod output;
 mod provenance;

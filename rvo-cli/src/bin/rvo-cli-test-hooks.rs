@@ -17,6 +17,7 @@ mod tool;
 
 use rvo_cli::store::{PAUSE_ENV, install_pause, parse_pause};
 
+#[allow(clippy::disallowed_methods, reason = "test-only pause hook")]
 fn main() -> std::process::ExitCode {
     if let Some((phase, duration)) = std::env::var(PAUSE_ENV)
         .ok()

@@ -258,6 +258,7 @@ impl LocalStore {
             })
     }
 
+    #[allow(clippy::disallowed_methods, reason = "store lock")]
     fn lock_exclusive(&self) -> Result<File, StoreError> {
         let path = self.dir.join(LOCK_FILE);
         let file = OpenOptions::new()

@@ -4,6 +4,7 @@
 mod concurrency;
 mod crash;
 mod discovery;
+mod golden;
 mod http;
 mod http_status;
 mod indienen;
