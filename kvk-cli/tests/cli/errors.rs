@@ -81,17 +81,6 @@ struct Case {
     expect: &'static [Expect],
 }
 
-/// A row with the fake KvK and the default key.
-const fn kvk(args: &'static [&'static str], exit: i32, expect: &'static [Expect]) -> Case {
-    Case {
-        upstream: Upstream::Kvk,
-        key: Key::Default,
-        args,
-        exit,
-        expect,
-    }
-}
-
 /// A row against `upstream` with the default key.
 const fn against(
     upstream: Upstream,
@@ -108,6 +97,11 @@ const fn against(
     }
 }
 
+/// A row with the fake KvK and the default key.
+const fn kvk(args: &'static [&'static str], exit: i32, expect: &'static [Expect]) -> Case {
+    against(Upstream::Kvk, args, exit, expect)
+}
+
 /// A row with the fake KvK and `key`.
 const fn with_key(
     key: Key,
@@ -116,11 +110,8 @@ const fn with_key(
     expect: &'static [Expect],
 ) -> Case {
     Case {
-        upstream: Upstream::Kvk,
         key,
-        args,
-        exit,
-        expect,
+        ..kvk(args, exit, expect)
     }
 }
 
