@@ -137,6 +137,7 @@ impl Env {
     /// Values are read with `var_os`, so a present but unreadable value is
     /// remembered as such ([`Env::check`], [`Env::value`]) instead of
     /// silently counting as unset.
+    #[allow(clippy::disallowed_methods, reason = "one env reader")]
     pub fn read(tool_env: &[EnvVar]) -> Self {
         let values = PROFILE_ENV
             .iter()

@@ -294,6 +294,7 @@ pub struct HttpClient {
 impl HttpClient {
     /// Build a client. `needs_tls` is false when every URL is plain loopback
     /// http, which spares loading the root store.
+    #[allow(clippy::disallowed_methods, reason = "one HTTP client")]
     pub fn new(config: &ClientConfig<'_>, needs_tls: bool) -> Result<Self> {
         let remaining = config.deadline.saturating_duration_since(Instant::now());
         let mut builder = reqwest::blocking::Client::builder()

@@ -3,6 +3,8 @@
 //!
 //! Generates the law (or reads it from `KOOP_TIMING_FILE`), then reports the best of 5 runs and the peak
 //! RSS (VmHWM) of the process relative to the input size.
+#![allow(clippy::print_stdout, reason = "an example")]
+#![allow(clippy::disallowed_methods, reason = "its own switch")]
 
 use std::time::Instant;
 

@@ -2,6 +2,8 @@
 //! (exit 1 with the core error on an unusable file; the profile's exit codes are the binary's).
 //!
 //! `cargo run -p koop-cli --example toestand_json -- FILE [ARTIKEL]`
+#![allow(clippy::print_stdout, reason = "an example")]
+#![allow(clippy::print_stderr, reason = "an example")]
 
 use std::process::ExitCode;
 

@@ -7,7 +7,7 @@ use crate::commands::{basisprofiel, naamgeving, vestigingsprofiel, zoeken};
 
 /// The commands of this tool.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     Zoeken(Box<zoeken::Args>),
     /// Basisprofiel van een ingeschreven onderneming
     #[command(subcommand)]

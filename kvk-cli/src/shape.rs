@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// What a successful answer of one command must look like.
 #[derive(Debug)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// The document, for the error text ("basisprofiel", "zoekresultaat", …).
     pub document: &'static str,
     /// Members that must be present as strings.
@@ -26,7 +26,7 @@ pub struct Shape {
 }
 
 /// `GET /v1/basisprofielen/{kvkNummer}`.
-pub const BASISPROFIEL: Shape = Shape {
+pub(crate) const BASISPROFIEL: Shape = Shape {
     document: "basisprofiel",
     strings: &["kvkNummer"],
     arrays: &[],
@@ -37,7 +37,7 @@ pub const BASISPROFIEL: Shape = Shape {
 
 /// `GET /v1/basisprofielen/{kvkNummer}/eigenaar`: every member is optional (an
 /// eenmanszaak has no RSIN), so at least one documented member must be there.
-pub const EIGENAAR: Shape = Shape {
+pub(crate) const EIGENAAR: Shape = Shape {
     document: "eigenaar",
     strings: &[],
     arrays: &[],
@@ -55,7 +55,7 @@ pub const EIGENAAR: Shape = Shape {
 };
 
 /// `GET /v1/basisprofielen/{kvkNummer}/hoofdvestiging` and `GET /v1/vestigingsprofielen/{v}`.
-pub const VESTIGING: Shape = Shape {
+pub(crate) const VESTIGING: Shape = Shape {
     document: "vestiging",
     strings: &["vestigingsnummer"],
     arrays: &[],
@@ -71,7 +71,7 @@ pub const VESTIGING: Shape = Shape {
 };
 
 /// `GET /v1/basisprofielen/{kvkNummer}/vestigingen`.
-pub const VESTIGINGEN: Shape = Shape {
+pub(crate) const VESTIGINGEN: Shape = Shape {
     document: "vestigingenlijst",
     strings: &["kvkNummer"],
     arrays: &["vestigingen"],
@@ -81,7 +81,7 @@ pub const VESTIGINGEN: Shape = Shape {
 };
 
 /// `GET /v1/naamgevingen/kvknummer/{kvkNummer}`.
-pub const NAAMGEVING: Shape = Shape {
+pub(crate) const NAAMGEVING: Shape = Shape {
     document: "naamgeving",
     strings: &["kvkNummer"],
     arrays: &[],
@@ -91,7 +91,7 @@ pub const NAAMGEVING: Shape = Shape {
 };
 
 /// `GET /v2/zoeken`.
-pub const ZOEKEN: Shape = Shape {
+pub(crate) const ZOEKEN: Shape = Shape {
     document: "zoekresultaat",
     strings: &[],
     arrays: &["resultaten"],
@@ -103,7 +103,7 @@ pub const ZOEKEN: Shape = Shape {
 impl Shape {
     /// `Ok` when `value` has this shape, else what is wrong (member names only,
     /// never response data), in Dutch.
-    pub fn check(&self, value: &Value) -> Result<(), String> {
+    pub(crate) fn check(&self, value: &Value) -> Result<(), String> {
         let Some(object) = value.as_object() else {
             return Err("geen JSON-object".into());
         };

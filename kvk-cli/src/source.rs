@@ -11,15 +11,15 @@ use serde_json::Value;
 
 use crate::shape::Shape;
 
-pub const API_BASE: &str = "KVK_API_BASE";
-pub const API_KEY: &str = "KVK_API_KEY";
+pub(crate) const API_BASE: &str = "KVK_API_BASE";
+pub(crate) const API_KEY: &str = "KVK_API_KEY";
 /// The public KvK test environment (fictional data).
-pub const TEST_BASE: &str = "https://api.kvk.nl/test/api";
+pub(crate) const TEST_BASE: &str = "https://api.kvk.nl/test/api";
 /// The public test key KvK documents for its test environment.
 const PUBLIC_TEST_KEY: &str = "l7xx1f2691f2520d487b902f4e0b57a0b197";
 
 /// The configured KvK API.
-pub struct Kvk {
+pub(crate) struct Kvk {
     base: String,
     key: String,
     pub environment: Environment,
@@ -27,7 +27,7 @@ pub struct Kvk {
 
 impl Kvk {
     /// Read the configuration; a missing key outside the test environment is exit 78.
-    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+    pub(crate) fn from_env(ctx: &Context<'_>) -> Result<Self> {
         let base = ctx
             .env(API_BASE)
             .unwrap_or(TEST_BASE)
@@ -45,8 +45,8 @@ impl Kvk {
                 );
             }
         };
-        common::http::check_url(&base)?;
-        let environment = if is_loopback(&base) {
+        let url = common::http::check_url(&base)?;
+        let environment = if common::http::is_loopback(&url) {
             Environment::Local
         } else if base.contains("/test/") {
             Environment::Test
@@ -61,7 +61,7 @@ impl Kvk {
     }
 
     /// The label provenance shows.
-    pub fn label(&self) -> &'static str {
+    pub(crate) fn label(&self) -> &'static str {
         match self.environment {
             Environment::Production => "KvK Handelsregister",
             Environment::Test => "KvK Handelsregister (testomgeving)",
@@ -70,21 +70,26 @@ impl Kvk {
     }
 
     /// A GET of `path` (starting with `/`) with the key as a secret header.
-    pub fn request(&self, path: &str) -> Request {
+    pub(crate) fn request(&self, path: &str) -> Request {
         Request::get(format!("{}{path}", self.base))
             .secret_header("apikey", &self.key)
             .header("Accept", "application/json")
     }
 
     /// Send and map the answer: the document of `shape` on success, else the profile error.
-    pub fn fetch(&self, ctx: &mut Context<'_>, request: &Request, shape: &Shape) -> Result<Value> {
+    pub(crate) fn fetch(
+        &self,
+        ctx: &mut Context<'_>,
+        request: &Request,
+        shape: &Shape,
+    ) -> Result<Value> {
         let response = ctx.send(request)?;
         self.interpret(&response, shape)
     }
 
     /// The document of a successful answer when it has `shape`, else the profile error
     /// (76 for JSON of another shape).
-    pub fn interpret(&self, response: &Response, shape: &Shape) -> Result<Value> {
+    pub(crate) fn interpret(&self, response: &Response, shape: &Shape) -> Result<Value> {
         if (200..300).contains(&response.status) {
             let mut value = response.json()?;
             if let Err(problem) = shape.check(&value) {
@@ -101,14 +106,8 @@ impl Kvk {
     }
 }
 
-fn is_loopback(base: &str) -> bool {
-    ["http://127.", "http://localhost", "http://[::1]"]
-        .iter()
-        .any(|p| base.starts_with(p))
-}
-
 /// The first `fout` entry of a KvK error body.
-pub fn fout(response: &Response) -> Option<(String, String)> {
+pub(crate) fn fout(response: &Response) -> Option<(String, String)> {
     let body: Value = serde_json::from_slice(&response.body).ok()?;
     let first = body.get("fout")?.as_array()?.first()?;
     Some((
@@ -125,7 +124,7 @@ pub fn fout(response: &Response) -> Option<(String, String)> {
 /// class (common's mapping); KvK's IPD1002/IPD1003 ("temporarily not
 /// deliverable", sent as 404) are temporary. The KvK code and text stay in
 /// `detail`.
-pub fn upstream_error(response: &Response) -> Error {
+pub(crate) fn upstream_error(response: &Response) -> Error {
     let status = response.status;
     let fout = fout(response);
     let kvk_text = fout
@@ -144,7 +143,7 @@ pub fn upstream_error(response: &Response) -> Error {
 }
 
 /// KvK pads `volledigAdres` with spaces; collapse every run to one space.
-pub fn collapse_addresses(value: &mut Value) {
+pub(crate) fn collapse_addresses(value: &mut Value) {
     match value {
         Value::Object(map) => {
             for (key, v) in map.iter_mut() {

@@ -6,7 +6,7 @@ use common::{CommandSpec, EnvKind, EnvVar, ToolInfo};
 use crate::commands::{basisprofiel, naamgeving, vestigingsprofiel, zoeken};
 use crate::source::{API_BASE, API_KEY, TEST_BASE};
 
-pub const TOOL: ToolInfo = ToolInfo {
+pub(crate) const TOOL: ToolInfo = ToolInfo {
     name: "kvk-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "KvK Handelsregister (zoeken, basisprofiel, vestigingsprofiel, naamgeving) volgens het overheid-CLI-profiel",

@@ -30,9 +30,8 @@ pub fn locate(name: &OsStr) -> Option<PathBuf> {
     let beside = env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(|dir| dir.join(name)));
-    let on_path = env::var_os("PATH")
+    let on_path = crate::env::search_path()
         .into_iter()
-        .flat_map(|path| env::split_paths(&path).collect::<Vec<_>>())
         .map(|dir| dir.join(name));
     beside
         .into_iter()

@@ -57,8 +57,17 @@ impl EnvPolicy {
 }
 
 /// The bridge's own environment, as the OS holds it.
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
 pub fn own_vars() -> impl Iterator<Item = (OsString, OsString)> {
     std::env::vars_os()
+}
+
+/// The directories of the bridge's own `PATH`, where a CLI named without `/` is looked up.
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
+pub fn search_path() -> Vec<std::path::PathBuf> {
+    std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -62,6 +62,8 @@ Configuratie in een MCP-host:
                                 \"env\": {\"KVK_API_KEY\": \"...\"}}}}
 ";
 
+#[allow(clippy::print_stdout, reason = "help and version")]
+#[allow(clippy::print_stderr, reason = "start-up errors")]
 fn main() -> ExitCode {
     let options = match options::parse(std::env::args_os().skip(1)) {
         Ok(Request::Serve(options)) => options,
@@ -97,6 +99,7 @@ fn exit(status: ExitStatus) -> ExitCode {
 }
 
 /// Find the CLIs and read their discovery. A `--tool` that fails is fatal; a missing default is a warning.
+#[allow(clippy::print_stderr, reason = "start-up warnings")]
 fn load(requested: &[OsString], allow_local_paths: bool) -> Result<Catalog, String> {
     let explicit = !requested.is_empty();
     let names: Vec<OsString> = if explicit {

@@ -10,6 +10,7 @@ mod cross_tool;
 mod discovery;
 mod dry_run;
 mod errors;
+mod golden;
 mod network;
 mod parser;
 mod provenance;

@@ -10,7 +10,7 @@ use crate::shape::{self, Shape};
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
-pub enum Action {
+pub(crate) enum Action {
     /// Basisprofiel: naam, registratie, handelsnamen, SBI-activiteiten, hoofdvestiging en eigenaar
     Get(Target),
     /// Eigenaar: rechtsvorm, RSIN en adressen
@@ -23,7 +23,7 @@ pub enum Action {
 
 /// The company, and whether to include geodata.
 #[derive(clap::Args, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
     /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
@@ -33,7 +33,7 @@ pub struct Target {
 
 /// Just the company.
 #[derive(clap::Args, Debug)]
-pub struct NumberOnly {
+pub(crate) struct NumberOnly {
     /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
 }
@@ -43,7 +43,7 @@ const KVK_NUMMER: ArgSchema = ArgSchema {
     schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
 };
 
-pub const GET: CommandSpec = CommandSpec {
+pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["basisprofiel", "get"],
     title: "Basisprofiel van een onderneming",
     annotations: Annotations::READ_REMOTE,
@@ -52,7 +52,7 @@ pub const GET: CommandSpec = CommandSpec {
     args: &[KVK_NUMMER],
 };
 
-pub const EIGENAAR: CommandSpec = CommandSpec {
+pub(crate) const EIGENAAR: CommandSpec = CommandSpec {
     path: &["basisprofiel", "eigenaar"],
     title: "Eigenaar van een onderneming",
     annotations: Annotations::READ_REMOTE,
@@ -61,7 +61,7 @@ pub const EIGENAAR: CommandSpec = CommandSpec {
     args: &[KVK_NUMMER],
 };
 
-pub const HOOFDVESTIGING: CommandSpec = CommandSpec {
+pub(crate) const HOOFDVESTIGING: CommandSpec = CommandSpec {
     path: &["basisprofiel", "hoofdvestiging"],
     title: "Hoofdvestiging van een onderneming",
     annotations: Annotations::READ_REMOTE,
@@ -70,7 +70,7 @@ pub const HOOFDVESTIGING: CommandSpec = CommandSpec {
     args: &[KVK_NUMMER],
 };
 
-pub const VESTIGINGEN: CommandSpec = CommandSpec {
+pub(crate) const VESTIGINGEN: CommandSpec = CommandSpec {
     path: &["basisprofiel", "vestigingen"],
     title: "Vestigingen van een onderneming",
     annotations: Annotations::READ_REMOTE,
@@ -79,7 +79,7 @@ pub const VESTIGINGEN: CommandSpec = CommandSpec {
     args: &[KVK_NUMMER],
 };
 
-pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let (argument, geo, suffix, shape): (_, _, _, &Shape) = match action {
         Action::Get(t) => (&t.kvk_nummer, Some(t.geo), "", &shape::BASISPROFIEL),
         Action::Eigenaar(t) => (&t.kvk_nummer, Some(t.geo), "/eigenaar", &shape::EIGENAAR),

@@ -1,6 +1,6 @@
 //! One module per command group: its arguments, its metadata, its `run`.
 
-pub mod basisprofiel;
-pub mod naamgeving;
-pub mod vestigingsprofiel;
-pub mod zoeken;
+pub(crate) mod basisprofiel;
+pub(crate) mod naamgeving;
+pub(crate) mod vestigingsprofiel;
+pub(crate) mod zoeken;

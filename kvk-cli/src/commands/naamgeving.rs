@@ -10,18 +10,18 @@ use crate::shape;
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
-pub enum Action {
+pub(crate) enum Action {
     /// Statutaire naam, handelsnamen en namen per vestiging
     Get(Target),
 }
 
 #[derive(clap::Args, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
 }
 
-pub const GET: CommandSpec = CommandSpec {
+pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["naamgeving", "get"],
     title: "Naamgeving van een onderneming",
     annotations: Annotations::READ_REMOTE,
@@ -33,7 +33,7 @@ pub const GET: CommandSpec = CommandSpec {
     }],
 };
 
-pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;
     let number = session::bound_kvk_number(ctx, target.kvk_nummer.as_deref())?;
     let kvk = Kvk::from_env(ctx)?;

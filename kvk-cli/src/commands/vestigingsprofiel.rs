@@ -9,13 +9,13 @@ use crate::shape;
 use crate::source::Kvk;
 
 #[derive(Subcommand, Debug)]
-pub enum Action {
+pub(crate) enum Action {
     /// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
     Get(Target),
 }
 
 #[derive(clap::Args, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     /// Vestigingsnummer (12 cijfers)
     pub vestigingsnummer: String,
     /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
@@ -23,7 +23,7 @@ pub struct Target {
     pub geo: bool,
 }
 
-pub const GET: CommandSpec = CommandSpec {
+pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["vestigingsprofiel", "get"],
     title: "Vestigingsprofiel van een vestiging",
     annotations: Annotations::READ_REMOTE,
@@ -35,7 +35,7 @@ pub const GET: CommandSpec = CommandSpec {
     }],
 };
 
-pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;
     let number = target.vestigingsnummer.trim();
     let mut validation = Validation::new();

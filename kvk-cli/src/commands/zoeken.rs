@@ -16,7 +16,7 @@ use crate::source::{Kvk, fout};
 /// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
 /// Nul resultaten is geen fout: exit 0 met een lege lijst.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Handelsnaam of statutaire naam (hele woorden)
     #[arg(long)]
     pub naam: Option<String>,
@@ -63,7 +63,7 @@ pub struct Args {
 
 /// The kinds of registration KvK distinguishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Soort {
+pub(crate) enum Soort {
     Hoofdvestiging,
     Nevenvestiging,
     Rechtspersoon,
@@ -79,7 +79,7 @@ impl Soort {
     }
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub(crate) const SPEC: CommandSpec = CommandSpec {
     path: &["zoeken"],
     title: "Zoeken in het Handelsregister",
     annotations: Annotations::READ_REMOTE,
@@ -265,7 +265,7 @@ fn is_postcode(s: &str) -> bool {
         && b[4..].iter().all(u8::is_ascii_uppercase)
 }
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let criteria = criteria(args)?;
     if let Some((_, number)) = criteria.iter().find(|(k, _)| *k == "kvkNummer") {
         ctx.subject(number, "KVK_NUMMER");

@@ -10,6 +10,7 @@ mod dry_run;
 mod errors;
 mod fields;
 mod hostile_env;
+mod golden;
 mod network;
 mod output;
 mod provenance;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use test_support::kvk::special::{STALL_BEFORE_HEADERS, STALL_MID_BODY, TECHNISCHE_FOUT};
 use test_support::{FakeServer, Reply};
 
 use crate::support::{KEY, KvkFake, MOUNT, Sandbox, discovery, run};
@@ -92,7 +93,7 @@ fn net_4_500_is_not_retried() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "90004973"],
+        ["basisprofiel", "get", TECHNISCHE_FOUT],
     )
     .error(69);
     assert_eq!(fake.request_count(), 1);
@@ -106,7 +107,13 @@ fn net_2_stall_before_headers_is_124() {
     let started = Instant::now();
     let error = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "90000007", "--timeout", "1"],
+        [
+            "basisprofiel",
+            "get",
+            STALL_BEFORE_HEADERS,
+            "--timeout",
+            "1",
+        ],
     )
     .error(124);
     assert_eq!(error["code"], "TIMEOUT");
@@ -126,7 +133,7 @@ fn net_2_stall_mid_body_is_124() {
     let started = Instant::now();
     let error = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "90000008", "--timeout", "1"],
+        ["basisprofiel", "get", STALL_MID_BODY, "--timeout", "1"],
     )
     .error(124);
     assert_eq!(error["code"], "TIMEOUT");

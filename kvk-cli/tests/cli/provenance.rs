@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use crate::support::{KEY, KvkFake, Sandbox, assert_valid, discovery, keys, run, sha256_hex};
+use crate::support::{
+    KEY, KvkFake, MOUNT, Sandbox, assert_valid, discovery, keys, run, sha256_hex,
+};
 
 fn envelope(fake: &KvkFake, sandbox: &Sandbox, extra: &[&str]) -> Value {
     let mut args = vec!["basisprofiel", "get", "68750110", "--provenance"];
@@ -123,4 +125,23 @@ fn prov_1_bare_data_without_flag() {
     .json();
     assert!(data.get("provenance").is_none());
     assert_eq!(data["kvkNummer"], "68750110");
+}
+
+/// PROV-8: "local" is decided by the parsed host (common's one loopback check), not by how
+/// the base URL is spelled: `http://LOCALHOST:<port>` is the loopback fake too.
+#[test]
+fn prov_8_loopback_decided_by_the_parsed_host() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let base = format!("http://LOCALHOST:{}{MOUNT}", fake.server.port());
+    let envelope = run(
+        sandbox.cmd(&base),
+        ["basisprofiel", "get", "68750110", "--provenance"],
+    )
+    .json();
+    assert_eq!(envelope["provenance"]["environment"], "local", "{envelope}");
+    assert_eq!(
+        envelope["provenance"]["source"],
+        "KvK Handelsregister (lokale nabootsing)"
+    );
 }

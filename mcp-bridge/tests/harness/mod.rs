@@ -1,5 +1,6 @@
 //! Test harness: `overheid-mcp` as a child, spoken to over its stdin and stdout.
-
+#![allow(clippy::disallowed_methods, reason = "test switches")]
+#![allow(clippy::print_stderr, reason = "test harness")]
 #![allow(dead_code)]
 
 use std::collections::VecDeque;

@@ -1,6 +1,9 @@
 //! Evaluates one output as a fresh process, like the CLI does; used to measure start-up cost.
 //!
 //! `cargo run --release --example evaluate -- [--corpus DIR] LAW_ID OUTPUT DATE [NAME=JSON ...]`
+#![allow(clippy::print_stdout, reason = "an example")]
+#![allow(clippy::print_stderr, reason = "an example")]
+#![allow(clippy::disallowed_methods, reason = "its own switch")]
 
 use regelrecht_engine::{Corpus, Engine, Request, Value, parse_iso_date};
 use std::path::Path;

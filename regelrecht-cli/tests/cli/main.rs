@@ -5,6 +5,7 @@
 mod corpus;
 mod energy;
 mod evalueer;
+mod golden;
 mod profile;
 mod support;
 mod vectors;

@@ -16,6 +16,7 @@ mod cli;
 use rvo_cli::clock::{NOW_ENV, install_now};
 use rvo_cli::store::{PAUSE_ENV, install_pause, parse_pause};
 
+#[allow(clippy::disallowed_methods, reason = "test-only pause hook")]
 fn main() -> std::process::ExitCode {
     if let Some((phase, duration)) = std::env::var(PAUSE_ENV)
         .ok()

@@ -390,6 +390,7 @@ impl LocalStore {
     }
 
     /// Takes the store's exclusive lock, waiting at most until the deadline.
+    #[allow(clippy::disallowed_methods, reason = "store lock")]
     fn lock_exclusive(&self) -> Result<File, StoreError> {
         let path = self.dir.join(LOCK_FILE);
         let file = OpenOptions::new()

@@ -8,6 +8,7 @@ mod concurrency;
 mod crash;
 mod discovery;
 mod filing;
+mod golden;
 mod http;
 mod http_status;
 mod indienen;

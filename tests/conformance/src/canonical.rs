@@ -4,7 +4,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// The canonical serialisation: members sorted by UTF-16 code units, no whitespace.
-pub fn canonical(value: &Value) -> String {
+pub(crate) fn canonical(value: &Value) -> String {
     let mut out = String::new();
     write(value, &mut out);
     out
@@ -41,7 +41,7 @@ fn write(value: &Value, out: &mut String) {
 }
 
 /// Lower-case hex SHA-256 of `text`.
-pub fn sha256_hex(text: &str) -> String {
+pub(crate) fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
         .map(|byte| format!("{byte:02x}"))
@@ -49,7 +49,7 @@ pub fn sha256_hex(text: &str) -> String {
 }
 
 /// The digest a plan must carry: SHA-256 of the canonical `{"command","arguments"}`.
-pub fn plan_digest(command: &Value, arguments: &Value) -> String {
+pub(crate) fn plan_digest(command: &Value, arguments: &Value) -> String {
     let mut object = serde_json::Map::new();
     object.insert("command".into(), command.clone());
     object.insert("arguments".into(), arguments.clone());

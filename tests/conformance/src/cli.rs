@@ -16,7 +16,7 @@ use serde_json::{Value, json};
     version,
     after_long_help = "Voorbeelden:\n  profile-check -- kvk-cli\n  profile-check --env KVK_API_BASE=http://127.0.0.1:8089/kvk -- kvk-cli\n  profile-check --rule MUT-2 --output json -- python3 mijn_cli.py"
 )]
-pub struct Arguments {
+pub(crate) struct Arguments {
     /// Zet deze variabele bij elke aanroep (herhaalbaar); een base_url-variabele van het programma zelf
     /// (bijv. naar een nepbron) zet de live-controles aan.
     #[arg(long = "env", value_name = "NAAM=WAARDE", value_parser = parse_env)]
@@ -65,7 +65,7 @@ pub struct Arguments {
 
 /// Report formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Json,
     Pretty,
     Table,
@@ -90,7 +90,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// `profile-check --help --json`: the checker described the way the profile describes programs.
-pub fn discovery() -> Value {
+pub(crate) fn discovery() -> Value {
     json!({
         "name": "profile-check",
         "version": env!("CARGO_PKG_VERSION"),

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 /// One process to start.
 #[derive(Clone, Debug)]
-pub struct Call {
+pub(crate) struct Call {
     /// Complete argv, program first.
     pub argv: Vec<String>,
     /// The whole environment of the child (nothing is inherited).
@@ -21,7 +21,7 @@ pub struct Call {
 
 /// What one process did.
 #[derive(Clone, Debug, Default)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub command_line: String,
     /// Exit status; `None` when killed (deadline) or not started.
     pub status: Option<i32>,
@@ -34,7 +34,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// `exit N`, `killed after the deadline` or `not started`, for evidence.
-    pub fn status_text(&self) -> String {
+    pub(crate) fn status_text(&self) -> String {
         match (self.status, self.timed_out, &self.spawn_error) {
             (Some(code), _, _) => format!("exit {code}"),
             (None, true, _) => format!("afgebroken na {:.1} s", self.elapsed.as_secs_f64()),
@@ -45,7 +45,7 @@ impl Outcome {
 }
 
 /// Shell-style rendering of argv, for evidence.
-pub fn quote_argv(argv: &[String]) -> String {
+pub(crate) fn quote_argv(argv: &[String]) -> String {
     argv.iter()
         .map(|word| {
             let plain = !word.is_empty()
@@ -63,7 +63,7 @@ pub fn quote_argv(argv: &[String]) -> String {
 }
 
 /// Run one call to completion or its deadline.
-pub fn run(call: &Call) -> Outcome {
+pub(crate) fn run(call: &Call) -> Outcome {
     let started = Instant::now();
     let mut outcome = Outcome {
         command_line: quote_argv(&call.argv),
@@ -140,7 +140,7 @@ fn kill_group(pid: u32) {
 }
 
 /// Run every call, `jobs` at a time; outcomes in the order of `calls`.
-pub fn run_all(calls: &[Call], jobs: usize) -> Vec<Outcome> {
+pub(crate) fn run_all(calls: &[Call], jobs: usize) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; calls.len()]);
     thread::scope(|scope| {

@@ -1,5 +1,10 @@
 //! `profile-check`: runs the conformance checks of the CLI profile 1.0 against any program.
 
+#![warn(
+    unreachable_pub,
+    reason = "a binary: `pub` would promise an API nobody can use"
+)]
+
 mod canonical;
 mod checks;
 mod cli;
@@ -40,13 +45,19 @@ fn fail(exit: u8, code: &str, title: &str, detail: &str) -> ExitCode {
     ExitCode::from(exit)
 }
 
+/// The one printer of results: `text` on stdout, as is.
+#[allow(clippy::print_stdout, reason = "the one printer")]
+fn emit(text: &str) {
+    print!("{text}");
+}
+
 fn print(value: &Value, format: Format) {
     let text = match format {
         Format::Pretty | Format::Table => serde_json::to_string_pretty(value),
         Format::Json => serde_json::to_string(value),
     }
     .unwrap_or_default();
-    println!("{text}");
+    emit(&format!("{text}\n"));
 }
 
 fn words(text: &str) -> Vec<String> {
@@ -118,7 +129,7 @@ fn main() -> ExitCode {
     }
     if arguments.list_rules {
         match format {
-            Format::Table => print!("{}", report::catalogue_table(&catalogue)),
+            Format::Table => emit(&report::catalogue_table(&catalogue)),
             other => print(&report::catalogue_json(&catalogue), other),
         }
         return ExitCode::SUCCESS;
@@ -156,7 +167,7 @@ fn main() -> ExitCode {
         .collect();
     let elapsed = started.elapsed();
     match format {
-        Format::Table => print!("{}", report::table(&session, &results, elapsed)),
+        Format::Table => emit(&report::table(&session, &results, elapsed)),
         other => print(&report::json(&session, &results, elapsed), other),
     }
     if report::must_failures(&results) > 0 {

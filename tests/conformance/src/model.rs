@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 /// One tool entry, read leniently (missing parts are empty; the discovery checks report them).
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub raw: Value,
     pub name: String,
     pub argv: Vec<String>,
@@ -30,7 +30,7 @@ fn strings(value: Option<&Value>) -> Vec<String> {
 }
 
 impl Entry {
-    pub fn read(raw: &Value) -> Entry {
+    pub(crate) fn read(raw: &Value) -> Entry {
         let meta = raw.get("_meta");
         let annotations = raw.get("annotations");
         let hint = |name: &str, default: bool| {
@@ -71,7 +71,7 @@ impl Entry {
     }
 
     /// A stand-in for a program without usable discovery: one command line given by the user.
-    pub fn synthetic(words: &[String], mutating: bool) -> Entry {
+    pub(crate) fn synthetic(words: &[String], mutating: bool) -> Entry {
         Entry {
             raw: Value::Null,
             name: String::new(),
@@ -87,17 +87,17 @@ impl Entry {
     }
 
     /// The schema of input property `name`.
-    pub fn property(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn property(&self, name: &str) -> Option<&Value> {
         self.input.get("properties")?.get(name)
     }
 
     /// `required` of the input schema.
-    pub fn required(&self) -> Vec<String> {
+    pub(crate) fn required(&self) -> Vec<String> {
         strings(self.input.get("required"))
     }
 
     /// Top-level member names of the output schema, in schema order.
-    pub fn output_fields(&self) -> Vec<String> {
+    pub(crate) fn output_fields(&self) -> Vec<String> {
         self.output
             .get("properties")
             .and_then(Value::as_object)
@@ -120,7 +120,7 @@ impl Entry {
     }
 
     /// Reverse of §3.2: the arguments an example argv stands for, or why it cannot be read.
-    pub fn arguments_of(&self, example: &[String]) -> Result<Map<String, Value>, String> {
+    pub(crate) fn arguments_of(&self, example: &[String]) -> Result<Map<String, Value>, String> {
         let rest = example
             .strip_prefix(self.argv.as_slice())
             .ok_or_else(|| format!("voorbeeld begint niet met _meta.argv {:?}", self.argv))?;
@@ -203,7 +203,11 @@ impl Entry {
     }
 
     /// §3.2: the argv after the program name for `arguments`, with `globals` right after the command path.
-    pub fn command_line(&self, arguments: &Map<String, Value>, globals: &[String]) -> Vec<String> {
+    pub(crate) fn command_line(
+        &self,
+        arguments: &Map<String, Value>,
+        globals: &[String],
+    ) -> Vec<String> {
         let mut argv = self.argv.clone();
         argv.extend(globals.iter().cloned());
         for (name, flag) in &self.flags {
@@ -235,7 +239,7 @@ impl Entry {
     }
 
     /// An example argv with `globals` inserted right after the command path.
-    pub fn example_with(&self, example: &[String], globals: &[String]) -> Vec<String> {
+    pub(crate) fn example_with(&self, example: &[String], globals: &[String]) -> Vec<String> {
         let split = if example.starts_with(&self.argv) {
             self.argv.len()
         } else {
@@ -256,7 +260,7 @@ fn text(value: &Value) -> String {
 }
 
 /// Every tool entry of a discovery document.
-pub fn entries(discovery: &Value) -> Vec<Entry> {
+pub(crate) fn entries(discovery: &Value) -> Vec<Entry> {
     discovery
         .get("tools")
         .and_then(Value::as_array)
@@ -265,7 +269,7 @@ pub fn entries(discovery: &Value) -> Vec<Entry> {
 }
 
 /// `env` entries of `kind`.
-pub fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
+pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
     discovery
         .get("env")
         .and_then(Value::as_array)
@@ -279,7 +283,7 @@ pub fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
 }
 
 /// Whether `global_options` lists `name`.
-pub fn has_global_option(discovery: &Value, name: &str) -> bool {
+pub(crate) fn has_global_option(discovery: &Value, name: &str) -> bool {
     discovery
         .get("global_options")
         .and_then(Value::as_array)
@@ -290,7 +294,7 @@ pub fn has_global_option(discovery: &Value, name: &str) -> bool {
 }
 
 /// A string that `pattern` rejects, found by trying candidates against the pattern itself.
-pub fn breaking_value(pattern: &str) -> Option<String> {
+pub(crate) fn breaking_value(pattern: &str) -> Option<String> {
     let schema = serde_json::json!({"type": "string", "pattern": pattern});
     let validator = jsonschema::draft202012::new(&schema).ok()?;
     [

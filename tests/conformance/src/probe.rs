@@ -7,7 +7,7 @@ use crate::recorder::{Mode, Recorded};
 
 /// What a probe tests.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `--help --json` once more (DISC-7).
     DiscoveryAgain,
     /// `--help --json` with only `PATH` set (DISC-2).
@@ -69,7 +69,7 @@ pub enum Kind {
 impl Kind {
     /// Whether the invocation reaches a command (so it must leave exactly one audit record).
     /// `None`: the argument parser may reject it before any command runs (a record is optional).
-    pub fn reaches_command(&self) -> Option<bool> {
+    pub(crate) fn reaches_command(&self) -> Option<bool> {
         match self {
             Kind::DiscoveryAgain
             | Kind::DiscoveryEmptyEnv
@@ -90,7 +90,7 @@ impl Kind {
 
 /// One invocation and all it left behind.
 #[derive(Clone, Debug)]
-pub struct Probe {
+pub(crate) struct Probe {
     pub kind: Kind,
     /// Index into the tool entries, for per-command probes.
     pub entry: Option<usize>,
@@ -103,12 +103,12 @@ pub struct Probe {
 
 impl Probe {
     /// Parsed stdout when it is exactly one JSON document.
-    pub fn stdout_json(&self) -> Option<Value> {
+    pub(crate) fn stdout_json(&self) -> Option<Value> {
         serde_json::from_str(self.outcome.stdout.trim_end_matches('\n')).ok()
     }
 
     /// The last stderr line parsed as JSON.
-    pub fn error_object(&self) -> Option<Value> {
+    pub(crate) fn error_object(&self) -> Option<Value> {
         let last = self
             .outcome
             .stderr
@@ -119,7 +119,7 @@ impl Probe {
     }
 
     /// The error object's `code`.
-    pub fn error_code(&self) -> Option<String> {
+    pub(crate) fn error_code(&self) -> Option<String> {
         self.error_object()?.get("code")?.as_str().map(String::from)
     }
 }

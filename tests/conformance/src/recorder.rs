@@ -11,7 +11,7 @@ use tiny_http::{Header, Response, Server};
 
 /// How the recorder answers requests under one prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// No traffic expected: answer 500.
     Silent,
     /// 500 Internal Server Error.
@@ -52,7 +52,7 @@ impl Mode {
     ];
 
     /// The HTTP status the recorder answers with; `None` when it never answers in time.
-    pub fn status(self) -> Option<i64> {
+    pub(crate) fn status(self) -> Option<i64> {
         match self {
             Mode::Silent | Mode::ServerError => Some(500),
             Mode::Unavailable => Some(503),
@@ -86,7 +86,7 @@ impl Mode {
 
 /// One request as received.
 #[derive(Clone, Debug)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     pub method: String,
     pub url: String,
     pub headers: Vec<(String, String)>,
@@ -96,7 +96,7 @@ pub struct Recorded {
 
 impl Recorded {
     /// The value of header `name` (case-insensitive).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
@@ -105,14 +105,14 @@ impl Recorded {
 }
 
 /// The running recorder.
-pub struct Recorder {
+pub(crate) struct Recorder {
     root: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
 impl Recorder {
     /// Bind 127.0.0.1 on a free port and serve in the background.
-    pub fn start() -> std::io::Result<Recorder> {
+    pub(crate) fn start() -> std::io::Result<Recorder> {
         let server = Server::http("127.0.0.1:0").map_err(std::io::Error::other)?;
         let port = server
             .server_addr()
@@ -134,12 +134,12 @@ impl Recorder {
     }
 
     /// The base URL for call `call` answered in `mode`.
-    pub fn base_url(&self, call: usize, mode: Mode) -> String {
+    pub(crate) fn base_url(&self, call: usize, mode: Mode) -> String {
         format!("{}/p{call}-{}", self.root, mode.label())
     }
 
     /// Everything received so far.
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().expect("recorder lock").clone()
     }
 }

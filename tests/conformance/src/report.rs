@@ -8,7 +8,7 @@ use crate::checks::{Check, Level, Verdict};
 use crate::session::Session;
 
 /// Checks with their verdicts.
-pub type Results<'a> = Vec<(&'a Check, Verdict)>;
+pub(crate) type Results<'a> = Vec<(&'a Check, Verdict)>;
 
 fn label(verdict: &Verdict) -> &'static str {
     match verdict {
@@ -19,7 +19,7 @@ fn label(verdict: &Verdict) -> &'static str {
 }
 
 /// Number of failed MUST checks.
-pub fn must_failures(results: &Results) -> usize {
+pub(crate) fn must_failures(results: &Results) -> usize {
     results
         .iter()
         .filter(|(check, verdict)| {
@@ -29,7 +29,7 @@ pub fn must_failures(results: &Results) -> usize {
 }
 
 /// The machine report.
-pub fn json(session: &Session, results: &Results, elapsed: Duration) -> Value {
+pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> Value {
     let count = |wanted: &str| results.iter().filter(|(_, v)| label(v) == wanted).count();
     json!({
         "program": session.program,
@@ -56,7 +56,7 @@ pub fn json(session: &Session, results: &Results, elapsed: Duration) -> Value {
 const SHOWN: usize = 5;
 
 /// The human report.
-pub fn table(session: &Session, results: &Results, elapsed: Duration) -> String {
+pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> String {
     let width = results.iter().map(|(c, _)| c.id.len()).max().unwrap_or(10);
     let rules_width = results
         .iter()
@@ -118,7 +118,7 @@ pub fn table(session: &Session, results: &Results, elapsed: Duration) -> String 
 }
 
 /// `--list-rules`.
-pub fn catalogue_json(checks: &[Check]) -> Value {
+pub(crate) fn catalogue_json(checks: &[Check]) -> Value {
     checks
         .iter()
         .map(|c| json!({"id": c.id, "rules": c.rules, "level": c.level.label(), "title": c.title}))
@@ -126,7 +126,7 @@ pub fn catalogue_json(checks: &[Check]) -> Value {
 }
 
 /// `--list-rules` as a table.
-pub fn catalogue_table(checks: &[Check]) -> String {
+pub(crate) fn catalogue_table(checks: &[Check]) -> String {
     let width = checks.iter().map(|c| c.id.len()).max().unwrap_or(10);
     checks
         .iter()

@@ -6,7 +6,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 /// Every profile schema, compiled once.
-pub struct Schemas {
+pub(crate) struct Schemas {
     pub discovery: Validator,
     pub tool: Validator,
     pub error: Validator,
@@ -28,7 +28,7 @@ fn compile(text: &str) -> Validator {
 }
 
 /// The compiled schemas (compiled on first use).
-pub fn schemas() -> &'static Schemas {
+pub(crate) fn schemas() -> &'static Schemas {
     static SCHEMAS: OnceLock<Schemas> = OnceLock::new();
     SCHEMAS.get_or_init(|| Schemas {
         discovery: compile(DISCOVERY),
@@ -41,7 +41,7 @@ pub fn schemas() -> &'static Schemas {
 }
 
 /// Why `value` does not validate (at most three reasons), or `None` when it does.
-pub fn violations(validator: &Validator, value: &Value) -> Option<String> {
+pub(crate) fn violations(validator: &Validator, value: &Value) -> Option<String> {
     let reasons: Vec<String> = validator
         .iter_errors(value)
         .take(3)
@@ -61,6 +61,6 @@ fn pointer_or_root(pointer: &str) -> &str {
 }
 
 /// Compile `schema` as a JSON Schema 2020-12 document; the error says why it is not one.
-pub fn compile_user_schema(schema: &Value) -> Result<Validator, String> {
+pub(crate) fn compile_user_schema(schema: &Value) -> Result<Validator, String> {
     jsonschema::draft202012::new(schema).map_err(|error| error.to_string())
 }

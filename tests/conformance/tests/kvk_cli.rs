@@ -1,6 +1,7 @@
 //! profile-check against the real kvk-cli, with the test-support fake KvK as the live source.
-//! Needs `target/debug/kvk-cli` and `target/debug/fake-upstream` (CI builds the workspace first);
-//! skips with a message when they are absent.
+//! Needs `kvk-cli` and `fake-upstream` built next to this test (`cargo test --workspace` builds
+//! them; `cargo build -p kvk-cli -p test-support` before `cargo test -p profile-check`): a missing
+//! binary fails the test, naming the binary and the build command.
 
 mod support;
 
@@ -17,11 +18,26 @@ impl Drop for Fake {
     }
 }
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| support::manifest_dir().join("../../target"))
-        .join("debug")
+/// The directory of the binaries of this build (`target/<profile>`, whatever the target
+/// dir is): this test runs as `target/<profile>/deps/kvk_cli-<hash>`.
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test runs from target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// The binary `name` of `package` in this build; panics (a test failure) when it is missing.
+fn binary(name: &str, package: &str) -> PathBuf {
+    let path = bin_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{name} is missing at {}: build it first with `cargo build -p {package}` \
+         (or run `cargo test --workspace`)",
+        path.display()
+    );
+    path
 }
 
 /// MUST checks kvk-cli is known to fail today, each with the deviation (reported to the lead, not fixed here).
@@ -30,16 +46,8 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[];
 
 #[test]
 fn kvk_cli_passes_every_must() {
-    let kvk = target_dir().join("kvk-cli");
-    let fake = target_dir().join("fake-upstream");
-    if !kvk.exists() || !fake.exists() {
-        eprintln!(
-            "SKIP: {} of {} ontbreekt; bouw eerst: cargo build -p kvk-cli -p test-support",
-            kvk.display(),
-            fake.display()
-        );
-        return;
-    }
+    let kvk = binary("kvk-cli", "kvk-cli");
+    let fake = binary("fake-upstream", "test-support");
     let mut child = Command::new(&fake)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -96,4 +104,12 @@ fn kvk_cli_passes_every_must() {
         "a whole run took {:?}",
         started.elapsed()
     );
+}
+
+/// A binary this suite needs but that was not built fails the run, naming the binary and
+/// the command that builds it (it used to pass silently).
+#[test]
+#[should_panic(expected = "bestaat-niet is missing at")]
+fn a_missing_binary_is_a_failure() {
+    binary("bestaat-niet", "kvk-cli");
 }

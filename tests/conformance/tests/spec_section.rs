@@ -1,6 +1,6 @@
 //! The spec's conformance section (§17) is generated from the checker's own catalogue
 //! (`profile-check --list-rules --output json`); this test fails when they drift apart.
-//! Regenerate with `PROFILE_CHECK_BLESS=1 cargo test -p profile-check --test spec_section`.
+//! Regenerate with `GOLDEN_BLESS=1 cargo test -p profile-check --test spec_section`.
 
 mod support;
 
@@ -58,7 +58,7 @@ its own discovery document, in any language; see the README section \"Test your 
 The column *checks* names the checker's checks for each rule (`profile-check --rule <id>` runs them); *not automated*\n\
 marks a rule that needs review or a source-specific test (named where this repository has one). This table is\n\
 generated from `profile-check --list-rules --output json`, and a test fails when the two differ\n\
-(`PROFILE_CHECK_BLESS=1 cargo test -p profile-check --test spec_section` regenerates it).\n\n\
+(`GOLDEN_BLESS=1 cargo test -p profile-check --test spec_section` regenerates it).\n\n\
 {summary}\n\n| id | level | checks |\n|---|---|---|\n"
     );
     for (rule, level) in rules {
@@ -122,16 +122,9 @@ fn spec_section_matches_the_checkers_catalogue() {
         );
     }
     let expected = generate(&rules, &checks, &summary);
-    if std::env::var_os("PROFILE_CHECK_BLESS").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{}{}", &spec[..start], expected, &spec[end..]),
-        )
-        .expect("spec writable");
-        return;
-    }
-    assert_eq!(
-        section, expected,
-        "spec §17 is out of date; regenerate with PROFILE_CHECK_BLESS=1"
+    // The workspace's one bless mechanism: GOLDEN_BLESS=1 rewrites §17 in place.
+    test_support::golden::assert_golden(
+        &path,
+        &format!("{}{}{}", &spec[..start], expected, &spec[end..]),
     );
 }

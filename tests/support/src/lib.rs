@@ -12,6 +12,7 @@
 //! - [`Mounts`] puts several sources behind one port by path prefix.
 //! - [`cli`] runs a tool in a sandbox with a clean environment and checks its output, errors
 //!   and audit records against the profile and `spec/schemas/`.
+//! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
 //!
@@ -23,8 +24,10 @@
 //! line on stdout is the root URL (`http://127.0.0.1:PORT`); then one `VAR=URL` line per
 //! source, ready for `export` (`KVK_API_BASE=http://127.0.0.1:PORT/kvk`). Each request is
 //! logged as one line on stderr. Only loopback addresses can be bound.
+#![allow(clippy::disallowed_methods, reason = "test switches")]
 
 pub mod cli;
+pub mod golden;
 pub mod koop;
 pub mod kvk;
 mod mount;

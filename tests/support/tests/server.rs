@@ -1,4 +1,5 @@
 //! The recording fake server over real HTTP: recording, concurrency, stalls, shutdown.
+#![allow(clippy::disallowed_methods, reason = "own test client")]
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

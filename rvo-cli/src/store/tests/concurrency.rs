@@ -49,6 +49,7 @@ fn twenty_threads_filing_the_same_report_produce_one_record() {
 /// Helper process: files one report into `$RVO_STORE_TEST_CHILD_DIR` and prints the outcome.
 #[test]
 #[ignore = "helper process, started by the multi-process tests"]
+#[allow(clippy::disallowed_methods, reason = "set by parent test")]
 fn child_filer() {
     let Ok(dir) = std::env::var(CHILD_DIR_ENV) else {
         return;

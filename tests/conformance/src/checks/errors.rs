@@ -7,7 +7,7 @@ use crate::probe::{Kind, Probe};
 use crate::schemas::{schemas, violations};
 use crate::session::Session;
 
-pub fn checks() -> Vec<Check> {
+pub(super) fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "usage-missing-argument",
@@ -69,7 +69,7 @@ pub fn checks() -> Vec<Check> {
 }
 
 /// Why `probe` is not a clean error with `exit` and `code`, if it is not.
-pub fn error_problem(probe: &Probe, exit: i32, code: Option<&str>) -> Option<String> {
+pub(super) fn error_problem(probe: &Probe, exit: i32, code: Option<&str>) -> Option<String> {
     if probe.outcome.status != Some(exit) {
         return Some(format!(
             "verwacht exit {exit}, kreeg {}",
@@ -221,7 +221,7 @@ fn stdout_empty(session: &Session) -> Verdict {
 }
 
 /// Exit codes of §8.2.
-pub const TABLE: [i32; 15] = [0, 1, 2, 65, 66, 69, 70, 74, 75, 76, 77, 78, 80, 81, 124];
+pub(super) const TABLE: [i32; 15] = [0, 1, 2, 65, 66, 69, 70, 74, 75, 76, 77, 78, 80, 81, 124];
 
 fn exit_codes_known(session: &Session) -> Verdict {
     judge_probes(

@@ -14,13 +14,13 @@ use serde_json::Value;
 
 /// How much a rule weighs for conformance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     Must,
     Should,
 }
 
 impl Level {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Level::Must => "MUST",
             Level::Should => "SHOULD",
@@ -29,7 +29,7 @@ impl Level {
 }
 
 /// One check of the catalogue.
-pub struct Check {
+pub(crate) struct Check {
     pub id: &'static str,
     pub rules: &'static [&'static str],
     pub level: Level,
@@ -40,7 +40,7 @@ pub struct Check {
 
 /// Evidence of one failure.
 #[derive(Clone, Debug)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     pub command: String,
     pub status: String,
     pub problem: String,
@@ -49,7 +49,7 @@ pub struct Evidence {
 
 /// The result of a check.
 #[derive(Clone, Debug)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Pass,
     Fail(Vec<Evidence>),
     Skip(String),
@@ -58,7 +58,7 @@ pub enum Verdict {
 const EXCERPT: usize = 400;
 
 /// At most `EXCERPT` characters of `text`, marked when cut.
-pub fn truncate(text: &str) -> String {
+pub(crate) fn truncate(text: &str) -> String {
     let text = text.trim_end();
     if text.chars().count() <= EXCERPT {
         return text.to_string();
@@ -68,7 +68,7 @@ pub fn truncate(text: &str) -> String {
 }
 
 impl Evidence {
-    pub fn of(outcome: &Outcome, problem: impl Into<String>) -> Evidence {
+    pub(crate) fn of(outcome: &Outcome, problem: impl Into<String>) -> Evidence {
         let mut output = String::new();
         if !outcome.stdout.trim().is_empty() {
             output.push_str(&format!("stdout: {}", truncate(&outcome.stdout)));
@@ -88,7 +88,7 @@ impl Evidence {
     }
 
     /// Evidence without an invocation (a property of the discovery document).
-    pub fn about(subject: impl Into<String>, problem: impl Into<String>) -> Evidence {
+    pub(crate) fn about(subject: impl Into<String>, problem: impl Into<String>) -> Evidence {
         Evidence {
             command: subject.into(),
             status: String::new(),
@@ -99,7 +99,7 @@ impl Evidence {
 }
 
 /// Verdict from collected failures over `considered` cases; skip with `reason` when there were none.
-pub fn judge(failures: Vec<Evidence>, considered: usize, reason: &str) -> Verdict {
+pub(crate) fn judge(failures: Vec<Evidence>, considered: usize, reason: &str) -> Verdict {
     if !failures.is_empty() {
         Verdict::Fail(failures)
     } else if considered == 0 {
@@ -110,7 +110,7 @@ pub fn judge(failures: Vec<Evidence>, considered: usize, reason: &str) -> Verdic
 }
 
 /// Judge `probes` one by one: `problem` returns why a probe fails.
-pub fn judge_probes<'a>(
+pub(crate) fn judge_probes<'a>(
     probes: impl IntoIterator<Item = &'a Probe>,
     reason: &str,
     problem: impl Fn(&Probe) -> Option<String>,
@@ -128,12 +128,15 @@ pub fn judge_probes<'a>(
 
 impl Session {
     /// Probes of a kind.
-    pub fn probes_where(&self, wanted: impl Fn(&Kind) -> bool) -> impl Iterator<Item = &Probe> {
+    pub(crate) fn probes_where(
+        &self,
+        wanted: impl Fn(&Kind) -> bool,
+    ) -> impl Iterator<Item = &Probe> {
         self.probes.iter().filter(move |probe| wanted(&probe.kind))
     }
 
     /// The discovery document's `name`.
-    pub fn program_name(&self) -> String {
+    pub(crate) fn program_name(&self) -> String {
         self.discovery
             .as_ref()
             .and_then(|d| d.get("name"))
@@ -143,7 +146,7 @@ impl Session {
     }
 
     /// The discovery document's `version`.
-    pub fn program_version(&self) -> String {
+    pub(crate) fn program_version(&self) -> String {
         self.discovery
             .as_ref()
             .and_then(|d| d.get("version"))
@@ -153,7 +156,7 @@ impl Session {
     }
 
     /// `<name> <command path>` of a probe's entry.
-    pub fn command_of(&self, probe: &Probe) -> String {
+    pub(crate) fn command_of(&self, probe: &Probe) -> String {
         let mut words = vec![self.program_name()];
         if let Some(entry) = probe.entry.map(|index| &self.entries[index]) {
             words.extend(entry.argv.iter().cloned());
@@ -163,7 +166,7 @@ impl Session {
 }
 
 /// The whole catalogue, in report order.
-pub fn catalogue() -> Vec<Check> {
+pub(crate) fn catalogue() -> Vec<Check> {
     let mut checks = Vec::new();
     checks.extend(discovery::checks());
     checks.extend(errors::checks());
@@ -175,10 +178,10 @@ pub fn catalogue() -> Vec<Check> {
 }
 
 /// Why a skip: the discovery document is unusable.
-pub const NO_DISCOVERY: &str = "geen bruikbaar discovery-document (zie discovery-document)";
+pub(crate) const NO_DISCOVERY: &str = "geen bruikbaar discovery-document (zie discovery-document)";
 
 /// Skip unless discovery was read.
-pub fn needs_discovery(session: &Session) -> Option<Verdict> {
+pub(crate) fn needs_discovery(session: &Session) -> Option<Verdict> {
     session
         .discovery
         .is_none()

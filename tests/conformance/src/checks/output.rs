@@ -8,7 +8,7 @@ use crate::probe::{Kind, Probe};
 use crate::schemas::{compile_user_schema, schemas, violations};
 use crate::session::Session;
 
-pub fn checks() -> Vec<Check> {
+pub(super) fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "fields-unknown",

@@ -9,7 +9,7 @@ use crate::probe::{Kind, Probe};
 use crate::schemas::{schemas, violations};
 use crate::session::Session;
 
-pub fn checks() -> Vec<Check> {
+pub(super) fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "dry-run-examples",

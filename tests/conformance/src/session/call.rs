@@ -30,7 +30,7 @@ impl Builder<'_> {
 
     pub(super) fn call(&self, index: usize, planned: &Planned) -> Call {
         let mut env: Vec<(String, String)> = vec![
-            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("PATH".into(), super::inherited_path()),
             ("HOME".into(), self.home.display().to_string()),
             (
                 "XDG_STATE_HOME".into(),

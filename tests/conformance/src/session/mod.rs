@@ -21,7 +21,7 @@ use plan::{Planned, plan_probes, strings};
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// The program and its prefix arguments.
     pub program: Vec<String>,
     /// `--env NAME=VALUE`, applied to every live call (and to the others, except base URLs); one
@@ -38,10 +38,10 @@ pub struct Config {
 }
 
 /// The activity id set in every call (AUDIT-13).
-pub const ACTIVITY_ID: &str = "urn:profile-check:verwerkingsactiviteit";
+pub(crate) const ACTIVITY_ID: &str = "urn:profile-check:verwerkingsactiviteit";
 
 /// Everything the checks look at.
-pub struct Session {
+pub(crate) struct Session {
     pub program: Vec<String>,
     pub discovery_outcome: Outcome,
     pub discovery: Option<Value>,
@@ -81,7 +81,7 @@ fn read_audit(path: &Path) -> Option<Vec<String>> {
 }
 
 /// Run everything for `config`. `Err` only when the checker itself cannot work (no temp dir, no port).
-pub fn run(config: &Config) -> Result<Session, String> {
+pub(crate) fn run(config: &Config) -> Result<Session, String> {
     let recorder =
         Recorder::start().map_err(|error| format!("kan geen opnameserver starten: {error}"))?;
     let temp =
@@ -97,7 +97,7 @@ pub fn run(config: &Config) -> Result<Session, String> {
     let discovery_outcome = invoke::run(&Call {
         argv,
         env: vec![
-            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("PATH".into(), inherited_path()),
             ("HOME".into(), home.display().to_string()),
         ],
         timeout: config.timeout,
@@ -255,6 +255,13 @@ fn execute(
             requests: Vec::new(),
         })
         .collect()
+}
+
+/// The checker's own `PATH`, handed on to the program under test: the one place profile-check
+/// reads its environment.
+#[allow(clippy::disallowed_methods, reason = "the one env read")]
+pub(crate) fn inherited_path() -> String {
+    std::env::var("PATH").unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! Mounts every selected source under `/<name>` on a loopback port, prints the root URL
 //! on the first line of stdout and one `VAR=URL` line per source, then logs each request
 //! on stderr until it is stopped.
+#![allow(clippy::print_stderr, reason = "request log")]
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -21,10 +21,13 @@ pub struct Company {
     pub naamgeving: &'static str,
 }
 
+/// Test BV Donald (68750110), the company with a complete profile that most tests ask for.
+pub const DONALD: &str = "68750110";
+
 /// Every company the fake knows, by KvK number.
 pub const COMPANIES: &[Company] = &[
     Company {
-        kvk_nummer: "68750110",
+        kvk_nummer: DONALD,
         basisprofiel: include_str!("../../fixtures/kvk/basisprofiel-68750110.json"),
         vestigingen: include_str!("../../fixtures/kvk/vestigingen-68750110.json"),
         naamgeving: include_str!("../../fixtures/kvk/naamgeving-68750110.json"),

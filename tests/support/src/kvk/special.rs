@@ -17,25 +17,62 @@ pub const STALL: Duration = Duration::from_secs(30);
 /// The `Retry-After` (seconds) sent by the rate-limited and unavailable numbers.
 pub const RETRY_AFTER_SECONDS: u64 = 120;
 
+/// 500 IPD9999, a technical error (KvK's own test case).
+pub const TECHNISCHE_FOUT: &str = "90004973";
+/// 404 IPD1003, temporarily not deliverable (KvK's own test case).
+pub const TIJDELIJK_NIET_LEVERBAAR: &str = "90002903";
+/// 404 IPD1002, the registration is being processed.
+pub const IN_BEHANDELING: &str = "90000001";
+/// 429 with `Retry-After:` [`RETRY_AFTER_SECONDS`].
+pub const RATE_LIMITED: &str = "90000002";
+/// 503 HTML page with `Retry-After:` [`RETRY_AFTER_SECONDS`].
+pub const UNAVAILABLE_WITH_RETRY_AFTER: &str = "90000003";
+/// 502 HTML page from a proxy.
+pub const PROXY_502: &str = "90000004";
+/// 200 with truncated JSON (of a full basisprofiel).
+pub const TRUNCATED_JSON: &str = "90000005";
+/// 200 with JSON of another shape (an array).
+pub const WRONG_SHAPE: &str = "90000006";
+/// 200 only after [`STALL`] (silent before the headers).
+pub const STALL_BEFORE_HEADERS: &str = "90000007";
+/// 200, headers and the first 100 bytes, then [`STALL`] of silence.
+pub const STALL_MID_BODY: &str = "90000008";
+/// 200 with an HTML maintenance page.
+pub const HTML_200: &str = "90000009";
+
+/// A well-formed KvK number the fake does not know: 404 IPD0005.
+pub const UNKNOWN_KVK_NUMBER: &str = "99999999";
+/// A well-formed vestigingsnummer the fake does not know: 404 IPD0007.
+pub const UNKNOWN_VESTIGINGSNUMMER: &str = "000000000001";
+
 /// Every special number with what it returns (also the help text of `fake-upstream`).
 pub const SPECIAL_NUMBERS: &[(&str, &str)] = &[
-    ("90004973", "500 IPD9999 technische fout (KvK-testgeval)"),
     (
-        "90002903",
+        TECHNISCHE_FOUT,
+        "500 IPD9999 technische fout (KvK-testgeval)",
+    ),
+    (
+        TIJDELIJK_NIET_LEVERBAAR,
         "404 IPD1003 tijdelijk niet leverbaar (KvK-testgeval)",
     ),
-    ("90000001", "404 IPD1002 in behandeling"),
-    ("90000002", "429 met Retry-After: 120"),
-    ("90000003", "503 HTML-pagina met Retry-After: 120"),
-    ("90000004", "502 HTML-pagina van een proxy"),
-    ("90000005", "200 met afgekapte JSON"),
-    ("90000006", "200 met JSON van een andere vorm (een array)"),
-    ("90000007", "200 pas na 30 s (stil voor de headers)"),
+    (IN_BEHANDELING, "404 IPD1002 in behandeling"),
+    (RATE_LIMITED, "429 met Retry-After: 120"),
     (
-        "90000008",
+        UNAVAILABLE_WITH_RETRY_AFTER,
+        "503 HTML-pagina met Retry-After: 120",
+    ),
+    (PROXY_502, "502 HTML-pagina van een proxy"),
+    (TRUNCATED_JSON, "200 met afgekapte JSON"),
+    (WRONG_SHAPE, "200 met JSON van een andere vorm (een array)"),
+    (
+        STALL_BEFORE_HEADERS,
+        "200 pas na 30 s (stil voor de headers)",
+    ),
+    (
+        STALL_MID_BODY,
         "200, headers en de eerste 100 bytes, dan 30 s stil",
     ),
-    ("90000009", "200 met een HTML-onderhoudspagina"),
+    (HTML_200, "200 met een HTML-onderhoudspagina"),
 ];
 
 /// The misbehaving reply for `kvk_nummer`, or `None` for an ordinary number.
@@ -46,17 +83,17 @@ pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
         fixtures::load(company.basisprofiel, "http://127.0.0.1", false)
     };
     let reply = match kvk_nummer {
-        "90004973" => fout::technische_fout(),
-        "90002903" => fout::tijdelijk_niet_leverbaar(),
-        "90000001" => fout::in_behandeling(),
-        "90000002" => Reply::text(429, "Too Many Requests").header("retry-after", &retry_after),
-        "90000003" => Reply::html_error(503).header("retry-after", &retry_after),
-        "90000004" => Reply::html_error(502),
-        "90000005" => Reply::truncated_json(&full_profile()),
-        "90000006" => Reply::json(200, &json!(["geen", "basisprofiel"])),
-        "90000007" => Reply::json(200, &full_profile()).delay(STALL),
-        "90000008" => Reply::json(200, &full_profile()).stall_mid_body(100, STALL),
-        "90000009" => Reply::new(200)
+        TECHNISCHE_FOUT => fout::technische_fout(),
+        TIJDELIJK_NIET_LEVERBAAR => fout::tijdelijk_niet_leverbaar(),
+        IN_BEHANDELING => fout::in_behandeling(),
+        RATE_LIMITED => Reply::text(429, "Too Many Requests").header("retry-after", &retry_after),
+        UNAVAILABLE_WITH_RETRY_AFTER => Reply::html_error(503).header("retry-after", &retry_after),
+        PROXY_502 => Reply::html_error(502),
+        TRUNCATED_JSON => Reply::truncated_json(&full_profile()),
+        WRONG_SHAPE => Reply::json(200, &json!(["geen", "basisprofiel"])),
+        STALL_BEFORE_HEADERS => Reply::json(200, &full_profile()).delay(STALL),
+        STALL_MID_BODY => Reply::json(200, &full_profile()).stall_mid_body(100, STALL),
+        HTML_200 => Reply::new(200)
             .header("content-type", "text/html; charset=utf-8")
             .body(b"<!DOCTYPE html><html><body><h1>Onderhoud</h1></body></html>".to_vec()),
         _ => return None,

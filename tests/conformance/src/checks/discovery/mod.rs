@@ -8,7 +8,7 @@ mod surface;
 
 use super::{Check, Level};
 
-pub fn checks() -> Vec<Check> {
+pub(super) fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "discovery-document",

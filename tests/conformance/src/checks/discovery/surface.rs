@@ -8,7 +8,7 @@ use crate::probe::Kind;
 use crate::session::Session;
 
 /// The options every command must accept (§3.3).
-pub const PROFILE_OPTIONS: [&str; 9] = [
+pub(super) const PROFILE_OPTIONS: [&str; 9] = [
     "--output",
     "--fields",
     "--provenance",

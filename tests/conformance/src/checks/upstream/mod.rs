@@ -11,7 +11,7 @@ use crate::probe::{Kind, Probe};
 use crate::recorder::Mode;
 use crate::session::Session;
 
-pub fn checks() -> Vec<Check> {
+pub(super) fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "upstream-5xx",
