@@ -420,6 +420,7 @@ mod tests {
 
     /// AUDIT-17: a lock held elsewhere is waited for until the deadline, then 124.
     #[test]
+    #[allow(clippy::disallowed_methods, reason = "the test holds the lock")]
     fn a_held_lock_ends_in_a_timeout() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("audit.jsonl");

@@ -89,6 +89,7 @@ fn audit_18_symlink_is_refused() {
 /// AUDIT-17: a lock held by another process is waited for only until the deadline: exit
 /// 124, nothing printed, instead of hanging.
 #[test]
+#[allow(clippy::disallowed_methods, reason = "the test holds the lock")]
 fn audit_17_held_lock_ends_at_the_deadline() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
@@ -116,6 +117,7 @@ fn audit_17_held_lock_ends_at_the_deadline() {
 struct TinyDisk(PathBuf);
 
 impl TinyDisk {
+    #[allow(clippy::print_stderr, reason = "a skipped test says why")]
     fn mount(at: PathBuf) -> Option<TinyDisk> {
         std::fs::create_dir_all(&at).unwrap();
         let mounted = Command::new("mount")

@@ -56,6 +56,7 @@ fn twenty_processes_filing_the_same_report_produce_one() {
 /// (here: the test holds it) gives up at the deadline with exit 124 and files nothing, and
 /// readers, which take no lock, are not held up.
 #[test]
+#[allow(clippy::disallowed_methods, reason = "the test holds the lock")]
 fn a_held_store_lock_ends_a_filing_at_its_deadline_and_readers_go_on() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.data_dir()).unwrap();
