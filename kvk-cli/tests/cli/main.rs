@@ -10,6 +10,7 @@ mod errors;
 mod fields;
 mod network;
 mod output;
+mod precision;
 mod provenance;
 mod session;
 mod shape;

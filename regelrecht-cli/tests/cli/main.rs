@@ -5,6 +5,8 @@
 mod corpus;
 mod energy;
 mod evalueer;
+mod hostile;
+mod precision;
 mod profile;
 mod support;
 mod vectors;

@@ -36,7 +36,14 @@ pub const SPECIAL_NUMBERS: &[(&str, &str)] = &[
         "200, headers en de eerste 100 bytes, dan 30 s stil",
     ),
     ("90000009", "200 met een HTML-onderhoudspagina"),
+    (
+        "90000010",
+        "200 basisprofiel met totaalWerkzamePersonen 18446744073709551617 (boven 2^64)",
+    ),
 ];
+
+/// The integer beyond 2^64 that `90000010` answers with, as written on the wire.
+pub const BEYOND_U64: &str = "18446744073709551617";
 
 /// The misbehaving reply for `kvk_nummer`, or `None` for an ordinary number.
 pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
@@ -56,6 +63,13 @@ pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
         "90000006" => Reply::json(200, &json!(["geen", "basisprofiel"])),
         "90000007" => Reply::json(200, &full_profile()).delay(STALL),
         "90000008" => Reply::json(200, &full_profile()).stall_mid_body(100, STALL),
+        "90000010" => {
+            let mut profile = full_profile();
+            profile["kvkNummer"] = "90000010".into();
+            profile["totaalWerkzamePersonen"] =
+                serde_json::from_str(BEYOND_U64).expect("an integer");
+            Reply::json(200, &profile)
+        }
         "90000009" => Reply::new(200)
             .header("content-type", "text/html; charset=utf-8")
             .body(b"<!DOCTYPE html><html><body><h1>Onderhoud</h1></body></html>".to_vec()),
