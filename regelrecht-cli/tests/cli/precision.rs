@@ -5,23 +5,14 @@
 use std::io::Write;
 use std::process::Stdio;
 
+use crate::evalueer::PARAMS;
 use crate::support::{BAL, Sandbox};
 
 /// 29 significant digits: exact in the engine's decimal, not in an f64.
 const EXACT: &str = "12345678901234567890.123456789";
 
-const FIXED: [&str; 10] = [
-    "--param",
-    "aardgasverbruik_m3=31000",
-    "--param",
-    "betreft_gebruiksfunctie_bbl=false",
-    "--param",
-    "alleen_hernieuwbare_energie_op_locatie=nee",
-    "--param",
-    "is_activiteit_artikel_3_3a_lid_1_onder_a=false",
-    "--param",
-    "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
-];
+/// The Bal facts without the electricity use, which each test gives itself.
+const FIXED: &[&str] = PARAMS.split_at(2).1;
 
 fn evalueer<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
