@@ -48,6 +48,17 @@ impl Default for Limits {
 }
 
 impl Limits {
+    fn too_many_files(&self, origin: &Origin) -> LoadError {
+        LoadError::new(
+            origin,
+            None,
+            format!(
+                "meer dan {} wetbestanden; laad minder mappen",
+                self.max_files
+            ),
+        )
+    }
+
     fn check_deadline(&self, origin: &Origin) -> Result<(), LoadError> {
         match self.deadline {
             Some(deadline) if Instant::now() >= deadline => Err(LoadError::deadline(origin)),
@@ -244,14 +255,7 @@ impl Corpus {
         self.limits.check_deadline(&origin)?;
         self.files_read += 1;
         if self.files_read > self.limits.max_files {
-            return Err(LoadError::new(
-                &origin,
-                None,
-                format!(
-                    "meer dan {} wetbestanden; laad minder mappen",
-                    self.limits.max_files
-                ),
-            ));
+            return Err(self.limits.too_many_files(&origin));
         }
         let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
         self.add_text(origin, text)
@@ -389,14 +393,7 @@ impl Walk {
                 .is_some_and(|ext| ext == "yaml" || ext == "yml")
             {
                 if self.paths.len() >= self.limits.max_files {
-                    return Err(LoadError::new(
-                        &origin,
-                        None,
-                        format!(
-                            "meer dan {} wetbestanden; laad minder mappen",
-                            self.limits.max_files
-                        ),
-                    ));
+                    return Err(self.limits.too_many_files(&origin));
                 }
                 self.paths.push(path);
             }
