@@ -86,6 +86,11 @@ impl<'a> Context<'a> {
         chrono::Utc::now().date_naive()
     }
 
+    /// When the command must be done (`--timeout`); local work and waits stop there (NET-2).
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
     /// Pass the plan gate: checks the requests' URLs (exit 78), then stops for
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
     /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.

@@ -207,7 +207,7 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
     for arg in command_args(cmd) {
         let name = arg.get_id().as_str().to_string();
         let mut prop = property(arg);
-        if let Some(extra) = spec.args.iter().find(|a| a.name == name) {
+        for extra in spec.args.iter().filter(|a| a.name == name) {
             let extra: Map<String, Value> = serde_json::from_str(extra.schema).unwrap_or_default();
             let target = if prop["type"] == "array" && !extra.contains_key("type") {
                 &mut prop["items"]

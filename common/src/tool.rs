@@ -42,10 +42,25 @@ impl Annotations {
 }
 
 /// A property schema override for one argument (JSON text of a schema object).
+/// An argument may have several; discovery applies them in order.
 #[derive(Clone, Copy, Debug)]
 pub struct ArgSchema {
     pub name: &'static str,
     pub schema: &'static str,
+}
+
+/// The JSON Schema `format` of an argument that names a local file or directory (DISC-21).
+pub const PATH_FORMAT: &str = "path";
+
+impl ArgSchema {
+    /// Declares that the argument names a local file or directory: `"format": "path"` on the
+    /// property (on its `items` when it is repeatable), so a bridge can withhold it (DISC-21).
+    pub const fn path(name: &'static str) -> Self {
+        Self {
+            name,
+            schema: r#"{"format": "path"}"#,
+        }
+    }
 }
 
 /// One command (a leaf of the clap tree) as a tool entry.

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use common::validate::Validation;
-use common::{Context, Error, Result};
-use regelrecht_engine::{Corpus, LawFile, Origin, Selection};
+use common::{ArgSchema, Context, Error, Result};
+use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Selection};
 use serde_json::{Value, json};
 
 use crate::problems;
@@ -32,6 +32,9 @@ pub struct CorpusArgs {
     pub corpus: Vec<PathBuf>,
 }
 
+/// `--corpus` names local directories (DISC-21).
+pub const CORPUS_SCHEMA: ArgSchema = ArgSchema::path("corpus");
+
 impl CorpusArgs {
     /// Every `--corpus` must be a readable directory (exit 65, pointer `/corpus`).
     pub fn validate(&self, validation: &mut Validation) {
@@ -52,8 +55,13 @@ impl CorpusArgs {
 
     /// The built-in laws plus `REGELRECHT_CORPUS` plus `--corpus`. A malformed file is exit 65
     /// naming the file and line; a `REGELRECHT_CORPUS` entry that is no directory is exit 78.
+    /// Loading stops at the command's deadline (124) and within the engine's [`Limits`].
     pub fn load(&self, ctx: &Context<'_>) -> Result<Corpus> {
         let mut corpus = Corpus::with_builtins();
+        corpus.set_limits(Limits {
+            deadline: Some(ctx.deadline()),
+            ..Limits::default()
+        });
         for dir in env_dirs(ctx) {
             if !dir.is_dir() {
                 return Err(Error::config(format!(

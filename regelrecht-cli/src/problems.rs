@@ -2,10 +2,14 @@
 //! outputs the engine refuses to compute (always an error naming what is missing, never a value).
 
 use common::{Error, ExitStatus, FieldError};
-use regelrecht_engine::{ErrorKind, EvalError, LoadError, ParamError};
+use regelrecht_engine::{ErrorKind, EvalError, LoadError, LoadErrorKind, ParamError};
 
-/// A malformed law file: exit 65, naming the file, the line and the problem.
+/// A malformed law file: exit 65, naming the file, the line and the problem; loading that ran
+/// past the deadline: exit 124.
 pub fn load_error(e: &LoadError) -> Error {
+    if e.kind == LoadErrorKind::Deadline {
+        return Error::timeout(format!("{}: {}", e.file, e.problem));
+    }
     let place = match e.line {
         Some(line) => format!("{} regel {line}", e.file),
         None => e.file.clone(),

@@ -13,6 +13,7 @@ mod golden;
 mod hostile_env;
 mod network;
 mod output;
+mod precision;
 mod provenance;
 mod session;
 mod shape;

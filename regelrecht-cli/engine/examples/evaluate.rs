@@ -28,7 +28,7 @@ fn main() {
             let (k, v) = p.split_once('=').expect("NAAM=JSON");
             (
                 k.to_string(),
-                Value::from_json(&serde_json::from_str(v).expect("JSON")),
+                Value::from_json(&serde_json::from_str(v).expect("JSON")).expect("exact number"),
             )
         })
         .collect();

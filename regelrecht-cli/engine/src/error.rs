@@ -11,8 +11,19 @@ pub struct LoadError {
     pub file: String,
     /// 1-based line of the problem, when known.
     pub line: Option<usize>,
-    /// What is wrong.
+    /// What is wrong. Never text taken from the file beyond the law's `$id`.
     pub problem: String,
+    /// Why loading stopped.
+    pub kind: LoadErrorKind,
+}
+
+/// The two ways loading fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// The file (or directory) is unreadable, malformed or beyond a limit.
+    Invalid,
+    /// The deadline passed before loading was done.
+    Deadline,
 }
 
 impl LoadError {
@@ -25,6 +36,18 @@ impl LoadError {
             file: origin.display(),
             line,
             problem: problem.into(),
+            kind: LoadErrorKind::Invalid,
+        }
+    }
+
+    pub(crate) fn deadline(origin: &Origin) -> LoadError {
+        LoadError {
+            kind: LoadErrorKind::Deadline,
+            ..LoadError::new(
+                origin,
+                None,
+                "tijdslimiet verstreken tijdens het laden van wetten",
+            )
         }
     }
 }

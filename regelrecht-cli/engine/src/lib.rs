@@ -36,10 +36,10 @@ mod units;
 pub mod value;
 
 pub use energy::{EnergyCheck, EnergyFacts, check_energiebesparing};
-pub use error::{ErrorKind, EvalError, LoadError};
+pub use error::{ErrorKind, EvalError, LoadError, LoadErrorKind};
 pub use eval::{Basis, Engine, Evaluation, Request};
 pub use law::{Article, Field, FieldType, Law};
-pub use load::{Corpus, LawFile, Origin, Selection, parse_iso_date};
+pub use load::{Corpus, LawFile, Limits, Origin, Selection, parse_iso_date};
 pub use params::{ParamError, TypedParams, typed_params};
 pub use trace::{TraceKind, TraceNode};
 pub use value::Value;

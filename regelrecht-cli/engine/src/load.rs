@@ -4,14 +4,68 @@
 //! `valid_to` lines (and whether it declares `implements`, `hooks` or `overrides`); the full YAML
 //! parse happens the first time an evaluation reaches that law version. [`Corpus::parse_all`]
 //! parses and validates everything (for listings and checks).
+//!
+//! All work is bounded by its input ([`Limits`]): directories are walked once each (a symlink
+//! loop is visited once), only regular files are read (a FIFO or device is refused, never waited
+//! on), and file size, file count, directory depth and bracket nesting are capped. Between steps
+//! the deadline is checked. Error texts name the file and line, never the file's text.
 
 use crate::error::LoadError;
 use crate::law::Law;
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::Instant;
+
+/// Bounds on loading law files from disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest law file, in bytes.
+    pub max_file_bytes: u64,
+    /// Most law files read from disk, over all directories.
+    pub max_files: usize,
+    /// Deepest directory below a corpus directory.
+    pub max_dir_depth: usize,
+    /// Deepest nesting of YAML flow collections (`[`, `{`); the YAML parser is quadratic in it.
+    pub max_flow_depth: usize,
+    /// When loading (and parsing) must stop.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_file_bytes: 1024 * 1024,
+            max_files: 2000,
+            max_dir_depth: 16,
+            max_flow_depth: 64,
+            deadline: None,
+        }
+    }
+}
+
+impl Limits {
+    fn too_many_files(&self, origin: &Origin) -> LoadError {
+        LoadError::new(
+            origin,
+            None,
+            format!(
+                "meer dan {} wetbestanden; laad minder mappen",
+                self.max_files
+            ),
+        )
+    }
+
+    fn check_deadline(&self, origin: &Origin) -> Result<(), LoadError> {
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Err(LoadError::deadline(origin)),
+            _ => Ok(()),
+        }
+    }
+}
 
 /// Where a law file came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,17 +101,20 @@ pub struct LawFile {
     pub(crate) declares_hooks: bool,
     pub(crate) declares_overrides: bool,
     text: String,
+    limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
 }
 
 impl LawFile {
-    fn new(origin: Origin, text: String) -> Result<LawFile, LoadError> {
+    fn new(origin: Origin, text: String, limits: Limits) -> Result<LawFile, LoadError> {
+        check_flow_depth(&origin, &text, limits.max_flow_depth)?;
         let header = scan_header(&text);
         let id = match header.id {
             Some(id) => id,
             None => {
                 // No plain `$id:` line: let the full parser say what is wrong.
+                limits.check_deadline(&origin)?;
                 let law = parse_law(&origin, &text)?;
                 law.id
             }
@@ -71,6 +128,7 @@ impl LawFile {
             valid_from: header.valid_from,
             valid_to: header.valid_to,
             text,
+            limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
         };
@@ -80,7 +138,7 @@ impl LawFile {
             return Err(LoadError::new(
                 &file.origin,
                 header.valid_to_line,
-                format!("valid_to '{valid_to}' is geen datum (JJJJ-MM-DD)"),
+                "valid_to is geen datum (JJJJ-MM-DD)",
             ));
         }
         Ok(file)
@@ -90,6 +148,7 @@ impl LawFile {
     pub fn law(&self) -> Result<&Law, LoadError> {
         self.parsed
             .get_or_init(|| {
+                self.limits.check_deadline(&self.origin)?;
                 let law = parse_law(&self.origin, &self.text)?;
                 if law.id != self.id {
                     return Err(LoadError::new(
@@ -136,6 +195,9 @@ impl LawFile {
 pub struct Corpus {
     files: Vec<LawFile>,
     by_id: HashMap<String, Vec<usize>>,
+    limits: Limits,
+    /// Files read from disk so far (counted against `limits.max_files`).
+    files_read: usize,
 }
 
 impl Corpus {
@@ -151,6 +213,11 @@ impl Corpus {
         corpus
     }
 
+    /// Sets the bounds for everything loaded after this call.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// Adds the built-in laws (see [`crate::builtin`]).
     pub fn add_builtins(&mut self) {
         for (name, text) in crate::builtin::BUILTIN_LAWS {
@@ -163,7 +230,7 @@ impl Corpus {
 
     /// Adds one law text. A later file with the same `$id` and `valid_from` replaces an earlier one.
     pub fn add_text(&mut self, origin: Origin, text: String) -> Result<(), LoadError> {
-        let file = LawFile::new(origin, text)?;
+        let file = LawFile::new(origin, text, self.limits)?;
         let versions = self.by_id.entry(file.id.clone()).or_default();
         if let Some(pos) = versions
             .iter()
@@ -181,20 +248,30 @@ impl Corpus {
         Ok(())
     }
 
-    /// Reads a law file from disk.
+    /// Reads a law file from disk: a regular file (after symlinks) of at most
+    /// `limits.max_file_bytes`, counted against `limits.max_files`.
     pub fn add_file(&mut self, path: &Path) -> Result<(), LoadError> {
         let origin = Origin::File(path.to_path_buf());
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            LoadError::new(&origin, None, format!("kan het bestand niet lezen: {e}"))
-        })?;
+        self.limits.check_deadline(&origin)?;
+        self.files_read += 1;
+        if self.files_read > self.limits.max_files {
+            return Err(self.limits.too_many_files(&origin));
+        }
+        let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
         self.add_text(origin, text)
     }
 
-    /// Adds every `*.yaml` / `*.yml` file under `dir` (recursively, in sorted order).
-    /// Returns the number of files added.
+    /// Adds every `*.yaml` / `*.yml` file under `dir` (recursively, in sorted order; a directory
+    /// reached twice, e.g. through a symlink loop, is walked once). Returns the number of files
+    /// added.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let mut paths = Vec::new();
-        collect_yaml(dir, &mut paths)?;
+        let mut walk = Walk {
+            limits: self.limits,
+            visited: HashSet::new(),
+            paths: Vec::new(),
+        };
+        walk.collect(dir, 0)?;
+        let mut paths = walk.paths;
         paths.sort();
         for path in &paths {
             self.add_file(path)?;
@@ -274,23 +351,117 @@ pub enum Selection {
     Ended(NaiveDate),
 }
 
-fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
-    let origin = Origin::File(dir.to_path_buf());
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
-        let path = entry.path();
-        let file_type = entry
-            .file_type()
-            .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
-        if file_type.is_dir() || (file_type.is_symlink() && path.is_dir()) {
-            collect_yaml(&path, out)?;
-        } else if path
-            .extension()
-            .is_some_and(|ext| ext == "yaml" || ext == "yml")
-        {
-            out.push(path);
+/// One directory walk: every directory is visited once (by canonical path).
+struct Walk {
+    limits: Limits,
+    visited: HashSet<PathBuf>,
+    paths: Vec<PathBuf>,
+}
+
+impl Walk {
+    fn collect(&mut self, dir: &Path, depth: usize) -> Result<(), LoadError> {
+        let origin = Origin::File(dir.to_path_buf());
+        self.limits.check_deadline(&origin)?;
+        if depth > self.limits.max_dir_depth {
+            return Err(LoadError::new(
+                &origin,
+                None,
+                format!(
+                    "mappen dieper dan {} niveaus; laad een minder diepe map",
+                    self.limits.max_dir_depth
+                ),
+            ));
+        }
+        let canonical = std::fs::canonicalize(dir)
+            .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
+        if !self.visited.insert(canonical) {
+            return Ok(());
+        }
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
+        for entry in entries {
+            self.limits.check_deadline(&origin)?;
+            let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
+            let path = entry.path();
+            let file_type = entry
+                .file_type()
+                .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
+            if file_type.is_dir() || (file_type.is_symlink() && path.is_dir()) {
+                self.collect(&path, depth + 1)?;
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "yaml" || ext == "yml")
+            {
+                if self.paths.len() >= self.limits.max_files {
+                    return Err(self.limits.too_many_files(&origin));
+                }
+                self.paths.push(path);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The text of a law file: only a regular file is opened (a FIFO or device would block or never
+/// end), and at most `max_bytes` are read.
+fn read_law_file(origin: &Origin, path: &Path, max_bytes: u64) -> Result<String, LoadError> {
+    let unreadable = |e: std::io::Error| {
+        LoadError::new(origin, None, format!("kan het bestand niet lezen: {e}"))
+    };
+    let not_regular = || {
+        LoadError::new(
+            origin,
+            None,
+            "geen gewoon bestand (bijv. een FIFO of apparaat)",
+        )
+    };
+    if !std::fs::metadata(path).map_err(unreadable)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    if !file.metadata().map_err(unreadable)?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(LoadError::new(
+            origin,
+            None,
+            format!("groter dan {max_bytes} bytes"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| LoadError::new(origin, None, "geen UTF-8-tekst"))
+}
+
+/// Refuses flow collections (`[`, `{`) nested deeper than `max`, in time linear in the text.
+/// Brackets in comments are skipped; brackets inside quoted scalars count, which only makes the
+/// check stricter for texts nobody writes in a law.
+fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadError> {
+    let mut depth = 0usize;
+    for (index, line) in text.lines().enumerate() {
+        let code = match line.find(" #") {
+            Some(pos) => &line[..pos],
+            None if line.trim_start().starts_with('#') => "",
+            None => line,
+        };
+        for byte in code.bytes() {
+            match byte {
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > max {
+                        return Err(LoadError::new(
+                            origin,
+                            Some(index + 1),
+                            format!("lijsten of mappings dieper genest dan {max} niveaus"),
+                        ));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
         }
     }
     Ok(())
@@ -362,7 +533,7 @@ pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
         if let Some(pos) = problem.find(" at line ") {
             problem.truncate(pos);
         }
-        LoadError::new(origin, line, problem)
+        LoadError::new(origin, line, without_file_text(&problem))
     })?;
     if let Some(from) = &law.valid_from
         && !from.starts_with('#')
@@ -371,10 +542,42 @@ pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
         return Err(LoadError::new(
             origin,
             find_line(text, "valid_from:"),
-            format!("valid_from '{from}' is geen datum (JJJJ-MM-DD)"),
+            "valid_from is geen datum (JJJJ-MM-DD)",
         ));
     }
     Ok(law)
+}
+
+/// A parser message without text taken from the file, so that a file that is no law (say, a
+/// symlink to a secret) is never echoed: quoted excerpts (`"…"`, `` `…` ``) before "expected"
+/// are dropped. What follows "expected", and the names in "missing field" / "duplicate field",
+/// come from the law format itself and stay.
+fn without_file_text(message: &str) -> String {
+    if message.starts_with("missing field") || message.starts_with("duplicate field") {
+        return message.to_string();
+    }
+    let (head, schema) = message.split_at(message.find("expected").unwrap_or(message.len()));
+    let mut out = String::with_capacity(message.len());
+    let mut chars = head.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    match c {
+                        '\\' if !escaped => escaped = true,
+                        '"' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            '`' => {
+                chars.by_ref().find(|&c| c == '`');
+            }
+            _ => out.push(c),
+        }
+    }
+    format!("{}{schema}", out.replace(" ,", ","))
 }
 
 fn find_line(text: &str, prefix: &str) -> Option<usize> {

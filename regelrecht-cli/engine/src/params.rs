@@ -4,7 +4,7 @@
 
 use crate::law::{Field, FieldType, Law};
 use crate::load::parse_iso_date;
-use crate::value::{Value, number_from_text};
+use crate::value::{InexactNumber, Value, number_from_text};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -15,7 +15,7 @@ pub struct ParamError {
     pub name: String,
     /// Declared type.
     pub expected: FieldType,
-    /// What was given.
+    /// What was given: a short excerpt (at most [`GIVEN_EXCERPT_CHARS`] characters).
     pub given: String,
     /// Why it does not fit.
     pub problem: String,
@@ -82,6 +82,10 @@ pub fn parameters_for<'l>(law: &'l Law, outputs: &[String]) -> Vec<&'l Field> {
     out
 }
 
+/// The most characters of a given value an error quotes: errors name the offending value, they
+/// do not repeat a file's contents.
+pub const GIVEN_EXCERPT_CHARS: usize = 40;
+
 fn error(
     name: &str,
     expected: FieldType,
@@ -91,9 +95,31 @@ fn error(
     ParamError {
         name: name.to_string(),
         expected,
-        given: given.into(),
+        given: excerpt(&given.into()),
         problem: problem.into(),
     }
+}
+
+/// The first [`GIVEN_EXCERPT_CHARS`] characters of a value, marked with `…` when cut.
+fn excerpt(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.by_ref().take(GIVEN_EXCERPT_CHARS).collect();
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A JSON value as an engine value; a number without an exact decimal is an error.
+fn from_json(
+    name: &str,
+    expected: FieldType,
+    json: &serde_json::Value,
+) -> Result<Value, ParamError> {
+    Value::from_json(json).map_err(|InexactNumber(text)| {
+        let problem = InexactNumber(text.clone()).to_string();
+        error(name, expected, text, problem)
+    })
 }
 
 /// Parses a command-line text value as the declared type.
@@ -119,7 +145,16 @@ pub fn parse_text(name: &str, field_type: FieldType, text: &str) -> Result<Value
             } else {
                 t.to_string()
             };
-            let n = number_from_text(&normal).ok_or_else(|| err("geen getal"))?;
+            let n = number_from_text(&normal).ok_or_else(|| {
+                let numeric = normal
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
+                if numeric && normal.bytes().any(|b| b.is_ascii_digit()) {
+                    err(&InexactNumber(normal.clone()).to_string())
+                } else {
+                    err("geen getal")
+                }
+            })?;
             if field_type == FieldType::Amount && !n.fract().is_zero() {
                 return Err(err("bedrag in eurocent moet een geheel getal zijn"));
             }
@@ -147,7 +182,7 @@ pub fn check_json(
     field_type: FieldType,
     json: &serde_json::Value,
 ) -> Result<Value, ParamError> {
-    let value = Value::from_json(json);
+    let value = from_json(name, field_type, json)?;
     let fits = match (&value, field_type) {
         (Value::Null, _) => true,
         (Value::String(_), FieldType::String) => true,
@@ -194,7 +229,7 @@ pub fn typed_params(
     for (name, json) in json.into_iter().flatten() {
         let result = match decls.get(name.as_str()) {
             Some(t) => check_json(name, *t, json),
-            None => Ok(Value::from_json(json)),
+            None => from_json(name, FieldType::Number, json),
         };
         put(name, result, &mut out);
     }

@@ -2,7 +2,7 @@
 //! ISO `YYYY-MM-DD` strings, as in the reference engine), lists and objects.
 
 use rust_decimal::Decimal;
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::prelude::ToPrimitive;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -70,25 +70,30 @@ impl Value {
         }
     }
 
-    /// Converts from JSON. Numbers keep their decimal text exactly (no float round trip).
-    pub fn from_json(json: &serde_json::Value) -> Value {
-        match json {
+    /// Converts from JSON. Numbers keep their decimal text exactly (no float round trip); a
+    /// number without an exact decimal (beyond 28 significant digits or the decimal range) is an
+    /// error, never a rounded value.
+    pub fn from_json(json: &serde_json::Value) -> Result<Value, InexactNumber> {
+        Ok(match json {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(*b),
-            serde_json::Value::Number(n) => number_from_text(&n.to_string())
-                .or_else(|| n.as_f64().and_then(Decimal::from_f64))
-                .map(Value::Number)
-                .unwrap_or(Value::Null),
-            serde_json::Value::String(s) => Value::String(s.clone()),
-            serde_json::Value::Array(items) => {
-                Value::List(items.iter().map(Value::from_json).collect())
+            serde_json::Value::Number(n) => {
+                let text = n.to_string();
+                Value::Number(number_from_text(&text).ok_or(InexactNumber(text))?)
             }
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(items) => Value::List(
+                items
+                    .iter()
+                    .map(Value::from_json)
+                    .collect::<Result<_, _>>()?,
+            ),
             serde_json::Value::Object(map) => Value::Object(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), Value::from_json(v)))
-                    .collect(),
+                    .map(|(k, v)| Ok((k.clone(), Value::from_json(v)?)))
+                    .collect::<Result<_, _>>()?,
             ),
-        }
+        })
     }
 
     /// Converts to JSON. Whole numbers become JSON integers, others JSON numbers with their exact
@@ -109,11 +114,43 @@ impl Value {
     }
 }
 
-/// Parses a decimal number in plain or exponent notation (`12`, `-0.5`, `1e3`).
+/// A number (its text as given) that has no exact decimal value: more than 28 significant
+/// digits, or beyond ±79228162514264337593543950335.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InexactNumber(pub String);
+
+impl fmt::Display for InexactNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "getal niet exact als decimaal voor te stellen (ten hoogste 28 significante cijfers, \
+             absoluut kleiner dan 7,9·10^28)"
+        )
+    }
+}
+
+/// Parses a decimal number in plain or exponent notation (`12`, `-0.5`, `1e3`), exactly: a text
+/// that would have to be rounded (or is out of range) is `None`.
 pub fn number_from_text(text: &str) -> Option<Decimal> {
-    Decimal::from_str(text)
-        .ok()
-        .or_else(|| Decimal::from_scientific(text).ok())
+    if let Ok(d) = Decimal::from_str_exact(text) {
+        return Some(d);
+    }
+    let (mantissa, exponent) = text.split_once(['e', 'E'])?;
+    let mantissa = Decimal::from_str_exact(mantissa).ok()?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let scale = i64::from(mantissa.scale()) - i64::from(exponent);
+    if scale >= 0 {
+        // Move the point left: exact while the scale fits.
+        let scale = u32::try_from(scale).ok().filter(|s| *s <= 28)?;
+        let mut d = mantissa;
+        d.set_scale(scale).ok()?;
+        Some(d)
+    } else {
+        // Whole number: multiply by a power of ten, refusing overflow.
+        let mut d = mantissa;
+        d.set_scale(0).ok()?;
+        (0..-scale).try_fold(d, |acc, _| acc.checked_mul(Decimal::TEN))
+    }
 }
 
 fn number_to_json(d: Decimal) -> serde_json::Value {
@@ -171,8 +208,32 @@ mod tests {
     #[test]
     fn json_numbers_round_trip_exactly() {
         let json: serde_json::Value = serde_json::from_str("[2, 2.0, 0.1, 1e2, -3.25]").unwrap();
-        let value = Value::from_json(&json);
+        let value = Value::from_json(&json).unwrap();
         assert_eq!(value.to_json().to_string(), "[2,2,0.1,100,-3.25]");
+    }
+
+    #[test]
+    fn numbers_beyond_the_decimal_range_are_refused_not_rounded() {
+        let exact = "12345678901234567890.123456789";
+        let json: serde_json::Value = serde_json::from_str(exact).unwrap();
+        assert_eq!(
+            Value::from_json(&json).unwrap().to_json().to_string(),
+            exact
+        );
+        let big = "123456789012345678901234567890";
+        let json: serde_json::Value = serde_json::from_str(big).unwrap();
+        assert_eq!(Value::from_json(&json), Err(InexactNumber(big.to_string())));
+        for text in [
+            "0.12345678901234567890123456789",
+            "1e29",
+            "1e-29",
+            "79228162514264337593543950336",
+        ] {
+            assert_eq!(number_from_text(text), None, "{text}");
+        }
+        assert_eq!(number_from_text("1.5e3"), Some(Decimal::from(1500)));
+        assert_eq!(number_from_text("25e-2"), Decimal::from_str("0.25").ok());
+        assert_eq!(number_from_text("-1E2"), Some(Decimal::from(-100)));
     }
 
     #[test]

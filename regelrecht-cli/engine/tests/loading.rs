@@ -1,7 +1,9 @@
 //! Loading and resolution: malformed law files name file, line and problem; versions are chosen
 //! by date; cyclic references are refused with their path.
 
-use regelrecht_engine::{Corpus, Engine, ErrorKind, Origin, Request, Value, parse_iso_date};
+use regelrecht_engine::{
+    Corpus, Engine, ErrorKind, Limits, LoadErrorKind, Origin, Request, Value, parse_iso_date,
+};
 use std::path::PathBuf;
 
 fn law(id: &str, valid_from: &str, body: &str) -> String {
@@ -87,8 +89,12 @@ fn missing_required_key_and_bad_type_are_load_errors() {
         ),
     );
     let err = corpus.parse_all().unwrap_err();
+    // The line and the allowed values; the file's own text is not quoted.
     assert!(
-        err.problem.contains("getal") && err.line == Some(15),
+        err.problem.contains("unknown variant")
+            && err.problem.contains("`number`")
+            && !err.problem.contains("getal")
+            && err.line == Some(15),
         "{err}"
     );
 }
@@ -235,6 +241,113 @@ fn add_dir_reads_nested_yaml_and_reports_bad_files() {
     let err = Corpus::new().add_dir(dir.path()).unwrap_err();
     assert!(
         err.file.ends_with("kapot.yaml") && err.line.is_some(),
+        "{err}"
+    );
+}
+
+fn corpus_with(limits: Limits) -> Corpus {
+    let mut corpus = Corpus::new();
+    corpus.set_limits(limits);
+    corpus
+}
+
+fn write_laws(dir: &std::path::Path, count: usize) {
+    for i in 0..count {
+        let id = format!("w{i}");
+        std::fs::write(
+            dir.join(format!("{id}.yaml")),
+            law(&id, "2020-01-01", &CONSTANT.replace("VALUE", "1")),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn loading_stops_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    write_laws(dir.path(), 1);
+    let mut corpus = corpus_with(Limits {
+        deadline: Some(std::time::Instant::now()),
+        ..Limits::default()
+    });
+    let err = corpus.add_dir(dir.path()).unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::Deadline, "{err}");
+
+    // A file added before the deadline is not parsed after it.
+    let mut corpus = corpus_with(Limits {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+        ..Limits::default()
+    });
+    corpus.add_dir(dir.path()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    let err = corpus.parse_all().unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::Deadline, "{err}");
+}
+
+#[test]
+fn the_number_of_files_and_the_directory_depth_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    write_laws(dir.path(), 4);
+    let limits = Limits {
+        max_files: 3,
+        ..Limits::default()
+    };
+    let err = corpus_with(limits).add_dir(dir.path()).unwrap_err();
+    assert!(err.problem.contains("meer dan 3 wetbestanden"), "{err}");
+    // The cap holds over several directories too.
+    let other = tempfile::tempdir().unwrap();
+    write_laws(other.path(), 2);
+    let mut corpus = corpus_with(Limits {
+        max_files: 5,
+        ..Limits::default()
+    });
+    corpus.add_dir(dir.path()).unwrap();
+    assert!(corpus.add_dir(other.path()).is_err());
+
+    let deep = tempfile::tempdir().unwrap();
+    let mut path = deep.path().to_path_buf();
+    for level in 0..4 {
+        path.push(format!("n{level}"));
+    }
+    std::fs::create_dir_all(&path).unwrap();
+    write_laws(&path, 1);
+    let shallow = Limits {
+        max_dir_depth: 3,
+        ..Limits::default()
+    };
+    let err = corpus_with(shallow).add_dir(deep.path()).unwrap_err();
+    assert!(err.problem.contains("dieper dan 3"), "{err}");
+    assert_eq!(
+        corpus_with(Limits::default()).add_dir(deep.path()).unwrap(),
+        1
+    );
+}
+
+#[test]
+fn parse_errors_do_not_quote_the_file() {
+    let canary = "kanarie-7d1e";
+    for text in [
+        format!("{canary}\n"),
+        format!("\"{canary}\"\n"),
+        format!("$id: x\n{canary}: 1\n"),
+        format!("$id: x\nregulatory_layer: {canary}\n"),
+        format!("$id: x\nvalid_from: '{canary}'\n"),
+    ] {
+        let mut corpus = Corpus::new();
+        let problem = match corpus.add_text(Origin::File("w.yaml".into()), text.clone()) {
+            Err(e) => e.to_string(),
+            Ok(()) => corpus.parse_all().unwrap_err().to_string(),
+        };
+        assert!(!problem.contains(canary), "{text:?}: {problem}");
+    }
+    // Names from the law format itself stay.
+    let mut corpus = Corpus::new();
+    corpus
+        .add_text(Origin::File("w.yaml".into()), "$id: x\n".into())
+        .unwrap();
+    let err = corpus.parse_all().unwrap_err();
+    assert!(
+        err.problem.contains("missing field `regulatory_layer`"),
         "{err}"
     );
 }

@@ -85,6 +85,8 @@ pub const SPEC: CommandSpec = CommandSpec {
             // NAAM=WAARDE: a NAAM that is not blank, as `param_texts` requires.
             schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
         },
+        ArgSchema::path("param_json"),
+        laws::CORPUS_SCHEMA,
         ArgSchema {
             name: "uitvoer",
             schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
@@ -195,7 +197,10 @@ fn typed(
         ctx.printer.warn(&format!(
             "parameter '{name}' is een tekst volgens de wet maar is gegeven als getal ({value}); ongewijzigd doorgegeven"
         ));
-        typed.values.insert(name, EngineValue::from_json(&value));
+        // The number's own digits, as text: exact whatever its size.
+        typed
+            .values
+            .insert(name, EngineValue::String(value.to_string()));
     }
     Ok(typed)
 }
@@ -214,17 +219,17 @@ fn param_texts(params: &[String], validation: &mut Validation) -> Vec<(String, S
     out
 }
 
-/// The JSON object of `--param-json FILE|-`.
+/// The most bytes `--param-json` reads (from a file or stdin).
+const MAX_PARAM_JSON_BYTES: u64 = 1024 * 1024;
+
+/// The JSON object of `--param-json FILE|-`. A file must be a regular file (a FIFO or device is
+/// refused, not waited on); errors never quote its contents.
 fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<String, Value>> {
     let text = if source == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map(|_| text)
+        read_bounded(std::io::stdin().lock())
             .map_err(|e| format!("stdin kon niet gelezen worden: {e}"))
     } else {
-        std::fs::read_to_string(Path::new(source))
-            .map_err(|e| format!("{source} kon niet gelezen worden: {e}"))
+        read_param_file(Path::new(source))
     };
     let parsed = text.and_then(|t| match serde_json::from_str::<Value>(&t) {
         Ok(Value::Object(map)) => Ok(map),
@@ -241,6 +246,35 @@ fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<Stri
             None
         }
     }
+}
+
+fn read_param_file(path: &Path) -> std::result::Result<String, String> {
+    let shown = path.display();
+    let unreadable = |e: std::io::Error| format!("{shown} kon niet gelezen worden: {e}");
+    let regular = std::fs::metadata(path).map_err(unreadable)?.is_file();
+    let file = if regular {
+        std::fs::File::open(path).map_err(unreadable)?
+    } else {
+        return Err(format!("{shown} is geen gewoon bestand"));
+    };
+    if !file.metadata().map_err(unreadable)?.is_file() {
+        return Err(format!("{shown} is geen gewoon bestand"));
+    }
+    read_bounded(file).map_err(unreadable)
+}
+
+/// At most [`MAX_PARAM_JSON_BYTES`] of UTF-8 text.
+fn read_bounded(reader: impl Read) -> std::io::Result<String> {
+    let mut text = String::new();
+    reader
+        .take(MAX_PARAM_JSON_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_PARAM_JSON_BYTES {
+        return Err(std::io::Error::other(format!(
+            "groter dan {MAX_PARAM_JSON_BYTES} bytes"
+        )));
+    }
+    Ok(text)
 }
 
 fn json_kind(value: &Value) -> &'static str {

@@ -27,7 +27,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../schemas/wet_lijst.json"),
     examples: &[&["wet", "lijst"]],
-    args: &[],
+    args: &[laws::CORPUS_SCHEMA],
 };
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -43,6 +43,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             name: "law_id",
             schema: r#"{"minLength": 1, "examples": ["besluit_activiteiten_leefomgeving"]}"#,
         },
+        laws::CORPUS_SCHEMA,
     ],
 };
 

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use crate::support::{BAL, Sandbox, assert_valid_against, corpus_dir, output_schema, run};
 
-const PARAMS: [&str; 12] = [
+/// The Bal facts of one company; the first pair is its electricity use.
+pub(crate) const PARAMS: [&str; 12] = [
     "--param",
     "elektriciteitsverbruik_kwh=62000",
     "--param",

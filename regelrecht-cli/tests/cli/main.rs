@@ -6,6 +6,8 @@ mod corpus;
 mod energy;
 mod evalueer;
 mod golden;
+mod hostile;
+mod precision;
 mod profile;
 mod support;
 mod vectors;

@@ -226,7 +226,7 @@ fn special_numbers_misbehave_as_documented() {
         get("/v1/basisprofielen/90000009").header_value("content-type"),
         Some("text/html; charset=utf-8")
     );
-    assert_eq!(kvk::special::SPECIAL_NUMBERS.len(), 11);
+    assert_eq!(kvk::special::SPECIAL_NUMBERS.len(), 12);
 }
 
 #[test]

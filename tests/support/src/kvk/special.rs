@@ -39,6 +39,8 @@ pub const STALL_BEFORE_HEADERS: &str = "90000007";
 pub const STALL_MID_BODY: &str = "90000008";
 /// 200 with an HTML maintenance page.
 pub const HTML_200: &str = "90000009";
+/// A basisprofiel whose `totaalWerkzamePersonen` is [`BEYOND_U64`] (exact numbers, NUM-1).
+pub const BEYOND_U64_PROFILE: &str = "90000010";
 
 /// A well-formed KvK number the fake does not know: 404 IPD0005.
 pub const UNKNOWN_KVK_NUMBER: &str = "99999999";
@@ -73,7 +75,14 @@ pub const SPECIAL_NUMBERS: &[(&str, &str)] = &[
         "200, headers en de eerste 100 bytes, dan 30 s stil",
     ),
     (HTML_200, "200 met een HTML-onderhoudspagina"),
+    (
+        BEYOND_U64_PROFILE,
+        "200 basisprofiel met totaalWerkzamePersonen 18446744073709551617 (boven 2^64)",
+    ),
 ];
+
+/// The integer beyond 2^64 that `90000010` answers with, as written on the wire.
+pub const BEYOND_U64: &str = "18446744073709551617";
 
 /// The misbehaving reply for `kvk_nummer`, or `None` for an ordinary number.
 pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
@@ -93,6 +102,13 @@ pub fn reply_for(kvk_nummer: &str) -> Option<Reply> {
         WRONG_SHAPE => Reply::json(200, &json!(["geen", "basisprofiel"])),
         STALL_BEFORE_HEADERS => Reply::json(200, &full_profile()).delay(STALL),
         STALL_MID_BODY => Reply::json(200, &full_profile()).stall_mid_body(100, STALL),
+        BEYOND_U64_PROFILE => {
+            let mut profile = full_profile();
+            profile["kvkNummer"] = BEYOND_U64_PROFILE.into();
+            profile["totaalWerkzamePersonen"] =
+                serde_json::from_str(BEYOND_U64).expect("an integer");
+            Reply::json(200, &profile)
+        }
         HTML_200 => Reply::new(200)
             .header("content-type", "text/html; charset=utf-8")
             .body(b"<!DOCTYPE html><html><body><h1>Onderhoud</h1></body></html>".to_vec()),
