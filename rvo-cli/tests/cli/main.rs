@@ -8,5 +8,6 @@ mod http;
 mod http_status;
 mod indienen;
 mod regeling;
+mod scrub;
 mod sessie;
 mod support;
