@@ -638,6 +638,78 @@ mod tests {
     }
 
     #[test]
+    fn encoded_traversal_is_decoded_before_comparing() {
+        let base = "https://repository.example.nl/bwb";
+        for bad in [
+            "https://repository.example.nl/bwb/..%2F..%2Fetc/passwd",
+            "https://repository.example.nl/bwb/%2E%2E/geheim",
+            "https://repository.example.nl/bwb/%2e%2e%2fgeheim",
+            "https://repository.example.nl/bwb/..%5Cgeheim",
+            "https://repository.example.nl/bwb/a%00b",
+            "https://repository.example.nl/bwb%2F..%2Fx",
+        ] {
+            let err = ensure_under(bad, base).unwrap_err();
+            assert_eq!(err.exit_status().code(), 76, "{bad}");
+        }
+        assert!(ensure_under("https://repository.example.nl/bwb/BWBR1%20x/a.xml", base).is_ok());
+        assert!(ensure_under("https://repository.example.nl/bwb/a..b/x.xml", base).is_ok());
+        // What `Url` itself resolves is compared resolved.
+        let resolved = ensure_under("https://repository.example.nl/bwb/x/%2E/y", base).unwrap();
+        assert_eq!(resolved.path(), "/bwb/x/y");
+    }
+
+    #[test]
+    fn redirects_are_scoped_to_the_longest_matching_base() {
+        let bases = [
+            "https://x.test/api",
+            "https://x.test/api/v1",
+            "https://y.test/",
+        ];
+        assert_eq!(
+            redirect_scope("https://x.test/api/v1/a/b", bases),
+            "https://x.test/api/v1"
+        );
+        assert_eq!(
+            redirect_scope("https://x.test/api/v2", bases),
+            "https://x.test/api"
+        );
+        assert_eq!(
+            redirect_scope("https://z.test/a/b?q", bases),
+            "https://z.test/a/"
+        );
+    }
+
+    #[test]
+    fn proxies_must_be_usable_urls() {
+        assert!(check_proxy(None).unwrap().is_none());
+        assert!(check_proxy(Some("http://proxy.example:3128")).is_ok());
+        for bad in [
+            "garbage",
+            "ftp://proxy.example",
+            "http://",
+            "http://proxy.example:99999",
+            "http://proxy.example/pad",
+        ] {
+            let err = check_proxy(Some(bad)).unwrap_err();
+            assert_eq!(err.exit_status().code(), 78, "{bad}");
+        }
+    }
+
+    #[test]
+    fn headers_the_wire_cannot_carry_are_refused_without_echo() {
+        let req = Request::get("https://x.test/a").secret_header("apikey", "s3cr3t\nX");
+        let err = req.check().unwrap_err();
+        assert_eq!(err.exit_status().code(), 78);
+        assert!(!err.problem().unwrap().detail.contains("s3cr3t"));
+        assert!(
+            Request::get("https://x.test/a")
+                .header("a b", "v")
+                .check()
+                .is_err()
+        );
+    }
+
+    #[test]
     fn plans_redact_secret_headers() {
         let req = Request::get("https://x.test/a")
             .secret_header("apikey", "s3cr3t")
