@@ -82,12 +82,13 @@ impl<'a> Context<'a> {
         chrono::Utc::now().date_naive()
     }
 
-    /// Pass the plan gate: checks the requests' URLs (exit 78), then stops for
+    /// Pass the plan gate: checks the requests (URLs, headers) and the client's
+    /// settings as the real call would (exit 78), then stops for
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
     /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.
     pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Plan> {
         if !spec.requests.is_empty() {
-            crate::http::check_proxy(self.env("HTTPS_PROXY"))?;
+            self.client_config()?;
         }
         for request in &mut spec.requests {
             request.check()?;
@@ -197,6 +198,12 @@ impl<'a> Context<'a> {
     }
 
     fn build_client(&self, needs_tls: bool) -> Result<HttpClient> {
+        HttpClient::new(&self.client_config()?, needs_tls)
+    }
+
+    /// The client's settings, checked: what a dry run checks too (rule DRY-4).
+    fn client_config(&self) -> Result<ClientConfig<'_>> {
+        crate::http::check_proxy(self.env("HTTPS_PROXY"))?;
         let max_body = match self.env(MAX_RESPONSE_BYTES) {
             Some(v) => v.parse().map_err(|_| {
                 Error::config(format!(
@@ -211,6 +218,6 @@ impl<'a> Context<'a> {
             max_body,
             proxy: self.env("HTTPS_PROXY"),
         };
-        HttpClient::new(&config, needs_tls)
+        Ok(config)
     }
 }

@@ -6,8 +6,8 @@
 //! key in a header never reaches another host or path), at most two retries
 //! with back-off for idempotent requests on 429/502/503/504 (honouring
 //! `Retry-After` with a floor of 250 ms, never beyond the deadline), and a cap
-//! on the response body. Plain `http://` is
-//! refused unless the host is loopback.
+//! on the response body. Plain `http://` is refused unless the host is
+//! loopback. An answer that is not HTTP is a protocol error (exit 76).
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -75,9 +75,9 @@ impl Request {
         self
     }
 
-    /// Add a header whose value is a secret.
+    /// Add a header whose value is a secret. The value is held
+    /// ([`crate::secrets`]): no output or record will show it.
     #[must_use]
-    /// The value is held as a secret: no output or record will show it.
     pub fn secret_header(mut self, name: &str, value: impl Into<String>) -> Self {
         let value = value.into();
         crate::secrets::hold(&value);
@@ -235,9 +235,8 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
 
 /// The path of `url` as a server may read it: percent-decoded. `None` when
 /// a segment of the decoded path is `.` or `..` (also with a backslash as
-/// separator)
-/// or it holds a NUL: a traversal such as `..%2F` that `Url::parse` leaves
-/// alone (rule NET-11).
+/// separator) or it holds a NUL: a traversal such as `..%2F` that
+/// `Url::parse` leaves alone (rule NET-11).
 fn decoded_path(url: &Url) -> Option<String> {
     let path = percent_encoding::percent_decode_str(url.path())
         .decode_utf8()

@@ -187,7 +187,8 @@ fn net_4_retry_after_zero_keeps_a_minimum_back_off() {
 }
 
 /// DRY-4: a dry run refuses what the real call refuses before sending: a key with a
-/// newline and an unusable `HTTPS_PROXY`, with the same exit code and nothing sent.
+/// newline, an unusable `HTTPS_PROXY`, a size cap that is no number; same exit code,
+/// nothing sent.
 #[test]
 fn dry_4_dry_run_runs_the_checks_of_the_real_call() {
     let fake = KvkFake::start();
@@ -195,6 +196,7 @@ fn dry_4_dry_run_runs_the_checks_of_the_real_call() {
         ("KVK_API_KEY", "sleutel\nmet-regeleinde"),
         ("HTTPS_PROXY", "garbage"),
         ("HTTPS_PROXY", "ftp://proxy.example:21"),
+        ("OVERHEID_MAX_RESPONSE_BYTES", "veel"),
     ] {
         let sandbox = Sandbox::new();
         let mut real = sandbox.cmd(&fake.base());
