@@ -217,11 +217,7 @@ impl<'a> QueryCheck<'a> {
         let mut out = Vec::new();
         for node in nodes.iter().flat_map(|n| alternatives(self.root, n)) {
             match selector {
-                Selector::Name(name) => match node.get("properties") {
-                    Some(props) => out.extend(props.get(name)),
-                    None if is_open_object(node) => out.push(ANY),
-                    None => {}
-                },
+                Selector::Name(name) => out.extend(member(node, name)),
                 Selector::Wildcard | Selector::Filter(_) => {
                     out.extend(members(node));
                     out.extend(elements(node));
@@ -320,6 +316,20 @@ impl<'a> QueryCheck<'a> {
     }
 }
 
+/// The schema of member `name` of an object schema: a listed property, else
+/// the `additionalProperties` schema, else any value for an open object.
+fn member<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
+    if let Some(listed) = node.get("properties").and_then(|p| p.get(name)) {
+        return Some(listed);
+    }
+    match node.get("additionalProperties") {
+        Some(extra @ Value::Object(_)) => Some(extra),
+        Some(Value::Bool(true)) => Some(ANY),
+        _ if node.get("properties").is_none() && is_open_object(node) => Some(ANY),
+        _ => None,
+    }
+}
+
 /// The schemas of an object's member values (any value for an open object).
 fn members(node: &Value) -> Vec<&Value> {
     let mut out: Vec<&Value> = node
@@ -330,10 +340,29 @@ fn members(node: &Value) -> Vec<&Value> {
     match node.get("additionalProperties") {
         Some(Value::Bool(false)) => {}
         Some(extra @ Value::Object(_)) => out.push(extra),
-        _ if is_open_object(node) => out.push(ANY),
+        _ if is_open_object(node) || unconstrained(node) => out.push(ANY),
         _ => {}
     }
     out
+}
+
+/// A schema that says nothing about its value (`true`, `{}`, only annotations).
+fn unconstrained(node: &Value) -> bool {
+    const CONSTRAINTS: [&str; 9] = [
+        "type",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "items",
+        "enum",
+        "const",
+    ];
+    node.as_bool() == Some(true)
+        || node
+            .as_object()
+            .is_some_and(|map| CONSTRAINTS.iter().all(|k| !map.contains_key(*k)))
 }
 
 /// The schemas of an array's elements (any value where the type is not given).
@@ -342,7 +371,7 @@ fn elements(node: &Value) -> Vec<&Value> {
     if let Some(prefix) = node.get("prefixItems").and_then(Value::as_array) {
         out.extend(prefix);
     }
-    if out.is_empty() && (node.get("type").is_none() || node.as_bool() == Some(true)) {
+    if out.is_empty() && unconstrained(node) {
         out.push(ANY);
     }
     out
@@ -448,11 +477,7 @@ fn check_against_schema(raw: &str, steps: &[Step], schema: &Value) -> Result<()>
         let mut next = Vec::new();
         for node in nodes.iter().flat_map(|n| alternatives(schema, n)) {
             match step {
-                Step::Key(k) => match node.get("properties") {
-                    Some(props) => next.extend(props.get(k)),
-                    None if is_open_object(node) => next.push(&Value::Bool(true)),
-                    None => {}
-                },
+                Step::Key(k) => next.extend(member(node, k)),
                 Step::Index(_) | Step::AllItems => {
                     if let Some(items) = node.get("items") {
                         next.push(items);
@@ -687,16 +712,25 @@ mod tests {
 
     #[test]
     fn jsonpath_unknown_names_anywhere_are_refused() {
+        let open_links = json!({"type": "object", "properties": {"_links": {
+            "type": "object", "properties": {"self": {"type": "string"}},
+            "additionalProperties": {"type": "string"}}}});
+        for good in ["$._links.elders", "$..elders", "_links.elders"] {
+            assert!(Selection::parse(good, &open_links).is_ok(), "{good}");
+        }
         let closed = json!({"type": "object", "properties": {
             "naam": {"type": "string"},
+            "_links": {"$ref": "#/$defs/links"},
             "resultaten": {"type": "array", "items": {"type": "object", "properties": {
                 "naam": {"type": "string"}}}}
-        }});
+        }, "$defs": {"links": {"type": ["object", "null"], "properties": {
+            "self": {"type": "object", "properties": {"href": {"type": "string"}}}}}}});
         for bad in ["$..bogus", "$..['bogus']", "$.resultaten..bogus"] {
             let err = Selection::parse(bad, &closed).unwrap_err();
             assert_eq!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
         }
         assert!(Selection::parse("$..naam", &closed).is_ok());
+        assert!(Selection::parse("$..href", &closed).is_ok());
         for bad in [
             "$['bogus']",
             "$['naam','bogus']",

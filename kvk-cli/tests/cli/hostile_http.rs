@@ -129,11 +129,10 @@ fn net_11_redirect_out_of_the_base_path_is_refused() {
     assert_eq!(server.request_count(), 1);
 }
 
-/// PROV-3, NET-11: after a redirect under the base, provenance and the audit record name
-/// the URL that answered, not the one first asked.
-#[test]
-fn prov_3_provenance_names_the_url_that_answered() {
-    let fake = KvkFake::with(|request| match request.raw_url.strip_prefix("/nieuw") {
+/// The fake KvK moved to `{MOUNT}/nieuw`: every other request is redirected there, under
+/// the base.
+pub fn moved_under_the_base() -> KvkFake {
+    KvkFake::with(|request| match request.raw_url.strip_prefix("/nieuw") {
         Some(rest) => {
             let mut moved = request.clone();
             moved.raw_url = rest.to_string();
@@ -141,7 +140,14 @@ fn prov_3_provenance_names_the_url_that_answered() {
             test_support::kvk::kvk(&moved)
         }
         None => Reply::redirect(&format!("{MOUNT}/nieuw{}", request.raw_url)),
-    });
+    })
+}
+
+/// PROV-3, NET-11: after a redirect under the base, provenance and the audit record name
+/// the URL that answered, not the one first asked.
+#[test]
+fn prov_3_provenance_names_the_url_that_answered() {
+    let fake = moved_under_the_base();
     let sandbox = Sandbox::new();
     let document = run(
         sandbox.cmd(&fake.base()),

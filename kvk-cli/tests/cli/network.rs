@@ -176,18 +176,13 @@ fn net_6_redirect_to_other_host_is_refused() {
 /// the key, which the fake requires) and the data arrives.
 #[test]
 fn net_6_same_origin_redirect_is_followed() {
-    let fake = KvkFake::with(|request| match request.raw_url.strip_prefix("/nieuw") {
-        Some(rest) => {
-            let mut moved = request.clone();
-            moved.raw_url = rest.to_string();
-            moved.path = moved.path.replacen("/nieuw", "", 1);
-            test_support::kvk::kvk(&moved)
-        }
-        None => Reply::redirect(&format!("{MOUNT}/nieuw{}", request.raw_url)),
-    });
+    let fake = crate::hostile_http::moved_under_the_base();
     let sandbox = Sandbox::new();
-    let base = fake.base();
-    let data = run(sandbox.cmd(&base), ["basisprofiel", "get", "68750110"]).json();
+    let data = run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "68750110"],
+    )
+    .json();
     assert_eq!(data["naam"], "Test BV Donald");
     let requests = fake.requests();
     assert_eq!(requests.len(), 2);
