@@ -352,6 +352,7 @@ impl Finish<'_, '_> {
         if let Some(parent) = &ctx.trace.parent_span_id {
             record["parent_span_id"] = parent.clone().into();
         }
+        crate::secrets::scrub_value(&mut record);
         log.append(&record, ctx.spec.is_mutating())
     }
 }

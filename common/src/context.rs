@@ -44,6 +44,7 @@ impl<'a> Context<'a> {
         printer: Printer,
         deadline: Instant,
     ) -> Self {
+        crate::secrets::hold_declared(tool.env, env);
         Self {
             tool,
             spec,
@@ -86,15 +87,14 @@ impl<'a> Context<'a> {
         chrono::Utc::now().date_naive()
     }
 
-    /// When the command must be done (`--timeout`); local work and waits stop there (NET-2).
-    pub fn deadline(&self) -> Instant {
-        self.deadline
-    }
-
-    /// Pass the plan gate: checks the requests' URLs (exit 78), then stops for
+    /// Pass the plan gate: checks the requests (URLs, headers) and the client's
+    /// settings as the real call would (exit 78), then stops for
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
     /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.
     pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Plan> {
+        if !spec.requests.is_empty() {
+            self.client_config()?;
+        }
         for request in &mut spec.requests {
             request.check()?;
             // Show what the client adds, so the plan describes the real request.
@@ -167,19 +167,30 @@ impl<'a> Context<'a> {
         if !matches!(&self.client, Some((_, tls)) if *tls || !needs_tls) {
             self.client = Some((self.build_client(needs_tls)?, needs_tls));
         }
+        let scope = crate::http::redirect_scope(&request.url, self.base_urls());
         let (client, _) = self.client.as_ref().expect("client was just built");
-        let response = client.send(request, &self.trace.traceparent());
+        let response = client.send(request, &scope, &self.trace.traceparent());
         let response = response?;
+        self.audit.url = Some(response.url.clone());
         self.audit.http_status = Some(response.status);
         self.audit.body_size = Some(response.body.len());
         self.exchanges.push(Exchange {
-            method: request.method,
-            url: request.url.clone(),
+            method: response.method,
+            url: response.url.clone(),
             status: response.status,
             // Hashing a large body costs time; only provenance needs it.
             sha256: self.globals.provenance.then(|| response.sha256()),
         });
         Ok(response)
+    }
+
+    /// The configured base URLs (declared `base_url` variables, or their defaults).
+    fn base_urls(&self) -> impl Iterator<Item = &str> {
+        self.tool
+            .env
+            .iter()
+            .filter(|var| var.kind == crate::env::EnvKind::BaseUrl)
+            .filter_map(|var| self.env.get(var.name).or(var.default))
     }
 
     fn user_agent(&self) -> String {
@@ -192,6 +203,12 @@ impl<'a> Context<'a> {
     }
 
     fn build_client(&self, needs_tls: bool) -> Result<HttpClient> {
+        HttpClient::new(&self.client_config()?, needs_tls)
+    }
+
+    /// The client's settings, checked: what a dry run checks too (rule DRY-4).
+    fn client_config(&self) -> Result<ClientConfig<'_>> {
+        crate::http::check_proxy(self.env("HTTPS_PROXY"))?;
         let max_body = match self.env(MAX_RESPONSE_BYTES) {
             Some(v) => v.parse().map_err(|_| {
                 Error::config(format!(
@@ -206,6 +223,6 @@ impl<'a> Context<'a> {
             max_body,
             proxy: self.env("HTTPS_PROXY"),
         };
-        HttpClient::new(&config, needs_tls)
+        Ok(config)
     }
 }

@@ -259,7 +259,8 @@ impl Error {
 
 impl Problem {
     /// The error object as printed on stderr (rule ERR-1). Texts that may echo
-    /// input are capped, so a huge argument cannot make a huge error.
+    /// input or an upstream are scrubbed of held secrets and capped, so a huge
+    /// argument cannot make a huge error.
     pub fn to_json(&self, trace_id: &str) -> serde_json::Value {
         let mut obj = serde_json::Map::new();
         obj.insert(
@@ -294,15 +295,21 @@ impl Problem {
         if let Some(hint) = &self.hint {
             obj.insert("hint".into(), capped(hint).into());
         }
-        obj.into()
+        let mut json = obj.into();
+        crate::secrets::scrub_value(&mut json);
+        json
     }
 }
 
 /// The longest text an error object repeats, in characters.
 const MAX_TEXT: usize = 1000;
 
-/// `text`, cut at [`MAX_TEXT`] characters with an ellipsis.
+/// `text` without held secrets (rule ERR-13), cut at [`MAX_TEXT`] characters
+/// with an ellipsis. Scrubbing comes first, so a cut never leaves part of a
+/// secret behind.
 fn capped(text: &str) -> String {
+    let text = crate::secrets::scrub(text);
+    let text = text.as_ref();
     match text.char_indices().nth(MAX_TEXT) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),

@@ -11,20 +11,19 @@
 use std::collections::BTreeMap;
 
 use jsonpath_rust::JsonPath;
+use jsonpath_rust::parser::model::{
+    Comparable, Filter, FilterAtom, FnArg, Segment, Selector, SingularQuery, SingularQuerySegment,
+    Test, TestFunction,
+};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
 const MAX_EXPRESSION_LEN: usize = 512;
-const VENDOR_EXTENSIONS: [&str; 7] = [
-    "~=",
-    " in ",
-    " nin ",
-    "none_of",
-    "any_of",
-    "subset_of",
-    "noneOf",
-];
+/// Any value: what an open schema (or one without a type) allows below it.
+const ANY: &Value = &Value::Bool(true);
+/// A bound on the schema nodes a descendant segment (`..`) visits.
+const MAX_SCHEMA_NODES: usize = 10_000;
 
 /// One step of a path through a JSON document.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,17 +72,12 @@ impl Selection {
                 "JSONPath-expressie te lang (max {MAX_EXPRESSION_LEN} tekens)"
             )));
         }
-        if let Some(ext) = VENDOR_EXTENSIONS.iter().find(|e| text.contains(*e)) {
-            return Err(Error::usage(format!(
-                "JSONPath-uitbreiding {:?} valt buiten RFC 9535",
-                ext.trim()
-            )));
-        }
-        jsonpath_rust::parser::parse_json_path(text)
+        let query = jsonpath_rust::parser::parse_json_path(text)
             .map_err(|e| Error::usage(format!("ongeldige JSONPath-expressie: {e}")))?;
-        if let Some(first) = first_jsonpath_name(text) {
-            check_against_schema(text, &[Step::Key(first)], schema)?;
-        }
+        // Decided from the parsed query, never from substrings: a word like
+        // `in` inside a string literal is data (rules FIELDS-2, FIELDS-5).
+        let checker = QueryCheck { root: schema, text };
+        checker.segments(&[schema], &query.segments)?;
         Ok(Self::JsonPath(text.to_string()))
     }
 
@@ -184,21 +178,220 @@ fn parse_normalized_path(path: &str) -> Option<Vec<Step>> {
     rest.is_empty().then_some(steps)
 }
 
-/// The first member name of `$.name…`, `$['name']…` or `$["name"]…`
-/// (whitespace allowed inside the brackets); `None` for `$..`, `$*`, `$[0]`.
-fn first_jsonpath_name(expr: &str) -> Option<String> {
-    let rest = expr.strip_prefix('$')?.trim_start();
-    if let Some(dot) = rest.strip_prefix('.') {
-        if dot.starts_with('.') || dot.starts_with('*') {
-            return None;
+/// Checks a parsed JSONPath query: RFC 9535 functions only, and every member
+/// name it uses (after `.`, in brackets, after `..`, inside filters) one
+/// that can occur according to the output schema.
+struct QueryCheck<'a> {
+    root: &'a Value,
+    text: &'a str,
+}
+
+impl<'a> QueryCheck<'a> {
+    /// The schemas `segments` lead to from `nodes`.
+    fn segments(&self, nodes: &[&'a Value], segments: &[Segment]) -> Result<Vec<&'a Value>> {
+        let mut nodes = nodes.to_vec();
+        for segment in segments {
+            nodes = self.segment(&nodes, segment)?;
         }
-        let end = dot.find(['.', '[', ' ']).unwrap_or(dot.len());
-        return Some(dot[..end].to_string()).filter(|s| !s.is_empty());
+        Ok(nodes)
     }
-    let inner = rest.strip_prefix('[')?.trim_start();
-    let quote = inner.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-    let name = &inner[1..];
-    Some(name[..name.find(quote)?].to_string())
+
+    fn segment(&self, nodes: &[&'a Value], segment: &Segment) -> Result<Vec<&'a Value>> {
+        match segment {
+            Segment::Selector(selector) => self.selector(nodes, selector),
+            Segment::Selectors(selectors) => {
+                let mut out = Vec::new();
+                for selector in selectors {
+                    out.extend(self.selector(nodes, selector)?);
+                }
+                Ok(out)
+            }
+            Segment::Descendant(inner) => self.segment(&descendants(self.root, nodes), inner),
+        }
+    }
+
+    fn selector(&self, nodes: &[&'a Value], selector: &Selector) -> Result<Vec<&'a Value>> {
+        if let Selector::Name(name) = selector {
+            self.shorthand_without_spaces(name)?;
+        }
+        let mut out = Vec::new();
+        for node in nodes.iter().flat_map(|n| alternatives(self.root, n)) {
+            match selector {
+                Selector::Name(name) => out.extend(member(node, name)),
+                Selector::Wildcard | Selector::Filter(_) => {
+                    out.extend(members(node));
+                    out.extend(elements(node));
+                }
+                Selector::Index(_) | Selector::Slice(..) => out.extend(elements(node)),
+            }
+        }
+        match selector {
+            Selector::Name(_) if out.is_empty() => Err(unknown_field(self.text, self.root)),
+            Selector::Filter(filter) => {
+                self.filter(&out, filter)?;
+                Ok(out)
+            }
+            _ => Ok(out),
+        }
+    }
+
+    /// RFC 9535 member-name shorthand (`.naam`) holds no whitespace, but the
+    /// parser joins `@.naam size 3` into one name: a name with whitespace must
+    /// be written quoted (`['naam met spatie']`), which is how an operator
+    /// that RFC 9535 does not have (`size`, `in` between operands) is refused.
+    fn shorthand_without_spaces(&self, name: &str) -> Result<()> {
+        let quoted = [format!("'{name}'"), format!("\"{name}\"")];
+        if !name.contains(char::is_whitespace) || quoted.iter().any(|q| self.text.contains(q)) {
+            return Ok(());
+        }
+        Err(Error::usage(format!(
+            "ongeldige JSONPath-expressie: {name:?} is geen naam en geen operator van RFC 9535"
+        ))
+        .with_hint("vergelijk met ==, !=, <, <=, > of >=; een naam met spaties staat tussen aanhalingstekens"))
+    }
+
+    /// A filter evaluated with `@` at each of `current`.
+    fn filter(&self, current: &[&'a Value], filter: &Filter) -> Result<()> {
+        match filter {
+            Filter::Or(list) | Filter::And(list) => {
+                list.iter().try_for_each(|f| self.filter(current, f))
+            }
+            Filter::Atom(FilterAtom::Filter { expr, .. }) => self.filter(current, expr),
+            Filter::Atom(FilterAtom::Test { expr, .. }) => self.test(current, expr),
+            Filter::Atom(FilterAtom::Comparison(comparison)) => {
+                let (left, right) = comparison.vals();
+                self.comparable(current, left)?;
+                self.comparable(current, right)
+            }
+        }
+    }
+
+    fn test(&self, current: &[&'a Value], test: &Test) -> Result<()> {
+        match test {
+            Test::RelQuery(segments) => self.segments(current, segments).map(drop),
+            Test::AbsQuery(query) => self.segments(&[self.root], &query.segments).map(drop),
+            Test::Function(function) => self.function(current, function),
+        }
+    }
+
+    fn comparable(&self, current: &[&'a Value], comparable: &Comparable) -> Result<()> {
+        let (start, steps) = match comparable {
+            Comparable::Literal(_) => return Ok(()),
+            Comparable::Function(function) => return self.function(current, function),
+            Comparable::SingularQuery(SingularQuery::Current(steps)) => (current.to_vec(), steps),
+            Comparable::SingularQuery(SingularQuery::Root(steps)) => (vec![self.root], steps),
+        };
+        let segments: Vec<Segment> = steps
+            .iter()
+            .map(|step| match step {
+                SingularQuerySegment::Name(name) => Segment::Selector(Selector::Name(name.clone())),
+                SingularQuerySegment::Index(i) => Segment::Selector(Selector::Index(*i)),
+            })
+            .collect();
+        self.segments(&start, &segments).map(drop)
+    }
+
+    /// Only the functions of RFC 9535 §2.4; `in`, `nin`, `none_of`, … are
+    /// extensions of the library.
+    fn function(&self, current: &[&'a Value], function: &TestFunction) -> Result<()> {
+        let args = match function {
+            TestFunction::Custom(name, _) => {
+                return Err(Error::usage(format!(
+                    "JSONPath-uitbreiding {name:?} valt buiten RFC 9535"
+                ))
+                .with_hint("gebruik alleen length, count, match, search en value"));
+            }
+            TestFunction::Length(arg) => vec![&**arg],
+            TestFunction::Value(arg) | TestFunction::Count(arg) => vec![arg],
+            TestFunction::Search(a, b) | TestFunction::Match(a, b) => vec![a, b],
+        };
+        for arg in args {
+            match arg {
+                FnArg::Literal(_) => {}
+                FnArg::Test(test) => self.test(current, test)?,
+                FnArg::Filter(filter) => self.filter(current, filter)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema of member `name` of an object schema: a listed property, else
+/// the `additionalProperties` schema, else any value for an open object.
+fn member<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
+    if let Some(listed) = node.get("properties").and_then(|p| p.get(name)) {
+        return Some(listed);
+    }
+    match node.get("additionalProperties") {
+        Some(extra @ Value::Object(_)) => Some(extra),
+        Some(Value::Bool(true)) => Some(ANY),
+        _ if node.get("properties").is_none() && is_open_object(node) => Some(ANY),
+        _ => None,
+    }
+}
+
+/// The schemas of an object's member values (any value for an open object).
+fn members(node: &Value) -> Vec<&Value> {
+    let mut out: Vec<&Value> = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| props.values().collect())
+        .unwrap_or_default();
+    match node.get("additionalProperties") {
+        Some(Value::Bool(false)) => {}
+        Some(extra @ Value::Object(_)) => out.push(extra),
+        _ if is_open_object(node) || unconstrained(node) => out.push(ANY),
+        _ => {}
+    }
+    out
+}
+
+/// A schema that says nothing about its value (`true`, `{}`, only annotations).
+fn unconstrained(node: &Value) -> bool {
+    const CONSTRAINTS: [&str; 9] = [
+        "type",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "items",
+        "enum",
+        "const",
+    ];
+    node.as_bool() == Some(true)
+        || node
+            .as_object()
+            .is_some_and(|map| CONSTRAINTS.iter().all(|k| !map.contains_key(*k)))
+}
+
+/// The schemas of an array's elements (any value where the type is not given).
+fn elements(node: &Value) -> Vec<&Value> {
+    let mut out: Vec<&Value> = node.get("items").into_iter().collect();
+    if let Some(prefix) = node.get("prefixItems").and_then(Value::as_array) {
+        out.extend(prefix);
+    }
+    if out.is_empty() && unconstrained(node) {
+        out.push(ANY);
+    }
+    out
+}
+
+/// `nodes` and every schema below them, each once (for `..`).
+fn descendants<'a>(root: &'a Value, nodes: &[&'a Value]) -> Vec<&'a Value> {
+    let mut seen: Vec<&Value> = Vec::new();
+    let mut stack = nodes.to_vec();
+    while let Some(node) = stack.pop() {
+        if seen.len() >= MAX_SCHEMA_NODES || seen.iter().any(|s| std::ptr::eq(*s, node)) {
+            continue;
+        }
+        seen.push(node);
+        for alt in alternatives(root, node) {
+            stack.extend(members(alt));
+            stack.extend(elements(alt));
+        }
+    }
+    seen
 }
 
 /// All concrete paths in `doc` that `path` selects.
@@ -284,11 +477,7 @@ fn check_against_schema(raw: &str, steps: &[Step], schema: &Value) -> Result<()>
         let mut next = Vec::new();
         for node in nodes.iter().flat_map(|n| alternatives(schema, n)) {
             match step {
-                Step::Key(k) => match node.get("properties") {
-                    Some(props) => next.extend(props.get(k)),
-                    None if is_open_object(node) => next.push(&Value::Bool(true)),
-                    None => {}
-                },
+                Step::Key(k) => next.extend(member(node, k)),
                 Step::Index(_) | Step::AllItems => {
                     if let Some(items) = node.get("items") {
                         next.push(items);
@@ -379,6 +568,7 @@ mod tests {
             },
             "$defs": {"vestiging": {"type": "object", "properties": {
                 "naam": {"type": "string"},
+                "x": {"type": "integer"},
                 "adressen": {"type": "array", "items": {"type": "object", "properties": {
                     "plaats": {"type": "string"}, "straatnaam": {"type": "string"}}}}
             }}}
@@ -478,6 +668,91 @@ mod tests {
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
             assert_eq!(err.exit_status().code(), 2, "{bad}");
+        }
+    }
+
+    #[test]
+    fn jsonpath_words_inside_string_literals_are_data() {
+        let schema = schema();
+        for query in [
+            "$.resultaten[?@.naam == 'Wonen in Lollum'].naam",
+            "$.vrij['met spatie']",
+            "$.vrij[\"met spatie\"]",
+            "$.resultaten[?@.naam == 'a nin b ~= c subset_of'].naam",
+            "$.resultaten[?search(@.naam, 'in')].naam",
+            "$.resultaten[?length(@.naam) > 1 && @.x != 2]",
+        ] {
+            assert!(Selection::parse(query, &schema).is_ok(), "{query}");
+        }
+        let doc = json!({"resultaten": [{"naam": "Wonen in Lollum"}, {"naam": "b"}]});
+        let sel = Selection::parse("$.resultaten[?@.naam == 'Wonen in Lollum'].naam", &schema);
+        assert_eq!(
+            sel.unwrap().apply(&doc),
+            json!({"resultaten": [{"naam": "Wonen in Lollum"}]})
+        );
+    }
+
+    #[test]
+    fn jsonpath_extensions_are_refused_from_the_parsed_query() {
+        for bad in [
+            "$.resultaten[?in(@.naam, $.resultaten)]",
+            "$.resultaten[?nin(@.naam, $.resultaten)]",
+            "$.resultaten[?none_of(@.naam, $.resultaten)]",
+            "$.resultaten[?any_of(@.naam, $.resultaten)]",
+            "$.resultaten[?subset_of(@.naam, $.resultaten)]",
+            "$.resultaten[?@.naam size 3]",
+            "$.resultaten[?size(@.naam, 3)]",
+            "$.resultaten[?@.naam ~= 'a']",
+        ] {
+            let err = Selection::parse(bad, &schema()).unwrap_err();
+            assert_eq!(err.exit_status().code(), 2, "{bad}");
+            assert_ne!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+        }
+    }
+
+    #[test]
+    fn jsonpath_unknown_names_anywhere_are_refused() {
+        let open_links = json!({"type": "object", "properties": {"_links": {
+            "type": "object", "properties": {"self": {"type": "string"}},
+            "additionalProperties": {"type": "string"}}}});
+        for good in ["$._links.elders", "$..elders", "_links.elders"] {
+            assert!(Selection::parse(good, &open_links).is_ok(), "{good}");
+        }
+        let closed = json!({"type": "object", "properties": {
+            "naam": {"type": "string"},
+            "_links": {"$ref": "#/$defs/links"},
+            "resultaten": {"type": "array", "items": {"type": "object", "properties": {
+                "naam": {"type": "string"}}}}
+        }, "$defs": {"links": {"type": ["object", "null"], "properties": {
+            "self": {"type": "object", "properties": {"href": {"type": "string"}}}}}}});
+        for bad in ["$..bogus", "$..['bogus']", "$.resultaten..bogus"] {
+            let err = Selection::parse(bad, &closed).unwrap_err();
+            assert_eq!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+        }
+        assert!(Selection::parse("$..naam", &closed).is_ok());
+        assert!(Selection::parse("$..href", &closed).is_ok());
+        for bad in [
+            "$['bogus']",
+            "$['naam','bogus']",
+            "$.resultaten[0]['bogus']",
+            "$.resultaten[*].bogus",
+            "$.resultaten[?@.bogus == 1]",
+            "$.resultaten[?@.naam == $.bogus]",
+            "$.resultaten[?length(@.bogus) > 1]",
+            "$._embedded.hoofdvestiging.adressen[?@.bogus]",
+        ] {
+            let err = Selection::parse(bad, &schema()).unwrap_err();
+            assert_eq!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+        }
+        for good in [
+            "$..plaats",
+            "$..['plaats','naam']",
+            "$.resultaten[*].adressen[*].straatnaam",
+            "$.vrij.wat.dan.ook",
+            "$..iets",
+            "$[*]",
+        ] {
+            assert!(Selection::parse(good, &schema()).is_ok(), "{good}");
         }
     }
 

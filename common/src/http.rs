@@ -2,11 +2,12 @@
 //!
 //! Blocking reqwest with rustls and the operating system's root store.
 //! Every request: a deadline from `--timeout`, a `User-Agent` naming the tool,
-//! the caller's `traceparent`, redirects only within the same origin (so a key
-//! in a header never reaches another host), at most two retries with back-off
-//! for idempotent requests on 429/502/503/504 (honouring `Retry-After`, never
-//! beyond the deadline), and a cap on the response body. Plain `http://` is
-//! refused unless the host is loopback.
+//! the caller's `traceparent`, redirects only under the configured base (so a
+//! key in a header never reaches another host or path), at most two retries
+//! with back-off for idempotent requests on 429/502/503/504 (honouring
+//! `Retry-After` with a floor of 250 ms, never beyond the deadline), and a cap
+//! on the response body. Plain `http://` is refused unless the host is
+//! loopback. An answer that is not HTTP is a protocol error (exit 76).
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -22,6 +23,8 @@ use crate::plan::sha256_hex;
 pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 20 * 1024 * 1024;
 const MAX_RETRIES: u32 = 2;
 const REDIRECT_LIMIT: usize = 5;
+/// The shortest wait before a retry, whatever `Retry-After` says (rule NET-4).
+const MIN_BACKOFF: Duration = Duration::from_millis(250);
 
 /// One header of a request; secret values are redacted in plans.
 #[derive(Clone, Debug)]
@@ -72,12 +75,15 @@ impl Request {
         self
     }
 
-    /// Add a header whose value is a secret.
+    /// Add a header whose value is a secret. The value is held
+    /// ([`crate::secrets`]): no output or record will show it.
     #[must_use]
     pub fn secret_header(mut self, name: &str, value: impl Into<String>) -> Self {
+        let value = value.into();
+        crate::secrets::hold(&value);
         self.headers.push(Header {
             name: name.to_string(),
-            value: value.into(),
+            value,
             secret: true,
         });
         self
@@ -125,10 +131,47 @@ impl Request {
         })
     }
 
-    /// Refuse URLs the profile does not allow (exit 78), before anything is sent.
+    /// Refuse what the client would refuse, before anything is sent and also
+    /// in a dry run (rule DRY-4): a URL the profile does not allow, or a
+    /// header the wire cannot carry (a key with a newline): exit 78.
     pub fn check(&self) -> Result<()> {
-        check_url(&self.url).map(|_| ())
+        check_url(&self.url)?;
+        for h in &self.headers {
+            let name_ok = reqwest::header::HeaderName::from_bytes(h.name.as_bytes()).is_ok();
+            if !name_ok || reqwest::header::HeaderValue::from_str(&h.value).is_err() {
+                // Never echo the value: it may be the secret.
+                return Err(Error::config(format!(
+                    "de header {:?} van het verzoek bevat een ongeldig teken",
+                    h.name
+                ))
+                .with_hint(
+                    "controleer de geheime variabelen op spaties, regeleinden of stuurtekens",
+                ));
+            }
+        }
+        Ok(())
     }
+}
+
+/// Check an `HTTPS_PROXY` value: an `http` or `https` URL with a host and
+/// no other parts (exit 78). A dry run checks it too (rule DRY-4).
+pub fn check_proxy(proxy: Option<&str>) -> Result<Option<Url>> {
+    let Some(text) = proxy else { return Ok(None) };
+    let refuse = |why: &str| {
+        Error::config(format!("HTTPS_PROXY is geen bruikbare proxy: {why}"))
+            .with_hint("zet HTTPS_PROXY op http://host:poort of maak de variabele leeg")
+    };
+    let url = Url::parse(text).map_err(|_| refuse("geen URL"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refuse("alleen http- en https-proxy's worden ondersteund"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(refuse("de URL noemt geen host"));
+    }
+    if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some() {
+        return Err(refuse("een proxy-URL heeft geen pad of query"));
+    }
+    Ok(Some(url))
 }
 
 /// Parse `url` and apply the transport rule: https, or http to loopback only.
@@ -170,11 +213,14 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
     };
     let target = Url::parse(url).map_err(|_| refuse())?;
     let base_url = Url::parse(base).map_err(|_| refuse())?;
-    let base_path = base_url.path().trim_end_matches('/');
+    let (Some(path), Some(base_path)) = (decoded_path(&target), decoded_path(&base_url)) else {
+        return Err(refuse());
+    };
+    let base_path = base_path.trim_end_matches('/');
     let same_origin = target.scheme() == base_url.scheme()
         && target.host_str() == base_url.host_str()
         && target.port_or_known_default() == base_url.port_or_known_default();
-    let path = target.path();
+    let path = path.as_str();
     let below = path == base_path
         || base_path.is_empty()
         || path
@@ -185,6 +231,39 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
     } else {
         Err(refuse())
     }
+}
+
+/// The path of `url` as a server may read it: percent-decoded. `None` when
+/// a segment of the decoded path is `.` or `..` (also with a backslash as
+/// separator) or it holds a NUL: a traversal such as `..%2F` that
+/// `Url::parse` leaves alone (rule NET-11).
+fn decoded_path(url: &Url) -> Option<String> {
+    let path = percent_encoding::percent_decode_str(url.path())
+        .decode_utf8()
+        .ok()?
+        .into_owned();
+    let traversal = path
+        .split(['/', '\\'])
+        .any(|segment| segment == "." || segment == "..");
+    (!traversal && !path.contains('\0')).then_some(path)
+}
+
+/// The base a redirect of `url` must stay under: the longest of the
+/// configured `bases` that `url` lies under, else the directory of `url`
+/// itself (rule NET-11).
+pub fn redirect_scope<'b>(url: &str, bases: impl IntoIterator<Item = &'b str>) -> String {
+    bases
+        .into_iter()
+        .filter(|base| ensure_under(url, base).is_ok())
+        .max_by_key(|base| base.len())
+        .map(str::to_string)
+        .or_else(|| {
+            Url::parse(url)
+                .and_then(|u| u.join("."))
+                .ok()
+                .map(String::from)
+        })
+        .unwrap_or_else(|| url.to_string())
 }
 
 /// `localhost`, `127.0.0.0/8` or `::1`: a local fake, never a real source.
@@ -201,7 +280,10 @@ pub fn is_loopback(url: &Url) -> bool {
 #[derive(Clone, Debug)]
 pub struct Response {
     pub status: u16,
+    /// The URL that answered (after redirects), as provenance and audit name it.
     pub url: String,
+    /// The method of the request that answered (a 303 turns a POST into a GET).
+    pub method: &'static str,
     headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
@@ -301,12 +383,12 @@ impl HttpClient {
             .user_agent(config.user_agent.clone())
             .timeout(remaining.max(Duration::from_millis(1)))
             .connect_timeout(remaining.clamp(Duration::from_millis(1), Duration::from_secs(10)))
-            .redirect(same_origin_redirects())
+            .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .tls_built_in_native_certs(needs_tls)
             .pool_max_idle_per_host(1);
-        if let Some(proxy) = config.proxy {
-            let proxy = reqwest::Proxy::https(proxy)
+        if let Some(proxy) = check_proxy(config.proxy)? {
+            let proxy = reqwest::Proxy::https(proxy.as_str())
                 .map_err(|e| Error::config(format!("ongeldige proxy: {e}")))?;
             builder = builder.proxy(proxy);
         }
@@ -321,11 +403,13 @@ impl HttpClient {
     }
 
     /// Send `request`, retrying where that is safe; the body is read whole.
-    pub fn send(&self, request: &Request, traceparent: &str) -> Result<Response> {
-        let url = check_url(&request.url)?;
+    /// Redirects are followed only while they stay under `scope` (see
+    /// [`redirect_scope`]); the response names the URL that answered.
+    pub fn send(&self, request: &Request, scope: &str, traceparent: &str) -> Result<Response> {
+        request.check()?;
         let mut attempt = 0;
         loop {
-            let response = self.send_once(request, &url, traceparent)?;
+            let response = self.follow(request, scope, traceparent)?;
             let retryable = matches!(response.status, 429 | 502 | 503 | 504)
                 && request.is_idempotent()
                 && attempt < MAX_RETRIES;
@@ -333,7 +417,8 @@ impl HttpClient {
                 let wait = response
                     .retry_after()
                     .map(Duration::from_secs)
-                    .unwrap_or_else(|| Duration::from_millis(250 << attempt));
+                    .unwrap_or_else(|| MIN_BACKOFF * (1 << attempt))
+                    .max(MIN_BACKOFF);
                 if Instant::now()
                     .checked_add(wait)
                     .is_some_and(|t| t < self.deadline)
@@ -343,20 +428,42 @@ impl HttpClient {
                     continue;
                 }
             }
-            if (300..400).contains(&response.status) {
-                let target = response.header("location").unwrap_or("?");
-                return Err(Error::protocol(format!(
-                    "doorverwijzing geweigerd: andere origin of te veel doorverwijzingen ({})",
-                    Url::parse(target)
-                        .ok()
-                        .and_then(|u| u.host_str().map(str::to_string))
-                        .unwrap_or_else(|| target.to_string())
-                ))
-                .with_code("OMLEIDING_GEWEIGERD")
-                .with_status(response.status));
-            }
             return Ok(response);
         }
+    }
+
+    /// One request and the redirects that answer it, each checked against
+    /// `scope` before anything (the key, the body) is sent there (rule NET-11).
+    fn follow(&self, request: &Request, scope: &str, traceparent: &str) -> Result<Response> {
+        let mut url = check_url(&request.url)?;
+        let mut hop = request.clone();
+        for _ in 0..=REDIRECT_LIMIT {
+            let response = self.send_once(&hop, &url, traceparent)?;
+            if !(300..400).contains(&response.status) {
+                return Ok(response);
+            }
+            let refused = |why: String| {
+                Error::protocol(format!("doorverwijzing geweigerd: {why}"))
+                    .with_code("OMLEIDING_GEWEIGERD")
+                    .with_status(response.status)
+            };
+            let location = response
+                .header("location")
+                .ok_or_else(|| refused("het antwoord noemt geen Location".into()))?;
+            let next = url
+                .join(location)
+                .map_err(|_| refused(format!("ongeldige Location {location:?}")))?;
+            url = ensure_under(next.as_str(), scope)
+                .map_err(|_| refused(format!("{} valt buiten {scope}", shown(&next))))?;
+            if response.status == 303 || (hop.method == "POST" && response.status <= 302) {
+                hop.method = "GET";
+                hop.body = None;
+            }
+        }
+        Err(Error::protocol(format!(
+            "doorverwijzing geweigerd: meer dan {REDIRECT_LIMIT} doorverwijzingen"
+        ))
+        .with_code("OMLEIDING_GEWEIGERD"))
     }
 
     fn send_once(&self, request: &Request, url: &Url, traceparent: &str) -> Result<Response> {
@@ -405,26 +512,16 @@ impl HttpClient {
         Ok(Response {
             status,
             url: final_url,
+            method: request.method,
             headers,
             body,
         })
     }
 }
 
-fn same_origin_redirects() -> reqwest::redirect::Policy {
-    reqwest::redirect::Policy::custom(|attempt| {
-        let Some(first) = attempt.previous().first() else {
-            return attempt.stop();
-        };
-        let same = first.scheme() == attempt.url().scheme()
-            && first.host_str() == attempt.url().host_str()
-            && first.port_or_known_default() == attempt.url().port_or_known_default();
-        if !same || attempt.previous().len() > REDIRECT_LIMIT {
-            attempt.stop()
-        } else {
-            attempt.follow()
-        }
-    })
+/// A URL as an error shows it: origin and path, no query.
+fn shown(url: &Url) -> String {
+    format!("{}{}", url.origin().ascii_serialization(), url.path())
 }
 
 fn deadline_passed() -> Error {
@@ -441,9 +538,11 @@ fn transport_error(err: &reqwest::Error) -> Error {
             .with_hint("controleer de geheime variabelen op spaties, regeleinden of stuurtekens");
     }
     let mut chain = err.to_string();
+    let mut not_http = None;
     let mut source = std::error::Error::source(err);
     while let Some(s) = source {
         chain = format!("{chain}: {s}");
+        not_http = not_http.or_else(|| s.downcast_ref::<hyper::Error>().and_then(not_http_reason));
         source = s.source();
     }
     if chain.contains("timed out") {
@@ -453,6 +552,13 @@ fn transport_error(err: &reqwest::Error) -> Error {
         .url()
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| "de bron".to_string());
+    if let Some(why) = not_http {
+        // The connection worked; what came back is not HTTP (rule EXIT-9).
+        return Error::protocol(format!(
+            "het antwoord van {host} is geen geldig HTTP: {why}"
+        ))
+        .with_hint("de basis-URL wijst waarschijnlijk niet naar deze dienst");
+    }
     let what = if chain.contains("dns error") || chain.contains("failed to lookup") {
         "de naam kon niet worden opgezocht (DNS)"
     } else if chain.contains("Connection refused") {
@@ -466,6 +572,20 @@ fn transport_error(err: &reqwest::Error) -> Error {
     };
     Error::unavailable(format!("{host} is niet bereikbaar: {what}"))
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
+}
+
+/// Why hyper's `err` means the answer was not HTTP: a head it could not
+/// parse (garbage, HTTP/0.9, a bad status line, a head beyond hyper's limits
+/// such as a 2 MB header or thousands of headers), or a connection closed
+/// before a complete answer (nothing, or only an interim `100`).
+fn not_http_reason(err: &hyper::Error) -> Option<&'static str> {
+    if err.is_parse() {
+        Some("de kop van het antwoord is onleesbaar of te groot")
+    } else if err.is_incomplete_message() {
+        Some("de verbinding werd gesloten voordat er een volledig antwoord was")
+    } else {
+        None
+    }
 }
 
 fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
@@ -515,6 +635,78 @@ mod tests {
             let err = ensure_under(bad, base).unwrap_err();
             assert_eq!(err.exit_status().code(), 76, "{bad}");
         }
+    }
+
+    #[test]
+    fn encoded_traversal_is_decoded_before_comparing() {
+        let base = "https://repository.example.nl/bwb";
+        for bad in [
+            "https://repository.example.nl/bwb/..%2F..%2Fetc/passwd",
+            "https://repository.example.nl/bwb/%2E%2E/geheim",
+            "https://repository.example.nl/bwb/%2e%2e%2fgeheim",
+            "https://repository.example.nl/bwb/..%5Cgeheim",
+            "https://repository.example.nl/bwb/a%00b",
+            "https://repository.example.nl/bwb%2F..%2Fx",
+        ] {
+            let err = ensure_under(bad, base).unwrap_err();
+            assert_eq!(err.exit_status().code(), 76, "{bad}");
+        }
+        assert!(ensure_under("https://repository.example.nl/bwb/BWBR1%20x/a.xml", base).is_ok());
+        assert!(ensure_under("https://repository.example.nl/bwb/a..b/x.xml", base).is_ok());
+        // What `Url` itself resolves is compared resolved.
+        let resolved = ensure_under("https://repository.example.nl/bwb/x/%2E/y", base).unwrap();
+        assert_eq!(resolved.path(), "/bwb/x/y");
+    }
+
+    #[test]
+    fn redirects_are_scoped_to_the_longest_matching_base() {
+        let bases = [
+            "https://x.test/api",
+            "https://x.test/api/v1",
+            "https://y.test/",
+        ];
+        assert_eq!(
+            redirect_scope("https://x.test/api/v1/a/b", bases),
+            "https://x.test/api/v1"
+        );
+        assert_eq!(
+            redirect_scope("https://x.test/api/v2", bases),
+            "https://x.test/api"
+        );
+        assert_eq!(
+            redirect_scope("https://z.test/a/b?q", bases),
+            "https://z.test/a/"
+        );
+    }
+
+    #[test]
+    fn proxies_must_be_usable_urls() {
+        assert!(check_proxy(None).unwrap().is_none());
+        assert!(check_proxy(Some("http://proxy.example:3128")).is_ok());
+        for bad in [
+            "garbage",
+            "ftp://proxy.example",
+            "http://",
+            "http://proxy.example:99999",
+            "http://proxy.example/pad",
+        ] {
+            let err = check_proxy(Some(bad)).unwrap_err();
+            assert_eq!(err.exit_status().code(), 78, "{bad}");
+        }
+    }
+
+    #[test]
+    fn headers_the_wire_cannot_carry_are_refused_without_echo() {
+        let req = Request::get("https://x.test/a").secret_header("apikey", "s3cr3t\nX");
+        let err = req.check().unwrap_err();
+        assert_eq!(err.exit_status().code(), 78);
+        assert!(!err.problem().unwrap().detail.contains("s3cr3t"));
+        assert!(
+            Request::get("https://x.test/a")
+                .header("a b", "v")
+                .check()
+                .is_err()
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod http;
 pub mod output;
 pub mod plan;
 pub mod provenance;
+pub mod secrets;
 pub mod session;
 pub mod tool;
 pub mod trace;

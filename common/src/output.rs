@@ -3,7 +3,8 @@
 //! `json` is one compact document (the default when stdout is not a
 //! terminal), `pretty` is indented JSON (the default on a terminal), `table`
 //! is for people: columns for lists, key/value rows for objects. A closed
-//! stdout pipe (`| head`) is not an error.
+//! stdout pipe (`| head`) is not an error. Nothing is written that holds a
+//! secret the tool holds ([`crate::secrets`]).
 
 use std::io::{self, IsTerminal, Write};
 
@@ -11,6 +12,7 @@ use clap::ValueEnum;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::secrets;
 
 /// How data is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,8 +50,11 @@ impl Printer {
         }
     }
 
-    /// Render data in the chosen format (with a trailing newline).
+    /// Render data in the chosen format (with a trailing newline), without
+    /// any secret the tool holds (rule SEC-2).
     pub fn render(&self, value: &Value) -> String {
+        let value = secrets::scrubbed(value);
+        let value = value.as_ref();
         let mut text = match self.format {
             OutputFormat::Json => value.to_string(),
             OutputFormat::Pretty => {
@@ -74,8 +79,9 @@ impl Printer {
         }
     }
 
-    /// Write one JSON object as one line on stderr.
+    /// Write one JSON object as one line on stderr, without held secrets.
     pub fn stderr_json(&self, value: &Value) {
+        let value = secrets::scrubbed(value);
         let mut err = io::stderr().lock();
         let _ = writeln!(err, "{value}");
     }
@@ -83,6 +89,7 @@ impl Printer {
     /// A warning for people on stderr, unless `--quiet`.
     pub fn warn(&self, message: &str) {
         if !self.quiet {
+            let message = secrets::scrub(message);
             let _ = writeln!(io::stderr().lock(), "waarschuwing: {message}");
         }
     }

@@ -179,20 +179,17 @@ fn net_6_redirect_to_other_host_is_refused() {
     assert_eq!(elsewhere.request_count(), 0, "the key went to another host");
 }
 
-/// NET-6: a redirect within the same origin is followed (with the key, which the fake
-/// requires) and the data arrives.
+/// NET-6, NET-11: a redirect within the same origin and under the base is followed (with
+/// the key, which the fake requires) and the data arrives.
 #[test]
 fn net_6_same_origin_redirect_is_followed() {
-    let fake = KvkFake::with(|request| {
-        if let Some(rest) = request.raw_url.strip_prefix("/oud") {
-            Reply::redirect(&format!("{MOUNT}{rest}"))
-        } else {
-            test_support::kvk::kvk(request)
-        }
-    });
+    let fake = crate::hostile_http::moved_under_the_base();
     let sandbox = Sandbox::new();
-    let base = format!("{}/oud", fake.base());
-    let data = run(sandbox.cmd(&base), ["basisprofiel", "get", "68750110"]).json();
+    let data = run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "get", "68750110"],
+    )
+    .json();
     assert_eq!(data["naam"], "Test BV Donald");
     let requests = fake.requests();
     assert_eq!(requests.len(), 2);

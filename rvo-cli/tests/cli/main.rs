@@ -14,6 +14,7 @@ mod http_status;
 mod indienen;
 mod opslag;
 mod regeling;
+mod scrub;
 mod sessie;
 mod store_hook;
 mod support;

@@ -1,0 +1,156 @@
+//! A KvK that echoes the API key back, on every error path and in data: the key never
+//! reaches stdout, stderr or the audit log, in any form it was sent in (SEC-2, ERR-13).
+
+use serde_json::{Value, json};
+use test_support::{RecordedRequest, Reply};
+
+use crate::support::{KvkFake, Sandbox, run};
+
+/// A canary key with characters that percent-encoding and JSON escaping change.
+const CANARY: &str = "Kan/arie+7Q=x9\"z";
+
+/// The forms the canary could leak in: raw, JSON-escaped, percent- and form-encoded.
+const LEAKS: &[&str] = &[
+    "arie+7Q",
+    "arie%2B7Q",
+    "arie%2b7Q",
+    "Kan%2Farie",
+    "Kan%2farie",
+    "7Q=x9",
+    "7Q%3Dx9",
+];
+
+/// The key the fake received, as the tool sent it.
+fn echoed(request: &RecordedRequest) -> String {
+    request.header("apikey").unwrap_or("?").to_string()
+}
+
+/// `key` percent-encoded, every byte but letters and digits.
+fn encoded(key: &str) -> String {
+    key.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+fn fout(status: u16, code: &str, text: &str) -> Reply {
+    Reply::json(
+        status,
+        &json!({"fout": [{"code": code, "omschrijving": text}]}),
+    )
+}
+
+type Echo = fn(&RecordedRequest) -> Reply;
+
+/// Every way the fake echoes the key, with the exit status the tool must give.
+fn cases() -> Vec<(&'static str, i32, Echo)> {
+    vec![
+        ("401 apikey in omschrijving", 77, |r| {
+            fout(401, "IPD1998", &format!("Onjuiste apikey: {}", echoed(r)))
+        }),
+        ("403 bearer form", 77, |r| {
+            fout(
+                403,
+                "IPD1998",
+                &format!("Bearer {} mag dit niet", echoed(r)),
+            )
+        }),
+        ("400 key as the code", 65, |r| {
+            fout(400, &echoed(r), "Een parameter is niet valide.")
+        }),
+        ("404 IPD0005 url-encoded key", 66, |r| {
+            fout(404, "IPD0005", &format!("?apikey={}", encoded(&echoed(r))))
+        }),
+        ("404 IPD1002 temporary", 75, |r| {
+            fout(
+                404,
+                "IPD1002",
+                &format!("sleutel {} in behandeling", echoed(r)),
+            )
+        }),
+        ("429 retry", 75, |r| {
+            fout(429, "IPD1998", &format!("te veel voor {}", echoed(r))).header("retry-after", "60")
+        }),
+        ("500 problem+json", 69, |r| {
+            Reply::json(
+                500,
+                &json!({
+                    "type": "about:blank", "title": echoed(r), "detail": echoed(r),
+                    "hint": echoed(r), "errors": [{"pointer": "/apikey", "detail": echoed(r)}],
+                }),
+            )
+            .header("content-type", "application/problem+json")
+        }),
+        ("502 plain text", 69, |r| {
+            Reply::text(502, &format!("upstream key={}", echoed(r)))
+        }),
+        ("200 of another shape", 76, |r| {
+            Reply::json(200, &json!({"kvkNummer": ["x"], "naam": [echoed(r)]}))
+        }),
+        ("200 not JSON", 76, |r| {
+            Reply::text(200, &format!("<html>{}</html>", echoed(r)))
+        }),
+        ("302 to a relative location holding the key", 76, |r| {
+            Reply::redirect(&format!("/elders?k={}", encoded(&echoed(r))))
+        }),
+        ("302 to another host", 76, |r| {
+            Reply::redirect(&format!("https://{}.example/", encoded(&echoed(r))))
+        }),
+        ("header echo", 69, |r| {
+            Reply::text(503, "bezet").header("x-echo", &encoded(&echoed(r)))
+        }),
+    ]
+}
+
+fn assert_clean(label: &str, text: &str) {
+    for leak in LEAKS {
+        assert!(!text.contains(leak), "{label}: {leak:?} leaked in {text}");
+    }
+}
+
+/// SEC-2, ERR-13: on every error path the echoed key is masked in the error object and in
+/// the audit record; the exit status still says what happened.
+#[test]
+fn sec_2_echoed_key_never_reaches_stderr_or_audit() {
+    for (label, exit, echo) in cases() {
+        let fake = KvkFake::with(echo);
+        let sandbox = Sandbox::new();
+        let mut cmd = sandbox.cmd(&fake.base());
+        cmd.env("KVK_API_KEY", CANARY);
+        let result = run(cmd, ["basisprofiel", "get", "68750110", "--timeout", "5"]);
+        assert!(
+            fake.requests().iter().all(|r| echoed(r) == CANARY),
+            "{label}: the key was sent"
+        );
+        result.error(exit);
+        assert_clean(label, &result.stderr);
+        assert_clean(label, &sandbox.audit_text());
+        assert_eq!(sandbox.audit_records().len(), 1, "{label}");
+    }
+}
+
+/// SEC-2: a successful answer that repeats the key is printed with the key masked.
+#[test]
+fn sec_2_echoed_key_is_masked_in_data() {
+    let fake = KvkFake::with(|request| {
+        let reply = test_support::kvk::kvk(request);
+        let mut body = reply.body_json().expect("a JSON profile");
+        body["naam"] = Value::from(format!("BV {}", echoed(request)));
+        Reply::json(200, &body)
+    });
+    let sandbox = Sandbox::new();
+    for output in ["json", "table"] {
+        let mut cmd = sandbox.cmd(&fake.base());
+        cmd.env("KVK_API_KEY", CANARY);
+        let result = run(cmd, ["basisprofiel", "get", "68750110", "-o", output]);
+        assert_eq!(result.code, 0, "{result:?}");
+        assert_clean(output, &result.stdout);
+        assert!(result.stdout.contains("BV ***"), "{}", result.stdout);
+    }
+    assert_clean("audit", &sandbox.audit_text());
+}
