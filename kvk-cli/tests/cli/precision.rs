@@ -7,7 +7,6 @@ use test_support::kvk::special::{BEYOND_U64, BEYOND_U64_PROFILE};
 
 use crate::support::{KvkFake, Sandbox, run};
 
-
 #[test]
 fn num_1_an_integer_beyond_2_64_passes_through_exactly() {
     let fake = KvkFake::start();
