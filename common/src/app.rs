@@ -110,7 +110,7 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
 pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     crash::install();
     crash::catch(|| run::<C>(info))
-        .unwrap_or_else(|report| report_early(&report.error(), &TraceContext::start(None)))
+        .unwrap_or_else(|report| report_early(&report.problem(), &TraceContext::start(None)))
 }
 
 fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
@@ -143,7 +143,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let path = subcommand_path(&matches);
     let Some(spec) = info.command(&path) else {
         return report_early(
-            &Error::software(format!("geen specificatie voor {path:?}")),
+            &Problem::software(format!("geen specificatie voor {path:?}")),
             &trace,
         );
     };
@@ -163,7 +163,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let (timeout, bad_timeout) = match globals.timeout {
         Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => (
             default_timeout,
-            Some(Error::usage(format!(
+            Some(Problem::usage(format!(
                 "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
             ))),
         ),
@@ -192,7 +192,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     };
     let refused = bad_timeout.or_else(|| env.check().err()).or(bad_fields);
     let result = match crash::catch(|| match refused {
-        Some(err) => Err(err),
+        Some(problem) => Err(problem.into()),
         None => tool.command.run(&mut ctx),
     }) {
         Ok(result) => result,
@@ -200,7 +200,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
             for (key, value) in report.attributes() {
                 ctx.audit_attribute(key, value);
             }
-            Err(report.error())
+            Err(report.problem().into())
         }
     };
 
@@ -259,20 +259,16 @@ impl Finish<'_, '_> {
         if let Some(Err(err)) = outcome.commit.take().map(|commit| commit()) {
             // The record above announced a success that did not become
             // durable: a second record of the same span says so.
-            let problem = err.into_problem().expect("a commit fails with a problem");
-            let _ = self.record(log, problem.exit, Some(&problem));
-            ctx.printer
-                .stderr_json(&problem.to_json(&ctx.trace.trace_id));
-            return exit_code(problem.exit);
+            let _ = self.record(log, err.exit, Some(&err));
+            ctx.printer.stderr_json(&err.to_json(&ctx.trace.trace_id));
+            return exit_code(err.exit);
         }
         match ctx.printer.stdout(&text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 // The result was processed (and recorded as OK) but not
                 // delivered: a second record of the same span says so.
-                if let Some(problem) = err.problem() {
-                    let _ = self.record(log, problem.exit, Some(problem));
-                }
+                let _ = self.record(log, err.exit, Some(&err));
                 self.print_problem(&err)
             }
         }
@@ -312,8 +308,7 @@ impl Finish<'_, '_> {
         exit_code(problem.exit)
     }
 
-    fn print_problem(&self, err: &Error) -> ExitCode {
-        let problem = err.problem().expect("only problems are printed");
+    fn print_problem(&self, problem: &Problem) -> ExitCode {
         self.ctx
             .printer
             .stderr_json(&problem.to_json(&self.ctx.trace.trace_id));
@@ -325,7 +320,7 @@ impl Finish<'_, '_> {
         log: &mut AuditLog,
         exit: ExitStatus,
         problem: Option<&Problem>,
-    ) -> crate::Result<()> {
+    ) -> Result<(), Problem> {
         let ctx = self.ctx;
         let mut attributes = ctx.audit.to_json(self.processing_activity);
         if let Some(p) = problem {
@@ -455,7 +450,7 @@ fn context_text(err: &clap::Error, kind: ContextKind) -> Option<String> {
 }
 
 /// A clap error as a profile problem, in Dutch.
-fn usage_problem(err: &clap::Error) -> Error {
+fn usage_problem(err: &clap::Error) -> Problem {
     let arg = context_text(err, ContextKind::InvalidArg).unwrap_or_default();
     let value = context_text(err, ContextKind::InvalidValue).unwrap_or_default();
     let detail = match err.kind() {
@@ -485,13 +480,12 @@ fn usage_problem(err: &clap::Error) -> Error {
     {
         hint = format!("geldige waarden: {valid}; {hint}");
     }
-    Error::usage(detail).with_hint(hint)
+    Problem::usage(detail).with_hint(hint)
 }
 
 /// Print an error from before the command started (no audit record: the
 /// invocation did not reach a command).
-fn report_early(err: &Error, trace: &TraceContext) -> ExitCode {
-    let problem = err.problem().expect("early errors are problems");
+fn report_early(problem: &Problem, trace: &TraceContext) -> ExitCode {
     Printer::new(None, true, false).stderr_json(&problem.to_json(&trace.trace_id));
     exit_code(problem.exit)
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use crate::env::{Env, OVERHEID_AUDIT_LOG};
-use crate::error::{Error, Result};
+use crate::error::{Problem, Result};
 
 /// The largest record written: far below what one `write` to a local file
 /// completes as a whole, so a record is one write (AUDIT-3).
@@ -43,7 +43,7 @@ pub struct AuditLog {
 /// `OVERHEID_AUDIT_LOG`, then `$XDG_STATE_HOME/overheid-cli/audit.jsonl`
 /// (`~/.local/state/...`). A consulted variable that is present but
 /// unreadable is exit 78: there is then no trustworthy destination.
-pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<PathBuf> {
+pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<PathBuf, Problem> {
     if let Some(path) = flag {
         return Ok(path.to_path_buf());
     }
@@ -59,15 +59,15 @@ pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<Pat
             .map(|h| Path::new(h).join(".local/state")),
     };
     let state = state.ok_or_else(|| {
-        Error::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
+        Problem::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
             .with_code("AUDIT_FOUT")
             .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
     })?;
     Ok(state.join("overheid-cli").join("audit.jsonl"))
 }
 
-fn audit_error(detail: String) -> Error {
-    Error::io(detail)
+fn audit_error(detail: String) -> Problem {
+    Problem::io(detail)
         .with_code("AUDIT_FOUT")
         .with_hint("zonder auditregel geen verwerking; kies een schrijfbaar pad met --audit-log")
 }
@@ -79,7 +79,7 @@ impl AuditLog {
     /// last component: a FIFO or device would block or swallow records, and
     /// a (dangling) link would send them somewhere else (AUDIT-18). Waits for
     /// the lock are bounded by `deadline` (AUDIT-17).
-    pub fn open(path: &Path, deadline: Instant) -> Result<Self> {
+    pub fn open(path: &Path, deadline: Instant) -> Result<Self, Problem> {
         let fail = |e: std::io::Error| {
             audit_error(format!(
                 "auditlog {} kan niet worden geopend: {e}",
@@ -118,7 +118,7 @@ impl AuditLog {
     /// cut back to the last whole line first; a write that does not complete
     /// is undone the same way and fails with 74 (AUDIT-3).
     #[allow(clippy::disallowed_methods, reason = "audit log lock")]
-    pub fn append(&mut self, record: &Value, durable: bool) -> Result<()> {
+    pub fn append(&mut self, record: &Value, durable: bool) -> Result<(), Problem> {
         let mut line = bounded_line(record)?;
         line.push(b'\n');
         let fail = |e: std::io::Error| {
@@ -136,7 +136,7 @@ impl AuditLog {
 
     /// Take the exclusive lock, waiting at most until the deadline (or
     /// [`RECORD_GRACE`] when less is left): exit 124 when it stays taken.
-    fn lock(&self) -> Result<()> {
+    fn lock(&self) -> Result<(), Problem> {
         let until = self.deadline.max(Instant::now() + RECORD_GRACE);
         loop {
             match self.file.try_lock() {
@@ -145,7 +145,7 @@ impl AuditLog {
                     std::thread::sleep(Duration::from_millis(5));
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(Error::timeout(format!(
+                    return Err(Problem::timeout(format!(
                         "auditlog {} bleef vergrendeld door een ander proces tot de tijdslimiet",
                         self.path.display()
                     ))
@@ -161,7 +161,7 @@ impl AuditLog {
         }
     }
 
-    fn append_locked(&self, line: &[u8], durable: bool) -> Result<()> {
+    fn append_locked(&self, line: &[u8], durable: bool) -> Result<(), Problem> {
         let fail = |e: std::io::Error| {
             audit_error(format!(
                 "auditregel kon niet worden geschreven naar {}: {e}",
@@ -204,7 +204,7 @@ impl AuditLog {
 }
 
 /// Refuse anything but a regular file as the audit log (exit 74).
-fn refuse_kind(path: &Path, meta: &std::fs::Metadata) -> Result<()> {
+fn refuse_kind(path: &Path, meta: &std::fs::Metadata) -> Result<(), Problem> {
     let what = if meta.file_type().is_symlink() {
         "is een symbolische koppeling"
     } else if meta.is_file() {
@@ -271,8 +271,8 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()
 /// attribute strings longer than [`MAX_VALUE_BYTES`] are cut and marked, and
 /// if that is not enough only the `dpl.core.*` and `error.code` attributes
 /// stay; either way `overheid.truncated` is `true`.
-fn bounded_line(record: &Value) -> Result<Vec<u8>> {
-    let encode = |v: &Value| serde_json::to_vec(v).map_err(|e| Error::software(e.to_string()));
+fn bounded_line(record: &Value) -> Result<Vec<u8>, Problem> {
+    let encode = |v: &Value| serde_json::to_vec(v).map_err(|e| Problem::software(e.to_string()));
     let line = encode(record)?;
     if line.len() <= MAX_RECORD_BYTES {
         return Ok(line);
@@ -429,7 +429,7 @@ mod tests {
         let mut log = AuditLog::open(&path, Instant::now()).unwrap();
         let started = Instant::now();
         let err = log.append(&serde_json::json!({}), false).expect_err("held");
-        assert_eq!(err.exit_status().code(), 124);
+        assert_eq!(err.exit.code(), 124);
         assert!(started.elapsed() < RECORD_GRACE + Duration::from_secs(2));
         drop(holder);
         log.append(&serde_json::json!({}), false).unwrap();
@@ -444,11 +444,11 @@ mod tests {
         let link = dir.path().join("audit.jsonl");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let err = AuditLog::open(&link, soon()).err().expect("dangling link");
-        assert_eq!(err.exit_status().code(), 74);
+        assert_eq!(err.exit.code(), 74);
         assert!(!target.exists(), "the target must not be created");
         std::fs::write(&target, "").unwrap();
         let err = AuditLog::open(&link, soon()).err().expect("link");
-        assert_eq!(err.exit_status().code(), 74);
+        assert_eq!(err.exit.code(), 74);
     }
 
     #[test]
@@ -501,6 +501,6 @@ mod tests {
         let err = AuditLog::open(dir.path(), soon())
             .err()
             .expect("a directory is not a file");
-        assert_eq!(err.exit_status().code(), 74);
+        assert_eq!(err.exit.code(), 74);
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
 use crate::env::{Env, MAX_RESPONSE_BYTES};
-use crate::error::{Error, Halt, Result};
+use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
 use crate::output::Printer;
@@ -119,13 +119,11 @@ impl<'a> Context<'a> {
         if !mutating {
             return Ok(plan);
         }
-        let refuse = |plan: Plan, err: Error| {
-            let problem = err.into_problem().expect("a problem");
-            Err(Error::Halt(Box::new(Halt::Refused(plan, problem))))
-        };
+        let refuse =
+            |plan: Plan, problem: Problem| Err(Error::Halt(Box::new(Halt::Refused(plan, problem))));
         match self.globals.confirmation() {
             None => {
-                let err = Error::new(
+                let err = Problem::new(
                     ExitStatus::ConfirmationRequired,
                     "BEVESTIGING_VEREIST",
                     "Bevestiging vereist",
@@ -138,7 +136,7 @@ impl<'a> Context<'a> {
                 refuse(plan, err)
             }
             Some(Some(digest)) if !digest.trim().eq_ignore_ascii_case(&plan.digest) => {
-                let err = Error::new(
+                let err = Problem::new(
                     ExitStatus::PlanStale,
                     "PLAN_VERLOPEN",
                     "Plan komt niet overeen",
@@ -158,9 +156,7 @@ impl<'a> Context<'a> {
     /// provenance and audit.
     pub fn send(&mut self, request: &Request) -> Result<Response> {
         if self.globals.dry_run {
-            return Err(Error::software(
-                "verzoek tijdens --dry-run (gate overgeslagen)",
-            ));
+            return Err(Problem::software("verzoek tijdens --dry-run (gate overgeslagen)").into());
         }
         self.audit.url = Some(request.url.clone());
         let needs_tls = request.url.starts_with("https:");
@@ -211,7 +207,7 @@ impl<'a> Context<'a> {
         crate::http::check_proxy(self.env("HTTPS_PROXY"))?;
         let max_body = match self.env(MAX_RESPONSE_BYTES) {
             Some(v) => v.parse().map_err(|_| {
-                Error::config(format!(
+                Problem::config(format!(
                     "{MAX_RESPONSE_BYTES} is geen geheel aantal bytes: {v:?}"
                 ))
             })?,

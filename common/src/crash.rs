@@ -7,12 +7,11 @@
 //! its message. Formatted payloads (`unwrap` on an error, index out of
 //! bounds, `expect`) may carry input or response data and are left out.
 
+use crate::error::Problem;
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
 
 use serde_json::Value;
-
-use crate::error::Error;
 
 thread_local! {
     static LAST: RefCell<Option<PanicReport>> = const { RefCell::new(None) };
@@ -54,7 +53,7 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
 
 impl PanicReport {
     /// The exit-70 error, whose `detail` names the place (and literal message).
-    pub fn error(&self) -> Error {
+    pub fn problem(&self) -> Problem {
         let mut detail = String::from("interne fout: de opdracht is onverwacht afgebroken");
         if let Some((file, line, column)) = &self.location {
             detail.push_str(&format!(" in {file}:{line}:{column}"));
@@ -63,7 +62,7 @@ impl PanicReport {
             Some(message) => detail.push_str(&format!(" ({message})")),
             None => detail.push_str(" (bericht weggelaten: het kan gegevens bevatten)"),
         }
-        Error::software(detail)
+        Problem::software(detail)
             .with_hint("dit is een fout in de tool; meld het met deze tekst en de trace-id")
     }
 
@@ -107,9 +106,9 @@ mod tests {
         assert!(file.ends_with("crash.rs"), "{file}");
         assert_eq!(at, line);
         assert_eq!(report.message, Some("kapotte invariant"));
-        let err = report.error();
-        assert_eq!(err.exit_status().code(), 70);
-        let detail = err.problem().expect("problem").detail.clone();
+        let problem = report.problem();
+        assert_eq!(problem.exit.code(), 70);
+        let detail = problem.detail.clone();
         assert!(detail.contains(&format!("crash.rs:{line}:")), "{detail}");
         assert!(detail.contains("kapotte invariant"), "{detail}");
         let attributes = report.attributes();
@@ -124,8 +123,7 @@ mod tests {
         let report = catch(|| -> u8 { panic!("ongeldig: {secret}") }).expect_err("panics");
         assert!(report.location.is_some());
         assert_eq!(report.message, None);
-        let err = report.error();
-        let detail = err.problem().expect("problem").detail.clone();
+        let detail = report.problem().detail;
         assert!(!detail.contains("geheime-invoer"), "{detail}");
         assert!(!format!("{:?}", report.attributes()).contains("geheime-invoer"));
         assert_eq!(catch(|| 7), Ok(7));

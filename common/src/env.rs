@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Problem, Result};
 
 /// What kind of value a variable holds, so a harness knows what to do with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -181,7 +181,7 @@ impl Env {
     /// Fails with exit 78 (`CONFIG_FOUT`) naming the first declared variable
     /// that is present but unreadable (rule CONF-7). The lifecycle calls this
     /// before any command runs, so [`Env::get`] never hides such a value.
-    pub fn check(&self) -> Result<()> {
+    pub fn check(&self) -> Result<(), Problem> {
         match self
             .values
             .iter()
@@ -194,7 +194,7 @@ impl Env {
 
     /// The value of a declared variable: `Ok(None)` when unset or empty, an
     /// error (exit 78) when present but unreadable.
-    pub fn value(&self, name: &str) -> Result<Option<&str>> {
+    pub fn value(&self, name: &str) -> Result<Option<&str>, Problem> {
         match self.values.iter().find(|(k, _)| *k == name) {
             Some((_, Value::Invalid)) => Err(invalid(name)),
             _ => Ok(self.get(name)),
@@ -223,8 +223,8 @@ impl Env {
 
 /// The error for a variable that is present but not valid UTF-8. The value
 /// itself is never echoed: it may be a secret.
-fn invalid(name: &str) -> Error {
-    Error::config(format!(
+fn invalid(name: &str) -> Problem {
+    Problem::config(format!(
         "omgevingsvariabele {name} is gezet maar geen geldige UTF-8-tekst"
     ))
     .with_hint(format!("geef {name} een geldige waarde of maak hem leeg"))
@@ -247,7 +247,7 @@ mod tests {
             .with_invalid("TRACEPARENT");
         assert_eq!(env.get(KVK_SESSIE_NUMMER), None);
         let err = env.value(KVK_SESSIE_NUMMER).expect_err("CONF-7");
-        assert_eq!(err.exit_status().code(), 78);
+        assert_eq!(err.exit.code(), 78);
         let err = env.check().expect_err("CONF-7");
         assert!(format!("{err:?}").contains(KVK_SESSIE_NUMMER), "{err:?}");
         assert!(

@@ -3,7 +3,11 @@
 //! A command either succeeds with an [`crate::Outcome`] or fails with an
 //! [`Error`]. An error is a [`Problem`] (printed as one RFC 9457 object on
 //! stderr) or a [`Halt`]: the planned stop of a dry run or of a mutation that
-//! was not confirmed (the plan goes to stdout).
+//! was not confirmed (the plan goes to stdout). Problems are built with the
+//! constructors and `with_*` methods of [`Problem`] and become an [`Error`]
+//! through `From` (so `?` converts them); the profile's own machinery (audit
+//! log, printer, environment, validation, commits) fails with a bare
+//! [`Problem`], since it can never halt.
 
 use std::borrow::Cow;
 
@@ -62,7 +66,7 @@ pub enum Error {
 /// The result type of everything a command does.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-impl Error {
+impl Problem {
     /// A new problem with the given exit status, code and Dutch texts.
     pub fn new(
         exit: ExitStatus,
@@ -70,7 +74,7 @@ impl Error {
         title: impl Into<Cow<'static, str>>,
         detail: impl Into<String>,
     ) -> Self {
-        Self::Problem(Box::new(Problem {
+        Self {
             exit,
             code: code.into(),
             title: title.into(),
@@ -79,7 +83,7 @@ impl Error {
             errors: Vec::new(),
             retry_after: None,
             hint: None,
-        }))
+        }
     }
 
     /// A usage error (exit 2).
@@ -165,16 +169,15 @@ impl Error {
 
     /// Temporarily unavailable; retry later (exit 75).
     pub fn temporary(detail: impl Into<String>, retry_after: Option<u64>) -> Self {
-        let mut err = Self::new(
-            ExitStatus::TempFail,
-            "TIJDELIJK_NIET_BESCHIKBAAR",
-            "Tijdelijk niet beschikbaar",
-            detail,
-        );
-        if let Self::Problem(p) = &mut err {
-            p.retry_after = retry_after;
+        Self {
+            retry_after,
+            ..Self::new(
+                ExitStatus::TempFail,
+                "TIJDELIJK_NIET_BESCHIKBAAR",
+                "Tijdelijk niet beschikbaar",
+                detail,
+            )
         }
-        err
     }
 
     /// The `--timeout` deadline passed (exit 124).
@@ -190,39 +193,39 @@ impl Error {
     /// Add a hint for the caller.
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
-        if let Self::Problem(p) = &mut self {
-            p.hint = Some(hint.into());
-        }
+        self.hint = Some(hint.into());
         self
     }
 
     /// Attach the invalid inputs (JSON Pointers to arguments) to any problem.
     #[must_use]
     pub fn with_errors(mut self, errors: Vec<FieldError>) -> Self {
-        if let Self::Problem(p) = &mut self {
-            p.errors = errors;
-        }
+        self.errors = errors;
         self
     }
 
     /// Record the upstream HTTP status.
     #[must_use]
     pub fn with_status(mut self, status: u16) -> Self {
-        if let Self::Problem(p) = &mut self {
-            p.status = Some(status);
-        }
+        self.status = Some(status);
         self
     }
 
     /// Replace the symbolic code.
     #[must_use]
     pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
-        if let Self::Problem(p) = &mut self {
-            p.code = code.into();
-        }
+        self.code = code.into();
         self
     }
+}
 
+impl From<Problem> for Error {
+    fn from(problem: Problem) -> Self {
+        Self::Problem(Box::new(problem))
+    }
+}
+
+impl Error {
     /// The exit status this error ends the process with.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
@@ -318,7 +321,7 @@ fn capped(text: &str) -> String {
 
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
-        Self::io(err.to_string())
+        Problem::io(err.to_string()).into()
     }
 }
 
@@ -328,11 +331,11 @@ mod tests {
 
     #[test]
     fn invalid_lists_every_error() {
-        let err = Error::invalid(vec![
+        let err = Problem::invalid(vec![
             FieldError::new("postcode", "postcode ongeldig"),
             FieldError::new("huisnummer", "huisnummer ongeldig"),
         ]);
-        let json = err.problem().unwrap().to_json(&"0".repeat(32));
+        let json = err.to_json(&"0".repeat(32));
         assert_eq!(json["exit_code"], 65);
         assert_eq!(json["errors"].as_array().unwrap().len(), 2);
         assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
@@ -342,18 +345,18 @@ mod tests {
     #[test]
     fn echoed_input_is_capped() {
         let huge = "x".repeat(120_000);
-        let err = Error::invalid(vec![FieldError::new(
+        let err = Problem::invalid(vec![FieldError::new(
             "naam",
             format!("naam {huge} te lang"),
         )]);
-        let json = err.problem().unwrap().to_json("ab").to_string();
+        let json = err.to_json("ab").to_string();
         assert!(json.len() < 5_000, "{}", json.len());
         assert!(json.contains('…'));
     }
 
     #[test]
     fn optional_members_are_absent_when_unset() {
-        let json = Error::not_found("x").problem().unwrap().to_json("ab");
+        let json = Problem::not_found("x").to_json("ab");
         assert!(json.get("status").is_none());
         assert!(json.get("retry_after").is_none());
         assert_eq!(json["instance"], "urn:trace:ab");

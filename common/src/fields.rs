@@ -17,7 +17,7 @@ use jsonpath_rust::parser::model::{
 };
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Problem, Result};
 
 const MAX_EXPRESSION_LEN: usize = 512;
 /// Any value: what an open schema (or one without a type) allows below it.
@@ -43,10 +43,10 @@ pub enum Selection {
 
 impl Selection {
     /// Parse and check against the command's output schema (exit 2 on failure).
-    pub fn parse(text: &str, schema: &Value) -> Result<Self> {
+    pub fn parse(text: &str, schema: &Value) -> Result<Self, Problem> {
         let text = text.trim();
         if text.is_empty() {
-            return Err(Error::usage("--fields is leeg"));
+            return Err(Problem::usage("--fields is leeg"));
         }
         if text.starts_with('$') {
             return Self::parse_jsonpath(text, schema);
@@ -54,26 +54,26 @@ impl Selection {
         let mut paths = Vec::new();
         for raw in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let steps = parse_path(raw).ok_or_else(|| {
-                Error::usage(format!("ongeldig pad in --fields: {raw:?}"))
+                Problem::usage(format!("ongeldig pad in --fields: {raw:?}"))
                     .with_hint("gebruik namen gescheiden door punten, [n] of [] voor lijsten")
             })?;
             check_against_schema(raw, &steps, schema)?;
             paths.push(steps);
         }
         if paths.is_empty() {
-            return Err(Error::usage("--fields bevat geen enkel pad"));
+            return Err(Problem::usage("--fields bevat geen enkel pad"));
         }
         Ok(Self::Paths(paths))
     }
 
-    fn parse_jsonpath(text: &str, schema: &Value) -> Result<Self> {
+    fn parse_jsonpath(text: &str, schema: &Value) -> Result<Self, Problem> {
         if text.len() > MAX_EXPRESSION_LEN {
-            return Err(Error::usage(format!(
+            return Err(Problem::usage(format!(
                 "JSONPath-expressie te lang (max {MAX_EXPRESSION_LEN} tekens)"
             )));
         }
         let query = jsonpath_rust::parser::parse_json_path(text)
-            .map_err(|e| Error::usage(format!("ongeldige JSONPath-expressie: {e}")))?;
+            .map_err(|e| Problem::usage(format!("ongeldige JSONPath-expressie: {e}")))?;
         // Decided from the parsed query, never from substrings: a word like
         // `in` inside a string literal is data (rules FIELDS-2, FIELDS-5).
         let checker = QueryCheck { root: schema, text };
@@ -188,7 +188,11 @@ struct QueryCheck<'a> {
 
 impl<'a> QueryCheck<'a> {
     /// The schemas `segments` lead to from `nodes`.
-    fn segments(&self, nodes: &[&'a Value], segments: &[Segment]) -> Result<Vec<&'a Value>> {
+    fn segments(
+        &self,
+        nodes: &[&'a Value],
+        segments: &[Segment],
+    ) -> Result<Vec<&'a Value>, Problem> {
         let mut nodes = nodes.to_vec();
         for segment in segments {
             nodes = self.segment(&nodes, segment)?;
@@ -196,7 +200,7 @@ impl<'a> QueryCheck<'a> {
         Ok(nodes)
     }
 
-    fn segment(&self, nodes: &[&'a Value], segment: &Segment) -> Result<Vec<&'a Value>> {
+    fn segment(&self, nodes: &[&'a Value], segment: &Segment) -> Result<Vec<&'a Value>, Problem> {
         match segment {
             Segment::Selector(selector) => self.selector(nodes, selector),
             Segment::Selectors(selectors) => {
@@ -210,7 +214,11 @@ impl<'a> QueryCheck<'a> {
         }
     }
 
-    fn selector(&self, nodes: &[&'a Value], selector: &Selector) -> Result<Vec<&'a Value>> {
+    fn selector(
+        &self,
+        nodes: &[&'a Value],
+        selector: &Selector,
+    ) -> Result<Vec<&'a Value>, Problem> {
         if let Selector::Name(name) = selector {
             self.shorthand_without_spaces(name)?;
         }
@@ -239,19 +247,19 @@ impl<'a> QueryCheck<'a> {
     /// parser joins `@.naam size 3` into one name: a name with whitespace must
     /// be written quoted (`['naam met spatie']`), which is how an operator
     /// that RFC 9535 does not have (`size`, `in` between operands) is refused.
-    fn shorthand_without_spaces(&self, name: &str) -> Result<()> {
+    fn shorthand_without_spaces(&self, name: &str) -> Result<(), Problem> {
         let quoted = [format!("'{name}'"), format!("\"{name}\"")];
         if !name.contains(char::is_whitespace) || quoted.iter().any(|q| self.text.contains(q)) {
             return Ok(());
         }
-        Err(Error::usage(format!(
+        Err(Problem::usage(format!(
             "ongeldige JSONPath-expressie: {name:?} is geen naam en geen operator van RFC 9535"
         ))
         .with_hint("vergelijk met ==, !=, <, <=, > of >=; een naam met spaties staat tussen aanhalingstekens"))
     }
 
     /// A filter evaluated with `@` at each of `current`.
-    fn filter(&self, current: &[&'a Value], filter: &Filter) -> Result<()> {
+    fn filter(&self, current: &[&'a Value], filter: &Filter) -> Result<(), Problem> {
         match filter {
             Filter::Or(list) | Filter::And(list) => {
                 list.iter().try_for_each(|f| self.filter(current, f))
@@ -266,7 +274,7 @@ impl<'a> QueryCheck<'a> {
         }
     }
 
-    fn test(&self, current: &[&'a Value], test: &Test) -> Result<()> {
+    fn test(&self, current: &[&'a Value], test: &Test) -> Result<(), Problem> {
         match test {
             Test::RelQuery(segments) => self.segments(current, segments).map(drop),
             Test::AbsQuery(query) => self.segments(&[self.root], &query.segments).map(drop),
@@ -274,7 +282,7 @@ impl<'a> QueryCheck<'a> {
         }
     }
 
-    fn comparable(&self, current: &[&'a Value], comparable: &Comparable) -> Result<()> {
+    fn comparable(&self, current: &[&'a Value], comparable: &Comparable) -> Result<(), Problem> {
         let (start, steps) = match comparable {
             Comparable::Literal(_) => return Ok(()),
             Comparable::Function(function) => return self.function(current, function),
@@ -293,10 +301,10 @@ impl<'a> QueryCheck<'a> {
 
     /// Only the functions of RFC 9535 §2.4; `in`, `nin`, `none_of`, … are
     /// extensions of the library.
-    fn function(&self, current: &[&'a Value], function: &TestFunction) -> Result<()> {
+    fn function(&self, current: &[&'a Value], function: &TestFunction) -> Result<(), Problem> {
         let args = match function {
             TestFunction::Custom(name, _) => {
-                return Err(Error::usage(format!(
+                return Err(Problem::usage(format!(
                     "JSONPath-uitbreiding {name:?} valt buiten RFC 9535"
                 ))
                 .with_hint("gebruik alleen length, count, match, search en value"));
@@ -471,7 +479,7 @@ impl Trie {
 }
 
 /// Fail with exit 2 when `steps` leaves what `schema` describes.
-fn check_against_schema(raw: &str, steps: &[Step], schema: &Value) -> Result<()> {
+fn check_against_schema(raw: &str, steps: &[Step], schema: &Value) -> Result<(), Problem> {
     let mut nodes = vec![schema];
     for step in steps {
         let mut next = Vec::new();
@@ -533,9 +541,9 @@ fn is_open_object(node: &Value) -> bool {
             && node.get("properties").is_none())
 }
 
-fn unknown_field(raw: &str, schema: &Value) -> Error {
+fn unknown_field(raw: &str, schema: &Value) -> Problem {
     let fields = top_level_fields(schema).join(", ");
-    Error::usage(format!("onbekend veld in --fields: {raw:?}"))
+    Problem::usage(format!("onbekend veld in --fields: {raw:?}"))
         .with_code("ONBEKEND_VELD")
         .with_hint(format!("geldige velden op het hoogste niveau: {fields}"))
 }
@@ -627,10 +635,10 @@ mod tests {
     fn unknown_fields_are_usage_errors_listing_valid_ones() {
         for bad in ["bestaatniet", "_embedded.onbekend", "naam[0]x", "a..b"] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
-            assert_eq!(err.exit_status().code(), 2, "{bad}");
+            assert_eq!(err.exit.code(), 2, "{bad}");
         }
         let err = Selection::parse("bestaatniet", &schema()).unwrap_err();
-        let hint = err.problem().unwrap().hint.clone().unwrap();
+        let hint = err.hint.clone().unwrap();
         assert!(
             hint.contains("kvkNummer") && hint.contains("resultaten"),
             "{hint}"
@@ -667,7 +675,7 @@ mod tests {
             " , ",
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
-            assert_eq!(err.exit_status().code(), 2, "{bad}");
+            assert_eq!(err.exit.code(), 2, "{bad}");
         }
     }
 
@@ -705,8 +713,8 @@ mod tests {
             "$.resultaten[?@.naam ~= 'a']",
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
-            assert_eq!(err.exit_status().code(), 2, "{bad}");
-            assert_ne!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+            assert_eq!(err.exit.code(), 2, "{bad}");
+            assert_ne!(err.code, "ONBEKEND_VELD", "{bad}");
         }
     }
 
@@ -727,7 +735,7 @@ mod tests {
             "self": {"type": "object", "properties": {"href": {"type": "string"}}}}}}});
         for bad in ["$..bogus", "$..['bogus']", "$.resultaten..bogus"] {
             let err = Selection::parse(bad, &closed).unwrap_err();
-            assert_eq!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+            assert_eq!(err.code, "ONBEKEND_VELD", "{bad}");
         }
         assert!(Selection::parse("$..naam", &closed).is_ok());
         assert!(Selection::parse("$..href", &closed).is_ok());
@@ -742,7 +750,7 @@ mod tests {
             "$._embedded.hoofdvestiging.adressen[?@.bogus]",
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
-            assert_eq!(err.problem().unwrap().code, "ONBEKEND_VELD", "{bad}");
+            assert_eq!(err.code, "ONBEKEND_VELD", "{bad}");
         }
         for good in [
             "$..plaats",

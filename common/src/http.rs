@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use reqwest::Url;
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::plan::sha256_hex;
 
 /// Default cap on a response body: 20 MiB.
@@ -134,13 +134,13 @@ impl Request {
     /// Refuse what the client would refuse, before anything is sent and also
     /// in a dry run (rule DRY-4): a URL the profile does not allow, or a
     /// header the wire cannot carry (a key with a newline): exit 78.
-    pub fn check(&self) -> Result<()> {
+    pub fn check(&self) -> Result<(), Problem> {
         check_url(&self.url)?;
         for h in &self.headers {
             let name_ok = reqwest::header::HeaderName::from_bytes(h.name.as_bytes()).is_ok();
             if !name_ok || reqwest::header::HeaderValue::from_str(&h.value).is_err() {
                 // Never echo the value: it may be the secret.
-                return Err(Error::config(format!(
+                return Err(Problem::config(format!(
                     "de header {:?} van het verzoek bevat een ongeldig teken",
                     h.name
                 ))
@@ -155,10 +155,10 @@ impl Request {
 
 /// Check an `HTTPS_PROXY` value: an `http` or `https` URL with a host and
 /// no other parts (exit 78). A dry run checks it too (rule DRY-4).
-pub fn check_proxy(proxy: Option<&str>) -> Result<Option<Url>> {
+pub fn check_proxy(proxy: Option<&str>) -> Result<Option<Url>, Problem> {
     let Some(text) = proxy else { return Ok(None) };
     let refuse = |why: &str| {
-        Error::config(format!("HTTPS_PROXY is geen bruikbare proxy: {why}"))
+        Problem::config(format!("HTTPS_PROXY is geen bruikbare proxy: {why}"))
             .with_hint("zet HTTPS_PROXY op http://host:poort of maak de variabele leeg")
     };
     let url = Url::parse(text).map_err(|_| refuse("geen URL"))?;
@@ -175,14 +175,14 @@ pub fn check_proxy(proxy: Option<&str>) -> Result<Option<Url>> {
 }
 
 /// Parse `url` and apply the transport rule: https, or http to loopback only.
-pub fn check_url(url: &str) -> Result<Url> {
+pub fn check_url(url: &str) -> Result<Url, Problem> {
     let parsed = Url::parse(url).map_err(|e| {
-        Error::config(format!("ongeldige URL {url:?}: {e}"))
+        Problem::config(format!("ongeldige URL {url:?}: {e}"))
             .with_hint("controleer de basis-URL in de omgevingsvariabelen")
     })?;
     if !parsed.username().is_empty() || parsed.password().is_some() {
         // Never echo the URL: it holds a credential.
-        return Err(Error::config(
+        return Err(Problem::config(
             "een basis-URL met gebruikersnaam of wachtwoord is niet toegestaan",
         )
         .with_hint("zet sleutels in de daarvoor bedoelde geheime variabele, niet in de URL"));
@@ -190,12 +190,12 @@ pub fn check_url(url: &str) -> Result<Url> {
     match parsed.scheme() {
         "https" => Ok(parsed),
         "http" if is_loopback(&parsed) => Ok(parsed),
-        "http" => Err(Error::config(format!(
+        "http" => Err(Problem::config(format!(
             "onversleuteld http naar {} is niet toegestaan",
             parsed.host_str().unwrap_or("?")
         ))
         .with_hint("gebruik https; http mag alleen naar 127.0.0.1, ::1 of localhost")),
-        other => Err(Error::config(format!(
+        other => Err(Problem::config(format!(
             "URL-schema {other:?} wordt niet ondersteund"
         ))),
     }
@@ -204,9 +204,9 @@ pub fn check_url(url: &str) -> Result<Url> {
 /// Refuse a URL taken from a response unless it lies under `base` (same
 /// scheme, host and port, path below the base's path): a crafted answer must
 /// not make a tool fetch arbitrary URLs (rule NET-11, exit 76).
-pub fn ensure_under(url: &str, base: &str) -> Result<Url> {
+pub fn ensure_under(url: &str, base: &str) -> Result<Url, Problem> {
     let refuse = || {
-        Error::protocol(format!(
+        Problem::protocol(format!(
             "URL uit het antwoord valt buiten de bron {base}: {url}"
         ))
         .with_code("OMLEIDING_GEWEIGERD")
@@ -299,13 +299,14 @@ impl Response {
 
     /// The body parsed as JSON; anything else is a protocol error (exit 76).
     pub fn json(&self) -> Result<Value> {
-        serde_json::from_slice(&self.body).map_err(|e| {
-            Error::protocol(format!(
+        let value = serde_json::from_slice(&self.body).map_err(|e| {
+            Problem::protocol(format!(
                 "het antwoord (HTTP {}) is geen geldige JSON: {e}",
                 self.status
             ))
             .with_status(self.status)
-        })
+        })?;
+        Ok(value)
     }
 
     /// The profile's error for a non-2xx answer (rules EXIT-4 … EXIT-8).
@@ -314,23 +315,23 @@ impl Response {
     /// where it has them); `addressed` tells whether the request named one
     /// thing (then 404/410 means "does not exist", exit 66) or a collection or
     /// service (then 404/410 means the source is not where it should be, 69).
-    pub fn status_error(&self, detail: String, addressed: bool) -> Error {
+    pub fn status_error(&self, detail: String, addressed: bool) -> Problem {
         let status = self.status;
         let retry_after = self.retry_after();
         let err = match status {
-            429 => Error::temporary(detail, Some(retry_after.unwrap_or(1)))
+            429 => Problem::temporary(detail, Some(retry_after.unwrap_or(1)))
                 .with_hint("te veel verzoeken; wacht retry_after seconden"),
-            503 if retry_after.is_some() => Error::temporary(detail, retry_after),
-            400 | 422 => Error::new(
+            503 if retry_after.is_some() => Problem::temporary(detail, retry_after),
+            400 | 422 => Problem::new(
                 crate::ExitStatus::DataErr,
                 "API_FOUT",
                 "De bron weigerde het verzoek",
                 detail,
             ),
-            401 | 403 => Error::no_permission(detail),
-            404 | 410 if addressed => Error::not_found(detail),
-            404 | 410 | 500..=599 => Error::unavailable(detail),
-            _ => Error::new(
+            401 | 403 => Problem::no_permission(detail),
+            404 | 410 if addressed => Problem::not_found(detail),
+            404 | 410 | 500..=599 => Problem::unavailable(detail),
+            _ => Problem::new(
                 crate::ExitStatus::Error,
                 "API_FOUT",
                 "Onverwacht antwoord van de bron",
@@ -389,12 +390,12 @@ impl HttpClient {
             .pool_max_idle_per_host(1);
         if let Some(proxy) = check_proxy(config.proxy)? {
             let proxy = reqwest::Proxy::https(proxy.as_str())
-                .map_err(|e| Error::config(format!("ongeldige proxy: {e}")))?;
+                .map_err(|e| Problem::config(format!("ongeldige proxy: {e}")))?;
             builder = builder.proxy(proxy);
         }
         let inner = builder
             .build()
-            .map_err(|e| Error::config(format!("HTTP-client kon niet worden gemaakt: {e}")))?;
+            .map_err(|e| Problem::config(format!("HTTP-client kon niet worden gemaakt: {e}")))?;
         Ok(Self {
             inner,
             deadline: config.deadline,
@@ -443,7 +444,7 @@ impl HttpClient {
                 return Ok(response);
             }
             let refused = |why: String| {
-                Error::protocol(format!("doorverwijzing geweigerd: {why}"))
+                Problem::protocol(format!("doorverwijzing geweigerd: {why}"))
                     .with_code("OMLEIDING_GEWEIGERD")
                     .with_status(response.status)
             };
@@ -460,10 +461,11 @@ impl HttpClient {
                 hop.body = None;
             }
         }
-        Err(Error::protocol(format!(
+        Err(Problem::protocol(format!(
             "doorverwijzing geweigerd: meer dan {REDIRECT_LIMIT} doorverwijzingen"
         ))
-        .with_code("OMLEIDING_GEWEIGERD"))
+        .with_code("OMLEIDING_GEWEIGERD")
+        .into())
     }
 
     fn send_once(&self, request: &Request, url: &Url, traceparent: &str) -> Result<Response> {
@@ -472,7 +474,7 @@ impl HttpClient {
             return Err(deadline_passed());
         }
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
-            .map_err(|e| Error::software(e.to_string()))?;
+            .map_err(|e| Problem::software(e.to_string()))?;
         let mut builder = self
             .inner
             .request(method, url.clone())
@@ -500,14 +502,13 @@ impl HttpClient {
             .read_to_end(&mut body)
             .map_err(|e| read_error(&e, self.deadline))?;
         if body.len() as u64 > self.max_body {
-            return Err(Error::protocol(format!(
+            return Err(Problem::protocol(format!(
                 "het antwoord is groter dan {} bytes",
                 self.max_body
             ))
             .with_code("ANTWOORD_TE_GROOT")
-            .with_hint(
-                "verhoog OVERHEID_MAX_RESPONSE_BYTES als dit antwoord terecht zo groot is",
-            ));
+            .with_hint("verhoog OVERHEID_MAX_RESPONSE_BYTES als dit antwoord terecht zo groot is")
+            .into());
         }
         Ok(Response {
             status,
@@ -525,7 +526,7 @@ fn shown(url: &Url) -> String {
 }
 
 fn deadline_passed() -> Error {
-    Error::timeout("de tijdslimiet (--timeout) is verstreken voordat de bron antwoordde")
+    Problem::timeout("de tijdslimiet (--timeout) is verstreken voordat de bron antwoordde").into()
 }
 
 fn transport_error(err: &reqwest::Error) -> Error {
@@ -534,8 +535,8 @@ fn transport_error(err: &reqwest::Error) -> Error {
     }
     if err.is_builder() {
         // The request could not be formed, e.g. a key with a control character.
-        return Error::config("het verzoek kon niet worden opgebouwd: een sleutel of instelling bevat een ongeldig teken")
-            .with_hint("controleer de geheime variabelen op spaties, regeleinden of stuurtekens");
+        return Problem::config("het verzoek kon niet worden opgebouwd: een sleutel of instelling bevat een ongeldig teken")
+            .with_hint("controleer de geheime variabelen op spaties, regeleinden of stuurtekens").into();
     }
     let mut chain = err.to_string();
     let mut not_http = None;
@@ -554,10 +555,11 @@ fn transport_error(err: &reqwest::Error) -> Error {
         .unwrap_or_else(|| "de bron".to_string());
     if let Some(why) = not_http {
         // The connection worked; what came back is not HTTP (rule EXIT-9).
-        return Error::protocol(format!(
+        return Problem::protocol(format!(
             "het antwoord van {host} is geen geldig HTTP: {why}"
         ))
-        .with_hint("de basis-URL wijst waarschijnlijk niet naar deze dienst");
+        .with_hint("de basis-URL wijst waarschijnlijk niet naar deze dienst")
+        .into();
     }
     let what = if chain.contains("dns error") || chain.contains("failed to lookup") {
         "de naam kon niet worden opgezocht (DNS)"
@@ -570,8 +572,9 @@ fn transport_error(err: &reqwest::Error) -> Error {
     } else {
         "de verbinding mislukte"
     };
-    Error::unavailable(format!("{host} is niet bereikbaar: {what}"))
+    Problem::unavailable(format!("{host} is niet bereikbaar: {what}"))
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
+        .into()
 }
 
 /// Why hyper's `err` means the answer was not HTTP: a head it could not
@@ -594,7 +597,7 @@ fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
     if deadline_near || err.kind() == std::io::ErrorKind::TimedOut || text.contains("timed out") {
         return deadline_passed();
     }
-    Error::unavailable("het antwoord van de bron brak halverwege af")
+    Problem::unavailable("het antwoord van de bron brak halverwege af").into()
 }
 
 #[cfg(test)]
@@ -615,8 +618,8 @@ mod tests {
             "not a url",
         ] {
             let err = check_url(bad).unwrap_err();
-            assert_eq!(err.exit_status().code(), 78, "{bad}");
-            assert!(!err.problem().unwrap().detail.contains("S3CRET"), "{bad}");
+            assert_eq!(err.exit.code(), 78, "{bad}");
+            assert!(!err.detail.contains("S3CRET"), "{bad}");
         }
     }
 
@@ -633,7 +636,7 @@ mod tests {
             "not a url",
         ] {
             let err = ensure_under(bad, base).unwrap_err();
-            assert_eq!(err.exit_status().code(), 76, "{bad}");
+            assert_eq!(err.exit.code(), 76, "{bad}");
         }
     }
 
@@ -649,7 +652,7 @@ mod tests {
             "https://repository.example.nl/bwb%2F..%2Fx",
         ] {
             let err = ensure_under(bad, base).unwrap_err();
-            assert_eq!(err.exit_status().code(), 76, "{bad}");
+            assert_eq!(err.exit.code(), 76, "{bad}");
         }
         assert!(ensure_under("https://repository.example.nl/bwb/BWBR1%20x/a.xml", base).is_ok());
         assert!(ensure_under("https://repository.example.nl/bwb/a..b/x.xml", base).is_ok());
@@ -691,7 +694,7 @@ mod tests {
             "http://proxy.example/pad",
         ] {
             let err = check_proxy(Some(bad)).unwrap_err();
-            assert_eq!(err.exit_status().code(), 78, "{bad}");
+            assert_eq!(err.exit.code(), 78, "{bad}");
         }
     }
 
@@ -699,8 +702,8 @@ mod tests {
     fn headers_the_wire_cannot_carry_are_refused_without_echo() {
         let req = Request::get("https://x.test/a").secret_header("apikey", "s3cr3t\nX");
         let err = req.check().unwrap_err();
-        assert_eq!(err.exit_status().code(), 78);
-        assert!(!err.problem().unwrap().detail.contains("s3cr3t"));
+        assert_eq!(err.exit.code(), 78);
+        assert!(!err.detail.contains("s3cr3t"));
         assert!(
             Request::get("https://x.test/a")
                 .header("a b", "v")

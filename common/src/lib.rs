@@ -31,7 +31,7 @@ pub use app::main;
 pub use cli::{Cli, Commands, GlobalArgs};
 pub use context::Context;
 pub use env::{EnvKind, EnvVar};
-pub use error::{Error, FieldError, Result};
+pub use error::{Error, FieldError, Problem, Result};
 pub use exit::ExitStatus;
 pub use http::{Request, Response};
 pub use plan::PlanSpec;

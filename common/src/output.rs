@@ -11,7 +11,7 @@ use std::io::{self, IsTerminal, Write};
 use clap::ValueEnum;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Problem, Result};
 use crate::secrets;
 
 /// How data is printed.
@@ -69,10 +69,10 @@ impl Printer {
     }
 
     /// Write rendered data to stdout. A closed pipe counts as success.
-    pub fn stdout(&self, text: &str) -> Result<()> {
+    pub fn stdout(&self, text: &str) -> Result<(), Problem> {
         let mut out = io::stdout().lock();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(format!(
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
                 "uitvoer kon niet worden geschreven: {e}"
             ))),
             _ => Ok(()),

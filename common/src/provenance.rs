@@ -32,7 +32,7 @@ pub struct Exchange {
 }
 
 /// A step that makes a mutation durable, run after the audit record is written.
-pub type Commit = Box<dyn FnOnce() -> crate::Result<()>>;
+pub type Commit = Box<dyn FnOnce() -> Result<(), crate::error::Problem>>;
 
 /// A command's result: its data and where it came from.
 pub struct Outcome {
@@ -69,7 +69,7 @@ impl Outcome {
     #[must_use]
     pub fn commit_after_audit(
         mut self,
-        commit: impl FnOnce() -> crate::Result<()> + 'static,
+        commit: impl FnOnce() -> Result<(), crate::error::Problem> + 'static,
     ) -> Self {
         self.commit = Some(Box::new(commit));
         self

@@ -6,7 +6,7 @@
 
 use crate::context::Context;
 use crate::env::KVK_SESSIE_NUMMER;
-use crate::error::{Error, Result};
+use crate::error::{Problem, Result};
 use crate::validate::{Validation, is_kvk_nummer};
 
 /// The session's KvK number, if the session is bound. A value that is not
@@ -15,10 +15,11 @@ pub fn session_number(ctx: &Context<'_>) -> Result<Option<String>> {
     match ctx.env(KVK_SESSIE_NUMMER).map(str::trim) {
         None => Ok(None),
         Some(number) if is_kvk_nummer(number) => Ok(Some(number.to_string())),
-        Some(_) => Err(Error::config(format!(
+        Some(_) => Err(Problem::config(format!(
             "{KVK_SESSIE_NUMMER} is geen KvK-nummer (8 cijfers)"
         ))
-        .with_hint("zet KVK_SESSIE_NUMMER op het KvK-nummer van de sessie of maak hem leeg")),
+        .with_hint("zet KVK_SESSIE_NUMMER op het KvK-nummer van de sessie of maak hem leeg")
+        .into()),
     }
 }
 
@@ -27,20 +28,20 @@ pub fn kvk_number(ctx: &Context<'_>, argument: Option<&str>) -> Result<String> {
     if let Some(argument) = argument {
         return Ok(argument.trim().to_string());
     }
-    session_number(ctx)?.ok_or_else(|| {
-        Error::usage("geen KvK-nummer opgegeven")
+    Ok(session_number(ctx)?.ok_or_else(|| {
+        Problem::usage("geen KvK-nummer opgegeven")
             .with_hint("geef het KvK-nummer als argument of zet KVK_SESSIE_NUMMER")
-    })
+    })?)
 }
 
 /// Record `number` as the data subject and refuse it when the session is bound elsewhere.
 pub fn enforce(ctx: &mut Context<'_>, number: &str) -> Result<()> {
     ctx.subject(number, "KVK_NUMMER");
     match session_number(ctx)? {
-        Some(session) if session != number => Err(Error::no_permission(format!(
+        Some(session) if session != number => Err(Problem::no_permission(format!(
             "deze sessie is gebonden aan KvK-nummer {session}; KvK-nummer {number} is niet toegestaan"
         ))
-        .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen")),
+        .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen").into()),
         _ => Ok(()),
     }
 }

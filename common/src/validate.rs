@@ -1,6 +1,6 @@
 //! Input validation helpers: collect every problem, then fail once (rule ERR-8).
 
-use crate::error::{Error, FieldError, Result};
+use crate::error::{FieldError, Problem, Result};
 
 /// Collects validation errors so all of them are reported at once (exit 65).
 #[derive(Debug, Default)]
@@ -27,11 +27,11 @@ impl Validation {
     }
 
     /// Fail with all recorded errors, if any.
-    pub fn finish(self) -> Result<()> {
+    pub fn finish(self) -> Result<(), Problem> {
         if self.errors.is_empty() {
             Ok(())
         } else {
-            Err(Error::invalid(self.errors))
+            Err(Problem::invalid(self.errors))
         }
     }
 }
@@ -87,8 +87,8 @@ mod tests {
             .check(true, "b", || unreachable!())
             .check(false, "c", || "c fout".into());
         let err = v.finish().unwrap_err();
-        assert_eq!(err.problem().unwrap().errors.len(), 2);
-        assert_eq!(err.exit_status().code(), 65);
+        assert_eq!(err.errors.len(), 2);
+        assert_eq!(err.exit.code(), 65);
     }
 
     #[test]

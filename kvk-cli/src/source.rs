@@ -6,7 +6,7 @@
 //! another shape (see [`crate::shape`]) → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
-use common::{Context, Environment, Error, Request, Result};
+use common::{Context, Environment, Problem, Request, Result};
 use serde_json::Value;
 
 use crate::shape::Shape;
@@ -38,11 +38,11 @@ impl Kvk {
             Some(key) => key.to_string(),
             None if is_public_test => PUBLIC_TEST_KEY.to_string(),
             None => {
-                return Err(
-                    Error::config(format!("{API_KEY} ontbreekt voor {base}")).with_hint(
+                return Err(Problem::config(format!("{API_KEY} ontbreekt voor {base}"))
+                    .with_hint(
                         "zet KVK_API_KEY; alleen de openbare testomgeving werkt zonder sleutel",
-                    ),
-                );
+                    )
+                    .into());
             }
         };
         let url = common::http::check_url(&base)?;
@@ -93,16 +93,17 @@ impl Kvk {
         if (200..300).contains(&response.status) {
             let mut value = response.json()?;
             if let Err(problem) = shape.check(&value) {
-                return Err(Error::protocol(format!(
+                return Err(Problem::protocol(format!(
                     "het antwoord van de KvK API is geen {}: {problem}",
                     shape.document
                 ))
-                .with_status(response.status));
+                .with_status(response.status)
+                .into());
             }
             collapse_addresses(&mut value);
             return Ok(value);
         }
-        Err(upstream_error(response))
+        Err(upstream_error(response).into())
     }
 }
 
@@ -124,7 +125,7 @@ pub(crate) fn fout(response: &Response) -> Option<(String, String)> {
 /// class (common's mapping); KvK's IPD1002/IPD1003 ("temporarily not
 /// deliverable", sent as 404) are temporary. The KvK code and text stay in
 /// `detail`.
-pub(crate) fn upstream_error(response: &Response) -> Error {
+pub(crate) fn upstream_error(response: &Response) -> Problem {
     let status = response.status;
     let fout = fout(response);
     let kvk_text = fout
@@ -133,7 +134,7 @@ pub(crate) fn upstream_error(response: &Response) -> Error {
         .unwrap_or_else(|| format!("KvK API antwoordde HTTP {status} zonder leesbare foutmelding"));
     match fout.as_ref().map(|(code, _)| code.as_str()) {
         Some("IPD1002" | "IPD1003") => {
-            Error::temporary(kvk_text, response.retry_after().or(Some(300))).with_status(status)
+            Problem::temporary(kvk_text, response.retry_after().or(Some(300))).with_status(status)
         }
         _ if matches!(status, 401 | 403) => response
             .status_error(kvk_text, true)

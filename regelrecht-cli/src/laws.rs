@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use common::validate::Validation;
-use common::{ArgSchema, Context, Error, Result};
+use common::{ArgSchema, Context, Problem, Result};
 use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Selection};
 use serde_json::{Value, json};
 
@@ -64,13 +64,14 @@ impl CorpusArgs {
         });
         for dir in env_dirs(ctx) {
             if !dir.is_dir() {
-                return Err(Error::config(format!(
+                return Err(Problem::config(format!(
                     "{CORPUS_ENV} noemt {}, maar dat is geen bestaande map",
                     dir.display()
                 ))
                 .with_hint(format!(
                     "zet {CORPUS_ENV} op bestaande mappen, gescheiden door ':'"
-                )));
+                ))
+                .into());
             }
             corpus.add_dir(&dir).map_err(|e| problems::load_error(&e))?;
         }
@@ -94,29 +95,29 @@ pub fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
 
 /// The version of `law_id` in force on `date`; an unknown law or date without version is 66.
 pub fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> Result<&'c LawFile> {
-    corpus.select(law_id, date).map_err(|reason| {
+    Ok(corpus.select(law_id, date).map_err(|reason| {
         let versions: Vec<String> = corpus
             .versions(law_id)
             .map(|f| f.valid_from.clone().unwrap_or_else(|| "?".into()))
             .collect();
         match reason {
-            Selection::NotFound => Error::not_found(format!("wet '{law_id}' is niet geladen"))
+            Selection::NotFound => Problem::not_found(format!("wet '{law_id}' is niet geladen"))
                 .with_hint(
                     "zie regelrecht-cli wet lijst; laad meer wetten met --corpus MAP of REGELRECHT_CORPUS",
                 ),
-            Selection::NotYetInForce => Error::not_found(format!(
+            Selection::NotYetInForce => Problem::not_found(format!(
                 "geen versie van '{law_id}' is geldig op {date}"
             ))
             .with_hint(format!(
                 "geladen versies gelden vanaf {}; kies een andere --peildatum",
                 versions.join(", ")
             )),
-            Selection::Ended(to) => Error::not_found(format!(
+            Selection::Ended(to) => Problem::not_found(format!(
                 "'{law_id}' is vervallen na {to} (peildatum {date})"
             ))
             .with_hint("kies een --peildatum waarop de wet gold"),
         }
-    })
+    })?)
 }
 
 /// The URI naming a law file in provenance: `file://…` or `urn:regelrecht:builtin:<id>`.

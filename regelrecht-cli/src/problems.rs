@@ -1,20 +1,20 @@
 //! Engine failures as profile errors: malformed law files, parameters of the wrong type, and
 //! outputs the engine refuses to compute (always an error naming what is missing, never a value).
 
-use common::{Error, ExitStatus, FieldError};
+use common::{Error, ExitStatus, FieldError, Problem};
 use regelrecht_engine::{ErrorKind, EvalError, LoadError, LoadErrorKind, ParamError};
 
 /// A malformed law file: exit 65, naming the file, the line and the problem; loading that ran
 /// past the deadline: exit 124.
 pub fn load_error(e: &LoadError) -> Error {
     if e.kind == LoadErrorKind::Deadline {
-        return Error::timeout(format!("{}: {}", e.file, e.problem));
+        return Problem::timeout(format!("{}: {}", e.file, e.problem)).into();
     }
     let place = match e.line {
         Some(line) => format!("{} regel {line}", e.file),
         None => e.file.clone(),
     };
-    Error::new(
+    Problem::new(
         ExitStatus::DataErr,
         "WETBESTAND_ONGELDIG",
         "Wetbestand ongeldig",
@@ -22,16 +22,18 @@ pub fn load_error(e: &LoadError) -> Error {
     )
     .with_hint("herstel het bestand of laat de map weg uit --corpus / REGELRECHT_CORPUS")
     .with_errors(vec![FieldError::new("corpus", e.to_string())])
+    .into()
 }
 
 /// Parameters that do not fit the law's declarations: exit 65, one entry per parameter.
 pub fn param_errors(errors: &[ParamError]) -> Error {
-    Error::invalid(
+    Problem::invalid(
         errors
             .iter()
             .map(|e| FieldError::new("param", e.to_string()))
             .collect(),
     )
+    .into()
 }
 
 /// An evaluation the engine refused. `outputs_pointer` is the argument naming the outputs
@@ -45,11 +47,12 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
         | ErrorKind::LawEnded { .. }
             if top_level =>
         {
-            Error::not_found(e.to_string())
+            Problem::not_found(e.to_string()).into()
         }
         ErrorKind::OutputNotFound { .. } if top_level => {
-            Error::invalid(vec![FieldError::new(outputs_pointer, e.to_string())])
+            Problem::invalid(vec![FieldError::new(outputs_pointer, e.to_string())])
                 .with_hint("zie regelrecht-cli wet toon LAW_ID voor de uitvoer van de wet")
+                .into()
         }
         _ => {
             let (pointer, detail, hint) = match e.missing() {
@@ -62,7 +65,7 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
                 ),
                 None => (outputs_pointer, e.to_string(), None),
             };
-            let mut err = Error::new(
+            let mut err = Problem::new(
                 ExitStatus::DataErr,
                 e.code(),
                 "Uitkomst niet te berekenen",
@@ -72,7 +75,7 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
             if let Some(hint) = hint {
                 err = err.with_hint(hint);
             }
-            err
+            err.into()
         }
     }
 }

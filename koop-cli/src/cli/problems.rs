@@ -8,18 +8,18 @@
 //! - [`KoopError::Protocol`] → 76: `OMLEIDING_GEWEIGERD` for a URL outside the repository (NET-11),
 //!   `PARSE_FOUT` for everything else (not XML, truncated, too deep, too much text, …).
 
-use common::{Error, ExitStatus, FieldError};
+use common::{ExitStatus, FieldError, Problem};
 use koop_cli::{KoopError, ProtocolError};
 
 /// The profile's error for `err`.
-pub fn to_error(err: KoopError) -> Error {
+pub fn to_error(err: KoopError) -> Problem {
     let detail = err.to_string();
     match err {
         KoopError::InvalidInput { field, detail } => {
-            Error::invalid(vec![FieldError::new(field, detail)])
+            Problem::invalid(vec![FieldError::new(field, detail)])
         }
         KoopError::NotFound { nearby, .. } => {
-            let error = Error::new(
+            let error = Problem::new(
                 ExitStatus::NotFound,
                 "NIET_GEVONDEN",
                 "Niet gevonden",
@@ -31,25 +31,25 @@ pub fn to_error(err: KoopError) -> Error {
                 error.with_hint(format!("Artikelen in de buurt: {}", nearby.join(", ")))
             }
         }
-        KoopError::Diagnostic(d) if d.is_unavailable() => Error::new(
+        KoopError::Diagnostic(d) if d.is_unavailable() => Problem::new(
             ExitStatus::Unavailable,
             "SOURCE_UNAVAILABLE",
             "Zoekdienst niet beschikbaar",
             detail,
         ),
-        KoopError::Diagnostic(_) => Error::new(
+        KoopError::Diagnostic(_) => Problem::new(
             ExitStatus::DataErr,
             "API_FOUT",
             "Zoekdienst weigert de zoekvraag",
             detail,
         ),
-        KoopError::Protocol(ProtocolError::ForeignHost { .. }) => Error::new(
+        KoopError::Protocol(ProtocolError::ForeignHost { .. }) => Problem::new(
             ExitStatus::Protocol,
             "OMLEIDING_GEWEIGERD",
             "Verwijzing naar andere host geweigerd",
             detail,
         ),
-        KoopError::Protocol(_) => Error::new(
+        KoopError::Protocol(_) => Problem::new(
             ExitStatus::Protocol,
             "PARSE_FOUT",
             "Onleesbaar antwoord van de bron",
@@ -109,7 +109,7 @@ mod tests {
         for (err, exit, code) in cases {
             let what = format!("{err:?}");
             let mapped = to_error(err);
-            let problem = mapped.problem().expect("a problem");
+            let problem = mapped;
             assert_eq!(
                 (problem.exit.code(), problem.code.as_ref()),
                 (exit, code),
@@ -120,14 +120,11 @@ mod tests {
             detail: "x".into(),
             nearby: vec!["4".into(), "5".into()],
         });
-        assert_eq!(
-            hint.problem().unwrap().hint.as_deref(),
-            Some("Artikelen in de buurt: 4, 5")
-        );
+        assert_eq!(hint.hint.as_deref(), Some("Artikelen in de buurt: 4, 5"));
         let invalid = to_error(KoopError::InvalidInput {
             field: "peildatum",
             detail: "x".into(),
         });
-        assert_eq!(invalid.problem().unwrap().errors[0].pointer, "/peildatum");
+        assert_eq!(invalid.errors[0].pointer, "/peildatum");
     }
 }

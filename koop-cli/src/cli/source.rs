@@ -7,7 +7,7 @@
 
 use chrono::NaiveDate;
 use common::http::{Response, check_url, ensure_under, is_loopback};
-use common::{Context, Environment, Error, Request, Result};
+use common::{Context, Environment, Problem, Request, Result};
 use koop_cli::sru::{Record, SearchResponse, parse_search_response};
 use koop_cli::{KoopError, ProtocolError};
 
@@ -99,11 +99,11 @@ impl Koop {
         if !(200..300).contains(&response.status) {
             // An SRU service may put diagnostics in an error status too; they say more.
             if let Err(err @ KoopError::Diagnostic(_)) = parse_search_response(&response.body) {
-                return Err(to_error(err).with_status(response.status));
+                return Err(to_error(err).with_status(response.status).into());
             }
-            return Err(http_error(&response, "de zoekdienst", false));
+            return Err(http_error(&response, "de zoekdienst", false).into());
         }
-        parse_search_response(&response.body).map_err(to_error)
+        Ok(parse_search_response(&response.body).map_err(to_error)?)
     }
 
     /// Fetch the toestand XML named by `record`, only from the repository.
@@ -114,7 +114,8 @@ impl Koop {
                     element: "locatie_toestand",
                 }
                 .into(),
-            ));
+            )
+            .into());
         };
         ensure_under(url, &self.repository_url).map_err(|err| {
             err.with_hint(format!(
@@ -125,7 +126,7 @@ impl Koop {
         let request = Request::get(url).header("Accept", "application/xml");
         let response = ctx.send(&request)?;
         if !(200..300).contains(&response.status) {
-            return Err(http_error(&response, "de repository", true));
+            return Err(http_error(&response, "de repository", true).into());
         }
         Ok(response)
     }
@@ -139,23 +140,23 @@ pub fn version_on(answer: &SearchResponse, bwb_id: &str, peildatum: NaiveDate) -
         .filter(|r| r.bwb_id == bwb_id)
         .cloned()
         .collect();
-    koop_cli::sru::pick_valid_on(&records, peildatum)
+    Ok(koop_cli::sru::pick_valid_on(&records, peildatum)
         .cloned()
         .ok_or_else(|| {
-            Error::not_found(format!(
+            Problem::not_found(format!(
                 "regeling {bwb_id} bestaat niet of gold niet op {peildatum}"
             ))
             .with_hint(
                 "controleer het BWB-id (regeling zoek TREFWOORD) of kies een andere --peildatum; \
                  regeling versies BWB_ID toont de geldigheidsperiodes",
             )
-        })
+        })?)
 }
 
 /// A non-2xx answer of either source as the profile's error: the shared mapping of
 /// [`Response::status_error`], with where to look when a 404/410 comes back. `addressed` is true for
 /// the toestand (one named file), false for the search service.
-fn http_error(response: &Response, who: &str, addressed: bool) -> Error {
+fn http_error(response: &Response, who: &str, addressed: bool) -> Problem {
     let status = response.status;
     let err = response.status_error(format!("{who} antwoordde HTTP {status}"), addressed);
     match status {

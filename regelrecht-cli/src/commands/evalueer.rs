@@ -122,8 +122,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .collect();
     if !unknown.is_empty() {
         let known: Vec<&str> = law.outputs().map(|(_, f)| f.name.as_str()).collect();
-        return Err(common::Error::invalid(unknown)
-            .with_hint(format!("uitvoer van deze wet: {}", known.join(", "))));
+        return Err(common::Problem::invalid(unknown)
+            .with_hint(format!("uitvoer van deze wet: {}", known.join(", ")))
+            .into());
     }
     for name in &typed.undeclared {
         ctx.printer.warn(&format!(

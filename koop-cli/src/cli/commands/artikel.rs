@@ -3,7 +3,7 @@
 //! built. An unknown number is exit 66 with the numbers nearby in the hint.
 
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
 use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
@@ -72,7 +72,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
     validation.finish()?;
     let (Some(id), Some(peildatum)) = (id, peildatum) else {
-        return Err(Error::software("validatie zonder uitkomst"));
+        return Err(Problem::software("validatie zonder uitkomst").into());
     };
     let mut arguments = Map::new();
     arguments.insert("bwb_id".into(), id.as_str().into());

@@ -2,7 +2,7 @@
 //! as plain text with its leden, structural path and link, plus the texts outside articles.
 
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde::Serialize;
@@ -62,7 +62,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
     validation.finish()?;
     let (Some(id), Some(peildatum)) = (id, peildatum) else {
-        return Err(Error::software("validatie zonder uitkomst"));
+        return Err(Problem::software("validatie zonder uitkomst").into());
     };
     let mut arguments = Map::new();
     arguments.insert("bwb_id".into(), id.as_str().into());

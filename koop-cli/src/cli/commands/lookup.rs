@@ -4,7 +4,7 @@
 use chrono::NaiveDate;
 use common::http::Response;
 use common::validate::Validation;
-use common::{Context, Error, Outcome, PlanSpec, Result};
+use common::{Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::sru::Record;
 use koop_cli::{BwbId, KoopError, cql, links, parse_peildatum};
 use serde::Serialize;
@@ -142,7 +142,8 @@ impl Header {
 
 /// The JSON of a typed answer (the structs of the commands serialize infallibly; a failure is a bug).
 pub fn to_data(data: &impl Serialize) -> Result<Value> {
-    serde_json::to_value(data).map_err(|e| Error::software(format!("antwoord niet te vormen: {e}")))
+    Ok(serde_json::to_value(data)
+        .map_err(|e| Problem::software(format!("antwoord niet te vormen: {e}")))?)
 }
 
 /// `YYYY-MM-DD` or null.

@@ -2,7 +2,7 @@
 //! first, so a reader can see what changed when and pick a `--peildatum`.
 
 use common::validate::Validation;
-use common::{Annotations, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::sru::versions;
 use koop_cli::{BwbId, cql, links};
 use serde_json::{Value, json};
@@ -38,7 +38,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
     validation.finish()?;
     let Some(id) = id else {
-        return Err(Error::software("validatie zonder uitkomst"));
+        return Err(Problem::software("validatie zonder uitkomst").into());
     };
     let koop = Koop::from_env(ctx)?;
     let query = cql::versions_query(&id);
@@ -55,10 +55,11 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .max_by_key(|r| (r.geldig_vanaf, r.volgnummer()))
         .map(|r| r.titel.clone())
     else {
-        return Err(Error::not_found(format!(
+        return Err(Problem::not_found(format!(
             "regeling {id} bestaat niet in het Basiswettenbestand"
         ))
-        .with_hint("zoek het BWB-id op met: koop-cli regeling zoek TREFWOORD"));
+        .with_hint("zoek het BWB-id op met: koop-cli regeling zoek TREFWOORD")
+        .into());
     };
     let versies: Vec<Value> = versions(&records)
         .into_iter()

@@ -3,7 +3,7 @@
 //! Zero hits is exit 0 with an empty list.
 
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::cql::{self, SearchParams};
 use koop_cli::links;
 use koop_cli::sru::dedup_by_id;
@@ -107,7 +107,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let query = lookup::check(&mut validation, cql::search_query(&params));
     validation.finish()?;
     let (Some(peildatum), Some(query)) = (peildatum, query) else {
-        return Err(Error::software("validatie zonder uitkomst"));
+        return Err(Problem::software("validatie zonder uitkomst").into());
     };
 
     let mut arguments = Map::new();

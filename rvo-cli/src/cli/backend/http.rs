@@ -3,7 +3,9 @@
 //! contract's own meaning of 422 on filing and 409 on top; a success with another shape is 76.
 
 use common::http::{check_url, is_loopback};
-use common::{Context, Environment, Error, ExitStatus, FieldError, Request, Response, Result};
+use common::{
+    Context, Environment, Error, ExitStatus, FieldError, Problem, Request, Response, Result,
+};
 use rvo_cli::backend_types::{
     API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, RapportageAanvraag,
     bearer, rapportage_url, rapportages_url,
@@ -56,7 +58,7 @@ impl HttpBackend {
 
     /// `POST {base}/rapportages` with the plan digest as `Idempotency-Key`.
     pub fn file_request(&self, aanvraag: &RapportageAanvraag, key: &str) -> Result<Request> {
-        let body = serde_json::to_value(aanvraag).map_err(|e| Error::software(e.to_string()))?;
+        let body = serde_json::to_value(aanvraag).map_err(|e| Problem::software(e.to_string()))?;
         Ok(self.with_headers(
             Request::post(rapportages_url(&self.base), body).header(IDEMPOTENCY_KEY_HEADER, key),
         ))
@@ -78,13 +80,14 @@ impl HttpBackend {
 
 /// The body of a success answer as `T`; another shape is exit 76.
 pub fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
-    serde_json::from_slice(&response.body).map_err(|e| {
-        Error::protocol(format!(
+    let value = serde_json::from_slice(&response.body).map_err(|e| {
+        Problem::protocol(format!(
             "het antwoord van de backend (HTTP {}) past niet bij spec/rvo-backend.md: {e}",
             response.status
         ))
         .with_status(response.status)
-    })
+    })?;
+    Ok(value)
 }
 
 /// What a call was doing: decides what a 404 and a 422 mean.
@@ -120,7 +123,7 @@ pub fn error_for(response: &Response, call: Call) -> Error {
         .unwrap_or_else(|| format!("de backend antwoordde met HTTP {status}"));
     let errors = problem.map(|p| p.errors).unwrap_or_default();
     let error = match status {
-        422 if call == Call::File => Error::new(
+        422 if call == Call::File => Problem::new(
             ExitStatus::DataErr,
             "IDEMPOTENTIE_CONFLICT",
             "Plan-digest al gebruikt voor een andere rapportage",
@@ -130,7 +133,7 @@ pub fn error_for(response: &Response, call: Call) -> Error {
         .with_status(status),
         409 => {
             let wait = response.retry_after().unwrap_or(1).max(1);
-            Error::temporary(
+            Problem::temporary(
                 format!("dezelfde rapportage wordt nog verwerkt: {detail}"),
                 Some(wait),
             )
@@ -139,7 +142,7 @@ pub fn error_for(response: &Response, call: Call) -> Error {
         }
         _ => {
             let error = response.status_error(detail, call.addressed());
-            match (error.exit_status(), status) {
+            match (error.exit, status) {
                 (ExitStatus::NoPerm, _) => error.with_hint(format!(
                     "controleer {API_TOKEN_ENV}; het token moet voor dit KvK-nummer mogen handelen"
                 )),
@@ -154,7 +157,7 @@ pub fn error_for(response: &Response, call: Call) -> Error {
             }
         }
     };
-    with_errors(error, errors)
+    with_errors(error.into(), errors)
 }
 
 /// What rvo-cli keeps of a problem body (RFC 9457: every member is optional, `type` defaults to

@@ -9,7 +9,7 @@ mod local;
 
 use std::ffi::OsString;
 
-use common::{Context, Environment, Error, Outcome, Result};
+use common::{Context, Environment, Outcome, Problem, Result};
 use rvo_cli::backend_types::{API_BASE_ENV, RapportageRecord, RapportageStatus};
 use rvo_cli::filing::FilingResult;
 use rvo_cli::store::LocalStore;
@@ -36,7 +36,7 @@ impl Backend {
         }
         let dir =
             LocalStore::default_dir(|name| ctx.env(name).map(OsString::from)).ok_or_else(|| {
-                Error::config("er is geen map voor de lokale proefopslag")
+                Problem::config("er is geen map voor de lokale proefopslag")
                     .with_hint("zet RVO_DATA_DIR (of XDG_DATA_HOME of HOME)")
             })?;
         Ok(Backend::Lokaal(
@@ -125,5 +125,5 @@ impl Overzicht {
 
 /// Any serialisable value as JSON (a failure is a bug: exit 70).
 pub fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value> {
-    serde_json::to_value(value).map_err(|e| Error::software(e.to_string()))
+    Ok(serde_json::to_value(value).map_err(|e| Problem::software(e.to_string()))?)
 }

@@ -13,7 +13,7 @@
 
 use common::validate::{PEILDATUM_SCHEMA, Validation, is_kvk_nummer, peildatum};
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
+    Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
 };
 use rvo_cli::backend_types::RapportageOntvangst;
 use rvo_cli::catalogue::Catalogue;
@@ -136,10 +136,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     };
     validation.finish()?;
-    let aanvraag = aanvraag.ok_or_else(|| Error::software("validatie zonder resultaat"))?;
+    let aanvraag = aanvraag.ok_or_else(|| Problem::software("validatie zonder resultaat"))?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
     let backend = Backend::from_env(ctx)?;
-    let key = idempotency_key(&aanvraag).map_err(|e| Error::software(e.to_string()))?;
+    let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
 
     // A completed key returns its first result whatever the date or the catalogue now say
     // (MUT-9): look it up before any check whose outcome can change between a filing and its
@@ -186,9 +186,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     }
     let plan = ctx.gate(plan)?;
     if plan.digest != key {
-        return Err(Error::software(
-            "plan-digest wijkt af van de idempotentiesleutel",
-        ));
+        return Err(Problem::software("plan-digest wijkt af van de idempotentiesleutel").into());
     }
 
     let (result, pending) = match (&backend, &request, completed, regeling) {
@@ -210,11 +208,12 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             }
             let receipt: RapportageOntvangst = parse(&response)?;
             if !is_path_safe(&receipt.referentienummer) {
-                return Err(Error::protocol(format!(
+                return Err(Problem::protocol(format!(
                     "de backend gaf een onbruikbaar referentienummer: {:?}",
                     receipt.referentienummer
                 ))
-                .with_status(response.status));
+                .with_status(response.status)
+                .into());
             }
             let mut result = build_result(
                 regeling,
@@ -227,7 +226,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             result.replayed = response.status == 200;
             (result, None)
         }
-        _ => return Err(Error::software("geen regeling of verzoek voor de backend")),
+        _ => return Err(Problem::software("geen regeling of verzoek voor de backend").into()),
     };
     ctx.audit_attribute("overheid.replayed", result.replayed.into());
     let data = to_json(&result)?;

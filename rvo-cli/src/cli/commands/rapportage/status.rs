@@ -9,7 +9,7 @@
 
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
+    Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
 };
 use rvo_cli::backend_types::RapportageRecord;
 use rvo_cli::reference::{is_path_safe, is_well_formed};
@@ -58,7 +58,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     ctx.gate(plan)?;
 
     let not_found = || {
-        Error::not_found(format!(
+        Problem::not_found(format!(
             "er is geen rapportage met referentienummer {referentienummer} ({})",
             match &backend {
                 Backend::Lokaal(store) => format!("lokale opslag {}", store.dir().display()),
@@ -79,18 +79,19 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Backend::Http(http) => {
             let response = ctx.send(&http.get_request(referentienummer))?;
             if response.status == 404 {
-                return Err(not_found().with_status(response.status));
+                return Err(not_found().with_status(response.status).into());
             }
             if response.status != 200 {
                 return Err(error_for(&response, Call::Get));
             }
             let record: RapportageRecord = parse(&response)?;
             if record.referentienummer != referentienummer {
-                return Err(Error::protocol(format!(
+                return Err(Problem::protocol(format!(
                     "de backend gaf rapportage {} terug in plaats van {referentienummer}",
                     record.referentienummer
                 ))
-                .with_status(response.status));
+                .with_status(response.status)
+                .into());
             }
             Overzicht::from_http(record)
         }
@@ -100,8 +101,8 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ctx.audit_attribute("overheid.session_refused", true.into());
         let refusal = not_found();
         return Err(match &backend {
-            Backend::Lokaal(_) => refusal,
-            Backend::Http(_) => refusal.with_status(404),
+            Backend::Lokaal(_) => refusal.into(),
+            Backend::Http(_) => refusal.with_status(404).into(),
         });
     }
     let data = to_json(&overzicht)?;

@@ -1,7 +1,7 @@
 //! `regeling get ID`: one scheme, with its status on the peildatum.
 
 use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use rvo_cli::catalogue::{Catalogue, invalid_regeling_id, is_regeling_id};
 use rvo_cli::status::RegelingOpDatum;
 use serde_json::json;
@@ -55,7 +55,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let catalogue = Catalogue::embedded();
     let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {
-        Error::not_found(format!(
+        Problem::not_found(format!(
             "regeling {:?} staat niet in de catalogus (peildatum {})",
             unknown.id.trim(),
             catalogue.peildatum
@@ -69,6 +69,6 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         json!({"regeling_id": regeling.id, "peildatum": date.to_string()}),
     ))?;
     let data = serde_json::to_value(RegelingOpDatum::new(regeling, date))
-        .map_err(|e| Error::software(e.to_string()))?;
+        .map_err(|e| Problem::software(e.to_string()))?;
     Ok(catalogue_outcome(data))
 }
