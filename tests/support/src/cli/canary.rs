@@ -41,7 +41,11 @@ mod tests {
             CANARY.to_string(),
             serde_json::to_string(CANARY).unwrap(),
             percent_encoded(CANARY),
-            percent_encoded(CANARY).to_lowercase(),
+            // Lower-case hex digits, as some encoders write them.
+            percent_encoded(CANARY)
+                .replace("%2F", "%2f")
+                .replace("%2B", "%2b")
+                .replace("%3D", "%3d"),
             format!("Bearer {CANARY}"),
         ];
         for form in forms {
