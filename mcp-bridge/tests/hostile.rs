@@ -10,21 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_cli, wait_gone};
-
-fn demo(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
-    (bridge, dir)
-}
+use harness::{Bridge, demo_bridge, demo_cli, wait_gone};
 
 #[test]
 fn request_ids_come_back_exactly_as_sent() {
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     let ids = [
         "123456789012345678901234567890",
         "18446744073709551616",
@@ -67,7 +57,7 @@ fn request_ids_come_back_exactly_as_sent() {
 
 #[test]
 fn a_cancellation_finds_its_call_by_a_large_id() {
-    let (mut bridge, dir) = demo(&["--timeout", "60"]);
+    let (mut bridge, dir) = demo_bridge(&["--timeout", "60"]);
     let pid_file = dir.path().join("pids");
     let id = "123456789012345678901234567891";
     let call =
@@ -108,7 +98,7 @@ fn peak_memory(pid: u32) -> u64 {
 
 #[test]
 fn a_message_over_the_limit_is_refused_without_being_held_and_the_bridge_serves_on() {
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     bridge.request("ping", json!({}));
     let before = peak_memory(bridge.pid());
     // 48 MiB in one line; the id comes before the cut, so the answer can name it.
@@ -145,7 +135,7 @@ fn a_message_over_the_limit_is_refused_without_being_held_and_the_bridge_serves_
 
 #[test]
 fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
-    let (mut bridge, dir) = demo(&[]);
+    let (mut bridge, dir) = demo_bridge(&[]);
     // Too large for one word of a command line, small enough for one message (4 MiB).
     let huge = bridge.call(
         "demo__notitie_maak",
@@ -184,7 +174,7 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
     std::fs::write(secret.path(), "geheime-inhoud").unwrap();
     let path = secret.path().to_str().unwrap();
 
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     let tool = bridge.listed_tool("demo__bestand_toon");
     let properties = tool["inputSchema"]["properties"].as_object().unwrap();
     assert!(properties.contains_key("kop"));
@@ -209,7 +199,7 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
         json!({"kop": "k", "inhoud": null})
     );
 
-    let (mut allowing, _dir) = demo(&["--allow-local-paths"]);
+    let (mut allowing, _dir) = demo_bridge(&["--allow-local-paths"]);
     let tool = allowing.listed_tool("demo__bestand_toon");
     assert_eq!(
         tool["inputSchema"]["properties"]["bestand"]["format"],

@@ -6,20 +6,10 @@ mod harness;
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_cli, regelrecht_cli};
+use harness::{Bridge, demo_bridge, regelrecht_cli};
 
 /// 29 significant digits: exact as JSON text, not in an f64.
 const EXACT: &str = "12345678901234567890.123456789";
-
-fn demo(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
-    (bridge, dir)
-}
 
 fn parsed(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
@@ -28,7 +18,7 @@ fn parsed(text: &str) -> Value {
 #[test]
 fn a_stdin_json_argument_is_offered_as_its_value_and_passed_on_stdin() {
     for extra in [&[][..], &["--allow-local-paths"]] {
-        let (mut bridge, _dir) = demo(extra);
+        let (mut bridge, _dir) = demo_bridge(extra);
         let tool = bridge.listed_tool("demo__json_toon");
         let input = &tool["inputSchema"];
         assert_eq!(
@@ -57,7 +47,7 @@ fn a_stdin_json_argument_is_offered_as_its_value_and_passed_on_stdin() {
 fn a_file_name_for_a_stdin_argument_is_refused_and_never_read() {
     let secret = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(secret.path(), r#"{"geheim": "inhoud"}"#).unwrap();
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     let refused = bridge.call(
         "demo__json_toon",
         json!({"invoer": secret.path().to_str().unwrap()}),
@@ -73,7 +63,7 @@ fn a_file_name_for_a_stdin_argument_is_refused_and_never_read() {
 
 #[test]
 fn a_stdin_payload_over_the_argument_limit_is_invalid_input() {
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     // 64 KiB of value: `{"x":"…"}` adds 8 bytes.
     let over = bridge.call(
         "demo__json_toon",

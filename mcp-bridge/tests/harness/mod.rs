@@ -21,6 +21,17 @@ pub fn demo_cli() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-cli")
 }
 
+/// A bridge serving only the fixture CLI, with its store in a new temporary directory.
+pub fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec!["--tool", cli.to_str().unwrap()];
+    args.extend_from_slice(extra_args);
+    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
+    (bridge, dir)
+}
+
 /// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
 /// test's target directory); `None` (with a message) when it was not built.
 pub fn kvk_cli() -> Option<PathBuf> {
