@@ -52,6 +52,13 @@ pub struct ArgSchema {
 /// The JSON Schema `format` of an argument that names a local file or directory (DISC-21).
 pub const PATH_FORMAT: &str = "path";
 
+/// The profile's schema keyword on a path argument whose value `-` reads the argument's
+/// content from stdin instead of a file (DISC-21); `contentMediaType` gives that content's type.
+pub const STDIN_KEYWORD: &str = "x-stdin";
+
+/// The only stdin content type the profile defines (DISC-21).
+pub const STDIN_JSON: &str = "application/json";
+
 impl ArgSchema {
     /// Declares that the argument names a local file or directory: `"format": "path"` on the
     /// property (on its `items` when it is repeatable), so a bridge can withhold it (DISC-21).
@@ -59,6 +66,17 @@ impl ArgSchema {
         Self {
             name,
             schema: r#"{"format": "path"}"#,
+        }
+    }
+
+    /// Declares a single-valued path argument whose file holds JSON and which also takes that
+    /// JSON on stdin as `-`: `"format": "path"`, `"contentMediaType": "application/json"`,
+    /// `"x-stdin": true`. A bridge may then offer the content as a JSON value and pass it on
+    /// stdin (DISC-21). The JSON's own schema may follow as a second override (`contentSchema`).
+    pub const fn path_or_stdin_json(name: &'static str) -> Self {
+        Self {
+            name,
+            schema: r#"{"format": "path", "contentMediaType": "application/json", "x-stdin": true}"#,
         }
     }
 }
@@ -133,5 +151,21 @@ impl ToolInfo {
         self.commands
             .iter()
             .find(|c| c.path.iter().copied().eq(path.iter().map(String::as_str)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    #[test]
+    fn a_stdin_json_path_is_a_path_with_the_stdin_keyword_and_json_content() {
+        let schema: Value =
+            serde_json::from_str(ArgSchema::path_or_stdin_json("x").schema).unwrap();
+        assert_eq!(schema["format"], PATH_FORMAT);
+        assert_eq!(schema["contentMediaType"], STDIN_JSON);
+        assert_eq!(schema[STDIN_KEYWORD], true);
     }
 }

@@ -20,6 +20,7 @@ use crate::catalog::{META_PREFIX, Tool};
 use crate::child::{self, Ending, Killer};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
+use crate::stdin_value;
 
 /// What came of a call.
 #[derive(Debug)]
@@ -74,6 +75,13 @@ pub fn run(
     } else {
         None
     };
+    let stdin = match &tool.stdin_argument {
+        Some(name) => match stdin_value::take(name, &mut own) {
+            Ok(stdin) => stdin,
+            Err(too_large) => return failed(oversized(&tool.name, &too_large, trace)),
+        },
+        None => None,
+    };
     let line = argv::build(&tool.entry["_meta"], &own);
     let mut global = vec![
         "--output".to_string(),
@@ -96,7 +104,7 @@ pub fn run(
     let env = source
         .env
         .child_env(crate::env::own_vars(), Some(&trace.traceparent()));
-    let finished = match child::run(&source.program, &args, &env, bridge.timeout, killer) {
+    let finished = match child::run(&source.program, &args, stdin, &env, bridge.timeout, killer) {
         Ok(finished) => finished,
         Err(e) => {
             let detail = format!("{} kon niet starten: {e}", source.program.display());
@@ -192,7 +200,7 @@ fn oversized(tool: &str, too_large: &TooLarge, trace: &TraceContext) -> Value {
         TooLarge::Word { property, bytes } => {
             let detail = format!(
                 "argument is {bytes} bytes; de brug geeft een tool hoogstens {word_limit} bytes per \
-                 waarde (optie met waarde, of één positioneel argument)"
+                 waarde (optie met waarde, één positioneel argument, of inhoud op stdin)"
             );
             invalid_input(tool, &[(pointer(property), detail)], trace)
         }

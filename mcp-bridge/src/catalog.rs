@@ -4,7 +4,8 @@
 //! schemas, annotations and descriptions are passed on as the CLI wrote them, with two
 //! additions: an optional `fields` argument (data minimisation) and, for a mutating
 //! tool, an optional `confirm` argument plus the proposal shape in its `outputSchema`;
-//! and one removal: arguments that name local paths, unless the operator allows them.
+//! one change: a path argument that also takes its JSON content on stdin is offered as that
+//! JSON value; and one removal: arguments that name local paths, unless the operator allows them.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -13,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::env::EnvPolicy;
 use crate::local_paths;
+use crate::stdin_value;
 use crate::template::UriTemplate;
 
 /// Namespace of the bridge's own `_meta` keys.
@@ -48,6 +50,8 @@ pub struct Tool {
     pub takes_confirm: bool,
     /// Path arguments left out of the listed `inputSchema` (refused when a call sends them).
     pub hidden_paths: Vec<String>,
+    /// The argument offered as a JSON value and passed on stdin as `-` (DISC-21).
+    pub stdin_argument: Option<String>,
 }
 
 /// One resource template.
@@ -167,6 +171,7 @@ fn make_tool(
     if !input.is_object() {
         input = json!({"type": "object"});
     }
+    let stdin_argument = input.as_object_mut().and_then(stdin_value::offer_as_value);
     let mut hidden_paths = Vec::new();
     if !catalog.allow_local_paths
         && let Some(schema) = input.as_object_mut()
@@ -238,6 +243,7 @@ fn make_tool(
         takes_fields,
         takes_confirm,
         hidden_paths,
+        stdin_argument,
     })
 }
 

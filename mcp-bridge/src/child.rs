@@ -1,12 +1,12 @@
-//! Running one CLI invocation: argv list (never a shell), chosen environment, own process group,
-//! deadline and cancellation.
+//! Running one CLI invocation: argv list (never a shell), chosen environment, optional stdin
+//! bytes, own process group, deadline and cancellation.
 //!
 //! The child leads a new process group; when the deadline passes or the call is cancelled,
 //! the whole group is killed, so helpers a CLI started die with it. After a normal exit the
 //! group is killed too, so a straggler cannot hold the output pipes open.
 
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -63,10 +63,11 @@ impl Killer {
     }
 }
 
-/// Run `program args…` with exactly `env`, no stdin, and a deadline.
+/// Run `program args…` with exactly `env`, `stdin` (or none: an empty stdin), and a deadline.
 pub fn run(
     program: &Path,
     args: &[String],
+    stdin: Option<Vec<u8>>,
     env: &[(OsString, OsString)],
     timeout: Duration,
     killer: &Killer,
@@ -84,7 +85,11 @@ pub fn run(
         .args(args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
@@ -97,6 +102,7 @@ pub fn run(
     if killer.is_cancelled() {
         killer.cancel();
     }
+    let stdin = writer(child.stdin.take(), stdin.unwrap_or_default());
     let stdout = reader(child.stdout.take());
     let stderr = reader(child.stderr.take());
     let (sender, exited) = mpsc::channel();
@@ -126,6 +132,7 @@ pub fn run(
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     let _ = waiter.join();
+    let _ = stdin.join();
     let status = status?;
     let ending = if killer.is_cancelled() {
         Ending::Cancelled
@@ -141,6 +148,16 @@ pub fn run(
         ending,
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
+    })
+}
+
+/// Write `bytes` to the child's stdin on a thread of its own (a child that reads late or never
+/// must not block the bridge), then close it. A child that exits unread ends the write (EPIPE).
+fn writer(stream: Option<impl Write + Send + 'static>, bytes: Vec<u8>) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        if let Some(mut stream) = stream {
+            let _ = stream.write_all(&bytes);
+        }
     })
 }
 

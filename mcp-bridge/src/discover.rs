@@ -67,8 +67,15 @@ pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
 fn read(program: &Path) -> Result<Value, String> {
     let env = EnvPolicy::default().child_env(crate::env::own_vars(), None);
     let args = ["--help".to_string(), "--json".to_string()];
-    let finished = child::run(program, &args, &env, DISCOVERY_TIMEOUT, &Killer::default())
-        .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;
+    let finished = child::run(
+        program,
+        &args,
+        None,
+        &env,
+        DISCOVERY_TIMEOUT,
+        &Killer::default(),
+    )
+    .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;
     match finished.ending {
         Ending::Exited(0) => {}
         Ending::TimedOut => {

@@ -11,12 +11,14 @@ mod catalog;
 mod child;
 mod discover;
 mod env;
+mod frame;
 mod local_paths;
 mod options;
 mod problem;
 mod resource;
 mod rpc;
 mod server;
+mod stdin_value;
 mod template;
 
 use std::ffi::OsString;

@@ -63,7 +63,7 @@ impl Id {
     }
 
     /// `Some` when `raw` is a valid JSON-RPC id: a string or a number.
-    fn from_raw(raw: &RawValue) -> Option<Self> {
+    pub fn from_raw(raw: &RawValue) -> Option<Self> {
         matches!(
             raw.get().as_bytes().first(),
             Some(b'"' | b'-' | b'0'..=b'9')

@@ -1,5 +1,6 @@
-//! The MCP server loop: read a line, answer it. Tool calls and resource reads run on their own
-//! thread so that `ping`, lists and cancellations are answered while a CLI works.
+//! The MCP server loop: read a line (of bounded size, see [`crate::frame`]), answer it. Tool calls
+//! and resource reads run on their own thread so that `ping`, lists and cancellations are
+//! answered while a CLI works.
 //!
 //! Revision 2025-11-25 (2025-06-18 is accepted too). A client may skip `initialize`, as the
 //! 2026-07-28 revision allows: every method works from the first line.
@@ -15,6 +16,7 @@ use common::trace::TraceContext;
 
 use crate::bridge::Bridge;
 use crate::call;
+use crate::frame::{self, Frame};
 use crate::resource;
 use crate::rpc::{self, INVALID_PARAMS, Id, Incoming, METHOD_NOT_FOUND, Outbox, RpcError};
 
@@ -28,10 +30,13 @@ pub fn serve(bridge: Arc<Bridge>, mut input: impl BufRead, outbox: Outbox) {
     let mut workers: Vec<JoinHandle<()>> = Vec::new();
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match frame::read(&mut input, &mut line) {
+            Ok(Frame::End) | Err(_) => break,
+            Ok(Frame::Oversized) => {
+                outbox.send(&frame::oversized_response(&line));
+                continue;
+            }
+            Ok(Frame::Message) => {}
         }
         let text = String::from_utf8_lossy(&line);
         if text.trim().is_empty() {

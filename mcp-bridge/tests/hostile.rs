@@ -1,6 +1,6 @@
-//! The bridge under hostile or odd input: request ids that no number type holds, arguments too
-//! large for the OS, arguments that name local files, and bytes that are not UTF-8 in the
-//! environment and on the command line.
+//! The bridge under hostile or odd input: request ids that no number type holds, messages over
+//! the bridge's size limit, arguments too large for the OS, arguments that name local files, and
+//! bytes that are not UTF-8 in the environment and on the command line.
 
 mod harness;
 
@@ -10,32 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_cli, wait_gone};
-
-fn demo(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
-    (bridge, dir)
-}
-
-fn listed_tool(bridge: &mut Bridge, name: &str) -> Value {
-    let tools = bridge.request("tools/list", json!({}))["tools"].clone();
-    tools
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .cloned()
-        .unwrap_or_else(|| panic!("{name} not listed: {tools}"))
-}
+use harness::{Bridge, demo_bridge, demo_cli, wait_gone};
 
 #[test]
 fn request_ids_come_back_exactly_as_sent() {
-    let (mut bridge, _dir) = demo(&[]);
+    let (mut bridge, _dir) = demo_bridge(&[]);
     let ids = [
         "123456789012345678901234567890",
         "18446744073709551616",
@@ -78,7 +57,7 @@ fn request_ids_come_back_exactly_as_sent() {
 
 #[test]
 fn a_cancellation_finds_its_call_by_a_large_id() {
-    let (mut bridge, dir) = demo(&["--timeout", "60"]);
+    let (mut bridge, dir) = demo_bridge(&["--timeout", "60"]);
     let pid_file = dir.path().join("pids");
     let id = "123456789012345678901234567891";
     let call =
@@ -109,12 +88,58 @@ fn a_cancellation_finds_its_call_by_a_large_id() {
     assert_eq!(bridge.next_message()["id"], ping, "no answer for the call");
 }
 
+/// Peak resident memory of process `pid`, in bytes.
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}
+
+#[test]
+fn a_message_over_the_limit_is_refused_without_being_held_and_the_bridge_serves_on() {
+    let (mut bridge, _dir) = demo_bridge(&[]);
+    bridge.request("ping", json!({}));
+    let before = peak_memory(bridge.pid());
+    // 48 MiB in one line; the id comes before the cut, so the answer can name it.
+    let padding = "x".repeat(48 * 1024 * 1024);
+    bridge.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"demo__notitie_get","arguments":{{"id":"{padding}"}}}}}}"#
+    ));
+    drop(padding);
+    let refused = bridge.next_message();
+    assert_eq!(refused["id"], 77, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600);
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("te groot") && message.contains("4194304"),
+        "{message}"
+    );
+    let grown = peak_memory(bridge.pid()).saturating_sub(before);
+    assert!(
+        grown < 16 * 1024 * 1024,
+        "the bridge held {grown} bytes more for a 48 MiB message"
+    );
+
+    // Without a readable id before the cut, the answer has id null; then the bridge reads on.
+    bridge.send_line(&format!(
+        r#"{{"params":{{"tekst":"{}"}},"id":78,"jsonrpc":"2.0","method":"ping"}}"#,
+        "y".repeat(5 * 1024 * 1024)
+    ));
+    let refused = bridge.next_message();
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600);
+    let answered = bridge.send("ping", json!({}));
+    assert_eq!(bridge.response(answered)["result"], json!({}));
+}
+
 #[test]
 fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
-    let (mut bridge, dir) = demo(&[]);
+    let (mut bridge, dir) = demo_bridge(&[]);
+    // Too large for one word of a command line, small enough for one message (4 MiB).
     let huge = bridge.call(
         "demo__notitie_maak",
-        json!({"id": "n1", "tekst": "x".repeat(20 * 1024 * 1024)}),
+        json!({"id": "n1", "tekst": "x".repeat(3 * 1024 * 1024)}),
     );
     let error = &huge["structuredContent"];
     assert_eq!(huge["isError"], true);
@@ -149,8 +174,8 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
     std::fs::write(secret.path(), "geheime-inhoud").unwrap();
     let path = secret.path().to_str().unwrap();
 
-    let (mut bridge, _dir) = demo(&[]);
-    let tool = listed_tool(&mut bridge, "demo__bestand_toon");
+    let (mut bridge, _dir) = demo_bridge(&[]);
+    let tool = bridge.listed_tool("demo__bestand_toon");
     let properties = tool["inputSchema"]["properties"].as_object().unwrap();
     assert!(properties.contains_key("kop"));
     assert!(!properties.contains_key("bestand"), "{tool}");
@@ -174,8 +199,8 @@ fn path_arguments_are_hidden_and_refused_unless_the_operator_allows_them() {
         json!({"kop": "k", "inhoud": null})
     );
 
-    let (mut allowing, _dir) = demo(&["--allow-local-paths"]);
-    let tool = listed_tool(&mut allowing, "demo__bestand_toon");
+    let (mut allowing, _dir) = demo_bridge(&["--allow-local-paths"]);
+    let tool = allowing.listed_tool("demo__bestand_toon");
     assert_eq!(
         tool["inputSchema"]["properties"]["bestand"]["format"],
         "path"
@@ -215,7 +240,7 @@ fn a_tool_path_that_is_not_utf8_is_served_and_other_such_arguments_are_usage_err
     let odd = dir.path().join(OsStr::from_bytes(b"\xff-cli"));
     std::os::unix::fs::symlink(demo_cli(), &odd).unwrap();
     let mut bridge = Bridge::start_os(&[OsStr::new("--tool"), odd.as_os_str()], &[]);
-    listed_tool(&mut bridge, "demo__omgeving_toon");
+    bridge.listed_tool("demo__omgeving_toon");
 
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
         .arg("--timeout")

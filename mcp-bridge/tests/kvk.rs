@@ -5,6 +5,7 @@ mod harness;
 
 use serde_json::{Value, json};
 use test_support::FakeServer;
+use test_support::kvk::special;
 
 use harness::{Bridge, kvk_cli};
 
@@ -191,9 +192,10 @@ fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
 #[test]
 fn an_error_exit_carries_the_clis_error_object() {
     let Some(mut setup) = setup() else { return };
-    let result = setup
-        .bridge
-        .call("kvk__basisprofiel_get", json!({"kvk_nummer": "90000004"}));
+    let result = setup.bridge.call(
+        "kvk__basisprofiel_get",
+        json!({"kvk_nummer": special::PROXY_502}),
+    );
     assert_eq!(result["isError"], true);
     let error = &result["structuredContent"];
     assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
@@ -206,9 +208,10 @@ fn an_error_exit_carries_the_clis_error_object() {
             .starts_with("urn:trace:")
     );
 
-    let missing = setup
-        .bridge
-        .call("kvk__basisprofiel_get", json!({"kvk_nummer": "99999999"}));
+    let missing = setup.bridge.call(
+        "kvk__basisprofiel_get",
+        json!({"kvk_nummer": special::UNKNOWN_KVK_NUMBER}),
+    );
     assert_eq!(missing["isError"], true);
     assert_eq!(missing["structuredContent"]["exit_code"], 66, "{missing}");
 }

@@ -5,19 +5,13 @@
 mod harness;
 
 use serde_json::{Value, json};
+use test_support::cli::{CANARY, assert_no_canary};
 use test_support::{FakeServer, Reply};
 
 use harness::{Bridge, kvk_cli};
 
-/// A canary key with characters that percent-encoding and JSON escaping change.
-const CANARY: &str = "mcp/Kan+arie=5\"q";
-const LEAKS: &[&str] = &["Kan+arie", "Kan%2Barie", "mcp%2FKan", "arie=5", "arie%3D5"];
-
 fn assert_clean(label: &str, result: &Value) {
-    let text = result.to_string();
-    for leak in LEAKS {
-        assert!(!text.contains(leak), "{label}: {leak:?} in {text}");
-    }
+    assert_no_canary(label, &result.to_string());
 }
 
 #[test]

@@ -21,26 +21,56 @@ pub fn demo_cli() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-cli")
 }
 
+/// A bridge serving only the fixture CLI, with its store in a new temporary directory.
+pub fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec!["--tool", cli.to_str().unwrap()];
+    args.extend_from_slice(extra_args);
+    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
+    (bridge, dir)
+}
+
 /// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
 /// test's target directory); `None` (with a message) when it was not built.
 pub fn kvk_cli() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("MCP_BRIDGE_KVK_CLI") {
-        return Some(PathBuf::from(path));
-    }
-    let beside_tests = std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.parent()?.join("kvk-cli")));
-    let in_workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/debug/kvk-cli");
-    let found = beside_tests
-        .into_iter()
-        .chain([in_workspace])
-        .find(|p| p.is_file());
+    let found = workspace_binary("kvk-cli", "MCP_BRIDGE_KVK_CLI");
     if found.is_none() {
         eprintln!(
             "OVERGESLAGEN: target/debug/kvk-cli ontbreekt; bouw eerst de workspace (cargo build -p kvk-cli)"
         );
     }
     found
+}
+
+/// The workspace's `regelrecht-cli` binary (`$MCP_BRIDGE_REGELRECHT_CLI` when set); a test that
+/// needs it fails when it was not built, rather than passing without having run.
+pub fn regelrecht_cli() -> PathBuf {
+    workspace_binary("regelrecht-cli", "MCP_BRIDGE_REGELRECHT_CLI").unwrap_or_else(|| {
+        panic!(
+            "target/debug/regelrecht-cli ontbreekt: bouw het eerst (cargo build -p regelrecht-cli, \
+             of cargo test -p mcp-bridge -p regelrecht-cli)"
+        )
+    })
+}
+
+/// `$variable` when set, else `name` next to this test's target directory or in the workspace's
+/// `target/debug`.
+fn workspace_binary(name: &str, variable: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(variable) {
+        return Some(PathBuf::from(path));
+    }
+    let beside_tests = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join(name)));
+    let in_workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/debug")
+        .join(name);
+    beside_tests
+        .into_iter()
+        .chain([in_workspace])
+        .find(|p| p.is_file())
 }
 
 /// A running bridge.
@@ -94,6 +124,11 @@ impl Bridge {
             pending: VecDeque::new(),
             next_id: 1,
         }
+    }
+
+    /// The bridge's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Write one raw line.
@@ -177,6 +212,18 @@ impl Bridge {
     /// `tools/call` and its result.
     pub fn call(&mut self, name: &str, arguments: Value) -> Value {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+
+    /// The entry of tool `name` in `tools/list` (panics when it is not listed).
+    pub fn listed_tool(&mut self, name: &str) -> Value {
+        let tools = self.request("tools/list", json!({}))["tools"].clone();
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} not listed: {tools}"))
     }
 
     /// Whether a line arrives within `wait`.

@@ -85,7 +85,12 @@ pub const SPEC: CommandSpec = CommandSpec {
             // NAAM=WAARDE: a NAAM that is not blank, as `param_texts` requires.
             schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
         },
-        ArgSchema::path("param_json"),
+        // Over MCP the parameters stay available as one JSON object, passed on stdin (DISC-21).
+        ArgSchema::path_or_stdin_json("param_json"),
+        ArgSchema {
+            name: "param_json",
+            schema: r#"{"contentSchema": {"type": "object", "description": "Alle parameters als één JSON-object, met dezelfde namen als bij --param"}}"#,
+        },
         laws::CORPUS_SCHEMA,
         ArgSchema {
             name: "uitvoer",

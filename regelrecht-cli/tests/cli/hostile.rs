@@ -189,6 +189,13 @@ fn path_arguments_are_declared_as_paths() {
     let evalueer = sandbox.tool_entry("evalueer");
     let properties = &evalueer["inputSchema"]["properties"];
     assert_eq!(properties["param_json"]["format"], "path");
+    // `-` reads the same JSON object from stdin, so a bridge can offer it as a value.
+    assert_eq!(properties["param_json"]["x-stdin"], true);
+    assert_eq!(
+        properties["param_json"]["contentMediaType"],
+        "application/json"
+    );
+    assert_eq!(properties["param_json"]["contentSchema"]["type"], "object");
     for (name, property) in properties.as_object().expect("properties") {
         if !["corpus", "param_json"].contains(&name.as_str()) {
             assert!(

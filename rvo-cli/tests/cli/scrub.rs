@@ -3,22 +3,10 @@
 //! ERR-13).
 
 use serde_json::json;
+use test_support::cli::{CANARY, assert_no_canary, percent_encoded};
 use test_support::{FakeServer, RecordedRequest, Reply};
 
 use crate::support::{Sandbox, indienen, run};
-
-/// A canary token with characters that percent-encoding and JSON escaping change.
-const CANARY: &str = "tok/en+Kan=arie\"9";
-
-/// The forms the canary could leak in: raw, JSON-escaped, percent-encoded.
-const LEAKS: &[&str] = &[
-    "en+Kan",
-    "en%2BKan",
-    "en%2bKan",
-    "tok%2Fen",
-    "Kan=arie",
-    "Kan%3Darie",
-];
 
 /// The token as the backend received it, `Bearer ` and all.
 fn authorization(request: &RecordedRequest) -> String {
@@ -30,19 +18,6 @@ fn token(request: &RecordedRequest) -> String {
     authorization(request)
         .trim_start_matches("Bearer ")
         .to_string()
-}
-
-/// Every byte but letters and digits percent-encoded.
-fn encoded(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }
 
 /// A problem+json answer that repeats `echo` in every text member.
@@ -68,7 +43,7 @@ fn cases() -> Vec<(&'static str, i32, Echo)> {
             echoing_problem(401, &authorization(r))
         }),
         ("403 url-encoded", 77, |r| {
-            echoing_problem(403, &encoded(&token(r)))
+            echoing_problem(403, &percent_encoded(&token(r)))
         }),
         ("409 in progress", 75, |r| {
             echoing_problem(409, &token(r)).header("retry-after", "1")
@@ -91,16 +66,14 @@ fn cases() -> Vec<(&'static str, i32, Echo)> {
             )
         }),
         ("302 out of the base", 76, |r| {
-            Reply::redirect(&format!("/elders?t={}", encoded(&token(r))))
+            Reply::redirect(&format!("/elders?t={}", percent_encoded(&token(r))))
         }),
     ]
 }
 
 fn assert_clean(label: &str, sandbox: &Sandbox, run: &crate::support::Run) {
     for text in [&run.stdout, &run.stderr, &sandbox.audit_text()] {
-        for leak in LEAKS {
-            assert!(!text.contains(leak), "{label}: {leak:?} leaked in {text}");
-        }
+        assert_no_canary(label, text);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The fake KvK router: authentication, profile routes, errors, special numbers and search.
 
 use serde_json::Value;
-use test_support::kvk::{self, KEY_FORBIDDEN, KEY_INVALID};
+use test_support::kvk::{self, KEY_FORBIDDEN, KEY_INVALID, special};
 use test_support::{FakeServer, RecordedRequest, Reply};
 
 const HOST: (&str, &str) = ("host", "127.0.0.1:7");
@@ -186,47 +186,58 @@ fn unknown_and_malformed_numbers() {
 
 #[test]
 fn special_numbers_misbehave_as_documented() {
-    assert_eq!(fout("/v1/basisprofielen/90004973"), (500, "IPD9999".into()));
-    assert_eq!(fout("/v1/basisprofielen/90002903"), (404, "IPD1003".into()));
+    let profile = |number: &str| format!("/v1/basisprofielen/{number}");
+    let retry_after = special::RETRY_AFTER_SECONDS.to_string();
     assert_eq!(
-        fout("/v1/basisprofielen/90000001/eigenaar"),
+        fout(&profile(special::TECHNISCHE_FOUT)),
+        (500, "IPD9999".into())
+    );
+    assert_eq!(
+        fout(&profile(special::TIJDELIJK_NIET_LEVERBAAR)),
+        (404, "IPD1003".into())
+    );
+    assert_eq!(
+        fout(&format!("{}/eigenaar", profile(special::IN_BEHANDELING))),
         (404, "IPD1002".into())
     );
-    let limited = get("/v1/basisprofielen/90000002");
+    let limited = get(&profile(special::RATE_LIMITED));
     assert_eq!(
         (limited.status_code(), limited.header_value("retry-after")),
-        (429, Some("120"))
+        (429, Some(retry_after.as_str()))
     );
-    let unavailable = get("/v1/naamgevingen/kvknummer/90000003");
+    let unavailable = get(&format!(
+        "/v1/naamgevingen/kvknummer/{}",
+        special::UNAVAILABLE_WITH_RETRY_AFTER
+    ));
     assert_eq!(
         (
             unavailable.status_code(),
             unavailable.header_value("retry-after")
         ),
-        (503, Some("120"))
+        (503, Some(retry_after.as_str()))
     );
-    assert_eq!(get("/v1/basisprofielen/90000004").status_code(), 502);
-    let truncated = get("/v1/basisprofielen/90000005");
+    assert_eq!(get(&profile(special::PROXY_502)).status_code(), 502);
+    let truncated = get(&profile(special::TRUNCATED_JSON));
     assert_eq!(
         (truncated.status_code(), truncated.body_json()),
         (200, None)
     );
     assert!(
-        get("/v1/basisprofielen/90000006")
+        get(&profile(special::WRONG_SHAPE))
             .body_json()
             .unwrap()
             .is_array()
     );
     assert!(
-        get("/v1/basisprofielen/90000007")
+        get(&profile(special::STALL_BEFORE_HEADERS))
             .delay_before_headers()
             .is_some()
     );
     assert_eq!(
-        get("/v1/basisprofielen/90000009").header_value("content-type"),
+        get(&profile(special::HTML_200)).header_value("content-type"),
         Some("text/html; charset=utf-8")
     );
-    assert_eq!(kvk::special::SPECIAL_NUMBERS.len(), 12);
+    assert_eq!(special::SPECIAL_NUMBERS.len(), 12);
 }
 
 #[test]

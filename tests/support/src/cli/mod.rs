@@ -9,14 +9,18 @@
 //! - [`canonical`], [`sha256_hex`], [`compact_document`], [`keys`]: JSON helpers for the
 //!   profile's digests and output checks.
 //! - [`read_audit`]: the records of an audit log, each validated against its schema.
+//! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
+//!   scrubbing tests, and the check that no form of it leaked.
 
 mod audit;
+mod canary;
 mod json;
 mod run;
 mod sandbox;
 mod schema;
 
 pub use audit::read_audit;
+pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use json::{canonical, compact_document, keys, sha256_hex};
 pub use run::{Run, run};
 pub use sandbox::Sandbox;
