@@ -22,7 +22,7 @@ use clap::error::ErrorKind;
 use serde_json::Value;
 
 use crate::audit::{self, AuditLog};
-use crate::cli::{Cli, Commands, command, subcommand_path};
+use crate::cli::{Cli, Commands, command, completion_script, subcommand_path};
 use crate::context::Context;
 use crate::crash;
 use crate::discovery;
@@ -64,14 +64,9 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         Ok(m) => m,
         Err(err) => return clap_error(err, &trace),
     };
-    if let Some(("completions", sub)) = matches.subcommand() {
-        let shell = *sub
-            .get_one::<clap_complete::Shell>("shell")
-            .expect("a required argument");
-        let mut script = Vec::new();
-        clap_complete::generate(shell, &mut cmd.clone(), info.name, &mut script);
+    if let Some(script) = completion_script(&cmd, &matches) {
         let printer = Printer::new(None, true, true);
-        return match printer.stdout(&String::from_utf8_lossy(&script)) {
+        return match printer.stdout(&script) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => report_early(&err, &trace),
         };
@@ -95,17 +90,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     );
     // A bad `--timeout` is a usage error like any other after parsing, so it
     // is audited (AUDIT-1); until then the default bounds the audit waits.
-    let default_timeout = Duration::from_secs(info.default_timeout_secs);
-    let (timeout, bad_timeout) = match globals.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => (
-            default_timeout,
-            Some(Error::usage(format!(
-                "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
-            ))),
-        ),
-        Some(t) => (Duration::from_secs_f64(t), None),
-        None => (default_timeout, None),
-    };
+    let (timeout, bad_timeout) = globals.time_limit(Duration::from_secs(info.default_timeout_secs));
     let deadline = clock + timeout;
     // An unreadable variable that decides the destination leaves no
     // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).

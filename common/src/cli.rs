@@ -2,11 +2,12 @@
 //! the built clap command with the utility commands and Dutch help (DISC-20).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::output::OutputFormat;
 use crate::provenance::Outcome;
 use crate::tool::{CommandSpec, ToolInfo};
@@ -139,6 +140,22 @@ pub struct GlobalArgs {
 }
 
 impl GlobalArgs {
+    /// `--timeout` as a duration, else `default`. A value outside (0, 86400]
+    /// gives `default` and the usage error, which the lifecycle raises only
+    /// once the audit log is open, so the refusal is audited (AUDIT-1).
+    pub fn time_limit(&self, default: Duration) -> (Duration, Option<Error>) {
+        match self.timeout {
+            Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => (
+                default,
+                Some(Error::usage(format!(
+                    "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
+                ))),
+            ),
+            Some(t) => (Duration::from_secs_f64(t), None),
+            None => (default, None),
+        }
+    }
+
     /// `--confirm` without a digest (`Some(None)`), with one, or absent.
     /// `--confirm=` (an empty digest, e.g. from an unset variable) is a digest
     /// that matches no plan, never a bare `--confirm`.
@@ -212,6 +229,18 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
         arg.help_heading(heading)
     })
     .mut_subcommands(in_dutch)
+}
+
+/// The script `completions SHELL` asks for, if that was the command.
+pub fn completion_script(cmd: &clap::Command, matches: &clap::ArgMatches) -> Option<String> {
+    let ("completions", sub) = matches.subcommand()? else {
+        return None;
+    };
+    let shell = *sub.get_one::<clap_complete::Shell>("shell")?;
+    let mut script = Vec::new();
+    let name = cmd.get_name().to_string();
+    clap_complete::generate(shell, &mut cmd.clone(), name, &mut script);
+    Some(String::from_utf8_lossy(&script).into_owned())
 }
 
 /// The names of the chosen subcommands, outermost first.
