@@ -1,18 +1,76 @@
-//! Every tool's parser: the profile's global options and the tool's commands.
+//! Every tool's parser: the profile's global options, the tool's commands, and
+//! the built clap command with the utility commands and Dutch help (DISC-20).
 
+use crate::error::Problem;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::context::Context;
 use crate::error::Result;
 use crate::output::OutputFormat;
 use crate::provenance::Outcome;
+use crate::tool::{CommandSpec, ToolInfo};
 
-/// A tool's commands: a clap subcommand enum that runs the chosen command.
+/// A tool's commands: a clap subcommand enum that runs the chosen command
+/// and knows the side-table entries of its leaves. [`crate::commands!`]
+/// writes both from one list.
 pub trait Commands: Subcommand + std::fmt::Debug {
+    /// The entry of every leaf command, in discovery order.
+    const SPECS: &'static [CommandSpec];
+
     /// Run the selected command.
     fn run(self, ctx: &mut Context<'_>) -> Result<Outcome>;
+
+    /// The entry of the command at `path`.
+    fn spec(path: &[String]) -> Option<&'static CommandSpec> {
+        crate::tool::find_spec(Self::SPECS, path)
+    }
+}
+
+/// Declares a clap subcommand enum whose every variant is served by a module:
+/// `Variant(ArgType) => module`, where `module::run(&ArgType, ctx)` runs it
+/// and `module::SPECS` are its leaves' entries. Generates the enum, a `run`
+/// that dispatches, a `SPECS` that joins the modules' entries in order, and
+/// the [`Commands`] implementation; so a command is listed once. A command
+/// group uses it for its own subcommands and is then a module like any other.
+#[macro_export]
+macro_rules! commands {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) => $module:ident ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(clap::Subcommand, Debug)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant($ty), )+
+        }
+
+        /// The entries of these commands' leaves, in declaration order.
+        $vis const SPECS: &[$crate::CommandSpec] =
+            &$crate::tool::concat::<{ 0 $(+ $module::SPECS.len())+ }>(&[$($module::SPECS),+]);
+
+        /// Run the chosen command.
+        $vis fn run(
+            command: &$name,
+            ctx: &mut $crate::Context<'_>,
+        ) -> $crate::Result<$crate::Outcome> {
+            match command {
+                $( $name::$variant(args) => $module::run(args, ctx), )+
+            }
+        }
+
+        impl $crate::Commands for $name {
+            const SPECS: &'static [$crate::CommandSpec] = SPECS;
+
+            fn run(self, ctx: &mut $crate::Context<'_>) -> $crate::Result<$crate::Outcome> {
+                run(&self, ctx)
+            }
+        }
+    };
 }
 
 /// The parser of every tool: the global options and the tool's commands.
@@ -83,6 +141,22 @@ pub struct GlobalArgs {
 }
 
 impl GlobalArgs {
+    /// `--timeout` as a duration, else `default`. A value outside (0, 86400]
+    /// gives `default` and the usage error, which the lifecycle raises only
+    /// once the audit log is open, so the refusal is audited (AUDIT-1).
+    pub fn time_limit(&self, default: Duration) -> (Duration, Option<Problem>) {
+        match self.timeout {
+            Some(t) if !(t > 0.0 && t.is_finite() && t <= 86_400.0) => (
+                default,
+                Some(Problem::usage(format!(
+                    "--timeout moet tussen 0 en 86400 seconden liggen, niet {t}"
+                ))),
+            ),
+            Some(t) => (Duration::from_secs_f64(t), None),
+            None => (default, None),
+        }
+    }
+
     /// `--confirm` without a digest (`Some(None)`), with one, or absent.
     /// `--confirm=` (an empty digest, e.g. from an unset variable) is a digest
     /// that matches no plan, never a bare `--confirm`.
@@ -91,8 +165,98 @@ impl GlobalArgs {
     }
 }
 
+/// The tool's clap command with the profile's utility commands, built.
+pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
+    let cmd = Cli::<C>::command()
+        .name(info.name)
+        .version(info.version)
+        .about(info.description)
+        .long_about(info.help)
+        .disable_help_subcommand(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .arg(
+            clap::Arg::new("help")
+                .short('h')
+                .long("help")
+                .global(true)
+                .action(clap::ArgAction::Help)
+                .help("Toon deze hulp (met --json: de machineleesbare beschrijving)"),
+        )
+        .arg(
+            clap::Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(clap::ArgAction::Version)
+                .help("Toon de versie"),
+        )
+        .subcommand(
+            clap::Command::new("completions")
+                .about("Schrijf een shell-completionscript naar stdout")
+                .arg(
+                    clap::Arg::new("shell")
+                        .required(true)
+                        .value_parser(clap::value_parser!(clap_complete::Shell)),
+                ),
+        );
+    let mut cmd = in_dutch(cmd);
+    cmd.build();
+    cmd
+}
+
+/// Plain `--help` in Dutch: headings and template (rule DISC-20).
+fn in_dutch(cmd: clap::Command) -> clap::Command {
+    cmd.help_template(
+        "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
+    )
+    .subcommand_help_heading("Opdrachten")
+    .subcommand_value_name("OPDRACHT")
+    .mut_args(|arg| {
+        // A command's option value may start with `-` (`--naam -Donald`).
+        let value_option =
+            !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
+        let arg = if value_option {
+            arg.allow_hyphen_values(true)
+        } else {
+            arg
+        };
+        let heading = if arg.is_positional() {
+            "Argumenten"
+        } else if arg.is_global_set() {
+            "Profielopties"
+        } else {
+            "Opties"
+        };
+        arg.help_heading(heading)
+    })
+    .mut_subcommands(in_dutch)
+}
+
+/// The script `completions SHELL` asks for, if that was the command.
+pub fn completion_script(cmd: &clap::Command, matches: &clap::ArgMatches) -> Option<String> {
+    let ("completions", sub) = matches.subcommand()? else {
+        return None;
+    };
+    let shell = *sub.get_one::<clap_complete::Shell>("shell")?;
+    let mut script = Vec::new();
+    let name = cmd.get_name().to_string();
+    clap_complete::generate(shell, &mut cmd.clone(), name, &mut script);
+    Some(String::from_utf8_lossy(&script).into_owned())
+}
+
+/// The names of the chosen subcommands, outermost first.
+pub fn subcommand_path(matches: &clap::ArgMatches) -> Vec<String> {
+    let mut path = Vec::new();
+    let mut current = matches;
+    while let Some((name, sub)) = current.subcommand() {
+        path.push(name.to_string());
+        current = sub;
+    }
+    path
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[derive(Parser)]
@@ -119,5 +283,42 @@ mod tests {
     fn a_negative_timeout_reaches_the_range_check() {
         let probe = Probe::try_parse_from(["t", "--timeout", "-1"]).unwrap();
         assert_eq!(probe.global.timeout, Some(-1.0));
+    }
+
+    #[derive(clap::Subcommand, Debug)]
+    pub(crate) enum ProbeCommands {
+        Zoeken {
+            #[arg(long)]
+            naam: Option<String>,
+        },
+        Get {
+            id: String,
+        },
+    }
+
+    impl Commands for ProbeCommands {
+        const SPECS: &'static [CommandSpec] = &[];
+
+        fn run(self, _: &mut Context<'_>) -> crate::Result<Outcome> {
+            unreachable!("parsing only")
+        }
+    }
+
+    pub(crate) fn built() -> clap::Command {
+        let mut cmd = in_dutch(Cli::<ProbeCommands>::command());
+        cmd.build();
+        cmd
+    }
+
+    #[test]
+    fn option_values_may_start_with_a_hyphen() {
+        let matches = built()
+            .try_get_matches_from(["t", "zoeken", "--naam", "-Donald"])
+            .expect("a value, not a flag");
+        let (_, sub) = matches.subcommand().expect("zoeken");
+        assert_eq!(
+            sub.get_one::<String>("naam").map(String::as_str),
+            Some("-Donald")
+        );
     }
 }

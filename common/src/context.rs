@@ -1,8 +1,10 @@
-//! What a running command can see and do: configuration, the gate, the network.
+//! What a running command can see and do: configuration, the gate, the network;
+//! and what it leaves behind: its audit record.
 
 use std::time::Instant;
 
-use serde_json::Value;
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
 
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
@@ -77,6 +79,44 @@ impl<'a> Context<'a> {
         self.audit.extra.insert(key.to_string(), value);
     }
 
+    /// This invocation's audit record (AUDIT-*): the span, its outcome and the
+    /// `dpl.core.*` attributes, with every held secret masked (SEC-2).
+    pub(crate) fn audit_record(
+        &self,
+        started: &str,
+        processing_activity: &str,
+        exit: ExitStatus,
+        problem: Option<&Problem>,
+    ) -> Value {
+        let mut attributes = self.audit.to_json(processing_activity);
+        if let Some(p) = problem {
+            attributes.insert("error.code".into(), p.code.as_ref().into());
+        }
+        if self.globals.dry_run {
+            attributes.insert("overheid.dry_run".into(), true.into());
+        }
+        if let Some(digest) = &self.plan_digest {
+            attributes.insert("overheid.plan_digest".into(), digest.clone().into());
+        }
+        let mut record = json!({
+            "trace_id": self.trace.trace_id,
+            "span_id": self.trace.span_id,
+            "name": self.name,
+            "start_time": started,
+            "end_time": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+            "status": if exit == ExitStatus::Ok { "OK" } else { "ERROR" },
+            "exit_code": exit.code(),
+            "tool": self.tool.name,
+            "tool_version": self.tool.version,
+            "attributes": attributes,
+        });
+        if let Some(parent) = &self.trace.parent_span_id {
+            record["parent_span_id"] = parent.clone().into();
+        }
+        crate::secrets::scrub_value(&mut record);
+        record
+    }
+
     /// The command's deadline (`--timeout`): every local wait ends by it (exit 124).
     pub fn deadline(&self) -> Instant {
         self.deadline
@@ -97,18 +137,12 @@ impl<'a> Context<'a> {
         }
         for request in &mut spec.requests {
             request.check()?;
-            // Show what the client adds, so the plan describes the real request.
-            request.headers.push(crate::http::Header {
-                name: "User-Agent".into(),
-                value: self.user_agent(),
-                secret: false,
-            });
-            request.headers.push(crate::http::Header {
-                name: "traceparent".into(),
-                value: self.trace.traceparent(),
-                secret: false,
-            });
         }
+        // Show what the client adds, so the plan describes the real request.
+        spec.requests = std::mem::take(&mut spec.requests)
+            .into_iter()
+            .map(|request| self.as_sent(request))
+            .collect();
         let mutating = self.spec.is_mutating();
         let dry_run = self.globals.dry_run;
         let plan = Plan::build(self.tool.name, &self.name, mutating, dry_run, spec);
@@ -164,8 +198,9 @@ impl<'a> Context<'a> {
             self.client = Some((self.build_client(needs_tls)?, needs_tls));
         }
         let scope = crate::http::redirect_scope(&request.url, self.base_urls());
+        let sent = self.as_sent(request.clone());
         let (client, _) = self.client.as_ref().expect("client was just built");
-        let response = client.send(request, &scope, &self.trace.traceparent());
+        let response = client.send(&sent, &scope);
         let response = response?;
         self.audit.url = Some(response.url.clone());
         self.audit.http_status = Some(response.status);
@@ -187,6 +222,11 @@ impl<'a> Context<'a> {
             .iter()
             .filter(|var| var.kind == crate::env::EnvKind::BaseUrl)
             .filter_map(|var| self.env.get(var.name).or(var.default))
+    }
+
+    /// `request` with the headers the client adds (what is sent, and what the plan shows).
+    fn as_sent(&self, request: Request) -> Request {
+        request.with_client_headers(&self.user_agent(), &self.trace.traceparent())
     }
 
     fn user_agent(&self) -> String {
@@ -214,7 +254,6 @@ impl<'a> Context<'a> {
             None => DEFAULT_MAX_RESPONSE_BYTES,
         };
         let config = ClientConfig {
-            user_agent: self.user_agent(),
             deadline: self.deadline,
             max_body,
             proxy: self.env("HTTPS_PROXY"),

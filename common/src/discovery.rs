@@ -1,13 +1,16 @@
 //! `--help --json`: the discovery document, generated from the parser itself (rules DISC-*).
 //!
-//! The clap command tree gives the commands, their arguments, help texts and
-//! value sets; the tool's [`ToolInfo`] side table adds what clap cannot say.
-//! Every tool entry is a valid MCP `Tool`. [`consistency_problems`] is what
-//! each tool's tests call to prove that clap and the side table agree.
+//! [`requested`] finds `--help --json` on a command line the way clap would
+//! read it. The clap command tree gives the commands, their arguments, help
+//! texts and value sets; the tool's [`ToolInfo`] side table adds what clap
+//! cannot say. Every tool entry is a valid MCP `Tool`.
+
+use std::ffi::OsString;
 
 use clap::{Arg, ArgAction, Command};
 use serde_json::{Map, Value, json};
 
+use crate::cli::Commands;
 use crate::env::PROFILE_ENV;
 use crate::tool::{CommandSpec, ToolInfo};
 use crate::{PROFILE_VERSION, exit};
@@ -46,88 +49,76 @@ pub fn find<'c>(cmd: &'c Command, path: &[String]) -> Option<&'c Command> {
     path.iter().try_fold(cmd, |c, name| c.find_subcommand(name))
 }
 
-/// Differences between a tool's parser and its side table (empty when
-/// consistent); every tool's tests assert that this is empty (rule DISC-3).
-pub fn tool_problems<C: crate::Commands>(info: &ToolInfo) -> Vec<String> {
-    consistency_problems(&crate::app::command::<C>(info), info)
+/// The document `--help --json` asks for, anywhere on the command line: the
+/// tool entry of a leaf, else the document of the commands under the path.
+pub fn requested<C: Commands>(info: &ToolInfo, args: &[OsString]) -> Option<Value> {
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    // A cheap look first: most calls are not discovery.
+    if !(words.iter().any(|w| matches!(*w, "--help" | "-h")) && words.contains(&"--json")) {
+        return None;
+    }
+    let cmd = crate::cli::command::<C>(info);
+    let (path, node, help, json) = scan(&cmd, &words);
+    if !(help && json) {
+        return None;
+    }
+    Some(match C::spec(&path) {
+        Some(spec) => tool_entry(node, spec),
+        None => document(&cmd, info, C::SPECS, &path),
+    })
 }
 
-/// Differences between the clap tree and the side table (empty when consistent).
-pub fn consistency_problems(cmd: &Command, info: &ToolInfo) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for spec in info.commands {
-        if !seen.insert(spec.path) {
-            problems.push(format!("CommandSpec {:?} is declared twice", spec.path));
-        }
-    }
-    let leaves = leaf_paths(cmd);
-    for leaf in &leaves {
-        if info.command(leaf).is_none() {
-            problems.push(format!("clap command {leaf:?} has no CommandSpec"));
-        }
-    }
-    for spec in info.commands {
-        let path: Vec<String> = spec.path.iter().map(|s| s.to_string()).collect();
-        let Some(sub) = find(cmd, &path).filter(|_| leaves.contains(&path)) else {
-            problems.push(format!("CommandSpec {:?} is not a clap command", spec.path));
-            continue;
-        };
-        for arg in spec.args {
-            if !command_args(sub).any(|a| a.get_id() == arg.name) {
-                problems.push(format!(
-                    "{:?}: schema for unknown argument {}",
-                    spec.path, arg.name
-                ));
+/// Walk the words as clap would: subcommand names extend the path, the value
+/// of an option is skipped (so `--naam --json` is a name, not a flag), and
+/// after `--` everything is data (rule DISC-15). Returns the command path, its
+/// node, and whether `--help`/`-h` and `--json` appeared as flags.
+fn scan<'c>(
+    cmd: &'c clap::Command,
+    words: &[&str],
+) -> (Vec<String>, &'c clap::Command, bool, bool) {
+    let (mut path, mut node) = (Vec::new(), cmd);
+    let (mut help, mut json) = (false, false);
+    let takes_value = |node: &clap::Command, word: &str| {
+        node.get_arguments().any(|a| {
+            let named = match word.strip_prefix("--") {
+                Some(long) => a.get_long() == Some(long),
+                None => word.len() == 2 && a.get_short() == word.chars().nth(1),
+            };
+            named && a.get_action().takes_values()
+        })
+    };
+    let mut iter = words.iter();
+    while let Some(word) = iter.next() {
+        match *word {
+            "--" => break,
+            "--help" | "-h" => help = true,
+            "--json" => json = true,
+            w if w.starts_with('-') => {
+                if !w.contains('=') && takes_value(node, w) {
+                    iter.next();
+                }
             }
-            if serde_json::from_str::<Map<String, Value>>(arg.schema).is_err() {
-                problems.push(format!(
-                    "{:?}: schema of {} is not a JSON object",
-                    spec.path, arg.name
-                ));
-            }
-        }
-        if spec.examples.is_empty() {
-            problems.push(format!("{:?} declares no example", spec.path));
-        }
-        for example in spec.examples {
-            if !example.starts_with(spec.path) {
-                problems.push(format!(
-                    "{:?}: example {example:?} does not start with the path",
-                    spec.path
-                ));
+            w => {
+                if let Some(sub) = node.find_subcommand(w) {
+                    path.push(w.to_string());
+                    node = sub;
+                }
             }
         }
-        match serde_json::from_str::<Value>(spec.output_schema) {
-            Ok(schema) if schema["type"] == "object" => {}
-            _ => problems.push(format!(
-                "{:?}: outputSchema is not an object schema",
-                spec.path
-            )),
-        }
     }
-    for resource in info.resources {
-        if !info.commands.iter().any(|c| c.tool_name() == resource.tool) {
-            problems.push(format!(
-                "resource {} maps to unknown tool {}",
-                resource.uri_template, resource.tool
-            ));
-        }
-    }
-    problems
+    (path, node, help, json)
 }
 
 /// The command's own arguments: not global, not help/version.
-fn command_args(cmd: &Command) -> impl Iterator<Item = &Arg> {
+pub(crate) fn command_args(cmd: &Command) -> impl Iterator<Item = &Arg> {
     cmd.get_arguments().filter(|a| {
         !a.is_global_set() && !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version")
     })
 }
 
-/// The root discovery document.
-pub fn document(cmd: &Command, info: &ToolInfo, prefix: &[String]) -> Value {
-    let tools: Vec<Value> = info
-        .commands
+/// The discovery document of the commands under `prefix` (all at the root).
+pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &[String]) -> Value {
+    let tools: Vec<Value> = specs
         .iter()
         .filter(|spec| {
             spec.path
@@ -143,7 +134,7 @@ pub fn document(cmd: &Command, info: &ToolInfo, prefix: &[String]) -> Value {
         .collect();
     let env: Vec<Value> = PROFILE_ENV
         .iter()
-        .chain(info.env)
+        .chain(&info.env_vars())
         .map(|v| serde_json::to_value(v).unwrap_or_default())
         .collect();
     let mut doc = json!({
@@ -323,4 +314,28 @@ fn help_text(arg: &Arg) -> String {
         .or(arg.get_help())
         .map(ToString::to_string)
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::tests::built;
+
+    fn discovery(words: &[&str]) -> Option<Vec<String>> {
+        let cmd = built();
+        let (path, _, help, json) = scan(&cmd, words);
+        (help && json).then_some(path)
+    }
+
+    #[test]
+    fn discovery_is_found_past_option_values_but_not_in_them() {
+        assert_eq!(discovery(&["--help", "--json"]), Some(vec![]));
+        assert_eq!(
+            discovery(&["-o", "json", "zoeken", "--help", "--json"]),
+            Some(vec!["zoeken".to_string()])
+        );
+        assert_eq!(discovery(&["zoeken", "--naam", "--json", "--help"]), None);
+        assert_eq!(discovery(&["zoeken", "--naam=--json", "--help"]), None);
+        assert_eq!(discovery(&["get", "--", "--help", "--json"]), None);
+    }
 }

@@ -4,6 +4,8 @@
 //! exactly those (plus the profile's own) and nothing else. Discovery lists the
 //! same declarations, so the published `env` table cannot drift from the code.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::error::{Problem, Result};
@@ -23,12 +25,12 @@ pub enum EnvKind {
 }
 
 /// The declaration of one environment variable.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct EnvVar {
     pub name: &'static str,
     pub kind: EnvKind,
     pub secret: bool,
-    pub meaning: &'static str,
+    pub meaning: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<&'static str>,
 }
@@ -40,7 +42,7 @@ impl EnvVar {
             name,
             kind,
             secret: matches!(kind, EnvKind::Secret),
-            meaning,
+            meaning: Cow::Borrowed(meaning),
             default: None,
         }
     }

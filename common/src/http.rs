@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use reqwest::Url;
 use serde_json::{Map, Value};
 
+use crate::digest::sha256_hex;
 use crate::error::{Error, Problem, Result};
-use crate::plan::sha256_hex;
 
 /// Default cap on a response body: 20 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 20 * 1024 * 1024;
@@ -44,6 +44,21 @@ pub struct Request {
 }
 
 impl Request {
+    /// The request as the client sends it: with the `User-Agent` naming the
+    /// tool and the caller's `traceparent`. The plan shows this form, so it
+    /// describes the real request; this is the one place they are added.
+    #[must_use]
+    pub fn with_client_headers(mut self, user_agent: &str, traceparent: &str) -> Self {
+        for (name, value) in [("User-Agent", user_agent), ("traceparent", traceparent)] {
+            self.headers.push(Header {
+                name: name.into(),
+                value: value.into(),
+                secret: false,
+            });
+        }
+        self
+    }
+
     /// A GET of `url`.
     pub fn get(url: impl Into<String>) -> Self {
         Self {
@@ -361,7 +376,6 @@ impl Response {
 
 /// What the client needs to know about its caller.
 pub struct ClientConfig<'a> {
-    pub user_agent: String,
     pub deadline: Instant,
     pub max_body: u64,
     pub proxy: Option<&'a str>,
@@ -381,7 +395,6 @@ impl HttpClient {
     pub fn new(config: &ClientConfig<'_>, needs_tls: bool) -> Result<Self> {
         let remaining = config.deadline.saturating_duration_since(Instant::now());
         let mut builder = reqwest::blocking::Client::builder()
-            .user_agent(config.user_agent.clone())
             .timeout(remaining.max(Duration::from_millis(1)))
             .connect_timeout(remaining.clamp(Duration::from_millis(1), Duration::from_secs(10)))
             .redirect(reqwest::redirect::Policy::none())
@@ -406,11 +419,11 @@ impl HttpClient {
     /// Send `request`, retrying where that is safe; the body is read whole.
     /// Redirects are followed only while they stay under `scope` (see
     /// [`redirect_scope`]); the response names the URL that answered.
-    pub fn send(&self, request: &Request, scope: &str, traceparent: &str) -> Result<Response> {
+    pub fn send(&self, request: &Request, scope: &str) -> Result<Response> {
         request.check()?;
         let mut attempt = 0;
         loop {
-            let response = self.follow(request, scope, traceparent)?;
+            let response = self.follow(request, scope)?;
             let retryable = matches!(response.status, 429 | 502 | 503 | 504)
                 && request.is_idempotent()
                 && attempt < MAX_RETRIES;
@@ -435,11 +448,11 @@ impl HttpClient {
 
     /// One request and the redirects that answer it, each checked against
     /// `scope` before anything (the key, the body) is sent there (rule NET-11).
-    fn follow(&self, request: &Request, scope: &str, traceparent: &str) -> Result<Response> {
+    fn follow(&self, request: &Request, scope: &str) -> Result<Response> {
         let mut url = check_url(&request.url)?;
         let mut hop = request.clone();
         for _ in 0..=REDIRECT_LIMIT {
-            let response = self.send_once(&hop, &url, traceparent)?;
+            let response = self.send_once(&hop, &url)?;
             if !(300..400).contains(&response.status) {
                 return Ok(response);
             }
@@ -468,18 +481,14 @@ impl HttpClient {
         .into())
     }
 
-    fn send_once(&self, request: &Request, url: &Url, traceparent: &str) -> Result<Response> {
+    fn send_once(&self, request: &Request, url: &Url) -> Result<Response> {
         let remaining = self.deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(deadline_passed());
         }
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
             .map_err(|e| Problem::software(e.to_string()))?;
-        let mut builder = self
-            .inner
-            .request(method, url.clone())
-            .timeout(remaining)
-            .header("traceparent", traceparent);
+        let mut builder = self.inner.request(method, url.clone()).timeout(remaining);
         for h in &request.headers {
             builder = builder.header(&h.name, &h.value);
         }

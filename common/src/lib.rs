@@ -10,8 +10,10 @@
 pub mod app;
 pub mod audit;
 pub mod cli;
+pub mod consistency;
 pub mod context;
 pub mod crash;
+pub mod digest;
 pub mod discovery;
 pub mod env;
 pub mod error;
@@ -25,6 +27,7 @@ pub mod secrets;
 pub mod session;
 pub mod tool;
 pub mod trace;
+pub mod usage;
 pub mod validate;
 
 pub use app::main;

@@ -6,8 +6,8 @@
 //! stdout; `--confirm=<digest>` must match the plan's digest (else exit 81).
 
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
+use crate::digest::{canonical_json, sha256_hex};
 use crate::http::Request;
 
 /// What a command intends to do, as it hands it to the gate.
@@ -106,72 +106,9 @@ pub fn digest(command: &str, arguments: &Value) -> String {
     sha256_hex(canonical_json(&doc).as_bytes())
 }
 
-/// SHA-256 of bytes, lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Canonical JSON (RFC 8785 style): object keys sorted by UTF-16 code units,
-/// no whitespace. Numbers and strings use serde_json's shortest forms.
-pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            // RFC 8785 orders member names by their UTF-16 code units.
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(&map[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn canonical_json_sorts_keys_at_every_depth() {
-        let v = json!({"b": 1, "a": {"d": [1, {"z": 1, "y": 2}], "c": null}});
-        assert_eq!(
-            canonical_json(&v),
-            r#"{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}"#
-        );
-    }
-
-    #[test]
-    fn keys_sort_by_utf16_code_units() {
-        // U+FB01 (one UTF-16 unit) sorts after U+1F600 (a surrogate pair, 0xD83D…).
-        let v = json!({"\u{fb01}": 1, "\u{1f600}": 2});
-        assert_eq!(canonical_json(&v), "{\"\u{1f600}\":2,\"\u{fb01}\":1}");
-    }
 
     #[test]
     fn digest_ignores_key_order_but_not_values() {

@@ -3,10 +3,16 @@
 //! clap knows the commands, arguments, help texts and value sets. What clap
 //! cannot express lives in one static side table per tool: titles, MCP
 //! annotations, output schemas, examples, argument patterns, resources.
-//! Discovery joins the two, and a test of every tool checks that they cover
-//! exactly the same commands.
+//! Each command module declares its own entries (`SPECS`), and
+//! [`crate::commands!`] joins them in the order of the tool's command enum, so
+//! a command is registered once. Discovery joins clap and the side table, and
+//! [`crate::consistency`] checks in every tool's tests that they agree.
 
-use crate::env::EnvVar;
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::env::{EnvKind, EnvVar};
 
 /// The four MCP tool annotations, always explicit (rule DISC-5).
 #[derive(Clone, Copy, Debug)]
@@ -107,11 +113,47 @@ impl CommandSpec {
         !self.annotations.read_only
     }
 
-    /// The output schema, parsed.
-    pub fn output_schema(&self) -> serde_json::Value {
+    /// The output schema, parsed (where it is needed: the `--fields` check and
+    /// discovery, each at most once per command and process).
+    pub fn output_schema(&self) -> Value {
         serde_json::from_str(self.output_schema)
             .unwrap_or_else(|e| panic!("output schema of {:?} is not JSON: {e}", self.path))
     }
+}
+
+/// A placeholder that [`concat`] overwrites.
+const UNSET: CommandSpec = CommandSpec {
+    path: &[],
+    title: "",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: "",
+    examples: &[],
+    args: &[],
+};
+
+/// The entries of several command modules as one table, in order: what
+/// [`crate::commands!`] builds from the modules' `SPECS`. `N` is their total.
+pub const fn concat<const N: usize>(groups: &[&[CommandSpec]]) -> [CommandSpec; N] {
+    let mut out = [UNSET; N];
+    let (mut group, mut k) = (0, 0);
+    while group < groups.len() {
+        let mut i = 0;
+        while i < groups[group].len() {
+            out[k] = groups[group][i];
+            k += 1;
+            i += 1;
+        }
+        group += 1;
+    }
+    assert!(k == N, "concat: N is not the number of entries");
+    out
+}
+
+/// The entry with this command path.
+pub fn find_spec(specs: &'static [CommandSpec], path: &[String]) -> Option<&'static CommandSpec> {
+    specs
+        .iter()
+        .find(|c| c.path.iter().copied().eq(path.iter().map(String::as_str)))
 }
 
 /// A resource template mapped to a command (rule RES-1).
@@ -135,22 +177,26 @@ pub struct ToolInfo {
     pub description: &'static str,
     /// A paragraph for plain `--help`.
     pub help: &'static str,
-    /// Every environment variable the tool reads (the profile's own are added).
+    /// Every environment variable the tool reads, except the profile's own
+    /// and its audit variable (both added, see [`ToolInfo::env_vars`]).
     pub env: &'static [EnvVar],
-    /// The tool's own audit-destination variable, e.g. `KVK_AUDIT_LOG`.
+    /// The tool's own audit-destination variable, e.g. `KVK_AUDIT_LOG`; its
+    /// declaration is derived from this name.
     pub audit_env: &'static str,
     /// Default `--timeout` in seconds.
     pub default_timeout_secs: u64,
-    pub commands: &'static [CommandSpec],
     pub resources: &'static [ResourceSpec],
 }
 
 impl ToolInfo {
-    /// The command with this path.
-    pub fn command(&self, path: &[String]) -> Option<&'static CommandSpec> {
-        self.commands
-            .iter()
-            .find(|c| c.path.iter().copied().eq(path.iter().map(String::as_str)))
+    /// Every variable the tool reads beyond the profile's own: `env`, then
+    /// the audit variable (rule AUDIT-2), declared from `audit_env`.
+    pub fn env_vars(&self) -> Vec<EnvVar> {
+        let audit = EnvVar {
+            meaning: Cow::Owned(format!("auditlog van {} (JSON Lines)", self.name)),
+            ..EnvVar::new(self.audit_env, EnvKind::Path, "")
+        };
+        self.env.iter().cloned().chain([audit]).collect()
     }
 }
 

@@ -1,4 +1,5 @@
 //! kvk-cli: the KvK Handelsregister on the command line, following the overheid CLI profile.
+//! The binary's modules live under `src/cli/`.
 
 #![warn(
     unreachable_pub,
@@ -6,11 +7,7 @@
 )]
 
 mod cli;
-mod commands;
-mod shape;
-mod source;
-mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&tool::TOOL)
+    common::main::<cli::Command>(&cli::tool::TOOL)
 }

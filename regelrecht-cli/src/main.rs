@@ -1,12 +1,8 @@
 //! regelrecht-cli: machine-readable Dutch law (RegelRecht format) evaluated offline, with its
-//! legal basis, following the overheid CLI profile.
+//! legal basis, following the overheid CLI profile. The binary's modules live under `src/cli/`.
 
 mod cli;
-mod commands;
-mod laws;
-mod problems;
-mod tool;
 
 fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&tool::TOOL)
+    common::main::<cli::Command>(&cli::tool::TOOL)
 }

@@ -11,7 +11,7 @@
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 
-pub use common::plan::{canonical_json, sha256_hex};
+pub use common::digest::{canonical_json, sha256_hex};
 
 /// Lower-case hex SHA-256 of the canonical JSON of `value`.
 pub fn canonical_sha256<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {

@@ -2,7 +2,7 @@
 //! (ERR-12, AUDIT-19). Built only with the `test-hooks` feature (that is, by `cargo test`),
 //! never installed.
 
-use common::{Annotations, CommandSpec, Context, EnvKind, EnvVar, Outcome, ToolInfo};
+use common::{Annotations, CommandSpec, Context, Outcome, ToolInfo};
 
 /// The probe's commands.
 #[derive(clap::Subcommand, Debug)]
@@ -14,6 +14,8 @@ enum Probe {
 }
 
 impl common::Commands for Probe {
+    const SPECS: &'static [CommandSpec] = &[spec(&["letterlijk"]), spec(&["opgemaakt"])];
+
     fn run(self, _: &mut Context<'_>) -> common::Result<Outcome> {
         match self {
             Probe::Letterlijk => panic!("proefpaniek"),
@@ -33,19 +35,14 @@ const fn spec(path: &'static [&'static str]) -> CommandSpec {
     }
 }
 
-static COMMANDS: [CommandSpec; 2] = [spec(&["letterlijk"]), spec(&["opgemaakt"])];
-
-static ENV: [EnvVar; 1] = [EnvVar::new("PROBE_AUDIT_LOG", EnvKind::Path, "auditlog")];
-
 static TOOL: ToolInfo = ToolInfo {
     name: "profile-panic-probe",
     version: "0.1.0",
     description: "Proef: paniek",
     help: "Proef: paniek",
-    env: &ENV,
+    env: &[],
     audit_env: "PROBE_AUDIT_LOG",
     default_timeout_secs: 5,
-    commands: &COMMANDS,
     resources: &[],
 };
 

@@ -10,23 +10,13 @@ pub mod problems;
 pub mod source;
 pub mod tool;
 
-use clap::Subcommand;
-use common::{Context, Outcome, Result};
-
 use commands::regeling;
 
-/// The commands of this tool.
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Regelingen: zoeken, ophalen, één artikel, versies
-    #[command(subcommand)]
-    Regeling(regeling::Action),
-}
-
-impl common::Commands for Command {
-    fn run(self, ctx: &mut Context<'_>) -> Result<Outcome> {
-        match self {
-            Command::Regeling(action) => regeling::run(action, ctx),
-        }
+common::commands! {
+    /// The commands of this tool.
+    pub enum Command {
+        /// Regelingen: zoeken, ophalen, één artikel, versies
+        #[command(subcommand)]
+        Regeling(regeling::Action) => regeling,
     }
 }

@@ -1,10 +1,8 @@
-//! What rvo-cli declares about itself: environment, commands, defaults.
+//! What rvo-cli declares about itself: environment, defaults (the commands come from `cli::Command`).
 
 use common::env::KVK_SESSIE_NUMMER;
-use common::{CommandSpec, EnvKind, EnvVar, ToolInfo};
+use common::{EnvKind, EnvVar, ToolInfo};
 use rvo_cli::backend_types::{API_BASE_ENV, API_TOKEN_ENV};
-
-use crate::cli::commands::{rapportage, regeling};
 
 pub const TOOL: ToolInfo = ToolInfo {
     name: "rvo-cli",
@@ -38,46 +36,28 @@ pub const TOOL: ToolInfo = ToolInfo {
             EnvKind::Setting,
             "bindt rapportage-opdrachten aan één KvK-nummer: andere nummers worden geweigerd (exit 77)",
         ),
-        EnvVar::new(
-            "RVO_AUDIT_LOG",
-            EnvKind::Path,
-            "auditlog van rvo-cli (JSON Lines)",
-        ),
     ],
     audit_env: "RVO_AUDIT_LOG",
     default_timeout_secs: 10,
-    commands: &COMMANDS,
     resources: &[],
 };
 
-const COMMANDS: [CommandSpec; 6] = [
-    regeling::zoek::SPEC,
-    regeling::get::SPEC,
-    regeling::lijst::SPEC,
-    rapportage::indienen::SPEC,
-    rapportage::status::SPEC,
-    rapportage::lijst::SPEC,
-];
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::cli::SPECS;
+    use crate::cli::commands::rapportage;
 
-    #[test]
-    fn clap_and_discovery_cover_the_same_commands() {
-        let problems = common::discovery::tool_problems::<crate::cli::Command>(&TOOL);
-        assert!(problems.is_empty(), "{problems:#?}");
-    }
+    common::consistency_test!(crate::cli::Command, super::TOOL);
 
     #[test]
     fn only_filing_mutates() {
-        let mutating: Vec<_> = COMMANDS
+        let mutating: Vec<_> = SPECS
             .iter()
             .filter(|c| c.is_mutating())
             .map(|c| c.tool_name())
             .collect();
         assert_eq!(mutating, ["rapportage_indienen"]);
-        let indienen = rapportage::indienen::SPEC.annotations;
+        let indienen = rapportage::indienen::SPECS[0].annotations;
         assert!(!indienen.destructive && indienen.idempotent && indienen.open_world);
     }
 }

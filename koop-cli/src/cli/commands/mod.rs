@@ -1,9 +1,3 @@
-//! The commands of koop-cli: one module per command (its arguments, its metadata, its `run`),
-//! plus the lookup that `get` and `artikel` share.
+//! The commands of koop-cli: one module per top-level command.
 
-pub mod artikel;
-pub mod get;
-mod lookup;
 pub mod regeling;
-pub mod versies;
-pub mod zoek;

@@ -58,7 +58,7 @@ impl Backend {
     pub fn outcome(&self, data: serde_json::Value, local_urn: &str) -> Outcome {
         match self {
             Backend::Lokaal(store) => {
-                let sha = common::plan::sha256_hex(data.to_string().as_bytes());
+                let sha = common::digest::sha256_hex(data.to_string().as_bytes());
                 Outcome::new(
                     data,
                     "RVO-rapportages, lokale proefopslag van rvo-cli (er is niets naar RVO verzonden)",

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 /// Lower-case hex SHA-256 (the profile's digest format).
-pub use common::plan::sha256_hex;
+pub use common::digest::sha256_hex;
 
 /// `text` must be exactly one compact JSON document and one newline (OUT-3, ERR-1).
 pub fn compact_document(text: &str) -> Value {
@@ -20,7 +20,7 @@ pub fn compact_document(text: &str) -> Value {
 
 /// Canonical JSON (sorted keys, no whitespace) as the profile's plan digest uses it.
 ///
-/// Written independently of `common::plan::canonical_json` on purpose: the tests check the
+/// Written independently of `common::digest::canonical_json` on purpose: the tests check the
 /// tools' digests against it, so it must not share their code.
 pub fn canonical(value: &Value) -> String {
     match value {

@@ -53,7 +53,7 @@ pub struct Args {
     pub peildatum: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "indienen"],
     title: "Rapportage indienen",
     annotations: Annotations {
@@ -100,7 +100,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             schema: PEILDATUM_SCHEMA,
         },
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();

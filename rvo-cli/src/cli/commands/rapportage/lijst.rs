@@ -19,14 +19,14 @@ pub struct Args {
     pub kvk_nummer: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "lijst"],
     title: "Rapportages van een bedrijf",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/rapportage-lijst.json"),
     examples: &[&["rapportage", "lijst", "68750110"]],
     args: &[KVK_NUMMER],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk_nummer = session::bound_kvk_number(ctx, args.kvk_nummer.as_deref())?;

@@ -5,21 +5,13 @@ pub mod indienen;
 pub mod lijst;
 pub mod status;
 
-use clap::Subcommand;
-use common::{ArgSchema, Context, Outcome, Result};
+use common::ArgSchema;
 
-#[derive(Subcommand, Debug)]
-pub enum Action {
-    Indienen(indienen::Args),
-    Status(status::Args),
-    Lijst(lijst::Args),
-}
-
-pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    match action {
-        Action::Indienen(args) => indienen::run(args, ctx),
-        Action::Status(args) => status::run(args, ctx),
-        Action::Lijst(args) => lijst::run(args, ctx),
+common::commands! {
+    pub enum Action {
+        Indienen(indienen::Args) => indienen,
+        Status(status::Args) => status,
+        Lijst(lijst::Args) => lijst,
     }
 }
 

@@ -27,7 +27,7 @@ pub struct Args {
     pub referentienummer: String,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "status"],
     title: "Status van een rapportage",
     annotations: Annotations::READ_REMOTE,
@@ -37,7 +37,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         name: "referentienummer",
         schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,80}\\s*$", "examples": ["RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]}"#,
     }],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let referentienummer = args.referentienummer.trim();

@@ -21,7 +21,7 @@ pub struct Args {
     pub peildatum: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "get"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_LOCAL,
@@ -40,7 +40,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             schema: PEILDATUM_SCHEMA,
         },
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

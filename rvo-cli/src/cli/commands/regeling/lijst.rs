@@ -16,7 +16,7 @@ pub struct Args {
     pub peildatum: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "lijst"],
     title: "Alle regelingen",
     annotations: Annotations::READ_LOCAL,
@@ -29,7 +29,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         name: "peildatum",
         schema: PEILDATUM_SCHEMA,
     }],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

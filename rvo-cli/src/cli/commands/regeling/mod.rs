@@ -5,24 +5,16 @@ pub mod get;
 pub mod lijst;
 pub mod zoek;
 
-use clap::Subcommand;
-use common::plan::sha256_hex;
-use common::{Context, Environment, Outcome, Result};
+use common::digest::sha256_hex;
+use common::{Environment, Outcome};
 use rvo_cli::catalogue::{CATALOGUE_JSON, Catalogue};
 use serde_json::Value;
 
-#[derive(Subcommand, Debug)]
-pub enum Action {
-    Zoek(zoek::Args),
-    Get(get::Args),
-    Lijst(lijst::Args),
-}
-
-pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    match action {
-        Action::Zoek(args) => zoek::run(args, ctx),
-        Action::Get(args) => get::run(args, ctx),
-        Action::Lijst(args) => lijst::run(args, ctx),
+common::commands! {
+    pub enum Action {
+        Zoek(zoek::Args) => zoek,
+        Get(get::Args) => get,
+        Lijst(lijst::Args) => lijst,
     }
 }
 

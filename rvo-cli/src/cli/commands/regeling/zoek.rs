@@ -28,7 +28,7 @@ pub struct Args {
     pub peildatum: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_LOCAL,
@@ -42,7 +42,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         name: "peildatum",
         schema: PEILDATUM_SCHEMA,
     }],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

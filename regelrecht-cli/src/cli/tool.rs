@@ -1,10 +1,9 @@
-//! What regelrecht-cli declares about itself: environment, commands, defaults.
+//! What regelrecht-cli declares about itself: environment, defaults (the commands come from `cli::Command`).
 
 use common::env::KVK_SESSIE_NUMMER;
-use common::{CommandSpec, EnvKind, EnvVar, ToolInfo};
+use common::{EnvKind, EnvVar, ToolInfo};
 
-use crate::commands::{check_energiebesparing, evalueer, wet_lijst, wet_toon};
-use crate::laws::CORPUS_ENV;
+use crate::cli::laws::CORPUS_ENV;
 
 /// The tool's own audit-destination variable.
 pub const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";
@@ -25,39 +24,13 @@ pub const TOOL: ToolInfo = ToolInfo {
             EnvKind::Setting,
             "bindt de sessie aan één KvK-nummer: check energiebesparing voor een ander nummer wordt geweigerd (exit 77)",
         ),
-        EnvVar::new(
-            AUDIT_ENV,
-            EnvKind::Path,
-            "auditlog van regelrecht-cli (JSON Lines)",
-        ),
     ],
     audit_env: AUDIT_ENV,
     default_timeout_secs: 10,
-    commands: &COMMANDS,
     resources: &[],
 };
 
-const COMMANDS: [CommandSpec; 4] = [
-    wet_lijst::SPEC,
-    wet_toon::SPEC,
-    evalueer::SPEC,
-    check_energiebesparing::SPEC,
-];
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn clap_and_discovery_cover_the_same_commands() {
-        let problems = common::discovery::tool_problems::<crate::cli::Command>(&TOOL);
-        assert!(problems.is_empty(), "{problems:#?}");
-    }
-
-    #[test]
-    fn output_schemas_are_json_objects() {
-        for spec in &COMMANDS {
-            assert_eq!(spec.output_schema()["type"], "object", "{:?}", spec.path);
-        }
-    }
+    common::consistency_test!(crate::cli::Command, super::TOOL);
 }

@@ -6,8 +6,8 @@ use clap::Subcommand;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
-use crate::shape;
-use crate::source::Kvk;
+use crate::cli::shape;
+use crate::cli::source::Kvk;
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
@@ -25,13 +25,16 @@ pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["naamgeving", "get"],
     title: "Naamgeving van een onderneming",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/naamgeving.json"),
+    output_schema: include_str!("../../../schemas/naamgeving.json"),
     examples: &[&["naamgeving", "get", "68750110"]],
     args: &[ArgSchema {
         name: "kvk_nummer",
         schema: r#"{"pattern": "^[0-9]{8}$"}"#,
     }],
 };
+
+/// The entries of this group's commands.
+pub(crate) const SPECS: &[CommandSpec] = &[GET];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;

@@ -3,13 +3,13 @@
 //! The KvK error body is `{"fout":[{"code","omschrijving"}]}`. 400 → 65;
 //! 401/403 → 77; 404 with IPD0001/IPD0005/IPD0007 → 66; IPD1002/IPD1003 → 75;
 //! 429 → 75 with `retry_after`; 5xx → 69; a body that is not JSON, or JSON of
-//! another shape (see [`crate::shape`]) → 76. The KvK code and text stay in `detail`.
+//! another shape (see [`crate::cli::shape`]) → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
 use common::{Context, Environment, Problem, Request, Result};
 use serde_json::Value;
 
-use crate::shape::Shape;
+use crate::cli::shape::Shape;
 
 pub(crate) const API_BASE: &str = "KVK_API_BASE";
 pub(crate) const API_KEY: &str = "KVK_API_KEY";

@@ -13,7 +13,7 @@ use common::{ArgSchema, Context, Problem, Result};
 use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Selection};
 use serde_json::{Value, json};
 
-use crate::problems;
+use crate::cli::problems;
 
 /// Colon-separated directories with law files.
 pub const CORPUS_ENV: &str = "REGELRECHT_CORPUS";

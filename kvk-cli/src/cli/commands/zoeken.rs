@@ -8,8 +8,8 @@ use common::validate::{Validation, is_digits, is_kvk_nummer};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Map, Value, json};
 
-use crate::shape;
-use crate::source::{Kvk, fout};
+use crate::cli::shape;
+use crate::cli::source::{Kvk, fout};
 
 /// Zoek ondernemingen en vestigingen in het Handelsregister
 ///
@@ -79,11 +79,11 @@ impl Soort {
     }
 }
 
-pub(crate) const SPEC: CommandSpec = CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["zoeken"],
     title: "Zoeken in het Handelsregister",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/zoeken.json"),
+    output_schema: include_str!("../../../schemas/zoeken.json"),
     examples: &[
         &["zoeken", "--naam", "Donald"],
         &["zoeken", "--postcode", "8823 SJ", "--huisnummer", "3"],
@@ -126,7 +126,7 @@ pub(crate) const SPEC: CommandSpec = CommandSpec {
             schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
         },
     ],
-};
+}];
 
 /// One text criterion: argument name, KvK parameter, value, check, message.
 type Criterion = (

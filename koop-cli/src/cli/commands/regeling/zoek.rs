@@ -42,11 +42,11 @@ pub struct Args {
     pub start: u32,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/zoek.json"),
+    output_schema: include_str!("../../../../schemas/zoek.json"),
     examples: &[
         &["regeling", "zoek", "zorgtoeslag"],
         &[
@@ -80,7 +80,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             schema: r#"{"type": "integer", "minimum": 1}"#,
         },
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

@@ -149,12 +149,15 @@ mod tests {
 
     /// Each shape with the output schema its command declares.
     const WITH_SCHEMAS: [(&Shape, &str); 6] = [
-        (&BASISPROFIEL, include_str!("../schemas/basisprofiel.json")),
-        (&EIGENAAR, include_str!("../schemas/eigenaar.json")),
-        (&VESTIGING, include_str!("../schemas/vestiging.json")),
-        (&VESTIGINGEN, include_str!("../schemas/vestigingen.json")),
-        (&NAAMGEVING, include_str!("../schemas/naamgeving.json")),
-        (&ZOEKEN, include_str!("../schemas/zoeken.json")),
+        (
+            &BASISPROFIEL,
+            include_str!("../../schemas/basisprofiel.json"),
+        ),
+        (&EIGENAAR, include_str!("../../schemas/eigenaar.json")),
+        (&VESTIGING, include_str!("../../schemas/vestiging.json")),
+        (&VESTIGINGEN, include_str!("../../schemas/vestigingen.json")),
+        (&NAAMGEVING, include_str!("../../schemas/naamgeving.json")),
+        (&ZOEKEN, include_str!("../../schemas/zoeken.json")),
     ];
 
     fn types(property: &Value) -> Vec<&str> {
@@ -210,7 +213,7 @@ mod tests {
     #[test]
     fn eigenaar_lists_every_documented_member() {
         let schema: Value =
-            serde_json::from_str(include_str!("../schemas/eigenaar.json")).expect("JSON");
+            serde_json::from_str(include_str!("../../schemas/eigenaar.json")).expect("JSON");
         let mut documented: Vec<&str> = schema["properties"]
             .as_object()
             .expect("properties")

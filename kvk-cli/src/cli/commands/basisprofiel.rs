@@ -6,8 +6,8 @@ use clap::Subcommand;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
-use crate::shape::{self, Shape};
-use crate::source::Kvk;
+use crate::cli::shape::{self, Shape};
+use crate::cli::source::Kvk;
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
@@ -47,7 +47,7 @@ pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["basisprofiel", "get"],
     title: "Basisprofiel van een onderneming",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/basisprofiel.json"),
+    output_schema: include_str!("../../../schemas/basisprofiel.json"),
     examples: &[&["basisprofiel", "get", "68750110"]],
     args: &[KVK_NUMMER],
 };
@@ -56,7 +56,7 @@ pub(crate) const EIGENAAR: CommandSpec = CommandSpec {
     path: &["basisprofiel", "eigenaar"],
     title: "Eigenaar van een onderneming",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/eigenaar.json"),
+    output_schema: include_str!("../../../schemas/eigenaar.json"),
     examples: &[&["basisprofiel", "eigenaar", "68750110"]],
     args: &[KVK_NUMMER],
 };
@@ -65,7 +65,7 @@ pub(crate) const HOOFDVESTIGING: CommandSpec = CommandSpec {
     path: &["basisprofiel", "hoofdvestiging"],
     title: "Hoofdvestiging van een onderneming",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/vestiging.json"),
+    output_schema: include_str!("../../../schemas/vestiging.json"),
     examples: &[&["basisprofiel", "hoofdvestiging", "68750110", "--geo"]],
     args: &[KVK_NUMMER],
 };
@@ -74,10 +74,13 @@ pub(crate) const VESTIGINGEN: CommandSpec = CommandSpec {
     path: &["basisprofiel", "vestigingen"],
     title: "Vestigingen van een onderneming",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/vestigingen.json"),
+    output_schema: include_str!("../../../schemas/vestigingen.json"),
     examples: &[&["basisprofiel", "vestigingen", "68750110"]],
     args: &[KVK_NUMMER],
 };
+
+/// The entries of this group's commands.
+pub(crate) const SPECS: &[CommandSpec] = &[GET, EIGENAAR, HOOFDVESTIGING, VESTIGINGEN];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let (argument, geo, suffix, shape): (_, _, _, &Shape) = match action {

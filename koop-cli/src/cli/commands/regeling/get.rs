@@ -38,11 +38,11 @@ pub const PEILDATUM: ArgSchema = ArgSchema {
     schema: common::validate::PEILDATUM_SCHEMA,
 };
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "get"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/regeling.json"),
+    output_schema: include_str!("../../../../schemas/regeling.json"),
     examples: &[
         &["regeling", "get", "BWBR0018451"],
         &[
@@ -54,7 +54,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         ],
     ],
     args: &[BWB_ID, PEILDATUM],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

@@ -32,11 +32,11 @@ pub struct Args {
     pub peildatum: Option<String>,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "artikel"],
     title: "Artikel van een regeling",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/artikel.json"),
+    output_schema: include_str!("../../../../schemas/artikel.json"),
     examples: &[
         &["regeling", "artikel", "BWBR0018451", "2"],
         &[
@@ -56,7 +56,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         },
         PEILDATUM,
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

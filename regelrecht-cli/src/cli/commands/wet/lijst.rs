@@ -3,14 +3,14 @@
 //! Every file is parsed in full, so a malformed file is reported (exit 65, file and line)
 //! instead of being skipped.
 
-use common::plan::{canonical_json, sha256_hex};
+use common::digest::{canonical_json, sha256_hex};
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
 use regelrecht_engine::LawFile;
 use serde_json::{Value, json};
 
-use crate::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
-use crate::problems;
+use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::problems;
 
 /// Toon alle geladen wetten: $id, naam, laag, geldigheid, BWB-id, uitvoer, ingebouwd of niet
 ///
@@ -21,14 +21,14 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "lijst"],
     title: "Geladen wetten",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../schemas/wet_lijst.json"),
+    output_schema: include_str!("../../../../schemas/wet_lijst.json"),
     examples: &[&["wet", "lijst"]],
     args: &[laws::CORPUS_SCHEMA],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

@@ -1,9 +1,8 @@
-//! One module per command: its arguments, its tool entry, its `run`.
+//! One module per top-level command: its arguments, its tool entries, its `run`.
 
-pub mod check_energiebesparing;
+pub mod check;
 pub mod evalueer;
-pub mod wet_lijst;
-pub mod wet_toon;
+pub mod wet;
 
 /// `--peildatum` in every tool entry: a date `YYYY-MM-DD`.
 pub const PEILDATUM: common::ArgSchema = common::ArgSchema {

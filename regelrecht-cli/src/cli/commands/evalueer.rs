@@ -19,9 +19,9 @@ use regelrecht_engine::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::commands::PEILDATUM;
-use crate::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
-use crate::problems;
+use crate::cli::commands::PEILDATUM;
+use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::problems;
 
 /// Bereken uitvoer van een wet, met de wettelijke grondslag van elke uitkomst
 ///
@@ -51,11 +51,11 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["evalueer"],
     title: "Uitvoer van een wet berekenen",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../schemas/evalueer.json"),
+    output_schema: include_str!("../../../schemas/evalueer.json"),
     examples: &[&[
         "evalueer",
         "besluit_activiteiten_leefomgeving",
@@ -97,7 +97,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
         },
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();

@@ -5,8 +5,8 @@ use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use serde_json::json;
 
-use crate::shape;
-use crate::source::Kvk;
+use crate::cli::shape;
+use crate::cli::source::Kvk;
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
@@ -27,13 +27,16 @@ pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["vestigingsprofiel", "get"],
     title: "Vestigingsprofiel van een vestiging",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../schemas/vestiging.json"),
+    output_schema: include_str!("../../../schemas/vestiging.json"),
     examples: &[&["vestigingsprofiel", "get", "000037178598"]],
     args: &[ArgSchema {
         name: "vestigingsnummer",
         schema: r#"{"pattern": "^[0-9]{12}$"}"#,
     }],
 };
+
+/// The entries of this group's commands.
+pub(crate) const SPECS: &[CommandSpec] = &[GET];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;

@@ -24,14 +24,14 @@ pub struct Args {
     pub bwb_id: String,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "versies"],
     title: "Versies van een regeling",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/versies.json"),
+    output_schema: include_str!("../../../../schemas/versies.json"),
     examples: &[&["regeling", "versies", "BWBR0018451"]],
     args: &[BWB_ID],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();

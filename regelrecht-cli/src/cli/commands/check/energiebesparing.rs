@@ -15,9 +15,9 @@ use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, FieldType, check_energ
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
-use crate::commands::PEILDATUM;
-use crate::laws::{self, ENGINE_VERSION, SOURCE};
-use crate::problems;
+use crate::cli::commands::PEILDATUM;
+use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
+use crate::cli::problems;
 
 /// Toets de energiebesparingsplicht, informatieplicht en onderzoeksplicht (Bal art. 5.15–5.15b)
 ///
@@ -52,11 +52,11 @@ pub struct Args {
 
 const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["check", "energiebesparing"],
     title: "Energiebesparingsplicht toetsen (Bal 5.15–5.15b)",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../schemas/check_energiebesparing.json"),
+    output_schema: include_str!("../../../../schemas/check_energiebesparing.json"),
     examples: &[
         &[
             "check",
@@ -94,7 +94,7 @@ pub const SPEC: CommandSpec = CommandSpec {
             schema: VERBRUIK,
         },
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let number = session::kvk_number(ctx, args.kvk_nummer.as_deref())?;

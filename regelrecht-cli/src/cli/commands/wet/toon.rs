@@ -7,9 +7,9 @@ use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, 
 use regelrecht_engine::{Article, Field, Law, LawFile};
 use serde_json::{Value, json};
 
-use crate::commands::PEILDATUM;
-use crate::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
-use crate::problems;
+use crate::cli::commands::PEILDATUM;
+use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::problems;
 
 /// Toon één wet: parameters, invoer en hun bronnen, uitvoer, definities en artikelen
 ///
@@ -25,11 +25,11 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPEC: CommandSpec = CommandSpec {
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "toon"],
     title: "Eén wet bekijken",
     annotations: Annotations::READ_LOCAL,
-    output_schema: include_str!("../schemas/wet_toon.json"),
+    output_schema: include_str!("../../../../schemas/wet_toon.json"),
     examples: &[&[
         "wet",
         "toon",
@@ -45,7 +45,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         },
         laws::CORPUS_SCHEMA,
     ],
-};
+}];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();

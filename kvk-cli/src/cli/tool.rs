@@ -1,10 +1,9 @@
-//! What kvk-cli declares about itself: environment, commands, defaults.
+//! What kvk-cli declares about itself: environment, defaults (the commands come from `cli::Command`).
 
 use common::env::KVK_SESSIE_NUMMER;
-use common::{CommandSpec, EnvKind, EnvVar, ToolInfo};
+use common::{EnvKind, EnvVar, ToolInfo};
 
-use crate::commands::{basisprofiel, naamgeving, vestigingsprofiel, zoeken};
-use crate::source::{API_BASE, API_KEY, TEST_BASE};
+use crate::cli::source::{API_BASE, API_KEY, TEST_BASE};
 
 pub(crate) const TOOL: ToolInfo = ToolInfo {
     name: "kvk-cli",
@@ -23,35 +22,13 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
             EnvKind::Setting,
             "bindt de sessie aan één KvK-nummer: andere nummers worden geweigerd (exit 77)",
         ),
-        EnvVar::new(
-            "KVK_AUDIT_LOG",
-            EnvKind::Path,
-            "auditlog van kvk-cli (JSON Lines)",
-        ),
     ],
     audit_env: "KVK_AUDIT_LOG",
     default_timeout_secs: 10,
-    commands: &COMMANDS,
     resources: &[],
 };
 
-const COMMANDS: [CommandSpec; 7] = [
-    zoeken::SPEC,
-    basisprofiel::GET,
-    basisprofiel::EIGENAAR,
-    basisprofiel::HOOFDVESTIGING,
-    basisprofiel::VESTIGINGEN,
-    vestigingsprofiel::GET,
-    naamgeving::GET,
-];
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn clap_and_discovery_cover_the_same_commands() {
-        let problems = common::discovery::tool_problems::<crate::cli::Command>(&TOOL);
-        assert!(problems.is_empty(), "{problems:#?}");
-    }
+    common::consistency_test!(crate::cli::Command, super::TOOL);
 }

@@ -1,0 +1,26 @@
+//! The regelrecht-cli binary: its commands and their dispatch.
+//!
+//! - [`commands`]: one module per command (its arguments, its entries, its `run`);
+//! - [`tool`]: what the tool declares about itself;
+//! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
+//!   profile errors.
+
+pub mod commands;
+pub mod laws;
+pub mod problems;
+pub mod tool;
+
+use commands::{check, evalueer, wet};
+
+common::commands! {
+    /// The commands of this tool.
+    pub enum Command {
+        /// Geladen wetten bekijken
+        #[command(subcommand)]
+        Wet(wet::Action) => wet,
+        Evalueer(evalueer::Args) => evalueer,
+        /// Vaste vragen, beantwoord uit de ingebouwde wetten
+        #[command(subcommand)]
+        Check(check::Action) => check,
+    }
+}
