@@ -6,7 +6,7 @@ pub mod lijst;
 pub mod status;
 
 use clap::Subcommand;
-use common::{ArgSchema, Context, Outcome, Result};
+use common::{Context, Outcome, Result};
 
 #[derive(Subcommand, Debug)]
 pub enum Action {
@@ -22,9 +22,3 @@ pub fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         Action::Lijst(args) => lijst::run(args, ctx),
     }
 }
-
-/// The schema of a KvK number argument.
-pub const KVK_NUMMER: ArgSchema = ArgSchema {
-    name: "kvk_nummer",
-    schema: r#"{"pattern": "^\\s*[0-9]{8}\\s*$", "examples": ["68750110"]}"#,
-};
