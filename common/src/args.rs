@@ -74,15 +74,13 @@ pub struct KvkNummer {
     pub kvk_nummer: Option<String>,
 }
 
-/// The published schema of every `kvk_nummer` argument.
-pub const KVK_NUMMER_SCHEMA: ArgSchema = ArgSchema {
-    name: "kvk_nummer",
-    schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
-};
-
 impl KvkNummer {
-    /// The published schema of `KVK_NUMMER`.
-    pub const SCHEMA: ArgSchema = KVK_NUMMER_SCHEMA;
+    /// The published schema of every `kvk_nummer` argument (also the required positional of
+    /// `rvo-cli rapportage indienen` and kvk-cli's `zoeken --kvk-nummer`).
+    pub const SCHEMA: ArgSchema = ArgSchema {
+        name: "kvk_nummer",
+        schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
+    };
 
     /// The whole session rule: the argument, else the session's number (neither: exit 2),
     /// checked (exit 65), and refused when the session is bound to another (exit 77).
@@ -96,7 +94,7 @@ impl KvkNummer {
     }
 }
 
-/// Whether `value` is a KvK number: exactly eight ASCII digits, as [`KVK_NUMMER_SCHEMA`] says.
+/// Whether `value` is a KvK number: exactly eight ASCII digits, as [`KvkNummer::SCHEMA`] says.
 pub fn is_kvk_nummer(value: &str) -> bool {
     is_digits(value, 8)
 }

@@ -4,7 +4,7 @@
 //! (exit 0, `totaal: 0`), not an error.
 
 use clap::ValueEnum;
-use common::args::{KVK_NUMMER_SCHEMA, is_kvk_nummer};
+use common::args::{KvkNummer, is_kvk_nummer};
 use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Map, Value, json};
@@ -90,7 +90,7 @@ pub(crate) const SPEC: CommandSpec = CommandSpec {
         &["zoeken", "--postcode", "8823 SJ", "--huisnummer", "3"],
     ],
     args: &[
-        KVK_NUMMER_SCHEMA,
+        KvkNummer::SCHEMA,
         ArgSchema {
             name: "rsin",
             schema: r#"{"pattern": "^[0-9]{9}$"}"#,

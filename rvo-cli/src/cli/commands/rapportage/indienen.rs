@@ -11,7 +11,7 @@
 //! here, and committed by `common` after the audit record is appended, so a crash can leave an
 //! audit record without its report but never a report without its audit record.
 
-use common::args::{KVK_NUMMER_SCHEMA, Peildatum, is_kvk_nummer};
+use common::args::{KvkNummer, Peildatum, is_kvk_nummer};
 use common::validate::Validation;
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Error, Outcome, PlanSpec, Result, session,
@@ -82,7 +82,7 @@ pub const SPEC: CommandSpec = CommandSpec {
         ],
     ],
     args: &[
-        KVK_NUMMER_SCHEMA,
+        KvkNummer::SCHEMA,
         ArgSchema {
             name: "regeling_id",
             schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
