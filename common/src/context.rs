@@ -122,9 +122,9 @@ impl<'a> Context<'a> {
         self.deadline
     }
 
-    /// Today's date (UTC).
+    /// Today's date in the Netherlands, the default peildatum (rule DISC-24).
     pub fn today(&self) -> chrono::NaiveDate {
-        chrono::Utc::now().date_naive()
+        crate::calendar::dutch_date(chrono::Utc::now())
     }
 
     /// Pass the plan gate: checks the requests (URLs, headers) and the client's

@@ -8,7 +8,9 @@
 //! normative text is `spec/CLI-PROFILE.md`.
 
 pub mod app;
+pub mod args;
 pub mod audit;
+pub mod calendar;
 pub mod cli;
 pub mod consistency;
 pub mod context;

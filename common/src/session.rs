@@ -4,10 +4,11 @@
 //! defaults to that number and refuses any other with exit 77; the attempt is
 //! audited with the attempted number as data subject.
 
+use crate::args::{check_kvk_nummer, is_kvk_nummer};
 use crate::context::Context;
 use crate::env::KVK_SESSIE_NUMMER;
 use crate::error::{Problem, Result};
-use crate::validate::{Validation, is_kvk_nummer};
+use crate::validate::Validation;
 
 /// The session's KvK number, if the session is bound. A value that is not
 /// a KvK number is a configuration error (exit 78).
@@ -23,10 +24,11 @@ pub fn session_number(ctx: &Context<'_>) -> Result<Option<String>> {
     }
 }
 
-/// The number to use: the argument, else the session's; neither is exit 2.
+/// The number to use: the argument as given (not trimmed: DISC-22), else the session's;
+/// neither is exit 2.
 pub fn kvk_number(ctx: &Context<'_>, argument: Option<&str>) -> Result<String> {
     if let Some(argument) = argument {
-        return Ok(argument.trim().to_string());
+        return Ok(argument.to_string());
     }
     Ok(session_number(ctx)?.ok_or_else(|| {
         Problem::usage("geen KvK-nummer opgegeven")
@@ -52,9 +54,7 @@ pub fn enforce(ctx: &mut Context<'_>, number: &str) -> Result<()> {
 pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result<String> {
     let number = kvk_number(ctx, argument)?;
     let mut validation = Validation::new();
-    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
-        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
-    });
+    check_kvk_nummer(&number, &mut validation);
     validation.finish()?;
     enforce(ctx, &number)?;
     Ok(number)

@@ -1,8 +1,6 @@
-//! Validated inputs: the BWB id (`^BWB[RV]\d{7}$`) and the peildatum (`YYYY-MM-DD`).
+//! The validated BWB id (`^BWB[RV]\d{7}$`); the peildatum is `common::args::Peildatum`.
 
 use std::fmt;
-
-use chrono::NaiveDate;
 
 use crate::error::KoopError;
 
@@ -42,18 +40,6 @@ impl fmt::Display for BwbId {
     }
 }
 
-/// Parses a peildatum `YYYY-MM-DD` (a real calendar date).
-pub fn parse_peildatum(input: &str) -> Result<NaiveDate, KoopError> {
-    let strict = input.len() == 10 && input.as_bytes()[4] == b'-' && input.as_bytes()[7] == b'-';
-    match NaiveDate::parse_from_str(input, "%Y-%m-%d") {
-        Ok(date) if strict => Ok(date),
-        _ => Err(KoopError::InvalidInput {
-            field: "peildatum",
-            detail: format!("{input:?} is geen datum in de vorm JJJJ-MM-DD"),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,23 +65,6 @@ mod tests {
         ] {
             let err = BwbId::parse(bad).unwrap_err();
             assert!(matches!(err, KoopError::InvalidInput { .. }), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn peildatum_must_be_a_real_date() {
-        assert_eq!(
-            parse_peildatum("2025-01-01").unwrap().to_string(),
-            "2025-01-01"
-        );
-        for bad in [
-            "2025-02-30",
-            "2025-1-1",
-            "01-01-2025",
-            "",
-            "2025-01-01T00:00",
-        ] {
-            assert!(parse_peildatum(bad).is_err(), "{bad}");
         }
     }
 }

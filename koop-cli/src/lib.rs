@@ -20,4 +20,4 @@ pub mod toestand;
 mod xml;
 
 pub use error::{Diagnostic, KoopError, ProtocolError};
-pub use id::{BwbId, parse_peildatum};
+pub use id::BwbId;

@@ -9,7 +9,7 @@
 //! confirmation text says "received and under assessment", never "approved".
 
 use chrono::{DateTime, NaiveDate, Utc};
-use common::validate::is_kvk_nummer;
+use common::args::kvk_nummer_problem;
 use serde::{Deserialize, Serialize};
 
 use crate::backend_types::{RapportageAanvraag, RapportageStatus};
@@ -107,12 +107,10 @@ pub fn idempotency_key(aanvraag: &RapportageAanvraag) -> Result<String, serde_js
 pub fn canonicalise(input: &FilingInput) -> Result<RapportageAanvraag, Vec<FieldError>> {
     let mut errors = Vec::new();
 
-    let kvk_nummer = input.kvk_nummer.trim();
-    if !is_kvk_nummer(kvk_nummer) {
-        errors.push(FieldError::new(
-            "/kvk_nummer",
-            format!("Het KvK-nummer moet uit precies 8 cijfers bestaan; '{kvk_nummer}' voldoet daar niet aan."),
-        ));
+    // As given, not trimmed: the published pattern is exactly what is accepted (DISC-22).
+    let kvk_nummer = input.kvk_nummer.as_str();
+    if let Some(detail) = kvk_nummer_problem(kvk_nummer) {
+        errors.push(FieldError::new("/kvk_nummer", detail));
     }
 
     if !is_regeling_id(&input.regeling_id) {

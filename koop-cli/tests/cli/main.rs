@@ -14,5 +14,6 @@ mod golden;
 mod network;
 mod parser;
 mod provenance;
+mod shared_args;
 mod support;
 mod text;

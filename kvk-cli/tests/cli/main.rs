@@ -19,4 +19,5 @@ mod provenance;
 mod scrub;
 mod session;
 mod shape;
+mod shared_args;
 mod support;

@@ -9,5 +9,6 @@ mod golden;
 mod hostile;
 mod precision;
 mod profile;
+mod shared_args;
 mod support;
 mod vectors;

@@ -1,5 +1,6 @@
 //! "Now" and "today" for a command: the system clock, through the profile's notion of today
-//! (`Context::today`), unless a test program fixed the instant (`rvo_cli::clock`).
+//! (`Context::today`, the date in the Netherlands), unless a test program fixed the instant
+//! (`rvo_cli::clock`); then today is that instant's date in the Netherlands too.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use common::Context;
@@ -12,5 +13,5 @@ pub fn now() -> DateTime<Utc> {
 
 /// Today's date, the default peildatum.
 pub fn today(ctx: &Context<'_>) -> NaiveDate {
-    fixed_now().map_or_else(|| ctx.today(), |now| now.date_naive())
+    fixed_now().map_or_else(|| ctx.today(), common::calendar::dutch_date)
 }

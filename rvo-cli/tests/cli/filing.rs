@@ -75,7 +75,7 @@ fn one_report_has_one_digest_whatever_its_spelling() {
 
 #[test]
 fn a_valid_filing_is_normalised() {
-    let mut request = input(" 68750110 ", "ebr-2027", "LED, Isolatie dak ,LED");
+    let mut request = input("68750110", "ebr-2027", "LED, Isolatie dak ,LED");
     request.toelichting = Some("  Locatie Utrecht  ".to_string());
     let filing = validate(Catalogue::embedded(), &request, day("2026-11-30")).unwrap();
     assert_eq!(filing.regeling.id, "EBR-2027");
@@ -86,6 +86,19 @@ fn a_valid_filing_is_normalised() {
         filing.aanvraag.toelichting.as_deref(),
         Some("Locatie Utrecht")
     );
+}
+
+#[test]
+fn a_kvk_number_is_taken_as_given() {
+    // The published pattern is ^[0-9]{8}$ and that is what is accepted (DISC-22): no trimming.
+    for padded in [" 68750110", "68750110 ", "68750110\n"] {
+        let errors = canonicalise(&input(padded, "EBR-2027", "LED")).unwrap_err();
+        assert_eq!(pointers(&errors), ["/kvk_nummer"], "{padded:?}");
+        assert_eq!(
+            errors[0].detail,
+            format!("KvK-nummer {padded:?} moet uit precies 8 cijfers bestaan")
+        );
+    }
 }
 
 #[test]

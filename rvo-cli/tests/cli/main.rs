@@ -16,6 +16,7 @@ mod opslag;
 mod regeling;
 mod scrub;
 mod sessie;
+mod shared_args;
 mod store_hook;
 mod support;
 mod unreadable_env;

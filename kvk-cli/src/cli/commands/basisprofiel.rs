@@ -3,7 +3,8 @@
 //! Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that number.
 
 use clap::Subcommand;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use common::args::KvkNummer;
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use serde_json::json;
 
 use crate::cli::shape::{self, Shape};
@@ -24,8 +25,8 @@ pub(crate) enum Action {
 /// The company, and whether to include geodata.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Target {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+    #[command(flatten)]
+    pub kvk_nummer: KvkNummer,
     /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
     #[arg(long)]
     pub geo: bool,
@@ -34,14 +35,9 @@ pub(crate) struct Target {
 /// Just the company.
 #[derive(clap::Args, Debug)]
 pub(crate) struct NumberOnly {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+    #[command(flatten)]
+    pub kvk_nummer: KvkNummer,
 }
-
-const KVK_NUMMER: ArgSchema = ArgSchema {
-    name: "kvk_nummer",
-    schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
-};
 
 pub(crate) const GET: CommandSpec = CommandSpec {
     path: &["basisprofiel", "get"],
@@ -49,7 +45,7 @@ pub(crate) const GET: CommandSpec = CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/basisprofiel.json"),
     examples: &[&["basisprofiel", "get", "68750110"]],
-    args: &[KVK_NUMMER],
+    args: &[KvkNummer::SCHEMA],
 };
 
 pub(crate) const EIGENAAR: CommandSpec = CommandSpec {
@@ -58,7 +54,7 @@ pub(crate) const EIGENAAR: CommandSpec = CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/eigenaar.json"),
     examples: &[&["basisprofiel", "eigenaar", "68750110"]],
-    args: &[KVK_NUMMER],
+    args: &[KvkNummer::SCHEMA],
 };
 
 pub(crate) const HOOFDVESTIGING: CommandSpec = CommandSpec {
@@ -67,7 +63,7 @@ pub(crate) const HOOFDVESTIGING: CommandSpec = CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/vestiging.json"),
     examples: &[&["basisprofiel", "hoofdvestiging", "68750110", "--geo"]],
-    args: &[KVK_NUMMER],
+    args: &[KvkNummer::SCHEMA],
 };
 
 pub(crate) const VESTIGINGEN: CommandSpec = CommandSpec {
@@ -76,7 +72,7 @@ pub(crate) const VESTIGINGEN: CommandSpec = CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/vestigingen.json"),
     examples: &[&["basisprofiel", "vestigingen", "68750110"]],
-    args: &[KVK_NUMMER],
+    args: &[KvkNummer::SCHEMA],
 };
 
 /// The entries of this group's commands.
@@ -94,7 +90,7 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         ),
         Action::Vestigingen(n) => (&n.kvk_nummer, None, "/vestigingen", &shape::VESTIGINGEN),
     };
-    let number = session::bound_kvk_number(ctx, argument.as_deref())?;
+    let number = argument.bound(ctx)?;
     let kvk = Kvk::from_env(ctx)?;
 
     let mut request = kvk.request(&format!("/v1/basisprofielen/{number}{suffix}"));

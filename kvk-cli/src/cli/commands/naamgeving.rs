@@ -3,7 +3,8 @@
 //! Bound by the session rule, like `basisprofiel`.
 
 use clap::Subcommand;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use common::args::KvkNummer;
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use serde_json::json;
 
 use crate::cli::shape;
@@ -17,8 +18,8 @@ pub(crate) enum Action {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct Target {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+    #[command(flatten)]
+    pub kvk_nummer: KvkNummer,
 }
 
 pub(crate) const GET: CommandSpec = CommandSpec {
@@ -27,10 +28,7 @@ pub(crate) const GET: CommandSpec = CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/naamgeving.json"),
     examples: &[&["naamgeving", "get", "68750110"]],
-    args: &[ArgSchema {
-        name: "kvk_nummer",
-        schema: r#"{"pattern": "^[0-9]{8}$"}"#,
-    }],
+    args: &[KvkNummer::SCHEMA],
 };
 
 /// The entries of this group's commands.
@@ -38,7 +36,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[GET];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let Action::Get(target) = action;
-    let number = session::bound_kvk_number(ctx, target.kvk_nummer.as_deref())?;
+    let number = target.kvk_nummer.bound(ctx)?;
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
     ctx.gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request.clone()))?;

@@ -4,7 +4,8 @@
 //! (exit 0, `totaal: 0`), not an error.
 
 use clap::ValueEnum;
-use common::validate::{Validation, is_digits, is_kvk_nummer};
+use common::args::{KvkNummer, is_kvk_nummer};
+use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Map, Value, json};
 
@@ -89,10 +90,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         &["zoeken", "--postcode", "8823 SJ", "--huisnummer", "3"],
     ],
     args: &[
-        ArgSchema {
-            name: "kvk_nummer",
-            schema: r#"{"pattern": "^[0-9]{8}$"}"#,
-        },
+        KvkNummer::SCHEMA,
         ArgSchema {
             name: "rsin",
             schema: r#"{"pattern": "^[0-9]{9}$"}"#,
@@ -137,7 +135,9 @@ type Criterion = (
     &'static str,
 );
 
-/// Validated search criteria as KvK query parameters.
+/// Validated search criteria as KvK query parameters. Free text is trimmed (an empty text is no
+/// criterion); a value with a published pattern is checked as given, so the pattern is exactly
+/// what is accepted (DISC-22): only the spaces the postcode pattern allows are removed.
 fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
     let trimmed = |v: &Option<String>| {
         v.as_deref()
@@ -145,7 +145,8 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
             .filter(|s| !s.is_empty())
             .map(str::to_string)
     };
-    let postcode = trimmed(&args.postcode).map(|p| p.replace(' ', "").to_uppercase());
+    let given = |v: &Option<String>| v.clone();
+    let postcode = given(&args.postcode).map(|p| p.replace(' ', "").to_ascii_uppercase());
     let mut v = Validation::new();
     let mut query = Vec::new();
     let fields: [Criterion; 9] = [
@@ -159,21 +160,21 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
         (
             "kvk_nummer",
             "kvkNummer",
-            trimmed(&args.kvk_nummer),
+            given(&args.kvk_nummer),
             is_kvk_nummer,
-            "KvK-nummer moet uit 8 cijfers bestaan",
+            "KvK-nummer moet uit precies 8 cijfers bestaan",
         ),
         (
             "rsin",
             "rsin",
-            trimmed(&args.rsin),
+            given(&args.rsin),
             |s| is_digits(s, 9),
             "RSIN moet uit 9 cijfers bestaan",
         ),
         (
             "vestigingsnummer",
             "vestigingsnummer",
-            trimmed(&args.vestigingsnummer),
+            given(&args.vestigingsnummer),
             |s| is_digits(s, 12),
             "vestigingsnummer moet uit 12 cijfers bestaan",
         ),
@@ -201,14 +202,14 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
         (
             "huisnummer",
             "huisnummer",
-            trimmed(&args.huisnummer),
+            given(&args.huisnummer),
             |s| (1..=5).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()),
             "huisnummer moet uit 1 tot 5 cijfers bestaan",
         ),
         (
             "postbusnummer",
             "postbusnummer",
-            trimmed(&args.postbusnummer),
+            given(&args.postbusnummer),
             |s| (1..=5).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()),
             "postbusnummer moet uit 1 tot 5 cijfers bestaan",
         ),
@@ -221,7 +222,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
             query.push((param, value));
         }
     }
-    let huisletter = trimmed(&args.huisletter);
+    let huisletter = given(&args.huisletter);
     if let Some(letter) = &huisletter {
         let ok = letter.chars().count() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic());
         v.check(ok, "huisletter", || {

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::Path;
 
+use common::args::Peildatum;
 use common::validate::Validation;
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
@@ -19,7 +20,6 @@ use regelrecht_engine::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::cli::commands::PEILDATUM;
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
@@ -27,7 +27,8 @@ use crate::cli::problems;
 ///
 /// Parameters krijgen het type uit de wet (number, amount in eurocent, boolean, date,
 /// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend
-/// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt.
+/// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt. De
+/// peildatum is de rekendatum en kiest de wetsversies.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// $id van de wet (zie wet lijst)
@@ -41,9 +42,8 @@ pub struct Args {
     /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
     #[arg(long, value_name = "BESTAND")]
     pub param_json: Option<String>,
-    /// Peildatum JJJJ-MM-DD: rekendatum en keuze van de wetsversies (standaard vandaag)
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
     /// Voeg de evaluatiestappen toe (artikel, operatie, gebruikte waarden, uitkomst)
     #[arg(long)]
     pub uitleg: bool,
@@ -77,7 +77,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         "2026-01-01",
     ]],
     args: &[
-        PEILDATUM,
+        Peildatum::SCHEMA,
         // Both are repeatable (arrays in discovery). The overrides carry `"type": "array"` so
         // that they replace the property instead of being merged into its `items`.
         ArgSchema {
@@ -103,7 +103,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
-    let date = common::validate::peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
     let texts = param_texts(&args.param, &mut validation);
     let json_params: Option<Map<String, Value>> = args

@@ -3,9 +3,3 @@
 pub mod check;
 pub mod evalueer;
 pub mod wet;
-
-/// `--peildatum` in every tool entry: a date `YYYY-MM-DD`.
-pub const PEILDATUM: common::ArgSchema = common::ArgSchema {
-    name: "peildatum",
-    schema: common::validate::PEILDATUM_SCHEMA,
-};

@@ -11,6 +11,7 @@
 //! - [`read_audit`]: the records of an audit log, each validated against its schema.
 //! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
 //!   scrubbing tests, and the check that no form of it leaked.
+//! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
 
 mod audit;
 mod canary;
@@ -18,6 +19,7 @@ mod json;
 mod run;
 mod sandbox;
 mod schema;
+mod shared_args;
 
 pub use audit::read_audit;
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
@@ -25,6 +27,7 @@ pub use json::{canonical, compact_document, keys, sha256_hex};
 pub use run::{Run, run};
 pub use sandbox::Sandbox;
 pub use schema::{assert_valid, assert_valid_against, schema};
+pub use shared_args::{check_kvk_nummer, check_peildatum};
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then released).
 pub fn closed_port() -> u16 {

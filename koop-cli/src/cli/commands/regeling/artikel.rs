@@ -2,14 +2,15 @@
 //! read until that article ends; no other article's text is rendered and the law's JSON is never
 //! built. An unknown number is exit 66 with the numbers nearby in the hint.
 
+use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Result};
 use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
 use serde_json::Map;
 
-use super::get::{ArtikelMetLink, BWB_ID, PEILDATUM};
+use super::get::{ArtikelMetLink, BWB_ID};
 use super::lookup::{self, Header, to_data};
 use crate::cli::problems::to_error;
 
@@ -27,9 +28,8 @@ pub struct Args {
     pub bwb_id: String,
     /// Artikelnummer zoals in de kop, bv. 5.15, 1:3 of 2a ("Artikel" en hoofdletters mogen)
     pub artikel: String,
-    /// Datum (JJJJ-MM-DD) waarop de regeling gold; standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -54,7 +54,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "artikel",
             schema: r#"{"minLength": 1, "maxLength": 40, "examples": ["5.15", "1:3", "2a"]}"#,
         },
-        PEILDATUM,
+        Peildatum::SCHEMA,
     ],
 }];
 
@@ -69,11 +69,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "artikel",
         || format!("{nummer:?} is geen artikelnummer (1 tot {MAX_ARTIKEL_CHARS} tekens, bv. 5.15)"),
     );
-    let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
+    let peildatum = args.peildatum.date(ctx.today(), &mut validation);
     validation.finish()?;
-    let (Some(id), Some(peildatum)) = (id, peildatum) else {
-        return Err(Problem::software("validatie zonder uitkomst").into());
-    };
+    let id = id.map_err(to_error)?;
     let mut arguments = Map::new();
     arguments.insert("bwb_id".into(), id.as_str().into());
     arguments.insert("artikel".into(), nummer.into());

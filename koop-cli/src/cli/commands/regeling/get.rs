@@ -1,8 +1,9 @@
 //! `regeling get BWB_ID [--peildatum D]`: a whole law as it was in force on a date, every article
 //! as plain text with its leden, structural path and link, plus the texts outside articles.
 
+use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde::Serialize;
@@ -21,21 +22,14 @@ use crate::cli::problems::to_error;
 pub struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
-    /// Datum (JJJJ-MM-DD) waarop de regeling gold; standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 /// Schema of the BWB id argument.
 pub const BWB_ID: ArgSchema = ArgSchema {
     name: "bwb_id",
     schema: r#"{"pattern": "^BWB[RV][0-9]{7}$", "examples": ["BWBR0018451"]}"#,
-};
-
-/// Schema of the peildatum option.
-pub const PEILDATUM: ArgSchema = ArgSchema {
-    name: "peildatum",
-    schema: common::validate::PEILDATUM_SCHEMA,
 };
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -53,17 +47,15 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             "2025-01-01",
         ],
     ],
-    args: &[BWB_ID, PEILDATUM],
+    args: &[BWB_ID, Peildatum::SCHEMA],
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
-    let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
+    let peildatum = args.peildatum.date(ctx.today(), &mut validation);
     validation.finish()?;
-    let (Some(id), Some(peildatum)) = (id, peildatum) else {
-        return Err(Problem::software("validatie zonder uitkomst").into());
-    };
+    let id = id.map_err(to_error)?;
     let mut arguments = Map::new();
     arguments.insert("bwb_id".into(), id.as_str().into());
     arguments.insert("peildatum".into(), peildatum.to_string().into());

@@ -1,4 +1,4 @@
-//! What `regeling get` and `regeling artikel` share: validating the BWB id and the peildatum,
+//! What `regeling get` and `regeling artikel` share: validating the BWB id,
 //! the plan with both requests, the search for the version in force, and fetching its toestand.
 
 use chrono::NaiveDate;
@@ -6,37 +6,21 @@ use common::http::Response;
 use common::validate::Validation;
 use common::{Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::sru::Record;
-use koop_cli::{BwbId, KoopError, cql, links, parse_peildatum};
+use koop_cli::{BwbId, KoopError, cql, links};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::cli::source::{Koop, version_on};
 
-/// Record the error of a core validation in `validation`; the value when it was valid.
-pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Option<T> {
-    match result {
-        Ok(value) => Some(value),
-        Err(KoopError::InvalidInput { field, detail }) => {
-            validation.push(field, detail);
-            None
-        }
-        Err(other) => {
-            validation.push("", other.to_string());
-            None
-        }
+/// Record the error of a core validation in `validation` and hand the result on: once
+/// `validation.finish()?` passed it is `Ok`, and `.map_err(to_error)?` takes the value.
+pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Result<T, KoopError> {
+    match &result {
+        Ok(_) => {}
+        Err(KoopError::InvalidInput { field, detail }) => validation.push(field, detail.clone()),
+        Err(other) => validation.push("", other.to_string()),
     }
-}
-
-/// The peildatum argument, or today.
-pub fn peildatum(
-    validation: &mut Validation,
-    value: Option<&str>,
-    ctx: &Context<'_>,
-) -> Option<NaiveDate> {
-    match value {
-        Some(text) => check(validation, parse_peildatum(text)),
-        None => Some(ctx.today()),
-    }
+    result
 }
 
 /// The version of one law in force on a date, with its toestand XML as received.

@@ -1,14 +1,14 @@
 //! `regeling versies BWB_ID`: every version (toestand) of a law with its validity range, oldest
 //! first, so a reader can see what changed when and pick a `--peildatum`.
 
-use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::sru::versions;
 use koop_cli::{BwbId, cql, links};
 use serde_json::{Value, json};
 
 use super::get::BWB_ID;
-use super::lookup::{self, date, text};
+use super::lookup::{date, text};
+use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
 /// The most records one SRU answer holds; laws have far fewer versions.
@@ -34,12 +34,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let mut validation = Validation::new();
-    let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
-    validation.finish()?;
-    let Some(id) = id else {
-        return Err(Problem::software("validatie zonder uitkomst").into());
-    };
+    let id = BwbId::parse(&args.bwb_id).map_err(to_error)?;
     let koop = Koop::from_env(ctx)?;
     let query = cql::versions_query(&id);
     let request = koop.search_request(&query, 1, MAX_RECORDS);

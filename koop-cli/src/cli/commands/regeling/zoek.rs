@@ -2,15 +2,16 @@
 //! force on the peildatum. The search term is always quoted data in the CQL query, never syntax.
 //! Zero hits is exit 0 with an empty list.
 
+use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::cql::{self, SearchParams};
 use koop_cli::links;
 use koop_cli::sru::dedup_by_id;
 use serde_json::{Map, Value, json};
 
-use super::get::PEILDATUM;
 use super::lookup::{self, date, text};
+use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
 /// Most results per page.
@@ -31,9 +32,8 @@ pub struct Args {
     /// Soort regeling: wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel, …
     #[arg(long = "type", id = "type", value_name = "TYPE")]
     pub regeling_type: Option<String>,
-    /// Datum (JJJJ-MM-DD) waarop de regelingen gelden; standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
     /// Hoeveel resultaten (1–100)
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max: u32,
@@ -70,7 +70,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "type",
             schema: r#"{"examples": ["wet", "AMvB", "ministeriele-regeling"]}"#,
         },
-        PEILDATUM,
+        Peildatum::SCHEMA,
         ArgSchema {
             name: "max",
             schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
@@ -84,11 +84,13 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let peildatum = lookup::peildatum(&mut validation, args.peildatum.as_deref(), ctx);
-    let regeling_type = match args.regeling_type.as_deref() {
-        Some(t) => lookup::check(&mut validation, cql::canonical_type(t)),
-        None => None,
-    };
+    let peildatum = args.peildatum.date(ctx.today(), &mut validation);
+    let regeling_type = args
+        .regeling_type
+        .as_deref()
+        .map(cql::canonical_type)
+        .transpose();
+    let regeling_type = lookup::check(&mut validation, regeling_type);
     validation.check((1..=MAX_RESULTS).contains(&args.max), "max", || {
         format!(
             "--max moet tussen 1 en {MAX_RESULTS} liggen, niet {}",
@@ -101,14 +103,12 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let params = SearchParams {
         trefwoord: args.trefwoord.clone(),
         onderwerp: args.onderwerp.clone(),
-        regeling_type: regeling_type.clone(),
-        peildatum: peildatum.unwrap_or_else(|| ctx.today()),
+        regeling_type: regeling_type.clone().ok().flatten(),
+        peildatum,
     };
     let query = lookup::check(&mut validation, cql::search_query(&params));
     validation.finish()?;
-    let (Some(peildatum), Some(query)) = (peildatum, query) else {
-        return Err(Problem::software("validatie zonder uitkomst").into());
-    };
+    let (regeling_type, query) = (regeling_type.map_err(to_error)?, query.map_err(to_error)?);
 
     let mut arguments = Map::new();
     arguments.insert("trefwoord".into(), normalised(&args.trefwoord).into());

@@ -5,7 +5,8 @@
 //! depend on what else is on disk. Bound by the session rule: with `KVK_SESSIE_NUMMER` set,
 //! only that number; the number is the data subject of the audit record.
 
-use common::validate::{Validation, is_kvk_nummer};
+use common::args::{KvkNummer, Peildatum, check_kvk_nummer};
+use common::validate::Validation;
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result, session,
 };
@@ -15,18 +16,18 @@ use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, FieldType, check_energ
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
-use crate::cli::commands::PEILDATUM;
 use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
 /// Toets de energiebesparingsplicht, informatieplicht en onderzoeksplicht (Bal art. 5.15–5.15b)
 ///
 /// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
-/// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk.
+/// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De
+/// peildatum bepaalt de volgende rapportagedatum.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// KvK-nummer (8 cijfers) van de onderneming; standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+    #[command(flatten)]
+    pub kvk_nummer: KvkNummer,
     /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
     #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
     pub elektriciteit_kwh: String,
@@ -45,9 +46,8 @@ pub struct Args {
     /// Activiteit als bedoeld in art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
     #[arg(long = "activiteit-3-3a-lid-1-b")]
     pub activiteit_3_3a_lid_1_b: bool,
-    /// Peildatum JJJJ-MM-DD (standaard vandaag); bepaalt de volgende rapportagedatum
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
@@ -80,11 +80,8 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         ],
     ],
     args: &[
-        PEILDATUM,
-        ArgSchema {
-            name: "kvk_nummer",
-            schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
-        },
+        Peildatum::SCHEMA,
+        KvkNummer::SCHEMA,
         ArgSchema {
             name: "elektriciteit_kwh",
             schema: VERBRUIK,
@@ -97,20 +94,18 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let number = session::kvk_number(ctx, args.kvk_nummer.as_deref())?;
+    let number = args.kvk_nummer.resolve(ctx)?;
     let mut validation = Validation::new();
-    validation.check(is_kvk_nummer(&number), "kvk_nummer", || {
-        format!("KvK-nummer {number:?} moet uit precies 8 cijfers bestaan")
-    });
+    check_kvk_nummer(&number, &mut validation);
     let kwh = usage(
         "elektriciteit_kwh",
         &args.elektriciteit_kwh,
         &mut validation,
     );
     let gas = usage("gas_m3", &args.gas_m3, &mut validation);
-    let date = common::validate::peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = args.peildatum.date(ctx.today(), &mut validation);
     let corpus = Corpus::with_builtins();
-    if args.peildatum.is_some()
+    if args.peildatum.is_given()
         && let Err(err) = laws::select(&corpus, BAL_ID, date)
     {
         let detail = err.problem().map(|p| p.detail.clone()).unwrap_or_default();

@@ -2,25 +2,24 @@
 //! descriptions, inputs and their sources, outputs, definitions (thresholds), open terms,
 //! and the articles with their text.
 
+use common::args::Peildatum;
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
 use regelrecht_engine::{Article, Field, Law, LawFile};
 use serde_json::{Value, json};
 
-use crate::cli::commands::PEILDATUM;
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
 /// Toon één wet: parameters, invoer en hun bronnen, uitvoer, definities en artikelen
 ///
-/// Kiest de versie die geldt op de peildatum (standaard vandaag).
+/// Kiest de versie die geldt op de peildatum.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
-    /// Peildatum JJJJ-MM-DD: de versie die dan geldt (standaard vandaag)
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
     #[command(flatten)]
     pub corpus: CorpusArgs,
 }
@@ -38,7 +37,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         "2026-01-01",
     ]],
     args: &[
-        PEILDATUM,
+        Peildatum::SCHEMA,
         common::ArgSchema {
             name: "law_id",
             schema: r#"{"minLength": 1, "examples": ["besluit_activiteiten_leefomgeving"]}"#,
@@ -51,7 +50,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
-    let date = common::validate::peildatum(args.peildatum.as_deref(), ctx.today(), &mut validation);
+    let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
     validation.finish()?;
     let corpus = args.corpus.load(ctx)?;

@@ -11,7 +11,8 @@
 //! here, and committed by `common` after the audit record is appended, so a crash can leave an
 //! audit record without its report but never a report without its audit record.
 
-use common::validate::{PEILDATUM_SCHEMA, Validation, is_kvk_nummer, peildatum};
+use common::args::{KvkNummer, Peildatum, is_kvk_nummer};
+use common::validate::Validation;
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
 };
@@ -24,7 +25,6 @@ use rvo_cli::filing::{
 use rvo_cli::reference::is_path_safe;
 use rvo_cli::store::Prepared;
 
-use super::KVK_NUMMER;
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, store_error, to_json};
 use crate::cli::clock;
@@ -35,7 +35,9 @@ use crate::cli::clock;
 /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
 /// idempotentiesleutel: dezelfde rapportage opnieuw indienen geeft het eerste resultaat terug met
 /// "replayed": true. Standaard lokaal (er gaat niets naar RVO); met RVO_API_BASE naar een
-/// backend. Gebonden aan KVK_SESSIE_NUMMER.
+/// backend. Gebonden aan KVK_SESSIE_NUMMER. De --peildatum bepaalt alleen op welke datum de
+/// openstelling van de regeling wordt getoetst; hij hoort niet bij de rapportage en telt dus niet
+/// mee in de digest.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert
@@ -47,10 +49,8 @@ pub struct Args {
     /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
     #[arg(long, value_name = "TEKST")]
     pub toelichting: Option<String>,
-    /// Toets de openstelling op deze datum (JJJJ-MM-DD) in plaats van vandaag; hoort niet bij de
-    /// rapportage en telt dus niet mee in de digest
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -82,7 +82,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         ],
     ],
     args: &[
-        KVK_NUMMER,
+        KvkNummer::SCHEMA,
         ArgSchema {
             name: "regeling_id",
             schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
@@ -95,24 +95,16 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "toelichting",
             schema: r#"{"maxLength": 2000}"#,
         },
-        ArgSchema {
-            name: "peildatum",
-            schema: PEILDATUM_SCHEMA,
-        },
+        Peildatum::SCHEMA,
     ],
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
-    let date = peildatum(
-        args.peildatum.as_deref(),
-        clock::today(ctx),
-        &mut validation,
-    );
-    let kvk_nummer = args.kvk_nummer.trim();
-    if is_kvk_nummer(kvk_nummer) {
-        ctx.subject(kvk_nummer, "KVK_NUMMER");
+    let date = args.peildatum.date(clock::today(ctx), &mut validation);
+    if is_kvk_nummer(&args.kvk_nummer) {
+        ctx.subject(&args.kvk_nummer, "KVK_NUMMER");
     }
     let input = FilingInput {
         kvk_nummer: args.kvk_nummer.clone(),
@@ -125,18 +117,23 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             validation.push(error.pointer.trim_start_matches('/'), error.detail);
         }
     };
-    let aanvraag = match canonicalise(&input) {
-        Ok(aanvraag) => Some(aanvraag),
-        Err(_) => {
-            // Every error at once, the scheme's state included.
-            if let Err(errors) = validate(catalogue, &input, date) {
-                invalid(&mut validation, errors);
-            }
-            None
+    let aanvraag = canonicalise(&input);
+    if aanvraag.is_err() {
+        // Every error at once, the scheme's state included.
+        if let Err(errors) = validate(catalogue, &input, date) {
+            invalid(&mut validation, errors);
         }
-    };
+    }
     validation.finish()?;
-    let aanvraag = aanvraag.ok_or_else(|| Problem::software("validatie zonder resultaat"))?;
+    // Its errors are in `validation` already, so this is `Ok`; the error is mapped all the same.
+    let aanvraag = aanvraag.map_err(|errors| {
+        Problem::invalid(
+            errors
+                .into_iter()
+                .map(|e| common::FieldError::new(e.pointer.trim_start_matches('/'), e.detail))
+                .collect(),
+        )
+    })?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
     let backend = Backend::from_env(ctx)?;
     let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;

@@ -1,10 +1,10 @@
 //! `rapportage lijst [KVK_NUMMER]`: the reports of one company, oldest first.
 
-use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use common::args::KvkNummer;
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::backend_types::RapportageLijst;
 use serde_json::json;
 
-use super::KVK_NUMMER;
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht, store_error};
 
@@ -15,8 +15,8 @@ use crate::cli::backend::{Backend, Overzicht, store_error};
 /// Geen rapportages is een lege lijst (exit 0).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+    #[command(flatten)]
+    pub kvk_nummer: KvkNummer,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -25,11 +25,11 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/rapportage-lijst.json"),
     examples: &[&["rapportage", "lijst", "68750110"]],
-    args: &[KVK_NUMMER],
+    args: &[KvkNummer::SCHEMA],
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let kvk_nummer = session::bound_kvk_number(ctx, args.kvk_nummer.as_deref())?;
+    let kvk_nummer = args.kvk_nummer.bound(ctx)?;
     let backend = Backend::from_env(ctx)?;
     let mut plan =
         PlanSpec::new(json!({"kvk_nummer": kvk_nummer})).extra("backend", backend.name().into());

@@ -5,8 +5,6 @@ pub mod indienen;
 pub mod lijst;
 pub mod status;
 
-use common::ArgSchema;
-
 common::commands! {
     pub enum Action {
         Indienen(indienen::Args) => indienen,
@@ -14,9 +12,3 @@ common::commands! {
         Lijst(lijst::Args) => lijst,
     }
 }
-
-/// The schema of a KvK number argument.
-pub const KVK_NUMMER: ArgSchema = ArgSchema {
-    name: "kvk_nummer",
-    schema: r#"{"pattern": "^\\s*[0-9]{8}\\s*$", "examples": ["68750110"]}"#,
-};

@@ -1,6 +1,7 @@
 //! `regeling get ID`: one scheme, with its status on the peildatum.
 
-use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
+use common::args::Peildatum;
+use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use rvo_cli::catalogue::{Catalogue, invalid_regeling_id, is_regeling_id};
 use rvo_cli::status::RegelingOpDatum;
@@ -16,9 +17,8 @@ use super::catalogue_outcome;
 pub struct Args {
     /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
     pub regeling_id: String,
-    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -35,10 +35,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "regeling_id",
             schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
         },
-        ArgSchema {
-            name: "peildatum",
-            schema: PEILDATUM_SCHEMA,
-        },
+        Peildatum::SCHEMA,
     ],
 }];
 
@@ -47,11 +44,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.check(is_regeling_id(&args.regeling_id), "regeling_id", || {
         invalid_regeling_id(&args.regeling_id)
     });
-    let date = peildatum(
-        args.peildatum.as_deref(),
-        crate::cli::clock::today(ctx),
-        &mut validation,
-    );
+    let date = args
+        .peildatum
+        .date(crate::cli::clock::today(ctx), &mut validation);
     validation.finish()?;
     let catalogue = Catalogue::embedded();
     let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {

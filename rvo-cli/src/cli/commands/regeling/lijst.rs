@@ -1,7 +1,8 @@
 //! `regeling lijst`: every scheme of the catalogue, with its status on the peildatum.
 
-use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::args::Peildatum;
+use common::validate::Validation;
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::Catalogue;
 use rvo_cli::status::RegelingOpDatum;
 use serde_json::json;
@@ -11,9 +12,8 @@ use super::catalogue_outcome;
 /// Alle regelingen uit de catalogus, met hun status op de peildatum
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -25,19 +25,14 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         &["regeling", "lijst"],
         &["regeling", "lijst", "--peildatum", "2027-01-01"],
     ],
-    args: &[ArgSchema {
-        name: "peildatum",
-        schema: PEILDATUM_SCHEMA,
-    }],
+    args: &[Peildatum::SCHEMA],
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(
-        args.peildatum.as_deref(),
-        crate::cli::clock::today(ctx),
-        &mut validation,
-    );
+    let date = args
+        .peildatum
+        .date(crate::cli::clock::today(ctx), &mut validation);
     validation.finish()?;
     ctx.gate(PlanSpec::new(json!({"peildatum": date.to_string()})))?;
     let catalogue = Catalogue::embedded();

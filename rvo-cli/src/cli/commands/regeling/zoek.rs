@@ -1,7 +1,8 @@
 //! `regeling zoek TREFWOORD`: ranked, case- and accent-insensitive search over the catalogue.
 
-use common::validate::{PEILDATUM_SCHEMA, Validation, peildatum};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::args::Peildatum;
+use common::validate::Validation;
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::{Catalogue, Soort};
 use rvo_cli::search::{Filters, search};
 use rvo_cli::status::Status;
@@ -23,9 +24,8 @@ pub struct Args {
     /// Alleen regelingen van deze soort
     #[arg(long, value_parser = ["subsidie", "fiscale_regeling", "verplichting"])]
     pub soort: Option<String>,
-    /// Datum waarop de status wordt berekend (JJJJ-MM-DD); standaard vandaag
-    #[arg(long, value_name = "DATUM")]
-    pub peildatum: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -38,19 +38,14 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         &["regeling", "zoek", "warmtepomp", "--soort", "subsidie"],
         &["regeling", "zoek", "energie", "--status", "open"],
     ],
-    args: &[ArgSchema {
-        name: "peildatum",
-        schema: PEILDATUM_SCHEMA,
-    }],
+    args: &[Peildatum::SCHEMA],
 }];
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
-    let date = peildatum(
-        args.peildatum.as_deref(),
-        crate::cli::clock::today(ctx),
-        &mut validation,
-    );
+    let date = args
+        .peildatum
+        .date(crate::cli::clock::today(ctx), &mut validation);
     let status = args.status.as_deref().and_then(Status::parse);
     let soort = args.soort.as_deref().and_then(Soort::parse);
     validation.finish()?;

@@ -1,0 +1,187 @@
+//! Arguments several tools share, each with one home: its clap definition (flattened into a
+//! command's `Args` with `#[command(flatten)]`), its help text, its published schema and its check.
+//!
+//! The published `pattern` of an argument is exactly the set of values its check accepts
+//! (rule DISC-22): nothing is trimmed or otherwise repaired before the check, so a host that
+//! validates against the schema and the tool agree on every value.
+
+use chrono::NaiveDate;
+
+use crate::context::Context;
+use crate::error::Result;
+use crate::session;
+use crate::tool::ArgSchema;
+use crate::validate::{Validation, is_digits};
+
+/// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Peildatum {
+    /// Peildatum JJJJ-MM-DD; standaard vandaag (de datum in Nederland)
+    #[arg(long, value_name = "DATUM")]
+    pub peildatum: Option<String>,
+}
+
+impl Peildatum {
+    /// The published schema of `--peildatum`.
+    pub const SCHEMA: ArgSchema = ArgSchema {
+        name: "peildatum",
+        schema: r#"{"pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date", "examples": ["2026-11-30"]}"#,
+    };
+
+    /// Whether `--peildatum` was given.
+    pub fn is_given(&self) -> bool {
+        self.peildatum.is_some()
+    }
+
+    /// The given date, else `today` (see [`Context::today`]). An invalid date is recorded in
+    /// `validation` and `today` returned, so the other checks still run.
+    pub fn date(&self, today: NaiveDate, validation: &mut Validation) -> NaiveDate {
+        match self.peildatum.as_deref() {
+            None => today,
+            Some(text) => parse_date(text).unwrap_or_else(|| {
+                validation.push(
+                    "peildatum",
+                    format!("peildatum {text:?} is geen geldige datum van de vorm JJJJ-MM-DD"),
+                );
+                today
+            }),
+        }
+    }
+}
+
+/// A calendar date written `YYYY-MM-DD` with ASCII digits, nothing around it: exactly what
+/// [`Peildatum::SCHEMA`] describes (its pattern, and `format: date` for a real day).
+pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    let b = text.as_bytes();
+    let shape = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    shape
+        .then(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok())
+        .flatten()
+}
+
+/// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
+/// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct KvkNummer {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+}
+
+impl KvkNummer {
+    /// The published schema of every `kvk_nummer` argument (also the required positional of
+    /// `rvo-cli rapportage indienen` and kvk-cli's `zoeken --kvk-nummer`).
+    pub const SCHEMA: ArgSchema = ArgSchema {
+        name: "kvk_nummer",
+        schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
+    };
+
+    /// The whole session rule: the argument, else the session's number (neither: exit 2),
+    /// checked (exit 65), and refused when the session is bound to another (exit 77).
+    pub fn bound(&self, ctx: &mut Context<'_>) -> Result<String> {
+        session::bound_kvk_number(ctx, self.kvk_nummer.as_deref())
+    }
+
+    /// The argument, else the session's number (neither: exit 2), not yet checked.
+    pub fn resolve(&self, ctx: &Context<'_>) -> Result<String> {
+        session::kvk_number(ctx, self.kvk_nummer.as_deref())
+    }
+}
+
+/// Whether `value` is a KvK number: exactly eight ASCII digits, as [`KvkNummer::SCHEMA`] says.
+pub fn is_kvk_nummer(value: &str) -> bool {
+    is_digits(value, 8)
+}
+
+/// Record in `validation` (argument `kvk_nummer`) that `value` is no KvK number, if it is not.
+pub fn check_kvk_nummer(value: &str, validation: &mut Validation) {
+    if let Some(detail) = kvk_nummer_problem(value) {
+        validation.push("kvk_nummer", detail);
+    }
+}
+
+/// What is wrong with `value` as a KvK number, if anything (the one wording every tool uses).
+pub fn kvk_nummer_problem(value: &str) -> Option<String> {
+    (!is_kvk_nummer(value))
+        .then(|| format!("KvK-nummer {value:?} moet uit precies 8 cijfers bestaan"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_exactly_the_pattern_and_a_real_day() {
+        assert_eq!(
+            parse_date("2027-12-01"),
+            NaiveDate::from_ymd_opt(2027, 12, 1)
+        );
+        assert!(parse_date("2024-02-29").is_some());
+        for bad in [
+            "2027-2-1",
+            "2027-02-30",
+            "2025-02-29",
+            " 2027-1-01",
+            "2027- 1-01",
+            "2027-01-1 ",
+            "-001-01-01",
+            "+202-01-01",
+            "2027-01-01\n",
+            "2027/01/01",
+            "٢٠٢٧-٠١-٠١",
+            "",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_invalid_peildatum_is_recorded_and_today_returned() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 30).unwrap();
+        let mut validation = Validation::new();
+        let given = |text: &str| Peildatum {
+            peildatum: Some(text.into()),
+        };
+        assert_eq!(Peildatum::default().date(today, &mut validation), today);
+        assert_eq!(
+            given("2026-01-01").date(today, &mut validation).to_string(),
+            "2026-01-01"
+        );
+        validation.finish().unwrap();
+        let mut validation = Validation::new();
+        assert_eq!(given("morgen").date(today, &mut validation), today);
+        let problem = validation.finish().unwrap_err();
+        let errors = &problem.errors;
+        assert_eq!(errors[0].pointer, "/peildatum");
+        assert_eq!(
+            errors[0].detail,
+            "peildatum \"morgen\" is geen geldige datum van de vorm JJJJ-MM-DD"
+        );
+    }
+
+    #[test]
+    fn kvk_numbers_are_exactly_eight_digits() {
+        assert!(is_kvk_nummer("68750110"));
+        assert!(is_kvk_nummer("00000000"));
+        for bad in [
+            "6875011",
+            "687501100",
+            "6875011a",
+            " 68750110",
+            "68750110 ",
+            "68750110\n",
+            "٦٨٧٥٠١١٠",
+            "",
+        ] {
+            assert!(!is_kvk_nummer(bad), "{bad:?}");
+            assert!(kvk_nummer_problem(bad).is_some(), "{bad:?}");
+        }
+        assert_eq!(kvk_nummer_problem("68750110"), None);
+    }
+}

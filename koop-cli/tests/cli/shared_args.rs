@@ -1,0 +1,16 @@
+//! `--peildatum` refuses the same values with the same error as in every tool of the family
+//! (DISC-23), with the checks they share (`test_support::cli::check_peildatum`).
+
+use test_support::cli::{check_peildatum, run};
+
+use crate::support::{KoopFake, Sandbox, discovery};
+
+#[test]
+fn peildatum_errors_are_the_family_s() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let tried = check_peildatum(&discovery(), &|words| run(sandbox.cmd(&fake), words));
+    // regeling zoek|get|artikel.
+    assert_eq!(tried, 3);
+    assert!(fake.requests().is_empty(), "validation sends nothing");
+}

@@ -1,0 +1,20 @@
+//! `kvk_nummer` accepts exactly what its published pattern matches, in every command (DISC-22),
+//! with the checks every tool of the family shares (`test_support::cli::check_kvk_nummer`).
+
+use test_support::cli::{check_kvk_nummer, run};
+
+use crate::support::{KvkFake, Sandbox, discovery};
+
+#[test]
+fn kvk_nummer_pattern_is_what_is_accepted() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let tried = check_kvk_nummer(&discovery(), &|words| run(sandbox.cmd(&fake.base()), words));
+    // basisprofiel get|eigenaar|hoofdvestiging|vestigingen, naamgeving get, zoeken.
+    assert_eq!(tried, 6);
+    assert_eq!(
+        fake.request_count(),
+        0,
+        "validation and dry runs send nothing"
+    );
+}

@@ -1,0 +1,23 @@
+//! The shared arguments behave as in every tool of the family: `--peildatum` refuses the same
+//! values with the same error (DISC-23), `kvk_nummer` accepts exactly what its published pattern
+//! matches (DISC-22).
+
+use test_support::cli::{check_kvk_nummer, check_peildatum};
+
+use crate::support::Sandbox;
+
+#[test]
+fn peildatum_errors_are_the_family_s() {
+    let sandbox = Sandbox::new();
+    let tried = check_peildatum(&sandbox.discovery(), &|words| sandbox.run(words));
+    // wet toon, evalueer, check energiebesparing.
+    assert_eq!(tried, 3);
+}
+
+#[test]
+fn kvk_nummer_pattern_is_what_is_accepted() {
+    let sandbox = Sandbox::new();
+    let tried = check_kvk_nummer(&sandbox.discovery(), &|words| sandbox.run(words));
+    // check energiebesparing.
+    assert_eq!(tried, 1);
+}
