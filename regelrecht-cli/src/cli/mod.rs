@@ -2,10 +2,12 @@
 //!
 //! - [`commands`]: one module per command (its arguments, its entries, its `run`);
 //! - [`tool`]: what the tool declares about itself;
+//! - [`grondslag`]: the legal basis of an answer, as every command prints it;
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors.
 
 pub mod commands;
+pub mod grondslag;
 pub mod laws;
 pub mod problems;
 pub mod tool;

@@ -20,6 +20,7 @@ use regelrecht_engine::{
 };
 use serde_json::{Map, Value, json};
 
+use crate::cli::grondslag::{self, Detail};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
@@ -306,21 +307,7 @@ fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: boo
             articles.push(&basis.article);
         }
     }
-    let grondslag: Vec<Value> = evaluation
-        .basis
-        .iter()
-        .map(|b| {
-            json!({
-                "uitvoer": b.output,
-                "wet": b.law_name.clone().unwrap_or_else(|| b.law_id.clone()),
-                "law_id": b.law_id,
-                "bwb_id": b.bwb_id,
-                "artikel": b.article,
-                "url": b.url,
-                "wijze": b.how,
-            })
-        })
-        .collect();
+    let grondslag = grondslag::entries(&evaluation.basis, Detail::Evaluation);
     let mut used = params.clone();
     for (name, value) in &evaluation.resolved_inputs {
         used.entry(name.clone()).or_insert_with(|| value.to_json());

@@ -16,6 +16,7 @@ use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, FieldType, check_energ
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
+use crate::cli::grondslag::{self, Detail};
 use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
@@ -167,19 +168,7 @@ fn usage(name: &str, text: &str, validation: &mut Validation) -> Option<Decimal>
 }
 
 fn result_json(number: &str, peildatum: &str, check: &EnergyCheck) -> Value {
-    let grondslag: Vec<Value> = check
-        .basis
-        .iter()
-        .map(|b| {
-            json!({
-                "uitvoer": b.output,
-                "wet": b.law_name.clone().unwrap_or_else(|| b.law_id.clone()),
-                "bwb_id": b.bwb_id,
-                "artikel": b.article,
-                "url": b.url,
-            })
-        })
-        .collect();
+    let grondslag = grondslag::entries(&check.basis, Detail::Answer);
     let to_map = |values: &std::collections::BTreeMap<String, regelrecht_engine::Value>| {
         values
             .iter()
