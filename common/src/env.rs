@@ -63,6 +63,16 @@ pub const MAX_RESPONSE_BYTES: &str = "OVERHEID_MAX_RESPONSE_BYTES";
 /// The session variable of the KvK session rule.
 pub const KVK_SESSIE_NUMMER: &str = "KVK_SESSIE_NUMMER";
 
+/// Where a tool finds the other CLIs of the family it runs as children (`common::child`).
+pub const OVERHEID_CLI_DIR: &str = "OVERHEID_CLI_DIR";
+
+/// The declaration of [`OVERHEID_CLI_DIR`], for the tools that run family CLIs as children.
+pub const CLI_DIR_VAR: EnvVar = EnvVar::new(
+    OVERHEID_CLI_DIR,
+    EnvKind::Path,
+    "map met de andere CLI's van de familie (kvk-cli, regelrecht-cli, …) die als kindproces draaien; standaard de map van dit programma",
+);
+
 /// The variables every profile tool reads.
 pub const PROFILE_ENV: &[EnvVar] = &[
     EnvVar::new(

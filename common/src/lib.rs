@@ -11,6 +11,7 @@ pub mod app;
 pub mod args;
 pub mod audit;
 pub mod calendar;
+pub mod child;
 pub mod cli;
 pub mod consistency;
 pub mod context;

@@ -1,10 +1,16 @@
 //! The laws compiled into the binary: written for this tool in the v0.5 format.
 
 /// `(file name, YAML text)` of every built-in law.
-pub const BUILTIN_LAWS: &[(&str, &str)] = &[(
-    "besluit_activiteiten_leefomgeving/2026-01-01.yaml",
-    include_str!("../laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml"),
-)];
+pub const BUILTIN_LAWS: &[(&str, &str)] = &[
+    (
+        "besluit_activiteiten_leefomgeving/2026-01-01.yaml",
+        include_str!("../laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml"),
+    ),
+    (
+        "erkende_maatregelenlijst_energiebesparing/2024-01-01.yaml",
+        include_str!("../laws/erkende_maatregelenlijst_energiebesparing/2024-01-01.yaml"),
+    ),
+];
 
 /// `$id` of the built-in Besluit activiteiten leefomgeving (BWBR0041330).
 pub const BAL_ID: &str = "besluit_activiteiten_leefomgeving";

@@ -10,9 +10,10 @@ pub mod commands;
 pub mod grondslag;
 pub mod laws;
 pub mod problems;
+pub mod regeling;
 pub mod tool;
 
-use commands::{check, evalueer, wet};
+use commands::{check, concept, concept_toets, evalueer, regelingen, wet};
 
 common::commands! {
     /// The commands of this tool.
@@ -24,5 +25,8 @@ common::commands! {
         /// Vaste vragen, beantwoord uit de ingebouwde wetten
         #[command(subcommand)]
         Check(check::Action) => check,
+        Concept(concept::Args) => concept,
+        ConceptToets(concept_toets::Args) => concept_toets,
+        Regelingen(regelingen::Args) => regelingen,
     }
 }

@@ -1,9 +1,10 @@
 //! What regelrecht-cli declares about itself: environment, defaults (the commands come from `cli::Command`).
 
-use common::env::KVK_SESSIE_NUMMER;
+use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 
 use crate::cli::laws::CORPUS_ENV;
+use crate::cli::regeling::definition::DEFINITIONS_ENV;
 
 /// The tool's own audit-destination variable.
 pub const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";
@@ -22,8 +23,14 @@ pub const TOOL: ToolInfo = ToolInfo {
         EnvVar::new(
             KVK_SESSIE_NUMMER,
             EnvKind::Setting,
-            "bindt de sessie aan één KvK-nummer: check energiebesparing voor een ander nummer wordt geweigerd (exit 77)",
+            "bindt de sessie aan één KvK-nummer: check energiebesparing, concept en regelingen voor een ander nummer worden geweigerd (exit 77)",
         ),
+        EnvVar::new(
+            DEFINITIONS_ENV,
+            EnvKind::Path,
+            "mappen met regelingdefinities en bronnenregisters (*.json), gescheiden door ':'; aanvulling op de ingebouwde",
+        ),
+        CLI_DIR_VAR,
     ],
     audit_env: AUDIT_ENV,
     default_timeout_secs: 10,

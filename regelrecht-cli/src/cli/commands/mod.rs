@@ -1,5 +1,8 @@
 //! One module per top-level command: its arguments, its tool entries, its `run`.
 
 pub mod check;
+pub mod concept;
+pub mod concept_toets;
 pub mod evalueer;
+pub mod regelingen;
 pub mod wet;

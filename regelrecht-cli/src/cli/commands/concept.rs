@@ -1,0 +1,129 @@
+//! `concept REGELING [KVK_NUMMER]`: the pre-filled draft of a regulation (spec/concept.md §5).
+//!
+//! The definition says what the law needs; the source register says where each value comes
+//! from. Values from sources come from the family's CLIs run as children; answers come from
+//! `--opgave NAAM=WAARDE`, normalised by type; the rest are open questions. Nothing is filed.
+
+use common::args::{KvkNummer, Peildatum};
+use common::validate::Validation;
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result,
+};
+use serde_json::json;
+
+use crate::cli::laws::{self, CorpusArgs, SOURCE};
+use crate::cli::regeling::concept::{self, Request};
+use crate::cli::regeling::definition::{self, DefinitionArgs};
+
+/// Stel een concept-aanvraag op: elk gegeven met zijn bron, open vragen en de uitkomst
+///
+/// Gegevens uit registraties komen van de CLI's van de familie (bijv. kvk-cli), met hun
+/// herkomst; opgaven geeft u met --opgave NAAM=WAARDE (getallen op z'n Nederlands: 250.000 is
+/// 250000). Een bron die toestemming vraagt, wordt alleen met --toestemming BRON opgevraagd. Een
+/// correctie van een brongegeven (waar dat mag) is ook een --opgave; de herkomst toont wat er
+/// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Id van de regeling (zie regelingen)
+    pub regeling: String,
+    #[command(flatten)]
+    pub kvk: KvkNummer,
+    /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
+    #[arg(long, value_name = "NAAM=WAARDE")]
+    pub opgave: Vec<String>,
+    /// Toestemming om deze bron (id uit het bronnenregister) te raadplegen; herhaalbaar
+    #[arg(long, value_name = "BRON")]
+    pub toestemming: Vec<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub regelingen: DefinitionArgs,
+}
+
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
+    path: &["concept"],
+    title: "Concept-aanvraag opstellen",
+    annotations: Annotations::READ_REMOTE,
+    output_schema: include_str!("../../../../spec/schemas/concept.schema.json"),
+    examples: &[&[
+        "concept",
+        "informatieplicht-energiebesparing",
+        "68750110",
+        "--opgave",
+        "elektriciteitsverbruik_kwh=250.000",
+    ]],
+    args: &[
+        ArgSchema {
+            name: "regeling",
+            schema: r#"{"pattern": "^[a-z0-9-]{1,80}$", "examples": ["informatieplicht-energiebesparing"]}"#,
+        },
+        KvkNummer::SCHEMA,
+        ArgSchema {
+            name: "opgave",
+            schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+="}}"#,
+        },
+        ArgSchema {
+            name: "toestemming",
+            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
+        },
+        Peildatum::SCHEMA,
+        laws::CORPUS_SCHEMA,
+        definition::DEFINITIONS_SCHEMA,
+    ],
+}];
+
+/// `NAAM=WAARDE` pairs of `--opgave`.
+pub fn pairs(texts: &[String], validation: &mut Validation) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for text in texts {
+        match text.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                out.push((name.trim().to_string(), value.to_string()));
+            }
+            _ => validation.push("opgave", format!("--opgave {text:?}: verwacht NAAM=WAARDE")),
+        }
+    }
+    out
+}
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    let date = args.peildatum.date(ctx.today(), &mut validation);
+    args.corpus.validate(&mut validation);
+    args.regelingen.validate(&mut validation);
+    let opgaven = pairs(&args.opgave, &mut validation);
+    validation.finish()?;
+    let kvk = args.kvk.bound(ctx)?;
+    let catalogue = args.regelingen.load(ctx)?;
+    let definition = catalogue.definition(&args.regeling)?;
+    let corpus = args.corpus.load(ctx)?;
+    ctx.gate(PlanSpec::new(json!({
+        "regeling": definition.id,
+        "kvk_nummer": kvk,
+        "opgave": args.opgave,
+        "toestemming": args.toestemming,
+        "peildatum": date.to_string(),
+        "corpus": args.corpus.arguments(),
+        "regelingen": args.regelingen.arguments(),
+    })))?;
+    let request = Request {
+        kvk_nummer: &kvk,
+        opgaven: &opgaven,
+        toestemmingen: &args.toestemming,
+        date,
+    };
+    let data = concept::build(ctx, &catalogue, &corpus, definition, &request)?;
+    let digest = data["concept_digest"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    Ok(Outcome::new(data, SOURCE, Environment::Local)
+        .source_url(
+            definition.origin.clone(),
+            "LOCAL",
+            definition.sha256.clone(),
+        )
+        .extra("concept_digest", digest.into()))
+}

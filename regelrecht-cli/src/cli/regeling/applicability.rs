@@ -1,0 +1,87 @@
+//! "Mijn regelingen": which regulations *may* apply to a company, decided by each definition's
+//! applicability rule on registration data (spec/concept.md §8). The answer is "mogelijk van
+//! toepassing", never an entitlement: only the concept, with the law, says more.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::definition::{Condition, Definition};
+use super::sourcing::Sourced;
+
+/// The verdict text for a regulation whose rule holds.
+pub const MAY_APPLY: &str = "mogelijk van toepassing";
+/// The verdict text for a regulation whose rule does not hold.
+pub const NOT_INDICATED: &str = "niet aangewezen op grond van de registratie";
+/// The verdict text when registration data needed by the rule is missing.
+pub const UNKNOWN: &str = "onbekend: registratiegegevens ontbreken";
+
+/// Whether `condition` holds for `value`.
+fn holds(condition: &Condition, value: &Value) -> bool {
+    let items: Vec<&Value> = match value {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let number = value.as_f64();
+    condition
+        .minstens
+        .is_none_or(|m| number.is_some_and(|n| n >= m))
+        && condition
+            .hoogstens
+            .is_none_or(|m| number.is_some_and(|n| n <= m))
+        && condition.een_van.as_ref().is_none_or(|allowed| {
+            items
+                .iter()
+                .any(|i| i.as_str().is_some_and(|s| allowed.iter().any(|a| a == s)))
+        })
+        && condition.begint_met.as_ref().is_none_or(|prefixes| {
+            items.iter().any(|i| {
+                i.as_str()
+                    .is_some_and(|s| prefixes.iter().any(|p| s.starts_with(p.as_str())))
+            })
+        })
+}
+
+/// The entry of `definition` for a company with registration data `data`.
+pub fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>) -> Value {
+    let Some(rule) = &definition.toepasselijkheid else {
+        return json!({
+            "id": definition.id,
+            "naam": definition.naam,
+            "uitkomst": UNKNOWN,
+            "toelichting": "deze regeling heeft geen toepasselijkheidsregel",
+        });
+    };
+    let mut used = serde_json::Map::new();
+    let mut missing = Vec::new();
+    let mut all = true;
+    for condition in &rule.alle {
+        match data.get(&condition.gegeven) {
+            Some(s) => {
+                used.insert(
+                    condition.gegeven.clone(),
+                    json!({"waarde": s.value, "bron": s.source, "opgehaald_op": s.retrieved_at, "herkomst_sha256": s.response_sha256}),
+                );
+                all &= holds(condition, &s.value);
+            }
+            None => missing.push(condition.gegeven.clone()),
+        }
+    }
+    let uitkomst = if !missing.is_empty() {
+        UNKNOWN
+    } else if all {
+        MAY_APPLY
+    } else {
+        NOT_INDICATED
+    };
+    json!({
+        "id": definition.id,
+        "naam": definition.naam,
+        "uitkomst": uitkomst,
+        "toelichting": rule.omschrijving,
+        "omschrijving": definition.omschrijving,
+        "regel": rule.alle,
+        "gebruikte_gegevens": used,
+        "ontbreekt": missing,
+    })
+}
