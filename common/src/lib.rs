@@ -23,6 +23,7 @@ pub mod error;
 pub mod exit;
 pub mod fields;
 pub mod http;
+pub mod input;
 pub mod output;
 pub mod plan;
 pub mod provenance;

@@ -33,6 +33,53 @@ pub struct RapportageAanvraag {
     /// Optional free-text explanation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toelichting: Option<String>,
+    /// The contents Bal art. 5.15a asks for (contract 1.1); absent in a 1.0 report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inhoud: Option<RapportageInhoud>,
+}
+
+/// One measure of the recognised list (EML): its code and name as the concept's law gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LijstMaatregel {
+    pub code: String,
+    pub naam: String,
+}
+
+/// A list measure that does not apply, with the conditions it does not meet (5.15a, lid 1, c).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NietVanToepassing {
+    pub code: String,
+    pub naam: String,
+    pub niet_vervulde_randvoorwaarden: Vec<String>,
+}
+
+/// Energy use over one calendar year (5.15a, lid 1, e).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Energiegebruik {
+    pub kalenderjaar: i32,
+    pub elektriciteit_kwh: serde_json::Number,
+    pub aardgas_m3_aardgasequivalent: serde_json::Number,
+}
+
+/// The contents of a report under Bal art. 5.15a, lid 1 (a is `kvk_nummer` of the report).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RapportageInhoud {
+    /// (b) the list measures taken.
+    pub getroffen_maatregelen: Vec<LijstMaatregel>,
+    /// (c) the list measures that do not apply.
+    pub niet_van_toepassing: Vec<NietVanToepassing>,
+    /// (d) other measures taken with a payback time of at most five years (free text, canonical).
+    pub overige_maatregelen: Vec<String>,
+    /// (e) the energy use.
+    pub energiegebruik: Energiegebruik,
+    /// The digest of the concept this report was filed from.
+    pub concept_digest: String,
+    /// The regulation definition (`id@versie`) of that concept.
+    pub concept_regeling: String,
 }
 
 /// Processing state of a report at the backend.
@@ -74,6 +121,9 @@ pub struct RapportageRecord {
     /// Explanation as filed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toelichting: Option<String>,
+    /// The Bal 5.15a contents as filed (contract 1.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inhoud: Option<RapportageInhoud>,
     /// When the backend received the report.
     pub ontvangen_op: DateTime<Utc>,
     /// Processing state.

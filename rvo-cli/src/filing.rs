@@ -35,6 +35,8 @@ pub struct FilingInput {
     pub maatregelen: Vec<String>,
     /// Optional explanation as typed.
     pub toelichting: Option<String>,
+    /// The Bal 5.15a contents, built from a concept ([`crate::inhoud`]).
+    pub inhoud: Option<crate::backend_types::RapportageInhoud>,
 }
 
 /// One validation error: a JSON pointer into the request and a Dutch explanation.
@@ -121,7 +123,14 @@ pub fn canonicalise(input: &FilingInput) -> Result<RapportageAanvraag, Vec<Field
     }
 
     let maatregelen = normalise_maatregelen(&input.maatregelen);
-    check_maatregelen(&maatregelen, &mut errors);
+    // A 5.15a report may have taken no list measure when it names other measures (d).
+    let others = input
+        .inhoud
+        .as_ref()
+        .is_some_and(|i| !i.overige_maatregelen.is_empty());
+    if !(maatregelen.is_empty() && others) {
+        check_maatregelen(&maatregelen, &mut errors);
+    }
 
     let toelichting = input
         .toelichting
@@ -149,6 +158,7 @@ pub fn canonicalise(input: &FilingInput) -> Result<RapportageAanvraag, Vec<Field
             regeling_id: input.regeling_id.trim().to_ascii_uppercase(),
             maatregelen,
             toelichting,
+            inhoud: input.inhoud.clone(),
         })
     } else {
         Err(errors)
@@ -298,6 +308,9 @@ pub struct FilingResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toelichting: Option<String>,
     /// When the report was first received.
+    /// The Bal 5.15a contents (a)–(e), when filed from a concept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inhoud: Option<crate::backend_types::RapportageInhoud>,
     pub ingediend_op: DateTime<Utc>,
     /// Confirmation text: received and under assessment, never approved.
     pub bevestiging: String,
@@ -361,6 +374,7 @@ pub fn build_result(
         regeling_id: aanvraag.regeling_id.clone(),
         maatregelen: aanvraag.maatregelen.clone(),
         toelichting: aanvraag.toelichting.clone(),
+        inhoud: aanvraag.inhoud.clone(),
         ingediend_op,
         bevestiging,
         lopende_zaak: LopendeZaak {

@@ -4,6 +4,7 @@
 //! - [`status`]: the status of a scheme (open, gesloten, binnenkort_open), computed against a date.
 //! - [`search`]: case- and accent-insensitive, ranked search over the catalogue.
 //! - [`filing`]: validation and normalisation of a report filing, and the result shape.
+//! - [`inhoud`]: the Bal 5.15a contents of a report, built from a concept and the measures named.
 //! - [`reference`]: reference numbers (`RVO-EBR-2027-…`) that are unique and not guessable.
 //! - [`store`]: the local sandbox backend ("lokaal") with exactly-once filing.
 //! - [`verify`]: a consistency check of a local store, reusable by tests.
@@ -18,6 +19,7 @@ pub mod canonical;
 pub mod catalogue;
 pub mod clock;
 pub mod filing;
+pub mod inhoud;
 pub mod reference;
 pub mod search;
 pub mod status;

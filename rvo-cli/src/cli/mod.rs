@@ -5,10 +5,12 @@
 //! - [`backend`]: the local store or the HTTP backend, chosen from the environment.
 //! - [`tool`]: the tool's declaration (environment, defaults).
 //! - [`clock`]: what "now" is for this call.
+//! - [`concept`]: filing a concept-aanvraag, re-evaluated by regelrecht-cli first.
 
 pub mod backend;
 pub mod clock;
 pub mod commands;
+pub mod concept;
 pub mod tool;
 
 use crate::cli::commands::{rapportage, regeling};

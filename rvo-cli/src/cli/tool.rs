@@ -1,6 +1,6 @@
 //! What rvo-cli declares about itself: environment, defaults (the commands come from `cli::Command`).
 
-use common::env::KVK_SESSIE_NUMMER;
+use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 use rvo_cli::backend_types::{API_BASE_ENV, API_TOKEN_ENV};
 
@@ -34,8 +34,9 @@ pub const TOOL: ToolInfo = ToolInfo {
         EnvVar::new(
             KVK_SESSIE_NUMMER,
             EnvKind::Setting,
-            "bindt rapportage-opdrachten aan één KvK-nummer: andere nummers worden geweigerd (exit 77)",
+            "bindt rapportage-opdrachten aan één KvK-nummer: andere nummers worden geweigerd (exit 77); zonder KvK-nummer geldt dit nummer",
         ),
+        CLI_DIR_VAR,
     ],
     audit_env: "RVO_AUDIT_LOG",
     default_timeout_secs: 10,

@@ -61,11 +61,13 @@ impl StoredRecord {
             &result.regeling_id,
             &result.maatregelen,
             &result.toelichting,
+            &result.inhoud,
         ) != (
             &request.kvk_nummer,
             &request.regeling_id,
             &request.maatregelen,
             &request.toelichting,
+            &request.inhoud,
         ) {
             problems.push("resultaat past niet bij de aanvraag".to_string());
         }

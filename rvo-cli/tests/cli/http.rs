@@ -54,6 +54,7 @@ pub fn contract_fake() -> FakeServer {
                     regeling_id: body.regeling_id,
                     maatregelen: body.maatregelen,
                     toelichting: body.toelichting,
+                    inhoud: body.inhoud,
                     ontvangen_op: "2026-11-30T10:00:00.123Z".parse().unwrap(),
                     status: RapportageStatus::Ontvangen,
                 };

@@ -118,6 +118,7 @@ fn http_status_of_another_companys_report_is_answered_as_unknown() {
         regeling_id: "EBR-2027".into(),
         maatregelen: vec!["led-verlichting".into()],
         toelichting: None,
+        inhoud: None,
         ontvangen_op: "2026-11-30T10:00:00.123Z".parse().unwrap(),
         status: RapportageStatus::Ontvangen,
     };

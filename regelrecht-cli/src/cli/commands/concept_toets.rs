@@ -44,38 +44,12 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 /// The most bytes of a concept read.
 const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
-/// The concept document from a file or stdin (exit 65 when unreadable or not JSON).
-pub fn read_concept(source: &str) -> std::result::Result<Value, String> {
-    use std::io::Read;
-    let mut text = String::new();
-    let read = if source == "-" {
-        std::io::stdin()
-            .lock()
-            .take(MAX_CONCEPT_BYTES + 1)
-            .read_to_string(&mut text)
-    } else {
-        match std::fs::metadata(source) {
-            Ok(m) if m.is_file() => std::fs::File::open(source)
-                .and_then(|f| f.take(MAX_CONCEPT_BYTES + 1).read_to_string(&mut text)),
-            Ok(_) => return Err(format!("{source} is geen gewoon bestand")),
-            Err(e) => Err(e),
-        }
-    };
-    read.map_err(|e| format!("{source} kon niet gelezen worden: {e}"))?;
-    if text.len() as u64 > MAX_CONCEPT_BYTES {
-        return Err(format!(
-            "het concept is groter dan {MAX_CONCEPT_BYTES} bytes"
-        ));
-    }
-    serde_json::from_str(&text).map_err(|e| format!("het concept is geen geldige JSON: {e}"))
-}
-
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.corpus.validate(&mut validation);
     args.regelingen.validate(&mut validation);
     validation.finish()?;
-    let concept = read_concept(&args.concept)
+    let concept = common::input::read_json(&args.concept, MAX_CONCEPT_BYTES)
         .map_err(|detail| Problem::invalid(vec![FieldError::new("concept", detail)]))?;
     let (_, _, kvk) = recheck::header(&concept)?;
     session::bound_kvk_number(ctx, Some(&kvk))?;

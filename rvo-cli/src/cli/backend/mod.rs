@@ -89,6 +89,9 @@ pub struct Overzicht {
     pub maatregelen: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub toelichting: Option<String>,
+    /// The Bal 5.15a contents (a)–(e), when the report has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inhoud: Option<rvo_cli::backend_types::RapportageInhoud>,
     pub ingediend_op: chrono::DateTime<chrono::Utc>,
     pub backend: &'static str,
 }
@@ -103,6 +106,7 @@ impl Overzicht {
             regeling_id: result.regeling_id,
             maatregelen: result.maatregelen,
             toelichting: result.toelichting,
+            inhoud: result.inhoud,
             ingediend_op: result.ingediend_op,
             backend: "lokaal",
         }
@@ -117,6 +121,7 @@ impl Overzicht {
             regeling_id: record.regeling_id,
             maatregelen: record.maatregelen,
             toelichting: record.toelichting,
+            inhoud: record.inhoud,
             ingediend_op: record.ontvangen_op,
             backend: "http",
         }

@@ -28,6 +28,7 @@ use rvo_cli::store::Prepared;
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, store_error, to_json};
 use crate::cli::clock;
+use crate::cli::concept;
 
 /// Dien een rapportage in (muterend: eerst het plan, dan --confirm)
 ///
@@ -40,17 +41,42 @@ use crate::cli::clock;
 /// mee in de digest.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert
-    pub kvk_nummer: String,
-    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli
-    pub regeling_id: String,
-    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet
-    pub maatregelen: String,
+    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert; standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli (met --concept: uit het concept)
+    pub regeling_id: Option<String>,
+    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet (zonder --concept)
+    pub maatregelen: Option<String>,
     /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
     #[arg(long, value_name = "TEKST")]
     pub toelichting: Option<String>,
+    /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
+    #[arg(long, value_name = "BESTAND")]
+    pub concept: Option<String>,
+    /// Getroffen maatregel van de erkende lijst, op code of naam (hoofdletters tellen niet); herhaalbaar, met --concept
+    #[arg(long, value_name = "CODE|NAAM")]
+    pub maatregel: Vec<String>,
+    /// Andere getroffen maatregel met een terugverdientijd van ten hoogste vijf jaar (vrije tekst, art. 5.15a lid 1 onder d); herhaalbaar, met --concept
+    #[arg(long, value_name = "TEKST")]
+    pub overige_maatregel: Vec<String>,
+    /// Kalenderjaar waarover het energiegebruik is gemeten (JJJJ), met --concept
+    #[arg(long, value_name = "JJJJ")]
+    pub kalenderjaar: Option<String>,
     #[command(flatten)]
     pub peildatum: Peildatum,
+}
+
+/// The positionals as meant: a first one that is not all digits is the scheme id, so
+/// `indienen EBR-2027 "LED"` with `KVK_SESSIE_NUMMER` set takes the number from the session.
+fn positionals(args: &Args) -> (Option<String>, Option<String>, Option<String>) {
+    let first = args.kvk_nummer.clone();
+    let looks_like_number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    match first {
+        Some(text) if !looks_like_number(&text) && args.maatregelen.is_none() => {
+            (None, Some(text), args.regeling_id.clone())
+        }
+        first => (first, args.regeling_id.clone(), args.maatregelen.clone()),
+    }
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -96,6 +122,19 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             schema: r#"{"maxLength": 2000}"#,
         },
         Peildatum::SCHEMA,
+        ArgSchema::path_or_stdin_json("concept"),
+        ArgSchema {
+            name: "maatregel",
+            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}, "examples": [["GF4", "LED-verlichting"]]}"#,
+        },
+        ArgSchema {
+            name: "overige_maatregel",
+            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}"#,
+        },
+        ArgSchema {
+            name: "kalenderjaar",
+            schema: r#"{"pattern": "^[0-9]{4}$", "examples": ["2025"]}"#,
+        },
     ],
 }];
 
@@ -103,14 +142,76 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
     let date = args.peildatum.date(clock::today(ctx), &mut validation);
-    if is_kvk_nummer(&args.kvk_nummer) {
-        ctx.subject(&args.kvk_nummer, "KVK_NUMMER");
+    let (kvk_argument, regeling_argument, maatregelen_argument) = positionals(args);
+    let from_concept = match &args.concept {
+        Some(source) => Some(concept::file_concept(ctx, args, source)?),
+        None => {
+            let concept_only = !args.maatregel.is_empty()
+                || !args.overige_maatregel.is_empty()
+                || args.kalenderjaar.is_some();
+            if concept_only {
+                return Err(Problem::usage(
+                    "--maatregel, --overige-maatregel en --kalenderjaar horen bij --concept",
+                )
+                .with_hint("stel eerst een concept op met regelrecht-cli concept REGELING")
+                .into());
+            }
+            None
+        }
+    };
+    if let Some(filed) = &from_concept {
+        let differs = |given: &Option<String>, own: &str, upper: bool| {
+            given.as_deref().is_some_and(|g| {
+                if upper {
+                    !g.trim().eq_ignore_ascii_case(own)
+                } else {
+                    g != own
+                }
+            })
+        };
+        validation.check(
+            !differs(&kvk_argument, &filed.kvk_nummer, false),
+            "kvk_nummer",
+            || format!("het concept is van KvK-nummer {}", filed.kvk_nummer),
+        );
+        validation.check(
+            !differs(&regeling_argument, &filed.regeling_id, true),
+            "regeling_id",
+            || format!("het concept leidt tot regeling {}", filed.regeling_id),
+        );
+        validation.check(maatregelen_argument.is_none(), "maatregelen", || {
+            "met --concept gaan maatregelen met --maatregel en --overige-maatregel".to_string()
+        });
     }
-    let input = FilingInput {
-        kvk_nummer: args.kvk_nummer.clone(),
-        regeling_id: args.regeling_id.clone(),
-        maatregelen: split_maatregelen(&args.maatregelen),
-        toelichting: args.toelichting.clone(),
+    let kvk_nummer = match &from_concept {
+        Some(filed) => filed.kvk_nummer.clone(),
+        None => session::kvk_number(ctx, kvk_argument.as_deref())?,
+    };
+    if from_concept.is_none() && (regeling_argument.is_none() || maatregelen_argument.is_none()) {
+        return Err(
+            Problem::usage("geef REGELING_ID en MAATREGELEN, of --concept BESTAND")
+                .with_hint("rvo-cli rapportage indienen [KVK_NUMMER] REGELING_ID MAATREGELEN")
+                .into(),
+        );
+    }
+    if is_kvk_nummer(&kvk_nummer) {
+        ctx.subject(&kvk_nummer, "KVK_NUMMER");
+    }
+    let input = match &from_concept {
+        Some(filed) => FilingInput {
+            kvk_nummer,
+            regeling_id: filed.regeling_id.clone(),
+            maatregelen: filed.maatregelen.clone(),
+            toelichting: args.toelichting.clone(),
+            inhoud: Some(filed.inhoud.clone()),
+        },
+        None => FilingInput {
+            kvk_nummer,
+            regeling_id: regeling_argument.clone().unwrap_or_default(),
+            maatregelen: split_maatregelen(maatregelen_argument.as_deref().unwrap_or_default()),
+            toelichting: args.toelichting.clone(),
+            inhoud: None,
+        },
     };
     let invalid = |validation: &mut Validation, errors: Vec<FieldError>| {
         for error in errors {

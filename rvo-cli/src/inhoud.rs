@@ -1,0 +1,405 @@
+//! The contents of a report under Bal art. 5.15a, lid 1, built from a concept-aanvraag
+//! (`regelrecht-cli concept`) and the measures the entrepreneur names (spec/rvo-backend.md §3.1).
+//!
+//! - (a) the KvK number: the concept's;
+//! - (b) the list measures taken: `--maatregel` by code or name, matched case-insensitively
+//!   against the concept's list; a near miss is an error with a suggestion, never a guess;
+//! - (c) the list measures that do not apply, with their unmet conditions: from the concept;
+//! - (d) other measures taken with a payback time of at most five years: `--overige-maatregel`,
+//!   free text; a text that names a list measure is refused (use `--maatregel`), so the two are
+//!   never merged;
+//! - (e) the energy use (kWh electricity, m³ natural-gas equivalent) from the concept's fields,
+//!   and the calendar year it was measured over (`--kalenderjaar`).
+//!
+//! Which concept member feeds which part is the concept's own `rvo[].rapportage` mapping, so
+//! nothing here names a regulation or a law.
+
+use serde_json::Value;
+
+use crate::backend_types::{Energiegebruik, LijstMaatregel, NietVanToepassing, RapportageInhoud};
+use crate::canonical::canonical_maatregel;
+use crate::filing::FieldError;
+
+/// What the entrepreneur adds to a concept when filing it.
+pub struct InhoudInput<'a> {
+    pub concept: &'a Value,
+    pub maatregelen: &'a [String],
+    pub overige: &'a [String],
+    pub kalenderjaar: Option<&'a str>,
+}
+
+/// A report built from a concept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FromConcept {
+    pub regeling_id: String,
+    pub kvk_nummer: String,
+    /// The taken list measures as the report's `maatregelen` (`<code> <naam>`, canonical).
+    pub maatregelen: Vec<String>,
+    pub inhoud: RapportageInhoud,
+}
+
+fn error(pointer: &str, detail: impl Into<String>) -> FieldError {
+    FieldError {
+        pointer: pointer.to_string(),
+        detail: detail.into(),
+    }
+}
+
+/// One item of the concept's list.
+struct Item {
+    code: String,
+    naam: String,
+    applies: Option<bool>,
+    unmet: Vec<String>,
+}
+
+fn items(list: &Value) -> Vec<Item> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| Item {
+            code: i["code"].as_str().unwrap_or_default().to_string(),
+            naam: i["naam"].as_str().unwrap_or_default().to_string(),
+            applies: i["van_toepassing"].as_bool(),
+            unmet: i["niet_vervulde_randvoorwaarden"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["randvoorwaarde"].as_str().map(String::from))
+                .collect(),
+        })
+        .collect()
+}
+
+/// Edit distance of two texts (by characters).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+/// How a text names a list item: exactly (code or name, case-insensitive), nearly, or not.
+enum Match<'i> {
+    Exact(&'i Item),
+    Near(&'i Item),
+    None,
+}
+
+fn resolve<'i>(text: &str, list: &'i [Item]) -> Match<'i> {
+    let wanted = canonical_maatregel(text);
+    if let Some(item) = list
+        .iter()
+        .find(|i| canonical_maatregel(&i.code) == wanted || canonical_maatregel(&i.naam) == wanted)
+    {
+        return Match::Exact(item);
+    }
+    let near = list
+        .iter()
+        .map(|i| {
+            let name = canonical_maatregel(&i.naam);
+            let code = canonical_maatregel(&i.code);
+            let d = distance(&wanted, &name).min(distance(&wanted, &code));
+            let contained = wanted.len() >= 4 && (name.contains(&wanted) || wanted.contains(&name));
+            (i, if contained { 0 } else { d }, name.chars().count())
+        })
+        .filter(|(_, d, len)| *d <= (*len / 4).max(2))
+        .min_by_key(|(_, d, _)| *d);
+    match near {
+        Some((item, _, _)) => Match::Near(item),
+        None => Match::None,
+    }
+}
+
+fn field_value<'c>(concept: &'c Value, name: &str) -> Option<&'c Value> {
+    concept["velden"]
+        .as_array()?
+        .iter()
+        .find(|f| f["naam"] == name)
+        .map(|f| &f["waarde"])
+}
+
+fn number(
+    concept: &Value,
+    mapping: &Value,
+    member: &str,
+    errors: &mut Vec<FieldError>,
+) -> serde_json::Number {
+    let field = mapping[member].as_str().unwrap_or_default();
+    match field_value(concept, field).and_then(Value::as_number) {
+        Some(n) => n.clone(),
+        None => {
+            errors.push(error(
+                "/concept",
+                format!("het concept heeft geen getal voor '{field}' ({member})"),
+            ));
+            serde_json::Number::from(0)
+        }
+    }
+}
+
+/// The report of a complete concept with the named measures, or every problem at once.
+pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldError>> {
+    let concept = input.concept;
+    let mut errors = Vec::new();
+    if concept["status"] != "compleet" {
+        let open: Vec<&str> = concept["open_vragen"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|q| q["naam"].as_str())
+            .collect();
+        return Err(vec![error(
+            "/concept",
+            format!(
+                "het concept is niet compleet; beantwoord eerst de open vragen met regelrecht-cli concept --opgave ({})",
+                open.join(", ")
+            ),
+        )]);
+    }
+    let Some(scheme) = concept["rvo"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["van_toepassing"] == Value::Bool(true))
+    else {
+        return Err(vec![error(
+            "/concept",
+            "volgens het concept leidt geen uitkomst tot een RVO-rapportage; er valt niets in te dienen",
+        )]);
+    };
+    let mapping = &scheme["rapportage"];
+    let list = items(&concept["lijsten"][mapping["maatregelenlijst"].as_str().unwrap_or_default()]);
+
+    let mut taken: Vec<&Item> = Vec::new();
+    for text in input.maatregelen {
+        match resolve(text, &list) {
+            Match::Exact(item) if item.applies == Some(true) => {
+                if !taken.iter().any(|t| t.code == item.code) {
+                    taken.push(item);
+                }
+            }
+            Match::Exact(item) => errors.push(error(
+                "/maatregel",
+                format!(
+                    "maatregel {} '{}' is volgens het concept niet van toepassing",
+                    item.code, item.naam
+                ),
+            )),
+            Match::Near(item) => errors.push(error(
+                "/maatregel",
+                format!(
+                    "'{text}' staat niet op de lijst; bedoelt u {} '{}'?",
+                    item.code, item.naam
+                ),
+            )),
+            Match::None => {
+                let known: Vec<String> = list
+                    .iter()
+                    .map(|i| format!("{} '{}'", i.code, i.naam))
+                    .collect();
+                errors.push(error(
+                    "/maatregel",
+                    format!(
+                        "'{text}' staat niet op de lijst ({}); een andere maatregel hoort bij --overige-maatregel",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    let mut overige: Vec<String> = Vec::new();
+    for text in input.overige {
+        let canonical = canonical_maatregel(text);
+        if canonical.is_empty() {
+            continue;
+        }
+        match resolve(text, &list) {
+            Match::Exact(item) | Match::Near(item) => errors.push(error(
+                "/overige_maatregel",
+                format!(
+                    "'{text}' lijkt op lijstmaatregel {} '{}'; geef die met --maatregel {}",
+                    item.code, item.naam, item.code
+                ),
+            )),
+            Match::None => overige.push(canonical),
+        }
+    }
+    overige.sort();
+    overige.dedup();
+    if taken.is_empty() && overige.is_empty() {
+        errors.push(error(
+            "/maatregel",
+            "geef ten minste één getroffen maatregel: --maatregel CODE of --overige-maatregel TEKST",
+        ));
+    }
+    let kalenderjaar = match input.kalenderjaar.map(str::trim) {
+        Some(year) if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) => {
+            year.parse().unwrap_or_default()
+        }
+        Some(year) => {
+            errors.push(error(
+                "/kalenderjaar",
+                format!("{year:?} is geen kalenderjaar (JJJJ)"),
+            ));
+            0
+        }
+        None => {
+            errors.push(error(
+                "/kalenderjaar",
+                "geef het kalenderjaar waarover het energiegebruik is gemeten (--kalenderjaar JJJJ)",
+            ));
+            0
+        }
+    };
+    let elektriciteit_kwh = number(concept, mapping, "elektriciteit_kwh", &mut errors);
+    let aardgas = number(concept, mapping, "aardgas_m3", &mut errors);
+    let kvk_field = mapping["kvk_nummer"].as_str().unwrap_or("kvk_nummer");
+    let kvk_nummer = field_value(concept, kvk_field)
+        .and_then(Value::as_str)
+        .or_else(|| concept["kvk_nummer"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    if concept["kvk_nummer"].as_str() != Some(kvk_nummer.as_str()) {
+        errors.push(error(
+            "/concept",
+            "het KvK-nummer van het concept en dat van zijn gegevens verschillen",
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let niet_van_toepassing = list
+        .iter()
+        .filter(|i| i.applies == Some(false))
+        .map(|i| NietVanToepassing {
+            code: i.code.clone(),
+            naam: i.naam.clone(),
+            niet_vervulde_randvoorwaarden: i.unmet.clone(),
+        })
+        .collect();
+    let mut getroffen: Vec<LijstMaatregel> = taken
+        .iter()
+        .map(|i| LijstMaatregel {
+            code: i.code.clone(),
+            naam: i.naam.clone(),
+        })
+        .collect();
+    getroffen.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(FromConcept {
+        regeling_id: scheme["regeling_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        kvk_nummer,
+        maatregelen: getroffen
+            .iter()
+            .map(|m| canonical_maatregel(&format!("{} {}", m.code, m.naam)))
+            .collect(),
+        inhoud: RapportageInhoud {
+            getroffen_maatregelen: getroffen,
+            niet_van_toepassing,
+            overige_maatregelen: overige,
+            energiegebruik: Energiegebruik {
+                kalenderjaar,
+                elektriciteit_kwh,
+                aardgas_m3_aardgasequivalent: aardgas,
+            },
+            concept_digest: concept["concept_digest"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            concept_regeling: format!(
+                "{}@{}",
+                concept["regeling"]["id"].as_str().unwrap_or_default(),
+                concept["regeling"]["versie"].as_str().unwrap_or_default()
+            ),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn concept() -> Value {
+        json!({
+            "status": "compleet",
+            "kvk_nummer": "68750110",
+            "regeling": {"id": "r", "versie": "1"},
+            "concept_digest": "d",
+            "velden": [
+                {"naam": "kvk", "waarde": "68750110"},
+                {"naam": "kwh", "waarde": 250000},
+                {"naam": "m3", "waarde": 31000}
+            ],
+            "lijsten": {"lijst": [
+                {"code": "GF4", "naam": "LED-verlichting", "van_toepassing": true},
+                {"code": "FE4", "naam": "Laagdebiet afzuigkap", "van_toepassing": false,
+                 "niet_vervulde_randvoorwaarden": [{"gegeven": "x", "randvoorwaarde": "Heeft u een afzuiginstallatie?"}]}
+            ]},
+            "rvo": [{"regeling_id": "EBR-2027", "van_toepassing": true, "rapportage": {
+                "kvk_nummer": "kvk", "maatregelenlijst": "lijst", "elektriciteit_kwh": "kwh", "aardgas_m3": "m3"}}]
+        })
+    }
+
+    fn file(maatregelen: &[&str], overige: &[&str]) -> Result<FromConcept, Vec<FieldError>> {
+        let c = concept();
+        let m: Vec<String> = maatregelen.iter().map(|s| s.to_string()).collect();
+        let o: Vec<String> = overige.iter().map(|s| s.to_string()).collect();
+        from_concept(&InhoudInput {
+            concept: &c,
+            maatregelen: &m,
+            overige: &o,
+            kalenderjaar: Some("2025"),
+        })
+    }
+
+    #[test]
+    fn measures_by_code_or_name_case_insensitively() {
+        for text in ["GF4", "gf4", "led-verlichting", "LED-Verlichting"] {
+            let built = file(&[text], &[]).unwrap();
+            assert_eq!(built.inhoud.getroffen_maatregelen[0].code, "GF4", "{text}");
+        }
+        let built = file(&["gf4", "LED-verlichting"], &[]).unwrap();
+        assert_eq!(built.inhoud.getroffen_maatregelen.len(), 1);
+        assert_eq!(
+            built.inhoud.niet_van_toepassing[0].niet_vervulde_randvoorwaarden,
+            ["Heeft u een afzuiginstallatie?"]
+        );
+        assert_eq!(
+            built.inhoud.energiegebruik.elektriciteit_kwh,
+            serde_json::Number::from(250000)
+        );
+    }
+
+    #[test]
+    fn a_near_miss_gets_a_suggestion_and_others_are_never_merged() {
+        let errors = file(&["LED-verlichtng"], &[]).unwrap_err();
+        assert!(errors[0].detail.contains("bedoelt u GF4"), "{errors:?}");
+        let errors = file(&["GF4"], &["led verlichting"]).unwrap_err();
+        assert_eq!(errors[0].pointer, "/overige_maatregel");
+        let errors = file(&["FE4"], &[]).unwrap_err();
+        assert!(
+            errors[0].detail.contains("niet van toepassing"),
+            "{errors:?}"
+        );
+        let built = file(&[], &["Zonnepanelen op het dak"]).unwrap();
+        assert_eq!(
+            built.inhoud.overige_maatregelen,
+            ["zonnepanelen op het dak"]
+        );
+        assert!(built.maatregelen.is_empty());
+    }
+}
