@@ -349,7 +349,7 @@ mod tests {
                 {"code": "FE4", "naam": "Laagdebiet afzuigkap", "van_toepassing": false,
                  "niet_vervulde_randvoorwaarden": [{"gegeven": "x", "randvoorwaarde": "Heeft u een afzuiginstallatie?"}]}
             ]},
-            "rvo": [{"regeling_id": "EBR-2027", "van_toepassing": true, "rapportage": {
+            "rvo": [{"regeling_id": "RVO-TEST-1", "van_toepassing": true, "rapportage": {
                 "kvk_nummer": "kvk", "maatregelenlijst": "lijst", "elektriciteit_kwh": "kwh", "aardgas_m3": "m3"}}]
         })
     }

@@ -2,6 +2,7 @@
 //! environment with a temporary audit log; laws come from the built-in set and from the
 //! shared RegelRecht corpus at `<repo>/../shared/regelrecht` (read only).
 
+mod concept;
 mod corpus;
 mod energy;
 mod evalueer;

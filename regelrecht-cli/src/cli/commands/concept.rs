@@ -57,7 +57,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[
         ArgSchema {
             name: "regeling",
-            schema: r#"{"pattern": "^[a-z0-9-]{1,80}$", "examples": ["informatieplicht-energiebesparing"]}"#,
+            schema: r#"{"pattern": "^[a-z0-9-]{1,80}$"}"#,
         },
         KvkNummer::SCHEMA,
         ArgSchema {

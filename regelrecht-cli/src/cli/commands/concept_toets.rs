@@ -6,7 +6,7 @@ use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
     Problem, Result, session,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::cli::laws::{self, CorpusArgs, SOURCE};
 use crate::cli::regeling::definition::{self, DefinitionArgs};

@@ -51,7 +51,12 @@ pub fn needed_parameters(
         let Some(exec) = law.article_for_output(&output).and_then(|a| a.execution()) else {
             continue;
         };
-        needed.extend(exec.parameters.iter().map(|p| p.name.clone()));
+        needed.extend(
+            exec.parameters
+                .iter()
+                .filter(|p| p.required != Some(false))
+                .map(|p| p.name.clone()),
+        );
         for input in &exec.input {
             if let Some(source) = &input.source
                 && let Some(out) = &source.output

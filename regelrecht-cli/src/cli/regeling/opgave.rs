@@ -68,6 +68,14 @@ fn number(text: &str, field: &Field) -> std::result::Result<Value, String> {
         .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+')))
         .unwrap_or(text.len());
     let (digits, unit) = (text[..split].trim(), text[split..].trim());
+    let not_a_number = || {
+        format!(
+            "{text:?} is geen getal in Nederlandse schrijfwijze (bijv. 250000, 250.000 of 1.234,5)"
+        )
+    };
+    if digits.is_empty() {
+        return Err(not_a_number());
+    }
     if !unit.is_empty() {
         match &field.eenheid {
             Some(expected) if unit_key(unit) == unit_key(expected) => {}
@@ -79,11 +87,7 @@ fn number(text: &str, field: &Field) -> std::result::Result<Value, String> {
             None => return Err(format!("{text:?}: dit gegeven heeft geen eenheid")),
         }
     }
-    let value = dutch_number(digits).ok_or_else(|| {
-        format!(
-            "{text:?} is geen getal in Nederlandse schrijfwijze (bijv. 250000, 250.000 of 1.234,5)"
-        )
-    })?;
+    let value = dutch_number(digits).ok_or_else(not_a_number)?;
     if let Some(minimum) = field.minimum
         && value < Decimal::try_from(minimum).unwrap_or(Decimal::ZERO)
     {

@@ -12,9 +12,11 @@
 //! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
+//! - [`family_dir`]: where the family's other CLIs are, for tools that run them as children.
 
 mod audit;
 mod canary;
+mod family;
 mod json;
 mod run;
 mod sandbox;
@@ -23,6 +25,7 @@ mod shared_args;
 
 pub use audit::read_audit;
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
+pub use family::family_dir;
 pub use json::{canonical, compact_document, keys, sha256_hex};
 pub use run::{Run, run};
 pub use sandbox::Sandbox;
