@@ -18,6 +18,7 @@ fn input(kvk: &str, regeling: &str, comma_list: &str) -> FilingInput {
         regeling_id: regeling.to_string(),
         maatregelen: split_maatregelen(comma_list),
         toelichting: None,
+        inhoud: None,
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod calendar;
 mod catalogue;
+mod concept;
 mod concurrency;
 mod crash;
 mod discovery;

@@ -19,6 +19,7 @@ fn a_second_writer_waits_for_the_lock_and_replays() {
         regeling_id: "EBR-2027".into(),
         maatregelen: vec!["LED".into()],
         toelichting: None,
+        inhoud: None,
     };
     let filing = validate(Catalogue::embedded(), &input, "2026-11-30".parse().unwrap()).unwrap();
     let key = idempotency_key(&filing.aanvraag).unwrap();

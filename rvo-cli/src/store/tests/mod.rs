@@ -31,6 +31,7 @@ fn input(kvk: &str, measures: &[&str]) -> FilingInput {
         regeling_id: "EBR-2027".to_string(),
         maatregelen: measures.iter().map(|m| m.to_string()).collect(),
         toelichting: None,
+        inhoud: None,
     }
 }
 
