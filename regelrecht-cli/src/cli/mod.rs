@@ -13,7 +13,7 @@ pub mod problems;
 pub mod regeling;
 pub mod tool;
 
-use commands::{check, concept, concept_toets, evalueer, regelingen, wet};
+use commands::{check, concept, evalueer, regelingen, wet};
 
 common::commands! {
     /// The commands of this tool.
@@ -26,7 +26,6 @@ common::commands! {
         #[command(subcommand)]
         Check(check::Action) => check,
         Concept(concept::Args) => concept,
-        ConceptToets(concept_toets::Args) => concept_toets,
         Regelingen(regelingen::Args) => regelingen,
     }
 }

@@ -1,4 +1,4 @@
-//! `concept`, `concept-toets` and `regelingen` (spec/concept.md) against the fake KvK, with the
+//! `concept`, `concept --toets` and `regelingen` (spec/concept.md) against the fake KvK, with the
 //! real kvk-cli as the source (run as a child through its profile).
 
 use std::path::{Path, PathBuf};
@@ -174,10 +174,10 @@ fn toets(sandbox: &Sandbox, concept: &Value, extra: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("concept.json");
     std::fs::write(&path, concept.to_string()).unwrap();
-    let mut args = vec!["concept-toets", "--concept", path.to_str().unwrap()];
+    let mut args = vec!["concept", "--toets", path.to_str().unwrap()];
     args.extend_from_slice(extra);
     let result = run(sandbox.cmd(), args).json();
-    assert_valid_against(&output_schema("concept_toets"), &result, "concept-toets");
+    assert_valid_against(&output_schema("concept"), &result, "concept-toets");
     result
 }
 
@@ -593,7 +593,7 @@ fn no_code_names_a_regulation() {
     assert!(names.len() >= 10, "{names:?}");
     let mut files = Vec::new();
     rust_files(&root.join("src/cli/regeling"), &mut files);
-    for file in ["concept.rs", "concept_toets.rs", "regelingen.rs"] {
+    for file in ["concept.rs", "regelingen.rs"] {
         files.push(root.join("src/cli/commands").join(file));
     }
     files.push(root.join("build.rs"));

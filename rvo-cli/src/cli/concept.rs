@@ -1,5 +1,5 @@
 //! Filing a concept-aanvraag (`rapportage indienen --concept FILE|-`): the same check before as
-//! after. The concept is re-evaluated by `regelrecht-cli concept-toets`, run as a child through
+//! after. The concept is re-evaluated by `regelrecht-cli concept --toets -`, run as a child through
 //! its profile (one engine, no copy of it here); a concept that was edited, or whose outcome the
 //! ruleset loaded now no longer gives, is refused (exit 65). Then its Bal 5.15a contents are
 //! built ([`rvo_cli::inhoud`]).
@@ -72,10 +72,10 @@ pub fn file_concept(
     })
 }
 
-/// `regelrecht-cli concept-toets --concept -` with the concept on stdin.
+/// `regelrecht-cli concept --toets -` with the concept on stdin.
 fn recheck(ctx: &common::Context<'_>, concept: &Value) -> Result<Value> {
     let bytes = serde_json::to_vec(concept).map_err(|e| Problem::software(e.to_string()))?;
-    let args = ["concept-toets", "--concept", "-", "--output=json"].map(String::from);
+    let args = ["concept", "--toets", "-", "--output=json"].map(String::from);
     match run_json(ctx, EVALUATOR, &args, Some(bytes))? {
         Ok(result) => Ok(result),
         Err(failure) if failure.exit_code == 65 => Err(Problem::invalid(vec![FieldError::new(

@@ -24,7 +24,10 @@ const ANSWERS: &[&str] = &[
 ];
 
 fn family() -> PathBuf {
-    test_support::cli::family_dir(env!("CARGO_BIN_EXE_rvo-cli"), &["kvk-cli", "regelrecht-cli"])
+    test_support::cli::family_dir(
+        env!("CARGO_BIN_EXE_rvo-cli"),
+        &["kvk-cli", "regelrecht-cli"],
+    )
 }
 
 /// `regelrecht-cli concept …` for Donald, with kvk-cli against `fake`.
@@ -32,7 +35,10 @@ fn concept(sandbox: &Sandbox, fake: &FakeServer, answers: &[&str], env: &[(&str,
     let mut cmd = assert_cmd::Command::new(family().join("regelrecht-cli"));
     cmd.env_clear()
         .env("HOME", sandbox.path())
-        .env("REGELRECHT_AUDIT_LOG", sandbox.path().join("rr-audit.jsonl"))
+        .env(
+            "REGELRECHT_AUDIT_LOG",
+            sandbox.path().join("rr-audit.jsonl"),
+        )
         .env("KVK_AUDIT_LOG", sandbox.path().join("kvk-audit.jsonl"))
         .env("KVK_API_BASE", fake.base_url())
         .env("KVK_API_KEY", "test")
@@ -40,7 +46,13 @@ fn concept(sandbox: &Sandbox, fake: &FakeServer, answers: &[&str], env: &[(&str,
     for (name, value) in env {
         cmd.env(name, value);
     }
-    let mut args = vec!["concept", "informatieplicht-energiebesparing", KVK, "--peildatum", PEILDATUM];
+    let mut args = vec![
+        "concept",
+        "informatieplicht-energiebesparing",
+        KVK,
+        "--peildatum",
+        PEILDATUM,
+    ];
     for answer in answers {
         args.extend(["--opgave", answer]);
     }
@@ -58,9 +70,22 @@ fn indienen(sandbox: &Sandbox, file: &str, extra: &[&str]) -> test_support::cli:
     let mut cmd = sandbox.cmd();
     cmd.env("OVERHEID_CLI_DIR", family());
     let mut args = vec![
-        "rapportage", "indienen", "--concept", file, "--maatregel", "GF4", "--maatregel",
-        "klokregeling VERWARMING", "--maatregel", "fe4", "--overige-maatregel",
-        "Zonnepanelen op het dak", "--kalenderjaar", "2025", "--peildatum", PEILDATUM,
+        "rapportage",
+        "indienen",
+        "--concept",
+        file,
+        "--maatregel",
+        "GF4",
+        "--maatregel",
+        "klokregeling VERWARMING",
+        "--maatregel",
+        "fe4",
+        "--overige-maatregel",
+        "Zonnepanelen op het dak",
+        "--kalenderjaar",
+        "2025",
+        "--peildatum",
+        PEILDATUM,
     ];
     args.extend_from_slice(extra);
     run(cmd, args)
@@ -75,17 +100,28 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
     assert_eq!(open["status"], "onvolledig");
     let file = write(&sandbox, "open.json", &open);
     let refused = indienen(&sandbox, &file, &[]).error(65);
-    assert!(refused["detail"].as_str().unwrap().contains("niet compleet"), "{refused}");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("niet compleet"),
+        "{refused}"
+    );
     // 2. Answered: complete.
     let complete = concept(&sandbox, &fake, ANSWERS, &[]);
     assert_eq!(complete["status"], "compleet");
     let file = write(&sandbox, "concept.json", &complete);
     // 3. The plan: its digest covers the concept's digest.
-    let plan = indienen(&sandbox, &file, &[]).refusal(80);
+    let proposed = indienen(&sandbox, &file, &[]);
+    proposed.refusal(80);
+    let plan = proposed.plan();
     let arguments = &plan["arguments"];
     assert_eq!(arguments["kvk_nummer"], KVK);
     assert_eq!(arguments["regeling_id"], "EBR-2027");
-    assert_eq!(arguments["inhoud"]["concept_digest"], complete["concept_digest"]);
+    assert_eq!(
+        arguments["inhoud"]["concept_digest"],
+        complete["concept_digest"]
+    );
     let digest = plan["plan_digest"].as_str().unwrap().to_string();
     assert_eq!(
         digest,
@@ -104,13 +140,28 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
     sandbox.assert_store(1);
     // The concept on stdin is the same report.
     let mut cmd = sandbox.cmd();
-    cmd.env("OVERHEID_CLI_DIR", family()).write_stdin(complete.to_string());
+    cmd.env("OVERHEID_CLI_DIR", family())
+        .write_stdin(complete.to_string());
     let stdin = run(
         cmd,
         [
-            "rapportage", "indienen", "--concept", "-", "--maatregel", "gf4", "--maatregel", "GC1",
-            "--maatregel", "FE4", "--overige-maatregel", "zonnepanelen op het dak", "--kalenderjaar",
-            "2025", "--peildatum", PEILDATUM, &confirm,
+            "rapportage",
+            "indienen",
+            "--concept",
+            "-",
+            "--maatregel",
+            "gf4",
+            "--maatregel",
+            "GC1",
+            "--maatregel",
+            "FE4",
+            "--overige-maatregel",
+            "zonnepanelen op het dak",
+            "--kalenderjaar",
+            "2025",
+            "--peildatum",
+            PEILDATUM,
+            &confirm,
         ],
     )
     .json();
@@ -130,7 +181,10 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
         ])
     ); // (b)
     let not_applicable = inhoud["niet_van_toepassing"].as_array().unwrap(); // (c)
-    let codes: Vec<&str> = not_applicable.iter().map(|m| m["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = not_applicable
+        .iter()
+        .map(|m| m["code"].as_str().unwrap())
+        .collect();
     assert_eq!(codes, ["FD3", "FD7"]);
     assert!(
         not_applicable[0]["niet_vervulde_randvoorwaarden"][0]
@@ -138,7 +192,10 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
             .unwrap()
             .contains("koel")
     );
-    assert_eq!(inhoud["overige_maatregelen"], json!(["zonnepanelen op het dak"])); // (d)
+    assert_eq!(
+        inhoud["overige_maatregelen"],
+        json!(["zonnepanelen op het dak"])
+    ); // (d)
     assert_eq!(
         inhoud["energiegebruik"],
         json!({"kalenderjaar": 2025, "elektriciteit_kwh": 250000, "aardgas_m3_aardgasequivalent": 31000})
@@ -160,7 +217,10 @@ fn a_changed_concept_or_ruleset_is_refused_at_filing() {
     }
     let file = write(&sandbox, "edited.json", &edited);
     let error = indienen(&sandbox, &file, &["--confirm"]).error(65);
-    assert!(error["detail"].as_str().unwrap().contains("concept_digest"), "{error}");
+    assert!(
+        error["detail"].as_str().unwrap().contains("concept_digest"),
+        "{error}"
+    );
     sandbox.assert_store(0);
     // A concept made with another version of the regulation definition: the ruleset differs.
     let dir = tempfile::tempdir().unwrap();
@@ -169,11 +229,19 @@ fn a_changed_concept_or_ruleset_is_refused_at_filing() {
     let mut changed: Value = serde_json::from_slice(&std::fs::read(definition).unwrap()).unwrap();
     changed["omschrijving"] = "een andere versie van de definitie".into();
     std::fs::write(dir.path().join("anders.json"), changed.to_string()).unwrap();
-    let other = concept(&sandbox, &fake, ANSWERS, &[("REGELRECHT_REGELINGEN", dir.path())]);
+    let other = concept(
+        &sandbox,
+        &fake,
+        ANSWERS,
+        &[("REGELRECHT_REGELINGEN", dir.path())],
+    );
     assert_eq!(other["status"], "compleet");
     let file = write(&sandbox, "other.json", &other);
     let error = indienen(&sandbox, &file, &["--confirm"]).error(65);
-    assert!(error["detail"].as_str().unwrap().contains("ruleset"), "{error}");
+    assert!(
+        error["detail"].as_str().unwrap().contains("ruleset"),
+        "{error}"
+    );
     sandbox.assert_store(0);
     // Measures are checked against the concept's list.
     let file = write(&sandbox, "concept.json", &complete);
@@ -182,8 +250,18 @@ fn a_changed_concept_or_ruleset_is_refused_at_filing() {
     let error = run(
         cmd,
         [
-            "rapportage", "indienen", "--concept", &file, "--maatregel", "LED-verlichtng",
-            "--maatregel", "FD3", "--overige-maatregel", "led verlichting", "--peildatum", PEILDATUM,
+            "rapportage",
+            "indienen",
+            "--concept",
+            &file,
+            "--maatregel",
+            "LED-verlichtng",
+            "--maatregel",
+            "FD3",
+            "--overige-maatregel",
+            "led verlichting",
+            "--peildatum",
+            PEILDATUM,
         ],
     )
     .error(65);
@@ -193,14 +271,33 @@ fn a_changed_concept_or_ruleset_is_refused_at_filing() {
         .iter()
         .map(|e| e["detail"].as_str().unwrap())
         .collect();
-    assert!(details.iter().any(|d| d.contains("bedoelt u GF4")), "{details:?}");
-    assert!(details.iter().any(|d| d.contains("FD3") && d.contains("niet van toepassing")));
+    assert!(
+        details.iter().any(|d| d.contains("bedoelt u GF4")),
+        "{details:?}"
+    );
+    assert!(
+        details
+            .iter()
+            .any(|d| d.contains("FD3") && d.contains("niet van toepassing"))
+    );
     assert!(details.iter().any(|d| d.contains("--maatregel GF4")));
     assert!(details.iter().any(|d| d.contains("kalenderjaar")));
     // Without regelrecht-cli the concept cannot be checked: 69, nothing filed.
     let mut cmd = sandbox.cmd();
     cmd.env("OVERHEID_CLI_DIR", sandbox.path());
-    let args = ["rapportage", "indienen", "--concept", &file, "--maatregel", "GF4", "--kalenderjaar", "2025", "--peildatum", PEILDATUM, "--confirm"];
+    let args = [
+        "rapportage",
+        "indienen",
+        "--concept",
+        &file,
+        "--maatregel",
+        "GF4",
+        "--kalenderjaar",
+        "2025",
+        "--peildatum",
+        PEILDATUM,
+        "--confirm",
+    ];
     run(cmd, args).error(69);
     sandbox.assert_store(0);
 }
@@ -210,15 +307,46 @@ fn the_kvk_number_defaults_to_the_session() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd();
     cmd.env("KVK_SESSIE_NUMMER", KVK);
-    let plan = run(cmd, ["rapportage", "indienen", "EBR-2027", "LED-verlichting", "--peildatum", "2026-11-30"]).refusal(80);
+    let proposed = run(
+        cmd,
+        [
+            "rapportage",
+            "indienen",
+            "EBR-2027",
+            "LED-verlichting",
+            "--peildatum",
+            "2026-11-30",
+        ],
+    );
+    proposed.refusal(80);
+    let plan = proposed.plan();
     assert_eq!(plan["arguments"]["kvk_nummer"], KVK);
     assert_eq!(plan["arguments"]["regeling_id"], "EBR-2027");
     assert_eq!(plan["arguments"]["maatregelen"], json!(["led-verlichting"]));
     // Without a session the scheme id is not taken for a KvK number: exit 2 with the hint.
-    let error = run(sandbox.cmd(), ["rapportage", "indienen", "EBR-2027", "LED-verlichting"]).error(2);
-    assert!(error["hint"].as_str().unwrap().contains("KVK_SESSIE_NUMMER"));
+    let error = run(
+        sandbox.cmd(),
+        ["rapportage", "indienen", "EBR-2027", "LED-verlichting"],
+    )
+    .error(2);
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap()
+            .contains("KVK_SESSIE_NUMMER")
+    );
     // The full form still works, and another company is refused under the session.
     let mut cmd = sandbox.cmd();
     cmd.env("KVK_SESSIE_NUMMER", KVK);
-    run(cmd, ["rapportage", "indienen", "69599084", "EBR-2027", "LED-verlichting"]).error(77);
+    run(
+        cmd,
+        [
+            "rapportage",
+            "indienen",
+            "69599084",
+            "EBR-2027",
+            "LED-verlichting",
+        ],
+    )
+    .error(77);
 }

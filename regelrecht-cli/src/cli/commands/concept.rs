@@ -1,19 +1,24 @@
-//! `concept REGELING [KVK_NUMMER]`: the pre-filled draft of a regulation (spec/concept.md §5).
+//! `concept REGELING [KVK_NUMMER]`: the pre-filled draft of a regulation (spec/concept.md §5);
+//! `concept --toets FILE|-`: the same check again, before filing (§7).
 //!
 //! The definition says what the law needs; the source register says where each value comes
 //! from. Values from sources come from the family's CLIs run as children; answers come from
 //! `--opgave NAAM=WAARDE`, normalised by type; the rest are open questions. Nothing is filed.
+//! With `--toets` no source is asked: the concept's own values are re-evaluated with the ruleset
+//! loaded now (rvo-cli runs this before it files a concept).
 
 use common::args::{KvkNummer, Peildatum};
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result,
+    Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
+    Problem, Result, session,
 };
 use serde_json::json;
 
 use crate::cli::laws::{self, CorpusArgs, SOURCE};
 use crate::cli::regeling::concept::{self, Request};
 use crate::cli::regeling::definition::{self, DefinitionArgs};
+use crate::cli::regeling::recheck;
 
 /// Stel een concept-aanvraag op: elk gegeven met zijn bron, open vragen en de uitkomst
 ///
@@ -21,11 +26,13 @@ use crate::cli::regeling::definition::{self, DefinitionArgs};
 /// herkomst; opgaven geeft u met --opgave NAAM=WAARDE (getallen op z'n Nederlands: 250.000 is
 /// 250000). Een bron die toestemming vraagt, wordt alleen met --toestemming BRON opgevraagd. Een
 /// correctie van een brongegeven (waar dat mag) is ook een --opgave; de herkomst toont wat er
-/// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER.
+/// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER. Met --toets
+/// BESTAND wordt een bestaand concept opnieuw getoetst: dekt de concept_digest de inhoud nog, en
+/// geven dezelfde regels dezelfde uitkomst ("overeenkomst")?
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Id van de regeling (zie regelingen)
-    pub regeling: String,
+    /// Id van de regeling (zie regelingen); niet bij --toets
+    pub regeling: Option<String>,
     #[command(flatten)]
     pub kvk: KvkNummer,
     /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
@@ -36,6 +43,9 @@ pub struct Args {
     pub toestemming: Vec<String>,
     #[command(flatten)]
     pub peildatum: Peildatum,
+    /// Toets dit concept opnieuw (JSON van regelrecht-cli concept), of '-' voor stdin
+    #[arg(long, value_name = "BESTAND", conflicts_with_all = ["regeling", "opgave", "toestemming", "peildatum"])]
+    pub toets: Option<String>,
     #[command(flatten)]
     pub corpus: CorpusArgs,
     #[command(flatten)]
@@ -69,10 +79,14 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
         },
         Peildatum::SCHEMA,
+        ArgSchema::path_or_stdin_json("toets"),
         laws::CORPUS_SCHEMA,
         definition::DEFINITIONS_SCHEMA,
     ],
 }];
+
+/// The most bytes of a concept read by `--toets`.
+const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// `NAAM=WAARDE` pairs of `--opgave`.
 pub fn pairs(texts: &[String], validation: &mut Validation) -> Vec<(String, String)> {
@@ -89,6 +103,14 @@ pub fn pairs(texts: &[String], validation: &mut Validation) -> Vec<(String, Stri
 }
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    if let Some(source) = &args.toets {
+        return toets(args, source, ctx);
+    }
+    let Some(regeling) = &args.regeling else {
+        return Err(Problem::usage("geef de REGELING, of --toets BESTAND")
+            .with_hint("regelrecht-cli regelingen toont de regelingen")
+            .into());
+    };
     let mut validation = Validation::new();
     let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
@@ -97,7 +119,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let kvk = args.kvk.bound(ctx)?;
     let catalogue = args.regelingen.load(ctx)?;
-    let definition = catalogue.definition(&args.regeling)?;
+    let definition = catalogue.definition(regeling)?;
     let corpus = args.corpus.load(ctx)?;
     ctx.gate(PlanSpec::new(json!({
         "regeling": definition.id,
@@ -126,4 +148,28 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             definition.sha256.clone(),
         )
         .extra("concept_digest", digest.into()))
+}
+
+/// `--toets FILE|-`: the concept re-evaluated (spec/concept.md §7).
+fn toets(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    args.corpus.validate(&mut validation);
+    args.regelingen.validate(&mut validation);
+    if args.kvk.kvk_nummer.is_some() {
+        validation.push("kvk_nummer", "--toets neemt het KvK-nummer uit het concept");
+    }
+    validation.finish()?;
+    let concept = common::input::read_json(source, MAX_CONCEPT_BYTES)
+        .map_err(|detail| Problem::invalid(vec![FieldError::new("toets", detail)]))?;
+    let (_, _, kvk) = recheck::header(&concept)?;
+    session::bound_kvk_number(ctx, Some(&kvk))?;
+    let catalogue = args.regelingen.load(ctx)?;
+    let corpus = args.corpus.load(ctx)?;
+    ctx.gate(PlanSpec::new(json!({
+        "toets": concept["concept_digest"],
+        "corpus": args.corpus.arguments(),
+        "regelingen": args.regelingen.arguments(),
+    })))?;
+    let data = recheck::recheck(&catalogue, &corpus, &concept)?;
+    Ok(Outcome::new(data, SOURCE, Environment::Local))
 }

@@ -2,7 +2,6 @@
 
 pub mod check;
 pub mod concept;
-pub mod concept_toets;
 pub mod evalueer;
 pub mod regelingen;
 pub mod wet;

@@ -164,15 +164,15 @@ pub struct RvoScheme {
 #[serde(deny_unknown_fields)]
 pub struct Condition {
     pub gegeven: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minstens: Option<f64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hoogstens: Option<f64>,
     /// The value (or one element of it) equals one of these.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub een_van: Option<Vec<String>>,
     /// The value (or one element of it) starts with one of these (e.g. an SBI section).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub begint_met: Option<Vec<String>>,
 }
 

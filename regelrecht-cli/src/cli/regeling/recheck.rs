@@ -15,7 +15,7 @@ use super::evaluate;
 /// The concept's regulation id and date, checked (exit 65 when the document is no concept).
 pub fn header(concept: &Value) -> Result<(String, chrono::NaiveDate, String)> {
     let text = |key: &str| concept.get(key).and_then(Value::as_str);
-    let bad = |detail: &str| Problem::invalid(vec![FieldError::new("concept", detail)]);
+    let bad = |detail: &str| Problem::invalid(vec![FieldError::new("toets", detail)]);
     if text("concept_versie") != Some(CONCEPT_VERSION) {
         return Err(
             bad("geen concept van deze versie (concept_versie ontbreekt of wijkt af)").into(),
