@@ -28,12 +28,16 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
             "wet_lijst",
             "wet_toon",
             "evalueer",
-            "check_energiebesparing"
+            "check_energiebesparing",
+            "concept",
+            "regelingen"
         ]
     );
     for tool in document["tools"].as_array().expect("tools") {
         assert_eq!(tool["annotations"]["readOnlyHint"], true);
-        assert_eq!(tool["annotations"]["openWorldHint"], false);
+        // concept and regelingen ask the family's sources (spec/concept.md §4).
+        let asks_sources = ["concept", "regelingen"].contains(&tool["name"].as_str().unwrap());
+        assert_eq!(tool["annotations"]["openWorldHint"], asks_sources);
         let argv: Vec<&str> = tool["_meta"]["argv"]
             .as_array()
             .expect("argv")
