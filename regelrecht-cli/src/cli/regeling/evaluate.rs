@@ -29,7 +29,7 @@ pub struct Outcomes {
 /// The law `id` in force on `date`.
 pub fn law<'c>(corpus: &'c Corpus, id: &str, date: NaiveDate) -> Result<&'c Law> {
     let file = laws::select(corpus, id, date)?;
-    Ok(file.law().map_err(|e| problems::load_error(&e))?)
+    file.law().map_err(|e| problems::load_error(&e))
 }
 
 /// The parameters an output needs: those of the article producing it, and of every output of
