@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::backend_types::{Energiegebruik, LijstMaatregel, NietVanToepassing, RapportageInhoud};
 use crate::canonical::canonical_maatregel;
-use crate::filing::FieldError;
+use crate::filing::{FieldError, MAX_MAATREGEL_CHARS};
 
 /// What the entrepreneur adds to a concept when filing it.
 pub struct InhoudInput<'a> {
@@ -222,6 +222,16 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
     for text in input.overige {
         let canonical = canonical_maatregel(text);
         if canonical.is_empty() {
+            errors.push(error("/overige_maatregel", "een overige maatregel is leeg"));
+            continue;
+        }
+        if canonical.chars().count() > MAX_MAATREGEL_CHARS
+            || canonical.chars().any(char::is_control)
+        {
+            errors.push(error(
+                "/overige_maatregel",
+                format!("een overige maatregel is langer dan {MAX_MAATREGEL_CHARS} tekens of bevat stuurtekens"),
+            ));
             continue;
         }
         match resolve(text, &list) {
@@ -243,7 +253,8 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             "geef ten minste één getroffen maatregel: --maatregel CODE of --overige-maatregel TEKST",
         ));
     }
-    let kalenderjaar = match input.kalenderjaar.map(str::trim) {
+    // As given, not trimmed: the published pattern is what is accepted (DISC-22).
+    let kalenderjaar = match input.kalenderjaar {
         Some(year) if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) => {
             year.parse().unwrap_or_default()
         }

@@ -350,3 +350,46 @@ fn the_kvk_number_defaults_to_the_session() {
     )
     .error(77);
 }
+
+#[test]
+fn a_concept_goes_to_the_http_backend_with_its_contents() {
+    let fake = FakeServer::start(kvk::kvk);
+    let backend = crate::http::contract_fake();
+    let base = backend.url("/api");
+    let sandbox = Sandbox::new();
+    let complete = concept(&sandbox, &fake, ANSWERS, &[]);
+    let file = write(&sandbox, "concept.json", &complete);
+    let mut cmd = sandbox.cmd();
+    cmd.env("OVERHEID_CLI_DIR", family())
+        .env("RVO_API_BASE", &base)
+        .env("RVO_API_TOKEN", crate::http::TOKEN);
+    let filed = run(
+        cmd,
+        [
+            "rapportage",
+            "indienen",
+            "--concept",
+            &file,
+            "--overige-maatregel",
+            "Zonnepanelen",
+            "--kalenderjaar",
+            "2025",
+            "--peildatum",
+            PEILDATUM,
+            "--confirm",
+        ],
+    )
+    .json();
+    assert_eq!(filed["backend"], "http");
+    let body: Value = serde_json::from_slice(&backend.last_request().unwrap().body).unwrap();
+    // Only other measures (d): maatregelen is empty, the contents say why.
+    assert_eq!(body["maatregelen"], json!([]));
+    assert_eq!(
+        body["inhoud"]["overige_maatregelen"],
+        json!(["zonnepanelen"])
+    );
+    assert_eq!(body["inhoud"]["concept_digest"], complete["concept_digest"]);
+    let status = crate::http::http_run(&sandbox, &base, &["rapportage", "status", "FAKE-1"]).json();
+    assert_valid_against(&output_schema("rapportage_status"), &status, "status");
+    assert_eq!(status["inhoud"]["energiegebruik"]["kalenderjaar"], 2025);
+}

@@ -93,8 +93,9 @@ pub fn pairs(texts: &[String], validation: &mut Validation) -> Vec<(String, Stri
     let mut out = Vec::new();
     for text in texts {
         match text.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                out.push((name.trim().to_string(), value.to_string()));
+            // As given, not trimmed: the published pattern is what is accepted (DISC-22).
+            Some((name, value)) if !name.is_empty() => {
+                out.push((name.to_string(), value.to_string()));
             }
             _ => validation.push("opgave", format!("--opgave {text:?}: verwacht NAAM=WAARDE")),
         }
@@ -112,6 +113,13 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             .into());
     };
     let mut validation = Validation::new();
+    let well_formed = (1..=80).contains(&regeling.len())
+        && regeling
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    validation.check(well_formed, "regeling", || {
+        format!("{regeling:?} is geen id van een regeling (kleine letters, cijfers en '-')")
+    });
     let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
     args.regelingen.validate(&mut validation);
