@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::cli::laws::{self, CorpusArgs, SOURCE};
 use crate::cli::regeling::concept::{self, Request};
 use crate::cli::regeling::definition::{self, DefinitionArgs};
-use crate::cli::regeling::recheck;
+use crate::cli::regeling::{recheck, sourcing};
 
 /// Stel een concept-aanvraag op: elk gegeven met zijn bron, open vragen en de uitkomst
 ///
@@ -129,6 +129,13 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = args.regelingen.load(ctx)?;
     let definition = catalogue.definition(regeling)?;
     let corpus = args.corpus.load(ctx)?;
+    let wanted: Vec<&definition::Datum> = definition
+        .gegevens
+        .iter()
+        .filter_map(|f| f.gegeven.as_ref())
+        .filter_map(|kind| catalogue.data.get(kind))
+        .collect();
+    let bronnen = sourcing::planned(&catalogue, &wanted, &args.toestemming);
     ctx.gate(PlanSpec::new(json!({
         "regeling": definition.id,
         "kvk_nummer": kvk,
@@ -137,7 +144,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "peildatum": date.to_string(),
         "corpus": args.corpus.arguments(),
         "regelingen": args.regelingen.arguments(),
-    })))?;
+    }))
+    .effect("Stelt een concept op; de bronnen worden als kindproces gevraagd, er wordt niets ingediend.")
+    .extra("bronnen", bronnen))?;
     let request = Request {
         kvk_nummer: &kvk,
         opgaven: &opgaven,

@@ -45,11 +45,6 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let kvk = args.kvk.bound(ctx)?;
     let catalogue = args.regelingen.load(ctx)?;
-    ctx.gate(PlanSpec::new(json!({
-        "kvk_nummer": kvk,
-        "toestemming": args.toestemming,
-        "regelingen": args.regelingen.arguments(),
-    })))?;
     let mut wanted: BTreeMap<&str, &Datum> = BTreeMap::new();
     for definition in catalogue.definitions.values() {
         for condition in definition.toepasselijkheid.iter().flat_map(|a| &a.alle) {
@@ -59,6 +54,17 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     let wanted: Vec<&Datum> = wanted.into_values().collect();
+    ctx.gate(
+        PlanSpec::new(json!({
+            "kvk_nummer": kvk,
+            "toestemming": args.toestemming,
+            "regelingen": args.regelingen.arguments(),
+        }))
+        .extra(
+            "bronnen",
+            sourcing::planned(&catalogue, &wanted, &args.toestemming),
+        ),
+    )?;
     let (data, missing) = sourcing::fetch(ctx, &catalogue, &wanted, &kvk, &args.toestemming)?;
     let regelingen: Vec<Value> = catalogue
         .definitions

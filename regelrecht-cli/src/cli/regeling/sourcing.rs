@@ -128,6 +128,32 @@ pub fn fetch(
     Ok((got, missing))
 }
 
+/// The source calls `fetch` would make for `wanted`, for the plan (DRY-6): each source once, with
+/// whether it will be asked (a source that needs consent only with it).
+pub fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[String]) -> Value {
+    let mut ids: Vec<&str> = wanted.iter().map(|d| d.bron.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.iter()
+        .filter_map(|id| catalogue.sources.get(*id))
+        .map(|source| {
+            let fields: Vec<&str> = wanted
+                .iter()
+                .filter(|d| d.bron == source.id)
+                .map(|d| d.veld.as_str())
+                .collect();
+            serde_json::json!({
+                "bron": source.id,
+                "programma": source.programma,
+                "commando": source.commando,
+                "fields": fields,
+                "toestemming_nodig": source.toestemming_nodig,
+                "wordt_opgevraagd": !source.toestemming_nodig || consent.iter().any(|c| *c == source.id),
+            })
+        })
+        .collect()
+}
+
 /// Discovery, then the call. Any failure is the source's, reported per field.
 fn call(
     ctx: &Context<'_>,

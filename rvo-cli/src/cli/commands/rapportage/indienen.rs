@@ -12,7 +12,7 @@
 //! audit record without its report but never a report without its audit record.
 
 use common::args::{KvkNummer, Peildatum, is_kvk_nummer};
-use common::validate::Validation;
+use common::validate::{Validation, is_digits};
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
 };
@@ -143,6 +143,14 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let date = args.peildatum.date(clock::today(ctx), &mut validation);
     let (kvk_argument, regeling_argument, maatregelen_argument) = positionals(args);
+    // The options' own patterns first, so a bad value is 65 whatever else is given.
+    let mut patterns = Validation::new();
+    if let Some(year) = &args.kalenderjaar {
+        patterns.check(is_digits(year, 4), "kalenderjaar", || {
+            format!("{year:?} is geen kalenderjaar (JJJJ)")
+        });
+    }
+    patterns.finish()?;
     let from_concept = match &args.concept {
         Some(source) => Some(concept::file_concept(ctx, args, source)?),
         None => {
