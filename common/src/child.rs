@@ -38,11 +38,7 @@ pub struct ChildFailure {
 /// else in the directory of the running executable. A name that is not a plain program name
 /// is refused, so data can never choose a path.
 pub fn locate(ctx: &Context<'_>, tool: &str) -> Result<PathBuf> {
-    let plain = !tool.is_empty()
-        && tool
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !plain {
+    if !is_program_name(tool) {
         return Err(
             Problem::config(format!("{tool:?} is geen programmanaam van de familie")).into(),
         );
@@ -55,6 +51,16 @@ pub fn locate(ctx: &Context<'_>, tool: &str) -> Result<PathBuf> {
             .ok_or_else(|| Problem::config("de map van dit programma is onbekend"))?,
     };
     Ok(dir.join(tool))
+}
+
+/// Whether `name` is a plain program name (`[a-z0-9-]+`, not starting with `-`): no path, no
+/// option, nothing a shell or the file system would interpret.
+pub fn is_program_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// Run `tool args…` and return its stdout as JSON, or its failure. Exit 0 with stdout that is
@@ -176,4 +182,27 @@ pub fn run_json(
         &text("code").unwrap_or_else(|| "FOUT".into()),
         text("detail").unwrap_or_else(|| format!("{tool} eindigde met exit {code}")),
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_program_name;
+
+    #[test]
+    fn only_plain_program_names_are_run() {
+        assert!(is_program_name("kvk-cli"));
+        assert!(is_program_name("regelrecht-cli"));
+        for bad in [
+            "",
+            "../kvk-cli",
+            "/bin/sh",
+            "kvk cli",
+            "KVK-CLI",
+            "-x",
+            "a;b",
+            "kvk-cli\n",
+        ] {
+            assert!(!is_program_name(bad), "{bad:?}");
+        }
+    }
 }
