@@ -7,6 +7,7 @@
 //! environment plus `TRACEPARENT` (so its audit record continues this trace), an optional stdin,
 //! and `--timeout` set to what is left of the caller's deadline. Its stdout is one JSON document
 //! (the profile's data or `--provenance` envelope); a failure is its error object on stderr.
+//! The caller's own secret variables are removed from the child's environment.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -86,7 +87,12 @@ pub fn run_json(
         "--timeout={:.3}",
         remaining.as_secs_f64().max(0.001)
     ));
-    let mut child = match Command::new(&program)
+    let mut command = Command::new(&program);
+    // The caller's own credentials stay with the caller (SEC-3): the child reads its own.
+    for var in ctx.tool.env.iter().filter(|v| v.secret) {
+        command.env_remove(var.name);
+    }
+    let mut child = match command
         .args(&argv)
         .env("TRACEPARENT", ctx.trace.traceparent())
         .stdin(if stdin.is_some() {
