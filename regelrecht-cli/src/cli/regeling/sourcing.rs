@@ -58,7 +58,7 @@ pub fn fetch(
         let Some(source) = catalogue.sources.get(source_id) else {
             continue;
         };
-        if source.toestemming_nodig && !consent.iter().any(|c| c == source_id) {
+        if !may_call(source, consent) {
             for datum in data {
                 missing.insert(
                     datum.id.clone(),
@@ -128,6 +128,12 @@ pub fn fetch(
     Ok((got, missing))
 }
 
+/// Whether `source` may be called: always, or only with its consent (`--toestemming ID`). One
+/// predicate for the plan and for the gate before the call (PDR-015).
+pub fn may_call(source: &Source, consent: &[String]) -> bool {
+    !source.toestemming_nodig || consent.contains(&source.id)
+}
+
 /// The source calls `fetch` would make for `wanted`, for the plan (DRY-6): each source once, with
 /// whether it will be asked (a source that needs consent only with it).
 pub fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[String]) -> Value {
@@ -148,7 +154,7 @@ pub fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[String]) -> 
                 "commando": source.commando,
                 "fields": fields,
                 "toestemming_nodig": source.toestemming_nodig,
-                "wordt_opgevraagd": !source.toestemming_nodig || consent.iter().any(|c| *c == source.id),
+                "wordt_opgevraagd": may_call(source, consent),
             })
         })
         .collect()
