@@ -145,11 +145,12 @@ fn rvo_cli_itself_has_no_clock_hook() {
     let mut cmd = sandbox.cmd();
     cmd.env(rvo_cli::clock::NOW_ENV, "2019-08-01T12:00:00Z");
     let run = crate::support::run(cmd, indienen("LED", &["--dry-run"]));
-    // The plan (or, once EBR-2027 has closed, the refusal) names the date checked: the real one.
+    // The plan (or, once EBR-2027 has closed, the refusal) names the date checked: the real one,
+    // in the Netherlands (between 23:00 and 0:00 UTC that is already tomorrow).
     let said = format!("{}{}", run.stdout, run.stderr);
     assert!(!said.contains("2019-08-01"), "{run:#?}");
     assert!(
-        said.contains(&chrono::Utc::now().date_naive().to_string()),
+        said.contains(&common::calendar::dutch_date(chrono::Utc::now()).to_string()),
         "{run:#?}"
     );
 }
