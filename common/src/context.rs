@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
-use crate::env::{Env, MAX_RESPONSE_BYTES};
+use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES, PROFILE_ENV};
 use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
@@ -47,6 +47,7 @@ impl<'a> Context<'a> {
         deadline: Instant,
     ) -> Self {
         crate::secrets::hold_declared(tool.env, env);
+        crate::secrets::hold_declared(PROFILE_ENV, env);
         Self {
             tool,
             spec,
@@ -100,7 +101,13 @@ impl<'a> Context<'a> {
                 processing_activity.into(),
             );
             subject.insert_into(&mut attributes);
-            for key in ["error.code", "overheid.dry_run"] {
+            for key in [
+                "dpl.core.foreign_operation.processor",
+                "error.code",
+                "exception.type",
+                "exception.message",
+                "overheid.dry_run",
+            ] {
                 if let Some(value) = call["attributes"].get(key) {
                     attributes.insert(key.into(), value.clone());
                 }
@@ -125,8 +132,22 @@ impl<'a> Context<'a> {
         problem: Option<&Problem>,
     ) -> Value {
         let mut attributes = self.audit.to_json(processing_activity);
+        let status = crate::audit::status(exit);
+        if let Some(processor) = self.env(FOREIGN_PROCESSOR) {
+            attributes.insert(
+                "dpl.core.foreign_operation.processor".into(),
+                processor.into(),
+            );
+        }
         if let Some(p) = problem {
             attributes.insert("error.code".into(), p.code.as_ref().into());
+            if status == "ERROR" && !attributes.contains_key("exception.type") {
+                // A technical failure (LDV `Error`): its class, never the detail,
+                // which may quote the source's answer (AUDIT-7). A panic has set
+                // its own (AUDIT-19).
+                attributes.insert("exception.type".into(), p.code.as_ref().into());
+                attributes.insert("exception.message".into(), p.title.as_ref().into());
+            }
         }
         if self.globals.dry_run {
             attributes.insert("overheid.dry_run".into(), true.into());
@@ -140,7 +161,7 @@ impl<'a> Context<'a> {
             "name": self.name,
             "start_time": started,
             "end_time": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
-            "status": if exit == ExitStatus::Ok { "OK" } else { "ERROR" },
+            "status": status,
             "exit_code": exit.code(),
             "tool": self.tool.name,
             "tool_version": self.tool.version,

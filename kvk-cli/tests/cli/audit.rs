@@ -53,7 +53,12 @@ fn audit_1_one_record_per_invocation() {
         assert_eq!(record["name"], name);
         assert_eq!(record["tool"], "kvk-cli");
         assert_eq!(record["exit_code"], exit);
-        assert_eq!(record["status"], if exit == 0 { "OK" } else { "ERROR" });
+        let status = match exit {
+            0 => "OK",
+            69 | 70 | 74..=76 | 78 | 124 => "ERROR",
+            _ => "UNSET",
+        };
+        assert_eq!(record["status"], status, "AUDIT-9: LDV status");
         if let Some(code) = code {
             assert_eq!(record["attributes"]["error.code"], code, "AUDIT-9");
         }
