@@ -183,33 +183,53 @@ impl OtlpExporter {
             Some(kind) => kind.contains("json"),
             None => self.protocol == Protocol::Json,
         };
-        let answer: Option<ExportTraceServiceResponse> = if json {
-            serde_json::from_slice(&response.body).ok()
+        let answer = if json {
+            json_rejection(&response.body)
         } else {
-            ExportTraceServiceResponse::decode(response.body.as_slice()).ok()
+            ExportTraceServiceResponse::decode(response.body.as_slice())
+                .ok()
+                .map(|answer| {
+                    let partial = answer.partial_success.unwrap_or_default();
+                    (partial.rejected_spans, partial.error_message)
+                })
         };
-        let answer = answer.ok_or_else(|| {
+        let (rejected, message) = answer.ok_or_else(|| {
             audit_error(format!(
                 "het antwoord van de Logboek-collector {} is onleesbaar (HTTP {})",
                 self.url, response.status
             ))
         })?;
-        match answer.partial_success {
-            Some(partial) if partial.rejected_spans > 0 => {
-                let said: String = partial
-                    .error_message
+        match rejected {
+            0 => Ok(()),
+            _ => {
+                let said: String = message
                     .chars()
                     .filter(|c| !c.is_control())
                     .take(MAX_MESSAGE_CHARS)
                     .collect();
                 Err(audit_error(format!(
-                    "de Logboek-collector {} weigerde {} van {sent} spans: {said}",
-                    self.url, partial.rejected_spans
+                    "de Logboek-collector {} weigerde {rejected} van {sent} spans: {said}",
+                    self.url
                 )))
             }
-            _ => Ok(()),
         }
     }
+}
+
+/// The rejected-span count and message of an OTLP/JSON answer, whose int64 may be a
+/// number or a decimal string (the OTLP JSON mapping allows both).
+fn json_rejection(body: &[u8]) -> Option<(i64, String)> {
+    let answer: Value = serde_json::from_slice(body).ok()?;
+    let Some(partial) = answer.get("partialSuccess") else {
+        return Some((0, String::new()));
+    };
+    let rejected = match partial.get("rejectedSpans") {
+        None => 0,
+        Some(Value::String(text)) => text.parse().ok()?,
+        Some(number) => number.as_i64()?,
+    };
+    let message = partial["errorMessage"].as_str().unwrap_or("").to_string();
+    Some((rejected, message))
 }
 
 /// The traces URL: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, else
