@@ -13,6 +13,7 @@ mod http;
 mod http_status;
 mod indienen;
 mod opslag;
+mod otlp;
 mod regeling;
 mod scrub;
 mod sessie;
