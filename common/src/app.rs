@@ -246,9 +246,12 @@ impl Finish<'_, '_> {
         let records = |exit, problem: Option<&Problem>| {
             ctx.audit_records(&self.started, self.processing_activity, exit, problem)
         };
-        log.write(&records(exit, problem), ctx.spec.is_mutating(), |err| {
-            records(err.exit, Some(err))
-        })
+        log.write(
+            &records(exit, problem),
+            ctx.spec.is_mutating(),
+            |needs_tls| ctx.used_client(needs_tls),
+            |err| records(err.exit, Some(err)),
+        )
     }
 }
 

@@ -174,6 +174,17 @@ impl<'a> Context<'a> {
         record
     }
 
+    /// The client the command used, if it has the TLS roots when `needs_tls`
+    /// (bounds are the caller's to set, [`HttpClient::bounded`]).
+    pub(crate) fn used_client(&self, needs_tls: bool) -> Option<HttpClient> {
+        match &self.client {
+            Some((client, tls)) if *tls || !needs_tls => {
+                Some(client.bounded(self.deadline, DEFAULT_MAX_RESPONSE_BYTES))
+            }
+            _ => None,
+        }
+    }
+
     /// The command's deadline (`--timeout`): every local wait ends by it (exit 124).
     pub fn deadline(&self) -> Instant {
         self.deadline

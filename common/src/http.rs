@@ -437,6 +437,17 @@ impl HttpClient {
         })
     }
 
+    /// The same client (its connection pool, runtime thread and TLS roots) with
+    /// other bounds: the audit export reuses the command's client this way
+    /// instead of building a second one.
+    pub fn bounded(&self, deadline: Instant, max_body: u64) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            deadline,
+            max_body,
+        }
+    }
+
     /// Send `request`, retrying where that is safe; the body is read whole.
     /// Redirects are followed only while they stay under `scope` (see
     /// [`redirect_scope`]); the response names the URL that answered.

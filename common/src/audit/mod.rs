@@ -25,6 +25,7 @@ pub use otlp::OtlpExporter;
 use crate::env::{AUDIT_EXPORT, Env, OVERHEID_AUDIT_LOG};
 use crate::error::{Problem, Result};
 use crate::exit::ExitStatus;
+use crate::http::HttpClient;
 use crate::tool::ToolInfo;
 
 /// Where the audit log goes: `--audit-log`, the tool's variable,
@@ -166,20 +167,25 @@ impl Audit {
     /// also syncs it). If the file then fails, the Logboek gets a second
     /// record of the same spans, `restated` for that failure (AUDIT-1), as
     /// far as it still can; the first failure is the result.
+    ///
+    /// `client` gives the command's HTTP client for reuse, when it has one
+    /// that loaded what the collector needs (`needs_tls`).
     pub fn write(
         &mut self,
         records: &[Value],
         durable: bool,
+        client: impl Fn(bool) -> Option<HttpClient>,
         restated: impl Fn(&Problem) -> Vec<Value>,
     ) -> Result<(), Problem> {
+        let client = self.otlp.as_ref().and_then(|otlp| client(otlp.needs_tls()));
         if let Some(otlp) = &self.otlp {
-            otlp.export(records)?;
+            otlp.export(records, client.as_ref())?;
         }
         if let Some(file) = &mut self.file
             && let Err(err) = file.append_all(records, durable)
         {
             if let Some(otlp) = &self.otlp {
-                let _ = otlp.export(&restated(&err));
+                let _ = otlp.export(&restated(&err), client.as_ref());
             }
             return Err(err);
         }

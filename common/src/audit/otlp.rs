@@ -110,7 +110,10 @@ impl OtlpExporter {
     /// file lock is) and by `OTEL_EXPORTER_OTLP_TIMEOUT`: past the command's
     /// deadline it is exit 124, past the exporter's own timeout, a refusal,
     /// an unreachable collector or a rejected span it is exit 74.
-    pub fn export(&self, records: &[Value]) -> Result<(), Problem> {
+    ///
+    /// `client` is the command's client, reused (with the export's bounds)
+    /// when it has what the collector needs; otherwise one is built.
+    pub fn export(&self, records: &[Value], client: Option<&HttpClient>) -> Result<(), Problem> {
         let message = span::request(records, &self.resource);
         let bytes = match self.protocol {
             Protocol::Protobuf => message.encode_to_vec(),
@@ -121,13 +124,19 @@ impl OtlpExporter {
         let now = Instant::now();
         let command_bound = self.deadline.max(now + RECORD_GRACE);
         let own_bound = now + self.timeout;
-        let config = ClientConfig {
-            deadline: command_bound.min(own_bound),
-            max_body: MAX_ANSWER_BYTES,
-            proxy: self.proxy.as_deref(),
+        let bound = command_bound.min(own_bound);
+        let client = match client {
+            Some(client) => Ok(client.bounded(bound, MAX_ANSWER_BYTES)),
+            None => {
+                let config = ClientConfig {
+                    deadline: bound,
+                    max_body: MAX_ANSWER_BYTES,
+                    proxy: self.proxy.as_deref(),
+                };
+                HttpClient::new(&config, self.needs_tls())
+            }
         };
-        let sent = HttpClient::new(&config, self.url.starts_with("https:"))
-            .and_then(|client| client.send(&self.request(bytes), &self.url));
+        let sent = client.and_then(|client| client.send(&self.request(bytes), &self.url));
         match sent {
             Ok(response) if (200..300).contains(&response.status) => {
                 self.confirmed(&response, records.len())
@@ -158,6 +167,11 @@ impl OtlpExporter {
             ))),
             Err(Error::Halt(_)) => Err(Problem::software("onverwachte stop bij de OTLP-export")),
         }
+    }
+
+    /// Whether the collector is reached over TLS (so a client needs the root store).
+    pub fn needs_tls(&self) -> bool {
+        self.url.starts_with("https:")
     }
 
     /// The export request, with the configured headers (held as secrets).
