@@ -2,13 +2,10 @@
 //! destination rules, failure to write (exit 74), and 200 concurrent writers (AUDIT-*).
 
 use std::collections::BTreeSet;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
 
 use serde_json::Value;
 
-use crate::support::{KEY, KvkFake, Sandbox, compact_document, read_audit, run};
+use crate::support::{KEY, KvkFake, Sandbox, dry_runs_at_once, read_audit, run};
 
 const TRACE_ID: &str = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_SPAN: &str = "b7ad6b7169203331";
@@ -332,39 +329,16 @@ fn audit_5_no_destination_is_audit_fout() {
 #[test]
 fn audit_3_two_hundred_concurrent_writers() {
     const PROCESSES: usize = 200;
-    const WORKERS: usize = 8;
     let sandbox = Sandbox::new();
     let log = sandbox.audit_log();
-    let binary = assert_cmd::cargo::cargo_bin("kvk-cli");
-    let next = AtomicUsize::new(0);
     let numbers: Vec<String> = (0..PROCESSES)
         .map(|i| format!("{:08}", 10_000_000 + i))
         .collect();
-    thread::scope(|scope| {
-        for _ in 0..WORKERS {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(number) = numbers.get(index) else {
-                        break;
-                    };
-                    let output = Command::new(&binary)
-                        .env_clear()
-                        .env("HOME", sandbox.path())
-                        .env("KVK_API_BASE", "http://127.0.0.1:9/api")
-                        .env("KVK_API_KEY", KEY)
-                        .env("KVK_AUDIT_LOG", &log)
-                        .args(["basisprofiel", "get", number, "--dry-run"])
-                        .stdin(Stdio::null())
-                        .output()
-                        .expect("kvk-cli runs");
-                    assert!(output.status.success(), "{output:?}");
-                    let plan = compact_document(&String::from_utf8_lossy(&output.stdout));
-                    assert_eq!(plan["arguments"]["kvk_nummer"], number.as_str());
-                }
-            });
-        }
-    });
+    dry_runs_at_once(
+        &sandbox,
+        &numbers,
+        &[("KVK_AUDIT_LOG", log.display().to_string())],
+    );
     let text = std::fs::read_to_string(&log).expect("audit log");
     assert!(text.ends_with('\n'));
     let records = read_audit(&log);

@@ -2,15 +2,13 @@
 //! spans to a fake collector on 127.0.0.1 that decodes them with opentelemetry-proto.
 
 use std::collections::BTreeSet;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use test_support::otlp::{self, AnyValue, StatusCode};
 use test_support::{FakeServer, Reply};
 
-use crate::support::{KEY, KvkFake, Sandbox, run};
+use crate::support::{KEY, KvkFake, Sandbox, dry_runs_at_once, run};
 
 const CANARY: &str = "kanarie-otlp-7c41d2";
 const TRACE_ID: &str = "0af7651916cd43dd8448eb211c80319c";
@@ -223,10 +221,8 @@ fn audit_21_stalled_or_unreachable_collector() {
     assert_eq!(result.error(74)["code"], "AUDIT_FOUT");
     assert!(started.elapsed() < Duration::from_secs(8));
 
-    let closed = {
-        let port = FakeServer::start(|_| Reply::new(200)).base_url();
-        port // the server is dropped here: its port refuses connections
-    };
+    // The server is dropped at once: its port then refuses connections.
+    let closed = FakeServer::start(|_| Reply::new(200)).base_url();
     let result = run(
         cmd(&sandbox, &fake, &closed, "file,otlp"),
         ["basisprofiel", "get", "68750110"],
@@ -298,38 +294,16 @@ fn audit_21_several_subjects_are_child_spans() {
 #[test]
 fn audit_21_a_hundred_concurrent_calls_lose_no_span() {
     const PROCESSES: usize = 100;
-    const WORKERS: usize = 8;
     let logboek = collector(vec![Reply::new(200)]);
     let sandbox = Sandbox::new();
-    let binary = assert_cmd::cargo::cargo_bin("kvk-cli");
-    let next = AtomicUsize::new(0);
     let numbers: Vec<String> = (0..PROCESSES)
         .map(|i| format!("{:08}", 20_000_000 + i))
         .collect();
-    thread::scope(|scope| {
-        for _ in 0..WORKERS {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(number) = numbers.get(index) else {
-                        break;
-                    };
-                    let output = Command::new(&binary)
-                        .env_clear()
-                        .env("HOME", sandbox.path())
-                        .env("KVK_API_BASE", "http://127.0.0.1:9/api")
-                        .env("KVK_API_KEY", KEY)
-                        .env("OVERHEID_AUDIT_EXPORT", "otlp")
-                        .env("OTEL_EXPORTER_OTLP_ENDPOINT", logboek.base_url())
-                        .args(["basisprofiel", "get", number, "--dry-run"])
-                        .stdin(Stdio::null())
-                        .output()
-                        .expect("kvk-cli runs");
-                    assert!(output.status.success(), "{output:?}");
-                }
-            });
-        }
-    });
+    let env = [
+        ("OVERHEID_AUDIT_EXPORT", "otlp".to_string()),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", logboek.base_url()),
+    ];
+    dry_runs_at_once(&sandbox, &numbers, &env);
     let subjects: BTreeSet<String> = otlp::spans(&logboek)
         .iter()
         .map(|s| otlp::text(s, "dpl.core.data_subject_id").expect("subject"))
