@@ -8,7 +8,7 @@
 //! `OVERHEID_AUDIT_EXPORT` chooses the destinations: the local JSON Lines
 //! file ([`file`], the default), a Logboek over OTLP/HTTP ([`otlp`], the
 //! record mapped to a span by [`span`]), or both. Every destination confirms
-//! the write before anything is printed or committed (AUDIT-6, AUDIT-20).
+//! the write before anything is printed or committed (AUDIT-6, AUDIT-21).
 
 mod file;
 pub mod otlp;

@@ -18,7 +18,7 @@ use opentelemetry_proto::tonic::resource::v1::Resource;
 use prost::Message;
 use serde_json::Value;
 
-use super::{RECORD_GRACE, audit_error, span};
+use super::{RECORD_GRACE, span};
 use crate::env::{
     Env, OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME, OTLP_ENDPOINT, OTLP_HEADERS, OTLP_PROTOCOL,
     OTLP_TIMEOUT, OTLP_TRACES_ENDPOINT,
@@ -35,6 +35,14 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_ANSWER_BYTES: u64 = 64 * 1024;
 /// The longest collector message quoted in an error.
 const MAX_MESSAGE_CHARS: usize = 200;
+
+/// An unconfirmed record: exit 74, like an unwritable file (AUDIT-21).
+fn audit_error(detail: String) -> Problem {
+    super::audit_error(detail).with_hint(
+        "zonder bevestigde auditregel geen verwerking; controleer de Logboek-collector \
+         (OTEL_EXPORTER_OTLP_ENDPOINT) en probeer het opnieuw",
+    )
+}
 
 /// How the spans are encoded (`OTEL_EXPORTER_OTLP_PROTOCOL`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
