@@ -3,13 +3,15 @@
 //! 1. `--help --json` → discovery; `completions` → a completion script.
 //! 2. Parse with clap; a usage error is one JSON object on stderr, exit 2.
 //! 3. Check `--fields` against the command's output schema (exit 2).
-//! 4. Open the audit log before any work (exit 74 if it cannot be opened).
+//! 4. Open the audit destinations before any work: the file (exit 74 if it
+//!    cannot be opened) and/or the OTLP exporter (exit 78 if misconfigured).
 //! 5. Refuse a bad `--timeout`, an unreadable environment variable or a bad
 //!    `--fields` (audited); otherwise run the command; a panic becomes exit 70
 //!    with its location (never its data) in the error and the record.
-//! 6. Apply `--fields`, then `--provenance`, then write the audit record;
-//!    only then print. If the record cannot be written, nothing is printed
-//!    and the exit is 74.
+//! 6. Apply `--fields`, then `--provenance`, then write the audit record and
+//!    have every destination confirm it; only then commit and print. If the
+//!    record cannot be written or is not confirmed, nothing is printed and
+//!    the exit is 74 (124 when the deadline passed).
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -21,7 +23,7 @@ use clap::FromArgMatches;
 use clap::error::ErrorKind;
 use serde_json::Value;
 
-use crate::audit::{self, AuditLog};
+use crate::audit::Audit;
 use crate::cli::{Cli, Commands, command, completion_script, subcommand_path};
 use crate::context::Context;
 use crate::crash;
@@ -94,9 +96,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let deadline = clock + timeout;
     // An unreadable variable that decides the destination leaves no
     // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).
-    let mut log = match audit::destination(globals.audit_log.as_deref(), &env, info.audit_env)
-        .and_then(|path| AuditLog::open(&path, deadline))
-    {
+    let mut log = match Audit::open(globals.audit_log.as_deref(), &env, info, deadline) {
         Ok(log) => log,
         Err(err) => return report_early(&err, &trace),
     };
@@ -147,7 +147,7 @@ struct Finish<'c, 'a> {
 impl Finish<'_, '_> {
     fn success(
         &self,
-        log: &mut AuditLog,
+        log: &mut Audit,
         mut outcome: Outcome,
         selection: Option<&Selection>,
     ) -> ExitCode {
@@ -195,7 +195,7 @@ impl Finish<'_, '_> {
         }
     }
 
-    fn halt(&self, log: &mut AuditLog, halt: Halt) -> ExitCode {
+    fn halt(&self, log: &mut Audit, halt: Halt) -> ExitCode {
         let ctx = self.ctx;
         match halt {
             Halt::DryRun(plan) => {
@@ -219,7 +219,7 @@ impl Finish<'_, '_> {
         }
     }
 
-    fn failure(&self, log: &mut AuditLog, problem: &Problem) -> ExitCode {
+    fn failure(&self, log: &mut Audit, problem: &Problem) -> ExitCode {
         if let Err(err) = self.record(log, problem.exit, Some(problem)) {
             return self.print_problem(&err);
         }
@@ -238,13 +238,20 @@ impl Finish<'_, '_> {
 
     fn record(
         &self,
-        log: &mut AuditLog,
+        log: &mut Audit,
         exit: ExitStatus,
         problem: Option<&Problem>,
     ) -> Result<(), Problem> {
         let ctx = self.ctx;
-        let record = ctx.audit_record(&self.started, self.processing_activity, exit, problem);
-        log.append(&record, ctx.spec.is_mutating())
+        let records = |exit, problem: Option<&Problem>| {
+            ctx.audit_records(&self.started, self.processing_activity, exit, problem)
+        };
+        log.write(
+            &records(exit, problem),
+            ctx.spec.is_mutating(),
+            |needs_tls| ctx.used_client(needs_tls),
+            |err| records(err.exit, Some(err)),
+        )
     }
 }
 

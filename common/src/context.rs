@@ -4,11 +4,11 @@
 use std::time::Instant;
 
 use chrono::{SecondsFormat, Utc};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
-use crate::env::{Env, MAX_RESPONSE_BYTES};
+use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES, PROFILE_ENV};
 use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
@@ -47,6 +47,7 @@ impl<'a> Context<'a> {
         deadline: Instant,
     ) -> Self {
         crate::secrets::hold_declared(tool.env, env);
+        crate::secrets::hold_declared(PROFILE_ENV, env);
         Self {
             tool,
             spec,
@@ -68,10 +69,12 @@ impl<'a> Context<'a> {
         self.env.get(name)
     }
 
-    /// The data subject this call concerns, for the audit record.
+    /// A data subject this call concerns, for the audit record (AUDIT-14).
+    /// May be called more than once: a call that concerns several distinct
+    /// subjects gets one child record per subject (AUDIT-14); naming the same
+    /// subject again changes nothing.
     pub fn subject(&mut self, id: &str, id_type: &'static str) {
-        self.audit.data_subject_id = Some(id.to_string());
-        self.audit.data_subject_id_type = Some(id_type);
+        self.audit.add_subject(id, id_type);
     }
 
     /// An extra audit attribute (never secrets, never response data).
@@ -79,9 +82,49 @@ impl<'a> Context<'a> {
         self.audit.extra.insert(key.to_string(), value);
     }
 
-    /// This invocation's audit record (AUDIT-*): the span, its outcome and the
-    /// `dpl.core.*` attributes, with every held secret masked (SEC-2).
-    pub(crate) fn audit_record(
+    /// This invocation's audit records (AUDIT-*): the call's record first,
+    /// then, when the call concerns several data subjects, one child record
+    /// per subject (AUDIT-14); every held secret masked (SEC-2).
+    pub(crate) fn audit_records(
+        &self,
+        started: &str,
+        processing_activity: &str,
+        exit: ExitStatus,
+        problem: Option<&Problem>,
+    ) -> Vec<Value> {
+        let call = self.audit_record(started, processing_activity, exit, problem);
+        let mut records = Vec::with_capacity(1 + self.audit.child_subjects().len());
+        for subject in self.audit.child_subjects() {
+            let mut attributes = Map::new();
+            attributes.insert(
+                "dpl.core.processing_activity_id".into(),
+                processing_activity.into(),
+            );
+            subject.insert_into(&mut attributes);
+            for key in [
+                "dpl.core.foreign_operation.processor",
+                "error.code",
+                "exception.type",
+                "exception.message",
+                "overheid.dry_run",
+            ] {
+                if let Some(value) = call["attributes"].get(key) {
+                    attributes.insert(key.into(), value.clone());
+                }
+            }
+            let mut child = call.clone();
+            child["span_id"] = subject.span_id.clone().into();
+            child["parent_span_id"] = self.trace.span_id.clone().into();
+            child["attributes"] = Value::Object(attributes);
+            crate::secrets::scrub_value(&mut child);
+            records.push(child);
+        }
+        records.insert(0, call);
+        records
+    }
+
+    /// The call's own record: the span, its outcome and its attributes.
+    fn audit_record(
         &self,
         started: &str,
         processing_activity: &str,
@@ -89,8 +132,22 @@ impl<'a> Context<'a> {
         problem: Option<&Problem>,
     ) -> Value {
         let mut attributes = self.audit.to_json(processing_activity);
+        let status = crate::audit::status(exit);
+        if let Some(processor) = self.env(FOREIGN_PROCESSOR) {
+            attributes.insert(
+                "dpl.core.foreign_operation.processor".into(),
+                processor.into(),
+            );
+        }
         if let Some(p) = problem {
             attributes.insert("error.code".into(), p.code.as_ref().into());
+            if status == "ERROR" && !attributes.contains_key("exception.type") {
+                // A technical failure (LDV `Error`): its class, never the detail,
+                // which may quote the source's answer (AUDIT-7). A panic has set
+                // its own (AUDIT-19).
+                attributes.insert("exception.type".into(), p.code.as_ref().into());
+                attributes.insert("exception.message".into(), p.title.as_ref().into());
+            }
         }
         if self.globals.dry_run {
             attributes.insert("overheid.dry_run".into(), true.into());
@@ -104,7 +161,7 @@ impl<'a> Context<'a> {
             "name": self.name,
             "start_time": started,
             "end_time": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
-            "status": if exit == ExitStatus::Ok { "OK" } else { "ERROR" },
+            "status": status,
             "exit_code": exit.code(),
             "tool": self.tool.name,
             "tool_version": self.tool.version,
@@ -115,6 +172,17 @@ impl<'a> Context<'a> {
         }
         crate::secrets::scrub_value(&mut record);
         record
+    }
+
+    /// The client the command used, if it has the TLS roots when `needs_tls`
+    /// (bounds are the caller's to set, [`HttpClient::bounded`]).
+    pub(crate) fn used_client(&self, needs_tls: bool) -> Option<HttpClient> {
+        match &self.client {
+            Some((client, tls)) if *tls || !needs_tls => {
+                Some(client.bounded(self.deadline, DEFAULT_MAX_RESPONSE_BYTES))
+            }
+            _ => None,
+        }
     }
 
     /// The command's deadline (`--timeout`): every local wait ends by it (exit 124).

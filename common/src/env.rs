@@ -60,6 +60,18 @@ pub const OVERHEID_AUDIT_LOG: &str = "OVERHEID_AUDIT_LOG";
 pub const PROCESSING_ACTIVITY: &str = "OVERHEID_PROCESSING_ACTIVITY_ID";
 /// Name of the response-size cap variable.
 pub const MAX_RESPONSE_BYTES: &str = "OVERHEID_MAX_RESPONSE_BYTES";
+/// Which audit destinations are written: `file`, `otlp` or `file,otlp` (AUDIT-20).
+pub const AUDIT_EXPORT: &str = "OVERHEID_AUDIT_EXPORT";
+/// The calling application or organisation, recorded as `dpl.core.foreign_operation.processor`.
+pub const FOREIGN_PROCESSOR: &str = "OVERHEID_FOREIGN_PROCESSOR";
+/// The standard OpenTelemetry exporter variables the OTLP destination reads.
+pub const OTLP_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
+pub const OTLP_TRACES_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
+pub const OTLP_HEADERS: &str = "OTEL_EXPORTER_OTLP_HEADERS";
+pub const OTLP_PROTOCOL: &str = "OTEL_EXPORTER_OTLP_PROTOCOL";
+pub const OTLP_TIMEOUT: &str = "OTEL_EXPORTER_OTLP_TIMEOUT";
+pub const OTEL_SERVICE_NAME: &str = "OTEL_SERVICE_NAME";
+pub const OTEL_RESOURCE_ATTRIBUTES: &str = "OTEL_RESOURCE_ATTRIBUTES";
 /// The session variable of the KvK session rule.
 pub const KVK_SESSIE_NUMMER: &str = "KVK_SESSIE_NUMMER";
 
@@ -120,6 +132,55 @@ pub const PROFILE_ENV: &[EnvVar] = &[
         "TERM",
         EnvKind::Setting,
         "\"dumb\": geen kleur in de uitvoer",
+    ),
+    EnvVar::new(
+        AUDIT_EXPORT,
+        EnvKind::Setting,
+        "bestemming van de auditregels: file, otlp (een Logboek via OTLP/HTTP) of file,otlp",
+    )
+    .with_default("file"),
+    EnvVar::new(
+        FOREIGN_PROCESSOR,
+        EnvKind::Setting,
+        "URL van de aanroepende applicatie of organisatie (dpl.core.foreign_operation.processor)",
+    ),
+    EnvVar::new(
+        OTLP_ENDPOINT,
+        EnvKind::BaseUrl,
+        "OTLP/HTTP-collector van het Logboek; spans gaan naar <url>/v1/traces",
+    )
+    .with_default("http://localhost:4318"),
+    EnvVar::new(
+        OTLP_TRACES_ENDPOINT,
+        EnvKind::BaseUrl,
+        "volledige OTLP/HTTP-URL voor spans (gaat voor OTEL_EXPORTER_OTLP_ENDPOINT)",
+    ),
+    EnvVar::new(
+        OTLP_HEADERS,
+        EnvKind::Secret,
+        "headers voor de collector (sleutel=waarde,…), bijv. een token",
+    ),
+    EnvVar::new(
+        OTLP_PROTOCOL,
+        EnvKind::Setting,
+        "http/protobuf of http/json",
+    )
+    .with_default("http/protobuf"),
+    EnvVar::new(
+        OTLP_TIMEOUT,
+        EnvKind::Setting,
+        "maximale wachttijd op de collector in milliseconden (binnen --timeout)",
+    )
+    .with_default("10000"),
+    EnvVar::new(
+        OTEL_SERVICE_NAME,
+        EnvKind::Setting,
+        "service.name in de OTLP-resource (standaard de naam van de tool)",
+    ),
+    EnvVar::new(
+        OTEL_RESOURCE_ATTRIBUTES,
+        EnvKind::Setting,
+        "extra resource-attributen voor OTLP (sleutel=waarde,…)",
     ),
 ];
 

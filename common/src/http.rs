@@ -41,6 +41,10 @@ pub struct Request {
     pub url: String,
     pub headers: Vec<Header>,
     pub body: Option<Value>,
+    /// A body that is not JSON (an OTLP export): its content type and bytes.
+    payload: Option<(&'static str, Vec<u8>)>,
+    /// Retrying is safe although the method is not idempotent (an OTLP export).
+    retry_safe: bool,
 }
 
 impl Request {
@@ -66,17 +70,33 @@ impl Request {
             url: url.into(),
             headers: Vec::new(),
             body: None,
+            payload: None,
+            retry_safe: false,
         }
     }
 
     /// A POST of a JSON body.
     pub fn post(url: impl Into<String>, body: Value) -> Self {
         Self {
-            method: "POST",
-            url: url.into(),
-            headers: Vec::new(),
             body: Some(body),
+            ..Self::get(url).with_method("POST")
         }
+    }
+
+    /// A POST of an OTLP/HTTP export (`content_type` and its encoded
+    /// `bytes`). The OTLP specification makes an export retryable on
+    /// 429/502/503/504, so it is retried as an idempotent request is (NET-4).
+    pub fn otlp_export(url: impl Into<String>, content_type: &'static str, bytes: Vec<u8>) -> Self {
+        Self {
+            payload: Some((content_type, bytes)),
+            retry_safe: true,
+            ..Self::get(url).with_method("POST")
+        }
+    }
+
+    fn with_method(mut self, method: &'static str) -> Self {
+        self.method = method;
+        self
     }
 
     /// Add a header.
@@ -122,6 +142,7 @@ impl Request {
     /// `Idempotency-Key`.
     pub fn is_idempotent(&self) -> bool {
         matches!(self.method, "GET" | "HEAD" | "PUT" | "DELETE")
+            || self.retry_safe
             || self
                 .headers
                 .iter()
@@ -416,6 +437,17 @@ impl HttpClient {
         })
     }
 
+    /// The same client (its connection pool, runtime thread and TLS roots) with
+    /// other bounds: the audit export reuses the command's client this way
+    /// instead of building a second one.
+    pub fn bounded(&self, deadline: Instant, max_body: u64) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            deadline,
+            max_body,
+        }
+    }
+
     /// Send `request`, retrying where that is safe; the body is read whole.
     /// Redirects are followed only while they stay under `scope` (see
     /// [`redirect_scope`]); the response names the URL that answered.
@@ -472,6 +504,7 @@ impl HttpClient {
             if response.status == 303 || (hop.method == "POST" && response.status <= 302) {
                 hop.method = "GET";
                 hop.body = None;
+                hop.payload = None;
             }
         }
         Err(Problem::protocol(format!(
@@ -496,6 +529,11 @@ impl HttpClient {
             builder = builder
                 .header("content-type", "application/json")
                 .body(body.to_string());
+        }
+        if let Some((content_type, bytes)) = &request.payload {
+            builder = builder
+                .header("content-type", *content_type)
+                .body(bytes.clone());
         }
         let response = builder.send().map_err(|e| transport_error(&e))?;
         let status = response.status().as_u16();

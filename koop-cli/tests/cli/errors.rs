@@ -27,7 +27,7 @@ fn invalid_inputs_are_reported_together_before_any_request() {
     assert_eq!(fake.server.request_count(), 0, "EXIT-3: nothing sent");
     let records = sandbox.audit_records();
     assert_eq!(records.len(), 1, "AUDIT-1");
-    assert_eq!(records[0]["status"], "ERROR");
+    assert_eq!(records[0]["status"], "UNSET", "AUDIT-9: bad input");
     assert_eq!(records[0]["exit_code"], 65);
     assert_eq!(records[0]["attributes"]["error.code"], "INVALID_INPUT");
 }

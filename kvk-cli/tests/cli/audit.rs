@@ -2,13 +2,10 @@
 //! destination rules, failure to write (exit 74), and 200 concurrent writers (AUDIT-*).
 
 use std::collections::BTreeSet;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
 
 use serde_json::Value;
 
-use crate::support::{KEY, KvkFake, Sandbox, compact_document, read_audit, run};
+use crate::support::{KEY, KvkFake, Sandbox, dry_runs_at_once, read_audit, run};
 
 const TRACE_ID: &str = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_SPAN: &str = "b7ad6b7169203331";
@@ -53,7 +50,12 @@ fn audit_1_one_record_per_invocation() {
         assert_eq!(record["name"], name);
         assert_eq!(record["tool"], "kvk-cli");
         assert_eq!(record["exit_code"], exit);
-        assert_eq!(record["status"], if exit == 0 { "OK" } else { "ERROR" });
+        let status = match exit {
+            0 => "OK",
+            69 | 70 | 74..=76 | 78 | 124 => "ERROR",
+            _ => "UNSET",
+        };
+        assert_eq!(record["status"], status, "AUDIT-9: LDV status");
         if let Some(code) = code {
             assert_eq!(record["attributes"]["error.code"], code, "AUDIT-9");
         }
@@ -327,39 +329,16 @@ fn audit_5_no_destination_is_audit_fout() {
 #[test]
 fn audit_3_two_hundred_concurrent_writers() {
     const PROCESSES: usize = 200;
-    const WORKERS: usize = 8;
     let sandbox = Sandbox::new();
     let log = sandbox.audit_log();
-    let binary = assert_cmd::cargo::cargo_bin("kvk-cli");
-    let next = AtomicUsize::new(0);
     let numbers: Vec<String> = (0..PROCESSES)
         .map(|i| format!("{:08}", 10_000_000 + i))
         .collect();
-    thread::scope(|scope| {
-        for _ in 0..WORKERS {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(number) = numbers.get(index) else {
-                        break;
-                    };
-                    let output = Command::new(&binary)
-                        .env_clear()
-                        .env("HOME", sandbox.path())
-                        .env("KVK_API_BASE", "http://127.0.0.1:9/api")
-                        .env("KVK_API_KEY", KEY)
-                        .env("KVK_AUDIT_LOG", &log)
-                        .args(["basisprofiel", "get", number, "--dry-run"])
-                        .stdin(Stdio::null())
-                        .output()
-                        .expect("kvk-cli runs");
-                    assert!(output.status.success(), "{output:?}");
-                    let plan = compact_document(&String::from_utf8_lossy(&output.stdout));
-                    assert_eq!(plan["arguments"]["kvk_nummer"], number.as_str());
-                }
-            });
-        }
-    });
+    dry_runs_at_once(
+        &sandbox,
+        &numbers,
+        &[("KVK_AUDIT_LOG", log.display().to_string())],
+    );
     let text = std::fs::read_to_string(&log).expect("audit log");
     assert!(text.ends_with('\n'));
     let records = read_audit(&log);
@@ -394,4 +373,73 @@ fn audit_4_new_log_is_private() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}
+
+/// AUDIT-14: a search concerns the companies it finds. Several distinct ones get
+/// the call's record (without a subject) and then one child record each (same trace, a new
+/// span whose parent is the call's span); one company, found three times, keeps the
+/// single-record shape with the subject on the call's record.
+#[test]
+fn audit_14_one_child_record_per_data_subject() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env("TRACEPARENT", format!("00-{TRACE_ID}-{PARENT_SPAN}-01"));
+    let found = run(cmd, ["zoeken", "--naam", "Test"]).json();
+    let records = sandbox.audit_records();
+    let call = &records[0];
+    assert_eq!(call["parent_span_id"], PARENT_SPAN);
+    assert!(call["attributes"].get("dpl.core.data_subject_id").is_none());
+    assert!(call["attributes"].get("url.full").is_some());
+    let mut expected: Vec<&str> = found["resultaten"]
+        .as_array()
+        .expect("resultaten")
+        .iter()
+        .map(|r| r["kvkNummer"].as_str().expect("kvkNummer"))
+        .collect();
+    expected.dedup();
+    assert!(expected.len() > 1, "the fixture finds several companies");
+    let children = &records[1..];
+    let subjects: Vec<&str> = children
+        .iter()
+        .map(|r| {
+            r["attributes"]["dpl.core.data_subject_id"]
+                .as_str()
+                .expect("subject")
+        })
+        .collect();
+    assert_eq!(subjects, expected, "one child record per company, in order");
+    let mut spans = BTreeSet::new();
+    spans.insert(call["span_id"].as_str().expect("span"));
+    for child in children {
+        assert_eq!(child["trace_id"], TRACE_ID);
+        assert_eq!(child["parent_span_id"], call["span_id"]);
+        assert_eq!(child["name"], "kvk-cli zoeken");
+        assert_eq!(child["status"], call["status"]);
+        assert_eq!(child["exit_code"], 0);
+        assert_eq!(child["start_time"], call["start_time"]);
+        assert_eq!(child["end_time"], call["end_time"]);
+        assert_eq!(
+            child["attributes"]["dpl.core.data_subject_id_type"],
+            "KVK_NUMMER"
+        );
+        assert_eq!(
+            child["attributes"].as_object().expect("attributes").len(),
+            3,
+            "a child carries the activity and its subject only: {child}"
+        );
+        spans.insert(child["span_id"].as_str().expect("span"));
+    }
+    assert_eq!(spans.len(), records.len(), "a new span per child");
+    assert!(!sandbox.audit_text().contains("Test BV Donald"), "AUDIT-7");
+
+    let sandbox = Sandbox::new();
+    let found = run(sandbox.cmd(&fake.base()), ["zoeken", "--naam", "Donald"]).json();
+    assert!(found["resultaten"].as_array().expect("resultaten").len() > 1);
+    let record = sandbox.single_audit_record();
+    assert_eq!(record["attributes"]["dpl.core.data_subject_id"], "68750110");
+    assert_eq!(
+        record["attributes"]["dpl.core.data_subject_id_type"],
+        "KVK_NUMMER"
+    );
 }

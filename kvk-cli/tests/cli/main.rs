@@ -13,6 +13,7 @@ mod golden;
 mod hostile_env;
 mod hostile_http;
 mod network;
+mod otlp;
 mod output;
 mod precision;
 mod provenance;

@@ -40,7 +40,10 @@ fn sec_7_other_number_is_refused_and_audited() {
     assert_eq!(fake.request_count(), 0);
     let record = sandbox.single_audit_record();
     assert_eq!(record["exit_code"], 77);
-    assert_eq!(record["status"], "ERROR");
+    assert_eq!(
+        record["status"], "UNSET",
+        "AUDIT-9: a refusal is no technical failure"
+    );
     assert_eq!(record["attributes"]["dpl.core.data_subject_id"], OTHER);
     assert_eq!(
         record["attributes"]["dpl.core.data_subject_id_type"],

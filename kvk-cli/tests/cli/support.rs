@@ -6,6 +6,7 @@
 //! - [`KvkFake`]: the fake KvK on a loopback port that also remembers every body it sent,
 //!   so provenance digests can be checked against the bytes on the wire.
 //! - [`discovery`] and [`tool_entry`]: the discovery document, from a clean environment.
+//! - [`dry_runs_at_once`]: many `kvk-cli` processes at once, for the concurrency tests.
 
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -112,4 +113,37 @@ pub fn discovery() -> Value {
 /// The tool entry called `name` in the discovery document.
 pub fn tool_entry(name: &str) -> Value {
     Sandbox::new().tool_entry(name)
+}
+
+/// Runs `kvk-cli basisprofiel get <number> --dry-run` once per number, eight processes at a
+/// time, in a clean environment with `env` added; each must succeed.
+pub fn dry_runs_at_once(sandbox: &Sandbox, numbers: &[String], env: &[(&str, String)]) {
+    const WORKERS: usize = 8;
+    let binary = assert_cmd::cargo::cargo_bin("kvk-cli");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..WORKERS {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(number) = numbers.get(index) else {
+                        break;
+                    };
+                    let output = std::process::Command::new(&binary)
+                        .env_clear()
+                        .env("HOME", sandbox.path())
+                        .env("KVK_API_BASE", "http://127.0.0.1:9/api")
+                        .env("KVK_API_KEY", KEY)
+                        .envs(env.iter().map(|(k, v)| (k, v)))
+                        .args(["basisprofiel", "get", number, "--dry-run"])
+                        .stdin(std::process::Stdio::null())
+                        .output()
+                        .expect("kvk-cli runs");
+                    assert!(output.status.success(), "{output:?}");
+                    let plan = compact_document(&String::from_utf8_lossy(&output.stdout));
+                    assert_eq!(plan["arguments"]["kvk_nummer"], number.as_str());
+                }
+            });
+        }
+    });
 }

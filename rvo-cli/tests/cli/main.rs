@@ -14,6 +14,7 @@ mod http;
 mod http_status;
 mod indienen;
 mod opslag;
+mod otlp;
 mod regeling;
 mod scrub;
 mod sessie;

@@ -12,6 +12,7 @@
 //! - [`Mounts`] puts several sources behind one port by path prefix.
 //! - [`cli`] runs a tool in a sandbox with a clean environment and checks its output, errors
 //!   and audit records against the profile and `spec/schemas/`.
+//! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -31,6 +32,7 @@ pub mod golden;
 pub mod koop;
 pub mod kvk;
 mod mount;
+pub mod otlp;
 mod reply;
 mod request;
 mod server;

@@ -70,7 +70,8 @@ fn records(session: &Session) -> Verdict {
         session.probes.iter().filter(|p| p.outcome.status.is_some()),
         "geen aanroepen",
         |probe| {
-            let lines = probe.audit.as_ref().map_or(0, Vec::len);
+            // Per-subject child records (AUDIT-14) belong to the call's record.
+            let lines = probe.audit.as_ref().map_or(0, |lines| own_records(lines));
             match probe.kind.reaches_command() {
                 Some(false) if lines > 0 => {
                     return Some(format!(
@@ -102,6 +103,24 @@ fn records(session: &Session) -> Verdict {
             None
         },
     )
+}
+
+/// How many of `lines` are a call's own record: a later line whose `parent_span_id` is
+/// the first line's `span_id` is a per-subject child of it (AUDIT-14).
+fn own_records(lines: &[String]) -> usize {
+    let span = |line: &String, key: &str| {
+        serde_json::from_str::<Value>(line)
+            .ok()
+            .and_then(|r| r.get(key).and_then(Value::as_str).map(str::to_string))
+    };
+    let Some((first, rest)) = lines.split_first() else {
+        return 0;
+    };
+    let call = span(first, "span_id");
+    1 + rest
+        .iter()
+        .filter(|l| call.is_none() || span(l, "parent_span_id") != call)
+        .count()
 }
 
 fn content(session: &Session) -> Verdict {
@@ -136,7 +155,13 @@ fn content(session: &Session) -> Verdict {
                     record["exit_code"]
                 ));
             }
-            if text("status") != if status == 0 { "OK" } else { "ERROR" } {
+            // LDV: `ERROR` only for an internal or technical failure (AUDIT-9).
+            let expected = match status {
+                0 => "OK",
+                2 | 65 | 66 | 77 | 80 | 81 => "UNSET",
+                _ => "ERROR",
+            };
+            if text("status") != expected {
                 return Some(format!(
                     "status {:?} past niet bij exit {status}",
                     text("status")

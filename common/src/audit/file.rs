@@ -1,21 +1,19 @@
-//! The audit log: one JSON line per invocation that reaches a command (rules AUDIT-*).
+//! The audit log file: one JSON line per record (rules AUDIT-2 … AUDIT-6, AUDIT-17, AUDIT-18).
 //!
-//! Modelled on Logboek Dataverwerkingen: trace and span ids, a name for people,
-//! start and end, status, and `dpl.core.*` attributes. Never a secret, never
-//! response data. The file (a regular file, never through a symbolic link) is
-//! opened before the command does any work, and each record, bounded in size,
-//! is appended as one whole line under an exclusive lock taken within the
-//! deadline, after cutting back any torn tail a killed writer left; so many
-//! processes writing at once lose and interleave nothing.
+//! The file (a regular file, never through a symbolic link) is opened before
+//! the command does any work, and each invocation's records, each bounded in
+//! size, are appended as whole lines in one write under an exclusive lock
+//! taken within the deadline, after cutting back any torn tail a killed
+//! writer left; so many processes writing at once lose and interleave nothing.
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::env::{Env, OVERHEID_AUDIT_LOG};
+use super::audit_error;
 use crate::error::{Problem, Result};
 
 /// The largest record written: far below what one `write` to a local file
@@ -37,39 +35,6 @@ pub struct AuditLog {
     file: File,
     path: PathBuf,
     deadline: Instant,
-}
-
-/// Where the audit log goes: `--audit-log`, the tool's variable,
-/// `OVERHEID_AUDIT_LOG`, then `$XDG_STATE_HOME/overheid-cli/audit.jsonl`
-/// (`~/.local/state/...`). A consulted variable that is present but
-/// unreadable is exit 78: there is then no trustworthy destination.
-pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<PathBuf, Problem> {
-    if let Some(path) = flag {
-        return Ok(path.to_path_buf());
-    }
-    for var in [tool_var, OVERHEID_AUDIT_LOG] {
-        if let Some(path) = env.value(var)? {
-            return Ok(PathBuf::from(path));
-        }
-    }
-    let state = match env.value("XDG_STATE_HOME")? {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => env
-            .value("HOME")?
-            .map(|h| Path::new(h).join(".local/state")),
-    };
-    let state = state.ok_or_else(|| {
-        Problem::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
-            .with_code("AUDIT_FOUT")
-            .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
-    })?;
-    Ok(state.join("overheid-cli").join("audit.jsonl"))
-}
-
-fn audit_error(detail: String) -> Problem {
-    Problem::io(detail)
-        .with_code("AUDIT_FOUT")
-        .with_hint("zonder auditregel geen verwerking; kies een schrijfbaar pad met --audit-log")
 }
 
 impl AuditLog {
@@ -117,10 +82,20 @@ impl AuditLog {
     /// Under the lock, a torn tail left by a process that died mid-write is
     /// cut back to the last whole line first; a write that does not complete
     /// is undone the same way and fails with 74 (AUDIT-3).
-    #[allow(clippy::disallowed_methods, reason = "audit log lock")]
     pub fn append(&mut self, record: &Value, durable: bool) -> Result<(), Problem> {
-        let mut line = bounded_line(record)?;
-        line.push(b'\n');
+        self.append_all(std::slice::from_ref(record), durable)
+    }
+
+    /// Append the records of one invocation (the call's record, then one per
+    /// data subject when there are several) in one write, so they land together
+    /// or not at all.
+    #[allow(clippy::disallowed_methods, reason = "audit log lock")]
+    pub fn append_all(&mut self, records: &[Value], durable: bool) -> Result<(), Problem> {
+        let mut line = Vec::new();
+        for record in records {
+            line.extend(bounded_line(record)?);
+            line.push(b'\n');
+        }
         let fail = |e: std::io::Error| {
             audit_error(format!(
                 "auditregel kon niet worden geschreven naar {}: {e}",
@@ -312,50 +287,10 @@ fn truncate_strings(value: &mut Value) {
     }
 }
 
-/// The attributes a command contributes to its record.
-#[derive(Clone, Debug, Default)]
-pub struct AuditAttributes {
-    pub data_subject_id: Option<String>,
-    pub data_subject_id_type: Option<&'static str>,
-    pub url: Option<String>,
-    pub http_status: Option<u16>,
-    pub body_size: Option<usize>,
-    pub extra: Map<String, Value>,
-}
-
-impl AuditAttributes {
-    /// The `attributes` object of the record.
-    pub fn to_json(&self, processing_activity: &str) -> Map<String, Value> {
-        let mut map = Map::new();
-        map.insert(
-            "dpl.core.processing_activity_id".into(),
-            processing_activity.into(),
-        );
-        if let Some(id) = &self.data_subject_id {
-            map.insert("dpl.core.data_subject_id".into(), id.clone().into());
-        }
-        if let Some(kind) = self.data_subject_id_type {
-            map.insert("dpl.core.data_subject_id_type".into(), kind.into());
-        }
-        if let Some(url) = &self.url {
-            map.insert("url.full".into(), url.clone().into());
-        }
-        if let Some(status) = self.http_status {
-            map.insert("http.response.status_code".into(), status.into());
-        }
-        if let Some(size) = self.body_size {
-            map.insert("http.response.body.size".into(), size.into());
-        }
-        for (k, v) in &self.extra {
-            map.insert(k.clone(), v.clone());
-        }
-        map
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
     fn soon() -> Instant {
         Instant::now() + Duration::from_secs(5)
@@ -449,39 +384,6 @@ mod tests {
         std::fs::write(&target, "").unwrap();
         let err = AuditLog::open(&link, soon()).err().expect("link");
         assert_eq!(err.exit.code(), 74);
-    }
-
-    #[test]
-    fn destination_precedence() {
-        let env = Env::from_pairs(&[
-            ("KVK_AUDIT_LOG", "/a/tool.jsonl"),
-            ("OVERHEID_AUDIT_LOG", "/a/all.jsonl"),
-            ("XDG_STATE_HOME", "/state"),
-            ("HOME", "/home/u"),
-        ]);
-        let flag = Path::new("/flag.jsonl");
-        assert_eq!(
-            destination(Some(flag), &env, "KVK_AUDIT_LOG").unwrap(),
-            flag
-        );
-        assert_eq!(
-            destination(None, &env, "KVK_AUDIT_LOG").unwrap(),
-            Path::new("/a/tool.jsonl")
-        );
-        assert_eq!(
-            destination(None, &env, "KOOP_AUDIT_LOG").unwrap(),
-            Path::new("/a/all.jsonl")
-        );
-        let env = Env::from_pairs(&[("HOME", "/home/u")]);
-        assert_eq!(
-            destination(None, &env, "KVK_AUDIT_LOG").unwrap(),
-            Path::new("/home/u/.local/state/overheid-cli/audit.jsonl")
-        );
-        let env = Env::from_pairs(&[("XDG_STATE_HOME", "/s"), ("HOME", "/home/u")]);
-        assert_eq!(
-            destination(None, &env, "KVK_AUDIT_LOG").unwrap(),
-            Path::new("/s/overheid-cli/audit.jsonl")
-        );
     }
 
     #[test]
