@@ -174,7 +174,9 @@ impl Finish<'_, '_> {
             data
         };
         let text = ctx.printer.render(&document);
-        if let Err(err) = self.record(log, ExitStatus::Ok, None) {
+        let failure = outcome.failure.take();
+        let status = failure.as_ref().map_or(ExitStatus::Ok, |p| p.exit);
+        if let Err(err) = self.record(log, status, failure.as_ref()) {
             return self.print_problem(&err);
         }
         if let Some(Err(err)) = outcome.commit.take().map(|commit| commit()) {
@@ -185,7 +187,15 @@ impl Finish<'_, '_> {
             return exit_code(err.exit);
         }
         match ctx.printer.stdout(&text) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => {
+                if let Some(line) = &outcome.closing {
+                    ctx.printer.note(line);
+                }
+                match &failure {
+                    Some(problem) => self.print_problem(problem),
+                    None => ExitCode::SUCCESS,
+                }
+            }
             Err(err) => {
                 // The result was processed (and recorded as OK) but not
                 // delivered: a second record of the same span says so.

@@ -265,14 +265,7 @@ impl Corpus {
     /// reached twice, e.g. through a symlink loop, is walked once). Returns the number of files
     /// added.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let mut walk = Walk {
-            limits: self.limits,
-            visited: HashSet::new(),
-            paths: Vec::new(),
-        };
-        walk.collect(dir, 0)?;
-        let mut paths = walk.paths;
-        paths.sort();
+        let paths = find_files(dir, &["yaml", "yml"], self.limits)?;
         for path in &paths {
             self.add_file(path)?;
         }
@@ -352,13 +345,14 @@ pub enum Selection {
 }
 
 /// One directory walk: every directory is visited once (by canonical path).
-struct Walk {
+struct Walk<'e> {
     limits: Limits,
+    extensions: &'e [&'e str],
     visited: HashSet<PathBuf>,
     paths: Vec<PathBuf>,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn collect(&mut self, dir: &Path, depth: usize) -> Result<(), LoadError> {
         let origin = Origin::File(dir.to_path_buf());
         self.limits.check_deadline(&origin)?;
@@ -390,7 +384,7 @@ impl Walk {
                 self.collect(&path, depth + 1)?;
             } else if path
                 .extension()
-                .is_some_and(|ext| ext == "yaml" || ext == "yml")
+                .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
             {
                 if self.paths.len() >= self.limits.max_files {
                     return Err(self.limits.too_many_files(&origin));
@@ -400,6 +394,29 @@ impl Walk {
         }
         Ok(())
     }
+}
+
+/// Every file under `dir` whose extension is one of `extensions`, sorted, walked within
+/// `limits` (depth, number of files, deadline; each directory once).
+pub fn find_files(
+    dir: &Path,
+    extensions: &[&str],
+    limits: Limits,
+) -> Result<Vec<PathBuf>, LoadError> {
+    let mut walk = Walk {
+        limits,
+        extensions,
+        visited: HashSet::new(),
+        paths: Vec::new(),
+    };
+    walk.collect(dir, 0)?;
+    walk.paths.sort();
+    Ok(walk.paths)
+}
+
+/// The UTF-8 text of a regular file of at most `max_bytes` (as law files are read).
+pub fn read_text_file(path: &Path, max_bytes: u64) -> Result<String, LoadError> {
+    read_law_file(&Origin::File(path.to_path_buf()), path, max_bytes)
 }
 
 /// The text of a law file: only a regular file is opened (a FIFO or device would block or never

@@ -12,7 +12,7 @@ pub mod laws;
 pub mod problems;
 pub mod tool;
 
-use commands::{check, evalueer, wet};
+use commands::{check, evalueer, scenario, wet};
 
 common::commands! {
     /// The commands of this tool.
@@ -21,6 +21,7 @@ common::commands! {
         #[command(subcommand)]
         Wet(wet::Action) => wet,
         Evalueer(evalueer::Args) => evalueer,
+        Scenario(scenario::Args) => scenario,
         /// Vaste vragen, beantwoord uit de ingebouwde wetten
         #[command(subcommand)]
         Check(check::Action) => check,

@@ -9,6 +9,7 @@ mod golden;
 mod hostile;
 mod precision;
 mod profile;
+mod scenario;
 mod shared_args;
 mod support;
 mod vectors;

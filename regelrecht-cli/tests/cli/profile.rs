@@ -28,6 +28,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
             "wet_lijst",
             "wet_toon",
             "evalueer",
+            "scenario",
             "check_energiebesparing"
         ]
     );
@@ -59,7 +60,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
     ] {
         assert!(env.contains(&name), "{name} not declared: {env:?}");
     }
-    let check = &document["tools"][3];
+    let check = &document["tools"][4];
     assert_eq!(
         check["_meta"]["positional"],
         serde_json::json!(["kvk_nummer"])

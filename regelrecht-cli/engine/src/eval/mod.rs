@@ -12,7 +12,9 @@ mod open_terms;
 mod overrides;
 mod run;
 mod tracing;
+pub mod untranslatable;
 
+use crate::data::DataSources;
 use crate::error::EvalError;
 use crate::law::Article;
 use crate::load::Corpus;
@@ -20,7 +22,8 @@ use crate::trace::{TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use untranslatable::UntranslatableMode;
 
 /// What to evaluate.
 #[derive(Debug, Clone)]
@@ -78,17 +81,49 @@ pub struct Evaluation {
     pub resolved_inputs: BTreeMap<String, Value>,
     /// What was evaluated.
     pub trace: TraceNode,
+    /// How each output in `all_outputs` came about: `direct`, `override` or `hook` (the
+    /// reference engine's "reactive").
+    pub provenance: BTreeMap<String, &'static str>,
+    /// Outputs in `all_outputs` tainted as untranslatable (only in `propagate` mode).
+    pub tainted: BTreeSet<String>,
+    /// Untranslatable constructs that ran unaccepted (only in `warn` mode).
+    pub warnings: Vec<String>,
+    /// The untranslatable mode of the evaluation.
+    pub mode: UntranslatableMode,
 }
 
 /// Evaluates outputs of laws in a corpus.
 pub struct Engine<'c> {
     corpus: &'c Corpus,
+    mode: UntranslatableMode,
+    data: Option<&'c DataSources>,
 }
 
 impl<'c> Engine<'c> {
-    /// An engine over `corpus`.
+    /// An engine over `corpus` (untranslatable mode `error`, no data sources).
     pub fn new(corpus: &'c Corpus) -> Engine<'c> {
-        Engine { corpus }
+        Engine {
+            corpus,
+            mode: UntranslatableMode::default(),
+            data: None,
+        }
+    }
+
+    /// The same engine with another untranslatable mode (RFC-012).
+    pub fn untranslatable(mut self, mode: UntranslatableMode) -> Engine<'c> {
+        self.mode = mode;
+        self
+    }
+
+    /// The same engine reading external inputs from `data` when no parameter gives them.
+    pub fn data(mut self, data: &'c DataSources) -> Engine<'c> {
+        self.data = Some(data);
+        self
+    }
+
+    /// The corpus this engine evaluates.
+    pub fn corpus(&self) -> &'c Corpus {
+        self.corpus
     }
 
     /// Evaluates the requested outputs. Any output that cannot be computed is an error.
@@ -102,6 +137,8 @@ impl<'c> Engine<'c> {
             &request.law_id,
             tracing::root(request),
         );
+        run.mode = self.mode;
+        run.data = self.data;
         let result = self.evaluate_in(&mut run, request);
         tracing::attach(run.into_trace(), result)
     }
@@ -120,11 +157,13 @@ impl<'c> Engine<'c> {
         let mut outputs = BTreeMap::new();
         let mut resolved_inputs = BTreeMap::new();
         let mut provenance = BTreeMap::new();
+        let mut tainted = BTreeSet::new();
         for article in articles {
             let result = run.execute(file, law, article, request.params.clone(), "BESLUIT")?;
             outputs.extend(result.outputs.clone());
             resolved_inputs.extend(result.resolved_inputs.clone());
             provenance.extend(result.provenance.clone());
+            tainted.extend(result.tainted.iter().cloned());
         }
         let mut wanted = BTreeMap::new();
         let mut basis = Vec::new();
@@ -149,6 +188,13 @@ impl<'c> Engine<'c> {
             basis,
             resolved_inputs,
             trace: TraceNode::new(TraceKind::Evaluation, ""),
+            provenance: provenance
+                .iter()
+                .map(|(k, (_, _, how))| (k.clone(), *how))
+                .collect(),
+            tainted,
+            warnings: std::mem::take(&mut run.warnings),
+            mode: self.mode,
         })
     }
 

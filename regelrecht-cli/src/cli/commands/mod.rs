@@ -2,4 +2,5 @@
 
 pub mod check;
 pub mod evalueer;
+pub mod scenario;
 pub mod wet;
