@@ -11,6 +11,7 @@ mod inputs;
 mod open_terms;
 mod overrides;
 mod run;
+pub mod stages;
 mod tracing;
 pub mod untranslatable;
 
@@ -128,6 +129,12 @@ impl<'c> Engine<'c> {
 
     /// Evaluates the requested outputs. Any output that cannot be computed is an error.
     pub fn evaluate(&self, request: &Request) -> Result<Evaluation, EvalError> {
+        self.evaluate_at(request, "BESLUIT")
+    }
+
+    /// Evaluates the requested outputs with their articles executed at `stage` (the hooks of
+    /// that stage fire); [`Engine::evaluate`] is stage `BESLUIT`.
+    pub fn evaluate_at(&self, request: &Request, stage: &str) -> Result<Evaluation, EvalError> {
         if request.outputs.is_empty() {
             return Err(EvalError::invalid("geef minstens één uitvoer op"));
         }
@@ -139,11 +146,16 @@ impl<'c> Engine<'c> {
         );
         run.mode = self.mode;
         run.data = self.data;
-        let result = self.evaluate_in(&mut run, request);
+        let result = self.evaluate_in(&mut run, request, stage);
         tracing::attach(run.into_trace(), result)
     }
 
-    fn evaluate_in(&self, run: &mut Run<'c>, request: &Request) -> Result<Evaluation, EvalError> {
+    fn evaluate_in(
+        &self,
+        run: &mut Run<'c>,
+        request: &Request,
+        stage: &str,
+    ) -> Result<Evaluation, EvalError> {
         let file = run.select(&request.law_id)?;
         let law = file.law()?;
         // Group requested outputs by producing article (in article order), execute each once.
@@ -159,7 +171,7 @@ impl<'c> Engine<'c> {
         let mut provenance = BTreeMap::new();
         let mut tainted = BTreeSet::new();
         for article in articles {
-            let result = run.execute(file, law, article, request.params.clone(), "BESLUIT")?;
+            let result = run.execute(file, law, article, request.params.clone(), stage)?;
             outputs.extend(result.outputs.clone());
             resolved_inputs.extend(result.resolved_inputs.clone());
             provenance.extend(result.provenance.clone());
