@@ -253,8 +253,8 @@ impl Finish<'_, '_> {
         problem: Option<&Problem>,
     ) -> Result<(), Problem> {
         let ctx = self.ctx;
-        let record = ctx.audit_record(&self.started, self.processing_activity, exit, problem);
-        log.append(&record, ctx.spec.is_mutating())
+        let records = ctx.audit_records(&self.started, self.processing_activity, exit, problem);
+        log.append_all(&records, ctx.spec.is_mutating())
     }
 }
 

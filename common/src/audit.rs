@@ -117,10 +117,20 @@ impl AuditLog {
     /// Under the lock, a torn tail left by a process that died mid-write is
     /// cut back to the last whole line first; a write that does not complete
     /// is undone the same way and fails with 74 (AUDIT-3).
-    #[allow(clippy::disallowed_methods, reason = "audit log lock")]
     pub fn append(&mut self, record: &Value, durable: bool) -> Result<(), Problem> {
-        let mut line = bounded_line(record)?;
-        line.push(b'\n');
+        self.append_all(std::slice::from_ref(record), durable)
+    }
+
+    /// Append the records of one invocation (the call's record, then one per
+    /// data subject when there are several) in one write, so they land together
+    /// or not at all.
+    #[allow(clippy::disallowed_methods, reason = "audit log lock")]
+    pub fn append_all(&mut self, records: &[Value], durable: bool) -> Result<(), Problem> {
+        let mut line = Vec::new();
+        for record in records {
+            line.extend(bounded_line(record)?);
+            line.push(b'\n');
+        }
         let fail = |e: std::io::Error| {
             audit_error(format!(
                 "auditregel kon niet worden geschreven naar {}: {e}",
@@ -312,11 +322,21 @@ fn truncate_strings(value: &mut Value) {
     }
 }
 
+/// A data subject the call concerns (AUDIT-14). When a call concerns several,
+/// each gets its own line: a child span of the call's span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subject {
+    pub id: String,
+    pub id_type: &'static str,
+    /// The span of this subject's own line (used only when there are several).
+    pub span_id: String,
+}
+
 /// The attributes a command contributes to its record.
 #[derive(Clone, Debug, Default)]
 pub struct AuditAttributes {
-    pub data_subject_id: Option<String>,
-    pub data_subject_id_type: Option<&'static str>,
+    /// Distinct data subjects, in the order they were named.
+    pub subjects: Vec<Subject>,
     pub url: Option<String>,
     pub http_status: Option<u16>,
     pub body_size: Option<usize>,
@@ -324,18 +344,49 @@ pub struct AuditAttributes {
 }
 
 impl AuditAttributes {
-    /// The `attributes` object of the record.
+    /// Name a data subject; naming the same one again changes nothing.
+    pub fn add_subject(&mut self, id: &str, id_type: &'static str) {
+        if !self
+            .subjects
+            .iter()
+            .any(|s| s.id == id && s.id_type == id_type)
+        {
+            self.subjects.push(Subject {
+                id: id.to_string(),
+                id_type,
+                span_id: crate::trace::random_hex::<8>(),
+            });
+        }
+    }
+
+    /// The one data subject of the call, if it concerns exactly one.
+    pub fn single_subject(&self) -> Option<&Subject> {
+        match self.subjects.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
+    /// The data subjects that get a line of their own (a child span each):
+    /// all of them when there are several, none when there is one or none.
+    pub fn child_subjects(&self) -> &[Subject] {
+        if self.subjects.len() > 1 {
+            &self.subjects
+        } else {
+            &[]
+        }
+    }
+
+    /// The `attributes` object of the call's record: the subject is in it
+    /// only when there is exactly one.
     pub fn to_json(&self, processing_activity: &str) -> Map<String, Value> {
         let mut map = Map::new();
         map.insert(
             "dpl.core.processing_activity_id".into(),
             processing_activity.into(),
         );
-        if let Some(id) = &self.data_subject_id {
-            map.insert("dpl.core.data_subject_id".into(), id.clone().into());
-        }
-        if let Some(kind) = self.data_subject_id_type {
-            map.insert("dpl.core.data_subject_id_type".into(), kind.into());
+        if let Some(subject) = self.single_subject() {
+            subject.insert_into(&mut map);
         }
         if let Some(url) = &self.url {
             map.insert("url.full".into(), url.clone().into());
@@ -350,6 +401,14 @@ impl AuditAttributes {
             map.insert(k.clone(), v.clone());
         }
         map
+    }
+}
+
+impl Subject {
+    /// Add `dpl.core.data_subject_id` and `dpl.core.data_subject_id_type`.
+    pub fn insert_into(&self, map: &mut Map<String, Value>) {
+        map.insert("dpl.core.data_subject_id".into(), self.id.clone().into());
+        map.insert("dpl.core.data_subject_id_type".into(), self.id_type.into());
     }
 }
 

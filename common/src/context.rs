@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use chrono::{SecondsFormat, Utc};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
@@ -68,10 +68,12 @@ impl<'a> Context<'a> {
         self.env.get(name)
     }
 
-    /// The data subject this call concerns, for the audit record.
+    /// A data subject this call concerns, for the audit record (AUDIT-14).
+    /// May be called more than once: a call that concerns several distinct
+    /// subjects gets one child record per subject (AUDIT-14); naming the same
+    /// subject again changes nothing.
     pub fn subject(&mut self, id: &str, id_type: &'static str) {
-        self.audit.data_subject_id = Some(id.to_string());
-        self.audit.data_subject_id_type = Some(id_type);
+        self.audit.add_subject(id, id_type);
     }
 
     /// An extra audit attribute (never secrets, never response data).
@@ -79,9 +81,43 @@ impl<'a> Context<'a> {
         self.audit.extra.insert(key.to_string(), value);
     }
 
-    /// This invocation's audit record (AUDIT-*): the span, its outcome and the
-    /// `dpl.core.*` attributes, with every held secret masked (SEC-2).
-    pub(crate) fn audit_record(
+    /// This invocation's audit records (AUDIT-*): the call's record first,
+    /// then, when the call concerns several data subjects, one child record
+    /// per subject (AUDIT-14); every held secret masked (SEC-2).
+    pub(crate) fn audit_records(
+        &self,
+        started: &str,
+        processing_activity: &str,
+        exit: ExitStatus,
+        problem: Option<&Problem>,
+    ) -> Vec<Value> {
+        let call = self.audit_record(started, processing_activity, exit, problem);
+        let mut records = Vec::with_capacity(1 + self.audit.child_subjects().len());
+        for subject in self.audit.child_subjects() {
+            let mut attributes = Map::new();
+            attributes.insert(
+                "dpl.core.processing_activity_id".into(),
+                processing_activity.into(),
+            );
+            subject.insert_into(&mut attributes);
+            for key in ["error.code", "overheid.dry_run"] {
+                if let Some(value) = call["attributes"].get(key) {
+                    attributes.insert(key.into(), value.clone());
+                }
+            }
+            let mut child = call.clone();
+            child["span_id"] = subject.span_id.clone().into();
+            child["parent_span_id"] = self.trace.span_id.clone().into();
+            child["attributes"] = Value::Object(attributes);
+            crate::secrets::scrub_value(&mut child);
+            records.push(child);
+        }
+        records.insert(0, call);
+        records
+    }
+
+    /// The call's own record: the span, its outcome and its attributes.
+    fn audit_record(
         &self,
         started: &str,
         processing_activity: &str,

@@ -395,3 +395,72 @@ fn audit_4_new_log_is_private() {
         .mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
 }
+
+/// AUDIT-14: a search concerns the companies it finds. Several distinct ones get
+/// the call's record (without a subject) and then one child record each (same trace, a new
+/// span whose parent is the call's span); one company, found three times, keeps the
+/// single-record shape with the subject on the call's record.
+#[test]
+fn audit_14_one_child_record_per_data_subject() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env("TRACEPARENT", format!("00-{TRACE_ID}-{PARENT_SPAN}-01"));
+    let found = run(cmd, ["zoeken", "--naam", "Test"]).json();
+    let records = sandbox.audit_records();
+    let call = &records[0];
+    assert_eq!(call["parent_span_id"], PARENT_SPAN);
+    assert!(call["attributes"].get("dpl.core.data_subject_id").is_none());
+    assert!(call["attributes"].get("url.full").is_some());
+    let mut expected: Vec<&str> = found["resultaten"]
+        .as_array()
+        .expect("resultaten")
+        .iter()
+        .map(|r| r["kvkNummer"].as_str().expect("kvkNummer"))
+        .collect();
+    expected.dedup();
+    assert!(expected.len() > 1, "the fixture finds several companies");
+    let children = &records[1..];
+    let subjects: Vec<&str> = children
+        .iter()
+        .map(|r| {
+            r["attributes"]["dpl.core.data_subject_id"]
+                .as_str()
+                .expect("subject")
+        })
+        .collect();
+    assert_eq!(subjects, expected, "one child record per company, in order");
+    let mut spans = BTreeSet::new();
+    spans.insert(call["span_id"].as_str().expect("span"));
+    for child in children {
+        assert_eq!(child["trace_id"], TRACE_ID);
+        assert_eq!(child["parent_span_id"], call["span_id"]);
+        assert_eq!(child["name"], "kvk-cli zoeken");
+        assert_eq!(child["status"], call["status"]);
+        assert_eq!(child["exit_code"], 0);
+        assert_eq!(child["start_time"], call["start_time"]);
+        assert_eq!(child["end_time"], call["end_time"]);
+        assert_eq!(
+            child["attributes"]["dpl.core.data_subject_id_type"],
+            "KVK_NUMMER"
+        );
+        assert_eq!(
+            child["attributes"].as_object().expect("attributes").len(),
+            3,
+            "a child carries the activity and its subject only: {child}"
+        );
+        spans.insert(child["span_id"].as_str().expect("span"));
+    }
+    assert_eq!(spans.len(), records.len(), "a new span per child");
+    assert!(!sandbox.audit_text().contains("Test BV Donald"), "AUDIT-7");
+
+    let sandbox = Sandbox::new();
+    let found = run(sandbox.cmd(&fake.base()), ["zoeken", "--naam", "Donald"]).json();
+    assert!(found["resultaten"].as_array().expect("resultaten").len() > 1);
+    let record = sandbox.single_audit_record();
+    assert_eq!(record["attributes"]["dpl.core.data_subject_id"], "68750110");
+    assert_eq!(
+        record["attributes"]["dpl.core.data_subject_id_type"],
+        "KVK_NUMMER"
+    );
+}

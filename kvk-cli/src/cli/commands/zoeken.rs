@@ -305,6 +305,14 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     } else {
         kvk.interpret(&response, &shape::ZOEKEN)?
     };
+    // The companies found are the data subjects of this processing: one
+    // audit line each (AUDIT-14; LDV "one line per data subject").
+    let found = data["resultaten"].as_array().into_iter().flatten();
+    for number in found.filter_map(|r| r["kvkNummer"].as_str()) {
+        if is_kvk_nummer(number) {
+            ctx.subject(number, "KVK_NUMMER");
+        }
+    }
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }
 

@@ -70,7 +70,8 @@ fn records(session: &Session) -> Verdict {
         session.probes.iter().filter(|p| p.outcome.status.is_some()),
         "geen aanroepen",
         |probe| {
-            let lines = probe.audit.as_ref().map_or(0, Vec::len);
+            // Per-subject child records (AUDIT-14) belong to the call's record.
+            let lines = probe.audit.as_ref().map_or(0, |lines| own_records(lines));
             match probe.kind.reaches_command() {
                 Some(false) if lines > 0 => {
                     return Some(format!(
@@ -102,6 +103,21 @@ fn records(session: &Session) -> Verdict {
             None
         },
     )
+}
+
+/// How many of `lines` are a call's own record: a line whose `parent_span_id` is the
+/// first line's `span_id` is a per-subject child of it (AUDIT-14).
+fn own_records(lines: &[String]) -> usize {
+    let span = |line: &String, key: &str| {
+        serde_json::from_str::<Value>(line)
+            .ok()
+            .and_then(|r| r.get(key).and_then(Value::as_str).map(str::to_string))
+    };
+    let first = lines.first().and_then(|l| span(l, "span_id"));
+    lines
+        .iter()
+        .filter(|l| first.is_none() || span(l, "parent_span_id") != first)
+        .count()
 }
 
 fn content(session: &Session) -> Verdict {
