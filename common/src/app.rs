@@ -173,7 +173,19 @@ impl Finish<'_, '_> {
         } else {
             data
         };
-        let text = ctx.printer.render(&document);
+        let lines = outcome.json_lines
+            && !ctx.globals.provenance
+            && ctx.printer.format != crate::output::OutputFormat::Table;
+        let text = match (&document, lines) {
+            (Value::Array(items), true) => {
+                let compact = crate::output::Printer {
+                    format: crate::output::OutputFormat::Json,
+                    ..ctx.printer
+                };
+                items.iter().map(|item| compact.render(item)).collect()
+            }
+            _ => ctx.printer.render(&document),
+        };
         let failure = outcome.failure.take();
         let status = failure.as_ref().map_or(ExitStatus::Ok, |p| p.exit);
         if let Err(err) = self.record(log, status, failure.as_ref()) {

@@ -54,6 +54,9 @@ pub struct Outcome {
     pub failure: Option<crate::error::Problem>,
     /// A closing line for people (a summary), printed on stderr after the data (OUT-5).
     pub closing: Option<String>,
+    /// The data is a list printed as JSON Lines: one compact document per element (OUT-3;
+    /// not with `--provenance` or `--output table`, which print one document).
+    pub json_lines: bool,
 }
 
 impl Outcome {
@@ -70,6 +73,7 @@ impl Outcome {
             commit: None,
             failure: None,
             closing: None,
+            json_lines: false,
         }
     }
 
@@ -108,6 +112,13 @@ impl Outcome {
     #[must_use]
     pub fn closing(mut self, line: impl Into<String>) -> Self {
         self.closing = Some(line.into());
+        self
+    }
+
+    /// Print the data (a list) as JSON Lines (see [`Outcome::json_lines`]).
+    #[must_use]
+    pub fn json_lines(mut self) -> Self {
+        self.json_lines = true;
         self
     }
 

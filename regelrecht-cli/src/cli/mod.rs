@@ -6,10 +6,12 @@
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors.
 
+pub mod batch;
 pub mod commands;
 pub mod grondslag;
 pub mod laws;
 pub mod problems;
+pub mod receipt;
 pub mod tool;
 
 use commands::{check, evalueer, scenario, wet};
