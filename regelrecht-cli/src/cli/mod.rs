@@ -14,7 +14,7 @@ pub mod problems;
 pub mod receipt;
 pub mod tool;
 
-use commands::{check, evalueer, scenario, wet};
+use commands::{check, evalueer, ontvangstbewijs, scenario, wet};
 
 common::commands! {
     /// The commands of this tool.
@@ -24,6 +24,9 @@ common::commands! {
         Wet(wet::Action) => wet,
         Evalueer(evalueer::Args) => evalueer,
         Scenario(scenario::Args) => scenario,
+        /// Ontvangstbewijzen van berekeningen herhalen
+        #[command(subcommand)]
+        Ontvangstbewijs(ontvangstbewijs::Action) => ontvangstbewijs,
         /// Vaste vragen, beantwoord uit de ingebouwde wetten
         #[command(subcommand)]
         Check(check::Action) => check,

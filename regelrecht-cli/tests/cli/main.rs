@@ -2,11 +2,13 @@
 //! environment with a temporary audit log; laws come from the built-in set and from the
 //! shared RegelRecht corpus at `<repo>/../shared/regelrecht` (read only).
 
+mod batch;
 mod corpus;
 mod energy;
 mod evalueer;
 mod golden;
 mod hostile;
+mod modes;
 mod precision;
 mod profile;
 mod scenario;

@@ -29,6 +29,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
             "wet_toon",
             "evalueer",
             "scenario",
+            "ontvangstbewijs_controleer",
             "check_energiebesparing"
         ]
     );
@@ -60,7 +61,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
     ] {
         assert!(env.contains(&name), "{name} not declared: {env:?}");
     }
-    let check = &document["tools"][4];
+    let check = &document["tools"][5];
     assert_eq!(
         check["_meta"]["positional"],
         serde_json::json!(["kvk_nummer"])

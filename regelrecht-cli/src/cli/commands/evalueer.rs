@@ -175,7 +175,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         laws::CORPUS_SCHEMA,
         ArgSchema {
             name: "uitvoer",
-            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
+            schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
         },
         ArgSchema::path("batch"),
         ArgSchema {
@@ -284,7 +284,6 @@ pub struct Evaluated {
     pub data: Value,
     pub laws: Vec<Value>,
     pub warnings: Vec<String>,
-    pub evaluation: Evaluation,
 }
 
 /// Evaluates `request` as `options` say: in one stage, or through the procedure up to
@@ -362,8 +361,7 @@ pub fn evaluate(
     Ok(Evaluated {
         data,
         laws,
-        warnings: evaluation.warnings.clone(),
-        evaluation,
+        warnings: evaluation.warnings,
     })
 }
 

@@ -2,5 +2,6 @@
 
 pub mod check;
 pub mod evalueer;
+pub mod ontvangstbewijs;
 pub mod scenario;
 pub mod wet;
