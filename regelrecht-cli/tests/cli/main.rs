@@ -9,6 +9,7 @@ mod evalueer;
 mod golden;
 mod hostile;
 mod modes;
+mod notes;
 mod precision;
 mod profile;
 mod scenario;
