@@ -104,6 +104,8 @@ pub struct LawFile {
     limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
+    /// `valid_from` and `valid_to` as dates, read once (version selection is on the hot path).
+    dates: (Option<NaiveDate>, Option<NaiveDate>),
 }
 
 impl LawFile {
@@ -125,12 +127,16 @@ impl LawFile {
             declares_overrides: text.contains("overrides:"),
             origin,
             id,
-            valid_from: header.valid_from,
-            valid_to: header.valid_to,
+            valid_from: header.valid_from.clone(),
+            valid_to: header.valid_to.clone(),
             text,
             limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
+            dates: (
+                header.valid_from.as_deref().and_then(parse_iso_date),
+                header.valid_to.as_deref().and_then(parse_iso_date),
+            ),
         };
         if let Some(valid_to) = &file.valid_to
             && parse_iso_date(valid_to).is_none()
@@ -182,11 +188,11 @@ impl LawFile {
     }
 
     pub(crate) fn valid_from_date(&self) -> Option<NaiveDate> {
-        self.valid_from.as_deref().and_then(parse_iso_date)
+        self.dates.0
     }
 
     pub(crate) fn valid_to_date(&self) -> Option<NaiveDate> {
-        self.valid_to.as_deref().and_then(parse_iso_date)
+        self.dates.1
     }
 }
 
@@ -486,8 +492,25 @@ fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadE
 
 /// Parses a canonical `YYYY-MM-DD` date.
 pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    (date.format("%Y-%m-%d").to_string() == text).then_some(date)
+    // Exactly `YYYY-MM-DD` (the canonical form), read by hand: this is on the hot path of
+    // version selection and date operations, where chrono's format parser dominated.
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        b[range].iter().try_fold(0u32, |acc, c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+        })
+    };
+    let year = i32::try_from(digits(0..4)?).ok()?;
+    NaiveDate::from_ymd_opt(year, digits(5..7)?, digits(8..10)?)
+}
+
+/// A date in canonical `YYYY-MM-DD` form (years 0–9999), without chrono's format parser.
+pub fn iso_date(date: NaiveDate) -> String {
+    use chrono::Datelike;
+    format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
 }
 
 #[derive(Default)]
@@ -601,4 +624,31 @@ fn find_line(text: &str, prefix: &str) -> Option<usize> {
     text.lines()
         .position(|l| l.starts_with(prefix))
         .map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn only_canonical_real_dates_parse_and_format_back() {
+        for good in ["2024-02-29", "0001-01-01", "9999-12-31", "2025-07-01"] {
+            let date = parse_iso_date(good).unwrap();
+            assert_eq!(iso_date(date), good);
+        }
+        for bad in [
+            "2023-02-29",
+            "2024-1-01",
+            "1-1-2024",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-32",
+            "２０２４-01-01",
+            "+2024-01-01",
+            "2024/01/01",
+            "",
+        ] {
+            assert!(parse_iso_date(bad).is_none(), "{bad}");
+        }
+    }
 }

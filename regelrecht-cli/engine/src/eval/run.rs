@@ -116,8 +116,8 @@ impl<'c> Run<'c> {
 
     /// The version of `law_id` in force on the calculation date.
     pub(super) fn select(&self, law_id: &str) -> Result<&'c LawFile, EvalError> {
-        let date = self.date.format("%Y-%m-%d").to_string();
         self.corpus.select(law_id, self.date).map_err(|reason| {
+            let date = crate::load::iso_date(self.date);
             EvalError::new(match reason {
                 Selection::NotFound => ErrorKind::LawNotFound {
                     law: law_id.to_string(),
