@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release -p regelrecht-engine --example batch_throughput -- [CASES] [JSONL]`
 //! Without a file it generates CASES (default 200000) cases for the built-in Bal
-//! (`heeft_informatieplicht`, six parameters, varying consumption).
+//! (`heeft_informatieplicht`, six parameters, varying consumption); `--genereer N` prints
+//! those cases as JSON Lines (for `evalueer --batch` and the reference harness).
 #![allow(clippy::print_stdout, reason = "a benchmark")]
 #![allow(clippy::print_stderr, reason = "a benchmark")]
 #![allow(
@@ -35,6 +36,11 @@ pub fn generate(cases: usize) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--genereer") {
+        let n = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(200_000);
+        print!("{}", generate(n));
+        return;
+    }
     let cases: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let input = match args.get(1) {
         Some(path) => std::fs::read_to_string(path).expect("JSONL leesbaar"),
