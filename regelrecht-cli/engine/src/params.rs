@@ -289,6 +289,49 @@ pub fn bound_violation(field: &Field, value: &Value) -> Option<ParamError> {
     violated(spec.min, true).or_else(|| violated(spec.max, false))
 }
 
+/// Required parameters not in `values` of every article of `law` that producing `outputs`
+/// reaches through same-law inputs (`source: {output}`), in the order they are reached: what
+/// the caller must give, all at once, before the evaluation can succeed.
+pub fn missing_required_reachable(
+    law: &Law,
+    outputs: &[String],
+    values: &BTreeMap<String, Value>,
+) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    let mut seen_articles: Vec<&str> = Vec::new();
+    let mut queue: Vec<String> = outputs.to_vec();
+    while let Some(output) = queue.pop() {
+        let Some(article) = law.article_for_output(&output) else {
+            continue;
+        };
+        if seen_articles.contains(&article.number.as_str()) {
+            continue;
+        }
+        seen_articles.push(&article.number);
+        let Some(exec) = article.execution() else {
+            continue;
+        };
+        for p in &exec.parameters {
+            if p.required == Some(true)
+                && !values.contains_key(&p.name)
+                && !missing.contains(&p.name)
+            {
+                missing.push(p.name.clone());
+            }
+        }
+        for input in &exec.input {
+            if let Some(source) = &input.source
+                && source.regulation.is_none()
+                && !values.contains_key(&input.name)
+                && let Some(out) = &source.output
+            {
+                queue.push(out.clone());
+            }
+        }
+    }
+    missing
+}
+
 /// Required parameters of the articles producing `outputs` that are not given.
 pub fn missing_required(
     law: &Law,

@@ -208,8 +208,6 @@ fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
             "--param",
             "betreft_gebruiksfunctie_bbl=false",
             "--param",
-            "alleen_hernieuwbare_energie_op_locatie=false",
-            "--param",
             "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
             "--uitvoer",
             "heeft_energiebesparingsplicht",
@@ -224,6 +222,18 @@ fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
             .expect("detail")
             .contains("aardgasverbruik_m3"),
         "{error}"
+    );
+    // Every missing required parameter at once, not one per attempt.
+    let details: Vec<&str> = error["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["detail"].as_str().expect("detail"))
+        .collect();
+    assert_eq!(details.len(), 2, "{details:?}");
+    assert!(
+        details[1].contains("alleen_hernieuwbare_energie_op_locatie"),
+        "{details:?}"
     );
     let records = sandbox.audit_records();
     assert_eq!(records[0]["attributes"]["error.code"], "ONTBREEKT");

@@ -299,7 +299,7 @@ pub fn evaluate(
         None => (
             engine
                 .evaluate(request)
-                .map_err(|e| problems::eval_error(&e, "uitvoer"))?,
+                .map_err(|e| with_all_missing(corpus, request, &e))?,
             None,
         ),
         Some(fase) => {
@@ -363,6 +363,58 @@ pub fn evaluate(
         laws,
         warnings: evaluation.warnings,
     })
+}
+
+/// The engine's refusal; when it names a missing value, every other required parameter the
+/// requested outputs reach in the same law that is not given is listed too (all at once).
+fn with_all_missing(
+    corpus: &Corpus,
+    request: &Request,
+    e: &regelrecht_engine::EvalError,
+) -> common::Error {
+    let error = problems::eval_error(e, "uitvoer");
+    let Some(first) = e.missing() else {
+        return error;
+    };
+    let law = corpus
+        .select(&request.law_id, request.date)
+        .ok()
+        .and_then(|f| f.law().ok());
+    let others: Vec<String> = law
+        .map(|l| {
+            regelrecht_engine::params::missing_required_reachable(
+                l,
+                &request.outputs,
+                &request.params,
+            )
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|name| name != first)
+        .collect();
+    match error.into_problem() {
+        Some(problem) if !others.is_empty() => {
+            let mut errors = problem.errors.clone();
+            errors.extend(others.iter().map(|name| {
+                FieldError::new(
+                    "param",
+                    format!("verplichte parameter '{name}' ontbreekt ook"),
+                )
+            }));
+            let names: Vec<&str> = std::iter::once(first)
+                .chain(others.iter().map(String::as_str))
+                .collect();
+            problem
+                .with_errors(errors)
+                .with_hint(format!(
+                    "geef alle ontbrekende parameters mee: {}",
+                    names.join(", ")
+                ))
+                .into()
+        }
+        Some(problem) => problem.into(),
+        None => problems::eval_error(e, "uitvoer"),
+    }
 }
 
 fn procedure_json(staged: &StagedEvaluation) -> Value {
