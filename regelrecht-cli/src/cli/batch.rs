@@ -132,6 +132,7 @@ fn run_case(
         .map_err(|e| into_problem(crate::cli::problems::load_error(&e)))?;
     let (typed, warnings) = evalueer::typed(law, Some(case.params), &[]).map_err(into_problem)?;
     evalueer::check_outputs(law, law_id, &outputs).map_err(into_problem)?;
+    evalueer::check_spelling(corpus, law, &typed.undeclared).map_err(into_problem)?;
     let params: Map<String, Value> = typed
         .values
         .iter()

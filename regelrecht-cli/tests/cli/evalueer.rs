@@ -408,3 +408,39 @@ fn a_param_without_a_name_is_refused() {
         assert_eq!(error["errors"][0]["pointer"], "/param", "{param}: {error}");
     }
 }
+
+#[test]
+fn a_misspelled_param_is_65_with_the_name_meant_and_an_unrelated_one_a_warning() {
+    let sandbox = Sandbox::new();
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_informatieplicht",
+        "--param",
+        "aardgasverbruk_m3=5",
+    ]);
+    let args = evalueer(&extra);
+    let error = run(sandbox.cmd(), &args).error(65);
+    let detail = error["errors"][0]["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("bedoelt u 'aardgasverbruik_m3'?"),
+        "{detail}"
+    );
+    assert_eq!(error["errors"][0]["pointer"], "/param");
+
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_informatieplicht",
+        "--param",
+        "iets_heel_anders=5",
+    ]);
+    let args = evalueer(&extra);
+    let outcome = run(sandbox.cmd(), &args);
+    assert_eq!(outcome.code, 0, "{outcome:?}");
+    assert!(
+        outcome.stderr.contains("niet gedeclareerd"),
+        "{}",
+        outcome.stderr
+    );
+}

@@ -221,6 +221,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ctx.printer.warn(warning);
     }
     check_outputs(law, law_id, &outputs)?;
+    check_spelling(&corpus, law, &typed.undeclared)?;
     for name in &typed.undeclared {
         ctx.printer.warn(&format!(
             "parameter '{name}' wordt door '{law_id}' niet gedeclareerd (doorgegeven als tekst of JSON-waarde)"
@@ -261,6 +262,70 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .extra("valid_from", file.valid_from.clone().into())
         .extra("engine_version", ENGINE_VERSION.into())
         .extra("wetten", done.laws.into()))
+}
+
+/// How alike a given name must be to a declared one to count as its misspelling.
+const SPELLING_SIMILARITY: f64 = 0.85;
+
+/// A parameter the law does not declare but that is close to one it does (and that no other
+/// loaded law declares, nor a procedure stage requires) is a misspelling: exit 65 with the name
+/// meant. Other undeclared names pass with a warning, for laws the evaluation reaches.
+pub fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) -> Result<()> {
+    if undeclared.is_empty() {
+        return Ok(());
+    }
+    let declared: Vec<&str> = regelrecht_engine::params::declarations(law)
+        .into_iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    let suggestion = |name: &str| {
+        declared
+            .iter()
+            .map(|d| (strsim::jaro_winkler(name, d), *d))
+            .filter(|(score, _)| *score >= SPELLING_SIMILARITY)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, d)| d)
+    };
+    let close: Vec<(&String, &str)> = undeclared
+        .iter()
+        .filter_map(|n| suggestion(n).map(|d| (n, d)))
+        .collect();
+    if close.is_empty() {
+        return Ok(());
+    }
+    // Only now, on this rare path, look at every law: a name another law declares is meant
+    // for that law.
+    let known_elsewhere = |name: &str| {
+        corpus.files().iter().filter_map(|f| f.law().ok()).any(|l| {
+            regelrecht_engine::params::declarations(l)
+                .iter()
+                .any(|f| f.name == name)
+                || l.procedure
+                    .iter()
+                    .flat_map(|p| &p.stages)
+                    .flat_map(|s| &s.requires)
+                    .any(|r| r.name == name)
+        })
+    };
+    let errors: Vec<FieldError> = close
+        .into_iter()
+        .filter(|(name, _)| !known_elsewhere(name))
+        .map(|(name, meant)| {
+            FieldError::new(
+                "param",
+                format!(
+                    "'{}' kent geen parameter '{name}'; bedoelt u '{meant}'?",
+                    law.id
+                ),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(common::Problem::invalid(errors)
+        .with_hint(format!("parameters van deze wet: {}", declared.join(", ")))
+        .into())
 }
 
 /// Every requested output must be one the law produces (exit 65 listing the unknown ones).
