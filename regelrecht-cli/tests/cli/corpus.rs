@@ -121,7 +121,21 @@ fn wet_toon_describes_parameters_inputs_outputs_definitions_and_articles() {
             .collect()
     };
     assert!(names("parameters").contains(&"elektriciteitsverbruik_kwh".to_string()));
+    // Each parameter once, with the articles that use it.
+    let mut unique = names("parameters");
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        names("parameters").len(),
+        "{:?}",
+        names("parameters")
+    );
     let param = &v["parameters"][0];
+    assert_eq!(
+        param["artikelen"],
+        serde_json::json!(["5.15", "5.15b"]),
+        "{param}"
+    );
     assert_eq!(param["type"], "number");
     assert!(
         param["omschrijving"]
