@@ -468,6 +468,27 @@ pub struct Untranslatable {
 }
 
 impl Law {
+    /// The law's name for people: `name`, or when it is a reference to one of the law's own
+    /// outputs (`'#wet_naam'`, as the corpus writes the citation title of article 4.21 Brp)
+    /// the literal text that output is set to. An unresolvable reference is kept as written.
+    pub fn display_name(&self) -> Option<String> {
+        let name = self.name.as_deref()?;
+        let Some(output) = name.strip_prefix('#') else {
+            return Some(name.to_string());
+        };
+        let literal = self
+            .articles
+            .iter()
+            .filter_map(Article::execution)
+            .flat_map(|e| &e.actions)
+            .find(|a| a.output == output)
+            .and_then(|a| match &a.expr {
+                Expr::Literal(Value::String(text)) => Some(text.clone()),
+                _ => None,
+            });
+        Some(literal.unwrap_or_else(|| name.to_string()))
+    }
+
     /// The article producing `output`, if any.
     pub fn article_for_output(&self, output: &str) -> Option<&Article> {
         self.articles.iter().find(|a| {

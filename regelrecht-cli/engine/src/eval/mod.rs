@@ -17,7 +17,7 @@ pub mod untranslatable;
 
 use crate::data::DataSources;
 use crate::error::EvalError;
-use crate::law::Article;
+use crate::law::{Article, Law};
 use crate::load::Corpus;
 use crate::trace::{TraceKind, TraceNode};
 use crate::value::Value;
@@ -220,7 +220,7 @@ impl<'c> Engine<'c> {
         Basis {
             output: output.to_string(),
             law_id: law_id.to_string(),
-            law_name: law.and_then(|l| l.name.clone()),
+            law_name: law.and_then(Law::display_name),
             bwb_id: law.and_then(|l| l.bwb_id.clone()),
             article: article.to_string(),
             url: art.and_then(|a| a.url.clone()),
