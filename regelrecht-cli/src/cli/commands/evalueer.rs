@@ -573,12 +573,7 @@ const MAX_PARAM_JSON_BYTES: u64 = 1024 * 1024;
 /// The JSON object of `--param-json FILE|-`. A file must be a regular file (a FIFO or device is
 /// refused, not waited on); errors never quote its contents.
 fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<String, Value>> {
-    let text = if source == "-" {
-        read_bounded(std::io::stdin().lock())
-            .map_err(|e| format!("stdin kon niet gelezen worden: {e}"))
-    } else {
-        read_param_file(Path::new(source))
-    };
+    let text = read_source(source);
     let parsed = text.and_then(|t| match serde_json::from_str::<Value>(&t) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(format!(
@@ -593,6 +588,17 @@ fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<Stri
             validation.push("param_json", detail);
             None
         }
+    }
+}
+
+/// The text of `-` (stdin) or a regular file, at most [`MAX_PARAM_JSON_BYTES`]; the error
+/// never quotes the contents.
+pub fn read_source(source: &str) -> std::result::Result<String, String> {
+    if source == "-" {
+        read_bounded(std::io::stdin().lock())
+            .map_err(|e| format!("stdin kon niet gelezen worden: {e}"))
+    } else {
+        read_param_file(Path::new(source))
     }
 }
 

@@ -4,9 +4,6 @@
 //! mode and stage. A receipt whose seal does not match is exit 65; a receipt that no longer
 //! reproduces prints what differs and ends with exit 1 (`ONTVANGSTBEWIJS_AFWIJKEND`).
 
-use std::io::Read;
-use std::path::Path;
-
 use chrono::NaiveDate;
 use common::validate::Validation;
 use common::{
@@ -50,32 +47,18 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 /// A receipt of `evalueer` on the built-in Bal (informatieplicht at 60 000 kWh), inline.
 const EXAMPLE: &str = r#"{"versie":1,"engine":"regelrecht-engine 0.1.0","schema":"https://raw.githubusercontent.com/MinBZK/regelrecht/refs/tags/schema-v0.5.6/schema/v0.5.6/schema.json","law_id":"besluit_activiteiten_leefomgeving","peildatum":"2026-01-01","uitvoer":["heeft_informatieplicht"],"parameters":{"aardgasverbruik_m3":1000,"alleen_hernieuwbare_energie_op_locatie":false,"betreft_gebruiksfunctie_bbl":false,"elektriciteitsverbruik_kwh":60000,"is_activiteit_artikel_3_3a_lid_1_onder_a":false,"is_activiteit_artikel_3_3a_lid_1_onder_b":false},"onvertaalbaar":"error","fase":null,"wetten":[{"law_id":"besluit_activiteiten_leefomgeving","valid_from":"2026-01-01","sha256":"2cac22aca24581fbc4e82615ad78829fb2b915cafa9e2d64f4677dce95bc586a"}],"onvertaalbaarheden":[],"resultaat":{"heeft_informatieplicht":true},"gemarkeerd":[],"sha256":"94d8e5073f9e2370046c09e24b43d56629d04d1a6172a16c0a8fdf4579703dd2"}"#;
 
-/// Largest receipt read.
+/// Largest receipt given inline (a file or stdin is read up to the same 1 MiB).
 const MAX_RECEIPT_BYTES: u64 = 1024 * 1024;
 
 fn read(source: &str) -> std::result::Result<Value, String> {
-    let mut text = String::new();
-    let result = if source.trim_start().starts_with('{') {
-        text = source.to_string();
-        Ok(text.len())
-    } else if source == "-" {
-        std::io::stdin()
-            .lock()
-            .take(MAX_RECEIPT_BYTES + 1)
-            .read_to_string(&mut text)
-    } else {
-        let path = Path::new(source);
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_file() => std::fs::File::open(path)
-                .and_then(|f| f.take(MAX_RECEIPT_BYTES + 1).read_to_string(&mut text)),
-            Ok(_) => return Err(format!("{source} is geen gewoon bestand")),
-            Err(e) => return Err(format!("{source} kon niet gelezen worden: {e}")),
+    let text = if source.trim_start().starts_with('{') {
+        if source.len() as u64 > MAX_RECEIPT_BYTES {
+            return Err(format!("groter dan {MAX_RECEIPT_BYTES} bytes"));
         }
+        source.to_string()
+    } else {
+        evalueer::read_source(source)?
     };
-    result.map_err(|e| format!("{source} kon niet gelezen worden: {e}"))?;
-    if text.len() as u64 > MAX_RECEIPT_BYTES {
-        return Err(format!("groter dan {MAX_RECEIPT_BYTES} bytes"));
-    }
     let value: Value =
         serde_json::from_str(&text).map_err(|e| format!("geen geldige JSON: {e}"))?;
     // The receipt itself, the data of `evalueer --ontvangstbewijs`, or its envelope.
