@@ -442,10 +442,13 @@ fn read_law_file(origin: &Origin, path: &Path, max_bytes: u64) -> Result<String,
         return Err(not_regular());
     }
     let file = std::fs::File::open(path).map_err(unreadable)?;
-    if !file.metadata().map_err(unreadable)?.is_file() {
+    let metadata = file.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
         return Err(not_regular());
     }
-    let mut bytes = Vec::new();
+    // Sized up front: one read for the whole file instead of a doubling series.
+    let capacity = usize::try_from(metadata.len().min(max_bytes) + 1).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
