@@ -73,13 +73,17 @@ fn cache_key(
     params: &BTreeMap<String, Value>,
     stage: &str,
 ) -> String {
-    let params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!(
-        "{}@{:?}#{article}|{stage}|{}",
-        law.id,
-        law.valid_from,
-        params.join("\u{0}")
-    )
+    use std::fmt::Write;
+    // One buffer, no intermediate strings: this runs for every article execution.
+    let mut key = String::with_capacity(64 + params.len() * 24);
+    let _ = write!(key, "{}@{:?}#{article}|{stage}|", law.id, law.valid_from);
+    for (i, (k, v)) in params.iter().enumerate() {
+        if i > 0 {
+            key.push('\u{0}');
+        }
+        let _ = write!(key, "{k}={v}");
+    }
+    key
 }
 
 impl<'c> Run<'c> {
