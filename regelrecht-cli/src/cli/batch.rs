@@ -211,7 +211,8 @@ pub fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> 
     validation.finish()?;
     let mut input = input.ok_or_else(|| Problem::software("invoer ontbreekt na validatie"))?;
     let corpus = args.corpus.load(ctx)?;
-    laws::select(&corpus, law_id, default_date)?;
+    let primary = laws::select(&corpus, law_id, default_date)?;
+    let (primary_uri, primary_sha) = (laws::source_uri(primary), primary.sha256().to_string());
     let options = args.options();
     ctx.gate(PlanSpec::new(json!({
         "law_id": law_id,
@@ -297,6 +298,7 @@ pub fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> 
     }
     let summary = format!("{} gevallen: {ok} gelukt, {failed} gefaald", ok + failed);
     let mut outcome = Outcome::new(Value::Array(out), SOURCE, Environment::Local)
+        .source_url(primary_uri, "LOCAL", primary_sha)
         .extra("law_id", law_id.into())
         .extra("engine_version", ENGINE_VERSION.into())
         .json_lines()
