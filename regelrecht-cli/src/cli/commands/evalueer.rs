@@ -261,7 +261,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .extra("law_id", file.id.clone().into())
         .extra("valid_from", file.valid_from.clone().into())
         .extra("engine_version", ENGINE_VERSION.into())
-        .extra("wetten", done.laws.into()))
+        .extra("wetten", laws_reached(&corpus, &done.evaluation).into()))
 }
 
 /// How alike a given name must be to a declared one to count as its misspelling.
@@ -344,11 +344,12 @@ pub fn check_outputs(law: &Law, law_id: &str, outputs: &[String]) -> Result<()> 
         .into())
 }
 
-/// One finished evaluation: its data, the law versions it reached and warnings for people.
+/// One finished evaluation: its data, warnings for people, and the evaluation itself.
 pub struct Evaluated {
     pub data: Value,
-    pub laws: Vec<Value>,
     pub warnings: Vec<String>,
+    /// The evaluation itself (for the law versions it reached, see [`laws_reached`]).
+    pub evaluation: Evaluation,
 }
 
 /// Evaluates `request` as `options` say: in one stage, or through the procedure up to
@@ -412,8 +413,8 @@ pub fn evaluate(
     if let Some(procedure) = procedure {
         data["procedure"] = procedure;
     }
-    let laws = laws_reached(corpus, &evaluation);
     if options.receipt {
+        let laws = laws_reached(corpus, &evaluation);
         let asked = receipt::Asked {
             law_id: &request.law_id,
             outputs: &request.outputs,
@@ -425,8 +426,8 @@ pub fn evaluate(
     }
     Ok(Evaluated {
         data,
-        laws,
-        warnings: evaluation.warnings,
+        warnings: evaluation.warnings.clone(),
+        evaluation,
     })
 }
 
