@@ -173,8 +173,22 @@ impl Finish<'_, '_> {
         } else {
             data
         };
-        let text = ctx.printer.render(&document);
-        if let Err(err) = self.record(log, ExitStatus::Ok, None) {
+        let lines = outcome.json_lines
+            && !ctx.globals.provenance
+            && ctx.printer.format != crate::output::OutputFormat::Table;
+        let text = match (&document, lines) {
+            (Value::Array(items), true) => {
+                let compact = crate::output::Printer {
+                    format: crate::output::OutputFormat::Json,
+                    ..ctx.printer
+                };
+                items.iter().map(|item| compact.render(item)).collect()
+            }
+            _ => ctx.printer.render(&document),
+        };
+        let failure = outcome.failure.take();
+        let status = failure.as_ref().map_or(ExitStatus::Ok, |p| p.exit);
+        if let Err(err) = self.record(log, status, failure.as_ref()) {
             return self.print_problem(&err);
         }
         if let Some(Err(err)) = outcome.commit.take().map(|commit| commit()) {
@@ -185,7 +199,15 @@ impl Finish<'_, '_> {
             return exit_code(err.exit);
         }
         match ctx.printer.stdout(&text) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => {
+                if let Some(line) = &outcome.closing {
+                    ctx.printer.note(line);
+                }
+                match &failure {
+                    Some(problem) => self.print_problem(problem),
+                    None => ExitCode::SUCCESS,
+                }
+            }
             Err(err) => {
                 // The result was processed (and recorded as OK) but not
                 // delivered: a second record of the same span says so.

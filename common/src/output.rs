@@ -86,6 +86,14 @@ impl Printer {
         let _ = writeln!(err, "{value}");
     }
 
+    /// A plain line for people on stderr (a closing summary), unless `--quiet`.
+    pub fn note(&self, line: &str) {
+        if !self.quiet {
+            let line = secrets::scrub(line);
+            let _ = writeln!(io::stderr().lock(), "{}", printable(&line));
+        }
+    }
+
     /// A warning for people on stderr, unless `--quiet`.
     pub fn warn(&self, message: &str) {
         if !self.quiet {

@@ -48,6 +48,15 @@ pub struct Outcome {
     /// Runs after the audit record is appended and before the result is
     /// printed, so no mutation becomes durable without its record (rule MUT-13).
     pub commit: Option<Commit>,
+    /// A complete result that still ends unsuccessfully (a batch with failed cases, a
+    /// scenario run with failed scenarios): the data is printed on stdout, then this problem
+    /// on stderr, and its exit status ends the process (rule OUT-5).
+    pub failure: Option<crate::error::Problem>,
+    /// A closing line for people (a summary), printed on stderr after the data (OUT-5).
+    pub closing: Option<String>,
+    /// The data is a list printed as JSON Lines: one compact document per element (OUT-3;
+    /// not with `--provenance` or `--output table`, which print one document).
+    pub json_lines: bool,
 }
 
 impl Outcome {
@@ -62,6 +71,9 @@ impl Outcome {
             response_sha256: None,
             extra: Map::new(),
             commit: None,
+            failure: None,
+            closing: None,
+            json_lines: false,
         }
     }
 
@@ -86,6 +98,27 @@ impl Outcome {
         self.source_url = Some(url.into());
         self.method = Some(method.to_string());
         self.response_sha256 = Some(sha256.into());
+        self
+    }
+
+    /// Print the data, then end with `problem` (see [`Outcome::failure`]).
+    #[must_use]
+    pub fn failed(mut self, problem: crate::error::Problem) -> Self {
+        self.failure = Some(problem);
+        self
+    }
+
+    /// End the output with `line` on stderr, after the data (see [`Outcome::closing`]).
+    #[must_use]
+    pub fn closing(mut self, line: impl Into<String>) -> Self {
+        self.closing = Some(line.into());
+        self
+    }
+
+    /// Print the data (a list) as JSON Lines (see [`Outcome::json_lines`]).
+    #[must_use]
+    pub fn json_lines(mut self) -> Self {
+        self.json_lines = true;
         self
     }
 

@@ -183,6 +183,36 @@ impl EvalError {
         }
     }
 
+    /// The reference engine's (English) wording of this error, where the RegelRecht conformance
+    /// suite pins it (`the execution fails with "…"`); our own message is Dutch, this one is
+    /// only for matching scenarios written against the reference.
+    pub fn reference_message(&self) -> Option<String> {
+        Some(match &self.kind {
+            ErrorKind::LawNotFound { law } => format!("Law '{law}' not found"),
+            ErrorKind::LawNotInForce { law, date } => {
+                format!("No version of law '{law}' in force on {date}")
+            }
+            ErrorKind::LawEnded {
+                law,
+                date,
+                valid_to,
+            } => format!(
+                "No version of law '{law}' in force on {date}; last in force until {valid_to}"
+            ),
+            ErrorKind::OutputNotFound { law, output } => {
+                format!("Output '{output}' not found in law '{law}'")
+            }
+            ErrorKind::Untranslatable {
+                law,
+                article,
+                construct,
+                ..
+            } => format!("Untranslatable construct '{construct}' in {law} article {article}"),
+            ErrorKind::DivisionByZero => "Division by zero".to_string(),
+            _ => return None,
+        })
+    }
+
     /// The name of what is missing, for a missing value, input or implementation.
     pub fn missing(&self) -> Option<&str> {
         match &self.kind {

@@ -50,8 +50,50 @@ pub struct Law {
     /// Official title (decentralised regulations).
     #[serde(default)]
     pub officiele_titel: Option<String>,
+    /// AWB procedures this law defines (RFC-008): the lifecycle of a decision in stages.
+    #[serde(default)]
+    pub procedure: Vec<Procedure>,
     /// The articles.
     pub articles: Vec<Article>,
+}
+
+/// A procedure: the stages a decision of a legal character goes through (RFC-008).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Procedure {
+    /// Identifier (`beschikking`, …).
+    pub id: String,
+    /// Whether this is the default procedure for its legal character.
+    #[serde(default)]
+    pub default: bool,
+    /// Which decisions it governs.
+    #[serde(default)]
+    pub applies_to: HookFilter,
+    /// The stages in order.
+    #[serde(default)]
+    pub stages: Vec<Stage>,
+}
+
+/// One stage of a procedure.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Stage {
+    /// Name (`AANVRAAG`, `BESLUIT`, `BEKENDMAKING`, …), as hooks name it.
+    pub name: String,
+    /// What happens in it.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// External inputs needed to enter it.
+    #[serde(default)]
+    pub requires: Vec<StageInput>,
+}
+
+/// An input a stage requires.
+#[derive(Debug, Clone, Deserialize)]
+pub struct StageInput {
+    /// Its name (a parameter).
+    pub name: String,
+    /// Its type.
+    #[serde(rename = "type", default)]
+    pub field_type: Option<FieldType>,
 }
 
 /// An article with its text and optional executable part.
@@ -232,6 +274,8 @@ pub struct Produces {
     pub legal_character: Option<String>,
     /// TOEKENNING, AFWIJZING, ...
     pub decision_type: Option<String>,
+    /// A specific procedure (`procedure.id`); without it the default one for the legal character.
+    pub procedure_id: Option<String>,
 }
 
 /// The `execution` block.
@@ -424,6 +468,27 @@ pub struct Untranslatable {
 }
 
 impl Law {
+    /// The law's name for people: `name`, or when it is a reference to one of the law's own
+    /// outputs (`'#wet_naam'`, as the corpus writes the citation title of article 4.21 Brp)
+    /// the literal text that output is set to. An unresolvable reference is kept as written.
+    pub fn display_name(&self) -> Option<String> {
+        let name = self.name.as_deref()?;
+        let Some(output) = name.strip_prefix('#') else {
+            return Some(name.to_string());
+        };
+        let literal = self
+            .articles
+            .iter()
+            .filter_map(Article::execution)
+            .flat_map(|e| &e.actions)
+            .find(|a| a.output == output)
+            .and_then(|a| match &a.expr {
+                Expr::Literal(Value::String(text)) => Some(text.clone()),
+                _ => None,
+            });
+        Some(literal.unwrap_or_else(|| name.to_string()))
+    }
+
     /// The article producing `output`, if any.
     pub fn article_for_output(&self, output: &str) -> Option<&Article> {
         self.articles.iter().find(|a| {

@@ -21,22 +21,27 @@
 #![allow(clippy::result_large_err)]
 
 pub mod builtin;
+pub mod data;
 pub mod energy;
 pub mod error;
 pub mod eval;
 pub mod expr;
 pub mod law;
 pub mod load;
+pub mod notes;
 pub mod ops;
 pub mod params;
 pub mod resolve;
+pub mod scenario;
 mod scope;
 pub mod trace;
 mod units;
 pub mod value;
 
+pub use data::DataSources;
 pub use energy::{EnergyCheck, EnergyFacts, check_energiebesparing};
 pub use error::{ErrorKind, EvalError, LoadError, LoadErrorKind};
+pub use eval::untranslatable::UntranslatableMode;
 pub use eval::{Basis, Engine, Evaluation, Request};
 pub use law::{Article, Field, FieldType, Law};
 pub use load::{Corpus, LawFile, Limits, Origin, Selection, parse_iso_date};

@@ -104,6 +104,8 @@ pub struct LawFile {
     limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
+    /// `valid_from` and `valid_to` as dates, read once (version selection is on the hot path).
+    dates: (Option<NaiveDate>, Option<NaiveDate>),
 }
 
 impl LawFile {
@@ -125,12 +127,16 @@ impl LawFile {
             declares_overrides: text.contains("overrides:"),
             origin,
             id,
-            valid_from: header.valid_from,
-            valid_to: header.valid_to,
+            valid_from: header.valid_from.clone(),
+            valid_to: header.valid_to.clone(),
             text,
             limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
+            dates: (
+                header.valid_from.as_deref().and_then(parse_iso_date),
+                header.valid_to.as_deref().and_then(parse_iso_date),
+            ),
         };
         if let Some(valid_to) = &file.valid_to
             && parse_iso_date(valid_to).is_none()
@@ -182,11 +188,11 @@ impl LawFile {
     }
 
     pub(crate) fn valid_from_date(&self) -> Option<NaiveDate> {
-        self.valid_from.as_deref().and_then(parse_iso_date)
+        self.dates.0
     }
 
     pub(crate) fn valid_to_date(&self) -> Option<NaiveDate> {
-        self.valid_to.as_deref().and_then(parse_iso_date)
+        self.dates.1
     }
 }
 
@@ -265,14 +271,7 @@ impl Corpus {
     /// reached twice, e.g. through a symlink loop, is walked once). Returns the number of files
     /// added.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let mut walk = Walk {
-            limits: self.limits,
-            visited: HashSet::new(),
-            paths: Vec::new(),
-        };
-        walk.collect(dir, 0)?;
-        let mut paths = walk.paths;
-        paths.sort();
+        let paths = find_files(dir, &["yaml", "yml"], self.limits)?;
         for path in &paths {
             self.add_file(path)?;
         }
@@ -352,13 +351,14 @@ pub enum Selection {
 }
 
 /// One directory walk: every directory is visited once (by canonical path).
-struct Walk {
+struct Walk<'e> {
     limits: Limits,
+    extensions: &'e [&'e str],
     visited: HashSet<PathBuf>,
     paths: Vec<PathBuf>,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn collect(&mut self, dir: &Path, depth: usize) -> Result<(), LoadError> {
         let origin = Origin::File(dir.to_path_buf());
         self.limits.check_deadline(&origin)?;
@@ -390,7 +390,7 @@ impl Walk {
                 self.collect(&path, depth + 1)?;
             } else if path
                 .extension()
-                .is_some_and(|ext| ext == "yaml" || ext == "yml")
+                .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
             {
                 if self.paths.len() >= self.limits.max_files {
                     return Err(self.limits.too_many_files(&origin));
@@ -400,6 +400,29 @@ impl Walk {
         }
         Ok(())
     }
+}
+
+/// Every file under `dir` whose extension is one of `extensions`, sorted, walked within
+/// `limits` (depth, number of files, deadline; each directory once).
+pub fn find_files(
+    dir: &Path,
+    extensions: &[&str],
+    limits: Limits,
+) -> Result<Vec<PathBuf>, LoadError> {
+    let mut walk = Walk {
+        limits,
+        extensions,
+        visited: HashSet::new(),
+        paths: Vec::new(),
+    };
+    walk.collect(dir, 0)?;
+    walk.paths.sort();
+    Ok(walk.paths)
+}
+
+/// The UTF-8 text of a regular file of at most `max_bytes` (as law files are read).
+pub fn read_text_file(path: &Path, max_bytes: u64) -> Result<String, LoadError> {
+    read_law_file(&Origin::File(path.to_path_buf()), path, max_bytes)
 }
 
 /// The text of a law file: only a regular file is opened (a FIFO or device would block or never
@@ -419,10 +442,13 @@ fn read_law_file(origin: &Origin, path: &Path, max_bytes: u64) -> Result<String,
         return Err(not_regular());
     }
     let file = std::fs::File::open(path).map_err(unreadable)?;
-    if !file.metadata().map_err(unreadable)?.is_file() {
+    let metadata = file.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
         return Err(not_regular());
     }
-    let mut bytes = Vec::new();
+    // Sized up front: one read for the whole file instead of a doubling series.
+    let capacity = usize::try_from(metadata.len().min(max_bytes) + 1).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
@@ -469,8 +495,25 @@ fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadE
 
 /// Parses a canonical `YYYY-MM-DD` date.
 pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    (date.format("%Y-%m-%d").to_string() == text).then_some(date)
+    // Exactly `YYYY-MM-DD` (the canonical form), read by hand: this is on the hot path of
+    // version selection and date operations, where chrono's format parser dominated.
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        b[range].iter().try_fold(0u32, |acc, c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+        })
+    };
+    let year = i32::try_from(digits(0..4)?).ok()?;
+    NaiveDate::from_ymd_opt(year, digits(5..7)?, digits(8..10)?)
+}
+
+/// A date in canonical `YYYY-MM-DD` form (years 0–9999), without chrono's format parser.
+pub fn iso_date(date: NaiveDate) -> String {
+    use chrono::Datelike;
+    format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
 }
 
 #[derive(Default)]
@@ -584,4 +627,31 @@ fn find_line(text: &str, prefix: &str) -> Option<usize> {
     text.lines()
         .position(|l| l.starts_with(prefix))
         .map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn only_canonical_real_dates_parse_and_format_back() {
+        for good in ["2024-02-29", "0001-01-01", "9999-12-31", "2025-07-01"] {
+            let date = parse_iso_date(good).unwrap();
+            assert_eq!(iso_date(date), good);
+        }
+        for bad in [
+            "2023-02-29",
+            "2024-1-01",
+            "1-1-2024",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-32",
+            "２０２４-01-01",
+            "+2024-01-01",
+            "2024/01/01",
+            "",
+        ] {
+            assert!(parse_iso_date(bad).is_none(), "{bad}");
+        }
+    }
 }

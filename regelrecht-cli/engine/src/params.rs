@@ -213,10 +213,11 @@ pub fn typed_params(
     json: Option<&serde_json::Map<String, serde_json::Value>>,
     texts: &[(String, String)],
 ) -> Result<TypedParams, Vec<ParamError>> {
-    let decls: BTreeMap<&str, FieldType> = declarations(law)
+    let fields: BTreeMap<&str, &Field> = declarations(law)
         .into_iter()
-        .map(|f| (f.name.as_str(), f.field_type))
+        .map(|f| (f.name.as_str(), f))
         .collect();
+    let decls: BTreeMap<&str, FieldType> = fields.iter().map(|(k, f)| (*k, f.field_type)).collect();
     let mut out = TypedParams::default();
     let mut errors = Vec::new();
     let mut put =
@@ -240,6 +241,11 @@ pub fn typed_params(
         };
         put(name, result, &mut out);
     }
+    for (name, value) in &out.values {
+        if let Some(field) = fields.get(name.as_str()) {
+            errors.extend(bound_violation(field, value));
+        }
+    }
     out.undeclared = out
         .values
         .keys()
@@ -251,6 +257,79 @@ pub fn typed_params(
     } else {
         Err(errors)
     }
+}
+
+/// A declared bound (`type_spec.min` / `max`) as an exact decimal: the shortest text that reads
+/// back as the YAML number, so `0.1` is 0.1.
+fn bound(value: f64) -> Option<rust_decimal::Decimal> {
+    value.to_string().parse().ok()
+}
+
+/// The violation of `field`'s `type_spec` minimum or maximum by a number, if any.
+pub fn bound_violation(field: &Field, value: &Value) -> Option<ParamError> {
+    let (Value::Number(n), Some(spec)) = (value, &field.type_spec) else {
+        return None;
+    };
+    let violated = |limit: Option<f64>, below: bool| {
+        let limit = bound(limit?)?;
+        let outside = if below { *n < limit } else { *n > limit };
+        outside.then(|| {
+            let word = if below { "minimum" } else { "maximum" };
+            error(
+                &field.name,
+                field.field_type,
+                n.to_string(),
+                format!(
+                    "buiten het bereik van de wet: het {word} is {limit} (type_spec.{})",
+                    if below { "min" } else { "max" }
+                ),
+            )
+        })
+    };
+    violated(spec.min, true).or_else(|| violated(spec.max, false))
+}
+
+/// Required parameters not in `values` of every article of `law` that producing `outputs`
+/// reaches through same-law inputs (`source: {output}`), in the order they are reached: what
+/// the caller must give, all at once, before the evaluation can succeed.
+pub fn missing_required_reachable(
+    law: &Law,
+    outputs: &[String],
+    values: &BTreeMap<String, Value>,
+) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    let mut seen_articles: Vec<&str> = Vec::new();
+    let mut queue: Vec<String> = outputs.to_vec();
+    while let Some(output) = queue.pop() {
+        let Some(article) = law.article_for_output(&output) else {
+            continue;
+        };
+        if seen_articles.contains(&article.number.as_str()) {
+            continue;
+        }
+        seen_articles.push(&article.number);
+        let Some(exec) = article.execution() else {
+            continue;
+        };
+        for p in &exec.parameters {
+            if p.required == Some(true)
+                && !values.contains_key(&p.name)
+                && !missing.contains(&p.name)
+            {
+                missing.push(p.name.clone());
+            }
+        }
+        for input in &exec.input {
+            if let Some(source) = &input.source
+                && source.regulation.is_none()
+                && !values.contains_key(&input.name)
+                && let Some(out) = &source.output
+            {
+                queue.push(out.clone());
+            }
+        }
+    }
+    missing
 }
 
 /// Required parameters of the articles producing `outputs` that are not given.
@@ -318,5 +397,47 @@ mod tests {
             check_json("x", FieldType::Array, &j("[1]")).unwrap(),
             Value::List(vec![Value::int(1)])
         );
+    }
+
+    #[test]
+    fn type_spec_bounds_are_enforced_and_every_violation_is_reported() {
+        let law = crate::load::parse_law(
+            &crate::load::Origin::File("t.yaml".into()),
+            "$id: t\nregulatory_layer: WET\narticles:\n  - number: '1'\n    machine_readable:\n      execution:\n        parameters:\n          - name: leeftijd\n            type: number\n            type_spec: {min: 0, max: 130}\n          - name: percentage\n            type: number\n            type_spec: {min: 0.5}\n        output: [{name: o, type: number}]\n        actions: [{output: o, value: $leeftijd}]\n",
+        )
+        .unwrap();
+        let texts = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        assert!(
+            typed_params(
+                &law,
+                None,
+                &texts(&[("leeftijd", "130"), ("percentage", "0.5")])
+            )
+            .is_ok()
+        );
+        let errors = typed_params(
+            &law,
+            None,
+            &texts(&[("leeftijd", "131"), ("percentage", "0.49")]),
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].problem.contains("maximum is 130"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].problem.contains("minimum is 0.5"),
+            "{}",
+            errors[1]
+        );
+        let below = typed_params(&law, None, &texts(&[("leeftijd", "-1")])).unwrap_err();
+        assert!(below[0].problem.contains("minimum is 0"));
     }
 }

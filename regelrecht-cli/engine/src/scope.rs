@@ -30,7 +30,7 @@ pub(crate) fn reference_date_value(date: NaiveDate) -> Value {
     map.insert("day".to_string(), Value::int(i64::from(date.day())));
     map.insert(
         "iso".to_string(),
-        Value::String(date.format("%Y-%m-%d").to_string()),
+        Value::String(crate::load::iso_date(date)),
     );
     Value::Object(map)
 }

@@ -128,8 +128,24 @@ pub fn source_uri(file: &LawFile) -> String {
     }
 }
 
-/// An absolute `file://` URI, percent-encoded.
+/// An absolute `file://` URI, percent-encoded; each path is resolved once per process (a batch
+/// names the same law files for every case).
 pub fn file_uri(path: &Path) -> String {
+    static SEEN: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, String>>> =
+        std::sync::Mutex::new(None);
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let map = seen.get_or_insert_with(Default::default);
+    if let Some(uri) = map.get(path) {
+        return uri.clone();
+    }
+    let uri = resolve_file_uri(path);
+    map.insert(path.to_path_buf(), uri.clone());
+    uri
+}
+
+fn resolve_file_uri(path: &Path) -> String {
     let absolute = std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| path.to_path_buf());

@@ -6,14 +6,16 @@
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors.
 
+pub mod batch;
 pub mod commands;
 pub mod grondslag;
 pub mod laws;
 pub mod problems;
+pub mod receipt;
 pub mod regeling;
 pub mod tool;
 
-use commands::{check, concept, evalueer, regelingen, wet};
+use commands::{check, concept, evalueer, ontvangstbewijs, regelingen, scenario, wet};
 
 common::commands! {
     /// The commands of this tool.
@@ -22,6 +24,10 @@ common::commands! {
         #[command(subcommand)]
         Wet(wet::Action) => wet,
         Evalueer(evalueer::Args) => evalueer,
+        Scenario(scenario::Args) => scenario,
+        /// Ontvangstbewijzen van berekeningen herhalen
+        #[command(subcommand)]
+        Ontvangstbewijs(ontvangstbewijs::Action) => ontvangstbewijs,
         /// Vaste vragen, beantwoord uit de ingebouwde wetten
         #[command(subcommand)]
         Check(check::Action) => check,

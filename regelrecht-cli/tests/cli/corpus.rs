@@ -1,6 +1,8 @@
 //! Where laws come from: `--corpus`, `REGELRECHT_CORPUS`, malformed files (exit 65 naming the
 //! file and line), and the `wet lijst` / `wet toon` views of them.
 
+use serde_json::Value;
+
 use crate::support::{BAL, Sandbox, assert_valid_against, corpus_dir, output_schema, run};
 
 const SMALL_LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value: $bedrag\n";
@@ -83,6 +85,29 @@ fn laws_come_from_regelrecht_corpus_and_corpus() {
         .find(|w| w["law_id"] == "wet_op_de_zorgtoeslag")
         .expect("zorgtoeslag");
     assert_eq!(zorg["ingebouwd"], false);
+    // One row per law, every version listed; `#wet_naam` resolved to the citation title.
+    let ids: Vec<&Value> = wetten.iter().map(|w| &w["law_id"]).collect();
+    let mut unique = ids.clone();
+    unique.dedup();
+    assert_eq!(ids, unique);
+    assert!(list["aantal_versies"].as_u64().unwrap() > list["aantal"].as_u64().unwrap());
+    let versions: Vec<&Value> = zorg["versies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| &v["valid_from"])
+        .collect();
+    assert_eq!(
+        versions,
+        [&Value::from("2024-01-01"), &Value::from("2025-01-01")]
+    );
+    assert_eq!(zorg["naam"], "Wet op de zorgtoeslag");
+    assert!(
+        wetten
+            .iter()
+            .all(|w| !w["naam"].as_str().unwrap_or("").starts_with('#')),
+        "{wetten:?}"
+    );
     assert!(
         zorg["uitvoer"]
             .as_array()
@@ -121,7 +146,21 @@ fn wet_toon_describes_parameters_inputs_outputs_definitions_and_articles() {
             .collect()
     };
     assert!(names("parameters").contains(&"elektriciteitsverbruik_kwh".to_string()));
+    // Each parameter once, with the articles that use it.
+    let mut unique = names("parameters");
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        names("parameters").len(),
+        "{:?}",
+        names("parameters")
+    );
     let param = &v["parameters"][0];
+    assert_eq!(
+        param["artikelen"],
+        serde_json::json!(["5.15", "5.15b"]),
+        "{param}"
+    );
     assert_eq!(param["type"], "number");
     assert!(
         param["omschrijving"]

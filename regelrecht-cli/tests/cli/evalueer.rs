@@ -208,8 +208,6 @@ fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
             "--param",
             "betreft_gebruiksfunctie_bbl=false",
             "--param",
-            "alleen_hernieuwbare_energie_op_locatie=false",
-            "--param",
             "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
             "--uitvoer",
             "heeft_energiebesparingsplicht",
@@ -224,6 +222,18 @@ fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
             .expect("detail")
             .contains("aardgasverbruik_m3"),
         "{error}"
+    );
+    // Every missing required parameter at once, not one per attempt.
+    let details: Vec<&str> = error["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["detail"].as_str().expect("detail"))
+        .collect();
+    assert_eq!(details.len(), 2, "{details:?}");
+    assert!(
+        details[1].contains("alleen_hernieuwbare_energie_op_locatie"),
+        "{details:?}"
     );
     let records = sandbox.audit_records();
     assert_eq!(records[0]["attributes"]["error.code"], "ONTBREEKT");
@@ -397,4 +407,40 @@ fn a_param_without_a_name_is_refused() {
         let error = run.error(65);
         assert_eq!(error["errors"][0]["pointer"], "/param", "{param}: {error}");
     }
+}
+
+#[test]
+fn a_misspelled_param_is_65_with_the_name_meant_and_an_unrelated_one_a_warning() {
+    let sandbox = Sandbox::new();
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_informatieplicht",
+        "--param",
+        "aardgasverbruk_m3=5",
+    ]);
+    let args = evalueer(&extra);
+    let error = run(sandbox.cmd(), &args).error(65);
+    let detail = error["errors"][0]["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("bedoelt u 'aardgasverbruik_m3'?"),
+        "{detail}"
+    );
+    assert_eq!(error["errors"][0]["pointer"], "/param");
+
+    let mut extra = PARAMS.to_vec();
+    extra.extend([
+        "--uitvoer",
+        "heeft_informatieplicht",
+        "--param",
+        "iets_heel_anders=5",
+    ]);
+    let args = evalueer(&extra);
+    let outcome = run(sandbox.cmd(), &args);
+    assert_eq!(outcome.code, 0, "{outcome:?}");
+    assert!(
+        outcome.stderr.contains("niet gedeclareerd"),
+        "{}",
+        outcome.stderr
+    );
 }

@@ -196,8 +196,10 @@ fn path_arguments_are_declared_as_paths() {
         "application/json"
     );
     assert_eq!(properties["param_json"]["contentSchema"]["type"], "object");
+    assert_eq!(properties["batch"]["format"], "path");
+    assert_eq!(properties["batch"]["x-stdin"], true);
     for (name, property) in properties.as_object().expect("properties") {
-        if !["corpus", "param_json"].contains(&name.as_str()) {
+        if !["corpus", "param_json", "batch"].contains(&name.as_str()) {
             assert!(
                 property.get("format") != Some(&"path".into())
                     && property["items"].get("format") != Some(&"path".into()),

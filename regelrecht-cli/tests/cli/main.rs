@@ -2,14 +2,18 @@
 //! environment with a temporary audit log; laws come from the built-in set and from the
 //! shared RegelRecht corpus at `<repo>/../shared/regelrecht` (read only).
 
+mod batch;
 mod concept;
 mod corpus;
 mod energy;
 mod evalueer;
 mod golden;
 mod hostile;
+mod modes;
+mod notes;
 mod precision;
 mod profile;
+mod scenario;
 mod shared_args;
 mod support;
 mod vectors;

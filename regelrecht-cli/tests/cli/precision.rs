@@ -89,3 +89,40 @@ fn a_number_beyond_the_decimal_range_is_65_not_rounded() {
         assert!(detail.contains("niet exact"), "{number}: {detail}");
     }
 }
+
+/// The example the README gives: the reference engine reads this through `f64` and computes
+/// with 20.99999999999999600; this engine keeps what it says, in a batch as anywhere.
+#[test]
+fn a_batch_case_keeps_its_digits_and_a_wrong_json_type_stays_65() {
+    let sandbox = Sandbox::new();
+    let params = ",\"aardgasverbruik_m3\":31000,\"betreft_gebruiksfunctie_bbl\":false,\"alleen_hernieuwbare_energie_op_locatie\":false,\"is_activiteit_artikel_3_3a_lid_1_onder_a\":false,\"is_activiteit_artikel_3_3a_lid_1_onder_b\":false";
+    let input = format!(
+        "{{\"id\":1,\"params\":{{\"elektriciteitsverbruik_kwh\":20.999999999999996{params}}}}}\n{{\"id\":2,\"params\":{{\"elektriciteitsverbruik_kwh\":true{params}}}}}\n"
+    );
+    let file = sandbox.write("cases.jsonl", &input);
+    let outcome = sandbox.run([
+        "evalueer",
+        BAL,
+        "--peildatum",
+        "2026-01-01",
+        "--uitvoer",
+        "heeft_onderzoeksplicht",
+        "--batch",
+        &file.display().to_string(),
+    ]);
+    assert_eq!(outcome.code, 1, "{outcome:#?}");
+    let mut lines = outcome.stdout.lines();
+    assert_eq!(
+        used_kwh(lines.next().expect("case 1")),
+        "20.999999999999996"
+    );
+    let refused: serde_json::Value = serde_json::from_str(lines.next().expect("case 2")).unwrap();
+    assert_eq!(refused["fout"]["exit_code"], 65, "{refused}");
+    assert!(
+        refused["fout"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("boolean"),
+        "{refused}"
+    );
+}

@@ -27,7 +27,10 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
         [
             "wet_lijst",
             "wet_toon",
+            "wet_notities",
             "evalueer",
+            "scenario",
+            "ontvangstbewijs_controleer",
             "check_energiebesparing",
             "concept",
             "regelingen"
@@ -63,7 +66,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
     ] {
         assert!(env.contains(&name), "{name} not declared: {env:?}");
     }
-    let check = &document["tools"][3];
+    let check = &document["tools"][6];
     assert_eq!(
         check["_meta"]["positional"],
         serde_json::json!(["kvk_nummer"])

@@ -10,7 +10,7 @@ use crate::support::Sandbox;
 fn peildatum_errors_are_the_family_s() {
     let sandbox = Sandbox::new();
     let tried = check_peildatum(&sandbox.discovery(), &|words| sandbox.run(words));
-    // wet toon, evalueer, check energiebesparing, concept.
+    // wet toon, wet notities, evalueer, check energiebesparing, concept.
     assert_eq!(tried, 4);
 }
 

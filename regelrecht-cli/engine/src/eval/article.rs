@@ -1,10 +1,11 @@
-//! Executing one article as a whole: refusing untranslatable constructs, then inputs, open
+//! Executing one article as a whole: untranslatable constructs as the mode says, then inputs, open
 //! terms, hooks before the actions, the actions in order, hooks after them, and overrides by
 //! the law being evaluated. Also the scope the actions read from.
 
 use super::run::{ArticleResult, Run};
 use super::tracing::node;
-use crate::error::{ErrorKind, EvalError};
+use super::untranslatable;
+use crate::error::EvalError;
 use crate::expr::Expr;
 use crate::law::{Action, Article, Definition, Law};
 use crate::load::LawFile;
@@ -29,25 +30,6 @@ pub(super) fn declared_params(
         .collect()
 }
 
-/// Refuses an article with an untranslatable construct that was not accepted.
-fn check_translatable(law: &Law, article: &Article) -> Result<(), EvalError> {
-    let untranslatables = article
-        .machine_readable
-        .iter()
-        .flat_map(|m| &m.untranslatables);
-    for u in untranslatables {
-        if !u.accepted {
-            return Err(EvalError::new(ErrorKind::Untranslatable {
-                law: law.id.clone(),
-                article: article.number.clone(),
-                construct: u.construct.clone(),
-                reason: u.reason.clone(),
-            }));
-        }
-    }
-    Ok(())
-}
-
 impl<'c> Run<'c> {
     /// Executes `article` without consulting the cache (see [`Run::execute`]).
     pub(super) fn execute_uncached(
@@ -58,7 +40,20 @@ impl<'c> Run<'c> {
         params: BTreeMap<String, Value>,
         stage: &str,
     ) -> Result<ArticleResult, EvalError> {
-        check_translatable(law, article)?;
+        let verdict = untranslatable::check(self.mode, law, article)?;
+        for warning in verdict.warnings {
+            let mut n = node(
+                TraceKind::Article,
+                &article.number,
+                &law.id,
+                Some(&article.number),
+            );
+            n.message = Some(warning.clone());
+            self.trace.borrow_mut().leaf(n);
+            if !self.warnings.contains(&warning) {
+                self.warnings.push(warning);
+            }
+        }
         let mr = article.machine_readable.as_ref();
         let empty_defs = BTreeMap::new();
         let definitions = mr.map_or(&empty_defs, |m| &m.definitions);
@@ -69,6 +64,7 @@ impl<'c> Run<'c> {
         let mut values = inputs.values;
         let mut resolved_inputs = inputs.resolved;
         let unresolved_external = inputs.unresolved_external;
+        let taints = verdict.taints || inputs.tainted;
 
         // 2. Open terms (IoC).
         let open_terms = self.open_terms(law, article, &params)?;
@@ -118,10 +114,16 @@ impl<'c> Run<'c> {
 
         // 6. Overrides by the law being evaluated (lex specialis).
         self.apply_overrides(law, article, &post_values, &mut outputs, &mut provenance)?;
+        let tainted = if taints {
+            outputs.keys().cloned().collect()
+        } else {
+            BTreeSet::new()
+        };
         Ok(ArticleResult {
             outputs,
             resolved_inputs,
             provenance,
+            tainted,
         })
     }
 

@@ -1,6 +1,6 @@
 //! Inputs of an article that have a `source`: outputs of other laws (cross-law, with the
 //! source's parameter mapping), other outputs of the same law, or external data that must be
-//! given as a parameter. Inputs given as parameters are not resolved.
+//! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
 use super::run::Run;
 use super::tracing::node;
@@ -20,6 +20,8 @@ pub(super) struct Inputs {
     pub(super) resolved: BTreeMap<String, Value>,
     /// Inputs from an external source that were not given as parameters.
     pub(super) unresolved_external: BTreeSet<String>,
+    /// Whether an input read a value tainted as untranslatable.
+    pub(super) tainted: bool,
 }
 
 impl<'c> Run<'c> {
@@ -36,6 +38,7 @@ impl<'c> Run<'c> {
         let mut values = params.clone();
         let mut resolved = BTreeMap::new();
         let mut unresolved_external = BTreeSet::new();
+        let mut tainted = false;
         for input in article.execution().iter().flat_map(|e| &e.input) {
             let Some(source) = &input.source else {
                 continue;
@@ -65,9 +68,24 @@ impl<'c> Run<'c> {
                     }
                     target
                 };
-                self.cross_law(regulation, output, &input.name, target_params)?
+                let value = self.cross_law(regulation, output, &input.name, target_params)?;
+                tainted |= self.is_tainted(regulation, output);
+                value
             } else if source.output.is_some() {
-                self.internal(file, law, output, &input.name, params.clone())?
+                let value = self.internal(file, law, output, &input.name, params.clone())?;
+                tainted |= self.is_tainted(&law.id, output);
+                value
+            } else if let Some(value) = self.data.and_then(|d| d.lookup(&input.name, &values)) {
+                let mut n = node(
+                    TraceKind::Input,
+                    &input.name,
+                    &law.id,
+                    Some(&article.number),
+                );
+                n.message = Some("uit een externe gegevensbron".to_string());
+                n.value = Some(value.clone());
+                self.trace.borrow_mut().leaf(n);
+                value
             } else {
                 unresolved_external.insert(input.name.clone());
                 let mut n = node(
@@ -87,6 +105,7 @@ impl<'c> Run<'c> {
             values,
             resolved,
             unresolved_external,
+            tainted,
         })
     }
 

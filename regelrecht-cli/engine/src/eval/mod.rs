@@ -11,16 +11,20 @@ mod inputs;
 mod open_terms;
 mod overrides;
 mod run;
+pub mod stages;
 mod tracing;
+pub mod untranslatable;
 
+use crate::data::DataSources;
 use crate::error::EvalError;
-use crate::law::Article;
+use crate::law::{Article, Law};
 use crate::load::Corpus;
 use crate::trace::{TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use untranslatable::UntranslatableMode;
 
 /// What to evaluate.
 #[derive(Debug, Clone)]
@@ -78,21 +82,59 @@ pub struct Evaluation {
     pub resolved_inputs: BTreeMap<String, Value>,
     /// What was evaluated.
     pub trace: TraceNode,
+    /// How each output in `all_outputs` came about: `direct`, `override` or `hook` (the
+    /// reference engine's "reactive").
+    pub provenance: BTreeMap<String, &'static str>,
+    /// Outputs in `all_outputs` tainted as untranslatable (only in `propagate` mode).
+    pub tainted: BTreeSet<String>,
+    /// Untranslatable constructs that ran unaccepted (only in `warn` mode).
+    pub warnings: Vec<String>,
+    /// The untranslatable mode of the evaluation.
+    pub mode: UntranslatableMode,
 }
 
 /// Evaluates outputs of laws in a corpus.
 pub struct Engine<'c> {
     corpus: &'c Corpus,
+    mode: UntranslatableMode,
+    data: Option<&'c DataSources>,
 }
 
 impl<'c> Engine<'c> {
-    /// An engine over `corpus`.
+    /// An engine over `corpus` (untranslatable mode `error`, no data sources).
     pub fn new(corpus: &'c Corpus) -> Engine<'c> {
-        Engine { corpus }
+        Engine {
+            corpus,
+            mode: UntranslatableMode::default(),
+            data: None,
+        }
+    }
+
+    /// The same engine with another untranslatable mode (RFC-012).
+    pub fn untranslatable(mut self, mode: UntranslatableMode) -> Engine<'c> {
+        self.mode = mode;
+        self
+    }
+
+    /// The same engine reading external inputs from `data` when no parameter gives them.
+    pub fn data(mut self, data: &'c DataSources) -> Engine<'c> {
+        self.data = Some(data);
+        self
+    }
+
+    /// The corpus this engine evaluates.
+    pub fn corpus(&self) -> &'c Corpus {
+        self.corpus
     }
 
     /// Evaluates the requested outputs. Any output that cannot be computed is an error.
     pub fn evaluate(&self, request: &Request) -> Result<Evaluation, EvalError> {
+        self.evaluate_at(request, "BESLUIT")
+    }
+
+    /// Evaluates the requested outputs with their articles executed at `stage` (the hooks of
+    /// that stage fire); [`Engine::evaluate`] is stage `BESLUIT`.
+    pub fn evaluate_at(&self, request: &Request, stage: &str) -> Result<Evaluation, EvalError> {
         if request.outputs.is_empty() {
             return Err(EvalError::invalid("geef minstens één uitvoer op"));
         }
@@ -102,11 +144,18 @@ impl<'c> Engine<'c> {
             &request.law_id,
             tracing::root(request),
         );
-        let result = self.evaluate_in(&mut run, request);
+        run.mode = self.mode;
+        run.data = self.data;
+        let result = self.evaluate_in(&mut run, request, stage);
         tracing::attach(run.into_trace(), result)
     }
 
-    fn evaluate_in(&self, run: &mut Run<'c>, request: &Request) -> Result<Evaluation, EvalError> {
+    fn evaluate_in(
+        &self,
+        run: &mut Run<'c>,
+        request: &Request,
+        stage: &str,
+    ) -> Result<Evaluation, EvalError> {
         let file = run.select(&request.law_id)?;
         let law = file.law()?;
         // Group requested outputs by producing article (in article order), execute each once.
@@ -120,11 +169,13 @@ impl<'c> Engine<'c> {
         let mut outputs = BTreeMap::new();
         let mut resolved_inputs = BTreeMap::new();
         let mut provenance = BTreeMap::new();
+        let mut tainted = BTreeSet::new();
         for article in articles {
-            let result = run.execute(file, law, article, request.params.clone(), "BESLUIT")?;
+            let result = run.execute(file, law, article, request.params.clone(), stage)?;
             outputs.extend(result.outputs.clone());
             resolved_inputs.extend(result.resolved_inputs.clone());
             provenance.extend(result.provenance.clone());
+            tainted.extend(result.tainted.iter().cloned());
         }
         let mut wanted = BTreeMap::new();
         let mut basis = Vec::new();
@@ -149,6 +200,13 @@ impl<'c> Engine<'c> {
             basis,
             resolved_inputs,
             trace: TraceNode::new(TraceKind::Evaluation, ""),
+            provenance: provenance
+                .iter()
+                .map(|(k, (_, _, how))| (k.clone(), *how))
+                .collect(),
+            tainted,
+            warnings: std::mem::take(&mut run.warnings),
+            mode: self.mode,
         })
     }
 
@@ -162,7 +220,7 @@ impl<'c> Engine<'c> {
         Basis {
             output: output.to_string(),
             law_id: law_id.to_string(),
-            law_name: law.and_then(|l| l.name.clone()),
+            law_name: law.and_then(Law::display_name),
             bwb_id: law.and_then(|l| l.bwb_id.clone()),
             article: article.to_string(),
             url: art.and_then(|a| a.url.clone()),

@@ -2,6 +2,8 @@
 //! executing an article at most once per parameters and stage (cache), lazily producing one
 //! output of a law, and the resolution stack that detects cycles and bounds nesting.
 
+use super::untranslatable::UntranslatableMode;
+use crate::data::DataSources;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law};
 use crate::load::{Corpus, LawFile, Selection};
@@ -9,7 +11,7 @@ use crate::trace::{TraceBuilder, TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use super::tracing::node;
@@ -27,6 +29,8 @@ pub(super) struct ArticleResult {
     pub(super) outputs: BTreeMap<String, Value>,
     pub(super) resolved_inputs: BTreeMap<String, Value>,
     pub(super) provenance: Provenance,
+    /// Outputs tainted as untranslatable (propagate mode).
+    pub(super) tainted: BTreeSet<String>,
 }
 
 /// The state of one evaluation.
@@ -39,6 +43,14 @@ pub(super) struct Run<'c> {
     stack: Vec<String>,
     cache: HashMap<String, Rc<ArticleResult>>,
     pub(super) trace: RefCell<TraceBuilder>,
+    /// How untranslatable constructs are handled.
+    pub(super) mode: UntranslatableMode,
+    /// External data for inputs with `source: {}` not given as parameters.
+    pub(super) data: Option<&'c DataSources>,
+    /// `law#output` of every output tainted so far (propagate mode).
+    pub(super) tainted: HashSet<String>,
+    /// Warnings about untranslatable constructs that ran (warn mode), without repeats.
+    pub(super) warnings: Vec<String>,
 }
 
 /// The article of `law` producing `output`.
@@ -61,13 +73,17 @@ fn cache_key(
     params: &BTreeMap<String, Value>,
     stage: &str,
 ) -> String {
-    let params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!(
-        "{}@{:?}#{article}|{stage}|{}",
-        law.id,
-        law.valid_from,
-        params.join("\u{0}")
-    )
+    use std::fmt::Write;
+    // One buffer, no intermediate strings: this runs for every article execution.
+    let mut key = String::with_capacity(64 + params.len() * 24);
+    let _ = write!(key, "{}@{:?}#{article}|{stage}|", law.id, law.valid_from);
+    for (i, (k, v)) in params.iter().enumerate() {
+        if i > 0 {
+            key.push('\u{0}');
+        }
+        let _ = write!(key, "{k}={v}");
+    }
+    key
 }
 
 impl<'c> Run<'c> {
@@ -85,6 +101,10 @@ impl<'c> Run<'c> {
             stack: Vec::new(),
             cache: HashMap::new(),
             trace: RefCell::new(TraceBuilder::new(root)),
+            mode: UntranslatableMode::default(),
+            data: None,
+            tainted: HashSet::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -93,10 +113,15 @@ impl<'c> Run<'c> {
         self.trace.into_inner()
     }
 
+    /// Whether `output` of `law` has been tainted as untranslatable in this evaluation.
+    pub(super) fn is_tainted(&self, law: &str, output: &str) -> bool {
+        !self.tainted.is_empty() && self.tainted.contains(&format!("{law}#{output}"))
+    }
+
     /// The version of `law_id` in force on the calculation date.
     pub(super) fn select(&self, law_id: &str) -> Result<&'c LawFile, EvalError> {
-        let date = self.date.format("%Y-%m-%d").to_string();
         self.corpus.select(law_id, self.date).map_err(|reason| {
+            let date = crate::load::iso_date(self.date);
             EvalError::new(match reason {
                 Selection::NotFound => ErrorKind::LawNotFound {
                     law: law_id.to_string(),
@@ -173,6 +198,9 @@ impl<'c> Run<'c> {
             |run| run.execute_uncached(file, law, article, params, stage),
             |_| None,
         )?;
+        for output in &result.tainted {
+            self.tainted.insert(format!("{}#{output}", law.id));
+        }
         let result = Rc::new(result);
         self.cache.insert(key, Rc::clone(&result));
         Ok(result)

@@ -30,7 +30,7 @@ pub fn parse_date(op: &str, v: &Value) -> Result<NaiveDate, EvalError> {
 }
 
 fn to_value(d: NaiveDate) -> Value {
-    Value::String(d.format("%Y-%m-%d").to_string())
+    Value::String(crate::load::iso_date(d))
 }
 
 fn days_in_month(year: i32, month: u32) -> u32 {

@@ -3,5 +3,7 @@
 pub mod check;
 pub mod concept;
 pub mod evalueer;
+pub mod ontvangstbewijs;
 pub mod regelingen;
+pub mod scenario;
 pub mod wet;

@@ -1,4 +1,5 @@
-//! `wet lijst`: every loaded law version, built in or from a corpus directory.
+//! `wet lijst`: every loaded law, one row per law with each of its versions, built in or from a
+//! corpus directory.
 //!
 //! Every file is parsed in full, so a malformed file is reported (exit 65, file and line)
 //! instead of being skipped.
@@ -12,7 +13,7 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toon alle geladen wetten: $id, naam, laag, geldigheid, BWB-id, uitvoer, ingebouwd of niet
+/// Toon alle geladen wetten, één regel per wet: $id, naam, laag, BWB-id, uitvoer en de versies
 ///
 /// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
 #[derive(clap::Args, Debug)]
@@ -39,8 +40,11 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
     ctx.gate(PlanSpec::new(json!({"corpus": args.corpus.arguments()})))?;
 
-    let wetten: Vec<Value> = files.iter().map(|f| entry(f)).collect();
-    let data = json!({"aantal": wetten.len(), "wetten": wetten});
+    let mut wetten: Vec<Value> = Vec::new();
+    for group in files.chunk_by(|a, b| a.id == b.id) {
+        wetten.push(entry(group));
+    }
+    let data = json!({"aantal": wetten.len(), "aantal_versies": files.len(), "wetten": wetten});
     let digest = sha256_hex(canonical_json(&data).as_bytes());
     let directories: Vec<Value> = laws::env_dirs(ctx)
         .iter()
@@ -53,23 +57,38 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .extra("engine_version", ENGINE_VERSION.into()))
 }
 
-fn entry(file: &LawFile) -> Value {
-    // parse_all succeeded, so every law is parsed.
-    let law = file.law().ok();
+/// One law: its newest version's name (a `#output` name resolved), layer, BWB id and outputs,
+/// and every loaded version with its dates and file.
+fn entry(versions: &[&LawFile]) -> Value {
+    // parse_all succeeded, so every law is parsed; versions are sorted by valid_from.
+    let newest = versions[versions.len() - 1];
+    let law = newest.law().ok();
     let outputs: Vec<&str> = law
         .iter()
         .flat_map(|l| l.outputs())
         .map(|(_, field)| field.name.as_str())
         .collect();
+    let versies: Vec<Value> = versions
+        .iter()
+        .map(|f| {
+            json!({
+                "valid_from": f.valid_from,
+                "valid_to": f.valid_to,
+                "ingebouwd": f.is_builtin(),
+                "bron": laws::source_uri(f),
+            })
+        })
+        .collect();
     json!({
-        "law_id": file.id,
-        "naam": law.and_then(|l| l.name.clone()),
+        "law_id": newest.id,
+        "naam": law.and_then(|l| l.display_name()),
         "laag": law.map(|l| l.regulatory_layer.clone()),
-        "valid_from": file.valid_from,
-        "valid_to": file.valid_to,
+        "valid_from": newest.valid_from,
+        "valid_to": newest.valid_to,
         "bwb_id": law.and_then(|l| l.bwb_id.clone()),
         "uitvoer": outputs,
-        "ingebouwd": file.is_builtin(),
-        "bron": laws::source_uri(file),
+        "ingebouwd": newest.is_builtin(),
+        "bron": laws::source_uri(newest),
+        "versies": versies,
     })
 }

@@ -91,7 +91,9 @@ fn describe(file: &LawFile, law: &Law, peildatum: &str) -> Value {
             }));
         }
         if let Some(exec) = &mr.execution {
-            parameters.extend(exec.parameters.iter().map(|f| field(f, article)));
+            for f in &exec.parameters {
+                add_parameter(&mut parameters, f, article);
+            }
             inputs.extend(exec.input.iter().map(|f| field(f, article)));
             outputs.extend(exec.output.iter().map(|f| field(f, article)));
         }
@@ -145,6 +147,23 @@ fn describe(file: &LawFile, law: &Law, peildatum: &str) -> Value {
         "implementeert": implements,
         "artikelen": articles,
     })
+}
+
+/// Each parameter once, with every article that declares it (`artikelen`, in order; `artikel`
+/// is the first) and `verplicht` when any of them requires it.
+fn add_parameter(parameters: &mut Vec<Value>, f: &Field, article: &Article) {
+    if let Some(known) = parameters.iter_mut().find(|p| p["naam"] == f.name.as_str()) {
+        if let Some(list) = known["artikelen"].as_array_mut() {
+            list.push(article.number.clone().into());
+        }
+        if f.required == Some(true) {
+            known["verplicht"] = true.into();
+        }
+        return;
+    }
+    let mut value = field(f, article);
+    value["artikelen"] = json!([article.number]);
+    parameters.push(value);
 }
 
 fn field(f: &Field, article: &Article) -> Value {

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# regelrecht-cli throughput and latency (issue 14), next to the reference engine when it is here.
+#
+#   bench/regelrecht/run.sh [CASES]      (default 200000)
+#
+# 1. batch throughput in process (engine alone, and with the JSON around each case), target
+#    >= 150k simple cases/s: the built-in Bal's heeft_informatieplicht, six parameters;
+# 2. the same JSON Lines through `regelrecht-cli evalueer --batch` (whole process, cases/s);
+# 3. single-law whole-process latency, target <= 1.3 ms median: `evalueer` of one small law
+#    (test_untranslatables, the only file in --corpus) and of the built-in Bal;
+# 4. the reference engine (MinBZK regelrecht-engine) on the same cases, only when
+#    REGELRECHT_REFERENCE_DIR points at a checkout of MinBZK/regelrecht (it is not vendored);
+#    otherwise it says so and skips it.
+# Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
+# after the release build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cases=${1:-200000}
+corpus=../shared/regelrecht/corpus
+command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
+[ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
+
+cargo build --release --quiet -p regelrecht-cli -p regelrecht-engine --bins --examples
+bin=target/release/regelrecht-cli
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export REGELRECHT_AUDIT_LOG="$work/audit.jsonl"
+
+target/release/examples/batch_throughput --genereer "$cases" >"$work/cases.jsonl"
+echo "## batch, $cases gevallen (Bal heeft_informatieplicht)"
+echo
+echo '| meting | gevallen/s |'
+echo '|---|---:|'
+inproc=$(target/release/examples/batch_throughput "$cases" "$work/cases.jsonl")
+num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
+echo "| in proces, engine alleen | $(echo "$inproc" | num engine_per_s) |"
+echo "| in proces, met JSON in en uit | $(echo "$inproc" | num met_json_per_s) |"
+start=$(date +%s.%N)
+"$bin" evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 \
+  --batch "$work/cases.jsonl" --timeout 600 >"$work/out.jsonl"
+end=$(date +%s.%N)
+lines=$(wc -l <"$work/out.jsonl")
+awk -v n="$lines" -v a="$start" -v b="$end" 'BEGIN { printf "| regelrecht-cli evalueer --batch (heel proces) | %.0f |\n", n / (b - a) }'
+
+if [ -n "${REGELRECHT_REFERENCE_DIR:-}" ] && [ -f "$REGELRECHT_REFERENCE_DIR/packages/engine/Cargo.toml" ]; then
+  ref=$work/reference
+  cp -r bench/regelrecht/reference "$ref"
+  sed -i "s|REFERENCE_DIR|$REGELRECHT_REFERENCE_DIR|" "$ref/Cargo.toml"
+  cargo build --release --quiet --manifest-path "$ref/Cargo.toml" --target-dir "$work/ref-target"
+  bal=regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml
+  refout=$("$work/ref-target/release/regelrecht-reference-bench" "$bal" besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 "$work/cases.jsonl")
+  echo "| referentie-engine, in proces | $(echo "$refout" | num engine_per_s) |"
+else
+  echo "| referentie-engine | overgeslagen: niet lokaal beschikbaar (zet REGELRECHT_REFERENCE_DIR op een checkout van MinBZK/regelrecht) |"
+fi
+
+echo
+echo "## één wet, heel proces"
+echo
+mkdir -p "$work/klein"
+cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
+small="$bin evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $work/klein"
+bal="$bin evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
+cross="$bin evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
+hyperfine -N --warmup 20 --runs 200 --export-json "$work/lat.json" \
+  -n "evalueer, één kleine wet (--corpus met één bestand)" "$small" \
+  -n "evalueer, ingebouwde Bal" "$bal" \
+  -n "evalueer, cross-law, hele corpus" "$cross" >/dev/null
+echo '| commando | mediaan (ms) | gemiddeld (ms) | min (ms) | doel |'
+echo '|---|---:|---:|---:|---|'
+jq -r '.results[] | [.command, (.median*1000), (.mean*1000), (.min*1000)] | @tsv' "$work/lat.json" |
+while IFS=$'\t' read -r name median mean min; do
+  case "$name" in *kleine*) t="<= 1.3 ms mediaan" ;; *) t="-" ;; esac
+  printf '| %s | %.2f | %.2f | %.2f | %s |\n' "$name" "$median" "$mean" "$min" "$t"
+done

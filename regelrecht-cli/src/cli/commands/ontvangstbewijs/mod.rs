@@ -1,0 +1,9 @@
+//! `ontvangstbewijs controleer`: execution receipts (RFC-013) checked by re-running them.
+
+pub mod controleer;
+
+common::commands! {
+    pub enum Action {
+        Controleer(controleer::Args) => controleer,
+    }
+}

@@ -1,0 +1,179 @@
+//! `wet notities LAW_ID`: the stand-off notes on a law (RFC-005, W3C Web Annotations with a
+//! TextQuoteSelector), each resolved against the article texts of the version in force:
+//! found (exact or fuzzy, wherever the text now is, so a renumbered article keeps its notes),
+//! ambiguous (several places and none decides) or orphaned (the text is gone).
+//!
+//! Notes come from `--notities PAD` (an `annotations.yaml`, or a directory holding
+//! `<law_id>/annotations.yaml`) and otherwise from `annotations/<law_id>/annotations.yaml`
+//! next to or inside each corpus directory (RegelRecht's layout).
+
+use std::path::{Path, PathBuf};
+
+use common::args::Peildatum;
+use common::validate::Validation;
+use common::{
+    Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
+    Problem, Result,
+};
+use regelrecht_engine::load::read_text_file;
+use regelrecht_engine::notes::{self, Status};
+use serde_json::{Value, json};
+
+use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::problems;
+
+/// Toon de notities bij een wet, elk opgezocht in de artikeltekst (exact of vaag)
+///
+/// Een notitie wijst tekst aan met een citaat en de tekst ervoor en erna (W3C
+/// TextQuoteSelector) en volgt die tekst, ook als een artikel een ander nummer krijgt. Per
+/// notitie: gevonden (exact of vaag, met artikel en positie), dubbelzinnig of verweesd.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// $id van de wet (zie wet lijst)
+    pub law_id: String,
+    /// Notitiebestand (annotations.yaml) of map met <law_id>/annotations.yaml; standaard
+    /// annotations/ naast of in elke corpusmap
+    #[arg(long, value_name = "PAD")]
+    pub notities: Option<PathBuf>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+}
+
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
+    path: &["wet", "notities"],
+    title: "Notities bij een wet",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../../schemas/wet_notities.json"),
+    examples: &[&[
+        "wet",
+        "notities",
+        "besluit_activiteiten_leefomgeving",
+        "--peildatum",
+        "2026-01-01",
+    ]],
+    args: &[
+        Peildatum::SCHEMA,
+        ArgSchema::path("notities"),
+        laws::CORPUS_SCHEMA,
+    ],
+}];
+
+/// Largest annotation file read.
+const MAX_NOTES_BYTES: u64 = 1024 * 1024;
+
+/// The annotation file for `law_id`: under `--notities`, else in a corpus directory's
+/// `annotations/` (inside it or next to it).
+fn notes_file(args: &Args, ctx: &Context<'_>, law_id: &str) -> Option<PathBuf> {
+    let in_dir = |dir: &Path| dir.join(law_id).join("annotations.yaml");
+    if let Some(path) = &args.notities {
+        return Some(if path.is_dir() {
+            in_dir(path)
+        } else {
+            path.clone()
+        });
+    }
+    laws::env_dirs(ctx)
+        .iter()
+        .chain(&args.corpus.corpus)
+        .flat_map(|d| [d.join("annotations"), d.join("../annotations")])
+        .map(|d| in_dir(&d))
+        .find(|f| f.is_file())
+}
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let law_id = args.law_id.trim();
+    let mut validation = Validation::new();
+    validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
+    let date = args.peildatum.date(ctx.today(), &mut validation);
+    args.corpus.validate(&mut validation);
+    if let Some(path) = &args.notities {
+        validation.check(path.exists(), "notities", || {
+            format!("{}: bestaat niet", path.display())
+        });
+    }
+    validation.finish()?;
+    let corpus = args.corpus.load(ctx)?;
+    let file = laws::select(&corpus, law_id, date)?;
+    let law = file.law().map_err(|e| problems::load_error(&e))?;
+    let source = notes_file(args, ctx, law_id);
+    let annotations = match &source {
+        None => Vec::new(),
+        Some(path) => {
+            let text = read_text_file(path, MAX_NOTES_BYTES)
+                .map_err(|e| Problem::invalid(vec![FieldError::new("notities", e.to_string())]))?;
+            notes::parse_annotations(&text)
+                .map_err(|e| {
+                    Problem::invalid(vec![FieldError::new(
+                        "notities",
+                        format!("{}: {e}", path.display()),
+                    )])
+                })?
+                .annotations
+        }
+    };
+    ctx.gate(PlanSpec::new(json!({
+        "law_id": law_id,
+        "peildatum": date.to_string(),
+        "notities": source.as_ref().map(|p| p.display().to_string()),
+        "corpus": args.corpus.arguments(),
+    })))?;
+
+    let articles: Vec<(&str, &str)> = law
+        .articles
+        .iter()
+        .map(|a| (a.number.as_str(), a.text.as_str()))
+        .collect();
+    let mut counts = json!({"found": 0, "ambiguous": 0, "orphaned": 0, "skipped": 0});
+    let notities: Vec<Value> = annotations
+        .iter()
+        .filter(|a| a.law_id() == law_id)
+        .map(|note| {
+            let resolution = notes::resolve(&note.target.selector, &articles);
+            let status = resolution.status.as_str();
+            counts[status] = (counts[status].as_u64().unwrap_or(0) + 1).into();
+            let mut v = json!({
+                "motivatie": note.motivation,
+                "auteur": note.creator,
+                "citaat": note.target.selector.exact,
+                "ervoor": note.target.selector.prefix,
+                "erna": note.target.selector.suffix,
+                "status": status,
+                "vastgelegde_status": note.resolution,
+                "workflow": note.workflow,
+                "tekst": note.texts(),
+            });
+            if let Some(m) = resolution.single() {
+                v["artikel"] = m.article.clone().into();
+                v["begin"] = m.start.into();
+                v["eind"] = m.end.into();
+                v["exact"] = (m.confidence >= 1.0).into();
+                v["zekerheid"] = json!((m.confidence * 1000.0).round() / 1000.0);
+                v["gevonden_tekst"] = m.text.clone().into();
+            }
+            if resolution.status == Status::Ambiguous {
+                v["kandidaten"] = resolution
+                    .matches
+                    .iter()
+                    .map(|m| json!({"artikel": m.article, "begin": m.start, "eind": m.end}))
+                    .collect::<Vec<_>>()
+                    .into();
+            }
+            v
+        })
+        .collect();
+    let data = json!({
+        "law_id": law_id,
+        "valid_from": file.valid_from,
+        "peildatum": date.to_string(),
+        "bestand": source.as_ref().map(|p| laws::file_uri(p)),
+        "aantal": notities.len(),
+        "per_status": counts,
+        "notities": notities,
+    });
+    Ok(Outcome::new(data, SOURCE, Environment::Local)
+        .source_url(laws::source_uri(file), "LOCAL", file.sha256())
+        .extra("law_id", file.id.clone().into())
+        .extra("engine_version", ENGINE_VERSION.into()))
+}

@@ -1,0 +1,156 @@
+//! `evalueer --batch`: JSON Lines in and out, in order; a bad case never stops the batch;
+//! exit 0 only when every case succeeded, else 1 with the summary on stderr; one audit record
+//! per data subject.
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, assert_valid_against, corpus_dir};
+
+const BSN_LAW: &str = "$id: bsn_wet\nname: Wet met een burger\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    machine_readable:\n      execution:\n        parameters:\n          - name: bsn\n            type: string\n          - name: inkomen\n            type: amount\n            type_spec: {min: 0, max: 10000000}\n        output:\n          - name: dubbel\n            type: amount\n        actions:\n          - output: dubbel\n            value: {operation: MULTIPLY, values: [$inkomen, 2]}\n";
+
+fn line_schema() -> Value {
+    serde_json::from_str(include_str!("../../schemas/evalueer_batch_regel.json")).unwrap()
+}
+
+fn lines(stdout: &str) -> Vec<Value> {
+    let schema = line_schema();
+    stdout
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("each line is one JSON document");
+            assert_eq!(serde_json::to_string(&v).unwrap(), l, "compact");
+            assert_valid_against(&schema, &v, "batch line");
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn cases_come_back_in_order_and_a_bad_case_does_not_stop_the_batch() {
+    let sandbox = Sandbox::new();
+    sandbox.write("w/bsn_wet.yaml", BSN_LAW);
+    let dir = sandbox.path().join("w").display().to_string();
+    let input = sandbox.write(
+        "cases.jsonl",
+        "{\"id\": 1, \"params\": {\"bsn\": \"111\", \"inkomen\": 5}}\nkapot\n\n{\"id\": \"x\", \"params\": {\"inkomen\": \"veel\"}}\n{\"id\": 4, \"params\": {\"inkomen\": 20000000}}\n{\"id\": 5, \"params\": {\"bsn\": \"222\", \"inkomen\": 7}, \"uitvoer\": [\"bestaat_niet\"]}\n{\"id\": 6, \"params\": {\"bsn\": \"222\", \"inkomen\": 8}, \"peildatum\": \"2024-01-01\"}\n{\"id\": 7, \"params\": {\"bsn\": \"333\", \"inkomen\": 9}, \"extra\": 1}\n{\"id\": 8, \"params\": {\"bsn\": \"222\", \"inkomen\": 10}}\n",
+    );
+    let out = sandbox.run([
+        "evalueer",
+        "bsn_wet",
+        "--uitvoer",
+        "dubbel",
+        "--batch",
+        &input.display().to_string(),
+        "--corpus",
+        &dir,
+        "--peildatum",
+        "2025-06-01",
+    ]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let got = lines(&out.stdout);
+    let ids: Vec<&Value> = got.iter().map(|l| &l["id"]).collect();
+    assert_eq!(
+        ids,
+        [
+            &1.into(),
+            &Value::Null,
+            &"x".into(),
+            &4.into(),
+            &5.into(),
+            &6.into(),
+            &7.into(),
+            &8.into()
+        ]
+    );
+    assert_eq!(got[0]["resultaat"]["uitvoer"]["dubbel"], 10);
+    assert_eq!(got[7]["resultaat"]["uitvoer"]["dubbel"], 20);
+    for (i, code) in [
+        (1, "INVALID_INPUT"),
+        (2, "INVALID_INPUT"),
+        (3, "INVALID_INPUT"),
+        (4, "INVALID_INPUT"),
+        (5, "NIET_GEVONDEN"),
+        (6, "INVALID_INPUT"),
+    ] {
+        assert_eq!(got[i]["fout"]["code"], code, "line {i}: {}", got[i]);
+    }
+    assert!(
+        got[3]["fout"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("maximum"),
+        "type_spec max: {}",
+        got[3]
+    );
+    assert_eq!(got[1]["fout"]["regel"], 2);
+    let mut stderr = out.stderr.lines();
+    assert_eq!(stderr.next(), Some("8 gevallen: 2 gelukt, 6 gefaald"));
+    let error: Value = serde_json::from_str(stderr.next().unwrap()).unwrap();
+    assert_eq!(
+        (error["code"].as_str(), error["exit_code"].as_i64()),
+        (Some("BATCH_DEELS_GEFAALD"), Some(1))
+    );
+
+    // One audit record for the call, one child per distinct data subject of a successful or
+    // attempted case (111 and 222; 333's line was refused before evaluation).
+    let records = sandbox.audit_records();
+    let subjects: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["attributes"]["dpl.core.data_subject_id"].as_str())
+        .collect();
+    assert_eq!(subjects, ["111", "222"], "{records:#?}");
+}
+
+#[test]
+fn an_all_good_batch_from_stdin_exits_0_with_its_summary() {
+    let sandbox = Sandbox::new();
+    let corpus = corpus_dir().display().to_string();
+    let mut input = String::new();
+    for i in 0..200 {
+        input.push_str(&format!(
+            "{{\"id\": {i}, \"params\": {{\"bedrag\": {i}}}, \"uitvoer\": [\"afgerond_bedrag\", \"basistoeslag\"]}}\n"
+        ));
+    }
+    let mut cmd = sandbox.cmd();
+    cmd.args([
+        "evalueer",
+        "test_untranslatables",
+        "--batch",
+        "-",
+        "--onvertaalbaar",
+        "propagate",
+        "--corpus",
+        &corpus,
+        "--peildatum",
+        "2025-06-01",
+    ]);
+    let output = cmd.write_stdin(input).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "200 gevallen: 200 gelukt, 0 gefaald\n"
+    );
+    let got = lines(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(got.len(), 200);
+    assert_eq!(got[199]["resultaat"]["uitvoer"]["afgerond_bedrag"], 199);
+    assert_eq!(
+        got[5]["resultaat"]["onvertaalbaar"]["gemarkeerd"],
+        serde_json::json!(["afgerond_bedrag"])
+    );
+}
+
+#[test]
+fn batch_conflicts_with_single_case_parameters_and_needs_readable_input() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(["evalueer", "x", "--batch", "-", "--param", "a=1"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let error = sandbox
+        .run(["evalueer", "x", "--batch", "bestaat/niet.jsonl"])
+        .error(65);
+    assert_eq!(error["errors"][0]["pointer"], "/batch");
+}
