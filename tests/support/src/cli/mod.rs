@@ -12,8 +12,10 @@
 //! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
+//! - [`check_discovery_budget`]: the discovery document stays small, its entries compact.
 
 mod audit;
+mod budget;
 mod canary;
 mod json;
 mod run;
@@ -22,6 +24,7 @@ mod schema;
 mod shared_args;
 
 pub use audit::read_audit;
+pub use budget::{DISCOVERY_BUDGET, check_discovery_budget};
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use json::{canonical, compact_document, keys, sha256_hex};
 pub use run::{Run, run};
