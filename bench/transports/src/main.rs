@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! bench-transports [--bin-dir DIR] [--runs N] [--out FILE]
+//! bench-transports --tables results.json
 //! ```
 //!
 //! Every task of [`tasks::TASKS`] runs through every transport variant, each run in a session
@@ -42,6 +43,15 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("session") {
         return run_session(&args[1..]);
+    }
+    if let (Some("--tables"), Some(file)) = (args.first().map(String::as_str), args.get(1)) {
+        // The tables of an earlier results file, without running anything.
+        let document: Value = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        print!("{}", report::tables(&document));
+        return ExitCode::SUCCESS;
     }
     let mut bin_dir = PathBuf::from("target/debug");
     let mut runs = 3usize;
