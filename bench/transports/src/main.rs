@@ -12,7 +12,10 @@
 //! RSS of what ran (the largest process), and whether every answer was right. It writes a
 //! JSON file and prints Markdown tables. These are scripted plans, not a model's behaviour.
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "a report tool")]
-#![allow(clippy::disallowed_methods, reason = "a benchmark harness, not a tool of the profile")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a benchmark harness, not a tool of the profile"
+)]
 
 mod report;
 mod session;

@@ -79,9 +79,8 @@ pub fn row(task: &Task, variant: &str, sessions: &[Value]) -> Value {
     wrong.truncate(3);
     let definitions = measure(&texts(&first["definitions"]));
     let results = measure(&texts(&first["results"]));
-    let total = |key: &str| {
-        definitions[key].as_u64().unwrap_or(0) + results[key].as_u64().unwrap_or(0)
-    };
+    let total =
+        |key: &str| definitions[key].as_u64().unwrap_or(0) + results[key].as_u64().unwrap_or(0);
     let mut row = json!({
         "task": task.id,
         "prompt": task.prompt,

@@ -58,7 +58,9 @@ pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
     let started = Instant::now();
     let mut record = Record::default();
     match variant {
-        "mcp-stdio" | "mcp-stdio-fields" => mcp(setup, task, variant.ends_with("fields"), &mut record),
+        "mcp-stdio" | "mcp-stdio-fields" => {
+            mcp(setup, task, variant.ends_with("fields"), &mut record)
+        }
         _ => cli(setup, task, variant, &mut record),
     }
     let wall = started.elapsed();
@@ -170,7 +172,9 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
                     let output = jq(question.jq, &file);
                     record.calls += 1;
                     record.results.push(read_by_model(&output));
-                    record.answers.push(json!({"data": output.stdout, "jq": null}));
+                    record
+                        .answers
+                        .push(json!({"data": output.stdout, "jq": null}));
                 } else {
                     record
                         .answers
@@ -210,7 +214,11 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
 
 fn jq(expression: &str, file: &Path) -> Output {
     let mut command = Command::new("jq");
-    command.arg("-c").arg(expression).arg(file).stdin(Stdio::null());
+    command
+        .arg("-c")
+        .arg(expression)
+        .arg(file)
+        .stdin(Stdio::null());
     execute(command)
 }
 
