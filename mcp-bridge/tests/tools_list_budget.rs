@@ -5,13 +5,12 @@
 //! where it came from.
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use test_support::lines::LineChild;
 
 /// The most bytes the whole `tools/list` response may have.
 const TOOLS_LIST_BUDGET: usize = 27_500;
@@ -43,51 +42,26 @@ fn tools_list_line(tools: &[PathBuf]) -> String {
     for tool in tools {
         command.arg("--tool").arg(tool);
     }
-    let mut child = command
+    command
         .env_clear()
         .env("PATH", Path::new("/nonexistent"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start overheid-mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (send, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut write = |message: Value| {
-        writeln!(stdin, "{message}").expect("write");
-        stdin.flush().expect("flush");
-    };
-    let answer = |id: i64| loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("an answer within 30 s");
-        let value: Value = serde_json::from_str(&line).expect("JSON-RPC");
-        if value["id"] == id {
-            break line;
-        }
-    };
-    write(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        .stderr(Stdio::null());
+    let mut bridge = LineChild::start(command);
+    let answer = Duration::from_secs(30);
+    let init = bridge.request(
+        "initialize",
+        json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {},
             "clientInfo": {"name": "tools-list-budget", "version": "1"}
-        }}),
+        }),
+        answer,
     );
-    let init: Value = serde_json::from_str(&answer(1)).expect("JSON");
+    let init: Value = serde_json::from_str(&init).expect("JSON");
     assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
-    write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    write(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}));
-    let line = answer(2);
-    drop(stdin);
-    let _ = child.wait();
+    bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let line = bridge.request("tools/list", json!({}), answer);
+    bridge.close();
     line
 }
 

@@ -5,13 +5,12 @@
 //! definitions once, then every result), the data each answer is extracted from, the wall
 //! time, and the peak RSS. Judging the answers and counting tokens is the parent's work.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use test_support::lines::LineChild;
 
 use crate::tasks::{Call, TASKS, Task};
 
@@ -222,69 +221,6 @@ fn jq(expression: &str, file: &Path) -> Output {
     execute(command)
 }
 
-/// A bridge over stdio, spoken to line by line.
-struct Bridge {
-    child: std::process::Child,
-    stdin: Option<std::process::ChildStdin>,
-    lines: Receiver<String>,
-    next_id: i64,
-}
-
-impl Bridge {
-    fn start(setup: &Setup) -> Bridge {
-        let mut command = setup.command("overheid-mcp");
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("overheid-mcp starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Bridge {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            next_id: 0,
-        }
-    }
-
-    fn write(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().expect("open");
-        writeln!(stdin, "{message}").expect("write to the bridge");
-        stdin.flush().expect("flush");
-    }
-
-    /// Sends a request and returns its response line.
-    fn request(&mut self, method: &str, params: Value) -> String {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(60))
-                .expect("the bridge answers within 60 s");
-            let value: Value = serde_json::from_str(&line).unwrap_or_default();
-            if value["id"] == id {
-                return line;
-            }
-        }
-    }
-
-    fn close(mut self) {
-        self.stdin.take();
-        let _ = self.child.wait();
-    }
-}
-
 fn result_of(line: &str) -> Value {
     serde_json::from_str::<Value>(line).unwrap_or_default()["result"].clone()
 }
@@ -292,7 +228,10 @@ fn result_of(line: &str) -> Value {
 /// MCP over stdio: one bridge for the session, `initialize` (2025-11-25), `tools/list` once,
 /// then one `tools/call` per call (full) or per question (with `fields`).
 fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
-    let mut bridge = Bridge::start(setup);
+    let mut command = setup.command("overheid-mcp");
+    command.stderr(Stdio::null());
+    let mut bridge = LineChild::start(command);
+    let answer = Duration::from_secs(60);
     bridge.request(
         "initialize",
         json!({
@@ -300,9 +239,10 @@ fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
             "capabilities": {},
             "clientInfo": {"name": "bench-transports", "version": "1"}
         }),
+        answer,
     );
     bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let list = result_of(&bridge.request("tools/list", json!({})));
+    let list = result_of(&bridge.request("tools/list", json!({}), answer));
     record.definitions.push(list.to_string());
     let mut digest = String::new();
     let mut call_tool = |call: &Call, fields: Option<&str>, record: &mut Record| -> Value {
@@ -320,6 +260,7 @@ fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
         let result = result_of(&bridge.request(
             "tools/call",
             json!({"name": call.tool, "arguments": arguments}),
+            answer,
         ));
         record.calls += 1;
         record.results.push(result.to_string());

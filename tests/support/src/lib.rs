@@ -31,6 +31,7 @@ pub mod cli;
 pub mod golden;
 pub mod koop;
 pub mod kvk;
+pub mod lines;
 mod mount;
 mod reply;
 mod request;

@@ -14,6 +14,16 @@ impl Drop for Running {
     }
 }
 
+/// `fake-upstream` with every source, its stdout piped.
+fn all_sources() -> Running {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Running(child)
+}
+
 #[test]
 fn serves_the_kvk_fake_under_its_prefix_and_logs_requests() {
     let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
@@ -120,12 +130,7 @@ fn serves_the_koop_fake_with_both_variables() {
 /// needs the root URL does) must not stop the server: it keeps serving every source.
 #[test]
 fn keeps_serving_when_the_reader_closes_stdout_early() {
-    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
+    let mut running = all_sources();
     let mut root = String::new();
     BufReader::new(running.0.stdout.take().unwrap())
         .read_line(&mut root)
@@ -152,12 +157,7 @@ fn keeps_serving_when_the_reader_closes_stdout_early() {
 /// demo key the fake accepts, and a kvk-cli call with that environment gets an answer.
 #[test]
 fn the_announcement_can_be_sourced() {
-    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
+    let mut running = all_sources();
     let mut stdout = BufReader::new(running.0.stdout.take().unwrap());
     let mut announcement = String::new();
     while !announcement.contains("KOOP_REPOSITORY_URL") {
