@@ -24,9 +24,9 @@ bytes=$(stat -c %s "$law")
 
 KOOP_FAKE_GROTE_WET="$law" "$bin/fake-upstream" --source koop >"$work/fake.out" 2>/dev/null &
 fake_pid=$!
-for _ in $(seq 50); do grep -q '^KOOP_REPOSITORY_URL=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
-export KOOP_SRU_URL=$(sed -n 's/^KOOP_SRU_URL=//p' "$work/fake.out")
-export KOOP_REPOSITORY_URL=$(sed -n 's/^KOOP_REPOSITORY_URL=//p' "$work/fake.out")
+for _ in $(seq 50); do grep -q '^export KOOP_REPOSITORY_URL=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
+export KOOP_SRU_URL=$(sed -n 's/^export KOOP_SRU_URL=//p' "$work/fake.out")
+export KOOP_REPOSITORY_URL=$(sed -n 's/^export KOOP_REPOSITORY_URL=//p' "$work/fake.out")
 export KOOP_AUDIT_LOG="$work/audit.jsonl"
 
 koop="$bin/koop-cli"

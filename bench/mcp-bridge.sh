@@ -20,8 +20,8 @@ trap '[ -n "$fake_pid" ] && kill $fake_pid 2>/dev/null; rm -rf "$work"' EXIT
 
 "$bin/fake-upstream" --source kvk >"$work/fake.out" 2>/dev/null &
 fake_pid=$!
-for _ in $(seq 50); do grep -q '^KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
-export KVK_API_BASE=$(sed -n 's/^KVK_API_BASE=//p' "$work/fake.out")
+for _ in $(seq 50); do grep -q '^export KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
+export KVK_API_BASE=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out")
 export KVK_API_KEY=bench-key KVK_AUDIT_LOG="$work/audit.jsonl"
 
 hyperfine -N --warmup 10 --runs "$calls" --export-json "$work/direct.json" \

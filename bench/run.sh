@@ -28,8 +28,8 @@ trap 'kill $fake_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
 "$bin/fake-upstream" --source kvk >"$work/fake.out" 2>/dev/null &
 fake_pid=$!
-for _ in $(seq 50); do grep -q '^KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
-base=$(sed -n 's/^KVK_API_BASE=//p' "$work/fake.out")
+for _ in $(seq 50); do grep -q '^export KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
+base=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out")
 url="$base/v1/basisprofielen/68750110?geoData=false"
 export KVK_API_BASE="$base" KVK_API_KEY=bench-key KVK_AUDIT_LOG="$work/audit.jsonl"
 

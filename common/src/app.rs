@@ -104,8 +104,14 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, deadline);
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
+    // Under `--dry-run` the plan is the output, so the plan schema decides.
+    let schema = if globals.dry_run {
+        serde_json::from_str(crate::plan::PLAN_SCHEMA).unwrap_or_default()
+    } else {
+        spec.output_schema()
+    };
     let (selection, bad_fields) = match globals.fields.as_deref() {
-        Some(text) => match Selection::parse(text, &spec.output_schema()) {
+        Some(text) => match Selection::parse(text, &schema) {
             Ok(sel) => (Some(sel), None),
             Err(err) => (None, Some(err)),
         },
@@ -132,7 +138,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     };
     match result {
         Ok(outcome) => finish.success(&mut log, outcome, selection.as_ref()),
-        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt),
+        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt, selection.as_ref()),
         Err(Error::Problem(problem)) => finish.failure(&mut log, &problem),
     }
 }
@@ -217,14 +223,19 @@ impl Finish<'_, '_> {
         }
     }
 
-    fn halt(&self, log: &mut Audit, halt: Halt) -> ExitCode {
+    fn halt(&self, log: &mut Audit, halt: Halt, selection: Option<&Selection>) -> ExitCode {
         let ctx = self.ctx;
         match halt {
             Halt::DryRun(plan) => {
                 if let Err(err) = self.record(log, ExitStatus::Ok, None) {
                     return self.print_problem(&err);
                 }
-                match ctx.printer.stdout(&ctx.printer.render(&plan.json)) {
+                // A dry run's `--fields` was checked against the plan schema: it selects from the plan.
+                let shown = match selection {
+                    Some(sel) => sel.apply(&plan.json),
+                    None => plan.json,
+                };
+                match ctx.printer.stdout(&ctx.printer.render(&shown)) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(err) => self.print_problem(&err),
                 }

@@ -4,6 +4,11 @@
 //! read it. The clap command tree gives the commands, their arguments, help
 //! texts and value sets; the tool's [`ToolInfo`] side table adds what clap
 //! cannot say. Every tool entry is a valid MCP `Tool`.
+//!
+//! A command's own `--help --json` gives its full entry; the root document lists
+//! each command in its compact form ([`compact_entry`]): the first paragraph of
+//! the description and, as `outputSchema`, the members `--fields` can select.
+//! That keeps the document, and every MCP `tools/list` built from it, small.
 
 use std::ffi::OsString;
 
@@ -129,7 +134,7 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
         })
         .filter_map(|spec| {
             let path: Vec<String> = spec.path.iter().map(|s| s.to_string()).collect();
-            find(cmd, &path).map(|sub| tool_entry(sub, spec))
+            find(cmd, &path).map(|sub| compact_entry(&tool_entry(sub, spec)))
         })
         .collect();
     let env: Vec<Value> = PROFILE_ENV
@@ -189,7 +194,8 @@ fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
         .collect()
 }
 
-/// One MCP Tool object for a leaf command.
+/// One MCP Tool object for a leaf command, in full: what `<command> --help --json`
+/// prints (DISC-17), with the whole description and the whole output schema.
 pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -230,20 +236,19 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
         .map(ToString::to_string)
         .unwrap_or_else(|| spec.title.to_string());
     let a = spec.annotations;
+    // No `$schema`: an MCP schema without one is 2020-12 (DISC-8); no empty `required`.
+    let mut input = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        input["required"] = required.into();
+    }
+    input["additionalProperties"] = false.into();
     json!({
         "name": spec.tool_name(),
         "title": spec.title,
         "description": description,
-        "inputSchema": {
-            "$schema": SCHEMA_DIALECT,
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": false,
-        },
+        "inputSchema": input,
         "outputSchema": output_schema,
         "annotations": {
-            "title": spec.title,
             "readOnlyHint": a.read_only,
             "destructiveHint": a.destructive,
             "idempotentHint": a.idempotent,
@@ -256,6 +261,40 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
             "examples": spec.examples,
         },
     })
+}
+
+/// The compact form of a full tool entry, as the root document lists it (DISC-10,
+/// DISC-17): the same entry without its display `title` and the `examples` of its input
+/// properties (`_meta.examples` has whole command lines), the description cut to its
+/// first paragraph, and the output schema cut to the members `--fields` can select, each
+/// `{}`, nothing required. Any projection of the output validates against it.
+pub fn compact_entry(full: &Value) -> Value {
+    let mut entry = full.clone();
+    if let Value::Object(map) = &mut entry {
+        map.remove("title");
+    }
+    if let Some(properties) = entry["inputSchema"]["properties"].as_object_mut() {
+        for property in properties.values_mut().filter_map(Value::as_object_mut) {
+            property.remove("examples");
+            if let Some(items) = property.get_mut("items").and_then(Value::as_object_mut) {
+                items.remove("examples");
+            }
+        }
+    }
+    if let Some(first) = full["description"]
+        .as_str()
+        .and_then(|d| d.split("\n\n").next())
+    {
+        entry["description"] = first.trim_end().into();
+    }
+    let members: Map<String, Value> = full["outputSchema"]["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, _)| (name.clone(), json!({})))
+        .collect();
+    entry["outputSchema"] = json!({"type": "object", "properties": members});
+    entry
 }
 
 fn property(arg: &Arg) -> Value {

@@ -10,6 +10,10 @@ use serde_json::{Map, Value, json};
 use crate::digest::{canonical_json, sha256_hex};
 use crate::http::Request;
 
+/// The profile's plan schema (`spec/schemas/plan.schema.json`): what `--fields` is checked
+/// against under `--dry-run`, where the plan is the result (FIELDS-*, DRY-1).
+pub const PLAN_SCHEMA: &str = include_str!("../../spec/schemas/plan.schema.json");
+
 /// What a command intends to do, as it hands it to the gate.
 #[derive(Debug, Default)]
 pub struct PlanSpec {

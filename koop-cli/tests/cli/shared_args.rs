@@ -14,3 +14,11 @@ fn peildatum_errors_are_the_family_s() {
     assert_eq!(tried, 3);
     assert!(fake.requests().is_empty(), "validation sends nothing");
 }
+
+/// DISC-1, DISC-10, DISC-17: discovery within its budget, its entries compact.
+#[test]
+fn discovery_stays_within_its_budget() {
+    let sandbox = Sandbox::new();
+    let size = test_support::cli::check_discovery_budget(&|words| run(sandbox.bare(), words));
+    assert!(size > 1000, "{size}");
+}

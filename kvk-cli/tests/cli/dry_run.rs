@@ -117,25 +117,50 @@ fn dry_5_default_base_plan_redacts_the_public_key() {
     assert_eq!(plan["headers"]["apikey"], "***");
 }
 
-/// FIELDS-8, DRY-9: `--fields` and `--provenance` change nothing in a plan.
+/// DRY-9: `--provenance` changes nothing in a plan.
 #[test]
-fn dry_9_fields_and_provenance_do_not_change_the_plan() {
+fn dry_9_provenance_does_not_change_the_plan() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let plain = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
     let decorated = plan(
         &fake,
         &sandbox,
-        &[
-            "basisprofiel",
-            "get",
-            "68750110",
-            "--fields",
-            "naam",
-            "--provenance",
-        ],
+        &["basisprofiel", "get", "68750110", "--provenance"],
     );
     assert_eq!(without_trace(plain), without_trace(decorated));
+}
+
+/// FIELDS-8: under `--dry-run` the plan is the result, so `--fields` is checked against the
+/// plan schema and selects from the plan; a field of the real result is unknown there.
+#[test]
+fn fields_8_a_dry_run_selects_from_the_plan() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let whole = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let args = ["basisprofiel", "get", "68750110", "--dry-run", "--fields"];
+    let digest = run(
+        sandbox.cmd(&fake.base()),
+        [&args[..], &["plan_digest"]].concat(),
+    );
+    assert_eq!(digest.code, 0, "{digest:#?}");
+    assert_eq!(digest.json(), json!({"plan_digest": whole["plan_digest"]}));
+    let two = run(
+        sandbox.cmd(&fake.base()),
+        [&args[..], &["plan_digest,method"]].concat(),
+    );
+    assert_eq!(
+        two.json(),
+        json!({"plan_digest": whole["plan_digest"], "method": "GET"})
+    );
+    let naam = run(sandbox.cmd(&fake.base()), [&args[..], &["naam"]].concat());
+    assert_eq!(naam.code, 2, "{naam:#?}");
+    assert!(naam.stderr.contains("ONBEKEND_VELD"), "{}", naam.stderr);
+    assert!(
+        naam.stderr.contains("plan_digest"),
+        "the hint names the plan's members"
+    );
+    assert_eq!(fake.request_count(), 0, "DRY-2");
 }
 
 /// A plan without its per-invocation `traceparent` headers.

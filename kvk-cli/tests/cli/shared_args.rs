@@ -18,3 +18,11 @@ fn kvk_nummer_pattern_is_what_is_accepted() {
         "validation and dry runs send nothing"
     );
 }
+
+/// DISC-1, DISC-10, DISC-17: discovery within its budget, its entries compact.
+#[test]
+fn discovery_stays_within_its_budget() {
+    let sandbox = Sandbox::new();
+    let size = test_support::cli::check_discovery_budget(&|words| run(sandbox.bare(), words));
+    assert!(size > 1000, "{size}");
+}

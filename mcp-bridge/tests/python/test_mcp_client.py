@@ -107,9 +107,11 @@ def main():
     fake = subprocess.Popen([str(target / "fake-upstream"), "--source", "kvk", "--source", "koop"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        fake.stdout.readline()
-        bases = dict(fake.stdout.readline().strip().partition("=")[::2] for _ in range(3))
-        assert set(bases) == {"KVK_API_BASE", "KOOP_SRU_URL", "KOOP_REPOSITORY_URL"}, bases
+        fake.stdout.readline()  # "# <root URL>"; then "export NAME=value" lines (URLs, a demo key)
+        announced = dict(fake.stdout.readline().strip().removeprefix("export ").partition("=")[::2]
+                         for _ in range(4))
+        bases = {k: v for k, v in announced.items() if k != "KVK_API_KEY"}
+        assert set(bases) == {"KVK_API_BASE", "KOOP_SRU_URL", "KOOP_REPOSITORY_URL"}, announced
         with tempfile.TemporaryDirectory() as tmp:
             env = {
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

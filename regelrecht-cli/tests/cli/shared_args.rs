@@ -21,3 +21,11 @@ fn kvk_nummer_pattern_is_what_is_accepted() {
     // check energiebesparing, concept, regelingen.
     assert_eq!(tried, 3);
 }
+
+/// DISC-1, DISC-10, DISC-17: discovery within its budget, its entries compact.
+#[test]
+fn discovery_stays_within_its_budget() {
+    let sandbox = Sandbox::new();
+    let size = test_support::cli::check_discovery_budget(&|words| sandbox.run(words));
+    assert!(size > 1000, "{size}");
+}

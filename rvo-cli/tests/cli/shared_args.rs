@@ -41,3 +41,11 @@ fn today_is_the_date_in_amsterdam() {
         .plan();
     assert_eq!(plan["arguments"]["peildatum"], "2026-07-01");
 }
+
+/// DISC-1, DISC-10, DISC-17: discovery within its budget, its entries compact.
+#[test]
+fn discovery_stays_within_its_budget() {
+    let sandbox = Sandbox::new();
+    let size = test_support::cli::check_discovery_budget(&|words| sandbox.run(words));
+    assert!(size > 1000, "{size}");
+}

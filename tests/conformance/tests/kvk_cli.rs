@@ -57,7 +57,7 @@ fn kvk_cli_passes_every_must() {
     let _guard = Fake(child);
     let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
     let base = lines
-        .find_map(|line| line.strip_prefix("KVK_API_BASE=").map(String::from))
+        .find_map(|line| line.strip_prefix("export KVK_API_BASE=").map(String::from))
         .expect("fake-upstream announces KVK_API_BASE");
     // Keep the pipe open and drained for the rest of the announcement.
     std::thread::spawn(move || lines.for_each(drop));

@@ -21,16 +21,18 @@
 //! fake-upstream [--port N] [--bind 127.0.0.1] [--source kvk]...
 //! ```
 //!
-//! Each source is mounted under `/<name>` (`/kvk/v1/basisprofielen/68750110`). The first
-//! line on stdout is the root URL (`http://127.0.0.1:PORT`); then one `VAR=URL` line per
-//! source, ready for `export` (`KVK_API_BASE=http://127.0.0.1:PORT/kvk`). Each request is
-//! logged as one line on stderr. Only loopback addresses can be bound.
+//! Each source is mounted under `/<name>` (`/kvk/v1/basisprofielen/68750110`). Its stdout is
+//! shell to `source`: a first line `# http://127.0.0.1:PORT` (the root URL), then `export`
+//! lines (`export KVK_API_BASE=http://127.0.0.1:PORT/kvk`, and `export KVK_API_KEY=demo-sleutel`,
+//! a key the fake accepts). Each request is logged as one line on stderr. Only loopback
+//! addresses can be bound.
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 
 pub mod cli;
 pub mod golden;
 pub mod koop;
 pub mod kvk;
+pub mod lines;
 mod mount;
 pub mod otlp;
 mod reply;

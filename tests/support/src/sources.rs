@@ -11,6 +11,8 @@ pub struct Source {
     pub env_var: &'static str,
     /// Further variables, each with its path below the mount (`KOOP_REPOSITORY_URL`, `/repository`).
     pub more_env: &'static [(&'static str, &'static str)],
+    /// Variables with a fixed demo value the fake accepts (`KVK_API_KEY`, a key it takes).
+    pub demo_env: &'static [(&'static str, &'static str)],
     /// Human description for `fake-upstream --help`.
     pub description: &'static str,
     /// The router.
@@ -23,6 +25,7 @@ pub const SOURCES: &[Source] = &[
         name: "kvk",
         env_var: "KVK_API_BASE",
         more_env: &[],
+        demo_env: &[("KVK_API_KEY", "demo-sleutel")],
         description: "KvK Handelsregister (Zoeken v2, Basisprofiel, Vestigingsprofiel, Naamgeving)",
         router: crate::kvk::kvk,
     },
@@ -30,6 +33,7 @@ pub const SOURCES: &[Source] = &[
         name: "koop",
         env_var: "KOOP_SRU_URL",
         more_env: &[("KOOP_REPOSITORY_URL", "/repository")],
+        demo_env: &[],
         description: "KOOP Basiswettenbestand (SRU-zoekdienst en repository met toestand-XML)",
         router: crate::koop::koop,
     },

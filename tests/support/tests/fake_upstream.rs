@@ -14,6 +14,16 @@ impl Drop for Running {
     }
 }
 
+/// `fake-upstream` with every source, its stdout piped.
+fn all_sources() -> Running {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Running(child)
+}
+
 #[test]
 fn serves_the_kvk_fake_under_its_prefix_and_logs_requests() {
     let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
@@ -26,11 +36,17 @@ fn serves_the_kvk_fake_under_its_prefix_and_logs_requests() {
     let mut stdout = BufReader::new(running.0.stdout.take().unwrap());
     let mut root = String::new();
     stdout.read_line(&mut root).unwrap();
-    let root = root.trim_end().to_owned();
+    let root = root.trim_end().trim_start_matches("# ").to_owned();
     assert!(root.starts_with("http://127.0.0.1:"), "{root}");
     let mut variable = String::new();
     stdout.read_line(&mut variable).unwrap();
-    assert_eq!(variable.trim_end(), format!("KVK_API_BASE={root}/kvk"));
+    assert_eq!(
+        variable.trim_end(),
+        format!("export KVK_API_BASE={root}/kvk")
+    );
+    let mut key = String::new();
+    stdout.read_line(&mut key).unwrap();
+    assert_eq!(key.trim_end(), "export KVK_API_KEY=demo-sleutel");
 
     let response = reqwest::blocking::Client::new()
         .get(format!("{root}/kvk/v1/basisprofielen/68750110"))
@@ -89,11 +105,11 @@ fn serves_the_koop_fake_with_both_variables() {
         stdout.read_line(&mut line).unwrap();
         lines.push(line.trim_end().to_owned());
     }
-    let root = &lines[0];
-    assert_eq!(lines[1], format!("KOOP_SRU_URL={root}/koop"));
+    let root = lines[0].trim_start_matches("# ");
+    assert_eq!(lines[1], format!("export KOOP_SRU_URL={root}/koop"));
     assert_eq!(
         lines[2],
-        format!("KOOP_REPOSITORY_URL={root}/koop/repository")
+        format!("export KOOP_REPOSITORY_URL={root}/koop/repository")
     );
     let answer = reqwest::blocking::get(format!(
         "{root}/koop?operation=searchRetrieve&version=2.0&x-connection=BWB&query=dcterms.identifier%3D%3DBWBR9900002"
@@ -114,16 +130,12 @@ fn serves_the_koop_fake_with_both_variables() {
 /// needs the root URL does) must not stop the server: it keeps serving every source.
 #[test]
 fn keeps_serving_when_the_reader_closes_stdout_early() {
-    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
+    let mut running = all_sources();
     let mut root = String::new();
     BufReader::new(running.0.stdout.take().unwrap())
         .read_line(&mut root)
         .unwrap();
+    let root = root.trim_start_matches("# ").to_owned();
     // The reader (and with it the pipe) is gone here.
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(
@@ -139,4 +151,50 @@ fn keeps_serving_when_the_reader_closes_stdout_early() {
         .send()
         .unwrap();
     assert_eq!(response.status(), 200);
+}
+
+/// The announcement is shell: sourced by bash, it sets every variable a tool needs, with a
+/// demo key the fake accepts, and a kvk-cli call with that environment gets an answer.
+#[test]
+fn the_announcement_can_be_sourced() {
+    let mut running = all_sources();
+    let mut stdout = BufReader::new(running.0.stdout.take().unwrap());
+    let mut announcement = String::new();
+    while !announcement.contains("KOOP_REPOSITORY_URL") {
+        stdout.read_line(&mut announcement).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nep.env");
+    std::fs::write(&file, &announcement).unwrap();
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(r#"set -eu; . "$1"; echo "$KVK_API_BASE|$KVK_API_KEY|$KOOP_SRU_URL|$KOOP_REPOSITORY_URL""#)
+        .arg("bash")
+        .arg(&file)
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let values = String::from_utf8(output.stdout).unwrap();
+    let values: Vec<&str> = values.trim_end().split('|').collect();
+    let root = announcement
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("# ");
+    assert_eq!(
+        values,
+        [
+            format!("{root}/kvk"),
+            "demo-sleutel".to_string(),
+            format!("{root}/koop"),
+            format!("{root}/koop/repository"),
+        ]
+    );
+    let answer = reqwest::blocking::Client::new()
+        .get(format!("{}/v1/basisprofielen/68750110", values[0]))
+        .header("apikey", values[1])
+        .send()
+        .unwrap();
+    assert_eq!(answer.status(), 200, "the demo key is accepted");
 }

@@ -143,7 +143,14 @@ fn output_valid(session: &Session) -> Verdict {
         OFFLINE,
         |probe| {
             let entry = &session.entries[probe.entry?];
-            let validator = compile_user_schema(&entry.output).ok()?;
+            // The full schema is the command's own (DISC-17); the root lists only its members.
+            let full = session
+                .probes
+                .iter()
+                .find(|p| p.kind == Kind::CommandDiscovery && p.entry == probe.entry)
+                .and_then(Probe::stdout_json)
+                .and_then(|own| own.get("outputSchema").cloned());
+            let validator = compile_user_schema(full.as_ref().unwrap_or(&entry.output)).ok()?;
             violations(&validator, &probe.stdout_json()?)
                 .map(|why| format!("uitvoer voldoet niet aan outputSchema: {why}"))
         },

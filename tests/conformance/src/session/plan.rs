@@ -107,13 +107,11 @@ pub(super) fn plan_probes(discovery: &Value, entries: &[Entry], live: bool) -> V
             at,
             example(&["--dry-run", "--confirm"]),
         ));
-        if let Some(field) = entry.output_fields().first() {
-            push(Planned::new(
-                Kind::DryRunFields(field.clone()),
-                at,
-                example(&["--dry-run", "--fields", field]),
-            ));
-        }
+        push(Planned::new(
+            Kind::DryRunFields("plan_digest".into()),
+            at,
+            example(&["--dry-run", "--fields", "plan_digest"]),
+        ));
         push(Planned::new(
             Kind::FieldsUnknown,
             at,

@@ -1,8 +1,9 @@
 //! `fake-upstream`: the test fakes as a standalone server, for benchmarks and offline use.
 //!
 //! Mounts every selected source under `/<name>` on a loopback port, prints the root URL
-//! on the first line of stdout and one `VAR=URL` line per source, then logs each request
-//! on stderr until it is stopped.
+//! as a shell comment on the first line of stdout and then `export VAR=value` lines (each
+//! source's URLs, and a demo key the fake accepts), so the output can be `source`d; then
+//! logs each request on stderr until it is stopped.
 #![allow(clippy::print_stderr, reason = "request log")]
 
 use std::io::Write;
@@ -51,8 +52,10 @@ fn after_help() -> String {
         text.push_str(&format!("  {number}  {behaviour}\n"));
     }
     text.push_str(
-        "\nVoorbeeld:\n  fake-upstream --port 8089 &\n  \
-         KVK_API_KEY=test KVK_API_BASE=http://127.0.0.1:8089/kvk kvk-cli basisprofiel get 68750110\n",
+        "\nVoorbeeld (de uitvoer is shell: export-regels met de URL's en een demosleutel):\n  \
+         fake-upstream --port 8089 > /tmp/nep.env &\n  \
+         sleep 0.2; . /tmp/nep.env\n  \
+         kvk-cli basisprofiel get 68750110\n",
     );
     text
 }
@@ -93,11 +96,16 @@ fn main() -> ExitCode {
     let root = server.base_url();
     // One write of the whole announcement: a reader that stops after the line it
     // needs (and closes the pipe) can never make a later line fail.
-    let mut announcement = format!("{root}\n");
+    // Shell: a comment with the root URL, then `export` lines to `source` or `eval`.
+    let mut announcement = format!("# {root}\n");
     for source in &selected {
-        announcement.push_str(&format!("{}={root}/{}\n", source.env_var, source.name));
+        let name = source.name;
+        announcement.push_str(&format!("export {}={root}/{name}\n", source.env_var));
         for (variable, path) in source.more_env {
-            announcement.push_str(&format!("{variable}={root}/{}{path}\n", source.name));
+            announcement.push_str(&format!("export {variable}={root}/{name}{path}\n"));
+        }
+        for (variable, value) in source.demo_env {
+            announcement.push_str(&format!("export {variable}={value}\n"));
         }
     }
     let mut stdout = std::io::stdout().lock();

@@ -13,8 +13,10 @@
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
 //! - [`family_dir`]: where the family's other CLIs are, for tools that run them as children.
+//! - [`check_discovery_budget`]: the discovery document stays small, its entries compact.
 
 mod audit;
+mod budget;
 mod canary;
 mod family;
 mod json;
@@ -24,6 +26,7 @@ mod schema;
 mod shared_args;
 
 pub use audit::read_audit;
+pub use budget::{DISCOVERY_BUDGET, check_discovery_budget};
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use family::family_dir;
 pub use json::{canonical, compact_document, keys, sha256_hex};

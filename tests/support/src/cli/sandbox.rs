@@ -102,15 +102,24 @@ impl Sandbox {
         self.run(["--help", "--json"]).json()
     }
 
-    /// The tool entry called `name` in the discovery document.
+    /// The full tool entry called `name`: `<command> --help --json` (DISC-17), with the
+    /// whole output schema (the root document lists only its members).
     pub fn tool_entry(&self, name: &str) -> Value {
-        self.discovery()["tools"]
+        let root = self.discovery()["tools"]
             .as_array()
             .expect("tools")
             .iter()
             .find(|t| t["name"] == name)
             .unwrap_or_else(|| panic!("no tool {name}"))
-            .clone()
+            .clone();
+        let mut args: Vec<String> = root["_meta"]["argv"]
+            .as_array()
+            .expect("argv")
+            .iter()
+            .map(|w| w.as_str().expect("word").to_string())
+            .collect();
+        args.extend(["--help".into(), "--json".into()]);
+        self.run(&args).json()
     }
 
     /// Every record of the audit log, each validated against `audit-record.schema.json`.

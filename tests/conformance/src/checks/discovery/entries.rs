@@ -231,9 +231,9 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
             let Some(document) = probe.stdout_json() else {
                 return Some("stdout is niet precies één JSON-document".into());
             };
-            if document != entry.raw {
+            if let Some(why) = compact_mismatch(&entry.raw, &document) {
                 return Some(format!(
-                    "wijkt af van het tool-object {:?} in het hoofddocument",
+                    "het tool-object {:?} in het hoofddocument is niet de compacte vorm ervan: {why}",
                     entry.name
                 ));
             }
@@ -241,6 +241,57 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
                 .map(|v| format!("voldoet niet aan tool.schema.json: {v}"))
         },
     )
+}
+
+/// DISC-17: the root entry is the compact form of the command's own (full) entry: the same
+/// members except no `title`, the first paragraph of `description`, no `examples` on input
+/// properties, and as `outputSchema` the full schema's top-level members, each `{}`.
+fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
+    let mut expected = full.clone();
+    let map = expected.as_object_mut()?;
+    map.remove("title");
+    let description = full["description"].as_str().unwrap_or_default();
+    let first = description
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .trim_end();
+    map.insert("description".into(), first.into());
+    if let Some(properties) = map
+        .get_mut("inputSchema")
+        .and_then(|s| s.get_mut("properties"))
+        .and_then(Value::as_object_mut)
+    {
+        for property in properties.values_mut().filter_map(Value::as_object_mut) {
+            property.remove("examples");
+            if let Some(items) = property.get_mut("items").and_then(Value::as_object_mut) {
+                items.remove("examples");
+            }
+        }
+    }
+    let members: serde_json::Map<String, Value> = full["outputSchema"]["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, _)| (name.clone(), Value::Object(Default::default())))
+        .collect();
+    map.insert(
+        "outputSchema".into(),
+        serde_json::json!({"type": "object", "properties": members}),
+    );
+    let differing: Vec<&str> = [
+        "name",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "_meta",
+        "title",
+    ]
+    .into_iter()
+    .filter(|key| root.get(*key) != expected.get(*key))
+    .collect();
+    (!differing.is_empty()).then(|| format!("verschilt in {}", differing.join(", ")))
 }
 
 pub(super) fn examples_declared(session: &Session) -> Verdict {

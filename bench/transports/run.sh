@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CLI vs MCP, measured (issue 17): scripted agent tasks through every transport variant,
+# offline against fake-upstream. Prints Markdown tables; writes bench/transports/results.json.
+#
+#   bench/transports/run.sh                 debug build, 3 runs per task × variant
+#   RUNS=5 bench/transports/run.sh          more runs (the median wall time is reported)
+#   PROFILE=release bench/transports/run.sh release build (slower to build, faster to run)
+#
+# Needs jq (the carried-state variant's follow-ups, and judging answers): installed from
+# Debian when missing. Takes about 3 minutes on 2 cores after the build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! command -v jq >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+  else
+    echo "jq ontbreekt (Debian-pakket jq)" >&2; exit 1
+  fi
+fi
+
+profile=${PROFILE:-debug}
+flag=()
+[ "$profile" = release ] && flag=(--release)
+cargo build --quiet "${flag[@]}" -p kvk-cli -p koop-cli -p rvo-cli -p regelrecht-cli \
+  -p mcp-bridge -p test-support -p bench-transports --bins
+bin="target/$profile"
+exec "$bin/bench-transports" --bin-dir "$bin" --runs "${RUNS:-3}" \
+  --out bench/transports/results.json "$@"

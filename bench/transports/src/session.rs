@@ -1,0 +1,311 @@
+//! One scripted session: one task through one transport variant, in a process of its own so
+//! that the peak RSS of what it ran (`RUSAGE_CHILDREN`) is that session's alone.
+//!
+//! It prints one JSON object: the calls made, the texts the model would read (tool
+//! definitions once, then every result), the data each answer is extracted from, the wall
+//! time, and the peak RSS. Judging the answers and counting tokens is the parent's work.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use test_support::lines::LineChild;
+
+use crate::tasks::{Call, TASKS, Task};
+
+/// Where the binaries are, the fakes' variables, and a fresh directory for this session.
+pub struct Setup {
+    pub bin_dir: PathBuf,
+    pub work: PathBuf,
+    pub env: Vec<(String, String)>,
+}
+
+impl Setup {
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(self.bin_dir.join(program));
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.work)
+            .env("RVO_DATA_DIR", self.work.join("rvo"))
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null());
+        command
+    }
+}
+
+/// What a session reports.
+#[derive(Default)]
+struct Record {
+    calls: usize,
+    definitions: Vec<String>,
+    results: Vec<String>,
+    /// Per MCP result: the bytes of its second copy of the data and of its provenance.
+    duplicate_bytes: usize,
+    provenance_bytes: usize,
+    /// Per MCP result: the text content alone, and the result without `_meta`.
+    text_only: Vec<String>,
+    without_provenance: Vec<String>,
+    /// Per question: the data it is answered from, and the jq to apply (null: it is the answer).
+    answers: Vec<Value>,
+}
+
+/// Runs one session and returns its report.
+pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
+    let task = &TASKS[task];
+    let started = Instant::now();
+    let mut record = Record::default();
+    match variant {
+        "mcp-stdio" | "mcp-stdio-fields" => {
+            mcp(setup, task, variant.ends_with("fields"), &mut record)
+        }
+        _ => cli(setup, task, variant, &mut record),
+    }
+    let wall = started.elapsed();
+    let rss = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .map(|usage| usage.max_rss())
+        .unwrap_or(0);
+    json!({
+        "calls": record.calls,
+        "definitions": record.definitions,
+        "results": record.results,
+        "duplicate_bytes": record.duplicate_bytes,
+        "provenance_bytes": record.provenance_bytes,
+        "text_only": record.text_only,
+        "without_provenance": record.without_provenance,
+        "answers": record.answers,
+        "wall_ms": wall.as_secs_f64() * 1000.0,
+        "max_rss_kb": rss,
+    })
+}
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn execute(mut command: Command) -> Output {
+    let output = command.output().expect("a program of the family runs");
+    Output {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// What the model reads of a command: stdout, and stderr when there is any.
+fn read_by_model(output: &Output) -> String {
+    if output.stderr.is_empty() {
+        output.stdout.clone()
+    } else {
+        format!("{}{}", output.stdout, output.stderr)
+    }
+}
+
+fn programs(task: &Task) -> Vec<&'static str> {
+    let mut programs: Vec<&str> = Vec::new();
+    for call in task.calls {
+        if !programs.contains(&call.program) {
+            programs.push(call.program);
+        }
+    }
+    programs
+}
+
+fn digest_of(data: &str) -> String {
+    serde_json::from_str::<Value>(data)
+        .ok()
+        .and_then(|plan| {
+            plan["plan_digest"]
+                .as_str()
+                .or(plan["plan"]["plan_digest"].as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_default()
+}
+
+fn argv(call: &Call, digest: &str) -> Vec<String> {
+    let mut words: Vec<String> = call.argv.iter().map(|w| w.to_string()).collect();
+    if call.confirms {
+        words.push(format!("--confirm={digest}"));
+    }
+    words
+}
+
+/// The CLI variants: `cli` (full output), `cli-fields`, `cli-jq` (the tool's own `--jq`) and
+/// `cli-state` (each answer written to a file once, follow-ups read from it with jq).
+fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
+    for program in programs(task) {
+        let mut command = setup.command(program);
+        command.args(["--help", "--json"]);
+        record.definitions.push(execute(command).stdout);
+    }
+    let mut digest = String::new();
+    match variant {
+        "cli" | "cli-state" => {
+            let state = variant == "cli-state";
+            let mut data: Vec<String> = Vec::new();
+            for (index, call) in task.calls.iter().enumerate() {
+                let mut command = setup.command(call.program);
+                command.args(argv(call, &digest));
+                let output = execute(command);
+                record.calls += 1;
+                if state {
+                    let file = setup.work.join(format!("antwoord-{index}.json"));
+                    std::fs::write(&file, &output.stdout).expect("write the answer file");
+                    // Written to a file: the model reads only what the shell shows.
+                    record.results.push(output.stderr.clone());
+                } else {
+                    record.results.push(read_by_model(&output));
+                }
+                if output.code == 80 {
+                    digest = digest_of(&output.stdout);
+                }
+                data.push(output.stdout);
+            }
+            for question in task.questions {
+                if state {
+                    let file = setup.work.join(format!("antwoord-{}.json", question.call));
+                    let output = jq(question.jq, &file);
+                    record.calls += 1;
+                    record.results.push(read_by_model(&output));
+                    record
+                        .answers
+                        .push(json!({"data": output.stdout, "jq": null}));
+                } else {
+                    record
+                        .answers
+                        .push(json!({"data": data[question.call], "jq": question.jq}));
+                }
+            }
+        }
+        "cli-fields" | "cli-jq" => {
+            let jq_option = variant == "cli-jq";
+            for question in task.questions {
+                let call = &task.calls[question.call];
+                let mut command = setup.command(call.program);
+                command.args(argv(call, &digest));
+                let mut extraction = question.jq;
+                if jq_option {
+                    command.args(["--jq", question.jq]);
+                } else if let Some(fields) = question.fields {
+                    command.args(["--fields", fields]);
+                    extraction = question.jq_fields.unwrap_or(question.jq);
+                }
+                let output = execute(command);
+                record.calls += 1;
+                record.results.push(read_by_model(&output));
+                if output.code == 80 {
+                    digest = digest_of(&output.stdout);
+                }
+                let answered_by_jq = jq_option && output.code == 0;
+                record.answers.push(json!({
+                    "data": output.stdout,
+                    "jq": if answered_by_jq { Value::Null } else { extraction.into() },
+                }));
+            }
+        }
+        other => panic!("unknown variant {other}"),
+    }
+}
+
+fn jq(expression: &str, file: &Path) -> Output {
+    let mut command = Command::new("jq");
+    command
+        .arg("-c")
+        .arg(expression)
+        .arg(file)
+        .stdin(Stdio::null());
+    execute(command)
+}
+
+fn result_of(line: &str) -> Value {
+    serde_json::from_str::<Value>(line).unwrap_or_default()["result"].clone()
+}
+
+/// MCP over stdio: one bridge for the session, `initialize` (2025-11-25), `tools/list` once,
+/// then one `tools/call` per call (full) or per question (with `fields`).
+fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
+    let mut command = setup.command("overheid-mcp");
+    command.stderr(Stdio::null());
+    let mut bridge = LineChild::start(command);
+    let answer = Duration::from_secs(60);
+    bridge.request(
+        "initialize",
+        json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "bench-transports", "version": "1"}
+        }),
+        answer,
+    );
+    bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let list = result_of(&bridge.request("tools/list", json!({}), answer));
+    record.definitions.push(list.to_string());
+    let mut digest = String::new();
+    let mut call_tool = |call: &Call, fields: Option<&str>, record: &mut Record| -> Value {
+        let mut arguments: Value = serde_json::from_str(call.arguments).expect("arguments");
+        if call.confirms {
+            arguments["confirm"] = digest.clone().into();
+        }
+        if let Some(fields) = fields {
+            arguments["fields"] = if fields.starts_with('$') {
+                json!([fields])
+            } else {
+                fields.split(',').collect::<Vec<_>>().into()
+            };
+        }
+        let result = result_of(&bridge.request(
+            "tools/call",
+            json!({"name": call.tool, "arguments": arguments}),
+            answer,
+        ));
+        record.calls += 1;
+        record.results.push(result.to_string());
+        let structured = result["structuredContent"].clone();
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        if serde_json::from_str::<Value>(text).ok().as_ref() == Some(&structured) {
+            record.duplicate_bytes += text.len();
+        }
+        let provenance = &result["_meta"]["nl.overheid/provenance"];
+        if !provenance.is_null() {
+            record.provenance_bytes += provenance.to_string().len();
+        }
+        record.text_only.push(text.to_string());
+        let mut bare = result.clone();
+        if let Some(map) = bare.as_object_mut() {
+            map.remove("_meta");
+        }
+        record.without_provenance.push(bare.to_string());
+        if let Some(d) = structured["plan_digest"].as_str() {
+            digest = d.to_string();
+        }
+        structured
+    };
+    if with_fields {
+        for question in task.questions {
+            let data = call_tool(&task.calls[question.call], question.fields, record);
+            let extraction = match question.fields {
+                Some(_) => question.jq_fields.unwrap_or(question.jq),
+                None => question.jq,
+            };
+            record
+                .answers
+                .push(json!({"data": data.to_string(), "jq": extraction}));
+        }
+    } else {
+        let data: Vec<Value> = task
+            .calls
+            .iter()
+            .map(|call| call_tool(call, None, record))
+            .collect();
+        for question in task.questions {
+            record
+                .answers
+                .push(json!({"data": data[question.call].to_string(), "jq": question.jq}));
+        }
+    }
+    bridge.close();
+}

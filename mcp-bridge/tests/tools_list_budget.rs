@@ -1,0 +1,121 @@
+//! The family's `tools/list`, as the built `overheid-mcp` serves it over stdio after the
+//! 2025-11-25 `initialize` handshake, stays within its budget (issue 17): what every agent pays
+//! before its first call. The tool entries come from the CLIs' compact discovery (DISC-17); the
+//! bridge adds its own `fields`, `confirm` and `_meta`, measured apart so a regression shows
+//! where it came from.
+#![allow(clippy::disallowed_methods, reason = "test switches")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use test_support::lines::LineChild;
+
+/// The most bytes the whole `tools/list` response may have.
+const TOOLS_LIST_BUDGET: usize = 27_500;
+/// The most bytes of it that come from the CLIs' discovery (the rest is the bridge's own).
+const FROM_DISCOVERY_BUDGET: usize = 20_500;
+/// The family's CLIs and how many tools each has.
+const FAMILY: [(&str, usize); 4] = [
+    ("kvk-cli", 7),
+    ("koop-cli", 4),
+    ("rvo-cli", 6),
+    ("regelrecht-cli", 4),
+];
+
+/// `name` in the workspace's `target/debug`, next to the bridge; the test fails when it is missing.
+fn workspace_binary(name: &str) -> PathBuf {
+    let bridge = PathBuf::from(env!("CARGO_BIN_EXE_overheid-mcp"));
+    let path = bridge.parent().expect("target dir").join(name);
+    assert!(
+        path.is_file(),
+        "{} ontbreekt: bouw eerst de CLI's (cargo build -p {name})",
+        path.display()
+    );
+    path
+}
+
+/// The raw `tools/list` response line, after `initialize` and `notifications/initialized`.
+fn tools_list_line(tools: &[PathBuf]) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
+    for tool in tools {
+        command.arg("--tool").arg(tool);
+    }
+    command
+        .env_clear()
+        .env("PATH", Path::new("/nonexistent"))
+        .stderr(Stdio::null());
+    let mut bridge = LineChild::start(command);
+    let answer = Duration::from_secs(30);
+    let init = bridge.request(
+        "initialize",
+        json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "tools-list-budget", "version": "1"}
+        }),
+        answer,
+    );
+    let init: Value = serde_json::from_str(&init).expect("JSON");
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+    bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let line = bridge.request("tools/list", json!({}), answer);
+    bridge.close();
+    line
+}
+
+fn bytes(value: &Value) -> usize {
+    serde_json::to_string(value).expect("JSON").len()
+}
+
+#[test]
+fn the_family_s_tools_list_stays_within_its_budget() {
+    let programs: Vec<PathBuf> = FAMILY.iter().map(|(n, _)| workspace_binary(n)).collect();
+    let line = tools_list_line(&programs);
+    let response: Value = serde_json::from_str(&line).expect("JSON");
+    let tools = response["result"]["tools"].as_array().expect("tools");
+    for (name, count) in FAMILY {
+        let prefix = format!("{}__", name.trim_end_matches("-cli"));
+        let served = tools
+            .iter()
+            .filter(|t| t["name"].as_str().is_some_and(|n| n.starts_with(&prefix)))
+            .count();
+        assert_eq!(served, count, "{name}: every command is a tool");
+    }
+    // What the bridge adds itself: its `fields`/`confirm` arguments and its `_meta`.
+    let added: usize = tools
+        .iter()
+        .map(|tool| {
+            let arguments: usize = ["fields", "confirm"]
+                .iter()
+                .filter_map(|k| tool["inputSchema"]["properties"].get(*k).map(|v| (k, v)))
+                .map(|(k, v)| k.len() + 4 + bytes(v))
+                .sum();
+            arguments + tool.get("_meta").map_or(0, |m| bytes(m) + 8)
+        })
+        .sum();
+    let total = line.len();
+    eprintln!(
+        "tools/list: {total} bytes, {} tools; {added} added by the bridge",
+        tools.len()
+    );
+    assert!(
+        total - added <= FROM_DISCOVERY_BUDGET,
+        "the CLIs' part of tools/list is {} bytes, more than {FROM_DISCOVERY_BUDGET}",
+        total - added
+    );
+    assert!(
+        total <= TOOLS_LIST_BUDGET,
+        "tools/list is {total} bytes, more than {TOOLS_LIST_BUDGET}"
+    );
+    for tool in tools {
+        let output = &tool["outputSchema"];
+        let members = output["properties"].as_object();
+        // A mutating tool's schema is its result or the bridge's proposal (anyOf).
+        if let Some(members) = members {
+            assert!(!members.is_empty(), "{}: members to select", tool["name"]);
+            assert!(output.get("required").is_none(), "{}", tool["name"]);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! The discovery budget every tool of the family keeps (DISC-1, DISC-10, DISC-17), checked the
+//! same way in each tool's own tests: the root document within [`DISCOVERY_BUDGET`] bytes,
+//! each of its entries the compact form of the command's own `--help --json`, and each member
+//! list one that every `--fields` projection of the output validates against.
+
+use serde_json::{Value, json};
+
+use super::Run;
+
+/// The most bytes `<tool> --help --json` may print (DISC-1).
+pub const DISCOVERY_BUDGET: usize = 16_000;
+
+/// Checks the budget and the compact entries of one tool; `run` runs the tool with the given
+/// words in a clean environment. Returns the size of the root document in bytes.
+pub fn check_discovery_budget(run: &dyn Fn(&[&str]) -> Run) -> usize {
+    let root = run(&["--help", "--json"]);
+    let size = root.stdout.len();
+    assert!(
+        size <= DISCOVERY_BUDGET,
+        "DISC-1: --help --json is {size} bytes, more than {DISCOVERY_BUDGET}"
+    );
+    let document = root.json();
+    for entry in document["tools"].as_array().expect("tools") {
+        let mut words: Vec<&str> = entry["_meta"]["argv"]
+            .as_array()
+            .expect("argv")
+            .iter()
+            .map(|w| w.as_str().expect("word"))
+            .collect();
+        words.extend(["--help", "--json"]);
+        let full = run(&words).json();
+        assert_eq!(
+            &common::discovery::compact_entry(&full),
+            entry,
+            "DISC-17: the root lists the compact form of {words:?}"
+        );
+        let members = full["outputSchema"]["properties"]
+            .as_object()
+            .expect("a full output schema with properties");
+        assert!(!members.is_empty(), "{words:?}: no members to select");
+        let list = &entry["outputSchema"];
+        assert!(list.get("required").is_none(), "DISC-10: {list}");
+        assert!(
+            full["description"]
+                .as_str()
+                .expect("description")
+                .starts_with(entry["description"].as_str().expect("description")),
+            "DISC-17: the root description is the first paragraph"
+        );
+        // Any projection validates: one member alone, of any type, and nothing at all.
+        let validator = jsonschema::validator_for(list).expect("a valid JSON Schema");
+        for (name, _) in members {
+            for value in [json!(null), json!("x"), json!({"a": [1]})] {
+                let projection: Value = json!({ name.clone(): value });
+                assert!(validator.is_valid(&projection), "{words:?}: {projection}");
+            }
+        }
+        assert!(validator.is_valid(&json!({})));
+        assert!(!validator.is_valid(&json!([])), "the root is an object");
+    }
+    size
+}
