@@ -81,21 +81,61 @@ pub struct Bridge {
     /// Messages read while waiting for another id.
     pending: VecDeque<Value>,
     next_id: i64,
+    /// `_meta` merged into every request's params (the 2026-07-28 per-request context).
+    meta: Option<Value>,
+}
+
+/// The per-request `_meta` of MCP 2026-07-28, with these client capabilities.
+pub fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
 }
 
 impl Bridge {
-    /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME).
+    /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME), and open a
+    /// 2025-11-25 session (`initialize`).
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+        let mut bridge = Self::start_raw(args, env);
+        bridge.initialize();
+        bridge
+    }
+
+    /// Start without any first message.
+    pub fn start_raw(args: &[&str], env: &[(&str, &str)]) -> Bridge {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         let env: Vec<(&OsStr, &OsStr)> = env
             .iter()
             .map(|(k, v)| (OsStr::new(k), OsStr::new(v)))
             .collect();
-        Self::start_os(&args, &env)
+        Self::start_os_raw(&args, &env)
+    }
+
+    /// Open a 2025-11-25 session.
+    pub fn initialize(&mut self) -> Value {
+        let result = self.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}),
+        );
+        self.notify("notifications/initialized", json!({}));
+        result
+    }
+
+    /// From now on, send every request the 2026-07-28 `_meta` with these capabilities.
+    pub fn modern(&mut self, capabilities: Value) {
+        self.meta = Some(modern_meta(capabilities));
     }
 
     /// [`Bridge::start`] with arguments and variables that need not be UTF-8.
     pub fn start_os(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
+        let mut bridge = Self::start_os_raw(args, env);
+        bridge.initialize();
+        bridge
+    }
+
+    /// [`Bridge::start_raw`] with arguments and variables that need not be UTF-8.
+    pub fn start_os_raw(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
         let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
         command
             .args(args)
@@ -123,6 +163,7 @@ impl Bridge {
             lines,
             pending: VecDeque::new(),
             next_id: 1,
+            meta: None,
         }
     }
 
@@ -139,9 +180,15 @@ impl Bridge {
     }
 
     /// Send a request; returns its id.
-    pub fn send(&mut self, method: &str, params: Value) -> i64 {
+    pub fn send(&mut self, method: &str, mut params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
+        if let (Some(meta), Some(object)) = (&self.meta, params.as_object_mut()) {
+            let merged = object.entry("_meta").or_insert_with(|| json!({}));
+            for (key, value) in meta.as_object().unwrap() {
+                merged[key] = value.clone();
+            }
+        }
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_line(&message.to_string());
         id
