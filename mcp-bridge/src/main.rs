@@ -6,6 +6,7 @@
 
 mod approval;
 mod argv;
+mod auth;
 
 mod bridge;
 mod call;
@@ -14,6 +15,7 @@ mod child;
 mod discover;
 mod env;
 mod handler;
+mod http;
 
 mod local_paths;
 mod options;
@@ -105,7 +107,10 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
     } else {
         Transport::Stdio
     };
-    let http: Option<()> = None;
+    let http = match &options.http {
+        Some(address) => Some(http::Settings::new(address, &options).map_err(config)?),
+        None => None,
+    };
     let state_key = env::state_key();
     let (approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;
     if random && transport == Transport::Http {
@@ -133,7 +138,7 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         process_session,
     ));
     match http {
-        Some(()) => Err(config(String::new())),
+        Some(settings) => http::serve(bridge, settings).map_err(config),
         None => stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e)),
     }
 }
