@@ -315,3 +315,22 @@ pub fn wait_gone(pid: u32, wait: Duration) -> bool {
     }
     is_gone(pid)
 }
+
+/// A bridge serving only the fixture CLI, spoken to in 2026-07-28 (no handshake) by a client with
+/// these capabilities.
+pub fn demo_bridge_modern(
+    extra_args: &[&str],
+    extra_env: &[(&str, &str)],
+    capabilities: Value,
+) -> (Bridge, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec!["--tool", cli.to_str().unwrap()];
+    args.extend_from_slice(extra_args);
+    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
+    env.extend_from_slice(extra_env);
+    let mut bridge = Bridge::start_raw(&args, &env);
+    bridge.modern(capabilities);
+    (bridge, dir)
+}
