@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+pub mod http;
+
 /// How long any single answer may take in a test.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
