@@ -215,7 +215,7 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
             required.push(Value::from(name.clone()));
         }
         if arg.is_positional() {
-            // The company a command addresses positionally is the session's (SEC-6, DISC-23).
+            // The company a command addresses positionally is the session's (SEC-6, SEC-10).
             if name == crate::args::KvkNummer::SCHEMA.name {
                 session.insert(name.clone(), crate::env::KVK_SESSIE_NUMMER.into());
             }
