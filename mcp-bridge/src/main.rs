@@ -40,13 +40,19 @@ use crate::options::{Options, Request};
 use crate::session::Session;
 
 const HELP: &str = "\
-overheid-mcp: één MCP-server (stdio) voor de overheid-CLI's
+overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)
 
 Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
+                      [--session-from-meta]
+         overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
+                      --auth-audience AUD [--auth-kvk-claim CLAIM] | --insecure-no-auth)
+                      [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
+                      [--public-url URL] [--tool ...]
 
 Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_get),
 opgebouwd uit de eigen discovery van de CLI (<cli> --help --json). Een aanroep draait de
 CLI met --output json --provenance; de herkomst staat in _meta.\"nl.overheid/provenance\".
+MCP 2026-07-28 (zonder handshake) en 2025-11-25 (met initialize) worden allebei bediend.
 
 Opties:
   --tool PAD_OF_NAAM   CLI om te serveren, herhaalbaar. Een naam zonder / wordt gezocht
@@ -58,12 +64,28 @@ Opties:
   --allow-local-paths  argumenten die een lokaal bestand of een lokale map noemen
                        (\"format\": \"path\" in discovery) ook aanbieden; standaard laat de
                        brug ze weg, zodat een model geen lokale bestanden kan laten lezen
+  --session-from-meta  (stdio) de host geeft per aanroep het bedrijf in
+                       _meta.\"nl.overheid/sessie\"; sessiegebonden argumenten worden dan
+                       nooit aan het model getoond
+  --http ADRES:POORT   Streamable HTTP op /mcp in plaats van stdio, zonder sessies
+  --auth-jwks BESTAND  JWKS waarmee bearer-tokens worden gecontroleerd (verplicht bij --http)
+  --auth-issuer ISS    verwachte iss van het token
+  --auth-audience AUD  verwachte aud van het token
+  --auth-kvk-claim C   claim met het KvK-nummer (standaard kvk_nummer)
+  --insecure-no-auth   geen tokens (alleen ontwikkeling, alleen op loopback)
+  --max-calls N        gelijktijdige aanroepen over HTTP (standaard 16); daarboven 503
+  --allowed-origin O   toegestane Origin naast de eigen, herhaalbaar
+  --allowed-host H     toegestane Host naast loopback, herhaalbaar
+  --public-url URL     publieke URL van /mcp (RFC 9728 resource)
   -h, --help           deze hulp
   -V, --version        versie
 
 Omgeving: een CLI krijgt alleen de variabelen die hij zelf in discovery noemt (env), plus
 PATH, HOME, LANG, LC_*, TZ, TMPDIR, SSL_CERT_FILE en SSL_CERT_DIR. TRACEPARENT zet de brug
 per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen.
+KVK_SESSIE_NUMMER komt per aanroep uit de identiteit (token, _meta) als die er is.
+OVERHEID_MCP_STATE_KEY (minstens 32 bytes, gedeeld door replica's) verzegelt de
+goedkeuringsvragen van muterende tools; zonder wordt per proces een sleutel gekozen.
 
 Configuratie in een MCP-host:
   {\"mcpServers\": {\"overheid\": {\"command\": \"overheid-mcp\",
