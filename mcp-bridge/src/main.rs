@@ -110,7 +110,7 @@ fn main() -> ExitCode {
             return exit(ExitStatus::Usage);
         }
     };
-    match serve(options) {
+    match serve(*options) {
         Ok(()) => exit(ExitStatus::Ok),
         Err((status, message)) => {
             eprintln!("overheid-mcp: {message}");

@@ -10,7 +10,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Request {
-    Serve(Options),
+    Serve(Box<Options>),
     Help,
     Version,
 }
@@ -124,7 +124,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
             other => return Err(format!("onbekende optie: {other}")),
         }
     }
-    Ok(Request::Serve(options))
+    Ok(Request::Serve(Box::new(options)))
 }
 
 fn text(name: &str, value: OsString) -> Result<String, String> {
@@ -164,7 +164,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             request,
-            Request::Serve(Options {
+            Request::Serve(Box::new(Options {
                 tools: vec!["kvk-cli".into(), "./x/demo-cli".into()],
                 timeout: Duration::from_millis(2500),
                 allow_local_paths: false,
@@ -175,7 +175,7 @@ mod tests {
                 allowed_hosts: Vec::new(),
                 public_url: None,
                 session_from_meta: false,
-            })
+            }))
         );
         let Ok(Request::Serve(allowing)) = parse_strs(&["--allow-local-paths"]) else {
             panic!("--allow-local-paths is an option");
