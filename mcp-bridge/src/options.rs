@@ -54,21 +54,27 @@ pub struct AuthOptions {
 /// Default number of concurrent calls over HTTP.
 pub const DEFAULT_MAX_CALLS: usize = 16;
 
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            tools: Vec::new(),
+            timeout: DEFAULT_TIMEOUT,
+            allow_local_paths: false,
+            http: None,
+            auth: AuthOptions::default(),
+            max_calls: DEFAULT_MAX_CALLS,
+            allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+            public_url: None,
+            session_from_meta: false,
+        }
+    }
+}
+
 /// Parse the arguments after the program name, as the OS gives them (`std::env::args_os`):
 /// a `--tool` path need not be UTF-8; anything else that is not is a usage error.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String> {
-    let mut options = Options {
-        tools: Vec::new(),
-        timeout: DEFAULT_TIMEOUT,
-        allow_local_paths: false,
-        http: None,
-        auth: AuthOptions::default(),
-        max_calls: DEFAULT_MAX_CALLS,
-        allowed_origins: Vec::new(),
-        allowed_hosts: Vec::new(),
-        public_url: None,
-        session_from_meta: false,
-    };
+    let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let bytes = arg.as_bytes();
@@ -167,14 +173,7 @@ mod tests {
             Request::Serve(Box::new(Options {
                 tools: vec!["kvk-cli".into(), "./x/demo-cli".into()],
                 timeout: Duration::from_millis(2500),
-                allow_local_paths: false,
-                http: None,
-                auth: AuthOptions::default(),
-                max_calls: DEFAULT_MAX_CALLS,
-                allowed_origins: Vec::new(),
-                allowed_hosts: Vec::new(),
-                public_url: None,
-                session_from_meta: false,
+                ..Options::default()
             }))
         );
         let Ok(Request::Serve(allowing)) = parse_strs(&["--allow-local-paths"]) else {

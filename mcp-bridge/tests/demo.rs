@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_cli, wait_gone};
+use harness::{Bridge, demo_bridge_env, demo_cli, wait_gone};
 
 struct Demo {
     bridge: Bridge,
@@ -15,14 +15,7 @@ struct Demo {
 }
 
 fn demo(extra_args: &[&str], extra_env: &[(&str, &str)]) -> Demo {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
-    env.extend_from_slice(extra_env);
-    let bridge = Bridge::start(&args, &env);
+    let (bridge, dir) = demo_bridge_env(extra_args, extra_env);
     Demo { bridge, dir }
 }
 

@@ -263,10 +263,15 @@ fn overload_is_a_503_and_sigterm_lets_the_call_in_flight_finish() {
     );
     let (client, base) = (bridge.client(), bridge.base.clone());
     let slow = std::thread::spawn(move || {
-        let body = call("demo__slaap", json!({"seconden": 2}));
+        let body = call("demo__slaap", json!({"seconden": 3}));
         harness::http::post(&client, &base, None, &body, &[])
     });
-    std::thread::sleep(Duration::from_millis(700));
+    // Wait until the slow call holds the only slot.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while bridge.get("/health").json_value()["calls_available"] != 0 {
+        assert!(Instant::now() < deadline, "the slow call never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let busy = bridge.post(None, &call("demo__notitie_get", json!({"id": "x"})), &[]);
     assert_eq!(busy.status, 503, "{busy:?}");
     assert_eq!(busy.headers["retry-after"], "1");
@@ -280,9 +285,9 @@ fn overload_is_a_503_and_sigterm_lets_the_call_in_flight_finish() {
     assert_eq!(finished.status, 200, "{finished:?}");
     assert_eq!(
         finished.body["result"]["structuredContent"]["geslapen"].as_f64(),
-        Some(2.0)
+        Some(3.0)
     );
     let status = bridge.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(started.elapsed() < Duration::from_secs(20));
 }

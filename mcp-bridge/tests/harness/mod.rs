@@ -25,13 +25,29 @@ pub fn demo_cli() -> PathBuf {
 
 /// A bridge serving only the fixture CLI, with its store in a new temporary directory.
 pub fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+    demo_bridge_env(extra_args, &[])
+}
+
+/// [`demo_bridge`] with more variables, after a 2025-11-25 `initialize`.
+pub fn demo_bridge_env(
+    extra_args: &[&str],
+    extra_env: &[(&str, &str)],
+) -> (Bridge, tempfile::TempDir) {
+    let (mut bridge, dir) = demo_start(extra_args, extra_env);
+    bridge.initialize();
+    (bridge, dir)
+}
+
+/// The fixture CLI's bridge, before any message.
+fn demo_start(extra_args: &[&str], extra_env: &[(&str, &str)]) -> (Bridge, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store.json");
     let cli = demo_cli();
     let mut args = vec!["--tool", cli.to_str().unwrap()];
     args.extend_from_slice(extra_args);
-    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
-    (bridge, dir)
+    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
+    env.extend_from_slice(extra_env);
+    (Bridge::start_raw(&args, &env), dir)
 }
 
 /// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
@@ -325,14 +341,7 @@ pub fn demo_bridge_modern(
     extra_env: &[(&str, &str)],
     capabilities: Value,
 ) -> (Bridge, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
-    env.extend_from_slice(extra_env);
-    let mut bridge = Bridge::start_raw(&args, &env);
+    let (mut bridge, dir) = demo_start(extra_args, extra_env);
     bridge.modern(capabilities);
     (bridge, dir)
 }
