@@ -310,6 +310,8 @@ const PROJECTION_BREAKS: &[&str] = &[
     "dependentRequired",
     "dependentSchemas",
     "minContains",
+    "contains",
+    "prefixItems",
     "if",
     "then",
     "else",
@@ -552,6 +554,36 @@ mod tests {
             allowing.tools[0].listed["inputSchema"]["properties"]["map"]["format"],
             "path"
         );
+    }
+
+    #[test]
+    fn a_projection_safe_schema_accepts_every_projection_and_still_checks_types() {
+        let mut schema = json!({
+            "type": "object",
+            "required": ["naam", "adressen"],
+            "properties": {
+                "naam": {"type": "string"},
+                "required": {"type": "integer"},
+                "adressen": {"type": "array", "minItems": 2, "contains": {"required": ["plaats"]},
+                             "items": {"type": "object", "required": ["plaats", "postcode"],
+                                       "properties": {"plaats": {"type": "string"}}}},
+                "soort": {"oneOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}]}
+            },
+            "$defs": {"x": {"type": "object", "required": ["y"]}}
+        });
+        let original = jsonschema::validator_for(&schema).unwrap();
+        let projection = json!({"adressen": [{"plaats": "Lollum"}], "soort": {"c": 1}});
+        assert!(!original.is_valid(&projection));
+        projection_safe(&mut schema);
+        let relaxed = jsonschema::validator_for(&schema).unwrap();
+        assert!(relaxed.is_valid(&projection));
+        assert!(relaxed.is_valid(&json!({})));
+        assert!(!relaxed.is_valid(&json!({"naam": 1})));
+        assert!(!relaxed.is_valid(&json!({"adressen": [{"plaats": 2}]})));
+        // A property called `required` is a property, not the keyword.
+        assert!(schema["properties"]["required"].is_object());
+        assert!(!relaxed.is_valid(&json!({"required": "x"})));
+        assert!(schema["$defs"]["x"].get("required").is_none());
     }
 
     #[test]
