@@ -6,23 +6,43 @@
 #   bench/mcp/run.sh [CALLS] [SECONDS] [CLIENTS]   (defaults: 300 calls, 10 s, 8 clients)
 #
 # The call is regelrecht-cli's `check energiebesparing` (embedded law text, no network), so the
-# figures are the bridge and the CLI, not an upstream. Only python3's standard library is used;
-# HTTP runs with --insecure-no-auth (a token check is one Ed25519 verification, ~0.1 ms).
+# figures are the bridge and the CLI, not an upstream. HTTP calls carry a bearer JWT (Ed25519, made
+# here with PyJWT + cryptography from the venv of mcp-bridge/tests/python/run.sh, created if absent),
+# since over HTTP the company comes only from a verified token.
 # Also prints the bytes a result costs with and without the text copy of structuredContent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 calls=${1:-300}
 seconds=${2:-10}
 clients=${3:-8}
-cargo build --release --quiet -p mcp-bridge -p regelrecht-cli -p kvk-cli -p koop-cli -p rvo-cli
+cargo build --release --quiet -p mcp-bridge -p regelrecht-cli
 bin=$PWD/target/release
+# The other three CLIs are only read for their discovery (the catalogue's size); their release
+# builds are used when present, else the debug ones.
+for cli in kvk-cli koop-cli rvo-cli; do
+  [ -x "$bin/$cli" ] || { [ -x target/debug/$cli ] || cargo build --quiet -p $cli; ln -sf "$PWD/target/debug/$cli" "$bin/$cli"; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export HOME="$work" RVO_DATA_DIR="$work/rvo" KVK_SESSIE_NUMMER=68750110 KVK_API_KEY=bench
+venv=${MCP_TEST_VENV:-$PWD/target/mcp-venv}
+if ! "$venv/bin/python" -c 'import jwt, cryptography' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check 'pyjwt>=2.8' cryptography
+fi
 
-python3 - "$bin" "$calls" "$seconds" "$clients" <<'PY'
-import http.client, json, os, statistics, subprocess, sys, threading, time
-bin, calls, seconds, clients = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+"$venv/bin/python" - "$bin" "$calls" "$seconds" "$clients" "$work" <<'PY'
+import base64, http.client, json, os, statistics, subprocess, sys, threading, time
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+bin, calls, seconds, clients, work = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+key = Ed25519PrivateKey.generate()
+raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+with open(f"{work}/jwks.json", "w") as f:
+    json.dump({"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "b", "x": base64.urlsafe_b64encode(raw).rstrip(b"=").decode()}]}, f)
+token = jwt.encode({"iss": "https://login.bench", "aud": "bench", "kvk_nummer": "68750110", "exp": int(time.time()) + 3600},
+                   key, algorithm="EdDSA", headers={"kid": "b"})
 tools = [a for cli in ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli") for a in ("--tool", f"{bin}/{cli}")]
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 ARGS = {"elektriciteit_kwh": 60000, "gas_m3": 30000}
@@ -68,7 +88,8 @@ size = lambda v: len(json.dumps(v, separators=(",", ":")).encode())
 text_bytes = size(legacy["content"])
 
 # HTTP: idle memory and read-only calls per second with CLIENTS keep-alive connections.
-server = subprocess.Popen([f"{bin}/overheid-mcp", "--http", "127.0.0.1:0", "--insecure-no-auth", "--max-calls", "64", *tools],
+server = subprocess.Popen([f"{bin}/overheid-mcp", "--http", "127.0.0.1:0", "--auth-jwks", f"{work}/jwks.json",
+                           "--auth-issuer", "https://login.bench", "--auth-audience", "bench", "--max-calls", "64", *tools],
                           stderr=subprocess.PIPE, text=True)
 port = None
 for line in server.stderr:
@@ -79,7 +100,8 @@ time.sleep(0.3)
 http_idle = rss_kib(server.pid)
 body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": NAME, "arguments": ARGS, "_meta": META}})
 headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": NAME}
+           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": NAME,
+           "Authorization": f"Bearer {token}"}
 done, failed, latencies, stop = [0], [0], [], time.perf_counter() + seconds
 lock = threading.Lock()
 def client():
