@@ -201,6 +201,7 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
     let mut required = Vec::new();
     let mut positional = Vec::new();
     let mut flags = Map::new();
+    let mut session = Map::new();
     for arg in command_args(cmd) {
         let name = arg.get_id().as_str().to_string();
         let mut prop = property(arg);
@@ -220,6 +221,10 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
             required.push(Value::from(name.clone()));
         }
         if arg.is_positional() {
+            // The company a command addresses positionally is the session's (SEC-6, SEC-10).
+            if name == crate::args::KvkNummer::SCHEMA.name {
+                session.insert(name.clone(), crate::env::KVK_SESSIE_NUMMER.into());
+            }
             positional.push(Value::from(name.clone()));
         } else if let Some(long) = arg.get_long() {
             flags.insert(name.clone(), format!("--{long}").into());
@@ -242,7 +247,7 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
         input["required"] = required.into();
     }
     input["additionalProperties"] = false.into();
-    json!({
+    let mut entry = json!({
         "name": spec.tool_name(),
         "title": spec.title,
         "description": description,
@@ -260,7 +265,11 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
             "flags": flags,
             "examples": spec.examples,
         },
-    })
+    });
+    if !session.is_empty() {
+        entry["_meta"]["session"] = session.into();
+    }
+    entry
 }
 
 /// The compact form of a full tool entry, as the root document lists it (DISC-10,

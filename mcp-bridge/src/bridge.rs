@@ -1,5 +1,6 @@
 //! The bridge's state shared by every request: the catalogue, the call deadline, compiled
-//! input validators (built on first use) and the calls that are running (for cancellation).
+//! input validators (built on first use), the approval key and how identity is found.
+//! Nothing here changes with a request's outcome: any replica can answer any request.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -7,25 +8,47 @@ use std::time::Duration;
 
 use jsonschema::Validator;
 
+use crate::approval::Approval;
 use crate::catalog::{Catalog, Tool};
-use crate::child::Killer;
+use crate::session::Session;
+
+/// How the bridge is reached, which decides where identity comes from and the default for
+/// clients that cannot elicit an approval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// One host over stdin/stdout: identity per call from `_meta`, else per process.
+    Stdio,
+    /// Streamable HTTP: identity only from a verified token.
+    Http,
+}
 
 /// Shared state of one bridge process.
 pub struct Bridge {
     pub catalog: Catalog,
     /// Deadline of one tool call; the child's process group is killed when it passes.
     pub timeout: Duration,
+    pub transport: Transport,
+    pub approval: Approval,
+    /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
+    pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
-    running: Mutex<HashMap<String, Killer>>,
 }
 
 impl Bridge {
-    pub fn new(catalog: Catalog, timeout: Duration) -> Self {
+    pub fn new(
+        catalog: Catalog,
+        timeout: Duration,
+        transport: Transport,
+        approval: Approval,
+        process_session: Option<Session>,
+    ) -> Self {
         Self {
             catalog,
             timeout,
+            transport,
+            approval,
+            process_session,
             validators: Mutex::default(),
-            running: Mutex::default(),
         }
     }
 
@@ -47,36 +70,5 @@ impl Bridge {
         let validator = Arc::new(validator);
         cache.insert(tool.name.clone(), Arc::clone(&validator));
         Ok(validator)
-    }
-
-    /// Register a call under its request id; the killer cancels it.
-    pub fn start_call(&self, request_key: &str) -> Killer {
-        let killer = Killer::default();
-        self.running()
-            .insert(request_key.to_string(), killer.clone());
-        killer
-    }
-
-    /// Forget a finished call.
-    pub fn end_call(&self, request_key: &str) {
-        self.running().remove(request_key);
-    }
-
-    /// Cancel the call with this request id, if it still runs.
-    pub fn cancel(&self, request_key: &str) {
-        if let Some(killer) = self.running().get(request_key) {
-            killer.cancel();
-        }
-    }
-
-    /// Cancel every running call (the client went away).
-    pub fn cancel_all(&self) {
-        for killer in self.running().values() {
-            killer.cancel();
-        }
-    }
-
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Killer>> {
-        self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

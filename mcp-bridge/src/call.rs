@@ -20,6 +20,7 @@ use crate::catalog::{META_PREFIX, Tool};
 use crate::child::{self, Ending, Killer};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
+use crate::session::Session;
 use crate::stdin_value;
 
 /// What came of a call.
@@ -35,14 +36,34 @@ pub enum Outcome {
     Cancelled,
 }
 
-/// Run `tool` with `arguments` (the call's `arguments` object, `fields` and `confirm` included).
+/// Which `--confirm` a call of a mutating tool gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// The `confirm` argument, if any (two-step flow: the host is responsible for approval).
+    FromArguments,
+    /// None: a dry run that proposes (a `confirm` argument is ignored).
+    Propose,
+    /// This digest, approved by a person through elicitation.
+    Approved(String),
+}
+
+/// One call as the client sent it, with its identity.
+pub struct Invocation<'a> {
+    pub tool: &'a Tool,
+    /// The call's `arguments` object, `fields` and `confirm` included.
+    pub arguments: &'a Map<String, Value>,
+    pub session: Option<&'a Session>,
+    pub confirm: Confirm,
+}
+
+/// Run one invocation of a tool.
 pub fn run(
     bridge: &Bridge,
-    tool: &Tool,
-    arguments: &Map<String, Value>,
+    call: &Invocation<'_>,
     trace: &TraceContext,
     killer: &Killer,
 ) -> Outcome {
+    let (tool, arguments) = (call.tool, call.arguments);
     let failed = |error| Outcome::Failed { error, plan: None };
     let validator = match bridge.validator(tool) {
         Ok(validator) => validator,
@@ -70,11 +91,23 @@ pub fn run(
     } else {
         None
     };
-    let confirm = if tool.takes_confirm {
+    let given = if tool.takes_confirm {
         own.remove("confirm")
     } else {
         None
     };
+    let confirm = match &call.confirm {
+        Confirm::FromArguments => given,
+        Confirm::Propose => None,
+        Confirm::Approved(digest) => Some(Value::String(digest.clone())),
+    };
+    if let Some(session) = call.session {
+        for (argument, _) in &tool.session_args {
+            if let Some(value) = session.values.get(argument) {
+                own.insert(argument.clone(), Value::String(value.clone()));
+            }
+        }
+    }
     let stdin = match &tool.stdin_argument {
         Some(name) => match stdin_value::take(name, &mut own) {
             Ok(stdin) => stdin,
@@ -101,9 +134,10 @@ pub fn run(
         return failed(oversized(&tool.name, &too_large, trace));
     }
     let source = &bridge.catalog.sources[tool.source];
-    let env = source
+    let mut env = source
         .env
         .child_env(crate::env::own_vars(), Some(&trace.traceparent()));
+    Session::apply_env(call.session, source, &mut env);
     let finished = match child::run(&source.program, &args, stdin, &env, bridge.timeout, killer) {
         Ok(finished) => finished,
         Err(e) => {
@@ -253,13 +287,24 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -
     }
 }
 
-/// The MCP `CallToolResult` of an outcome (`None` for a cancelled call).
-pub fn tool_result(outcome: Outcome) -> Option<Value> {
-    let result = match outcome {
+/// The MCP `CallToolResult` of a finished outcome, as JSON (`None` for a cancelled call).
+///
+/// `duplicate`: also put the data as JSON text in `content` (the compatibility advice for hosts
+/// that show only `content`; see the profile's bridge section). Error results carry the error
+/// object in text and in `_meta["nl.overheid/problem"]`, never as `structuredContent`: it does not
+/// match the tool's `outputSchema`.
+pub fn tool_result(outcome: Outcome, duplicate: bool) -> Option<Value> {
+    let text = |value: &Value| json!([{"type": "text", "text": value.to_string()}]);
+    let mut result = match outcome {
         Outcome::Cancelled => return None,
         Outcome::Data { data, provenance } => {
+            let content = if duplicate || !data.is_object() {
+                text(&data)
+            } else {
+                json!([])
+            };
             let mut result = json!({
-                "content": [{"type": "text", "text": data.to_string()}],
+                "content": content,
                 "isError": false,
                 "_meta": { format!("{META_PREFIX}/provenance"): provenance },
             });
@@ -269,29 +314,36 @@ pub fn tool_result(outcome: Outcome) -> Option<Value> {
             result
         }
         Outcome::Proposal { plan, digest } => {
-            let proposal = json!({
-                "requires_confirmation": true,
-                "plan": plan,
-                "plan_digest": digest,
-                "hint": format!("Er is niets uitgevoerd. Controleer het plan en roep dezelfde tool met dezelfde argumenten aan met confirm=\"{digest}\"."),
-            });
+            let proposal = proposal(plan, &digest);
             json!({
-                "content": [{"type": "text", "text": proposal.to_string()}],
+                "content": if duplicate { text(&proposal) } else { json!([]) },
                 "structuredContent": proposal,
                 "isError": false,
             })
         }
         Outcome::Failed { error, plan } => {
-            let mut result = json!({
-                "content": [{"type": "text", "text": error.to_string()}],
-                "structuredContent": error,
-                "isError": true,
-            });
+            let content = text(&error);
+            let mut meta = json!({ format!("{META_PREFIX}/problem"): error });
             if let Some(plan) = plan {
-                result["_meta"] = json!({ format!("{META_PREFIX}/plan"): plan });
+                meta[format!("{META_PREFIX}/plan")] = plan;
             }
-            result
+            json!({
+                "content": content,
+                "isError": true,
+                "_meta": meta,
+            })
         }
     };
+    result["resultType"] = json!("complete");
     Some(result)
+}
+
+/// The proposal a mutating tool answers with in the two-step flow.
+pub fn proposal(plan: Value, digest: &str) -> Value {
+    json!({
+        "requires_confirmation": true,
+        "plan": plan,
+        "plan_digest": digest,
+        "hint": format!("Er is niets uitgevoerd. Laat de gebruiker het plan goedkeuren en roep dan dezelfde tool met dezelfde argumenten aan met confirm=\"{digest}\"."),
+    })
 }

@@ -29,6 +29,10 @@ pub struct Source {
     pub program: PathBuf,
     /// Which variables it may see.
     pub env: EnvPolicy,
+    /// Session variables its tools declare (`_meta.session`: argument → variable, e.g.
+    /// `kvk_nummer` → `KVK_SESSIE_NUMMER`): set from the identity on every call of this CLI,
+    /// never from the bridge's own environment when the identity comes per request.
+    pub session_vars: Vec<(String, String)>,
 }
 
 /// One MCP tool.
@@ -52,6 +56,9 @@ pub struct Tool {
     pub hidden_paths: Vec<String>,
     /// The argument offered as a JSON value and passed on stdin as `-` (DISC-21).
     pub stdin_argument: Option<String>,
+    /// Session-bound arguments (`_meta.session`: argument → session variable), left out of the
+    /// listed `inputSchema` when the catalogue hides them, and filled from the identity.
+    pub session_args: Vec<(String, String)>,
 }
 
 /// One resource template.
@@ -72,14 +79,17 @@ pub struct Catalog {
     pub resources: Vec<Resource>,
     /// `--allow-local-paths`: list and pass arguments of `"format": "path"`.
     pub allow_local_paths: bool,
+    /// Leave session-bound arguments out of the listed schemas (identity comes from the session).
+    pub hide_session_args: bool,
     by_name: HashMap<String, usize>,
 }
 
 impl Catalog {
     /// An empty catalogue; path arguments are hidden unless `allow_local_paths`.
-    pub fn new(allow_local_paths: bool) -> Self {
+    pub fn new(allow_local_paths: bool, hide_session_args: bool) -> Self {
         Self {
             allow_local_paths,
+            hide_session_args,
             ..Self::default()
         }
     }
@@ -105,6 +115,7 @@ impl Catalog {
             program_name: program_name.clone(),
             program,
             env: EnvPolicy::new(declared),
+            session_vars: Vec::new(),
         });
         let mut own_tools = HashMap::new();
         for entry in discovery["tools"].as_array().into_iter().flatten() {
@@ -126,6 +137,11 @@ impl Catalog {
                     continue;
                 }
             };
+            for pair in &tool.session_args {
+                if !self.sources[source].session_vars.contains(pair) {
+                    self.sources[source].session_vars.push(pair.clone());
+                }
+            }
             own_tools.insert(tool_name.to_string(), self.tools.len());
             self.by_name.insert(name, self.tools.len());
             self.tools.push(tool);
@@ -140,8 +156,14 @@ impl Catalog {
     }
 
     /// The tool called `name`.
+    #[cfg(test)]
     pub fn tool(&self, name: &str) -> Option<&Tool> {
-        self.by_name.get(name).map(|&index| &self.tools[index])
+        self.index(name).map(|index| &self.tools[index])
+    }
+
+    /// The index in [`Catalog::tools`] of the tool called `name`.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
     }
 }
 
@@ -186,6 +208,17 @@ fn make_tool(
             hidden_paths.push(hidden.name);
         }
     }
+    let session_args: Vec<(String, String)> = entry["_meta"]["session"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(argument, variable)| Some((argument.clone(), variable.as_str()?.to_string())))
+        .collect();
+    if catalog.hide_session_args
+        && let Some(schema) = input.as_object_mut()
+    {
+        hide_arguments(schema, session_args.iter().map(|(name, _)| name.as_str()));
+    }
     let properties = input
         .as_object_mut()
         .map(|schema| schema.entry("properties").or_insert_with(|| json!({})))
@@ -220,10 +253,14 @@ fn make_tool(
     }
     listed.insert("inputSchema".into(), input);
     if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
+        let mut output = output.clone();
+        if takes_fields {
+            projection_safe(&mut output);
+        }
         let output = if takes_confirm {
-            with_proposal(output)
+            with_proposal(&output)
         } else {
-            output.clone()
+            output
         };
         listed.insert("outputSchema".into(), output);
     }
@@ -244,7 +281,69 @@ fn make_tool(
         takes_confirm,
         hidden_paths,
         stdin_argument,
+        session_args,
     })
+}
+
+/// Remove `names` from a schema's `properties` and `required`.
+fn hide_arguments<'a>(
+    schema: &mut Map<String, Value>,
+    names: impl Iterator<Item = &'a str> + Clone,
+) {
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for name in names.clone() {
+            properties.remove(name);
+        }
+    }
+    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+        required.retain(|r| !names.clone().any(|name| r == name));
+    }
+}
+
+/// Keywords a `fields` projection can violate: it leaves members and array items out. A listed
+/// `outputSchema` without them accepts every projection of a valid result, and still checks
+/// the type and form of every value that is there.
+const PROJECTION_BREAKS: &[&str] = &[
+    "required",
+    "minItems",
+    "minProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "minContains",
+    "contains",
+    "prefixItems",
+    "if",
+    "then",
+    "else",
+    "not",
+];
+
+/// Make `schema` accept every `fields` projection of a value it accepts (in place).
+/// `oneOf` becomes `anyOf`: two branches may both accept a projection.
+pub fn projection_safe(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            for keyword in PROJECTION_BREAKS {
+                map.remove(*keyword);
+            }
+            if let Some(branches) = map.remove("oneOf") {
+                map.insert("anyOf".into(), branches);
+            }
+            for (key, value) in map.iter_mut() {
+                match (key.as_str(), value) {
+                    ("const" | "enum" | "default" | "examples", _) => {}
+                    // Maps from a name to a schema: a member may be called `required`.
+                    (
+                        "properties" | "patternProperties" | "$defs" | "definitions",
+                        Value::Object(members),
+                    ) => members.values_mut().for_each(projection_safe),
+                    (_, value) => projection_safe(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(projection_safe),
+        _ => {}
+    }
 }
 
 fn fields_schema() -> Value {
@@ -279,7 +378,16 @@ fn proposal_schema() -> Value {
     })
 }
 
-/// `outputSchema` of a mutating tool: its own result or a proposal. `$schema` and `$defs`
+/// What a mutating tool answers when nothing was done (a person declined or cancelled).
+fn not_performed_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"uitgevoerd": {"const": false}, "reden": {"type": "string"}},
+        "required": ["uitgevoerd", "reden"]
+    })
+}
+
+/// `outputSchema` of a mutating tool: its own result, a proposal, or "nothing was done". `$schema` and `$defs`
 /// stay at the root so `#/$defs/…` references keep resolving.
 fn with_proposal(output: &Value) -> Value {
     let mut own = output.clone();
@@ -292,7 +400,10 @@ fn with_proposal(output: &Value) -> Value {
         }
     }
     root.insert("type".into(), "object".into());
-    root.insert("anyOf".into(), json!([own, proposal_schema()]));
+    root.insert(
+        "anyOf".into(),
+        json!([own, proposal_schema(), not_performed_schema()]),
+    );
     Value::Object(root)
 }
 
@@ -435,7 +546,7 @@ mod tests {
         assert!(get.listed["inputSchema"]["properties"].get("map").is_none());
         assert_eq!(get.hidden_paths, ["map"]);
 
-        let mut allowing = Catalog::new(true);
+        let mut allowing = Catalog::new(true, false);
         allowing.add(PathBuf::from("/x/demo-cli"), &document);
         assert_eq!(allowing.tools.len(), 2);
         assert!(allowing.tools[0].hidden_paths.is_empty());
@@ -443,6 +554,36 @@ mod tests {
             allowing.tools[0].listed["inputSchema"]["properties"]["map"]["format"],
             "path"
         );
+    }
+
+    #[test]
+    fn a_projection_safe_schema_accepts_every_projection_and_still_checks_types() {
+        let mut schema = json!({
+            "type": "object",
+            "required": ["naam", "adressen"],
+            "properties": {
+                "naam": {"type": "string"},
+                "required": {"type": "integer"},
+                "adressen": {"type": "array", "minItems": 2, "contains": {"required": ["plaats"]},
+                             "items": {"type": "object", "required": ["plaats", "postcode"],
+                                       "properties": {"plaats": {"type": "string"}}}},
+                "soort": {"oneOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}]}
+            },
+            "$defs": {"x": {"type": "object", "required": ["y"]}}
+        });
+        let original = jsonschema::validator_for(&schema).unwrap();
+        let projection = json!({"adressen": [{"plaats": "Lollum"}], "soort": {"c": 1}});
+        assert!(!original.is_valid(&projection));
+        projection_safe(&mut schema);
+        let relaxed = jsonschema::validator_for(&schema).unwrap();
+        assert!(relaxed.is_valid(&projection));
+        assert!(relaxed.is_valid(&json!({})));
+        assert!(!relaxed.is_valid(&json!({"naam": 1})));
+        assert!(!relaxed.is_valid(&json!({"adressen": [{"plaats": 2}]})));
+        // A property called `required` is a property, not the keyword.
+        assert!(schema["properties"]["required"].is_object());
+        assert!(!relaxed.is_valid(&json!({"required": "x"})));
+        assert!(schema["$defs"]["x"].get("required").is_none());
     }
 
     #[test]

@@ -62,6 +62,15 @@ pub fn own_vars() -> impl Iterator<Item = (OsString, OsString)> {
     std::env::vars_os()
 }
 
+/// `OVERHEID_MCP_STATE_KEY`: the key that seals approval state, shared by replicas.
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
+pub fn state_key() -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStringExt;
+    std::env::var_os("OVERHEID_MCP_STATE_KEY")
+        .filter(|key| !key.is_empty())
+        .map(OsStringExt::into_vec)
+}
+
 /// The directories of the bridge's own `PATH`, where a CLI named without `/` is looked up.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
 pub fn search_path() -> Vec<std::path::PathBuf> {

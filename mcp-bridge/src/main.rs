@@ -4,43 +4,55 @@
 //! once at start; each tool call runs the CLI as a child with `--output json --provenance`.
 //! Nothing about a particular tool is written here.
 
+mod approval;
 mod argv;
+mod auth;
+
 mod bridge;
 mod call;
 mod catalog;
 mod child;
 mod discover;
 mod env;
-mod frame;
+mod handler;
+mod http;
+
 mod local_paths;
 mod options;
 mod problem;
 mod resource;
-mod rpc;
-mod server;
+mod session;
 mod stdin_value;
+mod stdio;
 mod template;
 
 use std::ffi::OsString;
-use std::io::{self, BufReader};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use common::exit::ExitStatus;
 
-use crate::bridge::Bridge;
+use crate::approval::Approval;
+use crate::bridge::{Bridge, Transport};
 use crate::catalog::Catalog;
-use crate::options::Request;
+use crate::options::{Options, Request};
+use crate::session::Session;
 
 const HELP: &str = "\
-overheid-mcp: één MCP-server (stdio) voor de overheid-CLI's
+overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)
 
 Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
+                      [--session-from-meta]
+         overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
+                      --auth-audience AUD [--auth-kvk-claim CLAIM] | --insecure-no-auth)
+                      [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
+                      [--public-url URL] [--tool ...]
 
 Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_get),
 opgebouwd uit de eigen discovery van de CLI (<cli> --help --json). Een aanroep draait de
 CLI met --output json --provenance; de herkomst staat in _meta.\"nl.overheid/provenance\".
+MCP 2026-07-28 (zonder handshake) en 2025-11-25 (met initialize) worden allebei bediend.
 
 Opties:
   --tool PAD_OF_NAAM   CLI om te serveren, herhaalbaar. Een naam zonder / wordt gezocht
@@ -52,12 +64,28 @@ Opties:
   --allow-local-paths  argumenten die een lokaal bestand of een lokale map noemen
                        (\"format\": \"path\" in discovery) ook aanbieden; standaard laat de
                        brug ze weg, zodat een model geen lokale bestanden kan laten lezen
+  --session-from-meta  (stdio) de host geeft per aanroep het bedrijf in
+                       _meta.\"nl.overheid/sessie\"; sessiegebonden argumenten worden dan
+                       nooit aan het model getoond
+  --http ADRES:POORT   Streamable HTTP op /mcp in plaats van stdio, zonder sessies
+  --auth-jwks BESTAND  JWKS waarmee bearer-tokens worden gecontroleerd (verplicht bij --http)
+  --auth-issuer ISS    verwachte iss van het token
+  --auth-audience AUD  verwachte aud van het token
+  --auth-kvk-claim C   claim met het KvK-nummer (standaard kvk_nummer)
+  --insecure-no-auth   geen tokens (alleen ontwikkeling, alleen op loopback)
+  --max-calls N        gelijktijdige aanroepen over HTTP (standaard 16); daarboven 503
+  --allowed-origin O   toegestane Origin naast de eigen, herhaalbaar
+  --allowed-host H     toegestane Host naast loopback, herhaalbaar
+  --public-url URL     publieke URL van /mcp (RFC 9728 resource)
   -h, --help           deze hulp
   -V, --version        versie
 
 Omgeving: een CLI krijgt alleen de variabelen die hij zelf in discovery noemt (env), plus
 PATH, HOME, LANG, LC_*, TZ, TMPDIR, SSL_CERT_FILE en SSL_CERT_DIR. TRACEPARENT zet de brug
 per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen.
+KVK_SESSIE_NUMMER komt per aanroep uit de identiteit (token, _meta) als die er is.
+OVERHEID_MCP_STATE_KEY (minstens 32 bytes, gedeeld door replica's) verzegelt de
+goedkeuringsvragen van muterende tools; zonder wordt per proces een sleutel gekozen.
 
 Configuratie in een MCP-host:
   {\"mcpServers\": {\"overheid\": {\"command\": \"overheid-mcp\",
@@ -82,17 +110,59 @@ fn main() -> ExitCode {
             return exit(ExitStatus::Usage);
         }
     };
-    let catalog = match load(&options.tools, options.allow_local_paths) {
-        Ok(catalog) => catalog,
-        Err(message) => {
+    match serve(*options) {
+        Ok(()) => exit(ExitStatus::Ok),
+        Err((status, message)) => {
             eprintln!("overheid-mcp: {message}");
-            return exit(ExitStatus::Config);
+            exit(status)
         }
+    }
+}
+
+/// Load the catalogue and serve over the chosen transport until the client (stdio) or a
+/// SIGTERM/SIGINT (HTTP) ends it.
+#[allow(clippy::print_stderr, reason = "start-up warnings")]
+fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
+    let config = |message: String| (ExitStatus::Config, message);
+    let transport = if options.http.is_some() {
+        Transport::Http
+    } else {
+        Transport::Stdio
     };
-    let bridge = Arc::new(Bridge::new(catalog, options.timeout));
-    let outbox = rpc::Outbox::new(Box::new(io::stdout()));
-    server::serve(bridge, BufReader::new(io::stdin()), outbox);
-    exit(ExitStatus::Ok)
+    let http = match &options.http {
+        Some(address) => Some(http::Settings::new(address, &options).map_err(config)?),
+        None => None,
+    };
+    let state_key = env::state_key();
+    let (approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;
+    if random && transport == Transport::Http {
+        eprintln!(
+            "overheid-mcp: waarschuwing: OVERHEID_MCP_STATE_KEY is niet gezet; een willekeurige \
+             sleutel per proces wordt gebruikt, dus replica's herkennen elkaars goedkeuringsvragen niet"
+        );
+    }
+    // Over stdio without a session the model still names the company; with one (or over
+    // HTTP) the bound argument is left out and filled from the identity.
+    let documents = load(&options.tools).map_err(config)?;
+    let mut catalog = build(&documents, options.allow_local_paths, true, true).map_err(config)?;
+    let process_session = match transport {
+        Transport::Http => None,
+        Transport::Stdio => Session::from_process(&catalog.sources, env::own_vars()),
+    };
+    if transport == Transport::Stdio && process_session.is_none() && !options.session_from_meta {
+        catalog = build(&documents, options.allow_local_paths, false, false).map_err(config)?;
+    }
+    let bridge = Arc::new(Bridge::new(
+        catalog,
+        options.timeout,
+        transport,
+        approval,
+        process_session,
+    ));
+    match http {
+        Some(settings) => http::serve(bridge, settings).map_err(config),
+        None => stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e)),
+    }
 }
 
 /// The process exit code of a profile status (EXIT-1).
@@ -102,7 +172,7 @@ fn exit(status: ExitStatus) -> ExitCode {
 
 /// Find the CLIs and read their discovery. A `--tool` that fails is fatal; a missing default is a warning.
 #[allow(clippy::print_stderr, reason = "start-up warnings")]
-fn load(requested: &[OsString], allow_local_paths: bool) -> Result<Catalog, String> {
+fn load(requested: &[OsString]) -> Result<Vec<(std::path::PathBuf, serde_json::Value)>, String> {
     let explicit = !requested.is_empty();
     let names: Vec<OsString> = if explicit {
         requested.to_vec()
@@ -124,16 +194,31 @@ fn load(requested: &[OsString], allow_local_paths: bool) -> Result<Catalog, Stri
             ),
         }
     }
-    let mut catalog = Catalog::new(allow_local_paths);
+    let mut documents = Vec::new();
     for (program, discovery) in programs.iter().zip(discover::read_all(&programs)) {
         match discovery {
-            Ok(document) => {
-                for warning in catalog.add(program.clone(), &document) {
-                    eprintln!("overheid-mcp: waarschuwing: {warning}");
-                }
-            }
+            Ok(document) => documents.push((program.clone(), document)),
             Err(message) if explicit => return Err(message),
             Err(message) => eprintln!("overheid-mcp: waarschuwing: {message}; overgeslagen"),
+        }
+    }
+    Ok(documents)
+}
+
+/// The catalogue of the discovery documents read.
+#[allow(clippy::print_stderr, reason = "start-up warnings")]
+fn build(
+    documents: &[(std::path::PathBuf, serde_json::Value)],
+    allow_local_paths: bool,
+    hide_session_args: bool,
+    warn: bool,
+) -> Result<Catalog, String> {
+    let mut catalog = Catalog::new(allow_local_paths, hide_session_args);
+    for (program, document) in documents {
+        for warning in catalog.add(program.clone(), document) {
+            if warn {
+                eprintln!("overheid-mcp: waarschuwing: {warning}");
+            }
         }
     }
     if catalog.sources.is_empty() {

@@ -10,7 +10,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Request {
-    Serve(Options),
+    Serve(Box<Options>),
     Help,
     Version,
 }
@@ -24,16 +24,57 @@ pub struct Options {
     pub timeout: Duration,
     /// `--allow-local-paths`: list and pass arguments that name local files or directories.
     pub allow_local_paths: bool,
+    /// `--http ADDR:PORT`: serve Streamable HTTP instead of stdio.
+    pub http: Option<String>,
+    /// `--auth-*` and `--insecure-no-auth`.
+    pub auth: AuthOptions,
+    /// `--max-calls`: concurrent requests (and so child processes) over HTTP.
+    pub max_calls: usize,
+    /// `--allowed-origin`, repeatable: browser origins allowed over HTTP.
+    pub allowed_origins: Vec<String>,
+    /// `--allowed-host`, repeatable: `Host` values accepted over HTTP besides loopback.
+    pub allowed_hosts: Vec<String>,
+    /// `--public-url`: the URL clients use for `/mcp` (RFC 9728 `resource`).
+    pub public_url: Option<String>,
+    /// `--session-from-meta` (stdio): the host gives the identity per call in `_meta`, so
+    /// session-bound arguments are not listed even without `KVK_SESSIE_NUMMER`.
+    pub session_from_meta: bool,
+}
+
+/// How HTTP requests are authenticated.
+#[derive(Debug, Default, PartialEq)]
+pub struct AuthOptions {
+    pub jwks: Option<OsString>,
+    pub issuer: Option<String>,
+    pub audience: Option<String>,
+    pub kvk_claim: Option<String>,
+    pub insecure_no_auth: bool,
+}
+
+/// Default number of concurrent calls over HTTP.
+pub const DEFAULT_MAX_CALLS: usize = 16;
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            tools: Vec::new(),
+            timeout: DEFAULT_TIMEOUT,
+            allow_local_paths: false,
+            http: None,
+            auth: AuthOptions::default(),
+            max_calls: DEFAULT_MAX_CALLS,
+            allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+            public_url: None,
+            session_from_meta: false,
+        }
+    }
 }
 
 /// Parse the arguments after the program name, as the OS gives them (`std::env::args_os`):
 /// a `--tool` path need not be UTF-8; anything else that is not is a usage error.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String> {
-    let mut options = Options {
-        tools: Vec::new(),
-        timeout: DEFAULT_TIMEOUT,
-        allow_local_paths: false,
-    };
+    let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let bytes = arg.as_bytes();
@@ -62,10 +103,40 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
                 return Err("--allow-local-paths neemt geen waarde".to_string());
             }
             "--allow-local-paths" => options.allow_local_paths = true,
+            "--insecure-no-auth" if inline.is_some() => {
+                return Err("--insecure-no-auth neemt geen waarde".to_string());
+            }
+            "--insecure-no-auth" => options.auth.insecure_no_auth = true,
+            "--session-from-meta" if inline.is_some() => {
+                return Err("--session-from-meta neemt geen waarde".to_string());
+            }
+            "--session-from-meta" => options.session_from_meta = true,
+            "--http" => options.http = Some(text("--http", value("--http")?)?),
+            "--auth-jwks" => options.auth.jwks = Some(value("--auth-jwks")?),
+            "--auth-issuer" => options.auth.issuer = Some(text(name, value(name)?)?),
+            "--auth-audience" => options.auth.audience = Some(text(name, value(name)?)?),
+            "--auth-kvk-claim" => options.auth.kvk_claim = Some(text(name, value(name)?)?),
+            "--allowed-origin" => options.allowed_origins.push(text(name, value(name)?)?),
+            "--allowed-host" => options.allowed_hosts.push(text(name, value(name)?)?),
+            "--public-url" => options.public_url = Some(text(name, value(name)?)?),
+            "--max-calls" => {
+                let given = text(name, value(name)?)?;
+                options.max_calls = given
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--max-calls verwacht 1 tot 1024, niet {given:?}"))?;
+            }
             other => return Err(format!("onbekende optie: {other}")),
         }
     }
-    Ok(Request::Serve(options))
+    Ok(Request::Serve(Box::new(options)))
+}
+
+fn text(name: &str, value: OsString) -> Result<String, String> {
+    value
+        .into_string()
+        .map_err(|_| format!("{name} verwacht tekst (UTF-8)"))
 }
 
 fn seconds(text: &OsStr) -> Result<Duration, String> {
@@ -99,11 +170,11 @@ mod tests {
         .unwrap();
         assert_eq!(
             request,
-            Request::Serve(Options {
+            Request::Serve(Box::new(Options {
                 tools: vec!["kvk-cli".into(), "./x/demo-cli".into()],
                 timeout: Duration::from_millis(2500),
-                allow_local_paths: false,
-            })
+                ..Options::default()
+            }))
         );
         let Ok(Request::Serve(allowing)) = parse_strs(&["--allow-local-paths"]) else {
             panic!("--allow-local-paths is an option");
@@ -138,5 +209,19 @@ mod tests {
         assert!(parse_strs(&["--onbekend"]).is_err());
         assert!(parse_strs(&["--allow-local-paths=ja"]).is_err());
         assert_eq!(parse_strs(&["--help"]), Ok(Request::Help));
+        assert!(parse_strs(&["--max-calls", "0"]).is_err());
+        assert!(parse_strs(&["--insecure-no-auth=1"]).is_err());
+        let Ok(Request::Serve(http)) = parse_strs(&[
+            "--http=0.0.0.0:8080",
+            "--auth-jwks",
+            "jwks.json",
+            "--auth-audience=a",
+            "--max-calls=4",
+        ]) else {
+            panic!("HTTP options");
+        };
+        assert_eq!(http.http.as_deref(), Some("0.0.0.0:8080"));
+        assert_eq!(http.auth.jwks, Some("jwks.json".into()));
+        assert_eq!(http.max_calls, 4);
     }
 }

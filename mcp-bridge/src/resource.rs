@@ -8,27 +8,39 @@ use serde_json::{Map, Value, json};
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
+use rmcp::ErrorData;
+use rmcp::model::ErrorCode;
+
 use crate::bridge::Bridge;
-use crate::call::{self, Outcome};
+use crate::call::{self, Confirm, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::child::Killer;
-use crate::rpc::{INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
+use crate::session::Session;
 
-/// Read `uri`. `Ok(None)` when the client cancelled.
+/// How long a client may keep a resource that holds no company data, in milliseconds.
+pub const PUBLIC_TTL_MS: u64 = 300_000;
+
+/// Read `uri` (a `ReadResourceResult` as JSON). `Ok(None)` when the client cancelled.
+///
+/// Company data (a resource whose tool is session-bound) is `cacheScope: private` with
+/// `ttlMs: 0`; anything else is `public` for [`PUBLIC_TTL_MS`].
 pub fn read(
     bridge: &Bridge,
     uri: &str,
+    session: Option<&Session>,
     trace: &TraceContext,
     killer: &Killer,
-) -> Result<Option<Value>, RpcError> {
+) -> Result<Option<Value>, ErrorData> {
     let found = bridge
         .catalog
         .resources
         .iter()
         .find_map(|resource| Some((resource, resource.template.match_uri(uri)?)));
     let Some((resource, variables)) = found else {
-        return Err(RpcError::new(RESOURCE_NOT_FOUND, "Resource niet gevonden")
-            .with_data(json!({"uri": uri})));
+        return Err(ErrorData::resource_not_found(
+            "Resource niet gevonden",
+            Some(json!({"uri": uri})),
+        ));
     };
     let tool = &bridge.catalog.tools[resource.tool];
     let properties = &tool.entry["inputSchema"]["properties"];
@@ -39,30 +51,46 @@ pub fn read(
             (name, value)
         })
         .collect();
-    match call::run(bridge, tool, &arguments, trace, killer) {
+    let invocation = Invocation {
+        tool,
+        arguments: &arguments,
+        session,
+        confirm: Confirm::Propose,
+    };
+    let private = !tool.session_args.is_empty();
+    match call::run(bridge, &invocation, trace, killer) {
         Outcome::Data { data, provenance } => Ok(Some(json!({
             "contents": [{"uri": uri, "mimeType": "application/json", "text": data.to_string()}],
+            "ttlMs": if private { 0 } else { PUBLIC_TTL_MS },
+            "cacheScope": if private { "private" } else { "public" },
+            "resultType": "complete",
             "_meta": { format!("{META_PREFIX}/provenance"): provenance },
         }))),
         Outcome::Cancelled => Ok(None),
-        Outcome::Proposal { .. } => {
-            Err(RpcError::new(INTERNAL_ERROR, "Resource-tool wilde muteren"))
-        }
+        Outcome::Proposal { .. } => Err(ErrorData::internal_error(
+            "Resource-tool wilde muteren",
+            None,
+        )),
         Outcome::Failed { error, .. } => {
             let status = error["exit_code"]
                 .as_u64()
                 .and_then(|code| u8::try_from(code).ok())
                 .and_then(ExitStatus::from_code);
             let (code, message) = match status {
-                Some(ExitStatus::NotFound) => (RESOURCE_NOT_FOUND, "Resource niet gevonden"),
-                Some(ExitStatus::Usage | ExitStatus::DataErr) => {
-                    (INVALID_PARAMS, "Ongeldige resource-URI")
+                Some(ExitStatus::NotFound) => {
+                    (ErrorCode::RESOURCE_NOT_FOUND, "Resource niet gevonden")
                 }
-                _ => (INTERNAL_ERROR, "Resource kon niet worden gelezen"),
+                Some(ExitStatus::Usage | ExitStatus::DataErr) => {
+                    (ErrorCode::INVALID_PARAMS, "Ongeldige resource-URI")
+                }
+                _ => (
+                    ErrorCode::INTERNAL_ERROR,
+                    "Resource kon niet worden gelezen",
+                ),
             };
             let mut data = error;
             data["uri"] = json!(uri);
-            Err(RpcError::new(code, message).with_data(data))
+            Err(ErrorData::new(code, message, Some(data)))
         }
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_cli, wait_gone};
+use harness::{Bridge, demo_bridge_env, demo_cli, wait_gone};
 
 struct Demo {
     bridge: Bridge,
@@ -15,14 +15,7 @@ struct Demo {
 }
 
 fn demo(extra_args: &[&str], extra_env: &[(&str, &str)]) -> Demo {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.json");
-    let cli = demo_cli();
-    let mut args = vec!["--tool", cli.to_str().unwrap()];
-    args.extend_from_slice(extra_args);
-    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
-    env.extend_from_slice(extra_env);
-    let bridge = Bridge::start(&args, &env);
+    let (bridge, dir) = demo_bridge_env(extra_args, extra_env);
     Demo { bridge, dir }
 }
 
@@ -30,20 +23,7 @@ fn demo(extra_args: &[&str], extra_env: &[(&str, &str)]) -> Demo {
 fn initialize_ping_and_protocol_errors() {
     let mut demo = demo(&[], &[]);
     let bridge = &mut demo.bridge;
-    let init = bridge.request(
-        "initialize",
-        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
-    );
-    assert_eq!(init["protocolVersion"], "2025-11-25");
-    assert_eq!(init["serverInfo"]["name"], "overheid-mcp");
-    assert_eq!(init["capabilities"]["tools"]["listChanged"], false);
-    assert!(init["capabilities"]["resources"].is_object());
-    let older = bridge.request("initialize", json!({"protocolVersion": "2025-06-18"}));
-    assert_eq!(older["protocolVersion"], "2025-06-18");
-    let unknown_version = bridge.request("initialize", json!({"protocolVersion": "1999-01-01"}));
-    assert_eq!(unknown_version["protocolVersion"], "2025-11-25");
-
-    bridge.notify("notifications/initialized", json!({}));
+    // The harness opened the session with 2025-11-25; a second initialize is not a handshake.
     assert_eq!(bridge.request("ping", json!({})), json!({}));
     assert_eq!(
         bridge.request_error("bestaat/niet", json!({}))["code"],
@@ -54,17 +34,94 @@ fn initialize_ping_and_protocol_errors() {
         json!({"name": "demo__bestaat_niet", "arguments": {}}),
     );
     assert_eq!(unknown_tool["code"], -32602);
+    // A legacy session keeps the legacy shapes: no resultType, text duplicated.
+    let listed = bridge.request("tools/list", json!({}));
+    assert!(listed.get("resultType").is_none(), "{listed}");
     bridge.send_line("{dit is geen json");
-    let parse = bridge.next_message();
-    assert_eq!(parse["error"]["code"], -32700);
-    assert_eq!(parse["id"], Value::Null);
-    bridge.send_line(r#"[{"jsonrpc":"2.0","id":9,"method":"ping"}]"#);
-    assert_eq!(bridge.next_message()["error"]["code"], -32600);
     // A notification gets no answer; the next message is the ping's.
     bridge.notify("notifications/iets", json!({}));
     let id = bridge.send("ping", json!({}));
     assert_eq!(bridge.next_message()["id"], id);
     assert!(demo.bridge.finish().success());
+}
+
+#[test]
+fn the_handshake_negotiates_the_older_revisions() {
+    for (asked, agreed) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("1999-01-01", "2025-11-25"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let cli = demo_cli();
+        let mut bridge = Bridge::start_raw(
+            &["--tool", cli.to_str().unwrap()],
+            &[("DEMO_STORE", dir.path().join("s").to_str().unwrap())],
+        );
+        let init = bridge.request(
+            "initialize",
+            json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+        );
+        assert_eq!(init["protocolVersion"], agreed, "{asked}");
+        assert_eq!(init["serverInfo"]["name"], "overheid-mcp");
+        assert_eq!(init["capabilities"]["tools"]["listChanged"], false);
+        assert!(init["capabilities"]["resources"].is_object());
+    }
+}
+
+#[test]
+fn revision_2026_07_28_is_served_per_request_without_a_handshake() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = demo_cli();
+    let mut bridge = Bridge::start_raw(
+        &["--tool", cli.to_str().unwrap()],
+        &[("DEMO_STORE", dir.path().join("s").to_str().unwrap())],
+    );
+    // Without the per-request context: -32602, and the bridge serves on.
+    let missing = bridge.request_error("tools/list", json!({}));
+    assert_eq!(missing["code"], -32602, "{missing}");
+    bridge.modern(json!({}));
+    let discover = bridge.request("server/discover", json!({}));
+    assert_eq!(discover["resultType"], "complete");
+    assert_eq!(discover["cacheScope"], "public");
+    assert!(discover["ttlMs"].as_u64().unwrap() > 0);
+    assert!(
+        discover["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28"))
+    );
+    let tools = bridge.request("tools/list", json!({}));
+    assert_eq!(tools["resultType"], "complete");
+    assert_eq!(tools["cacheScope"], "public");
+    let templates = bridge.request("resources/templates/list", json!({}));
+    assert_eq!(templates["cacheScope"], "public");
+    assert_eq!(
+        bridge.request("resources/list", json!({}))["resultType"],
+        "complete"
+    );
+    let unknown = bridge.request_error("resources/read", json!({"uri": "demo://onbekend/x"}));
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+    let absent = bridge.call("demo__notitie_get", json!({"id": "nee"}));
+    assert_eq!(absent["resultType"], "complete");
+    assert_eq!(absent["isError"], true);
+    assert!(absent.get("structuredContent").is_none(), "{absent}");
+    assert_eq!(
+        absent["_meta"]["nl.overheid/problem"]["code"],
+        "NIET_GEVONDEN"
+    );
+    // An unknown revision: -32022 naming the supported ones.
+    bridge.send_line(
+        r#"{"jsonrpc":"2.0","id":999,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    );
+    let error = bridge.response(999)["error"].clone();
+    assert_eq!(error["code"], -32022, "{error}");
+    assert!(
+        error["data"]["supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28"))
+    );
 }
 
 #[test]
@@ -102,7 +159,10 @@ fn mutation_proposes_then_confirms_by_digest_without_a_session() {
     stale["confirm"] = json!("0".repeat(64));
     let refused = demo.bridge.call("demo__notitie_maak", stale);
     assert_eq!(refused["isError"], true);
-    assert_eq!(refused["structuredContent"]["code"], "PLAN_VERLOPEN");
+    assert_eq!(
+        refused["_meta"]["nl.overheid/problem"]["code"],
+        "PLAN_VERLOPEN"
+    );
     assert_eq!(
         refused["_meta"]["nl.overheid/plan"]["plan_digest"],
         digest.as_str()
@@ -145,8 +205,8 @@ fn resources_are_read_through_their_tool() {
     assert_eq!(template["mimeType"], "application/json");
     assert_eq!(template["_meta"]["nl.overheid/tool"], "demo__notitie_get");
     assert_eq!(
-        demo.bridge.request("resources/list", json!({})),
-        json!({"resources": []})
+        demo.bridge.request("resources/list", json!({}))["resources"],
+        json!([])
     );
 
     let read = demo
@@ -234,8 +294,8 @@ fn a_call_past_the_deadline_kills_the_process_group_while_others_are_answered() 
     let elapsed = started.elapsed();
     let result = &response["result"];
     assert_eq!(result["isError"], true, "{response}");
-    assert_eq!(result["structuredContent"]["code"], "TIMEOUT");
-    assert_eq!(result["structuredContent"]["exit_code"], 124);
+    assert_eq!(result["_meta"]["nl.overheid/problem"]["code"], "TIMEOUT");
+    assert_eq!(result["_meta"]["nl.overheid/problem"]["exit_code"], 124);
     assert!(
         elapsed >= Duration::from_millis(3900) && elapsed < Duration::from_secs(15),
         "{elapsed:?}"
@@ -293,6 +353,6 @@ fn a_cancelled_call_is_killed_and_not_answered() {
 
 #[test]
 fn a_missing_explicit_tool_stops_the_bridge_with_exit_78() {
-    let bridge = Bridge::start(&["--tool", "/bestaat/niet-cli"], &[]);
+    let bridge = Bridge::start_raw(&["--tool", "/bestaat/niet-cli"], &[]);
     assert_eq!(bridge.finish().code(), Some(78));
 }

@@ -170,7 +170,7 @@ fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
         json!({"kvk_nummer": "123", "onbekend": true, "fields": "naam"}),
     );
     assert_eq!(result["isError"], true, "{result}");
-    let error = &result["structuredContent"];
+    let error = &result["_meta"]["nl.overheid/problem"];
     assert_eq!(error["code"], "INVALID_INPUT");
     assert_eq!(error["type"], "urn:overheid-cli:problem:INVALID_INPUT");
     assert_eq!(error["exit_code"], 65);
@@ -197,7 +197,7 @@ fn an_error_exit_carries_the_clis_error_object() {
         json!({"kvk_nummer": special::PROXY_502}),
     );
     assert_eq!(result["isError"], true);
-    let error = &result["structuredContent"];
+    let error = &result["_meta"]["nl.overheid/problem"];
     assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
     assert_eq!(error["exit_code"], 69);
     assert_eq!(error["status"], 502);
@@ -213,7 +213,10 @@ fn an_error_exit_carries_the_clis_error_object() {
         json!({"kvk_nummer": special::UNKNOWN_KVK_NUMBER}),
     );
     assert_eq!(missing["isError"], true);
-    assert_eq!(missing["structuredContent"]["exit_code"], 66, "{missing}");
+    assert_eq!(
+        missing["_meta"]["nl.overheid/problem"]["exit_code"], 66,
+        "{missing}"
+    );
 }
 
 #[test]

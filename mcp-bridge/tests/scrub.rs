@@ -45,9 +45,12 @@ fn sec_2_an_echoed_key_never_reaches_the_agent() {
 
     let error = bridge.call("kvk__basisprofiel_get", json!({"kvk_nummer": "69599084"}));
     assert_eq!(error["isError"], true, "{error}");
-    assert_eq!(error["structuredContent"]["exit_code"], 77, "{error}");
+    assert_eq!(
+        error["_meta"]["nl.overheid/problem"]["exit_code"], 77,
+        "{error}"
+    );
     assert!(
-        error["structuredContent"]["detail"]
+        error["_meta"]["nl.overheid/problem"]["detail"]
             .as_str()
             .unwrap()
             .contains("***")

@@ -53,9 +53,12 @@ fn a_file_name_for_a_stdin_argument_is_refused_and_never_read() {
         json!({"invoer": secret.path().to_str().unwrap()}),
     );
     assert_eq!(refused["isError"], true);
-    assert_eq!(refused["structuredContent"]["exit_code"], 65, "{refused}");
     assert_eq!(
-        refused["structuredContent"]["errors"][0]["pointer"],
+        refused["_meta"]["nl.overheid/problem"]["exit_code"], 65,
+        "{refused}"
+    );
+    assert_eq!(
+        refused["_meta"]["nl.overheid/problem"]["errors"][0]["pointer"],
         "/invoer"
     );
     assert!(!refused.to_string().contains("inhoud"));
@@ -69,7 +72,7 @@ fn a_stdin_payload_over_the_argument_limit_is_invalid_input() {
         "demo__json_toon",
         json!({"invoer": {"x": "a".repeat(64 * 1024 - 7)}}),
     );
-    let error = &over["structuredContent"];
+    let error = &over["_meta"]["nl.overheid/problem"];
     assert_eq!(over["isError"], true);
     assert_eq!(error["exit_code"], 65, "{error}");
     assert_eq!(error["errors"][0]["pointer"], "/invoer");
@@ -129,5 +132,8 @@ fn regelrecht_evalueer_takes_its_parameters_as_one_json_object() {
                "param_json": {"aardgasverbruik_m3": "veel"}}),
     );
     assert_eq!(wrong["isError"], true);
-    assert_eq!(wrong["structuredContent"]["exit_code"], 65, "{wrong}");
+    assert_eq!(
+        wrong["_meta"]["nl.overheid/problem"]["exit_code"], 65,
+        "{wrong}"
+    );
 }

@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+pub mod http;
+
 /// How long any single answer may take in a test.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -23,13 +25,29 @@ pub fn demo_cli() -> PathBuf {
 
 /// A bridge serving only the fixture CLI, with its store in a new temporary directory.
 pub fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+    demo_bridge_env(extra_args, &[])
+}
+
+/// [`demo_bridge`] with more variables, after a 2025-11-25 `initialize`.
+pub fn demo_bridge_env(
+    extra_args: &[&str],
+    extra_env: &[(&str, &str)],
+) -> (Bridge, tempfile::TempDir) {
+    let (mut bridge, dir) = demo_start(extra_args, extra_env);
+    bridge.initialize();
+    (bridge, dir)
+}
+
+/// The fixture CLI's bridge, before any message.
+fn demo_start(extra_args: &[&str], extra_env: &[(&str, &str)]) -> (Bridge, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store.json");
     let cli = demo_cli();
     let mut args = vec!["--tool", cli.to_str().unwrap()];
     args.extend_from_slice(extra_args);
-    let bridge = Bridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
-    (bridge, dir)
+    let mut env = vec![("DEMO_STORE", store.to_str().unwrap())];
+    env.extend_from_slice(extra_env);
+    (Bridge::start_raw(&args, &env), dir)
 }
 
 /// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
@@ -81,21 +99,61 @@ pub struct Bridge {
     /// Messages read while waiting for another id.
     pending: VecDeque<Value>,
     next_id: i64,
+    /// `_meta` merged into every request's params (the 2026-07-28 per-request context).
+    meta: Option<Value>,
+}
+
+/// The per-request `_meta` of MCP 2026-07-28, with these client capabilities.
+pub fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
 }
 
 impl Bridge {
-    /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME).
+    /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME), and open a
+    /// 2025-11-25 session (`initialize`).
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+        let mut bridge = Self::start_raw(args, env);
+        bridge.initialize();
+        bridge
+    }
+
+    /// Start without any first message.
+    pub fn start_raw(args: &[&str], env: &[(&str, &str)]) -> Bridge {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         let env: Vec<(&OsStr, &OsStr)> = env
             .iter()
             .map(|(k, v)| (OsStr::new(k), OsStr::new(v)))
             .collect();
-        Self::start_os(&args, &env)
+        Self::start_os_raw(&args, &env)
+    }
+
+    /// Open a 2025-11-25 session.
+    pub fn initialize(&mut self) -> Value {
+        let result = self.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}),
+        );
+        self.notify("notifications/initialized", json!({}));
+        result
+    }
+
+    /// From now on, send every request the 2026-07-28 `_meta` with these capabilities.
+    pub fn modern(&mut self, capabilities: Value) {
+        self.meta = Some(modern_meta(capabilities));
     }
 
     /// [`Bridge::start`] with arguments and variables that need not be UTF-8.
     pub fn start_os(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
+        let mut bridge = Self::start_os_raw(args, env);
+        bridge.initialize();
+        bridge
+    }
+
+    /// [`Bridge::start_raw`] with arguments and variables that need not be UTF-8.
+    pub fn start_os_raw(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
         let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
         command
             .args(args)
@@ -123,6 +181,7 @@ impl Bridge {
             lines,
             pending: VecDeque::new(),
             next_id: 1,
+            meta: None,
         }
     }
 
@@ -139,9 +198,15 @@ impl Bridge {
     }
 
     /// Send a request; returns its id.
-    pub fn send(&mut self, method: &str, params: Value) -> i64 {
+    pub fn send(&mut self, method: &str, mut params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
+        if let (Some(meta), Some(object)) = (&self.meta, params.as_object_mut()) {
+            let merged = object.entry("_meta").or_insert_with(|| json!({}));
+            for (key, value) in meta.as_object().unwrap() {
+                merged[key] = value.clone();
+            }
+        }
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_line(&message.to_string());
         id
@@ -267,4 +332,16 @@ pub fn wait_gone(pid: u32, wait: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     is_gone(pid)
+}
+
+/// A bridge serving only the fixture CLI, spoken to in 2026-07-28 (no handshake) by a client with
+/// these capabilities.
+pub fn demo_bridge_modern(
+    extra_args: &[&str],
+    extra_env: &[(&str, &str)],
+    capabilities: Value,
+) -> (Bridge, tempfile::TempDir) {
+    let (mut bridge, dir) = demo_start(extra_args, extra_env);
+    bridge.modern(capabilities);
+    (bridge, dir)
 }

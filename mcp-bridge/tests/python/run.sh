@@ -7,8 +7,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 target=${1:-$root/target/debug}
 venv=${MCP_TEST_VENV:-$root/target/mcp-venv}
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mcp, jwt, cryptography' 2>/dev/null; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check mcp
+    # The official SDK (2.x: the 2026-07-28 client), and PyJWT + cryptography to sign test tokens.
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'mcp>=2.3,<3' 'pyjwt>=2.8' cryptography
 fi
 exec "$venv/bin/python" "$here/test_mcp_client.py" "$target"

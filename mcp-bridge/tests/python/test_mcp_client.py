@@ -1,26 +1,50 @@
-"""overheid-mcp with a real MCP client: the official MCP Python SDK over stdio.
+"""overheid-mcp with a real MCP client: the official MCP Python SDK 2.x, over stdio and over HTTP.
 
-Starts the fake KvK and KOOP (`fake-upstream`), then `overheid-mcp` with kvk-cli, koop-cli and
-rvo-cli, and as a client: initializes, lists the tools, calls kvk__basisprofiel_get with fields,
-files an RVO report through proposal and confirmation (then again: a replay), and reads a
-koop:// resource.
+Starts the fake KvK and KOOP (`fake-upstream`), then `overheid-mcp` with the four CLIs, and talks
+to it as the SDK's `Client` in three modes (`auto`, `legacy`, `2026-07-28`) over stdio and over
+Streamable HTTP (with a bearer JWT signed by a key made here):
+- lists the tools (no `kvk_nummer` where the session supplies it);
+- calls a tool of every CLI, with and without `fields` (the SDK validates `structuredContent`
+  against the listed `outputSchema`);
+- reads a koop:// resource;
+- files an RVO report: with an elicitation callback (accept files once, a second accepted retry
+  returns the same reference, decline files nothing, a modified `requestState` or changed
+  arguments are refused), or, in legacy mode over stdio, by the two-step digest flow; legacy over
+  HTTP is refused with -32021.
+Then two HTTP replicas sharing the state key and the RVO store: the first round on A, the accepted
+retry on B files once, and 20 concurrent accepted retries over both give one filing. Last, 200
+concurrent read-only calls over HTTP: a 503 with Retry-After is the only refusal (and is retried);
+all are answered; p50 and p95 are printed.
 
 Usage: python test_mcp_client.py TARGET_DIR   (TARGET_DIR holds overheid-mcp, the CLIs, fake-upstream)
 Exit status 0 when every check passes.
 """
 import asyncio
+import base64
 import json
 import os
+import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+import httpx2
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from mcp import StdioServerParameters, types
+from mcp.client.client import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 HERE = Path(__file__).resolve().parent
-CLIS = ("kvk-cli", "koop-cli", "rvo-cli")
+CLIS = ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli")
+KVK = "68750110"
+ISSUER, AUDIENCE = "https://login.test", "overheid-mcp-test"
+MODES = ("auto", "legacy", "2026-07-28")
 failures = []
 
 
@@ -30,73 +54,236 @@ def check(name, condition, detail=""):
         failures.append(name)
 
 
-def field(obj, snake, camel):
-    """SDK 1.x uses camelCase attributes, 2.x snake_case; accept both."""
-    for name in (snake, camel):
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return None
+# One call per CLI: (tool, arguments, fields, what the projection must hold exactly).
+CALLS = [
+    ("kvk__basisprofiel_get", {}, ["naam", "kvkNummer"], {"kvkNummer": KVK, "naam": "Test BV Donald"}),
+    ("koop__regeling_artikel", {"bwb_id": "BWBR0018451", "artikel": "2"}, ["bwb_id"], {"bwb_id": "BWBR0018451"}),
+    ("rvo__regeling_get", {"regeling_id": "EBR-2027"}, ["id"], {"id": "EBR-2027"}),
+    ("regelrecht__check_energiebesparing", {"elektriciteit_kwh": 60000, "gas_m3": 30000},
+     ["kvk_nummer"], {"kvk_nummer": KVK}),
+]
 
 
-async def conversation(target, env):
-    params = StdioServerParameters(
-        command=str(target / "overheid-mcp"),
-        args=[arg for cli in CLIS for arg in ("--tool", str(target / cli))],
-        env=env,
-    )
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            init = await session.initialize()
-            check("initialize: serverInfo", field(init, "server_info", "serverInfo").name == "overheid-mcp")
+class Person:
+    """The elicitation callback: a person who answers as told, and is counted."""
 
-            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-            check("tools/list: kvk__basisprofiel_get", "kvk__basisprofiel_get" in tools, sorted(tools))
-            check("tools/list: rvo__rapportage_indienen", "rvo__rapportage_indienen" in tools, sorted(tools))
-            check("tools/list: koop__regeling_artikel", "koop__regeling_artikel" in tools, sorted(tools))
-            get = tools["kvk__basisprofiel_get"]
-            check("tools/list: fields argument", "fields" in field(get, "input_schema", "inputSchema")["properties"])
-            maak = tools["rvo__rapportage_indienen"]
-            check("tools/list: confirm argument on a mutation",
-                  "confirm" in field(maak, "input_schema", "inputSchema")["properties"])
+    def __init__(self):
+        self.answer, self.asked, self.messages = "accept", 0, []
 
-            result = await session.call_tool("kvk__basisprofiel_get",
-                                             {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]})
-            data = field(result, "structured_content", "structuredContent")
-            check("call with fields: not an error", not field(result, "is_error", "isError"), result)
-            check("call with fields: only the fields", data == {"kvkNummer": "68750110", "naam": "Test BV Donald"}, data)
-            check("call with fields: text content is the same JSON", json.loads(result.content[0].text) == data)
-            meta = field(result, "meta", "_meta") or {}
-            provenance = meta.get("nl.overheid/provenance", {})
-            check("call with fields: provenance in _meta", provenance.get("fields") == ["naam", "kvkNummer"], meta)
+    async def __call__(self, context, params):
+        self.asked += 1
+        self.messages.append(params.message)
+        if self.answer == "accept":
+            return types.ElicitResult(action="accept", content={"akkoord": True})
+        return types.ElicitResult(action=self.answer)
 
-            arguments = {"kvk_nummer": "68750110", "regeling_id": "EBR-2027",
-                         "maatregelen": "warmtepomp, led-verlichting", "peildatum": "2027-06-01"}
-            proposal = await session.call_tool("rvo__rapportage_indienen", arguments)
-            content = field(proposal, "structured_content", "structuredContent") or {}
-            check("mutation: proposal is not an error", not field(proposal, "is_error", "isError"), proposal)
-            check("mutation: requires confirmation", content.get("requires_confirmation") is True, content)
-            digest = content.get("plan_digest", "")
-            check("mutation: digest of the plan", len(digest) == 64 and content["plan"]["plan_digest"] == digest)
-            stale = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": "0" * 64})
-            check("mutation: a wrong digest is refused", field(stale, "is_error", "isError") is True, stale)
-            done = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
-            filed = field(done, "structured_content", "structuredContent") or {}
-            check("mutation: confirmed and filed",
-                  not field(done, "is_error", "isError") and filed.get("status") == "ONTVANGEN"
-                  and filed.get("replayed") is False, done)
-            again = await session.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
-            replay = field(again, "structured_content", "structuredContent") or {}
-            check("mutation: exactly once (a replay, same reference)",
-                  replay.get("replayed") is True
-                  and replay.get("referentienummer") == filed.get("referentienummer"), again)
 
-            templates = (await session.list_resource_templates())
-            uris = [field(t, "uri_template", "uriTemplate") for t in field(templates, "resource_templates", "resourceTemplates")]
-            check("resources/templates/list", "koop://regeling/{bwb_id}/artikel/{artikel}" in uris, uris)
-            read = await session.read_resource("koop://regeling/BWBR0018451/artikel/2")
-            text = json.loads(read.contents[0].text)
-            check("resources/read: koop:// article", text.get("artikel", {}).get("nummer") == "2", text)
-            check("resources/read: mimeType", field(read.contents[0], "mime_type", "mimeType") == "application/json")
+async def conversation(label, server, mode, person, http):
+    modern = mode != "legacy"
+    async with Client(server, mode=mode, elicitation_callback=person, read_timeout_seconds=60) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        check(f"{label}: tools/list has every CLI", all(
+            any(name.startswith(cli.removesuffix("-cli") + "__") for name in tools) for cli in CLIS), sorted(tools))
+        bound = [name for name in ("kvk__basisprofiel_get", "rvo__rapportage_indienen",
+                                   "regelrecht__check_energiebesparing") if name in tools]
+        check(f"{label}: session-bound arguments are not listed",
+              len(bound) == 3 and all("kvk_nummer" not in tools[n].input_schema.get("properties", {}) for n in bound),
+              bound)
+        for name, arguments, fields, expected in CALLS:
+            whole = await client.call_tool(name, arguments)
+            check(f"{label}: {name}", not whole.is_error and isinstance(whole.structured_content, dict),
+                  whole)
+            if not modern:
+                check(f"{label}: {name}: text duplicates the data (legacy)",
+                      whole.content and json.loads(whole.content[0].text) == whole.structured_content)
+            some = await client.call_tool(name, {**arguments, "fields": fields})
+            data = some.structured_content or {}
+            check(f"{label}: {name} with fields", not some.is_error
+                  and {k: data.get(k) for k in expected} == expected and set(data) <= set(expected) | {"_links"},
+                  data)
+        read = await client.read_resource("koop://regeling/BWBR0018451/artikel/2")
+        text = json.loads(read.contents[0].text)
+        check(f"{label}: resources/read", text.get("artikel", {}).get("nummer") == "2", text)
+
+        arguments = {"regeling_id": "EBR-2027", "maatregelen": "warmtepomp, led-verlichting",
+                     "toelichting": f"test {label}", "peildatum": "2027-06-01"}
+        if not modern and http:
+            try:
+                await client.call_tool("rvo__rapportage_indienen", arguments)
+                check(f"{label}: a mutation without elicitation is refused", False, "no error")
+            except MCPError as error:
+                check(f"{label}: a mutation without elicitation is refused (-32021)", error.error.code == -32021,
+                      error.error)
+            return
+        if not modern:
+            await two_step(label, client, arguments)
+            return
+        await approved(label, client, person, arguments)
+
+
+async def two_step(label, client, arguments):
+    proposal = await client.call_tool("rvo__rapportage_indienen", arguments)
+    content = proposal.structured_content or {}
+    digest = content.get("plan_digest", "")
+    check(f"{label}: two-step: proposal", content.get("requires_confirmation") is True and len(digest) == 64, content)
+    stale = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": "0" * 64})
+    check(f"{label}: two-step: a wrong digest is refused", stale.is_error is True, stale)
+    done = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
+    filed = done.structured_content or {}
+    check(f"{label}: two-step: filed", not done.is_error and filed.get("status") == "ONTVANGEN"
+          and filed.get("replayed") is False, done)
+    again = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
+    check(f"{label}: two-step: a replay, same reference",
+          (again.structured_content or {}).get("referentienummer") == filed.get("referentienummer"), again)
+
+
+async def approved(label, client, person, arguments):
+    name = "rvo__rapportage_indienen"
+    # Decline: nothing filed.
+    person.answer, person.asked = "decline", 0
+    declined = await client.call_tool(name, {**arguments, "toelichting": arguments["toelichting"] + " (nee)"})
+    check(f"{label}: decline files nothing", person.asked == 1 and not declined.is_error
+          and (declined.structured_content or {}).get("uitgevoerd") is False, declined)
+    check(f"{label}: the question shows what, for whom and the digest",
+          person.messages and KVK in person.messages[-1] and "Plan-digest:" in person.messages[-1]
+          and "EBR-2027" in person.messages[-1], person.messages[-1:])
+    # A model that computes the digest itself still gets the question.
+    person.answer, person.asked = "accept", 0
+    first = await client.session.call_tool(name, {**arguments, "confirm": "0" * 64}, allow_input_required=True)
+    check(f"{label}: model-set confirm asks the person", isinstance(first, types.InputRequiredResult), first)
+    state = first.request_state
+    accept = {"akkoord": {"action": "accept", "content": {"akkoord": True}}}
+    forged = state[:-2] + ("AA" if state[-2:] != "AA" else "BB")
+    refused = await client.call_tool(name, arguments, input_responses=accept, request_state=forged)
+    check(f"{label}: a modified requestState is refused", refused.is_error
+          and (refused.structured_content or {}).get("uitgevoerd") is False, refused)
+    changed = await client.call_tool(name, {**arguments, "maatregelen": "zonnepanelen"},
+                                     input_responses=accept, request_state=state)
+    check(f"{label}: changed arguments are refused", changed.is_error, changed)
+    # Accept: filed exactly once; the same accepted retry returns the same reference.
+    done = await client.call_tool(name, arguments, input_responses=accept, request_state=state)
+    filed = done.structured_content or {}
+    check(f"{label}: accept files", not done.is_error and filed.get("status") == "ONTVANGEN"
+          and filed.get("replayed") is False, done)
+    again = await client.call_tool(name, arguments, input_responses=accept, request_state=state)
+    check(f"{label}: a second accepted retry returns the same reference",
+          (again.structured_content or {}).get("referentienummer") == filed.get("referentienummer")
+          and (again.structured_content or {}).get("replayed") is True, again)
+    # The SDK's own loop: the callback answers, the SDK retries.
+    person.asked = 0
+    auto = await client.call_tool(name, {**arguments, "toelichting": arguments["toelichting"] + " (auto)"})
+    check(f"{label}: the SDK drives the rounds through the callback", person.asked == 1
+          and (auto.structured_content or {}).get("replayed") is False, auto)
+
+
+def keys(tmp):
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    jwk = {"kty": "OKP", "crv": "Ed25519", "kid": "test", "alg": "EdDSA", "use": "sig",
+           "x": base64.urlsafe_b64encode(public).rstrip(b"=").decode()}
+    path = Path(tmp) / "jwks.json"
+    path.write_text(json.dumps({"keys": [jwk]}))
+    token = jwt.encode({"iss": ISSUER, "aud": AUDIENCE, "sub": "ondernemer", "kvk_nummer": KVK,
+                        "exp": int(time.time()) + 3600}, key, algorithm="EdDSA", headers={"kid": "test"})
+    return path, token
+
+
+def start_http(target, env, jwks, extra=()):
+    args = [str(target / "overheid-mcp"), "--http", "127.0.0.1:0", "--auth-jwks", str(jwks),
+            "--auth-issuer", ISSUER, "--auth-audience", AUDIENCE, *extra,
+            *[arg for cli in CLIS for arg in ("--tool", str(target / cli))]]
+    process = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if "luistert op " in line:
+            url = line.strip().split("luistert op ")[1]
+            break
+    else:
+        raise RuntimeError("overheid-mcp --http did not start")
+    # Keep draining stderr.
+    import threading
+    threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
+    return process, url
+
+
+def http_server(url, token):
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {token}"}, timeout=60), terminate_on_close=False)
+
+
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+
+
+async def post(http, url, token, name, arguments, **extra):
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments, "_meta": META, **extra}}
+    response = await http.post(url, json=body, headers={
+        "Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name})
+    return response
+
+
+async def replicas(target, env, jwks, token):
+    a, url_a = start_http(target, env, jwks)
+    b, url_b = start_http(target, env, jwks)
+    try:
+        async with httpx2.AsyncClient(timeout=60) as http:
+            arguments = {"regeling_id": "EBR-2027", "maatregelen": "warmtepomp", "toelichting": "twee replica's",
+                         "peildatum": "2027-06-01"}
+            first = (await post(http, url_a, token, "rvo__rapportage_indienen", arguments)).json()["result"]
+            check("replicas: the first round on A asks", first.get("resultType") == "input_required", first)
+            retry = {"requestState": first.get("requestState"),
+                     "inputResponses": {"akkoord": {"action": "accept", "content": {"akkoord": True}}}}
+            on_b = (await post(http, url_b, token, "rvo__rapportage_indienen", arguments, **retry)).json()["result"]
+            filed = on_b.get("structuredContent", {})
+            check("replicas: the accepted retry on B files", filed.get("replayed") is False, on_b)
+            replies = await asyncio.gather(*[
+                post(http, (url_a, url_b)[i % 2], token, "rvo__rapportage_indienen", arguments, **retry)
+                for i in range(20)])
+            results = [reply.json().get("result", {}) for reply in replies]
+            references = {r.get("structuredContent", {}).get("referentienummer") for r in results}
+            fresh = [r for r in results if r.get("structuredContent", {}).get("replayed") is False]
+            check("replicas: 20 concurrent accepted retries over both give one filing",
+                  references == {filed.get("referentienummer")} and not fresh,
+                  [r.get("structuredContent") or r for r in results][:3])
+    finally:
+        for process in (a, b):
+            process.terminate()
+            process.wait(timeout=30)
+
+
+async def load(target, env, jwks, token, calls=200, budget=150):
+    """200 concurrent read-only calls; a 503 is retried after its Retry-After, within the budget."""
+    process, url = start_http(target, env, jwks)
+    try:
+        async with httpx2.AsyncClient(timeout=60, limits=httpx2.Limits(max_connections=calls)) as http:
+            arguments = {"elektriciteit_kwh": 60000, "gas_m3": 30000}
+            deadline = time.perf_counter() + budget
+
+            async def one():
+                started, overloaded = time.perf_counter(), 0
+                while True:
+                    reply = await post(http, url, token, "regelrecht__check_energiebesparing", arguments)
+                    if reply.status_code != 503 or time.perf_counter() > deadline:
+                        return reply, time.perf_counter() - started, overloaded
+                    overloaded += 1
+                    await asyncio.sleep(float(reply.headers.get("retry-after", "1")) * (0.5 + secrets.randbelow(100) / 100))
+
+            began = time.perf_counter()
+            replies = await asyncio.wait_for(asyncio.gather(*[one() for _ in range(calls)]), timeout=budget + 60)
+            wall = time.perf_counter() - began
+        ok = [t for r, t, _ in replies if r.status_code == 200 and not r.json()["result"].get("isError")]
+        other = [r for r, _, _ in replies if r.status_code != 200 or r.json()["result"].get("isError")]
+        overloads = sum(n for _, _, n in replies)
+        check(f"load: {calls} concurrent calls all answered (503 + Retry-After is the only refusal)",
+              not other and len(ok) == calls, [(r.status_code, r.text[:200]) for r in other[:3]])
+        if len(ok) > 1:
+            p95 = statistics.quantiles(ok, n=20)[18]
+            print(f"load: {len(ok)} calls answered in {wall:.2f} s ({len(ok) / wall:.0f}/s), {overloads} 503s "
+                  f"retried; p50 {statistics.median(ok) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def main():
@@ -120,8 +307,25 @@ def main():
                 "KVK_API_KEY": "test-sleutel",
                 "OVERHEID_AUDIT_LOG": str(Path(tmp) / "audit.jsonl"),
                 "RVO_DATA_DIR": str(Path(tmp) / "rvo"),
+                "OVERHEID_MCP_STATE_KEY": secrets.token_hex(32),
             }
-            asyncio.run(conversation(target, env))
+            stdio = StdioServerParameters(
+                command=str(target / "overheid-mcp"),
+                args=[arg for cli in CLIS for arg in ("--tool", str(target / cli))],
+                env={**env, "KVK_SESSIE_NUMMER": KVK},
+            )
+            for mode in MODES:
+                asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(), http=False))
+            jwks, token = keys(tmp)
+            process, url = start_http(target, env, jwks)
+            try:
+                for mode in MODES:
+                    asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(), http=True))
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+            asyncio.run(replicas(target, env, jwks, token))
+            asyncio.run(load(target, env, jwks, token))
     finally:
         fake.kill()
         fake.wait()

@@ -1,0 +1,139 @@
+//! Bearer tokens over HTTP: the bridge is an OAuth 2.1 resource server (MCP authorization).
+//!
+//! A request to `/mcp` carries `Authorization: Bearer <JWT>`. The token is verified against a
+//! JWKS file (`--auth-jwks`): an asymmetric signature by a key of that set (by `kid` when the
+//! token names one), the issuer (`--auth-issuer`), the audience (`--auth-audience`) and the
+//! expiry. The company comes from one claim (`--auth-kvk-claim`, default `kvk_nummer`) and only
+//! from there. Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata,
+//! before anything runs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{Map, Value};
+
+use common::args::{KvkNummer, is_kvk_nummer};
+
+use crate::session::Session;
+
+/// Default claim that names the company.
+pub const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
+
+/// Signature algorithms accepted: asymmetric only (a shared secret in a JWKS is refused).
+const ALGORITHMS: &[Algorithm] = &[
+    Algorithm::EdDSA,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+];
+
+/// Verifies bearer tokens.
+pub struct Verifier {
+    keys: Vec<(Option<String>, DecodingKey)>,
+    validation: Validation,
+    kvk_claim: String,
+    pub issuer: String,
+}
+
+/// Why a token was refused (the `error_description` of the 401).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl Verifier {
+    /// Read the JWKS and set the checks.
+    pub fn new(
+        jwks: &Path,
+        issuer: &str,
+        audience: &str,
+        kvk_claim: Option<&str>,
+    ) -> Result<Self, String> {
+        let text = std::fs::read_to_string(jwks)
+            .map_err(|e| format!("--auth-jwks {}: {e}", jwks.display()))?;
+        let set: JwkSet = serde_json::from_str(&text)
+            .map_err(|e| format!("--auth-jwks {} is geen JWKS: {e}", jwks.display()))?;
+        let keys: Vec<(Option<String>, DecodingKey)> = set
+            .keys
+            .iter()
+            .filter(|jwk| {
+                !matches!(
+                    jwk.algorithm,
+                    jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_)
+                )
+            })
+            .filter_map(|jwk: &Jwk| {
+                Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?))
+            })
+            .collect();
+        if keys.is_empty() {
+            return Err(format!(
+                "--auth-jwks {} bevat geen bruikbare publieke sleutel",
+                jwks.display()
+            ));
+        }
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.algorithms = ALGORITHMS.to_vec();
+        validation.set_issuer(&[issuer]);
+        validation.set_audience(&[audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        validation.leeway = 30;
+        Ok(Self {
+            keys,
+            validation,
+            kvk_claim: kvk_claim.unwrap_or(DEFAULT_KVK_CLAIM).to_string(),
+            issuer: issuer.to_string(),
+        })
+    }
+
+    /// The identity in the `Authorization` header value, or why there is none.
+    pub fn verify(&self, authorization: Option<&str>) -> Result<Option<Session>, Refused> {
+        let token = authorization
+            .and_then(|value| {
+                let (scheme, token) = value.split_once(' ')?;
+                scheme
+                    .eq_ignore_ascii_case("bearer")
+                    .then_some(token.trim())
+            })
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| Refused("geen bearer-token".to_string()))?;
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|e| Refused(format!("ongeldig token: {e}")))?;
+        if !ALGORITHMS.contains(&header.alg) {
+            return Err(Refused("algoritme niet toegestaan".to_string()));
+        }
+        let mut validation = self.validation.clone();
+        validation.algorithms = vec![header.alg];
+        let candidates = self
+            .keys
+            .iter()
+            .filter(|(kid, _)| header.kid.is_none() || kid.is_none() || *kid == header.kid);
+        let mut last = Refused("geen sleutel past bij dit token".to_string());
+        for (_, key) in candidates {
+            match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
+                Ok(data) => return self.identity(&data.claims),
+                Err(e) => last = Refused(format!("token geweigerd: {e}")),
+            }
+        }
+        Err(last)
+    }
+
+    fn identity(&self, claims: &Map<String, Value>) -> Result<Option<Session>, Refused> {
+        match claims.get(&self.kvk_claim) {
+            None => Ok(None),
+            Some(Value::String(number)) if is_kvk_nummer(number) => {
+                let values = BTreeMap::from([(KvkNummer::SCHEMA.name.to_string(), number.clone())]);
+                Ok(Some(Session::per_request(values)))
+            }
+            Some(_) => Err(Refused(format!(
+                "claim {} is geen KvK-nummer (8 cijfers)",
+                self.kvk_claim
+            ))),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Identity per request: whose company a call is about, never taken from the model.
+//!
+//! A tool's discovery declares its session-bound arguments once (`_meta.session`, e.g.
+//! `{"kvk_nummer": "KVK_SESSIE_NUMMER"}`, profile SEC-11). The identity names values by those
+//! argument names (`{"kvk_nummer": "68750110"}`) and comes from exactly one source:
+//! - HTTP: the verified bearer token's claim (see [`crate::auth`]), per request;
+//! - stdio: the request's `_meta["nl.overheid/sessie"]`, per call, set by the host;
+//! - stdio without that: the bridge's own environment (`KVK_SESSIE_NUMMER`), per process.
+//!
+//! The bridge overwrites a bound argument with the identity's value and gives the child the
+//! session variable, so the CLI's own session rule (SEC-7) refuses any other company too.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+
+use serde_json::Value;
+
+use crate::catalog::Source;
+
+/// `_meta` key of the per-call identity over stdio.
+pub const META_KEY: &str = "nl.overheid/sessie";
+
+/// Where an identity came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The bridge's own environment: the CLI reads it there as well.
+    Process,
+    /// This request (token or `_meta`): the bridge's environment never counts.
+    Request,
+}
+
+/// The identity of one call: values of session-bound arguments, by argument name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    pub values: BTreeMap<String, String>,
+    pub origin: Origin,
+}
+
+impl Session {
+    /// An identity from this request.
+    pub fn per_request(values: BTreeMap<String, String>) -> Self {
+        Self {
+            values,
+            origin: Origin::Request,
+        }
+    }
+
+    /// The principal as one string, for binding sealed state (`kvk_nummer=68750110`).
+    pub fn principal(session: Option<&Self>) -> String {
+        session.map_or_else(
+            || "-".to_string(),
+            |s| {
+                s.values
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join("&")
+            },
+        )
+    }
+
+    /// The identity in a request's `_meta` (`None` when absent; `Err` when malformed).
+    pub fn from_meta(meta: &serde_json::Map<String, Value>) -> Result<Option<Self>, String> {
+        let Some(value) = meta.get(META_KEY) else {
+            return Ok(None);
+        };
+        let Some(object) = value.as_object() else {
+            return Err(format!(
+                "_meta.{META_KEY} moet een object zijn, bijv. {{\"kvk_nummer\": \"68750110\"}}"
+            ));
+        };
+        let mut values = BTreeMap::new();
+        for (name, value) in object {
+            let Some(text) = value.as_str() else {
+                return Err(format!("_meta.{META_KEY}.{name} moet een tekst zijn"));
+            };
+            values.insert(name.clone(), text.to_string());
+        }
+        Ok(Some(Self::per_request(values)))
+    }
+
+    /// The per-process identity: the bridge's own session variables, named by their arguments.
+    pub fn from_process(
+        sources: &[Source],
+        vars: impl Iterator<Item = (OsString, OsString)>,
+    ) -> Option<Self> {
+        let vars: Vec<(OsString, OsString)> = vars.collect();
+        let mut values = BTreeMap::new();
+        for (argument, variable) in sources.iter().flat_map(|s| &s.session_vars) {
+            let value = vars
+                .iter()
+                .find(|(name, _)| name == variable.as_str())
+                .and_then(|(_, value)| value.to_str());
+            if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+                values.insert(argument.clone(), value.to_string());
+            }
+        }
+        (!values.is_empty()).then_some(Self {
+            values,
+            origin: Origin::Process,
+        })
+    }
+
+    /// Adjust a child's environment: a per-request identity replaces the source's session
+    /// variables (the bridge's own never pass); a per-process one passes as it is.
+    pub fn apply_env(session: Option<&Self>, source: &Source, env: &mut Vec<(OsString, OsString)>) {
+        let per_request = session.is_none_or(|s| s.origin == Origin::Request);
+        if !per_request {
+            return;
+        }
+        env.retain(|(name, _)| {
+            !source
+                .session_vars
+                .iter()
+                .any(|(_, variable)| name == variable.as_str())
+        });
+        if let Some(session) = session {
+            for (argument, variable) in &source.session_vars {
+                if let Some(value) = session.values.get(argument) {
+                    env.push((variable.into(), value.into()));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::EnvPolicy;
+
+    fn source() -> Source {
+        Source {
+            program_name: "rvo-cli".into(),
+            program: "/x/rvo-cli".into(),
+            env: EnvPolicy::new(["KVK_SESSIE_NUMMER".to_string()]),
+            session_vars: vec![("kvk_nummer".into(), "KVK_SESSIE_NUMMER".into())],
+        }
+    }
+
+    #[test]
+    fn reads_the_identity_from_meta_and_refuses_other_shapes() {
+        let meta = serde_json::json!({META_KEY: {"kvk_nummer": "68750110"}});
+        let session = Session::from_meta(meta.as_object().unwrap())
+            .unwrap()
+            .unwrap();
+        assert_eq!(session.values["kvk_nummer"], "68750110");
+        assert_eq!(Session::principal(Some(&session)), "kvk_nummer=68750110");
+        let bad = serde_json::json!({META_KEY: "68750110"});
+        assert!(Session::from_meta(bad.as_object().unwrap()).is_err());
+        let none = serde_json::json!({});
+        assert_eq!(Session::from_meta(none.as_object().unwrap()), Ok(None));
+    }
+
+    #[test]
+    fn a_per_request_identity_replaces_the_process_variable() {
+        let source = source();
+        let own = || {
+            vec![
+                (
+                    OsString::from("KVK_SESSIE_NUMMER"),
+                    OsString::from("11111111"),
+                ),
+                (OsString::from("PATH"), OsString::from("/bin")),
+            ]
+        };
+        let session = Session::per_request([("kvk_nummer".into(), "22222222".into())].into());
+        let mut env = own();
+        Session::apply_env(Some(&session), &source, &mut env);
+        assert_eq!(
+            env,
+            [
+                ("PATH".into(), "/bin".into()),
+                ("KVK_SESSIE_NUMMER".into(), "22222222".into())
+            ]
+        );
+        let mut anonymous = own();
+        Session::apply_env(None, &source, &mut anonymous);
+        assert_eq!(anonymous, [("PATH".into(), "/bin".into())]);
+        let process = Session::from_process(std::slice::from_ref(&source), own().into_iter());
+        let mut kept = own();
+        Session::apply_env(process.as_ref(), &source, &mut kept);
+        assert_eq!(kept, own());
+        assert_eq!(process.unwrap().values["kvk_nummer"], "11111111");
+    }
+}

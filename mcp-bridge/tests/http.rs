@@ -1,0 +1,293 @@
+//! `overheid-mcp --http`: stateless Streamable HTTP with the fixture CLI. Identity only from a
+//! verified bearer token (keys made here), the transport's checks, overload and a graceful stop.
+
+mod harness;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use harness::demo_cli;
+use harness::http::{HttpBridge, Signer, now, request};
+
+const ISSUER: &str = "https://login.example.test";
+const AUDIENCE: &str = "https://mcp.example.test/mcp";
+
+struct Authed {
+    bridge: HttpBridge,
+    signer: Signer,
+    dir: tempfile::TempDir,
+}
+
+fn authed(extra: &[&str]) -> Authed {
+    let dir = tempfile::tempdir().unwrap();
+    let signer = Signer::new("sleutel-1");
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, json!({"keys": [signer.jwk()]}).to_string()).unwrap();
+    let store = dir.path().join("store.json");
+    let cli = demo_cli();
+    let mut args = vec![
+        "--tool",
+        cli.to_str().unwrap(),
+        "--auth-jwks",
+        jwks.to_str().unwrap(),
+        "--auth-issuer",
+        ISSUER,
+        "--auth-audience",
+        AUDIENCE,
+    ];
+    args.extend_from_slice(extra);
+    let bridge = HttpBridge::start(&args, &[("DEMO_STORE", store.to_str().unwrap())]);
+    Authed {
+        bridge,
+        signer,
+        dir,
+    }
+}
+
+fn claims(kvk: &str) -> Value {
+    json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "gebruiker", "exp": now() + 600, "kvk_nummer": kvk})
+}
+
+fn call(name: &str, arguments: Value) -> Value {
+    request(
+        1,
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+        json!({}),
+    )
+}
+
+#[test]
+fn nothing_runs_without_a_valid_token_and_the_metadata_says_where_to_get_one() {
+    let server = authed(&[]);
+    let pids = server.dir.path().join("pids");
+    let wacht = call(
+        "demo__wacht",
+        json!({"pid_bestand": pids.to_str().unwrap()}),
+    );
+    let other = Signer::new("sleutel-1");
+    let mut expired = claims("11111111");
+    expired["exp"] = json!(now() - 3600);
+    let mut audience = claims("11111111");
+    audience["aud"] = json!("https://iemand-anders.test");
+    let mut issuer = claims("11111111");
+    issuer["iss"] = json!("https://nep.test");
+    let mut no_exp = claims("11111111");
+    no_exp.as_object_mut().unwrap().remove("exp");
+    let mut bad_claim = claims("11111111");
+    bad_claim["kvk_nummer"] = json!("1234");
+    let tokens = [
+        ("no token", None),
+        ("garbage", Some("geen.jwt.token".to_string())),
+        ("expired", Some(server.signer.token(&expired))),
+        ("wrong audience", Some(server.signer.token(&audience))),
+        ("wrong issuer", Some(server.signer.token(&issuer))),
+        ("no expiry", Some(server.signer.token(&no_exp))),
+        ("bad signature", Some(other.token(&claims("11111111")))),
+        ("not a KvK number", Some(server.signer.token(&bad_claim))),
+    ];
+    for (label, token) in tokens {
+        let reply = server.bridge.post(token.as_deref(), &wacht, &[]);
+        assert_eq!(reply.status, 401, "{label}: {reply:?}");
+        let challenge = reply.headers["www-authenticate"].to_str().unwrap();
+        assert!(
+            challenge.starts_with("Bearer ")
+                && challenge.contains("resource_metadata=\"http://127.0.0.1:")
+                && challenge.contains("/.well-known/oauth-protected-resource\""),
+            "{label}: {challenge}"
+        );
+        assert_eq!(
+            token.is_some(),
+            challenge.contains("invalid_token"),
+            "{label}"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!pids.exists(), "a refused request ran a tool");
+    let metadata: Value = server
+        .bridge
+        .get("/.well-known/oauth-protected-resource")
+        .json_value();
+    assert_eq!(metadata["authorization_servers"], json!([ISSUER]));
+    assert!(metadata["resource"].as_str().unwrap().ends_with("/mcp"));
+}
+
+trait JsonValue {
+    fn json_value(self) -> Value;
+}
+
+impl JsonValue for reqwest::blocking::Response {
+    fn json_value(self) -> Value {
+        serde_json::from_str(&self.text().unwrap()).unwrap()
+    }
+}
+
+#[test]
+fn a_token_for_company_a_never_reaches_company_b() {
+    let server = authed(&[]);
+    let a = server.signer.token(&claims("11111111"));
+    let b = server.signer.token(&claims("22222222"));
+    let list = request(1, "tools/list", json!({}), json!({}));
+    let listed = server.bridge.post(Some(&a), &list, &[]).body;
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    assert!(tools.iter().any(|t| t["name"] == "demo__sessie_toon"));
+    for tool in tools {
+        let input = tool["inputSchema"].to_string();
+        assert!(!input.contains("kvk_nummer"), "{}: {input}", tool["name"]);
+    }
+    let shown = |token: &str, arguments: Value, meta: Value| {
+        let mut body = call("demo__sessie_toon", arguments);
+        body["params"]["_meta"]["nl.overheid/sessie"] = meta;
+        server.bridge.post(Some(token), &body, &[]).body["result"].clone()
+    };
+    let mine = shown(&a, json!({}), Value::Null);
+    assert_eq!(
+        mine["structuredContent"],
+        json!({"kvk_nummer": "11111111", "sessie": "11111111"}),
+        "{mine}"
+    );
+    // Neither an argument nor _meta can point token A at company B.
+    let by_meta = shown(&a, json!({}), json!({"kvk_nummer": "22222222"}));
+    assert_eq!(by_meta["structuredContent"]["kvk_nummer"], "11111111");
+    let by_argument = shown(&a, json!({"kvk_nummer": "22222222"}), Value::Null);
+    assert_eq!(by_argument["isError"], true, "{by_argument}");
+    assert!(!by_argument.to_string().contains("22222222\",\"sessie"));
+    let theirs = shown(&b, json!({}), Value::Null);
+    assert_eq!(theirs["structuredContent"]["kvk_nummer"], "22222222");
+}
+
+#[test]
+fn the_transport_checks_headers_origin_methods_and_capabilities() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = demo_cli();
+    let store = dir.path().join("store.json");
+    let bridge = HttpBridge::start(
+        &["--tool", cli.to_str().unwrap(), "--insecure-no-auth"],
+        &[("DEMO_STORE", store.to_str().unwrap())],
+    );
+    let health = bridge.get("/health");
+    assert_eq!(health.status(), 200);
+    let health = health.json_value();
+    assert_eq!(health["status"], "ok");
+    assert!(
+        health["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("demo__notitie_get"))
+    );
+    for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
+        let client = bridge.client();
+        let reply = client
+            .request(method.clone(), format!("{}/mcp", bridge.base))
+            .send()
+            .unwrap();
+        assert_eq!(reply.status(), 405, "{method}");
+    }
+    let get = call("demo__notitie_get", json!({"id": "x"}));
+    let evil = bridge.post(None, &get, &[("origin", "http://evil.example")]);
+    assert_eq!(evil.status, 403, "{evil:?}");
+    let mismatch = bridge.post(None, &get, &[("mcp-name", "demo__slaap")]);
+    assert_eq!(mismatch.status, 400, "{mismatch:?}");
+    assert_eq!(mismatch.body["error"]["code"], -32020);
+    let missing = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}});
+    let reply = bridge.post(None, &missing, &[("mcp-protocol-version", "2026-07-28")]);
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let answered = bridge.post(None, &get, &[]);
+    assert_eq!(answered.status, 200);
+    assert_eq!(answered.headers["content-type"], "application/json");
+    assert_eq!(answered.body["result"]["resultType"], "complete");
+    // A mutation for a client that cannot elicit: refused over HTTP, naming the capability.
+    let maak = call(
+        "demo__notitie_maak",
+        json!({"id": "n1", "tekst": "x", "confirm": "0".repeat(64)}),
+    );
+    let refused = bridge.post(None, &maak, &[]);
+    assert_eq!(refused.status, 400, "{refused:?}");
+    assert_eq!(refused.body["error"]["code"], -32021);
+    assert!(refused.body["error"]["data"]["requiredCapabilities"]["elicitation"].is_object());
+    assert!(!store.exists());
+    // The 2025-11-25 era over the same endpoint: initialize, then a plain request.
+    let init = json!({"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let reply = bridge.post(None, &init, &[]);
+    assert_eq!(
+        reply.body["result"]["protocolVersion"], "2025-11-25",
+        "{reply:?}"
+    );
+    let legacy = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}});
+    let reply = bridge.post(None, &legacy, &[]);
+    assert!(reply.body["result"]["tools"].is_array(), "{reply:?}");
+    assert!(reply.body["result"].get("resultType").is_none());
+}
+
+#[test]
+fn insecure_mode_is_refused_off_loopback_and_auth_is_required() {
+    let cli = demo_cli();
+    for args in [
+        vec!["--http", "0.0.0.0:0", "--insecure-no-auth"],
+        vec!["--http", "127.0.0.1:0"],
+        vec![
+            "--http",
+            "127.0.0.1:0",
+            "--auth-jwks",
+            "/bestaat/niet.json",
+            "--auth-issuer",
+            "i",
+            "--auth-audience",
+            "a",
+        ],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
+            .args(&args)
+            .args(["--tool", cli.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(78), "{args:?}");
+    }
+}
+
+#[test]
+fn overload_is_a_503_and_sigterm_lets_the_call_in_flight_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = demo_cli();
+    let mut bridge = HttpBridge::start(
+        &[
+            "--tool",
+            cli.to_str().unwrap(),
+            "--insecure-no-auth",
+            "--max-calls",
+            "1",
+        ],
+        &[("DEMO_STORE", dir.path().join("s").to_str().unwrap())],
+    );
+    let (client, base) = (bridge.client(), bridge.base.clone());
+    let slow = std::thread::spawn(move || {
+        let body = call("demo__slaap", json!({"seconden": 3}));
+        harness::http::post(&client, &base, None, &body, &[])
+    });
+    // Wait until the slow call holds the only slot.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while bridge.get("/health").json_value()["calls_available"] != 0 {
+        assert!(Instant::now() < deadline, "the slow call never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let busy = bridge.post(None, &call("demo__notitie_get", json!({"id": "x"})), &[]);
+    assert_eq!(busy.status, 503, "{busy:?}");
+    assert_eq!(busy.headers["retry-after"], "1");
+    let started = Instant::now();
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(bridge.child.id() as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    let finished = slow.join().unwrap();
+    assert_eq!(finished.status, 200, "{finished:?}");
+    assert_eq!(
+        finished.body["result"]["structuredContent"]["geslapen"].as_f64(),
+        Some(3.0)
+    );
+    let status = bridge.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
