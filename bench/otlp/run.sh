@@ -36,6 +36,10 @@ hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$work/otlp.json" \
   -n otlp "env OVERHEID_AUDIT_EXPORT=otlp $call" \
   -n file,otlp "env OVERHEID_AUDIT_EXPORT=file,otlp $call" >/dev/null
 
+echo
+python3 bench/otlp/paired.py "${PAIRS:-400}" -- $call
+echo
+
 rss() { OVERHEID_AUDIT_EXPORT=$1 /usr/bin/time -v $call 2>&1 >/dev/null | awk -F': ' '/Maximum resident/ {printf "%.1f", $2/1024}'; }
 file_p50=$(jq '.results[0].median*1000' "$work/otlp.json")
 echo "| OVERHEID_AUDIT_EXPORT | p50 (ms) | mean (ms) | ± (ms) | added p50 over file (ms) | peak RSS (MiB) |"
