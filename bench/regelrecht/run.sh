@@ -37,7 +37,7 @@ echo "| in proces, engine alleen | $(echo "$inproc" | num engine_per_s) |"
 echo "| in proces, met JSON in en uit | $(echo "$inproc" | num met_json_per_s) |"
 start=$(date +%s.%N)
 "$bin" evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 \
-  --batch "$work/cases.jsonl" --timeout 600 >"$work/out.jsonl"
+  --batch "$work/cases.jsonl" --timeout 600 >"$work/out.jsonl" 2>"$work/batch.err"
 end=$(date +%s.%N)
 lines=$(wc -l <"$work/out.jsonl")
 awk -v n="$lines" -v a="$start" -v b="$end" 'BEGIN { printf "| regelrecht-cli evalueer --batch (heel proces) | %.0f |\n", n / (b - a) }'

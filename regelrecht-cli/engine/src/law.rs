@@ -110,6 +110,10 @@ pub struct Article {
     /// The machine-readable interpretation.
     #[serde(default)]
     pub machine_readable: Option<MachineReadable>,
+    /// The outcome of the article's unit check (RFC-023), computed on first execution: it
+    /// depends on the article alone, and a batch executes the same article many times.
+    #[serde(skip)]
+    pub(crate) unit_check: std::sync::OnceLock<Result<(), crate::error::EvalError>>,
 }
 
 /// The machine-readable part of an article.

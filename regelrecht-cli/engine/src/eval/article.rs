@@ -80,7 +80,10 @@ impl<'c> Run<'c> {
         // 4. Actions, in order.
         let mut outputs = BTreeMap::new();
         let actions = exec.map_or(&[][..], |e| &e.actions[..]);
-        units::check_article(article)?;
+        article
+            .unit_check
+            .get_or_init(|| units::check_article(article))
+            .clone()?;
         for action in actions {
             let value = self.action(
                 law,
