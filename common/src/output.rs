@@ -32,12 +32,18 @@ pub struct Printer {
     pub format: OutputFormat,
     pub color: bool,
     pub quiet: bool,
+    /// Problems as text for people, with colour or not: `Some` when stderr
+    /// is a terminal and `--output json` was not asked for (rule ERR-15).
+    pub problem_text: Option<bool>,
 }
 
 impl Printer {
-    /// The printer for these options; `None` picks by terminal.
+    /// The printer for these options; `None` picks by terminal. `no_color`
+    /// is `--no-color`, `NO_COLOR` or `TERM=dumb`, for both streams.
     pub fn new(format: Option<OutputFormat>, no_color: bool, quiet: bool) -> Self {
         let terminal = io::stdout().is_terminal();
+        let problem_text =
+            (io::stderr().is_terminal() && format != Some(OutputFormat::Json)).then_some(!no_color);
         let format = format.unwrap_or(if terminal {
             OutputFormat::Pretty
         } else {
@@ -47,6 +53,38 @@ impl Printer {
             format,
             color: terminal && !no_color,
             quiet,
+            problem_text,
+        }
+    }
+
+    /// The printer for a problem from before the command line was parsed:
+    /// `--output json` and `--no-color` as the raw words say, colour also
+    /// off under `NO_COLOR` or `TERM=dumb`.
+    pub fn early(args: &[std::ffi::OsString], env: &crate::env::Env) -> Self {
+        let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+        let json = words
+            .windows(2)
+            .any(|w| matches!(w[0], "--output" | "-o") && matches!(w[1], "json" | "raw"))
+            || words
+                .iter()
+                .any(|w| matches!(*w, "--output=json" | "--output=raw" | "-ojson" | "-oraw"));
+        let no_color = words.contains(&"--no-color")
+            || env.get("NO_COLOR").is_some()
+            || env.get("TERM") == Some("dumb");
+        Self::new(json.then_some(OutputFormat::Json), no_color, false)
+    }
+
+    /// A problem on stderr: text for people on a terminal, else the one
+    /// JSON object of rule ERR-1. Both come from [`Problem::to_json`], so
+    /// both are scrubbed of held secrets and capped.
+    pub fn problem(&self, problem: &Problem, trace_id: &str) {
+        let json = problem.to_json(trace_id);
+        match self.problem_text {
+            Some(color) => {
+                let text = crate::render::problem_text::render(&json, color);
+                let _ = io::stderr().lock().write_all(text.as_bytes());
+            }
+            None => self.stderr_json(&json),
         }
     }
 
@@ -66,6 +104,18 @@ impl Printer {
             text.push('\n');
         }
         text
+    }
+
+    /// Text that is not a rendered document (`--jq`'s lines) as it may go
+    /// to stdout: without held secrets, and on a terminal without control
+    /// characters other than line breaks (rule OUT-6).
+    pub fn for_stdout(&self, text: String) -> String {
+        let text = secrets::scrub(&text).into_owned();
+        if io::stdout().is_terminal() {
+            crate::render::printable(&text, true)
+        } else {
+            text
+        }
     }
 
     /// Write rendered data to stdout. A closed pipe counts as success.
@@ -249,6 +299,7 @@ mod tests {
             format,
             color: false,
             quiet: false,
+            problem_text: None,
         }
     }
 
