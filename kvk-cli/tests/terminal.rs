@@ -537,3 +537,60 @@ fn a_slow_call_shows_a_spinner_on_a_terminal_only() {
     );
     assert!(!shown.contains("wachten op"), "{shown:?}");
 }
+
+// ---- 4. tables fit the terminal --------------------------------------------
+
+#[test]
+fn a_table_fits_the_width_of_the_terminal() {
+    if !available("script") {
+        return;
+    }
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let base = fake.base_url();
+    let args = ["basisprofiel", "get", "68750110", "-o", "table"];
+    let piped = run(tool(home.path(), &base), &args);
+    assert!(
+        piped.stdout.lines().any(|l| l.chars().count() > 60),
+        "wide enough to test"
+    );
+    let (shown, code) = {
+        let line = format!("stty rows 24 cols 60; {TOOL} {}", args.join(" "));
+        let out = Command::new("script")
+            .env_clear()
+            .env("HOME", home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .env("SHELL", "/bin/sh")
+            .env("TERM", "dumb")
+            .env("KVK_AUDIT_LOG", home.path().join("audit.jsonl"))
+            .env("KVK_API_BASE", &base)
+            .env("KVK_API_KEY", "sleutel-terminal")
+            .args(["-qec", &line, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script runs");
+        (
+            String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+            out.status.code(),
+        )
+    };
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("naam"), "{shown}");
+    let shown = strip_ansi(&shown);
+    let long: Vec<&str> = shown.lines().filter(|l| l.chars().count() > 60).collect();
+    assert!(long.is_empty(), "{long:#?}");
+    // COLUMNS goes first.
+    let narrow = run(
+        {
+            let mut cmd = tool(home.path(), &base);
+            cmd.env("COLUMNS", "50");
+            cmd
+        },
+        &args,
+    );
+    assert!(
+        narrow.stdout.lines().all(|l| l.chars().count() <= 50),
+        "{}",
+        narrow.stdout
+    );
+}
