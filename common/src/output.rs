@@ -33,7 +33,7 @@ pub struct Printer {
     pub color: bool,
     pub quiet: bool,
     /// Problems as text for people, with colour or not: `Some` when stderr
-    /// is a terminal and `--output json` was not asked for (rule ERR-15).
+    /// is a terminal and `--output json` was not asked for (rule ERR-1).
     pub problem_text: Option<bool>,
     /// The width tables fit: `COLUMNS`, else the terminal's ([`Printer::with_width`]).
     pub width: Option<usize>,

@@ -1,4 +1,4 @@
-//! Life on slow calls (rule OUT-10): a spinner on stderr naming what is
+//! Life on slow calls (rule OUT-5): a spinner on stderr naming what is
 //! awaited, only when stderr is a terminal, only once a call has run for
 //! [`DELAY`], never with `--quiet`. It is cleared before anything else is
 //! printed: the guard clears it when dropped, and the call returns first.

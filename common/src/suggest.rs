@@ -1,4 +1,4 @@
-//! "Did you mean": the closest valid word to a misspelled one (rule ERR-14).
+//! "Did you mean": the closest valid word to a misspelled one (rule ERR-11).
 //!
 //! clap suggests commands and flags itself; this serves the lists clap does
 //! not know (`--param` names, the profile's `--json`, `help COMMAND`).

@@ -1,4 +1,4 @@
-//! A problem as text for a person at a terminal (rule ERR-15): the title,
+//! A problem as text for a person at a terminal (rule ERR-1): the title,
 //! the detail, each invalid input with its pointer, the hint, and the exit
 //! code with its name. Rendered from the problem's JSON object, so the text
 //! is scrubbed and capped exactly as the JSON is.
@@ -23,15 +23,19 @@ pub fn render(problem: &Value, color: bool) -> String {
         styled("fout:", "1;31", color),
         styled(&title, "1", color)
     ));
-    if let Some(detail) = text("detail").filter(|d| !d.is_empty()) {
+    let errors = problem.get("errors").and_then(Value::as_array);
+    // The detail of invalid input is often just its entries joined: say it once.
+    let joined = errors.map(|list| {
+        list.iter()
+            .filter_map(|e| e.get("detail").and_then(Value::as_str))
+            .map(|d| printable(d, true))
+            .collect::<Vec<_>>()
+            .join("; ")
+    });
+    if let Some(detail) = text("detail").filter(|d| !d.is_empty() && Some(d) != joined.as_ref()) {
         out.push_str(&indented(&detail));
     }
-    for error in problem
-        .get("errors")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for error in errors.into_iter().flatten() {
         let field = |key: &str| {
             error
                 .get(key)
@@ -65,11 +69,12 @@ pub fn render(problem: &Value, color: bool) -> String {
         let name = u8::try_from(code)
             .ok()
             .and_then(ExitStatus::from_code)
-            .map(|s| format!(" ({})", s.name()))
-            .unwrap_or_default();
+            .map(ExitStatus::name);
         let code_text = text("code")
+            .filter(|c| Some(c.as_str()) != name)
             .map(|c| format!(", code {c}"))
             .unwrap_or_default();
+        let name = name.map(|n| format!(" ({n})")).unwrap_or_default();
         out.push_str(&styled(
             &format!("  afsluitcode {code}{name}{code_text}"),
             "2",
@@ -96,11 +101,21 @@ mod tests {
         let text = render(&problem.to_json("ab"), false);
         assert_eq!(
             text,
-            "fout: Ongeldige invoer\n  postcode ongeldig\n  /postcode: postcode ongeldig\n  \
+            "fout: Ongeldige invoer\n  /postcode: postcode ongeldig\n  \
              hint: bv. 1234AB\n  afsluitcode 65 (DATAERR), code INVALID_INPUT\n"
         );
         let colored = render(&problem.to_json("ab"), true);
         assert!(colored.contains("\x1b[1;31mfout:\x1b[0m"), "{colored:?}");
+    }
+
+    #[test]
+    fn a_detail_of_its_own_is_shown_and_a_code_equal_to_the_name_is_not_repeated() {
+        let problem = Problem::timeout("de bron antwoordde niet").with_hint("--timeout 30");
+        assert_eq!(
+            render(&problem.to_json("ab"), false),
+            "fout: Tijdslimiet verstreken\n  de bron antwoordde niet\n  hint: --timeout 30\n  \
+             afsluitcode 124 (TIMEOUT)\n"
+        );
     }
 
     #[test]

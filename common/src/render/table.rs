@@ -396,12 +396,15 @@ mod tests {
 
     #[test]
     fn a_label_too_long_for_the_width_puts_its_value_below() {
-        let doc =
-            json!({"id": "1", "een.heel.lang.pad.naar.een.waarde.diep.in.het.document": "waarde"});
+        let doc = json!({"id": "1", "een.lang.pad.naar.een.waarde.x": "waarde"});
         assert_eq!(
             table(&doc, Some(40)),
-            "id  1\neen.heel.lang.pad.naar.een.waarde.diep.in.het.document\n    waarde\n"
+            "id  1\neen.lang.pad.naar.een.waarde.x\n    waarde\n"
         );
+        let doc = json!({"een.heel.lang.pad.naar.een.waarde.diep.in.het.document": "waarde"});
+        let text = table(&doc, Some(40));
+        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+        assert!(text.contains("waarde"), "{text}");
     }
 
     #[test]
