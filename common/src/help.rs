@@ -170,7 +170,16 @@ fn help_of(cmd: &Command, words: &[&String]) -> Result<String, Problem> {
             }
         };
     }
-    Ok(dutch(&node.clone().render_long_help().to_string()))
+    // Exactly what `<words> --help` prints: let clap render it.
+    let argv = std::iter::once(cmd.get_name())
+        .chain(words.iter().map(|w| w.as_str()))
+        .chain(["--help"]);
+    match cmd.clone().try_get_matches_from(argv) {
+        Err(err) if err.kind() == clap::error::ErrorKind::DisplayHelp => {
+            Ok(dutch(&err.render().to_string()))
+        }
+        _ => Ok(dutch(&node.clone().render_long_help().to_string())),
+    }
 }
 
 /// A completion script for `shell`.
@@ -223,7 +232,7 @@ fn man_page(cmd: &Command) -> Result<String, Problem> {
     clap_mangen::Man::new(cmd.clone())
         .render(&mut page)
         .map_err(|e| Problem::io(format!("man-pagina kon niet worden gemaakt: {e}")))?;
-    const SECTIONS: [(&str, &str); 7] = [
+    const SECTIONS: [(&str, &str); 8] = [
         (".SH NAME", ".SH NAAM"),
         (".SH SYNOPSIS", ".SH OVERZICHT"),
         (".SH DESCRIPTION", ".SH BESCHRIJVING"),
@@ -231,6 +240,7 @@ fn man_page(cmd: &Command) -> Result<String, Problem> {
         (".SH EXTRA", ".SH AFSLUITCODES"),
         (".SH VERSION", ".SH VERSIE"),
         (".SH AUTHORS", ".SH AUTEURS"),
+        (".SH Opdrachten", ".SH OPDRACHTEN"),
     ];
     let page = String::from_utf8_lossy(&page);
     let page = SECTIONS
