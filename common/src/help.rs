@@ -118,18 +118,20 @@ fn shell_quoted(word: &str) -> String {
 
 /// clap's English fragments in rendered help, in Dutch.
 pub fn dutch(text: &str) -> String {
-    const WORDS: [(&str, &str); 6] = [
-        ("[OPTIONS]", "[OPTIES]"),
-        ("[possible values: ", "[mogelijke waarden: "),
-        ("[default: ", "[standaard: "),
-        ("[aliases: ", "[aliassen: "),
-        ("[short aliases: ", "[korte aliassen: "),
-        ("[env: ", "[omgeving: "),
-    ];
-    WORDS
+    CLAP_ENGLISH
         .iter()
         .fold(text.to_string(), |text, (en, nl)| text.replace(en, nl))
 }
+
+/// The fragments clap writes in English into rendered help, with their Dutch.
+pub const CLAP_ENGLISH: [(&str, &str); 6] = [
+    ("[OPTIONS]", "[OPTIES]"),
+    ("[possible values: ", "[mogelijke waarden: "),
+    ("[default: ", "[standaard: "),
+    ("[aliases: ", "[aliassen: "),
+    ("[short aliases: ", "[korte aliassen: "),
+    ("[env: ", "[omgeving: "),
+];
 
 /// What a utility command prints on stdout, if one was chosen; a `help`
 /// for an unknown command is a usage error with a suggestion.

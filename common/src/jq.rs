@@ -110,20 +110,12 @@ fn compile(expression: &str) -> Result<JqProgram, String> {
                     .map(|(_, m)| m)
                     .collect::<Vec<_>>()
                     .join("; "),
-                jaq_core::load::Error::Lex(list) => list
-                    .into_iter()
-                    .map(|(expected, at)| {
-                        format!("{} verwacht bij {:?}", expected.as_str(), snippet(at))
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                jaq_core::load::Error::Parse(list) => list
-                    .into_iter()
-                    .map(|(expected, at)| {
-                        format!("{} verwacht bij {:?}", expected.as_str(), snippet(at))
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
+                jaq_core::load::Error::Lex(list) => {
+                    expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
+                }
+                jaq_core::load::Error::Parse(list) => {
+                    expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
+                }
             })
             .collect::<Vec<_>>()
             .join("; ")
@@ -158,6 +150,13 @@ fn compile(expression: &str) -> Result<JqProgram, String> {
                 .collect::<Vec<_>>()
                 .join("; ")
         })
+}
+
+/// "X verwacht bij …" for each thing the lexer or parser expected.
+fn expected<'a>(list: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    list.map(|(what, at)| format!("{what} verwacht bij {:?}", snippet(at)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// At most 30 characters of the text where an error was found.

@@ -12,6 +12,7 @@
 //! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
+//! - [`assert_dutch_help`]: a program's `--help` has no English left.
 
 mod audit;
 mod canary;
@@ -28,6 +29,31 @@ pub use run::{Run, run};
 pub use sandbox::Sandbox;
 pub use schema::{assert_valid, assert_valid_against, schema};
 pub use shared_args::{check_kvk_nummer, check_peildatum};
+
+/// Runs `program --help` and asserts that it is Dutch throughout: it has `Gebruik: <usage>` and
+/// none of the words clap writes in English (issue 13.5, DISC-20).
+pub fn assert_dutch_help(program: &str, usage: &str) {
+    let out = std::process::Command::new(program)
+        .arg("--help")
+        .output()
+        .expect("the program runs");
+    assert!(out.status.success(), "{program} --help");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains(&format!("Gebruik: {usage}")), "{help}");
+    let english: Vec<&str> = common::help::CLAP_ENGLISH
+        .iter()
+        .map(|(en, _)| *en)
+        .chain([
+            "Usage:",
+            "Options:",
+            "Arguments:",
+            "Print help",
+            "Print version",
+        ])
+        .filter(|en| help.contains(en))
+        .collect();
+    assert!(english.is_empty(), "{english:?} in:\n{help}");
+}
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then released).
 pub fn closed_port() -> u16 {
