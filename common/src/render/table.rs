@@ -6,9 +6,9 @@
 //!   wrapped lines keep the line's own indent, so a law reads like the law.
 //! - A list of records is a table with a header. Nested values in a cell are
 //!   shown inline (`plaats: Lollum, postcode: 8823SJ`), never as raw JSON.
-//!   Cells are cut with `…` to fit the width; a list whose cells hold line
-//!   breaks, or that cannot fit even with narrow columns, is shown record by
-//!   record as blocks instead.
+//!   Cells are cut with `…` to fit the width; a list of one record, a list
+//!   whose cells hold line breaks, or one that cannot fit even with narrow
+//!   columns, is shown record by record as blocks instead.
 //! - The width is `COLUMNS`, else the terminal's; in a pipe without
 //!   `COLUMNS` nothing is cut or wrapped.
 //!
@@ -180,7 +180,8 @@ fn records(items: &[Value], layout: Layout, indent: usize, out: &mut String) {
         })
         .collect();
     let multi_line = cells.iter().flatten().any(|c| c.contains('\n'));
-    let widths = if multi_line {
+    // One record reads better as label/value rows than as a one-row table.
+    let widths = if multi_line || items.len() == 1 {
         None
     } else {
         fitted_widths(
@@ -370,7 +371,7 @@ mod tests {
 
     #[test]
     fn nesting_is_readable_not_raw_json() {
-        let rows = json!([{"naam": "A", "adres": {"plaats": "Lollum", "postcode": "8823SJ"}, "sbi": [{"code": "6201"}]}]);
+        let rows = json!([{"naam": "A", "adres": {"plaats": "Lollum", "postcode": "8823SJ"}, "sbi": [{"code": "6201"}]}, {"naam": "B"}]);
         let text = table(&rows, None);
         assert!(text.contains("plaats: Lollum, postcode: 8823SJ"), "{text}");
         assert!(text.contains("(code: 6201)"), "{text}");
@@ -405,6 +406,12 @@ mod tests {
         let text = table(&doc, Some(40));
         assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
         assert!(text.contains("waarde"), "{text}");
+    }
+
+    #[test]
+    fn one_record_is_a_block_not_a_one_row_table() {
+        let text = table(&json!([{"naam": "Test BV", "plaats": "Lollum"}]), None);
+        assert_eq!(text, "  naam    Test BV\n  plaats  Lollum\n");
     }
 
     #[test]
