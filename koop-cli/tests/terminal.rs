@@ -1,6 +1,6 @@
 //! Law text for people (issue 13.4, 13.5): `regeling artikel` in `--output
 //! table` reads like the law at the terminal's width, and the help lists the
-//! positionals in usage order.
+//! positionals in usage order. Bash completes below the first word (13.1).
 
 use std::process::{Command, Stdio};
 
@@ -91,4 +91,16 @@ fn positionals_are_listed_in_usage_order() {
     let bwb = help.find("  <BWB_ID>").expect("BWB_ID listed");
     let artikel = help.find("  <ARTIKEL>").expect("ARTIKEL listed");
     assert!(bwb < artikel, "{help}");
+}
+
+#[test]
+fn bash_completes_below_the_first_word_not_files() {
+    let subcommands = test_support::cli::bash_completes(TOOL, &["koop-cli", "regeling", ""]);
+    for sub in ["zoek", "get", "artikel", "versies"] {
+        assert!(subcommands.contains(&sub.to_string()), "{subcommands:?}");
+    }
+    assert_eq!(
+        test_support::cli::bash_completes(TOOL, &["koop-cli", "regeling", "artikel", "--peil"]),
+        ["--peildatum"]
+    );
 }

@@ -89,35 +89,8 @@ fn json(text: &str) -> Value {
 
 // ---- 1. completions -------------------------------------------------------
 
-/// Bash's completion function called as bash calls it: `COMP_WORDS`,
-/// `COMP_CWORD`, then the function registered for `kvk-cli`; prints `COMPREPLY`.
 fn bash_completes(words: &[&str]) -> Vec<String> {
-    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
-    let script = format!(
-        r#"source <("$TOOL" completions bash)
-COMP_WORDS=({words}); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=()
-f=$(complete -p kvk-cli | sed -E 's/.*-F ([^ ]+).*/\1/')
-"$f" kvk-cli "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
-printf '%s\n' "${{COMPREPLY[@]}}""#,
-        words = quoted.join(" ")
-    );
-    let out = Command::new("bash")
-        .env_clear()
-        .env("TOOL", TOOL)
-        .env("PATH", "/usr/bin:/bin")
-        .args(["-c", &script])
-        .output()
-        .expect("bash runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
+    test_support::cli::bash_completes(TOOL, words)
 }
 
 #[test]

@@ -13,6 +13,7 @@
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
 //! - [`assert_dutch_help`]: a program's `--help` has no English left.
+//! - [`bash_completes`]: what bash's completion of a program offers, driven for real.
 
 mod audit;
 mod canary;
@@ -53,6 +54,36 @@ pub fn assert_dutch_help(program: &str, usage: &str) {
         .filter(|en| help.contains(en))
         .collect();
     assert!(english.is_empty(), "{english:?} in:\n{help}");
+}
+
+/// What bash completes for `words` (the last one the word being completed, the first the
+/// program's name): the script of `program completions bash` is sourced, `COMP_WORDS` and
+/// `COMP_CWORD` are set, and the function registered for the name is called as bash calls it;
+/// the answer is `COMPREPLY` (issue 13.1, CONV-2).
+pub fn bash_completes(program: &str, words: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let script = format!(
+        r#"source <("$PROGRAM" completions bash)
+COMP_WORDS=({words}); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=()
+f=$(complete -p "${{COMP_WORDS[0]}}" | sed -E 's/.*-F ([^ ]+).*/\1/')
+"$f" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+printf '%s\n' "${{COMPREPLY[@]}}""#,
+        words = quoted.join(" ")
+    );
+    let out = std::process::Command::new("bash")
+        .env_clear()
+        .env("PROGRAM", program)
+        .env("PATH", "/usr/bin:/bin")
+        .args(["-c", &script])
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then released).
