@@ -14,7 +14,6 @@
 //!    the exit is 74 (124 when the deadline passed).
 
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -23,8 +22,8 @@ use clap::FromArgMatches;
 use clap::error::ErrorKind;
 use serde_json::Value;
 
-use crate::audit::Audit;
-use crate::cli::{Cli, Commands, command, completion_script, subcommand_path};
+use crate::audit::{self, Audit};
+use crate::cli::{Cli, Commands, command, subcommand_path};
 use crate::context::Context;
 use crate::crash;
 use crate::discovery;
@@ -32,6 +31,8 @@ use crate::env::{Env, PROCESSING_ACTIVITY};
 use crate::error::{Error, Halt, Problem};
 use crate::exit::ExitStatus;
 use crate::fields::Selection;
+use crate::help;
+use crate::jq::JqFilter;
 use crate::output::Printer;
 use crate::provenance::{EnvelopeContext, Outcome, envelope};
 use crate::tool::ToolInfo;
@@ -45,8 +46,10 @@ use crate::usage::usage_problem;
 /// ends in one error object and exit 70 (rule ERR-12).
 pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     crash::install();
-    crash::catch(|| run::<C>(info))
-        .unwrap_or_else(|report| report_early(&report.problem(), &TraceContext::start(None)))
+    crash::catch(|| run::<C>(info)).unwrap_or_else(|report| {
+        let printer = Printer::new(None, true, false);
+        report_early(&report.problem(), &printer, &TraceContext::start(None))
+    })
 }
 
 fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
@@ -55,6 +58,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let env = Env::read(&info.env_vars());
     let trace = TraceContext::start(env.get("TRACEPARENT"));
     let args: Vec<OsString> = std::env::args_os().collect();
+    let early = Printer::early(&args, &env);
 
     if let Some(document) = discovery::requested::<C>(info, &args) {
         let printer = Printer::new(None, true, true);
@@ -64,32 +68,33 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     let cmd = command::<C>(info);
     let matches = match cmd.clone().try_get_matches_from(&args) {
         Ok(m) => m,
-        Err(err) => return clap_error(err, &trace),
+        Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
     };
-    if let Some(script) = completion_script(&cmd, &matches) {
-        let printer = Printer::new(None, true, true);
-        return match printer.stdout(&script) {
+    if let Some(text) = help::utility(&cmd, &matches) {
+        return match text.and_then(|text| early.stdout(&text)) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(err) => report_early(&err, &trace),
+            Err(err) => report_early(&err, &early, &trace),
         };
     }
     let path = subcommand_path(&matches);
     let Some(spec) = C::spec(&path) else {
         return report_early(
             &Problem::software(format!("geen specificatie voor {path:?}")),
+            &early,
             &trace,
         );
     };
     let tool = match Cli::<C>::from_arg_matches(&matches) {
         Ok(t) => t,
-        Err(err) => return clap_error(err, &trace),
+        Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
     };
     let globals = tool.global.clone();
     let printer = Printer::new(
         globals.output,
         globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
         globals.quiet,
-    );
+    )
+    .with_width(env.get("COLUMNS"));
     // A bad `--timeout` is a usage error like any other after parsing, so it
     // is audited (AUDIT-1); until then the default bounds the audit waits.
     let (timeout, bad_timeout) = globals.time_limit(Duration::from_secs(info.default_timeout_secs));
@@ -98,7 +103,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).
     let mut log = match Audit::open(globals.audit_log.as_deref(), &env, info, deadline) {
         Ok(log) => log,
-        Err(err) => return report_early(&err, &trace),
+        Err(err) => return report_early(&err, &early, &trace),
     };
 
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, deadline);
@@ -117,7 +122,15 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         },
         None => (None, None),
     };
-    let refused = bad_timeout.or_else(|| env.check().err()).or(bad_fields);
+    let (jq, bad_jq) = match globals.jq.as_deref().map(JqFilter::parse) {
+        Some(Ok(filter)) => (Some(filter), None),
+        Some(Err(err)) => (None, Some(err)),
+        None => (None, None),
+    };
+    let refused = bad_timeout
+        .or_else(|| env.check().err())
+        .or(bad_fields)
+        .or(bad_jq);
     let result = match crash::catch(|| match refused {
         Some(problem) => Err(problem.into()),
         None => tool.command.run(&mut ctx),
@@ -131,8 +144,21 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         }
     };
 
+    let result = result.map_err(|err| match err {
+        Error::Problem(problem) if problem.exit == ExitStatus::Timeout => {
+            let origin = match globals.timeout {
+                Some(_) => "gezet met --timeout".to_string(),
+                None => format!("standaard voor {}; --timeout om te wijzigen", info.name),
+            };
+            let limit = format!("{} s", timeout.as_secs_f64());
+            let detail = format!("{} (tijdslimiet {limit}, {origin})", problem.detail);
+            Problem { detail, ..*problem }.into()
+        }
+        other => other,
+    });
     let finish = Finish {
         ctx: &ctx,
+        jq: jq.as_ref(),
         started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
         processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
     };
@@ -146,6 +172,8 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
 /// The end of an invocation that reached its command.
 struct Finish<'c, 'a> {
     ctx: &'c Context<'a>,
+    /// `--jq`: the printed document is the filter's output (OUT-9).
+    jq: Option<&'c JqFilter>,
     started: String,
     processing_activity: &'c str,
 }
@@ -179,7 +207,9 @@ impl Finish<'_, '_> {
         } else {
             data
         };
+        // A JSON Lines result (a batch) prints one compact document per item (OUT-3).
         let lines = outcome.json_lines
+            && self.jq.is_none()
             && !ctx.globals.provenance
             && ctx.printer.format != crate::output::OutputFormat::Table;
         let text = match (&document, lines) {
@@ -190,7 +220,10 @@ impl Finish<'_, '_> {
                 };
                 items.iter().map(|item| compact.render(item)).collect()
             }
-            _ => ctx.printer.render(&document),
+            _ => match self.printed(&document) {
+                Ok(text) => text,
+                Err(err) => return self.failure(log, &err),
+            },
         };
         let failure = outcome.failure.take();
         let status = failure.as_ref().map_or(ExitStatus::Ok, |p| p.exit);
@@ -201,8 +234,7 @@ impl Finish<'_, '_> {
             // The record above announced a success that did not become
             // durable: a second record of the same span says so.
             let _ = self.record(log, err.exit, Some(&err));
-            ctx.printer.stderr_json(&err.to_json(&ctx.trace.trace_id));
-            return exit_code(err.exit);
+            return self.print_problem(&err);
         }
         match ctx.printer.stdout(&text) {
             Ok(()) => {
@@ -227,15 +259,19 @@ impl Finish<'_, '_> {
         let ctx = self.ctx;
         match halt {
             Halt::DryRun(plan) => {
-                if let Err(err) = self.record(log, ExitStatus::Ok, None) {
-                    return self.print_problem(&err);
-                }
                 // A dry run's `--fields` was checked against the plan schema: it selects from the plan.
                 let shown = match selection {
                     Some(sel) => sel.apply(&plan.json),
                     None => plan.json,
                 };
-                match ctx.printer.stdout(&ctx.printer.render(&shown)) {
+                let text = match self.printed(&shown) {
+                    Ok(text) => text,
+                    Err(err) => return self.failure(log, &err),
+                };
+                if let Err(err) = self.record(log, ExitStatus::Ok, None) {
+                    return self.print_problem(&err);
+                }
+                match ctx.printer.stdout(&text) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(err) => self.print_problem(&err),
                 }
@@ -245,9 +281,7 @@ impl Finish<'_, '_> {
                     return self.print_problem(&err);
                 }
                 let _ = ctx.printer.stdout(&ctx.printer.render(&plan.json));
-                ctx.printer
-                    .stderr_json(&problem.to_json(&ctx.trace.trace_id));
-                exit_code(problem.exit)
+                self.print_problem(&problem)
             }
         }
     }
@@ -256,17 +290,26 @@ impl Finish<'_, '_> {
         if let Err(err) = self.record(log, problem.exit, Some(problem)) {
             return self.print_problem(&err);
         }
-        self.ctx
-            .printer
-            .stderr_json(&problem.to_json(&self.ctx.trace.trace_id));
-        exit_code(problem.exit)
+        self.print_problem(problem)
     }
 
     fn print_problem(&self, problem: &Problem) -> ExitCode {
-        self.ctx
-            .printer
-            .stderr_json(&problem.to_json(&self.ctx.trace.trace_id));
+        self.ctx.printer.problem(problem, &self.ctx.trace.trace_id);
         exit_code(problem.exit)
+    }
+
+    /// The text for stdout: the document rendered, or `--jq`'s lines
+    /// (without held secrets; on a terminal without control characters).
+    fn printed(&self, document: &Value) -> Result<String, Problem> {
+        let ctx = self.ctx;
+        match self.jq {
+            Some(filter) => {
+                let document = crate::secrets::scrubbed(document);
+                let text = filter.apply(document.as_ref(), ctx.deadline())?;
+                Ok(ctx.printer.for_stdout(text))
+            }
+            None => Ok(ctx.printer.render(document)),
+        }
     }
 
     fn record(
@@ -288,27 +331,51 @@ impl Finish<'_, '_> {
     }
 }
 
-/// A clap error: help and version print normally; a usage error is JSON
-/// (exit 2) unless stderr is a terminal.
-fn clap_error(err: clap::Error, trace: &TraceContext) -> ExitCode {
-    if matches!(
-        err.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-    ) {
-        let _ = err.print();
-        return ExitCode::SUCCESS;
+/// A clap error. `--help` and `--version` print on stdout (exit 0), unless
+/// a word beside `--help` is unknown (`--help --jsn`: a usage error). The
+/// bare tool shows its help on stderr (exit 2; ERR-11). Any other is a usage
+/// error with clap's suggestion in the hint.
+fn clap_error(
+    err: clap::Error,
+    cmd: &clap::Command,
+    args: &[OsString],
+    early: &Printer,
+    trace: &TraceContext,
+) -> ExitCode {
+    match err.kind() {
+        ErrorKind::DisplayHelp => {
+            let beside: Vec<&OsString> = args
+                .iter()
+                .filter(|a| !matches!(a.to_str(), Some("--help" | "-h")))
+                .collect();
+            if let Err(unknown) = cmd.clone().try_get_matches_from(beside)
+                && unknown.kind() == ErrorKind::UnknownArgument
+            {
+                return report_early(&usage_problem(&unknown), early, trace);
+            }
+            let help = help::dutch(&err.render().to_string());
+            match early.stdout(&help) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(problem) => report_early(&problem, early, trace),
+            }
+        }
+        ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if args.len() <= 1 => {
+            let help = help::dutch(&err.render().to_string());
+            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), help.as_bytes());
+            exit_code(ExitStatus::Usage)
+        }
+        _ => report_early(&usage_problem(&err), early, trace),
     }
-    if std::io::stderr().is_terminal() {
-        let _ = err.print();
-        return exit_code(ExitStatus::Usage);
-    }
-    report_early(&usage_problem(&err), trace)
 }
 
 /// Print an error from before the command started (no audit record: the
 /// invocation did not reach a command).
-fn report_early(problem: &Problem, trace: &TraceContext) -> ExitCode {
-    Printer::new(None, true, false).stderr_json(&problem.to_json(&trace.trace_id));
+fn report_early(problem: &Problem, printer: &Printer, trace: &TraceContext) -> ExitCode {
+    printer.problem(problem, &trace.trace_id);
     exit_code(problem.exit)
 }
 

@@ -100,6 +100,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "VELDEN")]
     pub fields: Option<String>,
 
+    /// jq-expressie op het resultaat (na --fields): tekst los, de rest als compacte JSON, één per regel
+    #[arg(long, global = true, value_name = "EXPRESSIE")]
+    pub jq: Option<String>,
+
     /// Omhul het resultaat met herkomstgegevens: {"data": …, "provenance": …}
     #[arg(long, global = true)]
     pub provenance: bool,
@@ -165,13 +169,19 @@ impl GlobalArgs {
     }
 }
 
-/// The tool's clap command with the profile's utility commands, built.
+/// The tool's clap command with the profile's utility commands, built, and
+/// dressed for people: each leaf's examples (the same list discovery
+/// publishes as `_meta.examples`), the exit-code table under the root help,
+/// `--confirm` hidden where no command behind it mutates, positionals listed
+/// in usage order (rule DISC-20).
 pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
     let cmd = Cli::<C>::command()
         .name(info.name)
         .version(info.version)
         .about(info.description)
         .long_about(info.help)
+        .after_help(crate::help::exit_code_table(info.name))
+        .arg_required_else_help(true)
         .disable_help_subcommand(true)
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -190,22 +200,15 @@ pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
                 .action(clap::ArgAction::Version)
                 .help("Toon de versie"),
         )
-        .subcommand(
-            clap::Command::new("completions")
-                .about("Schrijf een shell-completionscript naar stdout")
-                .arg(
-                    clap::Arg::new("shell")
-                        .required(true)
-                        .value_parser(clap::value_parser!(clap_complete::Shell)),
-                ),
-        );
+        .subcommands(crate::help::utility_commands());
     let mut cmd = in_dutch(cmd);
     cmd.build();
+    crate::help::dress(&mut cmd, C::SPECS);
     cmd
 }
 
 /// Plain `--help` in Dutch: headings and template (rule DISC-20).
-fn in_dutch(cmd: clap::Command) -> clap::Command {
+pub(crate) fn in_dutch(cmd: clap::Command) -> clap::Command {
     cmd.help_template(
         "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
     )
@@ -230,18 +233,6 @@ fn in_dutch(cmd: clap::Command) -> clap::Command {
         arg.help_heading(heading)
     })
     .mut_subcommands(in_dutch)
-}
-
-/// The script `completions SHELL` asks for, if that was the command.
-pub fn completion_script(cmd: &clap::Command, matches: &clap::ArgMatches) -> Option<String> {
-    let ("completions", sub) = matches.subcommand()? else {
-        return None;
-    };
-    let shell = *sub.get_one::<clap_complete::Shell>("shell")?;
-    let mut script = Vec::new();
-    let name = cmd.get_name().to_string();
-    clap_complete::generate(shell, &mut cmd.clone(), name, &mut script);
-    Some(String::from_utf8_lossy(&script).into_owned())
 }
 
 /// The names of the chosen subcommands, outermost first.

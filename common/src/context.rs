@@ -268,7 +268,12 @@ impl<'a> Context<'a> {
         let scope = crate::http::redirect_scope(&request.url, self.base_urls());
         let sent = self.as_sent(request.clone());
         let (client, _) = self.client.as_ref().expect("client was just built");
+        let waiting = crate::spinner::Spinner::start(
+            crate::spinner::waiting_for(&request.url),
+            self.printer.quiet,
+        );
         let response = client.send(&sent, &scope);
+        drop(waiting);
         let response = response?;
         self.audit.url = Some(response.url.clone());
         self.audit.http_status = Some(response.status);

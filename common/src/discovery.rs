@@ -22,7 +22,7 @@ use crate::{PROFILE_VERSION, exit};
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// Utility commands that are not tools (rule CONV-2).
-pub const UTILITY_COMMANDS: [&str; 1] = ["completions"];
+pub const UTILITY_COMMANDS: [&str; 3] = ["completions", "man", "help"];
 
 /// The command paths of all leaves of the (built) clap tree, utilities excluded.
 pub fn leaf_paths(cmd: &Command) -> Vec<Vec<String>> {

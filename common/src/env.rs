@@ -182,12 +182,18 @@ pub const PROFILE_ENV: &[EnvVar] = &[
         EnvKind::Setting,
         "extra resource-attributen voor OTLP (sleutel=waarde,…)",
     ),
+    EnvVar::new(
+        "COLUMNS",
+        EnvKind::Setting,
+        "breedte in tekens waarop --output table past; standaard de breedte van de terminal",
+    ),
 ];
 
 /// Variables whose unreadable (non-UTF-8) value is harmless and not an error:
 /// an invalid `TRACEPARENT` is ignored (AUDIT-11), `NO_COLOR` counts by its
-/// presence alone, and a `TERM` that is not `dumb` changes nothing.
-const LENIENT: &[&str] = &["TRACEPARENT", "NO_COLOR", "TERM"];
+/// presence alone, a `TERM` that is not `dumb` changes nothing, and an
+/// unreadable `COLUMNS` leaves the terminal width.
+const LENIENT: &[&str] = &["TRACEPARENT", "NO_COLOR", "TERM", "COLUMNS"];
 
 /// The value of one declared variable as the process found it.
 #[derive(Clone, Debug)]

@@ -32,12 +32,20 @@ pub struct Printer {
     pub format: OutputFormat,
     pub color: bool,
     pub quiet: bool,
+    /// Problems as text for people, with colour or not: `Some` when stderr
+    /// is a terminal and `--output json` was not asked for (rule ERR-1).
+    pub problem_text: Option<bool>,
+    /// The width tables fit: `COLUMNS`, else the terminal's ([`Printer::with_width`]).
+    pub width: Option<usize>,
 }
 
 impl Printer {
-    /// The printer for these options; `None` picks by terminal.
+    /// The printer for these options; `None` picks by terminal. `no_color`
+    /// is `--no-color`, `NO_COLOR` or `TERM=dumb`, for both streams.
     pub fn new(format: Option<OutputFormat>, no_color: bool, quiet: bool) -> Self {
         let terminal = io::stdout().is_terminal();
+        let problem_text =
+            (io::stderr().is_terminal() && format != Some(OutputFormat::Json)).then_some(!no_color);
         let format = format.unwrap_or(if terminal {
             OutputFormat::Pretty
         } else {
@@ -47,6 +55,54 @@ impl Printer {
             format,
             color: terminal && !no_color,
             quiet,
+            problem_text,
+            width: None,
+        }
+    }
+
+    /// Tables fit `columns` (the `COLUMNS` variable) if it is a number, else
+    /// the width of the terminal on stdout, if it is one.
+    #[must_use]
+    pub fn with_width(mut self, columns: Option<&str>) -> Self {
+        self.width = columns
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|w| *w > 0)
+            .or_else(|| {
+                console::Term::stdout()
+                    .size_checked()
+                    .map(|(_, cols)| usize::from(cols))
+            });
+        self
+    }
+
+    /// The printer for a problem from before the command line was parsed:
+    /// `--output json` and `--no-color` as the raw words say, colour also
+    /// off under `NO_COLOR` or `TERM=dumb`.
+    pub fn early(args: &[std::ffi::OsString], env: &crate::env::Env) -> Self {
+        let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+        let json = words
+            .windows(2)
+            .any(|w| matches!(w[0], "--output" | "-o") && matches!(w[1], "json" | "raw"))
+            || words
+                .iter()
+                .any(|w| matches!(*w, "--output=json" | "--output=raw" | "-ojson" | "-oraw"));
+        let no_color = words.contains(&"--no-color")
+            || env.get("NO_COLOR").is_some()
+            || env.get("TERM") == Some("dumb");
+        Self::new(json.then_some(OutputFormat::Json), no_color, false)
+    }
+
+    /// A problem on stderr: text for people on a terminal, else the one
+    /// JSON object of rule ERR-1. Both come from [`Problem::to_json`], so
+    /// both are scrubbed of held secrets and capped.
+    pub fn problem(&self, problem: &Problem, trace_id: &str) {
+        let json = problem.to_json(trace_id);
+        match self.problem_text {
+            Some(color) => {
+                let text = crate::render::problem_text::render(&json, color);
+                let _ = io::stderr().lock().write_all(text.as_bytes());
+            }
+            None => self.stderr_json(&json),
         }
     }
 
@@ -60,12 +116,30 @@ impl Printer {
             OutputFormat::Pretty => {
                 serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
             }
-            OutputFormat::Table => render_table(value, self.color),
+            OutputFormat::Table => crate::render::table::render(
+                value,
+                crate::render::table::Layout {
+                    width: self.width,
+                    color: self.color,
+                },
+            ),
         };
         if !text.ends_with('\n') {
             text.push('\n');
         }
         text
+    }
+
+    /// Text that is not a rendered document (`--jq`'s lines) as it may go
+    /// to stdout: without held secrets, and on a terminal without control
+    /// characters other than line breaks (rule OUT-6).
+    pub fn for_stdout(&self, text: String) -> String {
+        let text = secrets::scrub(&text).into_owned();
+        if io::stdout().is_terminal() {
+            crate::render::printable(&text, true)
+        } else {
+            text
+        }
     }
 
     /// Write rendered data to stdout. A closed pipe counts as success.
@@ -103,150 +177,6 @@ impl Printer {
     }
 }
 
-/// Control characters from a source never reach a terminal (rule OUT-6).
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
-}
-
-fn scalar_text(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(s) => printable(s),
-        Value::Array(items) if items.iter().all(|v| !v.is_object() && !v.is_array()) => {
-            items.iter().map(scalar_text).collect::<Vec<_>>().join(", ")
-        }
-        other => printable(&other.to_string()),
-    }
-}
-
-fn is_record_list(value: &Value) -> bool {
-    matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
-}
-
-fn render_table(value: &Value, color: bool) -> String {
-    let mut out = String::new();
-    match value {
-        Value::Array(items) if is_record_list(value) => table_of_records(items, color, &mut out),
-        Value::Array(items) if items.is_empty() => out.push_str("(geen resultaten)\n"),
-        Value::Object(_) => object_rows(value, color, &mut out),
-        other => out.push_str(&scalar_text(other)),
-    }
-    out
-}
-
-/// Key/value rows for scalars (nested objects flattened with dots), then a
-/// table for each list of records.
-fn object_rows(value: &Value, color: bool, out: &mut String) {
-    let mut rows = Vec::new();
-    let mut lists = Vec::new();
-    flatten(value, String::new(), &mut rows, &mut lists);
-    let width = rows
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
-    for (key, text) in rows {
-        let pad = width - key.chars().count();
-        out.push_str(&format!(
-            "{}{}  {text}\n",
-            bold(&key, color),
-            " ".repeat(pad)
-        ));
-    }
-    for (key, items) in lists {
-        out.push_str(&format!("\n{}\n", bold(&key, color)));
-        table_of_records(items, color, out);
-    }
-}
-
-fn flatten<'a>(
-    value: &'a Value,
-    prefix: String,
-    rows: &mut Vec<(String, String)>,
-    lists: &mut Vec<(String, &'a Vec<Value>)>,
-) {
-    match value {
-        Value::Object(map) if !map.is_empty() => {
-            for (k, v) in map {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flatten(v, key, rows, lists);
-            }
-        }
-        Value::Array(items) if is_record_list(value) => lists.push((prefix, items)),
-        other => rows.push((prefix, scalar_text(other))),
-    }
-}
-
-fn table_of_records(items: &[Value], color: bool, out: &mut String) {
-    let mut columns: Vec<String> = Vec::new();
-    for item in items {
-        if let Value::Object(map) = item {
-            for key in map.keys() {
-                if !columns.contains(key) {
-                    columns.push(key.clone());
-                }
-            }
-        }
-    }
-    let cells: Vec<Vec<String>> = items
-        .iter()
-        .map(|item| {
-            columns
-                .iter()
-                .map(|c| {
-                    item.get(c)
-                        .map(scalar_text)
-                        .unwrap_or_default()
-                        .replace('\n', " ")
-                })
-                .collect()
-        })
-        .collect();
-    let widths: Vec<usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            cells
-                .iter()
-                .map(|row| row[i].chars().count())
-                .chain([c.chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |texts: Vec<String>| {
-        texts
-            .iter()
-            .zip(&widths)
-            .map(|(t, w)| format!("{t}{}", " ".repeat(w - t.chars().count())))
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_string()
-    };
-    let header = line(columns.clone());
-    out.push_str(&bold(&header, color));
-    out.push('\n');
-    for row in cells {
-        out.push_str(&line(row));
-        out.push('\n');
-    }
-}
-
-fn bold(text: &str, color: bool) -> String {
-    if color {
-        format!("\x1b[1m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +187,8 @@ mod tests {
             format,
             color: false,
             quiet: false,
+            problem_text: None,
+            width: None,
         }
     }
 
@@ -282,8 +214,9 @@ mod tests {
     fn table_cells_carry_no_control_characters() {
         let text = printer(OutputFormat::Table).render(&json!({"naam": "a\u{1b}[31mb\nc"}));
         assert!(!text.contains('\u{1b}'), "{text:?}");
+        // A line break is a line break, not U+FFFD (issue 13.4).
         assert!(
-            text.starts_with("naam  a\u{fffd}[31mb\u{fffd}c"),
+            text.starts_with("naam  a\u{fffd}[31mb\n      c"),
             "{text:?}"
         );
     }

@@ -4,6 +4,29 @@
 use crate::error::Problem;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
+/// The closest valid word clap found (a command, a flag, a value), or for
+/// an unknown flag near the profile's `--json`, that one (clap does not know it).
+fn suggestion(err: &clap::Error, arg: &str) -> Option<String> {
+    let clap_says = [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ]
+    .into_iter()
+    .find_map(|kind| match err.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(list) => list.first().cloned(),
+        _ => None,
+    });
+    clap_says.or_else(|| {
+        let flag = arg.split(['=', ' ']).next().unwrap_or(arg);
+        (err.kind() == ErrorKind::UnknownArgument && flag.starts_with("--"))
+            .then(|| crate::suggest::closest(flag, &["--json"]))
+            .flatten()
+            .map(str::to_string)
+    })
+}
+
 fn context_text(err: &clap::Error, kind: ContextKind) -> Option<String> {
     match err.get(kind)? {
         ContextValue::String(s) => Some(s.clone()),
@@ -40,7 +63,10 @@ pub fn usage_problem(err: &clap::Error) -> Problem {
         _ => "ongeldige aanroep".to_string(),
     };
     let mut hint = String::from("zie --help of --help --json");
-    if let Some(valid) = context_text(err, ContextKind::ValidValue).filter(|v| !v.trim().is_empty())
+    if let Some(suggestion) = suggestion(err, &arg) {
+        hint = format!("{}; {hint}", crate::suggest::did_you_mean(&suggestion));
+    } else if let Some(valid) =
+        context_text(err, ContextKind::ValidValue).filter(|v| !v.trim().is_empty())
     {
         hint = format!("geldige waarden: {valid}; {hint}");
     }

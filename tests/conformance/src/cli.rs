@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgAction, Parser, ValueEnum};
 use serde_json::{Value, json};
 
 /// Test een opdrachtregelprogramma tegen het overheid-CLI-profiel 1.0.
@@ -14,6 +14,12 @@ use serde_json::{Value, json};
 #[command(
     name = "profile-check",
     version,
+    // Dutch throughout, also where clap writes its own words (DISC-20).
+    help_template = "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
+    override_usage = "profile-check [OPTIES] [-- <PROGRAMMA>...]",
+    next_help_heading = "Opties",
+    disable_help_flag = true,
+    disable_version_flag = true,
     after_long_help = "Voorbeelden:\n  profile-check -- kvk-cli\n  profile-check --env KVK_API_BASE=http://127.0.0.1:8089/kvk -- kvk-cli\n  profile-check --rule MUT-2 --output json -- python3 mijn_cli.py"
 )]
 pub(crate) struct Arguments {
@@ -30,20 +36,20 @@ pub(crate) struct Arguments {
     #[arg(long = "rule", value_name = "ID")]
     pub rules: Vec<String>,
 
-    /// Uitvoerformaat; standaard table op een terminal en json daarbuiten.
-    #[arg(long, value_enum)]
+    /// Uitvoerformaat: json, pretty of table; standaard table op een terminal en json daarbuiten.
+    #[arg(long, value_enum, value_name = "FORMAAT", hide_possible_values = true)]
     pub output: Option<Format>,
 
     /// Toon de controles met hun regels en stop.
     #[arg(long)]
     pub list_rules: bool,
 
-    /// Tijdslimiet per aanroep in seconden; daarna wordt de procesgroep beëindigd.
-    #[arg(long, value_name = "SECONDEN", default_value = "10", value_parser = parse_seconds)]
+    /// Tijdslimiet per aanroep in seconden (standaard 10); daarna wordt de procesgroep beëindigd.
+    #[arg(long, value_name = "SECONDEN", default_value = "10", value_parser = parse_seconds, hide_default_value = true)]
     pub timeout: Duration,
 
-    /// Aantal aanroepen tegelijk.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// Aantal aanroepen tegelijk (standaard 8).
+    #[arg(long, value_name = "N", default_value_t = 8, hide_default_value = true)]
     pub jobs: usize,
 
     /// Extra voorbeeldaanroep (woorden na de programmanaam) voor programma's zonder bruikbare discovery; herhaalbaar.
@@ -59,8 +65,16 @@ pub(crate) struct Arguments {
     pub json: bool,
 
     /// Het programma en zijn vaste voorvoegsel-argumenten, na `--`.
-    #[arg(last = true, value_name = "PROGRAMMA")]
+    #[arg(last = true, value_name = "PROGRAMMA", help_heading = "Argumenten")]
     pub program: Vec<String>,
+
+    /// Toon deze hulp (met --json: de machineleesbare beschrijving).
+    #[arg(short, long, action = ArgAction::Help)]
+    help: Option<bool>,
+
+    /// Toon de versie.
+    #[arg(short = 'V', long, action = ArgAction::Version)]
+    version: Option<bool>,
 }
 
 /// Report formats.

@@ -16,19 +16,42 @@ use test_support::{FakeServer, Mounts};
 
 /// Nep-bronnen (fictieve testgegevens) op een loopback-poort, voor benchmarks en werken zonder internet.
 #[derive(Parser)]
-#[command(name = "fake-upstream", version, after_long_help = after_help())]
+#[command(
+    name = "fake-upstream",
+    version,
+    after_long_help = after_help(),
+    // Dutch throughout, also where clap writes its own words.
+    help_template = "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
+    override_usage = "fake-upstream [OPTIES]",
+    next_help_heading = "Opties",
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
 struct Arguments {
-    /// Poort om op te luisteren (0 kiest een vrije poort).
-    #[arg(long, default_value_t = 0)]
+    /// Poort om op te luisteren; standaard 0: een vrije poort.
+    #[arg(
+        long,
+        value_name = "POORT",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     port: u16,
 
-    /// Adres om op te luisteren; alleen loopback-adressen (127.0.0.1, ::1) zijn toegestaan.
-    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    /// Adres om op te luisteren, standaard 127.0.0.1; alleen loopback-adressen (127.0.0.1, ::1) zijn toegestaan.
+    #[arg(long, value_name = "ADRES", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST), hide_default_value = true)]
     bind: IpAddr,
 
-    /// Bron om te serveren, herhaalbaar (standaard: alle). Elke bron staat onder /<naam>.
-    #[arg(long = "source", value_name = "NAAM", value_parser = source_names())]
+    /// Bron om te serveren (zie Bronnen hieronder), herhaalbaar; standaard alle. Elke bron staat onder /<naam>.
+    #[arg(long = "source", value_name = "NAAM", value_parser = source_names(), hide_possible_values = true)]
     sources: Vec<String>,
+
+    /// Toon deze hulp.
+    #[arg(short, long, action = clap::ArgAction::Help)]
+    help: Option<bool>,
+
+    /// Toon de versie.
+    #[arg(short = 'V', long, action = clap::ArgAction::Version)]
+    version: Option<bool>,
 }
 
 fn source_names() -> clap::builder::PossibleValuesParser {

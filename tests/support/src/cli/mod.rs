@@ -14,6 +14,8 @@
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
 //! - [`family_dir`]: where the family's other CLIs are, for tools that run them as children.
 //! - [`check_discovery_budget`]: the discovery document stays small, its entries compact.
+//! - [`assert_dutch_help`]: a program's `--help` has no English left.
+//! - [`bash_completes`]: what bash's completion of a program offers, driven for real.
 
 mod audit;
 mod budget;
@@ -34,6 +36,61 @@ pub use run::{Run, run};
 pub use sandbox::Sandbox;
 pub use schema::{assert_valid, assert_valid_against, schema};
 pub use shared_args::{check_kvk_nummer, check_peildatum};
+
+/// Runs `program --help` and asserts that it is Dutch throughout: it has `Gebruik: <usage>` and
+/// none of the words clap writes in English (issue 13.5, DISC-20).
+pub fn assert_dutch_help(program: &str, usage: &str) {
+    let out = std::process::Command::new(program)
+        .arg("--help")
+        .output()
+        .expect("the program runs");
+    assert!(out.status.success(), "{program} --help");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains(&format!("Gebruik: {usage}")), "{help}");
+    let english: Vec<&str> = common::help::CLAP_ENGLISH
+        .iter()
+        .map(|(en, _)| *en)
+        .chain([
+            "Usage:",
+            "Options:",
+            "Arguments:",
+            "Print help",
+            "Print version",
+        ])
+        .filter(|en| help.contains(en))
+        .collect();
+    assert!(english.is_empty(), "{english:?} in:\n{help}");
+}
+
+/// What bash completes for `words` (the last one the word being completed, the first the
+/// program's name): the script of `program completions bash` is sourced, `COMP_WORDS` and
+/// `COMP_CWORD` are set, and the function registered for the name is called as bash calls it;
+/// the answer is `COMPREPLY` (issue 13.1, CONV-2).
+pub fn bash_completes(program: &str, words: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let script = format!(
+        r#"source <("$PROGRAM" completions bash)
+COMP_WORDS=({words}); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=()
+f=$(complete -p "${{COMP_WORDS[0]}}" | sed -E 's/.*-F ([^ ]+).*/\1/')
+"$f" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+printf '%s\n' "${{COMPREPLY[@]}}""#,
+        words = quoted.join(" ")
+    );
+    let out = std::process::Command::new("bash")
+        .env_clear()
+        .env("PROGRAM", program)
+        .env("PATH", "/usr/bin:/bin")
+        .args(["-c", &script])
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then released).
 pub fn closed_port() -> u16 {

@@ -1,0 +1,106 @@
+//! Law text for people (issue 13.4, 13.5): `regeling artikel` in `--output
+//! table` reads like the law at the terminal's width, and the help lists the
+//! positionals in usage order. Bash completes below the first word (13.1).
+
+use std::process::{Command, Stdio};
+
+use test_support::{FakeServer, Mounts};
+
+const TOOL: &str = env!("CARGO_BIN_EXE_koop-cli");
+
+fn koop(home: &std::path::Path, fake: &FakeServer) -> Command {
+    let mut cmd = Command::new(TOOL);
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("KOOP_AUDIT_LOG", home.join("audit.jsonl"))
+        .env("KOOP_SRU_URL", fake.url("/koop"))
+        .env("KOOP_REPOSITORY_URL", fake.url("/koop/repository"))
+        .stdin(Stdio::null());
+    cmd
+}
+
+fn fake() -> FakeServer {
+    let router = test_support::koop::Koop::new();
+    FakeServer::start(
+        Mounts::new()
+            .mount("/koop", move |r| router.route(r))
+            .into_handler(),
+    )
+}
+
+#[test]
+fn an_article_in_a_table_reads_like_the_law() {
+    let home = tempfile::tempdir().unwrap();
+    let fake = fake();
+    let out = koop(home.path(), &fake)
+        .env("COLUMNS", "80")
+        .args(["regeling", "artikel", "BWBR0041330", "5.15a", "-o", "table"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !text.contains('\u{fffd}'),
+        "line breaks are not U+FFFD:\n{text}"
+    );
+    assert!(
+        text.lines().all(|l| l.chars().count() <= 80),
+        "fits 80 columns:\n{text}"
+    );
+    // Each lid and each item on its own line, wrapped under its own text.
+    let tekst: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("artikel.tekst"))
+        .take_while(|l| !l.starts_with("artikel.wetten_url"))
+        .collect();
+    assert!(
+        tekst[0].ends_with("1. Als artikel 5.15, eerste lid, van toepassing is, worden"),
+        "{text}"
+    );
+    let item_a = tekst
+        .iter()
+        .position(|l| l.trim_start().starts_with("a. als degene"))
+        .expect("item a");
+    let indent = |l: &str| l.chars().take_while(|c| *c == ' ').count();
+    assert_eq!(
+        indent(tekst[item_a + 1]),
+        indent(tekst[item_a]) + 3,
+        "{text}"
+    );
+    assert!(tekst.iter().any(|l| {
+        l.trim_start()
+            .starts_with("2. Dit artikel is niet van toepassing als:")
+    }));
+}
+
+#[test]
+fn positionals_are_listed_in_usage_order() {
+    let home = tempfile::tempdir().unwrap();
+    let fake = fake();
+    let out = koop(home.path(), &fake)
+        .args(["regeling", "artikel", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("[OPTIES] <BWB_ID> <ARTIKEL>"), "{help}");
+    let bwb = help.find("  <BWB_ID>").expect("BWB_ID listed");
+    let artikel = help.find("  <ARTIKEL>").expect("ARTIKEL listed");
+    assert!(bwb < artikel, "{help}");
+}
+
+#[test]
+fn bash_completes_below_the_first_word_not_files() {
+    let subcommands = test_support::cli::bash_completes(TOOL, &["koop-cli", "regeling", ""]);
+    for sub in ["zoek", "get", "artikel", "versies"] {
+        assert!(subcommands.contains(&sub.to_string()), "{subcommands:?}");
+    }
+    assert_eq!(
+        test_support::cli::bash_completes(TOOL, &["koop-cli", "regeling", "artikel", "--peil"]),
+        ["--peildatum"]
+    );
+}

@@ -1,0 +1,569 @@
+//! People in a terminal (issue 13): completions driven through real shells,
+//! "did you mean", help that teaches, problems as text on a real
+//! pseudo-terminal (`script` from util-linux), `--jq`, and the spinner.
+//! Pipes keep the JSON contract; these tests check both sides.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use test_support::FakeServer;
+
+const TOOL: &str = env!("CARGO_BIN_EXE_kvk-cli");
+
+/// Whether `program` runs here; a test that needs it says why it skips.
+/// CI installs bash, zsh, fish and util-linux (`.ci/run`), so there it never skips.
+#[allow(clippy::print_stderr, reason = "the reason for a skip")]
+fn available(program: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !found {
+        eprintln!("overgeslagen: {program} is niet geïnstalleerd");
+    }
+    found
+}
+
+/// `kvk-cli` in a clean environment pointing at `base` with a key.
+fn tool(home: &Path, base: &str) -> Command {
+    let mut cmd = Command::new(TOOL);
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("KVK_AUDIT_LOG", home.join("audit.jsonl"))
+        .env("KVK_API_BASE", base)
+        .env("KVK_API_KEY", "sleutel-terminal")
+        .stdin(Stdio::null());
+    cmd
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(mut cmd: Command, args: &[&str]) -> Out {
+    let out = cmd.args(args).output().expect("kvk-cli runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `kvk-cli ARGS` (a shell line after the tool's path) on a pseudo-terminal:
+/// stdin, stdout and stderr are the terminal unless the line redirects them.
+/// Returns everything the terminal showed and the exit code.
+fn on_terminal(home: &Path, base: &str, line: &str, env: &[(&str, &str)]) -> (String, i32) {
+    let mut cmd = Command::new("script");
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm-256color")
+        .env("KVK_AUDIT_LOG", home.join("audit.jsonl"))
+        .env("KVK_API_BASE", base)
+        .env("KVK_API_KEY", "sleutel-terminal")
+        .envs(env.iter().copied())
+        .args(["-qec", &format!("{TOOL} {line}"), "/dev/null"])
+        .stdin(Stdio::null());
+    let out = cmd.output().expect("script runs");
+    (
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn home() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temporary home")
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+// ---- 1. completions -------------------------------------------------------
+
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    test_support::cli::bash_completes(TOOL, words)
+}
+
+#[test]
+fn bash_completes_commands_options_and_values_at_every_depth() {
+    if !available("bash") {
+        return;
+    }
+    assert_eq!(bash_completes(&["kvk-cli", "basis"]), ["basisprofiel"]);
+    let depth2 = bash_completes(&["kvk-cli", "basisprofiel", ""]);
+    for sub in ["get", "eigenaar", "hoofdvestiging", "vestigingen"] {
+        assert!(depth2.contains(&sub.to_string()), "{depth2:?}");
+    }
+    let depth3 = bash_completes(&["kvk-cli", "basisprofiel", "hoofdvestiging", "--g"]);
+    assert_eq!(depth3, ["--geo"]);
+    assert_eq!(
+        bash_completes(&["kvk-cli", "basisprofiel", "get", "--out"]),
+        ["--output"]
+    );
+    for words in [
+        &["kvk-cli", "--output", ""][..],
+        &["kvk-cli", "zoeken", "--output", ""],
+        &["kvk-cli", "basisprofiel", "get", "--output", ""],
+    ] {
+        assert_eq!(
+            bash_completes(words),
+            ["json", "pretty", "table"],
+            "{words:?}"
+        );
+    }
+}
+
+#[test]
+fn fish_completes_below_the_first_word() {
+    if !available("fish") {
+        return;
+    }
+    let script = r#"source ("$TOOL" completions fish | psub)
+complete -C "kvk-cli basisprofiel "
+echo ---
+complete -C "kvk-cli basisprofiel get --output ""#;
+    let out = Command::new("fish")
+        .env_clear()
+        .env("TOOL", TOOL)
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home().path())
+        .args(["-c", script])
+        .output()
+        .expect("fish runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (subs, values) = text.split_once("---").expect("two answers");
+    assert!(
+        subs.lines().any(|l| l.starts_with("hoofdvestiging\t")),
+        "{text}"
+    );
+    let values: Vec<&str> = values
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(values, ["json", "pretty", "table"], "{text}");
+}
+
+#[test]
+fn zsh_and_fish_scripts_parse() {
+    for (shell, flag) in [("zsh", "-n"), ("fish", "--no-execute")] {
+        if !available(shell) {
+            continue;
+        }
+        let home = home();
+        let script = run(
+            tool(home.path(), "http://127.0.0.1:9"),
+            &["completions", shell],
+        );
+        assert_eq!(script.code, 0);
+        let file = home.path().join(format!("kvk-cli.{shell}"));
+        std::fs::write(&file, &script.stdout).unwrap();
+        let status = Command::new(shell)
+            .arg(flag)
+            .arg(&file)
+            .env("HOME", home.path())
+            .status()
+            .expect("shell runs");
+        assert!(status.success(), "{shell} {flag} refused the script");
+    }
+}
+
+// ---- 2. did you mean, help, bare tool ------------------------------------
+
+#[test]
+fn unknown_words_get_the_closest_valid_one_in_the_hint() {
+    let home = home();
+    for (args, suggestion) in [
+        (&["basisprofile", "get", "68750110"][..], "'basisprofiel'"),
+        (&["zoeken", "--feilds", "naam"], "'--fields'"),
+        (&["zoeken", "--output", "tabel"], "'table'"),
+        (&["--help", "--jsn"], "'--json'"),
+        (&["help", "basisprofil"], "'basisprofiel'"),
+    ] {
+        let out = run(tool(home.path(), "http://127.0.0.1:9"), args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        let problem = json(&out.stderr);
+        let hint = problem["hint"].as_str().unwrap_or_default();
+        assert!(
+            hint.contains(&format!("bedoelde je {suggestion}?")),
+            "{args:?}: {problem}"
+        );
+    }
+}
+
+#[test]
+fn a_bare_tool_shows_its_help_on_stderr_with_exit_2() {
+    let home = home();
+    let out = run(tool(home.path(), "http://127.0.0.1:9"), &[]);
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr.contains("Gebruik: kvk-cli [OPTIES] <OPDRACHT>"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("basisprofiel"), "{}", out.stderr);
+}
+
+#[test]
+fn help_command_works_like_clap_and_every_help_shows_its_examples() {
+    let home = home();
+    let discovery = json(&run(tool(home.path(), "x"), &["--help", "--json"]).stdout);
+    for entry in discovery["tools"].as_array().expect("tools") {
+        let argv: Vec<&str> = entry["_meta"]["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        let mut args = vec!["help"];
+        args.extend(&argv);
+        let via_help = run(tool(home.path(), "x"), &args);
+        assert_eq!(via_help.code, 0, "{args:?}: {}", via_help.stderr);
+        let mut flag = argv.clone();
+        flag.push("--help");
+        let via_flag = run(tool(home.path(), "x"), &flag);
+        assert_eq!(via_help.stdout, via_flag.stdout, "{argv:?}");
+        assert!(via_help.stdout.contains("Voorbeelden:"), "{argv:?}");
+        for example in entry["_meta"]["examples"].as_array().expect("examples") {
+            let words: Vec<String> = example
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_str().unwrap())
+                .map(|w| {
+                    if w.contains(' ') {
+                        format!("'{w}'")
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect();
+            let line = format!("kvk-cli {}", words.join(" "));
+            assert!(
+                via_help.stdout.contains(&line),
+                "{line} missing:\n{}",
+                via_help.stdout
+            );
+        }
+        // Read-only commands: nothing to confirm (rule DISC-20).
+        assert!(!via_help.stdout.contains("--confirm"), "{argv:?}");
+        // Dutch throughout.
+        for english in ["[OPTIONS]", "[possible values", "[default:", "Usage:"] {
+            assert!(!via_help.stdout.contains(english), "{english} in {argv:?}");
+        }
+    }
+    let root = run(tool(home.path(), "x"), &["help"]);
+    assert_eq!(root.code, 0);
+    assert!(root.stdout.contains("Afsluitcodes:"), "{}", root.stdout);
+    assert!(root.stdout.contains("124  TIMEOUT"), "{}", root.stdout);
+}
+
+#[test]
+fn man_prints_a_roff_page_outside_discovery() {
+    let home = home();
+    let page = run(tool(home.path(), "x"), &["man"]);
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    assert!(
+        page.stdout.starts_with(".ie") || page.stdout.contains(".TH kvk-cli"),
+        "{}",
+        &page.stdout[..200]
+    );
+    for section in [".SH NAAM", ".SH OVERZICHT", ".SH OPTIES", "basisprofiel"] {
+        assert!(page.stdout.contains(section), "{section}");
+    }
+    let discovery = run(tool(home.path(), "x"), &["--help", "--json"]).stdout;
+    for utility in ["\"man", "\"help", "\"completions"] {
+        assert!(
+            !discovery.contains(&format!("{utility}\"")),
+            "{utility} in discovery"
+        );
+    }
+}
+
+// ---- 3. problems for people ---------------------------------------------
+
+#[test]
+fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
+    if !available("script") {
+        return;
+    }
+    let home = home();
+    let (shown, code) = on_terminal(home.path(), "http://127.0.0.1:9", "basisprofile get", &[]);
+    assert_eq!(code, 2, "{shown}");
+    assert!(!shown.contains("{\"type\""), "{shown}");
+    assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");
+    let plain = strip_ansi(&shown);
+    for part in [
+        "fout: Ongeldig gebruik",
+        "onbekend commando: basisprofile",
+        "hint: bedoelde je 'basisprofiel'?",
+        "afsluitcode 2 (USAGE)",
+    ] {
+        assert!(plain.contains(part), "{part} missing: {plain}");
+    }
+    for refusal in [&[("NO_COLOR", "1")][..], &[("TERM", "dumb")]] {
+        let (shown, _) = on_terminal(
+            home.path(),
+            "http://127.0.0.1:9",
+            "basisprofile get",
+            refusal,
+        );
+        assert!(!shown.contains('\x1b'), "{refusal:?}: {shown:?}");
+        assert!(shown.contains("fout: Ongeldig gebruik"), "{shown}");
+    }
+    let (shown, _) = on_terminal(
+        home.path(),
+        "http://127.0.0.1:9",
+        "basisprofile get --no-color",
+        &[],
+    );
+    assert!(!shown.contains('\x1b'), "{shown:?}");
+    // Data piped on, the person still reads the error.
+    let (shown, _) = on_terminal(
+        home.path(),
+        "http://127.0.0.1:9",
+        "zoeken --naam x > /dev/null",
+        &[],
+    );
+    assert!(
+        strip_ansi(&shown).contains("fout: Bron niet bereikbaar"),
+        "{shown}"
+    );
+    // `--output json` asks for the machine form, terminal or not.
+    let (shown, code) = on_terminal(
+        home.path(),
+        "http://127.0.0.1:9",
+        "zoeken --naam x --output json",
+        &[],
+    );
+    assert_eq!(code, 69);
+    assert_eq!(json(&shown)["exit_code"], 69, "{shown}");
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_timeout_names_its_limit_and_origin() {
+    let fake = FakeServer::start(|r| test_support::kvk::kvk(r).delay(Duration::from_secs(3)));
+    let home = home();
+    let out = run(
+        tool(home.path(), &fake.base_url()),
+        &["basisprofiel", "get", "68750110", "--timeout", "0.5"],
+    );
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    let problem = json(&out.stderr);
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("tijdslimiet 0.5 s, gezet met --timeout"),
+        "{detail}"
+    );
+}
+
+// ---- 7. --jq ---------------------------------------------------------------
+
+#[test]
+fn jq_prints_strings_raw_and_the_rest_compact_one_per_line() {
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let base = fake.base_url();
+    let whole = json(
+        &run(
+            tool(home.path(), &base),
+            &["basisprofiel", "get", "68750110"],
+        )
+        .stdout,
+    );
+    let out = run(
+        tool(home.path(), &base),
+        &[
+            "basisprofiel",
+            "get",
+            "68750110",
+            "--jq",
+            ".naam, .kvkNummer, {n: .naam}",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let naam = whole["naam"].as_str().unwrap();
+    let expected = format!(
+        "{naam}\n{}\n{}\n",
+        whole["kvkNummer"].as_str().unwrap(),
+        serde_json::json!({"n": naam})
+    );
+    assert_eq!(out.stdout, expected);
+    // After --fields: only the selected fields reach the filter.
+    let out = run(
+        tool(home.path(), &base),
+        &[
+            "basisprofiel",
+            "get",
+            "68750110",
+            "--fields",
+            "naam",
+            "--jq",
+            "keys",
+        ],
+    );
+    assert_eq!(out.stdout, "[\"naam\"]\n", "{}", out.stderr);
+}
+
+#[test]
+fn a_bad_jq_expression_is_exit_2_before_any_request() {
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let out = run(
+        tool(home.path(), &fake.base_url()),
+        &["basisprofiel", "get", "68750110", "--jq", ".naam | ("],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(
+        json(&out.stderr)["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--jq")
+    );
+    assert!(
+        fake.requests().is_empty(),
+        "no request for a bad expression"
+    );
+    let discovery = json(&run(tool(home.path(), "x"), &["--help", "--json"]).stdout);
+    assert!(
+        discovery["global_options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["name"] == "--jq"),
+        "discovery lists --jq"
+    );
+}
+
+// ---- 8. spinner ------------------------------------------------------------
+
+#[test]
+fn a_slow_call_shows_a_spinner_on_a_terminal_only() {
+    if !available("script") {
+        return;
+    }
+    let fake = FakeServer::start(|r| test_support::kvk::kvk(r).delay(Duration::from_millis(1800)));
+    let home = home();
+    let base = fake.base_url();
+    let (shown, code) = on_terminal(home.path(), &base, "basisprofiel get 68750110 -o json", &[]);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("wachten op 127.0.0.1…"), "{shown:?}");
+    // Cleared before the data: the document starts after the last erase.
+    let data = shown.rsplit("\x1b[2K").next().unwrap_or(&shown);
+    assert!(
+        json(data.trim_start_matches('\r'))["kvkNummer"] == "68750110",
+        "{shown:?}"
+    );
+    let (shown, _) = on_terminal(
+        home.path(),
+        &base,
+        "basisprofiel get 68750110 -o json --quiet",
+        &[],
+    );
+    assert!(!shown.contains("wachten op"), "--quiet: {shown:?}");
+    let piped = run(
+        tool(home.path(), &base),
+        &["basisprofiel", "get", "68750110"],
+    );
+    assert_eq!(piped.code, 0);
+    assert!(
+        piped.stderr.is_empty(),
+        "nothing in a pipe: {:?}",
+        piped.stderr
+    );
+    // A quick call shows nothing.
+    let quick = FakeServer::start(test_support::kvk::kvk);
+    let (shown, _) = on_terminal(
+        home.path(),
+        &quick.base_url(),
+        "basisprofiel get 68750110 -o json",
+        &[],
+    );
+    assert!(!shown.contains("wachten op"), "{shown:?}");
+}
+
+// ---- 4. tables fit the terminal --------------------------------------------
+
+#[test]
+fn a_table_fits_the_width_of_the_terminal() {
+    if !available("script") {
+        return;
+    }
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let base = fake.base_url();
+    let args = ["basisprofiel", "get", "68750110", "-o", "table"];
+    let piped = run(tool(home.path(), &base), &args);
+    assert!(
+        piped.stdout.lines().any(|l| l.chars().count() > 60),
+        "wide enough to test"
+    );
+    let (shown, code) = {
+        let line = format!("stty rows 24 cols 60; {TOOL} {}", args.join(" "));
+        let out = Command::new("script")
+            .env_clear()
+            .env("HOME", home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .env("SHELL", "/bin/sh")
+            .env("TERM", "dumb")
+            .env("KVK_AUDIT_LOG", home.path().join("audit.jsonl"))
+            .env("KVK_API_BASE", &base)
+            .env("KVK_API_KEY", "sleutel-terminal")
+            .args(["-qec", &line, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script runs");
+        (
+            String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+            out.status.code(),
+        )
+    };
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("naam"), "{shown}");
+    let shown = strip_ansi(&shown);
+    let long: Vec<&str> = shown.lines().filter(|l| l.chars().count() > 60).collect();
+    assert!(long.is_empty(), "{long:#?}");
+    // COLUMNS goes first.
+    let narrow = run(
+        {
+            let mut cmd = tool(home.path(), &base);
+            cmd.env("COLUMNS", "50");
+            cmd
+        },
+        &args,
+    );
+    assert!(
+        narrow.stdout.lines().all(|l| l.chars().count() <= 50),
+        "{}",
+        narrow.stdout
+    );
+}
