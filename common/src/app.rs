@@ -22,7 +22,7 @@ use clap::FromArgMatches;
 use clap::error::ErrorKind;
 use serde_json::Value;
 
-use crate::audit::{self, Audit};
+use crate::audit::Audit;
 use crate::cli::{Cli, Commands, command, subcommand_path};
 use crate::context::Context;
 use crate::crash;

@@ -164,7 +164,7 @@ impl Printer {
     pub fn note(&self, line: &str) {
         if !self.quiet {
             let line = secrets::scrub(line);
-            let _ = writeln!(io::stderr().lock(), "{}", printable(&line));
+            let _ = writeln!(io::stderr().lock(), "{}", crate::render::printable(&line, false));
         }
     }
 
