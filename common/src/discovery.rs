@@ -376,6 +376,40 @@ mod tests {
     }
 
     #[test]
+    fn the_compact_entry_keeps_the_input_and_lists_the_output_members() {
+        let full = json!({
+            "name": "x_get",
+            "title": "X ophalen",
+            "description": "Haal X op\n\nMeer uitleg.",
+            "inputSchema": {"type": "object", "properties": {
+                "id": {"type": "string", "pattern": "^[0-9]{4}$", "examples": ["1234"]},
+                "tags": {"type": "array", "items": {"type": "string", "examples": ["a"]}}
+            }, "required": ["id"], "additionalProperties": false},
+            "outputSchema": {"$schema": SCHEMA_DIALECT, "type": "object", "required": ["id"],
+                "properties": {"id": {"type": "string", "description": "id"}, "n": {"$ref": "#/$defs/N"}},
+                "$defs": {"N": {"type": "integer"}}},
+            "annotations": {"readOnlyHint": true},
+            "_meta": {"argv": ["x", "get"]},
+        });
+        let compact = compact_entry(&full);
+        assert!(compact.get("title").is_none());
+        assert_eq!(compact["description"], "Haal X op");
+        assert_eq!(
+            compact["inputSchema"],
+            json!({"type": "object", "properties": {
+                "id": {"type": "string", "pattern": "^[0-9]{4}$"},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            }, "required": ["id"], "additionalProperties": false})
+        );
+        assert_eq!(
+            compact["outputSchema"],
+            json!({"type": "object", "properties": {"id": {}, "n": {}}})
+        );
+        assert_eq!(compact["_meta"], full["_meta"]);
+        assert_eq!(compact["annotations"], full["annotations"]);
+    }
+
+    #[test]
     fn discovery_is_found_past_option_values_but_not_in_them() {
         assert_eq!(discovery(&["--help", "--json"]), Some(vec![]));
         assert_eq!(
