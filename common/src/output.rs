@@ -164,7 +164,11 @@ impl Printer {
     pub fn note(&self, line: &str) {
         if !self.quiet {
             let line = secrets::scrub(line);
-            let _ = writeln!(io::stderr().lock(), "{}", crate::render::printable(&line, false));
+            let _ = writeln!(
+                io::stderr().lock(),
+                "{}",
+                crate::render::printable(&line, false)
+            );
         }
     }
 
