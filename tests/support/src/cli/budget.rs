@@ -13,11 +13,17 @@ pub const DISCOVERY_BUDGET: usize = 16_000;
 /// Checks the budget and the compact entries of one tool; `run` runs the tool with the given
 /// words in a clean environment. Returns the size of the root document in bytes.
 pub fn check_discovery_budget(run: &dyn Fn(&[&str]) -> Run) -> usize {
+    check_discovery_within(run, DISCOVERY_BUDGET)
+}
+
+/// [`check_discovery_budget`] with a tool's own limit, for a tool that is known to be over
+/// DISC-1's 16 000 bytes: the limit then keeps it from growing further.
+pub fn check_discovery_within(run: &dyn Fn(&[&str]) -> Run, budget: usize) -> usize {
     let root = run(&["--help", "--json"]);
     let size = root.stdout.len();
     assert!(
-        size <= DISCOVERY_BUDGET,
-        "DISC-1: --help --json is {size} bytes, more than {DISCOVERY_BUDGET}"
+        size <= budget,
+        "DISC-1: --help --json is {size} bytes, more than {budget}"
     );
     let document = root.json();
     for entry in document["tools"].as_array().expect("tools") {

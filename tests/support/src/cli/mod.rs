@@ -28,7 +28,7 @@ mod schema;
 mod shared_args;
 
 pub use audit::read_audit;
-pub use budget::{DISCOVERY_BUDGET, check_discovery_budget};
+pub use budget::{DISCOVERY_BUDGET, check_discovery_budget, check_discovery_within};
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use family::family_dir;
 pub use json::{canonical, compact_document, keys, sha256_hex};
