@@ -268,7 +268,11 @@ pub(crate) fn entries(discovery: &Value) -> Vec<Entry> {
         .unwrap_or_default()
 }
 
-/// `env` entries of `kind`.
+/// The prefix of the profile's OTLP variables for the Logboek (AUDIT-20).
+const LOGBOEK_PREFIX: &str = "OTEL_EXPORTER_OTLP_";
+
+/// `env` entries of `kind`; for `base_url`, only the program's sources (not the Logboek).
+
 pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
     discovery
         .get("env")
@@ -277,6 +281,9 @@ pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
             list.iter()
                 .filter(|entry| entry.get("kind").and_then(Value::as_str) == Some(kind))
                 .filter_map(|entry| entry.get("name").and_then(Value::as_str).map(String::from))
+                // The Logboek's collector (AUDIT-20) is where records go, not a source the
+                // program reads: the upstream checks leave it alone.
+                .filter(|name| kind != "base_url" || !name.starts_with(LOGBOEK_PREFIX))
                 .collect()
         })
         .unwrap_or_default()
