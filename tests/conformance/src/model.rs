@@ -272,7 +272,6 @@ pub(crate) fn entries(discovery: &Value) -> Vec<Entry> {
 const LOGBOEK_PREFIX: &str = "OTEL_EXPORTER_OTLP_";
 
 /// `env` entries of `kind`; for `base_url`, only the program's sources (not the Logboek).
-
 pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
     discovery
         .get("env")
