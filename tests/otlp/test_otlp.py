@@ -73,8 +73,10 @@ def start_fake():
     )
     env = {}
     for line in fake.stdout:
-        if "=" in line:
-            name, url = line.strip().split("=", 1)
+        # fake-upstream prints `export NAME=value` lines for the shell (and `#` comments).
+        line = line.strip().removeprefix("export ")
+        if "=" in line and not line.startswith("#"):
+            name, url = line.split("=", 1)
             env[name] = url
             if "KVK_API_BASE" in env:
                 break
