@@ -30,6 +30,8 @@ pub(crate) struct Outcome {
     pub timed_out: bool,
     pub spawn_error: Option<String>,
     pub elapsed: Duration,
+    /// When the process was seen to end (exit or kill).
+    pub ended: Option<Instant>,
 }
 
 impl Outcome {
@@ -93,6 +95,7 @@ pub(crate) fn run(call: &Call) -> Outcome {
         match child.try_wait() {
             Ok(Some(status)) => {
                 outcome.status = status.code();
+                outcome.ended = Some(Instant::now());
                 break;
             }
             Ok(None) if Instant::now() >= deadline => {
@@ -100,6 +103,7 @@ pub(crate) fn run(call: &Call) -> Outcome {
                 let _ = child.kill();
                 let _ = child.wait();
                 outcome.timed_out = true;
+                outcome.ended = Some(Instant::now());
                 break;
             }
             Ok(None) => {

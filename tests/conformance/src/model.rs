@@ -395,4 +395,20 @@ mod tests {
         );
         assert_eq!(breaking_value(".*"), None);
     }
+
+    #[test]
+    fn the_logboek_collector_is_not_a_source_but_its_headers_stay_secret() {
+        let discovery = serde_json::json!({"env": [
+            {"name": "GOOD_BRON_URL", "kind": "base_url"},
+            {"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "kind": "base_url"},
+            {"name": "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "kind": "base_url"},
+            {"name": "OTEL_EXPORTER_OTLP_HEADERS", "kind": "secret"},
+            {"name": "GOOD_TOKEN", "kind": "secret"}
+        ]});
+        assert_eq!(env_of_kind(&discovery, "base_url"), ["GOOD_BRON_URL"]);
+        assert_eq!(
+            env_of_kind(&discovery, "secret"),
+            ["OTEL_EXPORTER_OTLP_HEADERS", "GOOD_TOKEN"]
+        );
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tiny_http::{Header, Response, Server};
 
@@ -92,6 +92,8 @@ pub(crate) struct Recorded {
     pub headers: Vec<(String, String)>,
     /// The call whose prefix the URL carries, if any.
     pub call: Option<usize>,
+    /// When the request arrived, to time a program from its request rather than its start.
+    pub received: Instant,
 }
 
 impl Recorded {
@@ -171,6 +173,7 @@ fn answer(request: tiny_http::Request, log: &Mutex<Vec<Recorded>>) {
             .map(|header| (header.field.to_string(), header.value.to_string()))
             .collect(),
         call,
+        received: Instant::now(),
     });
     let header = |name: &str, value: &str| Header::from_bytes(name, value).expect("valid header");
     let response = match mode {

@@ -158,6 +158,7 @@ const VARIATIONS: &[(&str, &str)] = &[
     ("401-no-status", "upstream-401"),
     ("gone-unavailable", "upstream-410"),
     ("503-retry-forever", "upstream-503"),
+    ("deadline-late", "upstream-timeout"),
 ];
 
 #[test]

@@ -1,12 +1,14 @@
 //! What happens on the wire (EXIT-9, NET-2, NET-3, NET-6, NET-10, NET-11, CONF-5, AUDIT-15): an unreadable
 //! answer, a silent source, a redirect elsewhere, the request headers, the base URL, the audit record.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::{NONE, of_mode};
 use crate::checks::errors::error_problem;
 use crate::checks::{Evidence, Verdict, judge, judge_probes};
-use crate::probe::Kind;
+use crate::probe::{Kind, Probe};
 use crate::recorder::Mode;
 use crate::session::Session;
 
@@ -22,14 +24,27 @@ pub(super) fn timeout(session: &Session) -> Verdict {
             return Some("het programma stopte niet zelf na --timeout 1".into());
         }
         error_problem(probe, 124, Some("TIMEOUT")).or_else(|| {
-            (probe.outcome.elapsed.as_secs_f64() > 2.5).then(|| {
-                format!(
-                    "pas na {:.1} s gestopt",
-                    probe.outcome.elapsed.as_secs_f64()
-                )
-            })
+            let after = after_first_request(probe);
+            (after > STALL_GRACE)
+                .then(|| format!("pas {:.1} s na het verzoek gestopt", after.as_secs_f64()))
         })
     })
+}
+
+/// How long after its first request a program with `--timeout 1` may take to stop: the second
+/// of its deadline plus room for a busy machine. Timed from the request, not from the start,
+/// so that a slow start on a loaded machine is not taken for an ignored deadline (the probe's
+/// own 4 s limit still bounds the whole run).
+const STALL_GRACE: Duration = Duration::from_millis(2500);
+
+/// The time between the probe's first recorded request and the end of its process (its whole
+/// run when it sent none).
+fn after_first_request(probe: &Probe) -> Duration {
+    let first = probe.requests.iter().map(|request| request.received).min();
+    match (first, probe.outcome.ended) {
+        (Some(first), Some(ended)) => ended.saturating_duration_since(first),
+        _ => probe.outcome.elapsed,
+    }
 }
 
 pub(super) fn redirect(session: &Session) -> Verdict {
