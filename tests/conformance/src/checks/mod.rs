@@ -98,6 +98,11 @@ impl Evidence {
     }
 }
 
+/// `None` when the process exited 0, else why not (for evidence).
+pub(crate) fn not_exit_0(outcome: &Outcome) -> Option<String> {
+    (outcome.status != Some(0)).then(|| format!("verwacht exit 0, kreeg {}", outcome.status_text()))
+}
+
 /// Verdict from collected failures over `considered` cases; skip with `reason` when there were none.
 pub(crate) fn judge(failures: Vec<Evidence>, considered: usize, reason: &str) -> Verdict {
     if !failures.is_empty() {

@@ -1,5 +1,6 @@
 //! Output checks (OUT-*, FIELDS-*, PROV-*): unknown fields offline; the rest against a source that answers.
 
+use crate::checks::not_exit_0;
 use serde_json::Value;
 
 use super::errors::error_problem;
@@ -110,11 +111,8 @@ fn live<'a>(
 }
 
 fn success(probe: &Probe) -> Option<String> {
-    if probe.outcome.status != Some(0) {
-        return Some(format!(
-            "verwacht exit 0, kreeg {}",
-            probe.outcome.status_text()
-        ));
+    if let Some(why) = not_exit_0(&probe.outcome) {
+        return Some(why);
     }
     probe
         .stdout_json()

@@ -1,5 +1,6 @@
 //! Plan checks (DRY-*, MUT-*, NET-8, OUT-1): dry runs of every example, refused and stale mutations.
 
+use crate::checks::not_exit_0;
 use serde_json::Value;
 
 use super::errors::error_problem;
@@ -85,6 +86,11 @@ pub(super) fn checks() -> Vec<Check> {
 }
 
 /// Why stdout is not a valid plan with `dry_run`, if it is not.
+/// A dry run: exit 0 and a valid plan on stdout.
+fn dry_run_plan(probe: &Probe) -> Option<String> {
+    not_exit_0(&probe.outcome).or_else(|| plan_problem(probe, true))
+}
+
 fn plan_problem(probe: &Probe, dry_run: bool) -> Option<String> {
     let Some(plan) = probe.stdout_json() else {
         return Some("stdout is geen JSON-plan".into());
@@ -111,15 +117,7 @@ fn dry_run_examples(session: &Session) -> Verdict {
     judge_probes(
         session.probes_where(|k| matches!(k, Kind::DryRun(_))),
         "geen voorbeelden",
-        |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
-            }
-            plan_problem(probe, true)
-        },
+        dry_run_plan,
     )
 }
 
@@ -179,15 +177,7 @@ fn dry_run_provenance(session: &Session) -> Verdict {
     judge_probes(
         session.probes_where(|k| *k == Kind::DryRunProvenance),
         "geen voorbeelden",
-        |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
-            }
-            plan_problem(probe, true)
-        },
+        dry_run_plan,
     )
 }
 
@@ -195,15 +185,7 @@ fn dry_run_confirm(session: &Session) -> Verdict {
     judge_probes(
         session.probes_where(|k| *k == Kind::DryRunConfirm),
         "geen voorbeelden",
-        |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
-            }
-            plan_problem(probe, true).or_else(|| traffic(probe))
-        },
+        |probe| dry_run_plan(probe).or_else(|| traffic(probe)),
     )
 }
 

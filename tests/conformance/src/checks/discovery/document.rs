@@ -1,6 +1,7 @@
 //! The discovery document as a whole (DISC-1, DISC-2, DISC-4, DISC-5, DISC-7, CONF-9, CONV-1): valid,
 //! read offline without side effects, stable between calls, naming the program, with the exit-code table.
 
+use crate::checks::not_exit_0;
 use serde_json::Value;
 
 use crate::checks::{Evidence, NO_DISCOVERY, Verdict, judge, judge_probes, needs_discovery};
@@ -10,8 +11,8 @@ use crate::session::Session;
 
 pub(super) fn document(session: &Session) -> Verdict {
     let outcome = &session.discovery_outcome;
-    let problem = if outcome.status != Some(0) {
-        Some(format!("verwacht exit 0, kreeg {}", outcome.status_text()))
+    let problem = if let Some(why) = not_exit_0(outcome) {
+        Some(why)
     } else {
         match &session.discovery {
             None => Some("stdout is niet precies één JSON-document".into()),
@@ -34,11 +35,8 @@ pub(super) fn offline(session: &Session) -> Verdict {
         session.probes_where(|k| matches!(k, Kind::DiscoveryEmptyEnv | Kind::DiscoveryWatched)),
         "geen discovery-aanroepen",
         |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
+            if let Some(why) = not_exit_0(&probe.outcome) {
+                return Some(why);
             }
             if probe.stdout_json().as_ref() != reference {
                 return Some("ander document dan bij de eerste aanroep".into());

@@ -1,6 +1,7 @@
 //! The tool entries of the discovery document (DISC-6, DISC-8..11, DISC-13, DISC-14, DISC-16, DISC-17):
 //! names, annotations, input and output schemas, argument mapping, examples, per-command discovery.
 
+use crate::checks::not_exit_0;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -222,11 +223,8 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
         "geen tool-objecten",
         |probe| {
             let entry = &session.entries[probe.entry?];
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
+            if let Some(why) = not_exit_0(&probe.outcome) {
+                return Some(why);
             }
             let Some(document) = probe.stdout_json() else {
                 return Some("stdout is niet precies één JSON-document".into());

@@ -1,6 +1,7 @@
 //! The program around its tool entries (DISC-18..20, CONF-3, CONF-4, CONF-8, RES-1..4, CONV-2): global
 //! options, environment variables, plain help, resources and shell completions.
 
+use crate::checks::not_exit_0;
 use serde_json::Value;
 
 use crate::checks::{Evidence, NO_DISCOVERY, Verdict, judge, judge_probes};
@@ -107,11 +108,8 @@ pub(super) fn plain_help(session: &Session) -> Verdict {
         session.probes_where(|k| *k == Kind::Help),
         "--help niet aangeroepen",
         |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
+            if let Some(why) = not_exit_0(&probe.outcome) {
+                return Some(why);
             }
             if probe.outcome.stdout.trim().is_empty() {
                 return Some("geen helptekst op stdout".into());
@@ -202,11 +200,8 @@ pub(super) fn completions(session: &Session) -> Verdict {
         session.probes_where(|k| *k == Kind::Completions),
         "niet aangeroepen",
         |probe| {
-            if probe.outcome.status != Some(0) {
-                return Some(format!(
-                    "verwacht exit 0, kreeg {}",
-                    probe.outcome.status_text()
-                ));
+            if let Some(why) = not_exit_0(&probe.outcome) {
+                return Some(why);
             }
             if probe.outcome.stdout.trim().is_empty() {
                 return Some("geen script op stdout".into());
