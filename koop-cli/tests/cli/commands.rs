@@ -129,8 +129,8 @@ fn get_reads_the_version_in_force_on_the_peildatum() {
     ] {
         let fake = KoopFake::start();
         let sandbox = Sandbox::new();
-        let args = ["regeling", "get", "BWBR9900001", "--peildatum", peildatum];
-        let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+        let args = ["regeling", "toon", "BWBR9900001", "--peildatum", peildatum];
+        let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
         assert_eq!(law["geldig_vanaf"], vanaf, "{peildatum}");
         assert_eq!(law["geldig_tot"], tot, "{peildatum}");
         let lid = &artikel(&law, "2")["leden"][0];
@@ -171,12 +171,12 @@ fn get_gives_paths_links_and_texts_outside_articles() {
     let sandbox = Sandbox::new();
     let args = [
         "regeling",
-        "get",
+        "toon",
         "BWBR9900002",
         "--peildatum",
         "2025-06-01",
     ];
-    let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+    let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
     assert_eq!(
         law["citeertitel"],
         "Besluit voorbeeldregels energie en zorg"
@@ -286,14 +286,14 @@ fn unknown_ids_and_dates_are_not_found() {
     for args in [
         vec![
             "regeling",
-            "get",
+            "toon",
             "BWBR9900001",
             "--peildatum",
             "2000-01-01",
         ],
         vec![
             "regeling",
-            "get",
+            "toon",
             "BWBR1234567",
             "--peildatum",
             "2025-06-01",

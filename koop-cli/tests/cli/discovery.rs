@@ -22,7 +22,7 @@ fn the_document_validates_and_declares_the_sources() {
         names,
         [
             "regeling_zoek",
-            "regeling_get",
+            "regeling_toon",
             "regeling_artikel",
             "regeling_versies"
         ]

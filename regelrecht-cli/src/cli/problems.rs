@@ -1,6 +1,7 @@
 //! Engine failures as profile errors: malformed law files, parameters of the wrong type, and
 //! outputs the engine refuses to compute (always an error naming what is missing, never a value).
 
+use common::codes::{self, Code};
 use common::{Error, ExitStatus, FieldError, Problem};
 use regelrecht_engine::{ErrorKind, EvalError, LoadError, LoadErrorKind, ParamError};
 
@@ -16,7 +17,7 @@ pub fn load_error(e: &LoadError) -> Error {
     };
     Problem::new(
         ExitStatus::DataErr,
-        "WETBESTAND_ONGELDIG",
+        common::codes::WETBESTAND_ONGELDIG,
         "Wetbestand ongeldig",
         format!("wetbestand {place}: {}", e.problem),
     )
@@ -34,6 +35,12 @@ pub fn param_errors(errors: &[ParamError]) -> Error {
             .collect(),
     )
     .into()
+}
+
+/// The registered code of an engine error (`EvalError::code`, all Dutch and in the
+/// registry; a code the registry lacks would be a bug, reported as `ONGELDIG`).
+fn engine_code(e: &EvalError) -> Code {
+    Code::named(e.code()).unwrap_or(codes::ONGELDIG)
 }
 
 /// An evaluation the engine refused. `outputs_pointer` is the argument naming the outputs
@@ -67,7 +74,7 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
             };
             let mut err = Problem::new(
                 ExitStatus::DataErr,
-                e.code(),
+                engine_code(e),
                 "Uitkomst niet te berekenen",
                 e.to_string(),
             )

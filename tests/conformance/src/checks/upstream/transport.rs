@@ -21,7 +21,7 @@ pub(super) fn timeout(session: &Session) -> Verdict {
         if probe.outcome.timed_out {
             return Some("het programma stopte niet zelf na --timeout 1".into());
         }
-        error_problem(probe, 124, Some("TIMEOUT")).or_else(|| {
+        error_problem(probe, 124, Some("TIJDLIMIET_VERSTREKEN")).or_else(|| {
             (probe.outcome.elapsed.as_secs_f64() > 2.5).then(|| {
                 format!(
                     "pas na {:.1} s gestopt",
