@@ -1,4 +1,4 @@
-//! Paging, the same in every tool (rule CONV-4): `--pagina N` (from 1), `--per-pagina N`
+//! Paging, the same in every tool (rule CONV-5): `--pagina N` (from 1), `--per-pagina N`
 //! (1–100) and `--alles`, which follows the pages up to a documented cap.
 //!
 //! A command that pages flattens [`Paging`] into its arguments, checks it with

@@ -14,7 +14,7 @@ use commands::{basisprofiel, naamgeving, vestigingsprofiel, zoek};
 common::commands! {
     /// The commands of this tool.
     pub(crate) enum Command {
-        #[command(alias = "zoek")]
+        #[command(alias = "zoeken")]
         Zoek(Box<zoek::Args>) => zoek,
         /// Basisprofiel van een ingeschreven onderneming
         #[command(subcommand)]
