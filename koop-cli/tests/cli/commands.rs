@@ -24,7 +24,7 @@ fn zoek_deduplicates_and_pages() {
         "voorbeeld",
         "--peildatum",
         "2025-06-01",
-        "--max",
+        "--per-pagina",
         "3",
     ];
     let result = data(&run(sandbox.cmd(&fake), args), "regeling_zoek");
@@ -61,6 +61,37 @@ fn zoek_deduplicates_and_pages() {
     assert_eq!(request.query_param("x-connection"), Some("BWB"));
     assert_eq!(request.query_param("maximumRecords"), Some("3"));
     assert_eq!(request.query_param("startRecord"), Some("1"));
+}
+
+/// CONV-5: `--pagina` counts pages of `--per-pagina` (SRU `startRecord`), the old `--start/--max`
+/// keep their meaning, and `--alles` reads the pages one after another.
+#[test]
+fn zoek_pages_by_pagina_and_alles_reads_every_page() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let base = ["regeling", "zoek", "voorbeeld", "--peildatum", "2025-06-01"];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        data(&run(sandbox.cmd(&fake), args), "regeling_zoek")
+    };
+    let second = with(&["--pagina", "2", "--per-pagina", "3"]);
+    let request = fake.requests().last().cloned().expect("a request");
+    assert_eq!(request.query_param("startRecord"), Some("4"));
+    assert_eq!(request.query_param("maximumRecords"), Some("3"));
+    let old = with(&["--start", "4", "--max", "3"]);
+    assert_eq!(old, second, "--start 4 --max 3 is --pagina 2 --per-pagina 3");
+
+    let whole = with(&["--per-pagina", "5"]);
+    let before = fake.requests().len();
+    let all = with(&["--per-pagina", "3", "--alles"]);
+    let pages = &fake.requests()[before..];
+    let starts: Vec<Option<&str>> = pages.iter().map(|r| r.query_param("startRecord")).collect();
+    assert_eq!(starts, [Some("1"), Some("4")], "two pages of three for five records");
+    assert_eq!(all["resultaten"], whole["resultaten"]);
+    assert_eq!(all["totaal"], 5);
+    assert_eq!(all["volgende_start"], Value::Null);
+    assert!(all.get("afgekapt").is_none(), "everything was read: {all}");
 }
 
 #[test]

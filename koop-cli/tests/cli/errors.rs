@@ -48,9 +48,29 @@ fn bad_bwb_ids_are_refused_for_every_command() {
 }
 
 #[test]
-fn zoek_bounds_max_and_start_and_checks_the_type() {
+fn zoek_bounds_the_paging_and_checks_the_type() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "zoek",
+        "x",
+        "--pagina",
+        "0",
+        "--per-pagina",
+        "101",
+        "--type",
+        "wet\" or \"x",
+    ];
+    let error = run(sandbox.cmd(&fake), args).error(65);
+    let pointers: Vec<&str> = error["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/type", "/pagina", "/per_pagina"]);
+    // The old spellings are checked as before, with pointers to the published properties.
     let args = [
         "regeling",
         "zoek",
@@ -69,7 +89,7 @@ fn zoek_bounds_max_and_start_and_checks_the_type() {
         .iter()
         .map(|e| e["pointer"].as_str().unwrap())
         .collect();
-    assert_eq!(pointers, ["/type", "/max", "/start"]);
+    assert_eq!(pointers, ["/type", "/per_pagina", "/pagina"]);
     let empty = run(sandbox.cmd(&fake), ["regeling", "zoek", " \t "]).error(65);
     assert_eq!(empty["errors"][0]["pointer"], "/trefwoord");
     assert_eq!(fake.server.request_count(), 0);

@@ -86,3 +86,33 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code the engine can give (the literals of `EvalError::code`) is in the registry,
+    /// so `engine_code` never falls back.
+    #[test]
+    fn every_engine_code_is_registered() {
+        let source = include_str!("../../engine/src/error.rs");
+        let body = source
+            .split("pub fn code(&self) -> &'static str {")
+            .nth(1)
+            .and_then(|rest| rest.split("\n    }\n").next())
+            .expect("EvalError::code in the engine");
+        let codes: Vec<&str> = body
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .collect();
+        assert!(codes.len() >= 10, "{codes:?}");
+        for code in codes {
+            assert!(Code::named(code).is_some(), "engine code {code} is not in common::codes");
+        }
+        let error = EvalError::type_error("ADD", "x");
+        assert_eq!(engine_code(&error), codes::TYPE_FOUT);
+        let error = EvalError::new(ErrorKind::DivisionByZero);
+        assert_eq!(engine_code(&error), codes::DELING_DOOR_NUL);
+    }
+}
