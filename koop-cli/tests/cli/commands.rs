@@ -76,7 +76,8 @@ fn zoek_pages_by_pagina_and_alles_reads_every_page() {
         data(&run(sandbox.cmd(&fake), args), "regeling_zoek")
     };
     let second = with(&["--pagina", "2", "--per-pagina", "3"]);
-    let request = fake.requests().last().cloned().expect("a request");
+    let requests = fake.requests();
+    let request = requests.last().expect("a request");
     assert_eq!(request.query_param("startRecord"), Some("4"));
     assert_eq!(request.query_param("maximumRecords"), Some("3"));
     let old = with(&["--start", "4", "--max", "3"]);
@@ -85,7 +86,8 @@ fn zoek_pages_by_pagina_and_alles_reads_every_page() {
     let whole = with(&["--per-pagina", "5"]);
     let before = fake.requests().len();
     let all = with(&["--per-pagina", "3", "--alles"]);
-    let pages = &fake.requests()[before..];
+    let requests = fake.requests();
+    let pages = &requests[before..];
     let starts: Vec<Option<&str>> = pages.iter().map(|r| r.query_param("startRecord")).collect();
     assert_eq!(starts, [Some("1"), Some("4")], "two pages of three for five records");
     assert_eq!(all["resultaten"], whole["resultaten"]);

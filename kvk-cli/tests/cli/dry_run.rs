@@ -43,7 +43,7 @@ fn dry_1_plan_without_traffic() {
     );
     assert_eq!(plan["plan_digest"], digest);
     assert_eq!(
-        digest, "93dbedf747346f375f055b5dc22e2fda86b693374d9c9ec8f6c42fc4771df2ea",
+        digest, "58b2e033becee53415e43dd5178cf961445ece21f83a21d5c87d3e3169c02e9a",
         "the worked example of spec §9"
     );
 }
