@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # koop-cli on a generated large law (>= 10 MB, real structure) served by the fake KOOP:
-# `regeling get` (target < 150 ms wall, peak RSS < 4x the input) and `regeling artikel`
+# `regeling toon` (target < 150 ms wall, peak RSS < 4x the input) and `regeling artikel`
 # (must stay cheap: one article, the law's JSON is never built). Standalone or from bench/run.sh.
 #
 #   bench/koop.sh [MB]      (default 10)
@@ -32,16 +32,16 @@ export KOOP_AUDIT_LOG="$work/audit.jsonl"
 koop="$bin/koop-cli"
 date=2025-06-01
 # Warm the fake's copy of the law and learn the article numbers.
-"$koop" regeling get BWBR9999999 --peildatum $date --output json --fields 'artikelen[].nummer' >"$work/numbers.json"
+"$koop" regeling toon BWBR9999999 --peildatum $date --output json --fields 'artikelen[].nummer' >"$work/numbers.json"
 count=$(jq '.artikelen | length' "$work/numbers.json")
 middle=$(jq -r ".artikelen[$((count / 2))].nummer" "$work/numbers.json")
 last=$(jq -r '.artikelen[-1].nummer' "$work/numbers.json")
 
-get="$koop regeling get BWBR9999999 --peildatum $date --output json"
+get="$koop regeling toon BWBR9999999 --peildatum $date --output json"
 art_mid="$koop regeling artikel BWBR9999999 $middle --peildatum $date --output json"
 art_last="$koop regeling artikel BWBR9999999 $last --peildatum $date --output json"
 hyperfine -N --warmup 3 --runs 20 --export-json "$work/koop.json" \
-  -n "regeling get (hele wet)" "$get" \
+  -n "regeling toon (hele wet)" "$get" \
   -n "regeling artikel $middle (midden)" "$art_mid" \
   -n "regeling artikel $last (laatste)" "$art_last" >/dev/null
 
@@ -53,7 +53,7 @@ echo "|---|---:|---:|---:|---:|"
 jq -r '.results[] | [.command, (.mean*1000), (.stddev*1000)] | @tsv' "$work/koop.json" |
 while IFS=$'\t' read -r name mean sd; do
   case "$name" in
-    "regeling get"*) kib=$(rss $get) ;;
+    "regeling toon"*) kib=$(rss $get) ;;
     *midden*) kib=$(rss $art_mid) ;;
     *) kib=$(rss $art_last) ;;
   esac

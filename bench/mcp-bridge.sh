@@ -4,7 +4,7 @@
 #
 #   bench/mcp-bridge.sh [CALLS]     (default 200 calls each way)
 #
-# Both sides run the same command against the fake KvK: kvk-cli basisprofiel get 68750110
+# Both sides run the same command against the fake KvK: kvk-cli basisprofiel toon 68750110
 # --fields naam,kvkNummer --provenance. "direct" is hyperfine -N (exec, no shell); "bridge" is
 # the round trip of one tools/call as a client on the bridge's stdin/stdout measures it.
 set -euo pipefail
@@ -25,7 +25,7 @@ export KVK_API_BASE=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out")
 export KVK_API_KEY=bench-key KVK_AUDIT_LOG="$work/audit.jsonl"
 
 hyperfine -N --warmup 10 --runs "$calls" --export-json "$work/direct.json" \
-  "$bin/kvk-cli basisprofiel get --output json --provenance --fields naam,kvkNummer -- 68750110" >/dev/null
+  "$bin/kvk-cli basisprofiel toon --output json --provenance --fields naam,kvkNummer -- 68750110" >/dev/null
 
 python3 - "$bin" "$calls" "$work/direct.json" <<'PY'
 import json, statistics, subprocess, sys, time
@@ -45,7 +45,7 @@ def rss_kib():
     with open(f"/proc/{bridge.pid}/status") as f:
         return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
 idle = rss_kib()
-args = {"name": "kvk__basisprofiel_get", "arguments": {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]}}
+args = {"name": "kvk__basisprofiel_toon", "arguments": {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]}}
 for i in range(10):
     assert not rpc(100 + i, "tools/call", args)["result"]["isError"]
 times = []

@@ -33,7 +33,7 @@ base=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out")
 url="$base/v1/basisprofielen/68750110?geoData=false"
 export KVK_API_BASE="$base" KVK_API_KEY=bench-key KVK_AUDIT_LOG="$work/audit.jsonl"
 
-kvk="$bin/kvk-cli basisprofiel get 68750110 --fields naam,kvkNummer --provenance"
+kvk="$bin/kvk-cli basisprofiel toon 68750110 --fields naam,kvkNummer --provenance"
 hyperfine -N --warmup 10 --runs 100 --export-json "$work/kvk.json" \
   -n "curl -s" "curl -s -H 'apikey: bench-key' $url" \
   -n "curl + jq" "bash -c \"curl -s -H 'apikey: bench-key' '$url' | jq -c '{naam,kvkNummer}'\"" \

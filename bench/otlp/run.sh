@@ -29,7 +29,7 @@ for _ in $(seq 100); do
 done
 export KVK_API_BASE=$(sed -n 's/^KVK_API_BASE=//p' "$work/fake.out") KVK_API_KEY=bench-key
 export KVK_AUDIT_LOG="$work/audit.jsonl" OTEL_EXPORTER_OTLP_ENDPOINT=$(head -1 "$work/receiver.out")
-call="$bin/kvk-cli basisprofiel get 68750110"
+call="$bin/kvk-cli basisprofiel toon 68750110"
 
 hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$work/otlp.json" \
   -n file "env OVERHEID_AUDIT_EXPORT=file $call" \

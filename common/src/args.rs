@@ -76,7 +76,7 @@ pub struct KvkNummer {
 
 impl KvkNummer {
     /// The published schema of every `kvk_nummer` argument (also the required positional of
-    /// `rvo-cli rapportage indienen` and kvk-cli's `zoeken --kvk-nummer`).
+    /// `rvo-cli rapportage indienen` and kvk-cli's `zoek --kvk-nummer`).
     pub const SCHEMA: ArgSchema = ArgSchema {
         name: "kvk_nummer",
         schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,

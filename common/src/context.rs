@@ -22,7 +22,7 @@ use crate::trace::TraceContext;
 pub struct Context<'a> {
     pub tool: &'static ToolInfo,
     pub spec: &'static CommandSpec,
-    /// The full command name, e.g. `kvk-cli basisprofiel get`.
+    /// The full command name, e.g. `kvk-cli basisprofiel toon`.
     pub name: String,
     pub globals: &'a GlobalArgs,
     pub trace: TraceContext,
@@ -140,12 +140,12 @@ impl<'a> Context<'a> {
             );
         }
         if let Some(p) = problem {
-            attributes.insert("error.code".into(), p.code.as_ref().into());
+            attributes.insert("error.code".into(), p.code.name.into());
             if status == "ERROR" && !attributes.contains_key("exception.type") {
                 // A technical failure (LDV `Error`): its class, never the detail,
                 // which may quote the source's answer (AUDIT-7). A panic has set
                 // its own (AUDIT-19).
-                attributes.insert("exception.type".into(), p.code.as_ref().into());
+                attributes.insert("exception.type".into(), p.code.name.into());
                 attributes.insert("exception.message".into(), p.title.as_ref().into());
             }
         }
@@ -227,7 +227,7 @@ impl<'a> Context<'a> {
             None => {
                 let err = Problem::new(
                     ExitStatus::ConfirmationRequired,
-                    "BEVESTIGING_VEREIST",
+                    crate::codes::BEVESTIGING_VEREIST,
                     "Bevestiging vereist",
                     format!("{} wijzigt gegevens en is niet uitgevoerd", self.name),
                 )
@@ -240,7 +240,7 @@ impl<'a> Context<'a> {
             Some(Some(digest)) if !digest.trim().eq_ignore_ascii_case(&plan.digest) => {
                 let err = Problem::new(
                     ExitStatus::PlanStale,
-                    "PLAN_VERLOPEN",
+                    crate::codes::PLAN_VERLOPEN,
                     "Plan komt niet overeen",
                     format!(
                         "--confirm={digest} hoort niet bij het plan van deze argumenten (digest {})",

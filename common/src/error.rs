@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::codes::{self, Code};
 use crate::exit::ExitStatus;
 use crate::plan::Plan;
 
@@ -37,7 +38,8 @@ impl FieldError {
 #[derive(Clone, Debug)]
 pub struct Problem {
     pub exit: ExitStatus,
-    pub code: Cow<'static, str>,
+    /// A registered code (§8.3): never a free string.
+    pub code: Code,
     pub title: Cow<'static, str>,
     pub detail: String,
     pub status: Option<u16>,
@@ -67,16 +69,16 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Problem {
-    /// A new problem with the given exit status, code and Dutch texts.
+    /// A new problem with the given exit status, registered code and Dutch texts.
     pub fn new(
         exit: ExitStatus,
-        code: impl Into<Cow<'static, str>>,
+        code: Code,
         title: impl Into<Cow<'static, str>>,
         detail: impl Into<String>,
     ) -> Self {
         Self {
             exit,
-            code: code.into(),
+            code,
             title: title.into(),
             detail: detail.into(),
             status: None,
@@ -88,7 +90,12 @@ impl Problem {
 
     /// A usage error (exit 2).
     pub fn usage(detail: impl Into<String>) -> Self {
-        Self::new(ExitStatus::Usage, "USAGE", "Ongeldig gebruik", detail)
+        Self::new(
+            ExitStatus::Usage,
+            codes::ONGELDIG_GEBRUIK,
+            "Ongeldig gebruik",
+            detail,
+        )
     }
 
     /// Invalid input values (exit 65), all of them at once.
@@ -100,7 +107,7 @@ impl Problem {
             .join("; ");
         Self::new(
             ExitStatus::DataErr,
-            "INVALID_INPUT",
+            codes::ONGELDIGE_INVOER,
             "Ongeldige invoer",
             detail,
         )
@@ -111,7 +118,7 @@ impl Problem {
     pub fn not_found(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::NotFound,
-            "NIET_GEVONDEN",
+            codes::NIET_GEVONDEN,
             "Niet gevonden",
             detail,
         )
@@ -121,7 +128,7 @@ impl Problem {
     pub fn unavailable(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::Unavailable,
-            "SOURCE_UNAVAILABLE",
+            codes::BRON_ONBEREIKBAAR,
             "Bron niet bereikbaar",
             detail,
         )
@@ -131,7 +138,7 @@ impl Problem {
     pub fn protocol(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::Protocol,
-            "PARSE_FOUT",
+            codes::PARSE_FOUT,
             "Onverwacht antwoord van de bron",
             detail,
         )
@@ -141,7 +148,7 @@ impl Problem {
     pub fn no_permission(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::NoPerm,
-            "NIET_TOEGESTAAN",
+            codes::NIET_TOEGESTAAN,
             "Geen toegang",
             detail,
         )
@@ -151,7 +158,7 @@ impl Problem {
     pub fn config(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::Config,
-            "CONFIG_FOUT",
+            codes::CONFIG_FOUT,
             "Configuratie ontbreekt of is onveilig",
             detail,
         )
@@ -159,12 +166,22 @@ impl Problem {
 
     /// Writing output or the audit record failed (exit 74).
     pub fn io(detail: impl Into<String>) -> Self {
-        Self::new(ExitStatus::IoErr, "IO_FOUT", "Schrijven mislukt", detail)
+        Self::new(
+            ExitStatus::IoErr,
+            codes::IO_FOUT,
+            "Schrijven mislukt",
+            detail,
+        )
     }
 
     /// An internal error (exit 70).
     pub fn software(detail: impl Into<String>) -> Self {
-        Self::new(ExitStatus::Software, "INTERNE_FOUT", "Interne fout", detail)
+        Self::new(
+            ExitStatus::Software,
+            codes::INTERNE_FOUT,
+            "Interne fout",
+            detail,
+        )
     }
 
     /// Temporarily unavailable; retry later (exit 75).
@@ -173,7 +190,7 @@ impl Problem {
             retry_after,
             ..Self::new(
                 ExitStatus::TempFail,
-                "TIJDELIJK_NIET_BESCHIKBAAR",
+                codes::TIJDELIJK_NIET_BESCHIKBAAR,
                 "Tijdelijk niet beschikbaar",
                 detail,
             )
@@ -184,7 +201,7 @@ impl Problem {
     pub fn timeout(detail: impl Into<String>) -> Self {
         Self::new(
             ExitStatus::Timeout,
-            "TIMEOUT",
+            codes::TIJDLIMIET_VERSTREKEN,
             "Tijdslimiet verstreken",
             detail,
         )
@@ -211,10 +228,10 @@ impl Problem {
         self
     }
 
-    /// Replace the symbolic code.
+    /// Replace the symbolic code by another registered one.
     #[must_use]
-    pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
-        self.code = code.into();
+    pub fn with_code(mut self, code: Code) -> Self {
+        self.code = code;
         self
     }
 }
@@ -275,7 +292,7 @@ impl Problem {
             obj.insert("status".into(), status.into());
         }
         obj.insert("detail".into(), capped(&self.detail).into());
-        obj.insert("code".into(), self.code.as_ref().into());
+        obj.insert("code".into(), self.code.name.into());
         obj.insert("exit_code".into(), self.exit.code().into());
         obj.insert("instance".into(), format!("urn:trace:{trace_id}").into());
         if !self.errors.is_empty() {
@@ -339,7 +356,7 @@ mod tests {
         assert_eq!(json["exit_code"], 65);
         assert_eq!(json["errors"].as_array().unwrap().len(), 2);
         assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
-        assert_eq!(json["type"], "urn:overheid-cli:problem:INVALID_INPUT");
+        assert_eq!(json["type"], "urn:overheid-cli:problem:ONGELDIGE_INVOER");
     }
 
     #[test]

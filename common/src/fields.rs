@@ -544,7 +544,7 @@ fn is_open_object(node: &Value) -> bool {
 fn unknown_field(raw: &str, schema: &Value) -> Problem {
     let fields = top_level_fields(schema).join(", ");
     Problem::usage(format!("onbekend veld in --fields: {raw:?}"))
-        .with_code("ONBEKEND_VELD")
+        .with_code(crate::codes::ONBEKEND_VELD)
         .with_hint(format!("geldige velden op het hoogste niveau: {fields}"))
 }
 
@@ -714,7 +714,7 @@ mod tests {
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
             assert_eq!(err.exit.code(), 2, "{bad}");
-            assert_ne!(err.code, "ONBEKEND_VELD", "{bad}");
+            assert_ne!(err.code.name, "ONBEKEND_VELD", "{bad}");
         }
     }
 
@@ -735,7 +735,7 @@ mod tests {
             "self": {"type": "object", "properties": {"href": {"type": "string"}}}}}}});
         for bad in ["$..bogus", "$..['bogus']", "$.resultaten..bogus"] {
             let err = Selection::parse(bad, &closed).unwrap_err();
-            assert_eq!(err.code, "ONBEKEND_VELD", "{bad}");
+            assert_eq!(err.code.name, "ONBEKEND_VELD", "{bad}");
         }
         assert!(Selection::parse("$..naam", &closed).is_ok());
         assert!(Selection::parse("$..href", &closed).is_ok());
@@ -750,7 +750,7 @@ mod tests {
             "$._embedded.hoofdvestiging.adressen[?@.bogus]",
         ] {
             let err = Selection::parse(bad, &schema()).unwrap_err();
-            assert_eq!(err.code, "ONBEKEND_VELD", "{bad}");
+            assert_eq!(err.code.name, "ONBEKEND_VELD", "{bad}");
         }
         for good in [
             "$..plaats",

@@ -198,8 +198,8 @@ pub fn completion_script(cmd: &Command, shell: clap_complete::Shell) -> String {
         clap_complete::Shell::Bash => name.replace('-', "_"),
         _ => name.clone(),
     };
-    let mut cmd = cmd.clone();
     // The tree is built: its subcommands already carry bin names.
+    let mut cmd = without_hidden(cmd);
     rename(&mut cmd, &stand_in);
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, &stand_in, &mut script);
@@ -217,6 +217,35 @@ pub fn completion_script(cmd: &Command, shell: clap_complete::Shell) -> String {
             _ => format!("{line}\n"),
         })
         .collect()
+}
+
+/// A copy of the built tree `cmd` without hidden options and commands, so retired spellings
+/// kept as hidden aliases (CONV-5) are not offered: clap_complete's bash and fish scripts list
+/// hidden options too. Hidden command aliases are left out by taking only visible ones.
+fn without_hidden(cmd: &Command) -> Command {
+    let mut fresh = Command::new(cmd.get_name().to_string())
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .disable_help_subcommand(true)
+        .args(cmd.get_arguments().filter(|a| !a.is_hide_set()).cloned())
+        .subcommands(
+            cmd.get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(without_hidden),
+        );
+    if let Some(about) = cmd.get_about() {
+        fresh = fresh.about(about.clone());
+    }
+    if let Some(version) = cmd.get_version() {
+        fresh = fresh.version(version.to_string());
+    }
+    for alias in cmd.get_visible_aliases() {
+        fresh = fresh.visible_alias(alias.to_string());
+    }
+    if cmd.is_subcommand_required_set() {
+        fresh = fresh.subcommand_required(true);
+    }
+    fresh
 }
 
 /// `bin_name` for `cmd` and the matching names for everything below it.

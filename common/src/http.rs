@@ -245,7 +245,7 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url, Problem> {
         Problem::protocol(format!(
             "URL uit het antwoord valt buiten de bron {base}: {url}"
         ))
-        .with_code("OMLEIDING_GEWEIGERD")
+        .with_code(crate::codes::OMLEIDING_GEWEIGERD)
     };
     let target = Url::parse(url).map_err(|_| refuse())?;
     let base_url = Url::parse(base).map_err(|_| refuse())?;
@@ -360,7 +360,7 @@ impl Response {
             503 if retry_after.is_some() => Problem::temporary(detail, retry_after),
             400 | 422 => Problem::new(
                 crate::ExitStatus::DataErr,
-                "API_FOUT",
+                crate::codes::API_FOUT,
                 "De bron weigerde het verzoek",
                 detail,
             ),
@@ -369,7 +369,7 @@ impl Response {
             404 | 410 | 500..=599 => Problem::unavailable(detail),
             _ => Problem::new(
                 crate::ExitStatus::Error,
-                "API_FOUT",
+                crate::codes::API_FOUT,
                 "Onverwacht antwoord van de bron",
                 detail,
             ),
@@ -490,7 +490,7 @@ impl HttpClient {
             }
             let refused = |why: String| {
                 Problem::protocol(format!("doorverwijzing geweigerd: {why}"))
-                    .with_code("OMLEIDING_GEWEIGERD")
+                    .with_code(crate::codes::OMLEIDING_GEWEIGERD)
                     .with_status(response.status)
             };
             let location = response
@@ -510,7 +510,7 @@ impl HttpClient {
         Err(Problem::protocol(format!(
             "doorverwijzing geweigerd: meer dan {REDIRECT_LIMIT} doorverwijzingen"
         ))
-        .with_code("OMLEIDING_GEWEIGERD")
+        .with_code(crate::codes::OMLEIDING_GEWEIGERD)
         .into())
     }
 
@@ -553,7 +553,7 @@ impl HttpClient {
                 "het antwoord is groter dan {} bytes",
                 self.max_body
             ))
-            .with_code("ANTWOORD_TE_GROOT")
+            .with_code(crate::codes::ANTWOORD_TE_GROOT)
             .with_hint("verhoog OVERHEID_MAX_RESPONSE_BYTES als dit antwoord terecht zo groot is")
             .into());
         }

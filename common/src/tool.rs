@@ -90,7 +90,7 @@ impl ArgSchema {
 /// One command (a leaf of the clap tree) as a tool entry.
 #[derive(Clone, Copy, Debug)]
 pub struct CommandSpec {
-    /// The command path, e.g. `["basisprofiel", "get"]`.
+    /// The command path, e.g. `["basisprofiel", "toon"]`.
     pub path: &'static [&'static str],
     pub title: &'static str,
     pub annotations: Annotations,

@@ -96,7 +96,7 @@ fn positionals_are_listed_in_usage_order() {
 #[test]
 fn bash_completes_below_the_first_word_not_files() {
     let subcommands = test_support::cli::bash_completes(TOOL, &["koop-cli", "regeling", ""]);
-    for sub in ["zoek", "get", "artikel", "versies"] {
+    for sub in ["zoek", "toon", "artikel", "versies"] {
         assert!(subcommands.contains(&sub.to_string()), "{subcommands:?}");
     }
     assert_eq!(

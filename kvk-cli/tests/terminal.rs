@@ -100,19 +100,19 @@ fn bash_completes_commands_options_and_values_at_every_depth() {
     }
     assert_eq!(bash_completes(&["kvk-cli", "basis"]), ["basisprofiel"]);
     let depth2 = bash_completes(&["kvk-cli", "basisprofiel", ""]);
-    for sub in ["get", "eigenaar", "hoofdvestiging", "vestigingen"] {
+    for sub in ["toon", "eigenaar", "hoofdvestiging", "vestigingen"] {
         assert!(depth2.contains(&sub.to_string()), "{depth2:?}");
     }
     let depth3 = bash_completes(&["kvk-cli", "basisprofiel", "hoofdvestiging", "--g"]);
     assert_eq!(depth3, ["--geo"]);
     assert_eq!(
-        bash_completes(&["kvk-cli", "basisprofiel", "get", "--out"]),
+        bash_completes(&["kvk-cli", "basisprofiel", "toon", "--out"]),
         ["--output"]
     );
     for words in [
         &["kvk-cli", "--output", ""][..],
-        &["kvk-cli", "zoeken", "--output", ""],
-        &["kvk-cli", "basisprofiel", "get", "--output", ""],
+        &["kvk-cli", "zoek", "--output", ""],
+        &["kvk-cli", "basisprofiel", "toon", "--output", ""],
     ] {
         assert_eq!(
             bash_completes(words),
@@ -130,7 +130,7 @@ fn fish_completes_below_the_first_word() {
     let script = r#"source ("$TOOL" completions fish | psub)
 complete -C "kvk-cli basisprofiel "
 echo ---
-complete -C "kvk-cli basisprofiel get --output ""#;
+complete -C "kvk-cli basisprofiel toon --output ""#;
     let out = Command::new("fish")
         .env_clear()
         .env("TOOL", TOOL)
@@ -183,9 +183,9 @@ fn zsh_and_fish_scripts_parse() {
 fn unknown_words_get_the_closest_valid_one_in_the_hint() {
     let home = home();
     for (args, suggestion) in [
-        (&["basisprofile", "get", "68750110"][..], "'basisprofiel'"),
-        (&["zoeken", "--feilds", "naam"], "'--fields'"),
-        (&["zoeken", "--output", "tabel"], "'table'"),
+        (&["basisprofile", "toon", "68750110"][..], "'basisprofiel'"),
+        (&["zoek", "--feilds", "naam"], "'--fields'"),
+        (&["zoek", "--output", "tabel"], "'table'"),
         (&["--help", "--jsn"], "'--json'"),
         (&["help", "basisprofil"], "'basisprofiel'"),
     ] {
@@ -299,7 +299,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
         return;
     }
     let home = home();
-    let (shown, code) = on_terminal(home.path(), "http://127.0.0.1:9", "basisprofile get", &[]);
+    let (shown, code) = on_terminal(home.path(), "http://127.0.0.1:9", "basisprofile toon", &[]);
     assert_eq!(code, 2, "{shown}");
     assert!(!shown.contains("{\"type\""), "{shown}");
     assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");
@@ -316,7 +316,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
         let (shown, _) = on_terminal(
             home.path(),
             "http://127.0.0.1:9",
-            "basisprofile get",
+            "basisprofile toon",
             refusal,
         );
         assert!(!shown.contains('\x1b'), "{refusal:?}: {shown:?}");
@@ -325,7 +325,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
     let (shown, _) = on_terminal(
         home.path(),
         "http://127.0.0.1:9",
-        "basisprofile get --no-color",
+        "basisprofile toon --no-color",
         &[],
     );
     assert!(!shown.contains('\x1b'), "{shown:?}");
@@ -333,7 +333,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
     let (shown, _) = on_terminal(
         home.path(),
         "http://127.0.0.1:9",
-        "zoeken --naam x > /dev/null",
+        "zoek --naam x > /dev/null",
         &[],
     );
     assert!(
@@ -344,7 +344,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
     let (shown, code) = on_terminal(
         home.path(),
         "http://127.0.0.1:9",
-        "zoeken --naam x --output json",
+        "zoek --naam x --output json",
         &[],
     );
     assert_eq!(code, 69);
@@ -374,7 +374,7 @@ fn a_timeout_names_its_limit_and_origin() {
     let home = home();
     let out = run(
         tool(home.path(), &fake.base_url()),
-        &["basisprofiel", "get", "68750110", "--timeout", "0.5"],
+        &["basisprofiel", "toon", "68750110", "--timeout", "0.5"],
     );
     assert_eq!(out.code, 124, "{}", out.stderr);
     let problem = json(&out.stderr);
@@ -395,7 +395,7 @@ fn jq_prints_strings_raw_and_the_rest_compact_one_per_line() {
     let whole = json(
         &run(
             tool(home.path(), &base),
-            &["basisprofiel", "get", "68750110"],
+            &["basisprofiel", "toon", "68750110"],
         )
         .stdout,
     );
@@ -403,7 +403,7 @@ fn jq_prints_strings_raw_and_the_rest_compact_one_per_line() {
         tool(home.path(), &base),
         &[
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--jq",
             ".naam, .kvkNummer, {n: .naam}",
@@ -422,7 +422,7 @@ fn jq_prints_strings_raw_and_the_rest_compact_one_per_line() {
         tool(home.path(), &base),
         &[
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--fields",
             "naam",
@@ -439,7 +439,7 @@ fn a_bad_jq_expression_is_exit_2_before_any_request() {
     let home = home();
     let out = run(
         tool(home.path(), &fake.base_url()),
-        &["basisprofiel", "get", "68750110", "--jq", ".naam | ("],
+        &["basisprofiel", "toon", "68750110", "--jq", ".naam | ("],
     );
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stdout.is_empty());
@@ -474,7 +474,12 @@ fn a_slow_call_shows_a_spinner_on_a_terminal_only() {
     let fake = FakeServer::start(|r| test_support::kvk::kvk(r).delay(Duration::from_millis(1800)));
     let home = home();
     let base = fake.base_url();
-    let (shown, code) = on_terminal(home.path(), &base, "basisprofiel get 68750110 -o json", &[]);
+    let (shown, code) = on_terminal(
+        home.path(),
+        &base,
+        "basisprofiel toon 68750110 -o json",
+        &[],
+    );
     assert_eq!(code, 0, "{shown}");
     assert!(shown.contains("wachten op 127.0.0.1…"), "{shown:?}");
     // Cleared before the data: the document starts after the last erase.
@@ -486,13 +491,13 @@ fn a_slow_call_shows_a_spinner_on_a_terminal_only() {
     let (shown, _) = on_terminal(
         home.path(),
         &base,
-        "basisprofiel get 68750110 -o json --quiet",
+        "basisprofiel toon 68750110 -o json --quiet",
         &[],
     );
     assert!(!shown.contains("wachten op"), "--quiet: {shown:?}");
     let piped = run(
         tool(home.path(), &base),
-        &["basisprofiel", "get", "68750110"],
+        &["basisprofiel", "toon", "68750110"],
     );
     assert_eq!(piped.code, 0);
     assert!(
@@ -505,7 +510,7 @@ fn a_slow_call_shows_a_spinner_on_a_terminal_only() {
     let (shown, _) = on_terminal(
         home.path(),
         &quick.base_url(),
-        "basisprofiel get 68750110 -o json",
+        "basisprofiel toon 68750110 -o json",
         &[],
     );
     assert!(!shown.contains("wachten op"), "{shown:?}");
@@ -521,7 +526,7 @@ fn a_table_fits_the_width_of_the_terminal() {
     let fake = FakeServer::start(test_support::kvk::kvk);
     let home = home();
     let base = fake.base_url();
-    let args = ["basisprofiel", "get", "68750110", "-o", "table"];
+    let args = ["basisprofiel", "toon", "68750110", "-o", "table"];
     let piped = run(tool(home.path(), &base), &args);
     assert!(
         piped.stdout.lines().any(|l| l.chars().count() > 60),

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 /// The words of one invocation, before and after the `--`.
 #[derive(Debug, Default, PartialEq)]
 pub struct CommandLine {
-    /// Command path and options (`zoeken --naam=Donald --inclusief-inactief`).
+    /// Command path and options (`zoek --naam=Donald --inclusief-inactief`).
     pub words: Vec<String>,
     /// Positional values, in `_meta.positional` order.
     pub positional: Vec<String>,
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn joins_option_values_that_look_like_options_to_their_flag() {
         let meta = json!({
-            "argv": ["zoeken"],
+            "argv": ["zoek"],
             "positional": [],
             "flags": {"naam": "--naam", "plaats": "--plaats", "type": "--type"}
         });
@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(
             line.into_args(vec![]),
             [
-                "zoeken",
+                "zoek",
                 "--naam=--json",
                 "--plaats=--help",
                 "--type=-x",

@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value, json};
 
+use common::codes;
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
@@ -69,7 +70,7 @@ pub fn run(
         Ok(validator) => validator,
         Err(why) => {
             return failed(problem(
-                "INTERNE_FOUT",
+                codes::INTERNE_FOUT,
                 "Ongeldige tooldefinitie",
                 &why,
                 ExitStatus::Software,
@@ -143,7 +144,7 @@ pub fn run(
         Err(e) => {
             let detail = format!("{} kon niet starten: {e}", source.program.display());
             return failed(problem(
-                "SOURCE_UNAVAILABLE",
+                codes::BRON_ONBEREIKBAAR,
                 "Tool niet te starten",
                 &detail,
                 ExitStatus::Unavailable,
@@ -164,7 +165,7 @@ pub fn run(
                 "{command} duurde langer dan {seconds} s; het proces en zijn kinderen zijn gestopt."
             );
             failed(problem(
-                "TIMEOUT",
+                codes::TIJDLIMIET_VERSTREKEN,
                 "Tijdslimiet verstreken",
                 &detail,
                 ExitStatus::Timeout,
@@ -181,7 +182,7 @@ pub fn run(
                     "{command} gaf geen herkomst-envelop ({{data, provenance}}) op stdout."
                 );
                 failed(problem(
-                    "INTERNE_FOUT",
+                    codes::INTERNE_FOUT,
                     "Onverwachte uitvoer van de tool",
                     &detail,
                     ExitStatus::Software,
@@ -217,7 +218,7 @@ pub fn run(
         Ending::Signalled => {
             let detail = format!("{command} werd onverwacht door een signaal beëindigd.");
             failed(problem(
-                "INTERNE_FOUT",
+                codes::INTERNE_FOUT,
                 "Tool afgebroken",
                 &detail,
                 ExitStatus::Software,
@@ -244,7 +245,7 @@ fn oversized(tool: &str, too_large: &TooLarge, trace: &TraceContext) -> Value {
                  hoogstens {line_limit} bytes samen. Geef minder of kortere waarden."
             );
             let mut error = problem(
-                "INVALID_INPUT",
+                codes::ONGELDIGE_INVOER,
                 "Invoer te groot",
                 &detail,
                 ExitStatus::DataErr,
@@ -277,7 +278,7 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -
                 .and_then(ExitStatus::from_code)
                 .unwrap_or(ExitStatus::Software);
             problem(
-                "INTERNE_FOUT",
+                codes::INTERNE_FOUT,
                 "Tool faalde zonder foutobject",
                 &detail,
                 status,

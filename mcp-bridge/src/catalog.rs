@@ -38,7 +38,7 @@ pub struct Source {
 /// One MCP tool.
 #[derive(Debug)]
 pub struct Tool {
-    /// `kvk__basisprofiel_get`.
+    /// `kvk__basisprofiel_toon`.
     pub name: String,
     /// Index into [`Catalog::sources`].
     pub source: usize,

@@ -49,7 +49,7 @@ Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-loca
                       [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
                       [--public-url URL] [--tool ...]
 
-Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_get),
+Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_toon),
 opgebouwd uit de eigen discovery van de CLI (<cli> --help --json). Een aanroep draait de
 CLI met --output json --provenance; de herkomst staat in _meta.\"nl.overheid/provenance\".
 MCP 2026-07-28 (zonder handshake) en 2025-11-25 (met initialize) worden allebei bediend.

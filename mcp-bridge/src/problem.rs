@@ -8,12 +8,13 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Value, json};
 
+use common::codes::{self, Code};
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
 /// A profile-shaped error object.
 pub fn problem(
-    code: &str,
+    code: Code,
     title: &str,
     detail: &str,
     exit: ExitStatus,
@@ -23,7 +24,7 @@ pub fn problem(
         "type": format!("urn:overheid-cli:problem:{code}"),
         "title": title,
         "detail": detail,
-        "code": code,
+        "code": code.name,
         "exit_code": exit.code(),
         "instance": instance(trace),
     })
@@ -55,7 +56,7 @@ pub fn invalid_input(tool: &str, errors: &[(String, String)], trace: &TraceConte
         n => format!("{n} argumenten van {tool} zijn ongeldig."),
     };
     let mut object = problem(
-        "INVALID_INPUT",
+        codes::ONGELDIGE_INVOER,
         "Ongeldige invoer",
         &detail,
         ExitStatus::DataErr,
@@ -147,7 +148,7 @@ mod tests {
         let trace = TraceContext::start(None);
         let args = json!({"kvk_nummer": "123", "geo": "ja", "extra": 1});
         let error = check_input(&validator, &args, "kvk__x", &trace).unwrap();
-        assert_eq!(error["code"], "INVALID_INPUT");
+        assert_eq!(error["code"], "ONGELDIGE_INVOER");
         assert_eq!(error["exit_code"], 65);
         assert_eq!(error["instance"], instance(&trace));
         let mut pointers: Vec<&str> = error["errors"]

@@ -121,7 +121,7 @@ fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
     let error = &huge["_meta"]["nl.overheid/problem"];
     assert_eq!(huge["isError"], true);
     assert_eq!(error["exit_code"], 65, "{error}");
-    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
     assert_eq!(error["errors"][0]["pointer"], "/tekst");
     let detail = error["errors"][0]["detail"].as_str().unwrap();
     assert!(detail.contains("65536"), "{detail}");

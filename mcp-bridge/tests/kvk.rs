@@ -90,7 +90,7 @@ fn call_with_fields_returns_data_provenance_and_continues_the_callers_trace() {
     let result = setup.bridge.request(
         "tools/call",
         json!({
-            "name": "kvk__basisprofiel_get",
+            "name": "kvk__basisprofiel_toon",
             "arguments": {"kvk_nummer": "68750110", "fields": ["naam", "kvkNummer"]},
             "_meta": {"traceparent": traceparent}
         }),
@@ -131,14 +131,14 @@ fn values_that_look_like_options_stay_data_and_integral_numbers_stay_integers() 
     // As `--naam --json --plaats --help` this would print discovery; as `--naam=--json` it is a search.
     let result = setup
         .bridge
-        .call("kvk__zoeken", json!({"naam": "--json", "plaats": "--help"}));
+        .call("kvk__zoek", json!({"naam": "--json", "plaats": "--help"}));
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(result["structuredContent"]["totaal"], 0, "{result}");
     assert!(result["structuredContent"].get("tools").is_none());
 
     // A leading '-' is data too, and 2.0 reaches the integer options as 2.
     let result = setup.bridge.call(
-        "kvk__zoeken",
+        "kvk__zoek",
         json!({"naam": "-Donald", "pagina": 2.0, "per_pagina": 2.0, "type": ["rechtspersoon", "hoofdvestiging"]}),
     );
     assert_eq!(result["isError"], false, "{result}");
@@ -166,13 +166,13 @@ fn values_that_look_like_options_stay_data_and_integral_numbers_stay_integers() 
 fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
     let Some(mut setup) = setup() else { return };
     let result = setup.bridge.call(
-        "kvk__basisprofiel_get",
+        "kvk__basisprofiel_toon",
         json!({"kvk_nummer": "123", "onbekend": true, "fields": "naam"}),
     );
     assert_eq!(result["isError"], true, "{result}");
     let error = &result["_meta"]["nl.overheid/problem"];
-    assert_eq!(error["code"], "INVALID_INPUT");
-    assert_eq!(error["type"], "urn:overheid-cli:problem:INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
+    assert_eq!(error["type"], "urn:overheid-cli:problem:ONGELDIGE_INVOER");
     assert_eq!(error["exit_code"], 65);
     let mut pointers: Vec<&str> = error["errors"]
         .as_array()
@@ -193,12 +193,12 @@ fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
 fn an_error_exit_carries_the_clis_error_object() {
     let Some(mut setup) = setup() else { return };
     let result = setup.bridge.call(
-        "kvk__basisprofiel_get",
+        "kvk__basisprofiel_toon",
         json!({"kvk_nummer": special::PROXY_502}),
     );
     assert_eq!(result["isError"], true);
     let error = &result["_meta"]["nl.overheid/problem"];
-    assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
+    assert_eq!(error["code"], "BRON_ONBEREIKBAAR");
     assert_eq!(error["exit_code"], 69);
     assert_eq!(error["status"], 502);
     assert!(
@@ -209,7 +209,7 @@ fn an_error_exit_carries_the_clis_error_object() {
     );
 
     let missing = setup.bridge.call(
-        "kvk__basisprofiel_get",
+        "kvk__basisprofiel_toon",
         json!({"kvk_nummer": special::UNKNOWN_KVK_NUMBER}),
     );
     assert_eq!(missing["isError"], true);
@@ -237,7 +237,7 @@ fn without_tool_options_it_serves_the_family_found_next_to_itself() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert!(names.contains(&"kvk__basisprofiel_get"), "{names:?}");
+    assert!(names.contains(&"kvk__basisprofiel_toon"), "{names:?}");
     assert!(names.iter().all(|n| {
         ["kvk__", "koop__", "rvo__", "regelrecht__"]
             .iter()

@@ -43,7 +43,7 @@ fn sec_2_an_echoed_key_never_reaches_the_agent() {
         ],
     );
 
-    let error = bridge.call("kvk__basisprofiel_get", json!({"kvk_nummer": "69599084"}));
+    let error = bridge.call("kvk__basisprofiel_toon", json!({"kvk_nummer": "69599084"}));
     assert_eq!(error["isError"], true, "{error}");
     assert_eq!(
         error["_meta"]["nl.overheid/problem"]["exit_code"], 77,
@@ -57,7 +57,7 @@ fn sec_2_an_echoed_key_never_reaches_the_agent() {
     );
     assert_clean("error", &error);
 
-    let data = bridge.call("kvk__basisprofiel_get", json!({"kvk_nummer": "68750110"}));
+    let data = bridge.call("kvk__basisprofiel_toon", json!({"kvk_nummer": "68750110"}));
     assert_eq!(data["isError"], false, "{data}");
     assert_eq!(data["structuredContent"]["naam"], "BV ***");
     assert_clean("data", &data);

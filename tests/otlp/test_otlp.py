@@ -172,7 +172,7 @@ def main():
     try:
         # 1. A success: one span, exactly the record's attributes; resource and scope.
         with tempfile.TemporaryDirectory() as sandbox:
-            done = run("kvk-cli", ["basisprofiel", "get", "68750110"], kvk, sandbox)
+            done = run("kvk-cli", ["basisprofiel", "toon", "68750110"], kvk, sandbox)
             check(done.returncode == 0, f"success: {done.returncode} {done.stderr}")
             exports = take(receiver)
             check(len(exports) == 1, "one export")
@@ -206,7 +206,7 @@ def main():
 
         # 2. A refused call (session rule, 77): Unset, not Error; the attempted subject.
         with tempfile.TemporaryDirectory() as sandbox:
-            done = run("kvk-cli", ["basisprofiel", "get", "69599084"],
+            done = run("kvk-cli", ["basisprofiel", "toon", "69599084"],
                        {**kvk, "KVK_SESSIE_NUMMER": "68750110"}, sandbox)
             check(done.returncode == 77, f"refusal: {done.returncode}")
             (span,), (record,) = spans_of(take(receiver)), records(sandbox)
@@ -221,7 +221,7 @@ def main():
 
         # 3. An upstream failure (500 → 69): Error, with exception.* and the code as message.
         with tempfile.TemporaryDirectory() as sandbox:
-            done = run("kvk-cli", ["basisprofiel", "get", "90004973"], kvk, sandbox)
+            done = run("kvk-cli", ["basisprofiel", "toon", "90004973"], kvk, sandbox)
             check(done.returncode == 69, f"upstream failure: {done.returncode}")
             (span,), (record,) = spans_of(take(receiver)), records(sandbox)
             code = json.loads(done.stderr)["code"]
@@ -267,7 +267,7 @@ def main():
 
         # 5. Several data subjects: the call's span, then one child span per company.
         with tempfile.TemporaryDirectory() as sandbox:
-            done = run("kvk-cli", ["zoeken", "--naam", "Test"], {**kvk, "TRACEPARENT": ""}, sandbox)
+            done = run("kvk-cli", ["zoek", "--naam", "Test"], {**kvk, "TRACEPARENT": ""}, sandbox)
             check(done.returncode == 0, f"zoeken: {done.returncode} {done.stderr}")
             found = []
             for result in json.loads(done.stdout)["resultaten"]:
@@ -293,7 +293,7 @@ def main():
         # 6. A collector that refuses (400): exit 74, nothing printed, no file record.
         with tempfile.TemporaryDirectory() as sandbox:
             receiver.status = 400
-            done = run("kvk-cli", ["basisprofiel", "get", "68750110"], kvk, sandbox)
+            done = run("kvk-cli", ["basisprofiel", "toon", "68750110"], kvk, sandbox)
             receiver.status = 200
             check(done.returncode == 74, f"refused collector: {done.returncode}")
             check(done.stdout == "", "nothing printed")

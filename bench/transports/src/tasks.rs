@@ -13,7 +13,7 @@ pub struct Call {
     pub program: &'static str,
     /// The argv after the program name.
     pub argv: &'static [&'static str],
-    /// The MCP tool name (`kvk__basisprofiel_get`).
+    /// The MCP tool name (`kvk__basisprofiel_toon`).
     pub tool: &'static str,
     /// The MCP arguments, as JSON text.
     pub arguments: &'static str,
@@ -44,8 +44,8 @@ pub struct Task {
 
 const DONALD: Call = Call {
     program: "kvk-cli",
-    argv: &["basisprofiel", "get", "68750110"],
-    tool: "kvk__basisprofiel_get",
+    argv: &["basisprofiel", "toon", "68750110"],
+    tool: "kvk__basisprofiel_toon",
     arguments: r#"{"kvk_nummer": "68750110"}"#,
     confirms: false,
 };
@@ -54,7 +54,7 @@ const fn profile(argv: &'static [&'static str], arguments: &'static str) -> Call
     Call {
         program: "kvk-cli",
         argv,
-        tool: "kvk__basisprofiel_get",
+        tool: "kvk__basisprofiel_toon",
         arguments,
         confirms: false,
     }
@@ -223,11 +223,11 @@ pub const TASKS: &[Task] = &[
         calls: &[
             DONALD,
             profile(
-                &["basisprofiel", "get", "69599084"],
+                &["basisprofiel", "toon", "69599084"],
                 r#"{"kvk_nummer": "69599084"}"#,
             ),
             profile(
-                &["basisprofiel", "get", "69599068"],
+                &["basisprofiel", "toon", "69599068"],
                 r#"{"kvk_nummer": "69599068"}"#,
             ),
         ],

@@ -49,7 +49,7 @@ pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<Pat
     };
     let state = state.ok_or_else(|| {
         Problem::io("geen plaats voor het auditlog: HOME en XDG_STATE_HOME ontbreken")
-            .with_code("AUDIT_FOUT")
+            .with_code(crate::codes::AUDIT_FOUT)
             .with_hint(format!("zet {tool_var} of gebruik --audit-log PAD"))
     })?;
     Ok(state.join("overheid-cli").join("audit.jsonl"))
@@ -57,7 +57,7 @@ pub fn destination(flag: Option<&Path>, env: &Env, tool_var: &str) -> Result<Pat
 
 pub(crate) fn audit_error(detail: String) -> Problem {
     Problem::io(detail)
-        .with_code("AUDIT_FOUT")
+        .with_code(crate::codes::AUDIT_FOUT)
         .with_hint("zonder auditregel geen verwerking; kies een schrijfbaar pad met --audit-log")
 }
 

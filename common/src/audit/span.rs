@@ -151,7 +151,7 @@ mod tests {
             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
             "span_id": "00f067aa0ba902b7",
             "parent_span_id": "b7ad6b7169203331",
-            "name": "kvk-cli basisprofiel get",
+            "name": "kvk-cli basisprofiel toon",
             "start_time": "2026-03-01T09:15:02.102Z",
             "end_time": "2026-03-01T09:15:02.431Z",
             "status": "ERROR",

@@ -102,19 +102,19 @@ mod tests {
         assert_eq!(
             text,
             "fout: Ongeldige invoer\n  /postcode: postcode ongeldig\n  \
-             hint: bv. 1234AB\n  afsluitcode 65 (DATAERR), code INVALID_INPUT\n"
+             hint: bv. 1234AB\n  afsluitcode 65 (DATAERR), code ONGELDIGE_INVOER\n"
         );
         let colored = render(&problem.to_json("ab"), true);
         assert!(colored.contains("\x1b[1;31mfout:\x1b[0m"), "{colored:?}");
     }
 
     #[test]
-    fn a_detail_of_its_own_is_shown_and_a_code_equal_to_the_name_is_not_repeated() {
+    fn a_detail_of_its_own_is_shown_with_exit_name_and_code() {
         let problem = Problem::timeout("de bron antwoordde niet").with_hint("--timeout 30");
         assert_eq!(
             render(&problem.to_json("ab"), false),
             "fout: Tijdslimiet verstreken\n  de bron antwoordde niet\n  hint: --timeout 30\n  \
-             afsluitcode 124 (TIMEOUT)\n"
+             afsluitcode 124 (TIMEOUT), code TIJDLIMIET_VERSTREKEN\n"
         );
     }
 

@@ -1,9 +1,9 @@
 //! Core failures as profile errors: the one place where a [`KoopError`] gets its exit status,
 //! error code, title and hint (the core itself knows nothing of exit codes).
 //!
-//! - [`KoopError::InvalidInput`] → 65 `INVALID_INPUT`, with the argument as pointer;
+//! - [`KoopError::InvalidInput`] → 65 `ONGELDIGE_INVOER`, with the argument as pointer;
 //! - [`KoopError::NotFound`] → 66 `NIET_GEVONDEN`, nearby article numbers in the hint;
-//! - [`KoopError::Diagnostic`] → 69 `SOURCE_UNAVAILABLE` when the diagnostic blames the service
+//! - [`KoopError::Diagnostic`] → 69 `BRON_ONBEREIKBAAR` when the diagnostic blames the service
 //!   ([`koop_cli::Diagnostic::is_unavailable`]), else 65 `API_FOUT` (the service rejects the query);
 //! - [`KoopError::Protocol`] → 76: `OMLEIDING_GEWEIGERD` for a URL outside the repository (NET-11),
 //!   `PARSE_FOUT` for everything else (not XML, truncated, too deep, too much text, …).
@@ -21,7 +21,7 @@ pub fn to_error(err: KoopError) -> Problem {
         KoopError::NotFound { nearby, .. } => {
             let error = Problem::new(
                 ExitStatus::NotFound,
-                "NIET_GEVONDEN",
+                common::codes::NIET_GEVONDEN,
                 "Niet gevonden",
                 detail,
             );
@@ -33,25 +33,25 @@ pub fn to_error(err: KoopError) -> Problem {
         }
         KoopError::Diagnostic(d) if d.is_unavailable() => Problem::new(
             ExitStatus::Unavailable,
-            "SOURCE_UNAVAILABLE",
+            common::codes::BRON_ONBEREIKBAAR,
             "Zoekdienst niet beschikbaar",
             detail,
         ),
         KoopError::Diagnostic(_) => Problem::new(
             ExitStatus::DataErr,
-            "API_FOUT",
+            common::codes::API_FOUT,
             "Zoekdienst weigert de zoekvraag",
             detail,
         ),
         KoopError::Protocol(ProtocolError::ForeignHost { .. }) => Problem::new(
             ExitStatus::Protocol,
-            "OMLEIDING_GEWEIGERD",
+            common::codes::OMLEIDING_GEWEIGERD,
             "Verwijzing naar andere host geweigerd",
             detail,
         ),
         KoopError::Protocol(_) => Problem::new(
             ExitStatus::Protocol,
-            "PARSE_FOUT",
+            common::codes::PARSE_FOUT,
             "Onleesbaar antwoord van de bron",
             detail,
         ),
@@ -80,7 +80,7 @@ mod tests {
                     detail: "x".into(),
                 },
                 65,
-                "INVALID_INPUT",
+                "ONGELDIGE_INVOER",
             ),
             (
                 KoopError::NotFound {
@@ -90,13 +90,13 @@ mod tests {
                 66,
                 "NIET_GEVONDEN",
             ),
-            (diag(None), 69, "SOURCE_UNAVAILABLE"),
+            (diag(None), 69, "BRON_ONBEREIKBAAR"),
             (
                 diag(Some("info:srw/diagnostic/1/2")),
                 69,
-                "SOURCE_UNAVAILABLE",
+                "BRON_ONBEREIKBAAR",
             ),
-            (diag(Some("iets anders")), 69, "SOURCE_UNAVAILABLE"),
+            (diag(Some("iets anders")), 69, "BRON_ONBEREIKBAAR"),
             (diag(Some("info:srw/diagnostic/1/10")), 65, "API_FOUT"),
             (diag(Some("info:srw/diagnostic/1/61")), 65, "API_FOUT"),
             (ProtocolError::NotXml.into(), 76, "PARSE_FOUT"),
@@ -111,7 +111,7 @@ mod tests {
             let mapped = to_error(err);
             let problem = mapped;
             assert_eq!(
-                (problem.exit.code(), problem.code.as_ref()),
+                (problem.exit.code(), problem.code.name),
                 (exit, code),
                 "{what}"
             );

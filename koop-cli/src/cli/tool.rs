@@ -38,7 +38,7 @@ const RESOURCES: [ResourceSpec; 2] = [
         title: "Regeling",
         description: "Een hele regeling uit het Basiswettenbestand zoals die vandaag geldt: alle artikelen als platte tekst.",
         mime_type: "application/json",
-        tool: "regeling_get",
+        tool: "regeling_toon",
     },
     ResourceSpec {
         uri_template: "koop://regeling/{bwb_id}/artikel/{artikel}",

@@ -55,7 +55,7 @@ fn nesting_deeper_than_any_law_is_one_protocol_error() {
     ] {
         let fake = serve(body);
         for args in [
-            vec!["regeling", "get", ID, "--peildatum", PEILDATUM],
+            vec!["regeling", "toon", ID, "--peildatum", PEILDATUM],
             vec!["regeling", "artikel", ID, "1", "--peildatum", PEILDATUM],
         ] {
             let sandbox = Sandbox::new();
@@ -111,7 +111,7 @@ fn output_stays_linear_in_the_input() {
         let fake = serve(body);
         let law = run(
             sandbox.cmd(&fake),
-            ["regeling", "get", ID, "--peildatum", PEILDATUM],
+            ["regeling", "toon", ID, "--peildatum", PEILDATUM],
         );
         let value = law.json();
         assert_eq!(value["aantal_artikelen"], artikelen);

@@ -24,7 +24,7 @@ fn zoek_deduplicates_and_pages() {
         "voorbeeld",
         "--peildatum",
         "2025-06-01",
-        "--max",
+        "--per-pagina",
         "3",
     ];
     let result = data(&run(sandbox.cmd(&fake), args), "regeling_zoek");
@@ -61,6 +61,39 @@ fn zoek_deduplicates_and_pages() {
     assert_eq!(request.query_param("x-connection"), Some("BWB"));
     assert_eq!(request.query_param("maximumRecords"), Some("3"));
     assert_eq!(request.query_param("startRecord"), Some("1"));
+}
+
+/// CONV-5: `--pagina` counts pages of `--per-pagina` (SRU `startRecord`), the old `--start/--max`
+/// keep their meaning, and `--alles` reads the pages one after another.
+#[test]
+fn zoek_pages_by_pagina_and_alles_reads_every_page() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let base = ["regeling", "zoek", "voorbeeld", "--peildatum", "2025-06-01"];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        data(&run(sandbox.cmd(&fake), args), "regeling_zoek")
+    };
+    let second = with(&["--pagina", "2", "--per-pagina", "3"]);
+    let requests = fake.requests();
+    let request = requests.last().expect("a request");
+    assert_eq!(request.query_param("startRecord"), Some("4"));
+    assert_eq!(request.query_param("maximumRecords"), Some("3"));
+    let old = with(&["--start", "4", "--max", "3"]);
+    assert_eq!(old, second, "--start 4 --max 3 is --pagina 2 --per-pagina 3");
+
+    let whole = with(&["--per-pagina", "5"]);
+    let before = fake.requests().len();
+    let all = with(&["--per-pagina", "3", "--alles"]);
+    let requests = fake.requests();
+    let pages = &requests[before..];
+    let starts: Vec<Option<&str>> = pages.iter().map(|r| r.query_param("startRecord")).collect();
+    assert_eq!(starts, [Some("1"), Some("4")], "two pages of three for five records");
+    assert_eq!(all["resultaten"], whole["resultaten"]);
+    assert_eq!(all["totaal"], 5);
+    assert_eq!(all["volgende_start"], Value::Null);
+    assert!(all.get("afgekapt").is_none(), "everything was read: {all}");
 }
 
 #[test]
@@ -129,8 +162,8 @@ fn get_reads_the_version_in_force_on_the_peildatum() {
     ] {
         let fake = KoopFake::start();
         let sandbox = Sandbox::new();
-        let args = ["regeling", "get", "BWBR9900001", "--peildatum", peildatum];
-        let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+        let args = ["regeling", "toon", "BWBR9900001", "--peildatum", peildatum];
+        let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
         assert_eq!(law["geldig_vanaf"], vanaf, "{peildatum}");
         assert_eq!(law["geldig_tot"], tot, "{peildatum}");
         let lid = &artikel(&law, "2")["leden"][0];
@@ -171,12 +204,12 @@ fn get_gives_paths_links_and_texts_outside_articles() {
     let sandbox = Sandbox::new();
     let args = [
         "regeling",
-        "get",
+        "toon",
         "BWBR9900002",
         "--peildatum",
         "2025-06-01",
     ];
-    let law = data(&run(sandbox.cmd(&fake), args), "regeling_get");
+    let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
     assert_eq!(
         law["citeertitel"],
         "Besluit voorbeeldregels energie en zorg"
@@ -286,14 +319,14 @@ fn unknown_ids_and_dates_are_not_found() {
     for args in [
         vec![
             "regeling",
-            "get",
+            "toon",
             "BWBR9900001",
             "--peildatum",
             "2000-01-01",
         ],
         vec![
             "regeling",
-            "get",
+            "toon",
             "BWBR1234567",
             "--peildatum",
             "2025-06-01",

@@ -22,7 +22,7 @@ fn the_document_validates_and_declares_the_sources() {
         names,
         [
             "regeling_zoek",
-            "regeling_get",
+            "regeling_toon",
             "regeling_artikel",
             "regeling_versies"
         ]
@@ -45,8 +45,11 @@ fn the_document_validates_and_declares_the_sources() {
     );
     assert_eq!(var("KOOP_AUDIT_LOG")["kind"], "path");
     let zoek = &doc["tools"][0]["inputSchema"]["properties"];
-    assert_eq!(zoek["max"]["maximum"], 100);
-    assert_eq!(zoek["max"]["default"], 10);
+    assert_eq!(zoek["per_pagina"]["maximum"], 100);
+    assert_eq!(zoek["per_pagina"]["default"], 10);
+    assert_eq!(zoek["pagina"]["default"], 1);
+    assert_eq!(zoek["alles"]["type"], "boolean");
+    assert!(zoek.get("max").is_none() && zoek.get("start").is_none(), "old spellings are hidden");
     assert_eq!(doc["tools"][0]["_meta"]["flags"]["type"], "--type");
 }
 

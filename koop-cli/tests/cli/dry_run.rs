@@ -11,7 +11,7 @@ fn get_plans_both_requests_and_sends_nothing() {
     let sandbox = Sandbox::new();
     let args = [
         "regeling",
-        "get",
+        "toon",
         "BWBR9900001",
         "--peildatum",
         "2024-06-01",
@@ -21,7 +21,7 @@ fn get_plans_both_requests_and_sends_nothing() {
     let plan = run(sandbox.cmd(&fake), args).json();
     assert_valid("plan.schema.json", &plan);
     assert_eq!(plan["dry_run"], true);
-    assert_eq!(plan["command"], "koop-cli regeling get");
+    assert_eq!(plan["command"], "koop-cli regeling toon");
     assert_eq!(plan["mutating"], false);
     assert_eq!(
         plan["arguments"],
@@ -97,7 +97,7 @@ fn the_plan_digest_depends_only_on_the_arguments() {
             sandbox.cmd(&fake),
             [
                 "regeling",
-                "get",
+                "toon",
                 "BWBR9900001",
                 "--peildatum",
                 peildatum,

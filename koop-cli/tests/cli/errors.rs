@@ -16,7 +16,7 @@ fn invalid_inputs_are_reported_together_before_any_request() {
         "2025-02-30",
     ];
     let error = run(sandbox.cmd(&fake), args).error(65);
-    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
     let pointers: Vec<&str> = error["errors"]
         .as_array()
         .unwrap()
@@ -29,7 +29,7 @@ fn invalid_inputs_are_reported_together_before_any_request() {
     assert_eq!(records.len(), 1, "AUDIT-1");
     assert_eq!(records[0]["status"], "UNSET", "AUDIT-9: bad input");
     assert_eq!(records[0]["exit_code"], 65);
-    assert_eq!(records[0]["attributes"]["error.code"], "INVALID_INPUT");
+    assert_eq!(records[0]["attributes"]["error.code"], "ONGELDIGE_INVOER");
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn bad_bwb_ids_are_refused_for_every_command() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     for args in [
-        vec!["regeling", "get", "BWBR001845"],
+        vec!["regeling", "toon", "BWBR001845"],
         vec!["regeling", "artikel", "BWBX0018451", "1"],
         vec!["regeling", "versies", "BWBR0018451 "],
     ] {
@@ -48,9 +48,29 @@ fn bad_bwb_ids_are_refused_for_every_command() {
 }
 
 #[test]
-fn zoek_bounds_max_and_start_and_checks_the_type() {
+fn zoek_bounds_the_paging_and_checks_the_type() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "zoek",
+        "x",
+        "--pagina",
+        "0",
+        "--per-pagina",
+        "101",
+        "--type",
+        "wet\" or \"x",
+    ];
+    let error = run(sandbox.cmd(&fake), args).error(65);
+    let pointers: Vec<&str> = error["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/type", "/pagina", "/per_pagina"]);
+    // The old spellings are checked as before, with pointers to the published properties.
     let args = [
         "regeling",
         "zoek",
@@ -69,7 +89,7 @@ fn zoek_bounds_max_and_start_and_checks_the_type() {
         .iter()
         .map(|e| e["pointer"].as_str().unwrap())
         .collect();
-    assert_eq!(pointers, ["/type", "/max", "/start"]);
+    assert_eq!(pointers, ["/type", "/per_pagina", "/pagina"]);
     let empty = run(sandbox.cmd(&fake), ["regeling", "zoek", " \t "]).error(65);
     assert_eq!(empty["errors"][0]["pointer"], "/trefwoord");
     assert_eq!(fake.server.request_count(), 0);
@@ -95,7 +115,7 @@ fn an_unavailable_diagnostic_with_http_200_is_unavailable() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     let error = run(sandbox.cmd(&fake), ["regeling", "zoek", "onbeschikbaar"]).error(69);
-    assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
+    assert_eq!(error["code"], "BRON_ONBEREIKBAAR");
     assert!(error.get("status").is_none(), "ERR-7: HTTP said 200");
 }
 
@@ -103,10 +123,16 @@ fn an_unavailable_diagnostic_with_http_200_is_unavailable() {
 fn usage_errors_are_exit_2() {
     let sandbox = Sandbox::new();
     let error = run(sandbox.bare(), ["regeling", "artikel", "BWBR0018451"]).error(2);
-    assert_eq!(error["code"], "USAGE");
+    assert_eq!(error["code"], "ONGELDIG_GEBRUIK");
     let fields = run(
         sandbox.bare(),
-        ["regeling", "get", "BWBR0018451", "--fields", "bestaat_niet"],
+        [
+            "regeling",
+            "toon",
+            "BWBR0018451",
+            "--fields",
+            "bestaat_niet",
+        ],
     )
     .error(2);
     assert_eq!(fields["code"], "ONBEKEND_VELD");

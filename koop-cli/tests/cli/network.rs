@@ -17,7 +17,7 @@ fn a_toestand_on_a_foreign_host_is_refused_and_the_host_receives_nothing() {
     for args in [
         vec![
             "regeling",
-            "get",
+            "toon",
             "BWBR9900003",
             "--peildatum",
             "2025-06-01",
@@ -54,7 +54,7 @@ fn a_toestand_that_is_not_xml_is_a_protocol_error() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     for id in ["BWBR9900005", "BWBR9900006"] {
-        let error = run(sandbox.cmd(&fake), ["regeling", "get", id]).error(76);
+        let error = run(sandbox.cmd(&fake), ["regeling", "toon", id]).error(76);
         assert_eq!(error["code"], "PARSE_FOUT", "{id}");
     }
 }
@@ -63,7 +63,7 @@ fn a_toestand_that_is_not_xml_is_a_protocol_error() {
 fn a_truncated_toestand_is_a_protocol_error() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
-    let error = run(sandbox.cmd(&fake), ["regeling", "get", "BWBR9900004"]).error(76);
+    let error = run(sandbox.cmd(&fake), ["regeling", "toon", "BWBR9900004"]).error(76);
     assert_eq!(error["code"], "PARSE_FOUT");
     assert!(
         error["detail"].as_str().unwrap().contains("afgebroken"),
@@ -90,10 +90,10 @@ fn a_slow_repository_ends_in_a_timeout() {
     let started = Instant::now();
     let error = run(
         sandbox.cmd(&fake),
-        ["regeling", "get", "BWBR9900007", "--timeout", "1"],
+        ["regeling", "toon", "BWBR9900007", "--timeout", "1"],
     )
     .error(124);
-    assert_eq!(error["code"], "TIMEOUT");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN");
     assert!(
         started.elapsed() < Duration::from_secs(4),
         "NET-2: the deadline holds"
@@ -109,7 +109,7 @@ fn a_slow_search_ends_in_a_timeout() {
         ["regeling", "zoek", "traag", "--timeout", "0.5"],
     )
     .error(124);
-    assert_eq!(error["code"], "TIMEOUT");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN");
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn an_unreachable_search_service_is_unavailable() {
     let mut cmd = sandbox.bare();
     cmd.env("KOOP_SRU_URL", format!("http://127.0.0.1:{port}/sru"));
     let error = run(cmd, ["regeling", "versies", "BWBR9900001"]).error(69);
-    assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
+    assert_eq!(error["code"], "BRON_ONBEREIKBAAR");
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn plain_http_to_another_host_is_refused_before_anything_is_sent() {
     for dry in [false, true] {
         let mut cmd = sandbox.bare();
         cmd.env("KOOP_REPOSITORY_URL", "http://repository.example.org");
-        let mut args = vec!["regeling", "get", "BWBR9900001"];
+        let mut args = vec!["regeling", "toon", "BWBR9900001"];
         if dry {
             args.push("--dry-run");
         }
@@ -162,7 +162,7 @@ fn http_failures_of_the_search_service_map_to_the_profile() {
     let cases = [
         (Reply::text(400, "bad"), 65, "API_FOUT"),
         (Reply::text(401, "no"), 77, "NIET_TOEGESTAAN"),
-        (Reply::text(404, "gone"), 69, "SOURCE_UNAVAILABLE"),
+        (Reply::text(404, "gone"), 69, "BRON_ONBEREIKBAAR"),
         (
             Reply::text(429, "slow down").header("retry-after", "60"),
             75,
@@ -173,7 +173,7 @@ fn http_failures_of_the_search_service_map_to_the_profile() {
             75,
             "TIJDELIJK_NIET_BESCHIKBAAR",
         ),
-        (Reply::html_error(503), 69, "SOURCE_UNAVAILABLE"),
+        (Reply::html_error(503), 69, "BRON_ONBEREIKBAAR"),
         (Reply::text(418, "teapot"), 1, "API_FOUT"),
     ];
     let sandbox = Sandbox::new();
@@ -224,7 +224,7 @@ fn http_failures_of_the_repository_map_to_the_profile() {
         (Reply::text(404, "Not Found"), 66, "NIET_GEVONDEN"),
         (Reply::text(410, "Gone"), 66, "NIET_GEVONDEN"),
         (Reply::text(403, "Forbidden"), 77, "NIET_TOEGESTAAN"),
-        (Reply::html_error(502), 69, "SOURCE_UNAVAILABLE"),
+        (Reply::html_error(502), 69, "BRON_ONBEREIKBAAR"),
     ] {
         let status = reply.status_code();
         let server = failing_repository(reply);

@@ -13,7 +13,7 @@ fn get_names_the_toestand_and_lists_both_requests() {
     let sandbox = Sandbox::new();
     let args = [
         "regeling",
-        "get",
+        "toon",
         "BWBR9900001",
         "--peildatum",
         "2024-06-01",
@@ -90,7 +90,7 @@ fn fields_keep_only_article_numbers_and_texts() {
     let sandbox = Sandbox::new();
     let args = [
         "regeling",
-        "get",
+        "toon",
         "BWBR9900001",
         "--peildatum",
         "2024-06-01",

@@ -10,7 +10,7 @@ fn peildatum_errors_are_the_family_s() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     let tried = check_peildatum(&discovery(), &|words| run(sandbox.cmd(&fake), words));
-    // regeling zoek|get|artikel.
+    // regeling zoek|toon|artikel.
     assert_eq!(tried, 3);
     assert!(fake.requests().is_empty(), "validation sends nothing");
 }

@@ -9,12 +9,13 @@ pub(crate) mod shape;
 pub(crate) mod source;
 pub(crate) mod tool;
 
-use commands::{basisprofiel, naamgeving, vestigingsprofiel, zoeken};
+use commands::{basisprofiel, naamgeving, vestigingsprofiel, zoek};
 
 common::commands! {
     /// The commands of this tool.
     pub(crate) enum Command {
-        Zoeken(Box<zoeken::Args>) => zoeken,
+        #[command(alias = "zoeken")]
+        Zoek(Box<zoek::Args>) => zoek,
         /// Basisprofiel van een ingeschreven onderneming
         #[command(subcommand)]
         Basisprofiel(basisprofiel::Action) => basisprofiel,

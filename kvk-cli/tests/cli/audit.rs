@@ -17,11 +17,11 @@ fn audit_1_one_record_per_invocation() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let calls: [(&[&str], i32, Option<&str>); 5] = [
-        (&["basisprofiel", "get", "68750110"], 0, None),
-        (&["basisprofiel", "get", "99999999"], 66, None),
-        (&["basisprofiel", "get", "69599084"], 77, Some("68750110")),
-        (&["naamgeving", "get", "68750110", "--dry-run"], 0, None),
-        (&["zoeken", "--postcode", "nope"], 65, None),
+        (&["basisprofiel", "toon", "68750110"], 0, None),
+        (&["basisprofiel", "toon", "99999999"], 66, None),
+        (&["basisprofiel", "toon", "69599084"], 77, Some("68750110")),
+        (&["naamgeving", "toon", "68750110", "--dry-run"], 0, None),
+        (&["zoek", "--postcode", "nope"], 65, None),
     ];
     let mut codes = Vec::new();
     for (args, exit, session) in calls {
@@ -40,11 +40,11 @@ fn audit_1_one_record_per_invocation() {
     let records = sandbox.audit_records();
     assert_eq!(records.len(), calls.len());
     let names = [
-        "kvk-cli basisprofiel get",
-        "kvk-cli basisprofiel get",
-        "kvk-cli basisprofiel get",
-        "kvk-cli naamgeving get",
-        "kvk-cli zoeken",
+        "kvk-cli basisprofiel toon",
+        "kvk-cli basisprofiel toon",
+        "kvk-cli basisprofiel toon",
+        "kvk-cli naamgeving toon",
+        "kvk-cli zoek",
     ];
     for (((record, (_, exit, _)), code), name) in records.iter().zip(calls).zip(codes).zip(names) {
         assert_eq!(record["name"], name);
@@ -85,7 +85,7 @@ fn audit_15_request_attributes() {
         "OVERHEID_PROCESSING_ACTIVITY_ID",
         "https://register.example.nl/verwerkingen/42",
     );
-    run(cmd, ["basisprofiel", "get", "68750110"]).json();
+    run(cmd, ["basisprofiel", "toon", "68750110"]).json();
     let record = sandbox.single_audit_record();
     let attributes = &record["attributes"];
     assert_eq!(
@@ -111,7 +111,7 @@ fn audit_13_processing_activity_defaults_to_empty() {
     let fake = KvkFake::start();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     let record = sandbox.single_audit_record();
@@ -126,7 +126,7 @@ fn audit_11_traceparent_is_continued() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("TRACEPARENT", format!("00-{TRACE_ID}-{PARENT_SPAN}-01"));
-    let result = run(cmd, ["basisprofiel", "get", "99999999"]);
+    let result = run(cmd, ["basisprofiel", "toon", "99999999"]);
     result.error(66);
     assert_eq!(result.error_trace_id(), TRACE_ID, "ERR-6");
     let record = sandbox.single_audit_record();
@@ -150,7 +150,7 @@ fn audit_11_new_trace_without_traceparent() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     let record = sandbox.single_audit_record();
@@ -177,7 +177,7 @@ fn audit_11_invalid_traceparent_is_ignored() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("TRACEPARENT", "00-zzzz-b7ad6b7169203331-01");
-    run(cmd, ["basisprofiel", "get", "68750110"]).json();
+    run(cmd, ["basisprofiel", "toon", "68750110"]).json();
     let record = sandbox.single_audit_record();
     assert!(record.get("parent_span_id").is_none());
     assert_ne!(record["trace_id"], "zzzz");
@@ -192,7 +192,7 @@ fn audit_1_no_record_for_help_version_completions() {
         vec!["--help"],
         vec!["--version"],
         vec!["completions", "bash"],
-        vec!["basisprofiel", "get", "--help", "--json"],
+        vec!["basisprofiel", "toon", "--help", "--json"],
     ] {
         let mut cmd = sandbox.bare();
         cmd.env("KVK_AUDIT_LOG", sandbox.audit_log());
@@ -209,7 +209,7 @@ fn audit_1_fields_error_is_audited() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--fields", "adres"],
+        ["basisprofiel", "toon", "68750110", "--fields", "adres"],
     )
     .error(2);
     let record = sandbox.single_audit_record();
@@ -238,7 +238,7 @@ fn audit_2_destination_precedence() {
         }
         let mut args = vec![
             "basisprofiel".to_owned(),
-            "get".to_owned(),
+            "toon".to_owned(),
             "68750110".to_owned(),
             "--dry-run".to_owned(),
         ];
@@ -276,7 +276,7 @@ fn audit_5_unopenable_log_is_74_before_any_request() {
             sandbox.cmd(&fake.base()),
             [
                 "basisprofiel",
-                "get",
+                "toon",
                 "68750110",
                 "--audit-log",
                 target.to_str().expect("utf-8 path"),
@@ -302,7 +302,7 @@ fn audit_6_failed_append_prints_no_data() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--audit-log",
             "/dev/full",
@@ -320,7 +320,7 @@ fn audit_5_no_destination_is_audit_fout() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env_remove("KVK_AUDIT_LOG").env_remove("HOME");
-    let error = run(cmd, ["basisprofiel", "get", "68750110"]).error(74);
+    let error = run(cmd, ["basisprofiel", "toon", "68750110"]).error(74);
     assert_eq!(error["code"], "AUDIT_FOUT");
     assert_eq!(fake.request_count(), 0);
 }
@@ -365,7 +365,7 @@ fn audit_4_new_log_is_private() {
     let fake = KvkFake::start();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--dry-run"],
+        ["basisprofiel", "toon", "68750110", "--dry-run"],
     )
     .json();
     let mode = std::fs::metadata(sandbox.audit_log())
@@ -385,7 +385,7 @@ fn audit_14_one_child_record_per_data_subject() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("TRACEPARENT", format!("00-{TRACE_ID}-{PARENT_SPAN}-01"));
-    let found = run(cmd, ["zoeken", "--naam", "Test"]).json();
+    let found = run(cmd, ["zoek", "--naam", "Test"]).json();
     let records = sandbox.audit_records();
     let call = &records[0];
     assert_eq!(call["parent_span_id"], PARENT_SPAN);
@@ -414,7 +414,7 @@ fn audit_14_one_child_record_per_data_subject() {
     for child in children {
         assert_eq!(child["trace_id"], TRACE_ID);
         assert_eq!(child["parent_span_id"], call["span_id"]);
-        assert_eq!(child["name"], "kvk-cli zoeken");
+        assert_eq!(child["name"], "kvk-cli zoek");
         assert_eq!(child["status"], call["status"]);
         assert_eq!(child["exit_code"], 0);
         assert_eq!(child["start_time"], call["start_time"]);
@@ -434,7 +434,7 @@ fn audit_14_one_child_record_per_data_subject() {
     assert!(!sandbox.audit_text().contains("Test BV Donald"), "AUDIT-7");
 
     let sandbox = Sandbox::new();
-    let found = run(sandbox.cmd(&fake.base()), ["zoeken", "--naam", "Donald"]).json();
+    let found = run(sandbox.cmd(&fake.base()), ["zoek", "--naam", "Donald"]).json();
     assert!(found["resultaten"].as_array().expect("resultaten").len() > 1);
     let record = sandbox.single_audit_record();
     assert_eq!(record["attributes"]["dpl.core.data_subject_id"], "68750110");

@@ -27,15 +27,15 @@ fn audit_1_bad_timeout_is_audited() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     for value in ["0", "-1", "1e9", "NaN"] {
-        let args = ["basisprofiel", "get", "68750110", "--timeout", value];
+        let args = ["basisprofiel", "toon", "68750110", "--timeout", value];
         let error = run(sandbox.cmd(&fake.base()), args).error(2);
-        assert_eq!(error["code"], "USAGE");
+        assert_eq!(error["code"], "ONGELDIG_GEBRUIK");
     }
     let records = sandbox.audit_records();
     assert_eq!(records.len(), 4);
     for record in records {
         assert_eq!(record["exit_code"], 2);
-        assert_eq!(record["attributes"]["error.code"], "USAGE");
+        assert_eq!(record["attributes"]["error.code"], "ONGELDIG_GEBRUIK");
     }
     assert_eq!(fake.request_count(), 0);
 }
@@ -56,7 +56,7 @@ fn audit_18_fifo_is_refused_not_waited_on() {
         let started = Instant::now();
         let result = run(
             get_with_log(&sandbox, &fake, log),
-            ["basisprofiel", "get", "68750110"],
+            ["basisprofiel", "toon", "68750110"],
         );
         let error = result.error(74);
         assert_eq!(error["code"], "AUDIT_FOUT");
@@ -74,7 +74,7 @@ fn audit_18_symlink_is_refused() {
     let target = sandbox.path().join("elders.jsonl");
     let link = sandbox.path().join("link.jsonl");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let args = ["basisprofiel", "get", "68750110"];
+    let args = ["basisprofiel", "toon", "68750110"];
     run(get_with_log(&sandbox, &fake, &link), args).error(74);
     assert!(
         !target.exists(),
@@ -99,15 +99,15 @@ fn audit_17_held_lock_ends_at_the_deadline() {
     let started = Instant::now();
     let result = run(
         get_with_log(&sandbox, &fake, &log),
-        ["basisprofiel", "get", "68750110", "--timeout", "1"],
+        ["basisprofiel", "toon", "68750110", "--timeout", "1"],
     );
     let error = result.error(124);
-    assert_eq!(error["code"], "TIMEOUT");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN");
     assert!(started.elapsed() < Duration::from_secs(6), "bounded wait");
     drop(holder);
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     assert_eq!(sandbox.audit_records().len(), 1);
@@ -161,7 +161,7 @@ fn audit_3_full_disk_leaves_no_torn_line() {
         return;
     };
     let log = disk.0.join("audit.jsonl");
-    let args = ["basisprofiel", "get", "68750110"];
+    let args = ["basisprofiel", "toon", "68750110"];
     run(get_with_log(&sandbox, &fake, &log), args).json();
     // Pad the log with valid records to 60 bytes short of a 4 KiB page, so the next record
     // needs a new page and can only be partly written.
@@ -197,7 +197,7 @@ fn audit_3_kill_9_under_load_leaves_whole_lines() {
     let sandbox = Sandbox::new();
     // A long base path makes `url.full` about 100 KB before bounding.
     let base = format!("{}/{}", fake.base(), "a".repeat(100_000));
-    let args = ["basisprofiel", "get", "68750110"];
+    let args = ["basisprofiel", "toon", "68750110"];
     let mut seed = Instant::now().elapsed().as_nanos() as u64 | 1;
     let mut next = move || {
         seed ^= seed << 13;

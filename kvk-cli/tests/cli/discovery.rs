@@ -9,13 +9,13 @@ use crate::support::{Sandbox, assert_valid, discovery, run};
 
 /// The commands kvk-cli has, as tool names in parser order (DISC-3, DISC-6, DISC-7).
 const TOOLS: [&str; 7] = [
-    "zoeken",
-    "basisprofiel_get",
+    "zoek",
+    "basisprofiel_toon",
     "basisprofiel_eigenaar",
     "basisprofiel_hoofdvestiging",
     "basisprofiel_vestigingen",
-    "vestigingsprofiel_get",
-    "naamgeving_get",
+    "vestigingsprofiel_toon",
+    "naamgeving_toon",
 ];
 
 /// DISC-1, DISC-2, DISC-4: one valid document, empty environment, no audit record.
@@ -291,7 +291,7 @@ fn disc_20_plain_help_is_text() {
     assert!(serde_json::from_str::<Value>(&help.stdout).is_err());
     assert!(help.stdout.contains("Gebruik:"), "{}", help.stdout);
     assert!(help.stdout.contains("basisprofiel"), "{}", help.stdout);
-    let sub = run(sandbox.bare(), ["basisprofiel", "get", "--help"]);
+    let sub = run(sandbox.bare(), ["basisprofiel", "toon", "--help"]);
     assert_eq!(sub.code, 0);
     assert!(serde_json::from_str::<Value>(&sub.stdout).is_err());
     assert!(sub.stdout.contains("--geo"), "{}", sub.stdout);

@@ -22,11 +22,11 @@ fn plan(fake: &KvkFake, sandbox: &Sandbox, args: &[&str]) -> Value {
 fn dry_1_plan_without_traffic() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "toon", "68750110"]);
     assert_eq!(fake.request_count(), 0, "DRY-2");
     assert_eq!(plan["dry_run"], true);
     assert_eq!(plan["tool"], "kvk-cli");
-    assert_eq!(plan["command"], "kvk-cli basisprofiel get");
+    assert_eq!(plan["command"], "kvk-cli basisprofiel toon");
     assert_eq!(plan["mutating"], false);
     assert_eq!(
         plan["arguments"],
@@ -43,7 +43,7 @@ fn dry_1_plan_without_traffic() {
     );
     assert_eq!(plan["plan_digest"], digest);
     assert_eq!(
-        digest, "93dbedf747346f375f055b5dc22e2fda86b693374d9c9ec8f6c42fc4771df2ea",
+        digest, "58b2e033becee53415e43dd5178cf961445ece21f83a21d5c87d3e3169c02e9a",
         "the worked example of spec §9"
     );
 }
@@ -53,7 +53,7 @@ fn dry_1_plan_without_traffic() {
 fn audit_16_dry_run_record() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "toon", "68750110"]);
     let record = sandbox.single_audit_record();
     assert_eq!(record["exit_code"], 0);
     assert_eq!(record["attributes"]["overheid.dry_run"], true);
@@ -71,7 +71,7 @@ fn dry_4_invalid_input_fails_in_dry_run() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "123", "--dry-run"],
+        ["basisprofiel", "toon", "123", "--dry-run"],
     )
     .error(65);
     assert_eq!(fake.request_count(), 0);
@@ -83,7 +83,7 @@ fn dry_4_unsafe_base_fails_in_dry_run() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd("http://example.invalid/api"),
-        ["basisprofiel", "get", "68750110", "--dry-run"],
+        ["basisprofiel", "toon", "68750110", "--dry-run"],
     )
     .error(78);
 }
@@ -95,7 +95,7 @@ fn dry_4_missing_key_fails_in_dry_run() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env_remove("KVK_API_KEY");
-    run(cmd, ["basisprofiel", "get", "68750110", "--dry-run"]).error(78);
+    run(cmd, ["basisprofiel", "toon", "68750110", "--dry-run"]).error(78);
 }
 
 /// DRY-5: with no configuration at all the plan targets the public test environment and
@@ -105,7 +105,7 @@ fn dry_5_default_base_plan_redacts_the_public_key() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.bare();
     cmd.env("KVK_AUDIT_LOG", sandbox.audit_log());
-    let result = run(cmd, ["basisprofiel", "get", "68750110", "--dry-run"]);
+    let result = run(cmd, ["basisprofiel", "toon", "68750110", "--dry-run"]);
     assert!(!result.stdout.contains("l7xx"), "{}", result.stdout);
     let plan = result.json();
     assert!(
@@ -122,11 +122,11 @@ fn dry_5_default_base_plan_redacts_the_public_key() {
 fn dry_9_provenance_does_not_change_the_plan() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let plain = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let plain = plan(&fake, &sandbox, &["basisprofiel", "toon", "68750110"]);
     let decorated = plan(
         &fake,
         &sandbox,
-        &["basisprofiel", "get", "68750110", "--provenance"],
+        &["basisprofiel", "toon", "68750110", "--provenance"],
     );
     assert_eq!(without_trace(plain), without_trace(decorated));
 }
@@ -137,8 +137,8 @@ fn dry_9_provenance_does_not_change_the_plan() {
 fn fields_8_a_dry_run_selects_from_the_plan() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let whole = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
-    let args = ["basisprofiel", "get", "68750110", "--dry-run", "--fields"];
+    let whole = plan(&fake, &sandbox, &["basisprofiel", "toon", "68750110"]);
+    let args = ["basisprofiel", "toon", "68750110", "--dry-run", "--fields"];
     let digest = run(
         sandbox.cmd(&fake.base()),
         [&args[..], &["plan_digest"]].concat(),
@@ -186,7 +186,7 @@ fn mut_4_zoeken_arguments_are_normalised() {
         &fake,
         &sandbox,
         &[
-            "zoeken",
+            "zoek",
             "--postcode",
             "8823 sj",
             "--huisnummer",
@@ -235,7 +235,7 @@ fn disc_16_every_example_dry_runs() {
 fn dry_6_plan_headers_describe_the_real_request() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let plan = plan(&fake, &sandbox, &["basisprofiel", "get", "68750110"]);
+    let plan = plan(&fake, &sandbox, &["basisprofiel", "toon", "68750110"]);
     let headers = plan["headers"].as_object().expect("headers");
     let lower: Vec<String> = headers.keys().map(|k| k.to_ascii_lowercase()).collect();
     assert!(lower.contains(&"user-agent".to_owned()), "{headers:?}");

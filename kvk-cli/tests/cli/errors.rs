@@ -115,10 +115,10 @@ const fn with_key(
     }
 }
 
-/// `basisprofiel get <number>`.
+/// `basisprofiel toon <number>`.
 macro_rules! get {
     ($number:expr $(, $extra:expr)*) => {
-        &["basisprofiel", "get", $number $(, $extra)*]
+        &["basisprofiel", "toon", $number $(, $extra)*]
     };
 }
 
@@ -142,64 +142,64 @@ table! {
     err_11_unknown_flag_is_usage_json: kvk(
         get!(DONALD, "--bestaat-niet"),
         2,
-        &[Code("USAGE"), Detail("--bestaat-niet"), Requests(0), NoAudit],
+        &[Code("ONGELDIG_GEBRUIK"), Detail("--bestaat-niet"), Requests(0), NoAudit],
     );
     /// ERR-11: an unknown command is a usage error.
-    err_11_unknown_command_is_usage: kvk(&["bestaat-niet"], 2, &[Code("USAGE"), Requests(0)]);
+    err_11_unknown_command_is_usage: kvk(&["bestaat-niet"], 2, &[Code("ONGELDIG_GEBRUIK"), Requests(0)]);
     /// ERR-11: a missing required argument is a usage error.
     err_11_missing_argument_is_usage: kvk(
-        &["vestigingsprofiel", "get"],
+        &["vestigingsprofiel", "toon"],
         2,
-        &[Code("USAGE"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Requests(0)],
     );
     /// ERR-11: a command group without its subcommand is a usage error.
-    err_11_missing_subcommand_is_usage: kvk(&["basisprofiel"], 2, &[Code("USAGE"), Requests(0)]);
+    err_11_missing_subcommand_is_usage: kvk(&["basisprofiel"], 2, &[Code("ONGELDIG_GEBRUIK"), Requests(0)]);
     /// OUT-1: a bad `--output` value is exit 2, and the hint names the valid values.
     out_1_bad_output_value_is_usage: kvk(
         get!(DONALD, "--output", "xml"),
         2,
-        &[Code("USAGE"), Hint("table"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Hint("table"), Requests(0)],
     );
-    /// FIELDS-2: a malformed path list is exit 2 (`USAGE`), before any request.
+    /// FIELDS-2: a malformed path list is exit 2 (`ONGELDIG_GEBRUIK`), before any request.
     fields_2_empty_segment_is_usage: kvk(
         get!(DONALD, "--fields", "naam..kvkNummer"),
         2,
-        &[Code("USAGE"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Requests(0)],
     );
     /// FIELDS-2: a bracket in a dotted path is a usage error.
     fields_2_bracket_in_path_is_usage: kvk(
         get!(DONALD, "--fields", "naam[x]"),
         2,
-        &[Code("USAGE"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Requests(0)],
     );
     /// FIELDS-2: an unterminated JSONPath is a usage error.
     fields_2_unterminated_jsonpath_is_usage: kvk(
         get!(DONALD, "--fields", "$["),
         2,
-        &[Code("USAGE"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Requests(0)],
     );
     /// FIELDS-2: a non-RFC 9535 operator (`in`) is a usage error.
     fields_2_non_rfc_operator_is_usage: kvk(
         get!(DONALD, "--fields", "$..[?@.naam in ['x']]"),
         2,
-        &[Code("USAGE"), Requests(0)],
+        &[Code("ONGELDIG_GEBRUIK"), Requests(0)],
     );
     /// EXIT-3, ERR-8: a bad KvK number is 65 with a pointer, before any request.
     exit_3_bad_kvk_number_is_65: kvk(
         get!("1234567a"),
         65,
-        &[Code("INVALID_INPUT"), FirstPointer("/kvk_nummer"), NoStatus, Requests(0)],
+        &[Code("ONGELDIGE_INVOER"), FirstPointer("/kvk_nummer"), NoStatus, Requests(0)],
     );
     /// ERR-8: every invalid search argument is reported at once (postcode, huisnummer,
     /// vestigingsnummer), before any request.
     err_8_all_validation_errors_at_once: kvk(
-        &["zoeken", "--postcode", "12AB", "--huisnummer", "123456", "--vestigingsnummer", "123"],
+        &["zoek", "--postcode", "12AB", "--huisnummer", "123456", "--vestigingsnummer", "123"],
         65,
         &[Pointer("/postcode"), Pointer("/huisnummer"), Pointer("/vestigingsnummer"), Requests(0)],
     );
     /// EXIT-3: a huisnummer without a postcode is invalid input (65), nothing sent.
     exit_3_huisnummer_without_postcode_is_65: kvk(
-        &["zoeken", "--huisnummer", "3"],
+        &["zoek", "--huisnummer", "3"],
         65,
         &[Pointer("/huisnummer"), Requests(0)],
     );
@@ -218,29 +218,29 @@ table! {
     );
     /// EXIT-6: an unknown vestigingsnummer (IPD0007) is 66 too.
     exit_6_unknown_vestiging_is_66: kvk(
-        &["vestigingsprofiel", "get", UNKNOWN_VESTIGINGSNUMMER],
+        &["vestigingsprofiel", "toon", UNKNOWN_VESTIGINGSNUMMER],
         66,
         &[Detail("IPD0007")],
     );
-    /// EXIT-8: an upstream 500 (KvK IPD9999) is 69 `SOURCE_UNAVAILABLE`.
+    /// EXIT-8: an upstream 500 (KvK IPD9999) is 69 `BRON_ONBEREIKBAAR`.
     exit_8_upstream_500_is_69: kvk(
         get!(TECHNISCHE_FOUT),
         69,
-        &[Code("SOURCE_UNAVAILABLE"), Status(500), Detail("IPD9999")],
+        &[Code("BRON_ONBEREIKBAAR"), Status(500), Detail("IPD9999")],
     );
     /// EXIT-8, NET-4: an HTML 502 page from a proxy is a 5xx (69, not 76); 502 is retried
     /// exactly twice (one request and two retries).
     exit_8_html_502_page_is_69_after_two_retries: kvk(
         get!(PROXY_502),
         69,
-        &[Code("SOURCE_UNAVAILABLE"), Status(502), Requests(3)],
+        &[Code("BRON_ONBEREIKBAAR"), Status(502), Requests(3)],
     );
     /// EXIT-8: connection refused (a closed port) is 69, without an HTTP status.
     exit_8_connection_refused_is_69: against(
         Upstream::Closed,
         get!(DONALD),
         69,
-        &[Code("SOURCE_UNAVAILABLE"), NoStatus],
+        &[Code("BRON_ONBEREIKBAAR"), NoStatus],
     );
     /// EXIT-10: KvK IPD1003 ("tijdelijk niet leverbaar") is 75 with `retry_after` (ERR-9).
     exit_10_ipd1003_is_75_with_retry_after: kvk(

@@ -6,7 +6,7 @@ use crate::support::{KvkFake, Sandbox, keys, run, tool_entry};
 
 fn get(fake: &KvkFake, number: &str, extra: &[&str]) -> Value {
     let sandbox = Sandbox::new();
-    let mut args = vec!["basisprofiel", "get", number];
+    let mut args = vec!["basisprofiel", "toon", number];
     args.extend_from_slice(extra);
     run(sandbox.cmd(&fake.base()), &args).json()
 }
@@ -19,13 +19,13 @@ fn fields_1_naam_kvknummer_shrinks_by_97_percent() {
     let sandbox = Sandbox::new();
     let full = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--output", "json"],
+        ["basisprofiel", "toon", "68750110", "--output", "json"],
     );
     let small = run(
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--fields",
             "naam,kvkNummer",
@@ -113,7 +113,7 @@ fn fields_3_list_path_on_search_results() {
     let data = run(
         sandbox.cmd(&fake.base()),
         [
-            "zoeken",
+            "zoek",
             "--kvk-nummer",
             "69599084",
             "--fields",
@@ -137,7 +137,7 @@ fn fields_5_unknown_field_is_2_with_valid_fields() {
     let sandbox = Sandbox::new();
     let result = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--fields", "naam,adres"],
+        ["basisprofiel", "toon", "68750110", "--fields", "naam,adres"],
     );
     let error = result.error(2);
     assert_eq!(error["code"], "ONBEKEND_VELD");
@@ -146,7 +146,7 @@ fn fields_5_unknown_field_is_2_with_valid_fields() {
         error["detail"].as_str().unwrap_or(""),
         error["hint"].as_str().unwrap_or("")
     );
-    let entry = tool_entry("basisprofiel_get");
+    let entry = tool_entry("basisprofiel_toon");
     for field in keys(&entry["outputSchema"]["properties"]) {
         assert!(text.contains(field), "{field} not named in {error}");
     }
@@ -162,7 +162,7 @@ fn fields_5_unknown_nested_field_is_2() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--fields",
             "_embedded.hoofdvestiging.bestaatNiet",
@@ -197,7 +197,7 @@ fn fields_7_no_data_in_the_audit_log() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--fields", "naam"],
+        ["basisprofiel", "toon", "68750110", "--fields", "naam"],
     )
     .json();
     let text = sandbox.audit_text();

@@ -11,6 +11,6 @@ fn golden_discovery_and_help() {
     test_support::golden::assert_discovery(
         &Sandbox::new(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
-        &[&["basisprofiel"], &["basisprofiel", "get"], &["zoeken"]],
+        &[&["basisprofiel"], &["basisprofiel", "toon"], &["zoek"]],
     );
 }

@@ -15,8 +15,8 @@ fn conf_7_unreadable_variables_are_78_not_unset() {
     for var in ["KVK_SESSIE_NUMMER", "KVK_API_BASE", "KVK_API_KEY"] {
         let sandbox = Sandbox::new();
         for args in [
-            &["basisprofiel", "get", "69599084"][..],
-            &["basisprofiel", "get", "69599084", "--dry-run"][..],
+            &["basisprofiel", "toon", "69599084"][..],
+            &["basisprofiel", "toon", "69599084", "--dry-run"][..],
         ] {
             let mut cmd = sandbox.cmd(&fake.base());
             cmd.env(var, unreadable(&fake.base()));
@@ -46,7 +46,7 @@ fn audit_2_unreadable_destination_is_78_without_record() {
         let mut cmd = sandbox.cmd(&fake.base());
         cmd.env_remove("KVK_AUDIT_LOG")
             .env(var, unreadable(other.to_str().expect("utf-8")));
-        let error = run(cmd, ["basisprofiel", "get", "68750110"]).error(78);
+        let error = run(cmd, ["basisprofiel", "toon", "68750110"]).error(78);
         assert_eq!(error["code"], "CONFIG_FOUT");
         assert!(error["detail"].as_str().unwrap().contains(var), "{error}");
     }
@@ -60,7 +60,7 @@ fn audit_2_unreadable_destination_is_78_without_record() {
     let flagged = sandbox.path().join("vlag.jsonl");
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("OVERHEID_AUDIT_LOG", unreadable("x"));
-    let args = ["basisprofiel", "get", "68750110", "--audit-log"];
+    let args = ["basisprofiel", "toon", "68750110", "--audit-log"];
     run(
         cmd,
         args.iter().map(OsStr::new).chain([flagged.as_os_str()]),
@@ -86,7 +86,7 @@ fn audit_11_unreadable_traceparent_is_ignored_and_discovery_works() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("TRACEPARENT", unreadable("00-"));
-    run(cmd, ["basisprofiel", "get", "68750110"]).json();
+    run(cmd, ["basisprofiel", "toon", "68750110"]).json();
     let record = sandbox.single_audit_record();
     assert!(record.get("parent_span_id").is_none());
     let mut cmd = sandbox.cmd(&fake.base());

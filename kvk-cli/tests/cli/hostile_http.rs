@@ -67,7 +67,7 @@ fn exit_9_malformed_http_is_76() {
         let sandbox = Sandbox::new();
         let result = run(
             sandbox.cmd(&base),
-            ["basisprofiel", "get", "68750110", "--timeout", "10"],
+            ["basisprofiel", "toon", "68750110", "--timeout", "10"],
         );
         let error = result.error(76);
         assert_eq!(error["code"], "PARSE_FOUT", "{label}: {error}");
@@ -84,7 +84,7 @@ fn exit_9_close_without_answer_is_76_refused_is_69() {
     let sandbox = Sandbox::new();
     let error = run(
         sandbox.cmd(&raw_upstream(Vec::new())),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .error(76);
     assert!(
@@ -94,8 +94,8 @@ fn exit_9_close_without_answer_is_76_refused_is_69() {
             .contains("gesloten")
     );
     let refused = format!("http://127.0.0.1:{}{MOUNT}", crate::support::closed_port());
-    let error = run(sandbox.cmd(&refused), ["basisprofiel", "get", "68750110"]).error(69);
-    assert_eq!(error["code"], "SOURCE_UNAVAILABLE");
+    let error = run(sandbox.cmd(&refused), ["basisprofiel", "toon", "68750110"]).error(69);
+    assert_eq!(error["code"], "BRON_ONBEREIKBAAR");
 }
 
 /// NET-11: a same-origin redirect that leaves the base path is refused (76) before the key
@@ -116,7 +116,7 @@ fn net_11_redirect_out_of_the_base_path_is_refused() {
     });
     for base in [fake.base(), server.url(MOUNT)] {
         let sandbox = Sandbox::new();
-        let result = run(sandbox.cmd(&base), ["basisprofiel", "get", "68750110"]);
+        let result = run(sandbox.cmd(&base), ["basisprofiel", "toon", "68750110"]);
         let error = result.error(76);
         assert_eq!(error["code"], "OMLEIDING_GEWEIGERD", "{error}");
         assert!(!result.stderr.contains(KEY));
@@ -151,7 +151,7 @@ fn prov_3_provenance_names_the_url_that_answered() {
     let sandbox = Sandbox::new();
     let document = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--provenance"],
+        ["basisprofiel", "toon", "68750110", "--provenance"],
     )
     .json();
     let answered = format!(
@@ -180,7 +180,7 @@ fn net_4_retry_after_zero_keeps_a_minimum_back_off() {
         let started = Instant::now();
         run(
             sandbox.cmd(&fake.base()),
-            ["basisprofiel", "get", "68750110", "--timeout", "10"],
+            ["basisprofiel", "toon", "68750110", "--timeout", "10"],
         )
         .error(75);
         assert_eq!(fake.request_count(), 3, "{retry_after}");
@@ -207,10 +207,10 @@ fn dry_4_dry_run_runs_the_checks_of_the_real_call() {
         let sandbox = Sandbox::new();
         let mut real = sandbox.cmd(&fake.base());
         real.env(var, value);
-        let real = run(real, ["basisprofiel", "get", "68750110"]);
+        let real = run(real, ["basisprofiel", "toon", "68750110"]);
         let mut dry = sandbox.cmd(&fake.base());
         dry.env(var, value);
-        let dry = run(dry, ["basisprofiel", "get", "68750110", "--dry-run"]);
+        let dry = run(dry, ["basisprofiel", "toon", "68750110", "--dry-run"]);
         let expected = real.error(78);
         let refused = dry.error(78);
         assert_eq!(refused["code"], expected["code"], "{var}={value:?}");

@@ -15,6 +15,7 @@ mod hostile_http;
 mod network;
 mod otlp;
 mod output;
+mod paging;
 mod precision;
 mod provenance;
 mod scrub;

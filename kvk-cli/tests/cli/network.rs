@@ -18,7 +18,7 @@ fn net_3_user_agent_and_key_header() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     let request = fake.server.last_request().expect("a request");
@@ -44,7 +44,7 @@ fn net_5_short_retry_after_is_retried() {
     let started = Instant::now();
     let data = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--timeout", "10"],
+        ["basisprofiel", "toon", "68750110", "--timeout", "10"],
     )
     .json();
     assert_eq!(data["kvkNummer"], "68750110");
@@ -65,7 +65,7 @@ fn net_5_no_wait_beyond_the_deadline() {
     let started = Instant::now();
     let error = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--timeout", "5"],
+        ["basisprofiel", "toon", "68750110", "--timeout", "5"],
     )
     .error(75);
     assert_eq!(error["retry_after"], 30);
@@ -80,7 +80,7 @@ fn net_4_at_most_two_retries() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .error(69);
     assert_eq!(fake.request_count(), 3);
@@ -93,13 +93,13 @@ fn net_4_500_is_not_retried() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", TECHNISCHE_FOUT],
+        ["basisprofiel", "toon", TECHNISCHE_FOUT],
     )
     .error(69);
     assert_eq!(fake.request_count(), 1);
 }
 
-/// NET-2, EXIT-1: a fake that stalls before the headers ends in 124 `TIMEOUT` at the deadline.
+/// NET-2, EXIT-1: a fake that stalls before the headers ends in 124 `TIJDLIMIET_VERSTREKEN` at the deadline.
 #[test]
 fn net_2_stall_before_headers_is_124() {
     let fake = KvkFake::start();
@@ -109,14 +109,14 @@ fn net_2_stall_before_headers_is_124() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             STALL_BEFORE_HEADERS,
             "--timeout",
             "1",
         ],
     )
     .error(124);
-    assert_eq!(error["code"], "TIMEOUT");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN");
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "{:?}",
@@ -133,10 +133,10 @@ fn net_2_stall_mid_body_is_124() {
     let started = Instant::now();
     let error = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", STALL_MID_BODY, "--timeout", "1"],
+        ["basisprofiel", "toon", STALL_MID_BODY, "--timeout", "1"],
     )
     .error(124);
-    assert_eq!(error["code"], "TIMEOUT");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
@@ -148,7 +148,7 @@ fn net_2_bad_timeout_is_usage() {
     for value in ["0", "-1", "soms"] {
         run(
             sandbox.cmd(&fake.base()),
-            ["basisprofiel", "get", "68750110", "--timeout", value],
+            ["basisprofiel", "toon", "68750110", "--timeout", value],
         )
         .error(2);
     }
@@ -169,7 +169,7 @@ fn net_6_redirect_to_other_host_is_refused() {
         let sandbox = Sandbox::new();
         let result = run(
             sandbox.cmd(&fake.base()),
-            ["basisprofiel", "get", "68750110"],
+            ["basisprofiel", "toon", "68750110"],
         );
         let error = result.error(76);
         assert_eq!(error["code"], "OMLEIDING_GEWEIGERD");
@@ -187,7 +187,7 @@ fn net_6_same_origin_redirect_is_followed() {
     let sandbox = Sandbox::new();
     let data = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     assert_eq!(data["naam"], "Test BV Donald");
@@ -203,7 +203,7 @@ fn net_7_body_cap() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("OVERHEID_MAX_RESPONSE_BYTES", "100");
-    let error = run(cmd, ["basisprofiel", "get", "68750110"]).error(76);
+    let error = run(cmd, ["basisprofiel", "toon", "68750110"]).error(76);
     assert_eq!(error["code"], "ANTWOORD_TE_GROOT");
 }
 
@@ -214,7 +214,7 @@ fn conf_7_invalid_size_cap_is_78() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd(&fake.base());
     cmd.env("OVERHEID_MAX_RESPONSE_BYTES", "veel");
-    run(cmd, ["basisprofiel", "get", "68750110"]).error(78);
+    run(cmd, ["basisprofiel", "toon", "68750110"]).error(78);
     assert_eq!(fake.request_count(), 0);
 }
 
@@ -226,7 +226,7 @@ fn sec_5_identifier_never_reaches_the_url_unvalidated() {
     let sandbox = Sandbox::new();
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "--", "../../x"],
+        ["basisprofiel", "toon", "--", "../../x"],
     )
     .error(65);
     assert_eq!(fake.request_count(), 0);

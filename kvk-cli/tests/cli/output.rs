@@ -15,7 +15,7 @@ use crate::support::{KvkFake, Sandbox, assert_valid_against, compact_document, r
 fn out_2_default_json_raw_alias_and_pretty() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let args = ["basisprofiel", "get", "68750110"];
+    let args = ["basisprofiel", "toon", "68750110"];
     let default = run(sandbox.cmd(&fake.base()), args);
     let value = default.json();
     let mut raw_args = args.to_vec();
@@ -42,7 +42,7 @@ fn out_4_table_prints_false() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--dry-run",
             "--output",
@@ -84,7 +84,7 @@ fn out_4_table_prints_false_in_data() {
     let sandbox = Sandbox::new();
     let table = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110", "--output", "table"],
+        ["basisprofiel", "toon", "68750110", "--output", "table"],
     );
     assert_eq!(table.code, 0, "{table:#?}");
     let row = table
@@ -107,11 +107,11 @@ fn out_6_no_ansi_escapes_off_a_terminal() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     for args in [
-        vec!["basisprofiel", "get", "68750110", "--output", "table"],
-        vec!["basisprofiel", "get", "68750110", "--output", "pretty"],
-        vec!["zoeken", "--naam", "Donald", "--output", "table"],
-        vec!["basisprofiel", "get", "99999999", "--output", "table"],
-        vec!["basisprofiel", "get", "--onbekend"],
+        vec!["basisprofiel", "toon", "68750110", "--output", "table"],
+        vec!["basisprofiel", "toon", "68750110", "--output", "pretty"],
+        vec!["zoek", "--naam", "Donald", "--output", "table"],
+        vec!["basisprofiel", "toon", "99999999", "--output", "table"],
+        vec!["basisprofiel", "toon", "--onbekend"],
         vec!["--help"],
     ] {
         let result = run(sandbox.cmd(&fake.base()), &args);
@@ -134,10 +134,10 @@ fn out_7_data_validates_against_output_schema() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let calls: [(&str, &[&str]); 7] = [
-        ("zoeken", &["zoeken", "--naam", "Donald"]),
+        ("zoek", &["zoek", "--naam", "Donald"]),
         (
-            "basisprofiel_get",
-            &["basisprofiel", "get", "68750110", "--geo"],
+            "basisprofiel_toon",
+            &["basisprofiel", "toon", "68750110", "--geo"],
         ),
         (
             "basisprofiel_eigenaar",
@@ -152,10 +152,10 @@ fn out_7_data_validates_against_output_schema() {
             &["basisprofiel", "vestigingen", "68750110"],
         ),
         (
-            "vestigingsprofiel_get",
-            &["vestigingsprofiel", "get", "000037178598"],
+            "vestigingsprofiel_toon",
+            &["vestigingsprofiel", "toon", "000037178598"],
         ),
-        ("naamgeving_get", &["naamgeving", "get", "68750110"]),
+        ("naamgeving_toon", &["naamgeving", "toon", "68750110"]),
     ];
     for (tool, args) in calls {
         let data = run(sandbox.cmd(&fake.base()), args).json();
@@ -174,7 +174,7 @@ fn kvk_volledig_adres_whitespace_is_collapsed() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--fields",
             "_embedded.hoofdvestiging.adressen[].volledigAdres",
@@ -208,7 +208,7 @@ fn out_8_zero_hits_is_an_empty_result() {
     let sandbox = Sandbox::new();
     let data = run(
         sandbox.cmd(&fake.base()),
-        ["zoeken", "--naam", "Zzyzxbestaatniet"],
+        ["zoek", "--naam", "Zzyzxbestaatniet"],
     )
     .json();
     assert_eq!(data["totaal"], 0);
@@ -234,7 +234,7 @@ fn conv_2_completions() {
             .stdout(predicate::str::contains("basisprofiel"));
     }
     let error = run(sandbox.bare(), ["completions", "tcsh"]).error(2);
-    assert_eq!(error["code"], "USAGE");
+    assert_eq!(error["code"], "ONGELDIG_GEBRUIK");
 }
 
 /// ERR-12, OUT-5: writing completions into a closed pipe must not end in a raw panic.
@@ -272,7 +272,7 @@ fn disc_15_host_built_command_line_is_accepted() {
     let sandbox = Sandbox::new();
     let data = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "--geo", "--", "68750110"],
+        ["basisprofiel", "toon", "--geo", "--", "68750110"],
     )
     .json();
     assert_eq!(data["kvkNummer"], "68750110");
@@ -281,7 +281,7 @@ fn disc_15_host_built_command_line_is_accepted() {
     let zoeken = run(
         sandbox.cmd(&fake.base()),
         [
-            "zoeken",
+            "zoek",
             "--naam",
             "Donald",
             "--type",
@@ -303,7 +303,7 @@ fn conv_3_quiet_keeps_data_and_errors() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--quiet",
             "--fields",
@@ -314,7 +314,7 @@ fn conv_3_quiet_keeps_data_and_errors() {
     assert_eq!(data, json!({"naam": "Test BV Donald"}));
     run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "99999999", "--quiet"],
+        ["basisprofiel", "toon", "99999999", "--quiet"],
     )
     .error(66);
 }
@@ -334,7 +334,7 @@ fn out_6_term_dumb_and_no_color_are_honoured() {
         cmd.env(name, value);
         let result = run(
             cmd,
-            ["basisprofiel", "get", "68750110", "--output", "table"],
+            ["basisprofiel", "toon", "68750110", "--output", "table"],
         );
         assert_eq!(result.code, 0, "{name}={value}: {result:#?}");
         assert!(!result.stdout.contains('\x1b'));

@@ -17,7 +17,7 @@ fn num_1_an_integer_beyond_2_64_passes_through_exactly() {
         &["--fields", "totaalWerkzamePersonen"][..],
         &["--provenance"][..],
     ] {
-        let mut args = vec!["basisprofiel", "get", BEYOND_U64_PROFILE];
+        let mut args = vec!["basisprofiel", "toon", BEYOND_U64_PROFILE];
         args.extend(extra);
         let outcome = run(sandbox.cmd(&fake.base()), &args);
         let value: Value = outcome.json();
@@ -32,7 +32,7 @@ fn num_1_an_integer_beyond_2_64_passes_through_exactly() {
         sandbox.cmd(&fake.base()),
         [
             "basisprofiel",
-            "get",
+            "toon",
             BEYOND_U64_PROFILE,
             "--output",
             "pretty",

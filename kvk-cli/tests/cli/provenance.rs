@@ -8,7 +8,7 @@ use crate::support::{
 };
 
 fn envelope(fake: &KvkFake, sandbox: &Sandbox, extra: &[&str]) -> Value {
-    let mut args = vec!["basisprofiel", "get", "68750110", "--provenance"];
+    let mut args = vec!["basisprofiel", "toon", "68750110", "--provenance"];
     args.extend_from_slice(extra);
     let result = run(sandbox.cmd(&fake.base()), &args);
     assert!(!result.stdout.contains(KEY), "SEC-2");
@@ -120,7 +120,7 @@ fn prov_1_bare_data_without_flag() {
     let sandbox = Sandbox::new();
     let data = run(
         sandbox.cmd(&fake.base()),
-        ["basisprofiel", "get", "68750110"],
+        ["basisprofiel", "toon", "68750110"],
     )
     .json();
     assert!(data.get("provenance").is_none());
@@ -136,7 +136,7 @@ fn prov_8_loopback_decided_by_the_parsed_host() {
     let base = format!("http://LOCALHOST:{}{MOUNT}", fake.server.port());
     let envelope = run(
         sandbox.cmd(&base),
-        ["basisprofiel", "get", "68750110", "--provenance"],
+        ["basisprofiel", "toon", "68750110", "--provenance"],
     )
     .json();
     assert_eq!(envelope["provenance"]["environment"], "local", "{envelope}");

@@ -94,7 +94,7 @@ fn sec_2_echoed_key_never_reaches_stderr_or_audit() {
         let sandbox = Sandbox::new();
         let mut cmd = sandbox.cmd(&fake.base());
         cmd.env("KVK_API_KEY", CANARY);
-        let result = run(cmd, ["basisprofiel", "get", "68750110", "--timeout", "5"]);
+        let result = run(cmd, ["basisprofiel", "toon", "68750110", "--timeout", "5"]);
         assert!(
             fake.requests().iter().all(|r| echoed(r) == CANARY),
             "{label}: the key was sent"
@@ -119,7 +119,7 @@ fn sec_2_echoed_key_is_masked_in_data() {
     for output in ["json", "table"] {
         let mut cmd = sandbox.cmd(&fake.base());
         cmd.env("KVK_API_KEY", CANARY);
-        let result = run(cmd, ["basisprofiel", "get", "68750110", "-o", output]);
+        let result = run(cmd, ["basisprofiel", "toon", "68750110", "-o", output]);
         assert_eq!(result.code, 0, "{result:?}");
         assert_no_canary(output, &result.stdout);
         assert!(result.stdout.contains("BV ***"), "{}", result.stdout);

@@ -16,7 +16,7 @@ fn session_cmd(sandbox: &Sandbox, fake: &KvkFake) -> assert_cmd::Command {
 fn sec_6_defaults_to_the_session_number() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let data = run(session_cmd(&sandbox, &fake), ["basisprofiel", "get"]).json();
+    let data = run(session_cmd(&sandbox, &fake), ["basisprofiel", "toon"]).json();
     assert_eq!(data["kvkNummer"], SESSION);
     let request = fake.server.last_request().expect("one request");
     assert!(
@@ -34,7 +34,11 @@ fn sec_6_defaults_to_the_session_number() {
 fn sec_7_other_number_is_refused_and_audited() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let error = run(session_cmd(&sandbox, &fake), ["basisprofiel", "get", OTHER]).error(77);
+    let error = run(
+        session_cmd(&sandbox, &fake),
+        ["basisprofiel", "toon", OTHER],
+    )
+    .error(77);
     assert_eq!(error["code"], "NIET_TOEGESTAAN");
     assert!(error.get("status").is_none(), "ERR-7: no upstream status");
     assert_eq!(fake.request_count(), 0);
@@ -58,11 +62,11 @@ fn sec_7_refused_for_every_bound_command_and_in_dry_run() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     for command in [
-        ["basisprofiel", "get"],
+        ["basisprofiel", "toon"],
         ["basisprofiel", "eigenaar"],
         ["basisprofiel", "hoofdvestiging"],
         ["basisprofiel", "vestigingen"],
-        ["naamgeving", "get"],
+        ["naamgeving", "toon"],
     ] {
         for dry in [false, true] {
             let mut args = vec![command[0], command[1], OTHER];
@@ -76,20 +80,20 @@ fn sec_7_refused_for_every_bound_command_and_in_dry_run() {
     assert_eq!(sandbox.audit_records().len(), 10);
 }
 
-/// SEC-6: public commands (`zoeken`, `vestigingsprofiel get`) are not bound.
+/// SEC-6: public commands (`zoek`, `vestigingsprofiel toon`) are not bound.
 #[test]
 fn sec_6_public_commands_are_not_bound() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let found = run(
         session_cmd(&sandbox, &fake),
-        ["zoeken", "--kvk-nummer", OTHER],
+        ["zoek", "--kvk-nummer", OTHER],
     )
     .json();
     assert!(found["totaal"].as_u64().expect("totaal") > 0, "{found}");
     let vestiging = run(
         session_cmd(&sandbox, &fake),
-        ["vestigingsprofiel", "get", "000038509504"],
+        ["vestigingsprofiel", "toon", "000038509504"],
     )
     .json();
     assert_eq!(vestiging["kvkNummer"], OTHER);
@@ -100,8 +104,8 @@ fn sec_6_public_commands_are_not_bound() {
 fn sec_9_no_number_and_no_session_is_usage_with_hint() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
-    let error = run(sandbox.cmd(&fake.base()), ["naamgeving", "get"]).error(2);
-    assert_eq!(error["code"], "USAGE");
+    let error = run(sandbox.cmd(&fake.base()), ["naamgeving", "toon"]).error(2);
+    assert_eq!(error["code"], "ONGELDIG_GEBRUIK");
     let hint = error["hint"].as_str().expect("hint");
     assert!(hint.contains("KVK_SESSIE_NUMMER"), "{hint}");
     assert!(hint.contains("KvK-nummer"), "{hint}");

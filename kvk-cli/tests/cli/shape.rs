@@ -12,7 +12,7 @@ use crate::support::{KvkFake, Sandbox, run};
 fn wrong_shapes() -> Vec<(Vec<&'static str>, Vec<Value>)> {
     vec![
         (
-            vec!["basisprofiel", "get", "68750110"],
+            vec!["basisprofiel", "toon", "68750110"],
             vec![
                 json!({}),
                 json!({"kvkNummer": 68750110}),
@@ -45,7 +45,7 @@ fn wrong_shapes() -> Vec<(Vec<&'static str>, Vec<Value>)> {
             ],
         ),
         (
-            vec!["vestigingsprofiel", "get", "000037178598"],
+            vec!["vestigingsprofiel", "toon", "000037178598"],
             vec![
                 json!({}),
                 json!({"vestigingsnummer": 37178598}),
@@ -53,7 +53,7 @@ fn wrong_shapes() -> Vec<(Vec<&'static str>, Vec<Value>)> {
             ],
         ),
         (
-            vec!["naamgeving", "get", "68750110"],
+            vec!["naamgeving", "toon", "68750110"],
             vec![
                 json!({}),
                 json!({"naam": "Test BV Donald"}),
@@ -61,7 +61,7 @@ fn wrong_shapes() -> Vec<(Vec<&'static str>, Vec<Value>)> {
             ],
         ),
         (
-            vec!["zoeken", "--naam", "Donald"],
+            vec!["zoek", "--naam", "Donald"],
             vec![
                 json!({}),
                 json!({"resultaten": "nope"}),
@@ -109,7 +109,7 @@ fn exit_9_minimal_answers_of_the_right_shape_pass() {
             json!({"rechtsvorm": "Eenmanszaak", "websites": null}),
         ),
         (
-            vec!["basisprofiel", "get", "68750110"],
+            vec!["basisprofiel", "toon", "68750110"],
             json!({"kvkNummer": "68750110"}),
         ),
         (
@@ -117,7 +117,7 @@ fn exit_9_minimal_answers_of_the_right_shape_pass() {
             json!({"kvkNummer": "68750110", "vestigingen": []}),
         ),
         (
-            vec!["zoeken", "--naam", "Donald"],
+            vec!["zoek", "--naam", "Donald"],
             json!({"pagina": 1, "totaal": 0, "resultaten": []}),
         ),
     ];
@@ -166,7 +166,7 @@ fn every_fixture_passes_the_shape_checks() {
     let tool = |args: &[&str]| run(sandbox.cmd(&base), args);
     for company in fixtures::COMPANIES {
         let number = company.kvk_nummer;
-        let profiel = tool(&["basisprofiel", "get", number]).json();
+        let profiel = tool(&["basisprofiel", "toon", number]).json();
         assert_eq!(profiel, expected(company.basisprofiel, &base), "{number}");
         assert_eq!(
             tool(&["basisprofiel", "eigenaar", number]).json(),
@@ -189,11 +189,11 @@ fn every_fixture_passes_the_shape_checks() {
             "{number}"
         );
         assert_eq!(
-            tool(&["naamgeving", "get", number]).json(),
+            tool(&["naamgeving", "toon", number]).json(),
             expected(company.naamgeving, &base),
             "{number}"
         );
-        let gevonden = tool(&["zoeken", "--kvk-nummer", number]).json();
+        let gevonden = tool(&["zoek", "--kvk-nummer", number]).json();
         assert!(
             gevonden["totaal"].as_u64() > Some(0),
             "{number}: {gevonden}"
@@ -201,12 +201,12 @@ fn every_fixture_passes_the_shape_checks() {
     }
     for (vestigingsnummer, document) in fixtures::VESTIGINGEN {
         assert_eq!(
-            tool(&["vestigingsprofiel", "get", vestigingsnummer]).json(),
+            tool(&["vestigingsprofiel", "toon", vestigingsnummer]).json(),
             expected(document, &base),
             "{vestigingsnummer}"
         );
     }
-    let alles = tool(&["zoeken", "--naam", "Test", "--inclusief-inactief"]).json();
+    let alles = tool(&["zoek", "--naam", "Test", "--inclusief-inactief"]).json();
     assert!(
         alles["resultaten"].as_array().is_some_and(|r| r.len() > 1),
         "{alles}"

@@ -10,7 +10,7 @@ fn kvk_nummer_pattern_is_what_is_accepted() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let tried = check_kvk_nummer(&discovery(), &|words| run(sandbox.cmd(&fake.base()), words));
-    // basisprofiel get|eigenaar|hoofdvestiging|vestigingen, naamgeving get, zoeken.
+    // basisprofiel toon|eigenaar|hoofdvestiging|vestigingen, naamgeving toon, zoeken.
     assert_eq!(tried, 6);
     assert_eq!(
         fake.request_count(),

@@ -115,7 +115,7 @@ pub fn tool_entry(name: &str) -> Value {
     Sandbox::new().tool_entry(name)
 }
 
-/// Runs `kvk-cli basisprofiel get <number> --dry-run` once per number, eight processes at a
+/// Runs `kvk-cli basisprofiel toon <number> --dry-run` once per number, eight processes at a
 /// time, in a clean environment with `env` added; each must succeed.
 pub fn dry_runs_at_once(sandbox: &Sandbox, numbers: &[String], env: &[(&str, String)]) {
     const WORKERS: usize = 8;
@@ -135,7 +135,7 @@ pub fn dry_runs_at_once(sandbox: &Sandbox, numbers: &[String], env: &[(&str, Str
                         .env("KVK_API_BASE", "http://127.0.0.1:9/api")
                         .env("KVK_API_KEY", KEY)
                         .envs(env.iter().map(|(k, v)| (k, v)))
-                        .args(["basisprofiel", "get", number, "--dry-run"])
+                        .args(["basisprofiel", "toon", number, "--dry-run"])
                         .stdin(std::process::Stdio::null())
                         .output()
                         .expect("kvk-cli runs");

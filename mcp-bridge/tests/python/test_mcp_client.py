@@ -56,9 +56,9 @@ def check(name, condition, detail=""):
 
 # One call per CLI: (tool, arguments, fields, what the projection must hold exactly).
 CALLS = [
-    ("kvk__basisprofiel_get", {}, ["naam", "kvkNummer"], {"kvkNummer": KVK, "naam": "Test BV Donald"}),
+    ("kvk__basisprofiel_toon", {}, ["naam", "kvkNummer"], {"kvkNummer": KVK, "naam": "Test BV Donald"}),
     ("koop__regeling_artikel", {"bwb_id": "BWBR0018451", "artikel": "2"}, ["bwb_id"], {"bwb_id": "BWBR0018451"}),
-    ("rvo__regeling_get", {"regeling_id": "EBR-2027"}, ["id"], {"id": "EBR-2027"}),
+    ("rvo__regeling_toon", {"regeling_id": "EBR-2027"}, ["id"], {"id": "EBR-2027"}),
     ("regelrecht__check_energiebesparing", {"elektriciteit_kwh": 60000, "gas_m3": 30000},
      ["kvk_nummer"], {"kvk_nummer": KVK}),
 ]
@@ -84,7 +84,7 @@ async def conversation(label, server, mode, person, http):
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         check(f"{label}: tools/list has every CLI", all(
             any(name.startswith(cli.removesuffix("-cli") + "__") for name in tools) for cli in CLIS), sorted(tools))
-        bound = [name for name in ("kvk__basisprofiel_get", "rvo__rapportage_indienen",
+        bound = [name for name in ("kvk__basisprofiel_toon", "rvo__rapportage_indienen",
                                    "regelrecht__check_energiebesparing") if name in tools]
         check(f"{label}: session-bound arguments are not listed",
               len(bound) == 3 and all("kvk_nummer" not in tools[n].input_schema.get("properties", {}) for n in bound),

@@ -4,7 +4,7 @@
 // crypto), then as the SDK's Client with a bearer token: lists the tools (no kvk_nummer in a
 // listed inputSchema), calls regelrecht__check_energiebesparing with and without fields (the SDK
 // validates structuredContent against the listed outputSchema), and accepts an error result
-// (rvo__regeling_get of a scheme that does not exist: isError, no structuredContent).
+// (rvo__regeling_toon of a scheme that does not exist: isError, no structuredContent).
 //
 // Usage: node test_client.mjs TARGET_DIR   (exit 0 when every check passes)
 import { spawn } from "node:child_process";
@@ -59,7 +59,7 @@ try {
   check("initialize: serverInfo", client.getServerVersion()?.name === "overheid-mcp", client.getServerVersion());
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  check("tools/list: both CLIs", names.includes("regelrecht__check_energiebesparing") && names.includes("rvo__regeling_get"), names);
+  check("tools/list: both CLIs", names.includes("regelrecht__check_energiebesparing") && names.includes("rvo__regeling_toon"), names);
   check("tools/list: no kvk_nummer in a listed inputSchema",
     tools.every((t) => !JSON.stringify(t.inputSchema).includes("kvk_nummer")), names);
   const args = { elektriciteit_kwh: 60000, gas_m3: 30000 };
@@ -69,7 +69,7 @@ try {
   const some = await client.callTool({ name: "regelrecht__check_energiebesparing", arguments: { ...args, fields: ["kvk_nummer"] } });
   check("tools/call with fields: valid against the outputSchema",
     !some.isError && JSON.stringify(some.structuredContent) === JSON.stringify({ kvk_nummer: "68750110" }), some);
-  const error = await client.callTool({ name: "rvo__regeling_get", arguments: { regeling_id: "BESTAAT-NIET" } });
+  const error = await client.callTool({ name: "rvo__regeling_toon", arguments: { regeling_id: "BESTAAT-NIET" } });
   check("tools/call: an error result is accepted", error.isError === true && error.structuredContent === undefined
     && error._meta?.["nl.overheid/problem"]?.exit_code === 66, error);
   await client.close();

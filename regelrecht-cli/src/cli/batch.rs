@@ -307,7 +307,7 @@ pub fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> 
         outcome = outcome.failed(
             Problem::new(
                 ExitStatus::Error,
-                "BATCH_DEELS_GEFAALD",
+                common::codes::BATCH_DEELS_GEFAALD,
                 "Batch deels gefaald",
                 summary,
             )

@@ -1,6 +1,7 @@
 //! Engine failures as profile errors: malformed law files, parameters of the wrong type, and
 //! outputs the engine refuses to compute (always an error naming what is missing, never a value).
 
+use common::codes::{self, Code};
 use common::{Error, ExitStatus, FieldError, Problem};
 use regelrecht_engine::{ErrorKind, EvalError, LoadError, LoadErrorKind, ParamError};
 
@@ -16,7 +17,7 @@ pub fn load_error(e: &LoadError) -> Error {
     };
     Problem::new(
         ExitStatus::DataErr,
-        "WETBESTAND_ONGELDIG",
+        common::codes::WETBESTAND_ONGELDIG,
         "Wetbestand ongeldig",
         format!("wetbestand {place}: {}", e.problem),
     )
@@ -34,6 +35,12 @@ pub fn param_errors(errors: &[ParamError]) -> Error {
             .collect(),
     )
     .into()
+}
+
+/// The registered code of an engine error (`EvalError::code`, all Dutch and in the
+/// registry; a code the registry lacks would be a bug, reported as `ONGELDIG`).
+fn engine_code(e: &EvalError) -> Code {
+    Code::named(e.code()).unwrap_or(codes::ONGELDIG)
 }
 
 /// An evaluation the engine refused. `outputs_pointer` is the argument naming the outputs
@@ -67,7 +74,7 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
             };
             let mut err = Problem::new(
                 ExitStatus::DataErr,
-                e.code(),
+                engine_code(e),
                 "Uitkomst niet te berekenen",
                 e.to_string(),
             )
@@ -77,5 +84,35 @@ pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
             }
             err.into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code the engine can give (the literals of `EvalError::code`) is in the registry,
+    /// so `engine_code` never falls back.
+    #[test]
+    fn every_engine_code_is_registered() {
+        let source = include_str!("../../engine/src/error.rs");
+        let body = source
+            .split("pub fn code(&self) -> &'static str {")
+            .nth(1)
+            .and_then(|rest| rest.split("\n    }\n").next())
+            .expect("EvalError::code in the engine");
+        let codes: Vec<&str> = body
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .collect();
+        assert!(codes.len() >= 10, "{codes:?}");
+        for code in codes {
+            assert!(Code::named(code).is_some(), "engine code {code} is not in common::codes");
+        }
+        let error = EvalError::type_error("ADD", "x");
+        assert_eq!(engine_code(&error), codes::TYPE_FOUT);
+        let error = EvalError::new(ErrorKind::DivisionByZero);
+        assert_eq!(engine_code(&error), codes::DELING_DOOR_NUL);
     }
 }

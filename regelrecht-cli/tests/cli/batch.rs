@@ -65,12 +65,12 @@ fn cases_come_back_in_order_and_a_bad_case_does_not_stop_the_batch() {
     assert_eq!(got[0]["resultaat"]["uitvoer"]["dubbel"], 10);
     assert_eq!(got[7]["resultaat"]["uitvoer"]["dubbel"], 20);
     for (i, code) in [
-        (1, "INVALID_INPUT"),
-        (2, "INVALID_INPUT"),
-        (3, "INVALID_INPUT"),
-        (4, "INVALID_INPUT"),
+        (1, "ONGELDIGE_INVOER"),
+        (2, "ONGELDIGE_INVOER"),
+        (3, "ONGELDIGE_INVOER"),
+        (4, "ONGELDIGE_INVOER"),
         (5, "NIET_GEVONDEN"),
-        (6, "INVALID_INPUT"),
+        (6, "ONGELDIGE_INVOER"),
     ] {
         assert_eq!(got[i]["fout"]["code"], code, "line {i}: {}", got[i]);
     }

@@ -367,7 +367,7 @@ articles:
         defs.join("bronnen.json"),
         json!({
             "bronnen": [{"id": "kvk-met-toestemming", "naam": "KvK, met toestemming", "programma": "kvk-cli",
-                         "commando": ["basisprofiel", "get"], "soort": "attestatie", "toestemming_nodig": true}],
+                         "commando": ["basisprofiel", "toon"], "soort": "attestatie", "toestemming_nodig": true}],
             "gegevens": [{"id": "personen_met_toestemming", "bron": "kvk-met-toestemming",
                           "veld": "totaalWerkzamePersonen", "type": "number"}]
         })

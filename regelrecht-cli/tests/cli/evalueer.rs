@@ -155,7 +155,7 @@ fn wrong_types_are_all_reported() {
         ]),
     )
     .error(65);
-    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
     let details: Vec<&str> = error["errors"]
         .as_array()
         .expect("errors")

@@ -120,7 +120,7 @@ fn a_dry_run_of_invalid_input_fails_like_the_real_call() {
         ],
     )
     .error(65);
-    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn a_held_store_lock_ends_a_filing_at_its_deadline_and_readers_go_on() {
     let started = std::time::Instant::now();
     let run = sandbox.run(indienen("LED", &["--confirm", "--timeout", "1"]));
     let error = run.error(124);
-    assert_eq!(error["code"], "TIMEOUT", "{error:#}");
+    assert_eq!(error["code"], "TIJDLIMIET_VERSTREKEN", "{error:#}");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(5),
         "the filer waited {:?}",

@@ -32,7 +32,7 @@ fn discovery_validates_and_declares_the_environment() {
         names,
         [
             "regeling_zoek",
-            "regeling_get",
+            "regeling_toon",
             "regeling_lijst",
             "rapportage_indienen",
             "rapportage_status",

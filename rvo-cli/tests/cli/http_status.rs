@@ -65,7 +65,7 @@ fn unavailable_without_retry_after_is_69_and_with_it_75() {
                 assert_eq!(error["code"], "TIJDELIJK_NIET_BESCHIKBAAR");
                 assert_eq!(error["retry_after"], 5, "{args:?}: {error}");
             } else {
-                assert_eq!(error["code"], "SOURCE_UNAVAILABLE", "{args:?}: {error}");
+                assert_eq!(error["code"], "BRON_ONBEREIKBAAR", "{args:?}: {error}");
                 assert!(error.get("retry_after").is_none(), "{args:?}: {error}");
             }
         }
@@ -80,9 +80,9 @@ fn a_404_on_a_collection_is_unavailable_and_on_one_report_not_found() {
         (
             vec!["rapportage", "lijst", "68750110"],
             69,
-            "SOURCE_UNAVAILABLE",
+            "BRON_ONBEREIKBAAR",
         ),
-        (indienen("LED", &["--confirm"]), 69, "SOURCE_UNAVAILABLE"),
+        (indienen("LED", &["--confirm"]), 69, "BRON_ONBEREIKBAAR"),
         (
             vec!["rapportage", "status", "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"],
             66,

@@ -76,14 +76,14 @@ fn zoek_filters_and_zero_hits_is_an_empty_list() {
 fn get_shows_status_and_the_correct_legal_basis() {
     let sandbox = Sandbox::new();
     let ebr = sandbox
-        .run(["regeling", "get", "ebr-2027", "--peildatum", "2026-11-30"])
+        .run(["regeling", "toon", "ebr-2027", "--peildatum", "2026-11-30"])
         .json();
-    assert_valid_against(&output_schema("regeling_get"), &ebr, "regeling_get");
+    assert_valid_against(&output_schema("regeling_toon"), &ebr, "regeling_toon");
     assert_eq!(ebr["id"], "EBR-2027");
     assert_eq!(ebr["status"], "open");
     assert_eq!(ebr["wettelijke_grondslag"][0]["artikel"], "5.15a");
     let later = sandbox
-        .run(["regeling", "get", "EBR-2027", "--peildatum", "2027-12-02"])
+        .run(["regeling", "toon", "EBR-2027", "--peildatum", "2027-12-02"])
         .json();
     assert_eq!(later["status"], "gesloten");
 }
@@ -91,7 +91,7 @@ fn get_shows_status_and_the_correct_legal_basis() {
 #[test]
 fn get_of_an_unknown_id_is_not_found_with_the_known_ids() {
     let sandbox = Sandbox::new();
-    let error = sandbox.run(["regeling", "get", "EBR-2099"]).error(66);
+    let error = sandbox.run(["regeling", "toon", "EBR-2099"]).error(66);
     assert_eq!(error["code"], "NIET_GEVONDEN");
     let hint = error["hint"].as_str().unwrap();
     for id in ["EBR-2027", "EIA-2026", "WBSO-2026"] {
@@ -106,13 +106,13 @@ fn get_of_an_unknown_id_is_not_found_with_the_known_ids() {
 fn get_of_an_id_that_breaks_the_pattern_is_invalid_input_with_all_errors() {
     let sandbox = Sandbox::new();
     let error = sandbox
-        .run(["regeling", "get", "--", "@@ongeldig@@"])
+        .run(["regeling", "toon", "--", "@@ongeldig@@"])
         .error(65);
-    assert_eq!(error["code"], "INVALID_INPUT");
+    assert_eq!(error["code"], "ONGELDIGE_INVOER");
     assert_eq!(error["errors"][0]["pointer"], "/regeling_id");
     let too_long = "A".repeat(41);
     let error = sandbox
-        .run(["regeling", "get", &too_long, "--peildatum", "morgen"])
+        .run(["regeling", "toon", &too_long, "--peildatum", "morgen"])
         .error(65);
     let pointers: Vec<&str> = error["errors"]
         .as_array()
@@ -122,7 +122,7 @@ fn get_of_an_id_that_breaks_the_pattern_is_invalid_input_with_all_errors() {
         .collect();
     assert_eq!(pointers, ["/regeling_id", "/peildatum"]);
     // Surrounding spaces are allowed by the pattern and ignored.
-    let data = sandbox.run(["regeling", "get", " ebr-2027 "]).json();
+    let data = sandbox.run(["regeling", "toon", " ebr-2027 "]).json();
     assert_eq!(data["id"], "EBR-2027");
 }
 
@@ -155,7 +155,7 @@ fn lijst_with_provenance_names_the_embedded_catalogue() {
 #[test]
 fn read_only_commands_pass_the_gate_too() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(["regeling", "get", "EBR-2027", "--dry-run"]);
+    let run = sandbox.run(["regeling", "toon", "EBR-2027", "--dry-run"]);
     assert_eq!(run.code, 0, "{run:#?}");
     let plan = run.plan();
     assert_eq!(plan["mutating"], false);

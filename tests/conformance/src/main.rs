@@ -92,7 +92,7 @@ fn main() -> ExitCode {
                 .unwrap_or("ongeldig gebruik")
                 .trim_start_matches("error: ")
                 .to_string();
-            return fail(2, "USAGE", "Ongeldig gebruik", &detail);
+            return fail(2, "ONGELDIG_GEBRUIK", "Ongeldig gebruik", &detail);
         }
     };
     let format = arguments
@@ -119,7 +119,7 @@ fn main() -> ExitCode {
     if selected.is_empty() {
         return fail(
             2,
-            "USAGE",
+            "ONGELDIG_GEBRUIK",
             "Onbekende regel",
             &format!(
                 "geen controle voor {}; zie --list-rules",
@@ -137,7 +137,7 @@ fn main() -> ExitCode {
     if arguments.program.is_empty() {
         return fail(
             2,
-            "USAGE",
+            "ONGELDIG_GEBRUIK",
             "Geen programma",
             "geef het te testen programma na --, bijv. profile-check -- kvk-cli",
         );

@@ -210,7 +210,7 @@ fn usage_errors_exit_2_with_an_error_object() {
     let (status, _, stderr) = profile_check(&["--rule", "GEEN-1", "--", "true"]);
     assert_eq!(status, 2);
     let object: serde_json::Value = serde_json::from_str(stderr.trim()).expect("error object");
-    assert_eq!(object["code"], "USAGE");
+    assert_eq!(object["code"], "ONGELDIG_GEBRUIK");
     let (status, _, _) = profile_check(&[]);
     assert_eq!(status, 2, "no program is a usage error");
 }

@@ -16,6 +16,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-13", "rvo-cli/tests/cli/crash.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
+    ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
 ];
 
 fn catalogue() -> Vec<Value> {

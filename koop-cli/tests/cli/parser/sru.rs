@@ -167,7 +167,7 @@ fn srw12_unavailable_diagnostic_is_unavailable() {
     );
     assert!(
         diag.is_unavailable(),
-        "the service is at fault: 69 SOURCE_UNAVAILABLE"
+        "the service is at fault: 69 BRON_ONBEREIKBAAR"
     );
 }
 

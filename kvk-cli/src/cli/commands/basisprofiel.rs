@@ -1,4 +1,4 @@
-//! `basisprofiel get|eigenaar|hoofdvestiging|vestigingen`: one company's profile.
+//! `basisprofiel toon|eigenaar|hoofdvestiging|vestigingen`: one company's profile.
 //!
 //! Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that number.
 
@@ -13,7 +13,8 @@ use crate::cli::source::Kvk;
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
     /// Basisprofiel: naam, registratie, handelsnamen, SBI-activiteiten, hoofdvestiging en eigenaar
-    Get(Target),
+    #[command(alias = "get")]
+    Toon(Target),
     /// Eigenaar: rechtsvorm, RSIN en adressen
     Eigenaar(Target),
     /// Hoofdvestiging: adressen, werkzame personen, activiteiten
@@ -39,12 +40,12 @@ pub(crate) struct NumberOnly {
     pub kvk_nummer: KvkNummer,
 }
 
-pub(crate) const GET: CommandSpec = CommandSpec {
-    path: &["basisprofiel", "get"],
+pub(crate) const TOON: CommandSpec = CommandSpec {
+    path: &["basisprofiel", "toon"],
     title: "Basisprofiel van een onderneming",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/basisprofiel.json"),
-    examples: &[&["basisprofiel", "get", "68750110"]],
+    examples: &[&["basisprofiel", "toon", "68750110"]],
     args: &[KvkNummer::SCHEMA],
 };
 
@@ -76,11 +77,11 @@ pub(crate) const VESTIGINGEN: CommandSpec = CommandSpec {
 };
 
 /// The entries of this group's commands.
-pub(crate) const SPECS: &[CommandSpec] = &[GET, EIGENAAR, HOOFDVESTIGING, VESTIGINGEN];
+pub(crate) const SPECS: &[CommandSpec] = &[TOON, EIGENAAR, HOOFDVESTIGING, VESTIGINGEN];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let (argument, geo, suffix, shape): (_, _, _, &Shape) = match action {
-        Action::Get(t) => (&t.kvk_nummer, Some(t.geo), "", &shape::BASISPROFIEL),
+        Action::Toon(t) => (&t.kvk_nummer, Some(t.geo), "", &shape::BASISPROFIEL),
         Action::Eigenaar(t) => (&t.kvk_nummer, Some(t.geo), "/eigenaar", &shape::EIGENAAR),
         Action::Hoofdvestiging(t) => (
             &t.kvk_nummer,

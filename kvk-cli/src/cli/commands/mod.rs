@@ -3,4 +3,4 @@
 pub(crate) mod basisprofiel;
 pub(crate) mod naamgeving;
 pub(crate) mod vestigingsprofiel;
-pub(crate) mod zoeken;
+pub(crate) mod zoek;

@@ -1,4 +1,4 @@
-//! `naamgeving get`: the names a company is registered under.
+//! `naamgeving toon`: the names a company is registered under.
 //!
 //! Bound by the session rule, like `basisprofiel`.
 
@@ -13,7 +13,8 @@ use crate::cli::source::Kvk;
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
     /// Statutaire naam, handelsnamen en namen per vestiging
-    Get(Target),
+    #[command(alias = "get")]
+    Toon(Target),
 }
 
 #[derive(clap::Args, Debug)]
@@ -22,20 +23,20 @@ pub(crate) struct Target {
     pub kvk_nummer: KvkNummer,
 }
 
-pub(crate) const GET: CommandSpec = CommandSpec {
-    path: &["naamgeving", "get"],
+pub(crate) const TOON: CommandSpec = CommandSpec {
+    path: &["naamgeving", "toon"],
     title: "Naamgeving van een onderneming",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/naamgeving.json"),
-    examples: &[&["naamgeving", "get", "68750110"]],
+    examples: &[&["naamgeving", "toon", "68750110"]],
     args: &[KvkNummer::SCHEMA],
 };
 
 /// The entries of this group's commands.
-pub(crate) const SPECS: &[CommandSpec] = &[GET];
+pub(crate) const SPECS: &[CommandSpec] = &[TOON];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let Action::Get(target) = action;
+    let Action::Toon(target) = action;
     let number = target.kvk_nummer.bound(ctx)?;
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));

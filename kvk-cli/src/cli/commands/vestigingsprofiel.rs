@@ -1,4 +1,4 @@
-//! `vestigingsprofiel get`: one establishment. Public data: not session-bound.
+//! `vestigingsprofiel toon`: one establishment. Public data: not session-bound.
 
 use clap::Subcommand;
 use common::validate::{Validation, is_digits};
@@ -11,7 +11,8 @@ use crate::cli::source::Kvk;
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
     /// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
-    Get(Target),
+    #[command(alias = "get")]
+    Toon(Target),
 }
 
 #[derive(clap::Args, Debug)]
@@ -23,12 +24,12 @@ pub(crate) struct Target {
     pub geo: bool,
 }
 
-pub(crate) const GET: CommandSpec = CommandSpec {
-    path: &["vestigingsprofiel", "get"],
+pub(crate) const TOON: CommandSpec = CommandSpec {
+    path: &["vestigingsprofiel", "toon"],
     title: "Vestigingsprofiel van een vestiging",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/vestiging.json"),
-    examples: &[&["vestigingsprofiel", "get", "000037178598"]],
+    examples: &[&["vestigingsprofiel", "toon", "000037178598"]],
     args: &[ArgSchema {
         name: "vestigingsnummer",
         schema: r#"{"pattern": "^[0-9]{12}$"}"#,
@@ -36,10 +37,10 @@ pub(crate) const GET: CommandSpec = CommandSpec {
 };
 
 /// The entries of this group's commands.
-pub(crate) const SPECS: &[CommandSpec] = &[GET];
+pub(crate) const SPECS: &[CommandSpec] = &[TOON];
 
 pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let Action::Get(target) = action;
+    let Action::Toon(target) = action;
     let number = target.vestigingsnummer.trim();
     let mut validation = Validation::new();
     validation.check(is_digits(number, 12), "vestigingsnummer", || {

@@ -143,7 +143,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         outcome = outcome.failed(
             Problem::new(
                 ExitStatus::Error,
-                "SCENARIO_GEFAALD",
+                common::codes::SCENARIO_GEFAALD,
                 "Scenario's gefaald",
                 line,
             )

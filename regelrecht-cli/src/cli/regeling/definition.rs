@@ -51,7 +51,7 @@ pub struct Source {
     pub naam: String,
     /// The family program, found next to this one or in `OVERHEID_CLI_DIR`.
     pub programma: String,
-    /// The command path, e.g. `["basisprofiel", "get"]`.
+    /// The command path, e.g. `["basisprofiel", "toon"]`.
     pub commando: Vec<String>,
     /// `registratie` or `attestatie`.
     pub soort: Kind,

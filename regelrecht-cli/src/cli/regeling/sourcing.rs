@@ -100,7 +100,7 @@ pub fn fetch(
                                     source: source.id.clone(),
                                     failure: ChildFailure {
                                         exit_code: 76,
-                                        code: "VELD_ONTBREEKT".into(),
+                                        code: common::codes::VELD_ONTBREEKT.name.into(),
                                         detail: format!(
                                             "{} gaf geen waarde voor {}",
                                             source.programma, datum.veld

@@ -125,7 +125,7 @@ pub fn error_for(response: &Response, call: Call) -> Error {
     let error = match status {
         422 if call == Call::File => Problem::new(
             ExitStatus::DataErr,
-            "IDEMPOTENTIE_CONFLICT",
+            common::codes::IDEMPOTENTIE_CONFLICT,
             "Plan-digest al gebruikt voor een andere rapportage",
             detail,
         )

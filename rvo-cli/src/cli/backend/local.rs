@@ -12,14 +12,14 @@ pub fn store_error(error: StoreError) -> Problem {
     match error {
         StoreError::Conflict { .. } => Problem::new(
             ExitStatus::DataErr,
-            "IDEMPOTENTIE_CONFLICT",
+            common::codes::IDEMPOTENTIE_CONFLICT,
             "Plan-digest al gebruikt voor een andere rapportage",
             detail,
         )
         .with_hint("er is niets ingediend; controleer de argumenten en vraag een nieuw plan op"),
         StoreError::Corrupt { .. } => Problem::new(
             ExitStatus::IoErr,
-            "OPSLAG_BESCHADIGD",
+            common::codes::OPSLAG_BESCHADIGD,
             "Record in de lokale opslag is beschadigd",
             detail,
         )
@@ -29,7 +29,7 @@ pub fn store_error(error: StoreError) -> Problem {
         ),
         StoreError::Io { .. } => Problem::new(
             ExitStatus::IoErr,
-            "OPSLAG_FOUT",
+            common::codes::OPSLAG_FOUT,
             "Lokale opslag niet te gebruiken",
             detail,
         )

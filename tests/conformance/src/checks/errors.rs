@@ -13,35 +13,35 @@ pub(super) fn checks() -> Vec<Check> {
             id: "usage-missing-argument",
             rules: &["ERR-11"],
             level: Level::Must,
-            title: "ontbrekend verplicht argument: exit 2, code USAGE",
+            title: "ontbrekend verplicht argument: exit 2, code ONGELDIG_GEBRUIK",
             run: missing_argument,
         },
         Check {
             id: "usage-unknown-option",
             rules: &["ERR-11"],
             level: Level::Must,
-            title: "onbekende optie: exit 2, code USAGE",
+            title: "onbekende optie: exit 2, code ONGELDIG_GEBRUIK",
             run: unknown_option,
         },
         Check {
             id: "usage-unknown-command",
             rules: &["ERR-11"],
             level: Level::Must,
-            title: "onbekende opdracht: exit 2, code USAGE",
+            title: "onbekende opdracht: exit 2, code ONGELDIG_GEBRUIK",
             run: unknown_command,
         },
         Check {
             id: "usage-bad-enum",
             rules: &["ERR-11"],
             level: Level::Must,
-            title: "waarde buiten enum: exit 2, code USAGE",
+            title: "waarde buiten enum: exit 2, code ONGELDIG_GEBRUIK",
             run: bad_enum,
         },
         Check {
             id: "invalid-pattern",
             rules: &["EXIT-3", "ERR-8", "ERR-10"],
             level: Level::Must,
-            title: "waarde die pattern breekt: exit 65, INVALID_INPUT met pointer, geen verkeer",
+            title: "waarde die pattern breekt: exit 65, ONGELDIGE_INVOER met pointer, geen verkeer",
             run: invalid_pattern,
         },
         Check {
@@ -95,7 +95,7 @@ pub(super) fn error_problem(probe: &Probe, exit: i32, code: Option<&str>) -> Opt
 
 fn usage(session: &Session, wanted: impl Fn(&Kind) -> bool, reason: &str) -> Verdict {
     judge_probes(session.probes_where(wanted), reason, |probe| {
-        error_problem(probe, 2, Some("USAGE"))
+        error_problem(probe, 2, Some("ONGELDIG_GEBRUIK"))
     })
 }
 
@@ -135,7 +135,7 @@ fn invalid_pattern(session: &Session) -> Verdict {
             let Kind::BadPattern(name) = &probe.kind else {
                 return None;
             };
-            if let Some(why) = error_problem(probe, 65, Some("INVALID_INPUT")) {
+            if let Some(why) = error_problem(probe, 65, Some("ONGELDIGE_INVOER")) {
                 return Some(why);
             }
             let pointer = format!("/{name}");

@@ -78,7 +78,7 @@ fn after_help() -> String {
         "\nVoorbeeld (de uitvoer is shell: export-regels met de URL's en een demosleutel):\n  \
          fake-upstream --port 8089 > /tmp/nep.env &\n  \
          sleep 0.2; . /tmp/nep.env\n  \
-         kvk-cli basisprofiel get 68750110\n",
+         kvk-cli basisprofiel toon 68750110\n",
     );
     text
 }

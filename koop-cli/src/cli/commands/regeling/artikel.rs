@@ -10,8 +10,8 @@ use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
 use serde_json::Map;
 
-use super::get::{ArtikelMetLink, BWB_ID};
 use super::lookup::{self, Header, to_data};
+use super::toon::{ArtikelMetLink, BWB_ID};
 use crate::cli::problems::to_error;
 
 /// Longest article number accepted.
@@ -20,7 +20,7 @@ const MAX_ARTIKEL_CHARS: usize = 40;
 /// Haal één artikel van een regeling op zoals het op de peildatum gold
 ///
 /// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
-/// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling get`. Een onbekend nummer
+/// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
 /// geeft exit 66 met de nummers in de buurt in de hint.
 #[derive(clap::Args, Debug)]
 pub struct Args {

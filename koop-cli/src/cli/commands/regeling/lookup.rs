@@ -1,4 +1,4 @@
-//! What `regeling get` and `regeling artikel` share: validating the BWB id,
+//! What `regeling toon` and `regeling artikel` share: validating the BWB id,
 //! the plan with both requests, the search for the version in force, and fetching its toestand.
 
 use chrono::NaiveDate;
@@ -81,7 +81,7 @@ pub fn locate(
     })
 }
 
-/// The members every answer about one law version starts with (flattened into `regeling get`
+/// The members every answer about one law version starts with (flattened into `regeling toon`
 /// and `regeling artikel`); `titel`, `citeertitel` and `soort` come from the XML, falling back to
 /// the search record.
 #[derive(Debug, Serialize)]

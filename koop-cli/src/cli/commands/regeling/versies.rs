@@ -6,8 +6,8 @@ use koop_cli::sru::versions;
 use koop_cli::{BwbId, cql, links};
 use serde_json::{Value, json};
 
-use super::get::BWB_ID;
 use super::lookup::{date, text};
+use super::toon::BWB_ID;
 use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
@@ -17,7 +17,7 @@ const MAX_RECORDS: u32 = 1000;
 /// Alle versies (toestanden) van een regeling met hun geldigheidsperiode
 ///
 /// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
-/// van `regeling get` of `regeling artikel` om die versie te lezen.
+/// van `regeling toon` of `regeling artikel` om die versie te lezen.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451

@@ -3,6 +3,7 @@
 //! Zero hits is exit 0 with an empty list.
 
 use common::args::Peildatum;
+use common::paging::{Alles, MAX_PER_PAGINA, Paging};
 use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::cql::{self, SearchParams};
@@ -14,14 +15,11 @@ use super::lookup::{self, date, text};
 use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
-/// Most results per page.
-const MAX_RESULTS: u32 = 100;
-
 /// Zoek regelingen op woorden in de titel
 ///
 /// Alle woorden moeten in de (citeer)titel voorkomen. Elke regeling verschijnt één keer, in de
 /// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een
-/// lege lijst. Blader met --start en volgende_start.
+/// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Woorden die in de titel moeten voorkomen (tekst, geen zoeksyntaxis)
@@ -34,12 +32,49 @@ pub struct Args {
     pub regeling_type: Option<String>,
     #[command(flatten)]
     pub peildatum: Peildatum,
-    /// Hoeveel resultaten (1–100)
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    pub max: u32,
-    /// Eerste resultaat (vanaf 1; neem volgende_start van de vorige pagina)
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub start: u32,
+    #[command(flatten)]
+    pub paging: Paging,
+    /// Oude spelling: hoeveel resultaten (= --per-pagina)
+    #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
+    pub max: Option<u32>,
+    /// Oude spelling: eerste resultaat, vanaf 1 (--pagina telt pagina's)
+    #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
+    pub start: Option<u32>,
+}
+
+/// Where a search starts and how many results it asks for: SRU's `startRecord` and
+/// `maximumRecords`, from `--pagina/--per-pagina` or, exactly as before, from the old
+/// `--start/--max`.
+struct Window {
+    start: u64,
+    max: u32,
+}
+
+impl Window {
+    fn of(args: &Args, validation: &mut Validation) -> Self {
+        if args.start.is_none() && args.max.is_none() {
+            args.paging.check(validation);
+            return Self {
+                start: args.paging.first_item(),
+                max: args.paging.per_pagina,
+            };
+        }
+        let (start, max) = (args.start.unwrap_or(1), args.max.unwrap_or(10));
+        validation.check((1..=MAX_PER_PAGINA).contains(&max), "per_pagina", || {
+            format!("--max moet tussen 1 en {MAX_PER_PAGINA} liggen, niet {max}")
+        });
+        validation.check(start >= 1, "pagina", || "--start begint bij 1".to_string());
+        Self {
+            start: u64::from(start),
+            max,
+        }
+    }
+
+    /// The page this window is, when it starts on a page boundary.
+    fn pagina(&self) -> Option<u64> {
+        let skipped = self.start.checked_sub(1)?;
+        (skipped % u64::from(self.max) == 0).then(|| skipped / u64::from(self.max) + 1)
+    }
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -57,7 +92,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             "AMvB",
             "--peildatum",
             "2025-01-01",
-            "--max",
+            "--per-pagina",
             "5",
         ],
     ],
@@ -71,14 +106,9 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             schema: r#"{"examples": ["wet", "AMvB", "ministeriele-regeling"]}"#,
         },
         Peildatum::SCHEMA,
-        ArgSchema {
-            name: "max",
-            schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
-        },
-        ArgSchema {
-            name: "start",
-            schema: r#"{"type": "integer", "minimum": 1}"#,
-        },
+        Paging::SCHEMAS[0],
+        Paging::SCHEMAS[1],
+        Paging::SCHEMAS[2],
     ],
 }];
 
@@ -91,15 +121,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .map(cql::canonical_type)
         .transpose();
     let regeling_type = lookup::check(&mut validation, regeling_type);
-    validation.check((1..=MAX_RESULTS).contains(&args.max), "max", || {
-        format!(
-            "--max moet tussen 1 en {MAX_RESULTS} liggen, niet {}",
-            args.max
-        )
-    });
-    validation.check(args.start >= 1, "start", || {
-        "--start begint bij 1".to_string()
-    });
+    let window = Window::of(args, &mut validation);
     let params = SearchParams {
         trefwoord: args.trefwoord.clone(),
         onderwerp: args.onderwerp.clone(),
@@ -119,13 +141,52 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         arguments.insert("type".into(), t.into());
     }
     arguments.insert("peildatum".into(), peildatum.to_string().into());
-    arguments.insert("max".into(), args.max.into());
-    arguments.insert("start".into(), args.start.into());
+    match window.pagina() {
+        Some(pagina) => {
+            arguments.insert("pagina".into(), pagina.into());
+            arguments.insert("per_pagina".into(), window.max.into());
+        }
+        None => {
+            arguments.insert("start".into(), window.start.into());
+            arguments.insert("max".into(), window.max.into());
+        }
+    }
+    if args.paging.alles {
+        arguments.insert("alles".into(), true.into());
+    }
 
     let koop = Koop::from_env(ctx)?;
-    let request = koop.search_request(&query, args.start, args.max);
+    let page = |start: u64| {
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
+        koop.search_request(&query, start, window.max)
+    };
+    let request = page(window.start);
     ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request.clone()))?;
-    let answer = koop.search(ctx, &request)?;
+    let mut answer = koop.search(ctx, &request)?;
+    let mut afgekapt = None;
+    if args.paging.alles {
+        let mut walk = Alles::new();
+        walk.read(answer.records.len());
+        let mut next_start = answer.volgende_start;
+        let mut last_start = window.start;
+        // A next position must move forward; an answer that points back ends the walk.
+        while let Some(start) = next_start.filter(|s| *s > last_start) {
+            last_start = start;
+            if !walk.may_continue() {
+                afgekapt = Some(walk.capped());
+                break;
+            }
+            let next = koop.search(ctx, &page(start))?;
+            walk.read(next.records.len());
+            if next.records.is_empty() {
+                break;
+            }
+            answer.records.extend(next.records);
+            answer.totaal = next.totaal;
+            next_start = next.volgende_start;
+        }
+        answer.volgende_start = next_start;
+    }
     let resultaten: Vec<Value> = dedup_by_id(answer.records, Some(peildatum))
         .into_iter()
         .map(|r| {
@@ -143,13 +204,16 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             })
         })
         .collect();
-    let data = json!({
+    let mut data = json!({
         "zoekopdracht": query,
         "peildatum": peildatum.to_string(),
         "totaal": answer.totaal,
         "resultaten": resultaten,
         "volgende_start": answer.volgende_start,
     });
+    if let Some(afgekapt) = afgekapt {
+        data["afgekapt"] = afgekapt;
+    }
     Ok(Outcome::new(data, koop.label(), koop.environment)
         .extra("query", query.into())
         .extra("peildatum", peildatum.to_string().into()))

@@ -239,7 +239,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if !gelijk {
         outcome = outcome.failed(Problem::new(
             ExitStatus::Error,
-            "ONTVANGSTBEWIJS_AFWIJKEND",
+            common::codes::ONTVANGSTBEWIJS_AFWIJKEND,
             "Ontvangstbewijs wijkt af",
             line,
         ));

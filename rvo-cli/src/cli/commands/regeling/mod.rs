@@ -1,8 +1,8 @@
-//! `regeling zoek|get|lijst`: the embedded catalogue of RVO schemes. Read-only and local: nothing
+//! `regeling zoek|toon|lijst`: the embedded catalogue of RVO schemes. Read-only and local: nothing
 //! is asked of RVO, and provenance says the data is an embedded snapshot with its own peildatum.
 
-pub mod get;
 pub mod lijst;
+pub mod toon;
 pub mod zoek;
 
 use common::digest::sha256_hex;
@@ -13,7 +13,8 @@ use serde_json::Value;
 common::commands! {
     pub enum Action {
         Zoek(zoek::Args) => zoek,
-        Get(get::Args) => get,
+        #[command(alias = "get")]
+        Toon(toon::Args) => toon,
         Lijst(lijst::Args) => lijst,
     }
 }

@@ -17,14 +17,14 @@ pub(super) fn checks() -> Vec<Check> {
             id: "upstream-5xx",
             rules: &["EXIT-8", "ERR-7", "ERR-10"],
             level: Level::Must,
-            title: "bron antwoordt 500: exit 69 SOURCE_UNAVAILABLE met status 500",
+            title: "bron antwoordt 500: exit 69 BRON_ONBEREIKBAAR met status 500",
             run: status::server_error,
         },
         Check {
             id: "upstream-503",
             rules: &["EXIT-8", "NET-4", "ERR-7", "ERR-10"],
             level: Level::Must,
-            title: "bron antwoordt 503 zonder Retry-After: hoogstens 2 herhalingen, dan exit 69 SOURCE_UNAVAILABLE met status 503",
+            title: "bron antwoordt 503 zonder Retry-After: hoogstens 2 herhalingen, dan exit 69 BRON_ONBEREIKBAAR met status 503",
             run: status::unavailable,
         },
         Check {

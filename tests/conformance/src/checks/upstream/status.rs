@@ -11,7 +11,7 @@ use crate::recorder::Mode;
 use crate::session::Session;
 
 /// Codes a program uses for its own input checks: a source's refusal is not one of them (ERR-10).
-const OWN_INPUT_CODES: [&str; 3] = ["INVALID_INPUT", "USAGE", "ONBEKEND_VELD"];
+const OWN_INPUT_CODES: [&str; 3] = ["ONGELDIGE_INVOER", "ONGELDIG_GEBRUIK", "ONBEKEND_VELD"];
 
 /// Why the error object does not carry `"status": <status>` (ERR-7), if it does not.
 fn status_member(probe: &Probe, status: i64) -> Option<String> {
@@ -44,7 +44,7 @@ fn refused(probe: &Probe, status: i64) -> Option<String> {
 
 pub(super) fn server_error(session: &Session) -> Verdict {
     judge_probes(of_mode(session, Mode::ServerError), NONE, |probe| {
-        source_error(probe, 69, "SOURCE_UNAVAILABLE", 500)
+        source_error(probe, 69, "BRON_ONBEREIKBAAR", 500)
     })
 }
 
@@ -59,7 +59,7 @@ pub(super) fn unavailable(session: &Session) -> Verdict {
                 probe.requests.len()
             ));
         }
-        source_error(probe, 69, "SOURCE_UNAVAILABLE", 503)
+        source_error(probe, 69, "BRON_ONBEREIKBAAR", 503)
     })
 }
 

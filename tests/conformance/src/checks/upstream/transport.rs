@@ -23,7 +23,7 @@ pub(super) fn timeout(session: &Session) -> Verdict {
         if probe.outcome.timed_out {
             return Some("het programma stopte niet zelf na --timeout 1".into());
         }
-        error_problem(probe, 124, Some("TIMEOUT")).or_else(|| {
+        error_problem(probe, 124, Some("TIJDLIMIET_VERSTREKEN")).or_else(|| {
             let after = after_first_request(probe);
             (after > STALL_GRACE)
                 .then(|| format!("pas {:.1} s na het verzoek gestopt", after.as_secs_f64()))

@@ -1,4 +1,4 @@
-//! `regeling get ID`: one scheme, with its status on the peildatum.
+//! `regeling toon ID`: one scheme, with its status on the peildatum.
 
 use common::args::Peildatum;
 use common::validate::Validation;
@@ -22,13 +22,13 @@ pub struct Args {
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
-    path: &["regeling", "get"],
+    path: &["regeling", "toon"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/regeling.json"),
     examples: &[
-        &["regeling", "get", "EBR-2027"],
-        &["regeling", "get", "EIA-2026", "--peildatum", "2026-06-01"],
+        &["regeling", "toon", "EBR-2027"],
+        &["regeling", "toon", "EIA-2026", "--peildatum", "2026-06-01"],
     ],
     args: &[
         ArgSchema {

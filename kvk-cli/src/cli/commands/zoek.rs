@@ -1,10 +1,11 @@
-//! `zoeken`: search the register (KvK Zoeken API v2). Public: not session-bound.
+//! `zoek`: search the register (KvK Zoeken API v2). Public: not session-bound.
 //!
 //! KvK answers zero hits with 404 and code IPD5200; that is an empty result
 //! (exit 0, `totaal: 0`), not an error.
 
 use clap::ValueEnum;
 use common::args::{KvkNummer, is_kvk_nummer};
+use common::paging::{Alles, Paging};
 use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Map, Value, json};
@@ -54,12 +55,8 @@ pub(crate) struct Args {
     /// Ook uitgeschreven en inactieve registraties
     #[arg(long)]
     pub inclusief_inactief: bool,
-    /// Pagina (1–1000)
-    #[arg(long, default_value_t = 1)]
-    pub pagina: u32,
-    /// Resultaten per pagina (1–100)
-    #[arg(long, default_value_t = 10)]
-    pub per_pagina: u32,
+    #[command(flatten)]
+    pub paging: Paging,
 }
 
 /// The kinds of registration KvK distinguishes.
@@ -81,13 +78,13 @@ impl Soort {
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
-    path: &["zoeken"],
+    path: &["zoek"],
     title: "Zoeken in het Handelsregister",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/zoeken.json"),
     examples: &[
-        &["zoeken", "--naam", "Donald"],
-        &["zoeken", "--postcode", "8823 SJ", "--huisnummer", "3"],
+        &["zoek", "--naam", "Donald"],
+        &["zoek", "--postcode", "8823 SJ", "--huisnummer", "3"],
     ],
     args: &[
         KvkNummer::SCHEMA,
@@ -115,14 +112,9 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "postbusnummer",
             schema: r#"{"pattern": "^[0-9]{1,5}$"}"#,
         },
-        ArgSchema {
-            name: "pagina",
-            schema: r#"{"type": "integer", "minimum": 1, "maximum": 1000}"#,
-        },
-        ArgSchema {
-            name: "per_pagina",
-            schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
-        },
+        Paging::SCHEMAS[0],
+        Paging::SCHEMAS[1],
+        Paging::SCHEMAS[2],
     ],
 }];
 
@@ -243,15 +235,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
         "postbusnummer",
         || "postbusnummer kan alleen samen met --postcode".into(),
     );
-    v.check((1..=1000).contains(&args.pagina), "pagina", || {
-        format!("pagina moet tussen 1 en 1000 liggen (niet {})", args.pagina)
-    });
-    v.check((1..=100).contains(&args.per_pagina), "per_pagina", || {
-        format!(
-            "per-pagina moet tussen 1 en 100 liggen (niet {})",
-            args.per_pagina
-        )
-    });
+    args.paging.check(&mut v);
     v.check(!query.is_empty(), "naam", || {
         "geef minstens één zoekcriterium (bijv. --naam, --kvk-nummer of --postcode met --huisnummer)".into()
     });
@@ -280,9 +264,14 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if args.inclusief_inactief {
         query.push(("inclusiefInactieveRegistraties", "true".into()));
     }
-    query.push(("pagina", args.pagina.to_string()));
-    query.push(("resultatenPerPagina", args.per_pagina.to_string()));
-    let request = kvk.request("/v2/zoeken").query(&query);
+    let paging = &args.paging;
+    let page = |pagina: u32| {
+        let mut query = query.clone();
+        query.push(("pagina", pagina.to_string()));
+        query.push(("resultatenPerPagina", paging.per_pagina.to_string()));
+        kvk.request("/v2/zoeken").query(&query)
+    };
+    let request = page(paging.pagina);
 
     let mut arguments: Map<String, Value> = criteria
         .iter()
@@ -290,21 +279,42 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .collect();
     arguments.insert("type".into(), json!(soorten));
     arguments.insert("inclusief_inactief".into(), args.inclusief_inactief.into());
-    arguments.insert("pagina".into(), args.pagina.into());
-    arguments.insert("per_pagina".into(), args.per_pagina.into());
+    arguments.insert("pagina".into(), paging.pagina.into());
+    arguments.insert("per_pagina".into(), paging.per_pagina.into());
+    if paging.alles {
+        arguments.insert("alles".into(), true.into());
+    }
     ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request.clone()))?;
 
-    let response = ctx.send(&request)?;
-    let data = if is_no_hits(&response) {
-        json!({
-            "pagina": args.pagina,
-            "resultatenPerPagina": args.per_pagina,
-            "totaal": 0,
-            "resultaten": [],
-        })
-    } else {
-        kvk.interpret(&response, &shape::ZOEKEN)?
-    };
+    let mut data = search_page(ctx, &kvk, &request, paging.pagina, paging.per_pagina)?;
+    if paging.alles {
+        let mut walk = Alles::new();
+        walk.read(hits(&data).len());
+        let mut pagina = paging.pagina;
+        while has_more(&data, pagina, paging.per_pagina) {
+            if !walk.may_continue() {
+                data["afgekapt"] = walk.capped();
+                break;
+            }
+            pagina += 1;
+            let next = search_page(ctx, &kvk, &page(pagina), pagina, paging.per_pagina)?;
+            let found = hits(&next);
+            walk.read(found.len());
+            if found.is_empty() {
+                break;
+            }
+            if let Some(all) = data["resultaten"].as_array_mut() {
+                all.extend(found);
+            }
+            data["totaal"] = next["totaal"].clone();
+            if let Some(object) = data.as_object_mut() {
+                match next.get("volgende") {
+                    Some(link) => object.insert("volgende".into(), link.clone()),
+                    None => object.remove("volgende"),
+                };
+            }
+        }
+    }
     // The companies found are the data subjects of this processing: one
     // audit line each (AUDIT-14; LDV "one line per data subject").
     let found = data["resultaten"].as_array().into_iter().flatten();
@@ -314,6 +324,37 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
+}
+
+/// One page of search results; KvK's "no hits" is an empty page.
+fn search_page(
+    ctx: &mut Context<'_>,
+    kvk: &Kvk,
+    request: &common::Request,
+    pagina: u32,
+    per_pagina: u32,
+) -> Result<Value> {
+    let response = ctx.send(request)?;
+    if is_no_hits(&response) {
+        return Ok(json!({
+            "pagina": pagina,
+            "resultatenPerPagina": per_pagina,
+            "totaal": 0,
+            "resultaten": [],
+        }));
+    }
+    kvk.interpret(&response, &shape::ZOEKEN)
+}
+
+/// The results of one page.
+fn hits(page: &Value) -> Vec<Value> {
+    page["resultaten"].as_array().cloned().unwrap_or_default()
+}
+
+/// Whether pages after `pagina` hold more results (by KvK's `totaal`).
+fn has_more(data: &Value, pagina: u32, per_pagina: u32) -> bool {
+    let totaal = data["totaal"].as_u64().unwrap_or(0);
+    pagina < common::paging::MAX_PAGINA && u64::from(pagina) * u64::from(per_pagina) < totaal
 }
 
 /// KvK's "no hits": 404 with code IPD5200.

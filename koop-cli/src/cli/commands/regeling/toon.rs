@@ -1,4 +1,4 @@
-//! `regeling get BWB_ID [--peildatum D]`: a whole law as it was in force on a date, every article
+//! `regeling toon BWB_ID [--peildatum D]`: a whole law as it was in force on a date, every article
 //! as plain text with its leden, structural path and link, plus the texts outside articles.
 
 use common::args::Peildatum;
@@ -33,15 +33,15 @@ pub const BWB_ID: ArgSchema = ArgSchema {
 };
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
-    path: &["regeling", "get"],
+    path: &["regeling", "toon"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/regeling.json"),
     examples: &[
-        &["regeling", "get", "BWBR0018451"],
+        &["regeling", "toon", "BWBR0018451"],
         &[
             "regeling",
-            "get",
+            "toon",
             "BWBR0018451",
             "--peildatum",
             "2025-01-01",
@@ -85,7 +85,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     Ok(located.outcome(to_data(&data)?, peildatum))
 }
 
-/// The answer of `regeling get` (schemas/regeling.json).
+/// The answer of `regeling toon` (schemas/regeling.json).
 #[derive(Debug, Serialize)]
 struct Regeling {
     #[serde(flatten)]
