@@ -22,7 +22,7 @@ use crate::{PROFILE_VERSION, exit};
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// Utility commands that are not tools (rule CONV-2).
-pub const UTILITY_COMMANDS: [&str; 3] = ["completions", "man", "help"];
+pub const UTILITY_COMMANDS: [&str; 4] = ["completions", "man", "help", "cache"];
 
 /// The command paths of all leaves of the (built) clap tree, utilities excluded.
 pub fn leaf_paths(cmd: &Command) -> Vec<Vec<String>> {
@@ -175,6 +175,8 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
 fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
     cmd.get_arguments()
         .filter(|a| a.is_global_set() && a.get_id() != "help")
+        // `--geen-cache` only where a command caches (CACHE-3).
+        .filter(|a| a.get_id() != "geen_cache" || !info.cached.is_empty())
         .filter_map(|a| {
             let long = a.get_long()?;
             let mut opt = json!({
