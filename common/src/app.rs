@@ -71,8 +71,13 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         Ok(m) => m,
         Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
     };
-    if let Some(("cache", _)) = matches.subcommand() {
-        return match crate::cache::utility(&env, &early).and_then(|text| early.stdout(&text)) {
+    if let Some(("cache", sub)) = matches.subcommand() {
+        let dry_run = sub
+            .subcommand()
+            .is_some_and(|(_, leeg)| leeg.get_flag("dry_run"));
+        return match crate::cache::utility(&env, &early, dry_run)
+            .and_then(|text| early.stdout(&text))
+        {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => report_early(&err, &early, &trace),
         };

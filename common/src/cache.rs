@@ -262,8 +262,9 @@ impl Store {
         Ok(Some(pending))
     }
 
-    /// Remove every entry (and temporary file) of the cache; what was removed.
-    pub fn clear(&self) -> io::Result<Cleared> {
+    /// Remove every entry (and temporary file) of the cache; what was removed. With `remove`
+    /// false (a dry run) nothing is removed and the answer says what would be.
+    pub fn clear(&self, remove: bool) -> io::Result<Cleared> {
         let mut cleared = Cleared::default();
         let listing = match fs::read_dir(&self.dir) {
             Ok(listing) => listing,
@@ -280,10 +281,12 @@ impl Store {
             if !meta.is_file() {
                 continue;
             }
-            match fs::remove_file(item.path()) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(e),
+            if remove {
+                match fs::remove_file(item.path()) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(e),
+                }
             }
             cleared.bytes += meta.len();
             if kind == Kind::Entry {
@@ -516,32 +519,41 @@ impl Session {
 }
 
 /// `cache leeg` as printed: compact JSON outside a terminal (or with `--output json`), a Dutch
-/// line for people on one.
-pub fn utility(env: &Env, printer: &crate::output::Printer) -> Result<String, Problem> {
-    let result = clear_command(env)?;
+/// line for people on one. With `dry_run` nothing is removed.
+pub fn utility(
+    env: &Env,
+    printer: &crate::output::Printer,
+    dry_run: bool,
+) -> Result<String, Problem> {
+    let result = clear_command(env, dry_run)?;
     Ok(match printer.format {
         crate::output::OutputFormat::Json => printer.render(&result),
         _ => cleared_text(&result),
     })
 }
 
-/// `cache leeg`: empty the cache of `env` and say what was removed, as data.
-pub fn clear_command(env: &Env) -> Result<Value, Problem> {
+/// `cache leeg`: empty the cache of `env` and say what was removed, as data (with `dry_run`:
+/// what would be, and `"dry_run": true`).
+pub fn clear_command(env: &Env, dry_run: bool) -> Result<Value, Problem> {
     let Some(settings) = Settings::from_env(env)? else {
         return Ok(json!({"verwijderd": 0, "bytes": 0, "map": null}));
     };
     let store = Store::existing(&settings);
-    let cleared = store.clear().map_err(|e| {
+    let cleared = store.clear(!dry_run).map_err(|e| {
         Problem::io(format!(
             "de cache in {} kon niet worden geleegd: {e}",
             settings.dir.display()
         ))
     })?;
-    Ok(json!({
+    let mut result = json!({
         "verwijderd": cleared.entries,
         "bytes": cleared.bytes,
         "map": settings.dir.display().to_string(),
-    }))
+    });
+    if dry_run {
+        result["dry_run"] = true.into();
+    }
+    Ok(result)
 }
 
 /// The Dutch line a person sees after `cache leeg` on a terminal.
@@ -551,8 +563,13 @@ pub fn cleared_text(result: &Value) -> String {
     match result["map"].as_str() {
         None => "De cache staat uit; er is niets verwijderd.\n".to_string(),
         Some(dir) => format!(
-            "{entries} {} verwijderd ({}) uit {dir}\n",
+            "{entries} {} {} ({}) uit {dir}\n",
             if entries == 1 { "item" } else { "items" },
+            if result["dry_run"] == true {
+                "zou worden verwijderd (--dry-run)"
+            } else {
+                "verwijderd"
+            },
             human_bytes(bytes)
         ),
     }
@@ -721,16 +738,18 @@ mod tests {
         put(&s, &k(2), b"twee");
         fs::write(dir.path().join("notities.txt"), "van de gebruiker").unwrap();
         fs::write(dir.path().join(format!("{}.cache.bak", k(3))), "x").unwrap();
-        let cleared = s.clear().unwrap();
+        assert_eq!(s.clear(false).unwrap().entries, 2);
+        assert_eq!(s.clear(false).unwrap().entries, 2, "a dry run removes nothing");
+        let cleared = s.clear(true).unwrap();
         assert_eq!(cleared.entries, 2);
         assert!(cleared.bytes > 7);
         assert!(dir.path().join("notities.txt").exists());
-        assert_eq!(s.clear().unwrap(), Cleared::default());
+        assert_eq!(s.clear(true).unwrap(), Cleared::default());
         let gone = Store::existing(&Settings {
             dir: dir.path().join("nooit"),
             max_bytes: 1,
         });
-        assert_eq!(gone.clear().unwrap(), Cleared::default());
+        assert_eq!(gone.clear(true).unwrap(), Cleared::default());
     }
 
     #[test]

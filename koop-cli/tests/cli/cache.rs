@@ -140,7 +140,12 @@ fn cache_leeg_empties_it_and_says_how_much() {
         .map(|p| p.metadata().unwrap().len())
         .sum();
     let records = sandbox.audit_records().len();
+    let planned = run(sandbox.cmd(&fake), ["cache", "leeg", "--dry-run"]).json();
+    assert_eq!(planned["verwijderd"], 2);
+    assert_eq!(planned["dry_run"], true);
+    assert_eq!(entries(&dir).len(), 2, "a dry run removes nothing");
     let cleared = run(sandbox.cmd(&fake), ["cache", "leeg"]).json();
+    assert!(cleared.get("dry_run").is_none());
     assert_eq!(cleared["verwijderd"], 2);
     assert_eq!(cleared["bytes"], bytes);
     assert_eq!(cleared["map"], dir.display().to_string());
