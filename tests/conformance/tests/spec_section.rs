@@ -16,6 +16,10 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-13", "rvo-cli/tests/cli/crash.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
+    ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-3", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-4", "koop-cli/tests/cli/cache.rs"),
 ];
 
 fn catalogue() -> Vec<Value> {
