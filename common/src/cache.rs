@@ -110,7 +110,9 @@ impl Settings {
                 Problem::config(format!(
                     "{CACHE_MAX_BYTES} is geen geheel aantal bytes: {v:?}"
                 ))
-                .with_hint(format!("bv. {CACHE_MAX_BYTES}=268435456, of 0 voor geen cache"))
+                .with_hint(format!(
+                    "bv. {CACHE_MAX_BYTES}=268435456, of 0 voor geen cache"
+                ))
             })?,
             None => DEFAULT_MAX_BYTES,
         };
@@ -146,7 +148,11 @@ impl Settings {
 pub fn key(request: &Request) -> String {
     let mut material = format!("{} {}\n", request.method, request.url);
     for header in &request.headers {
-        material.push_str(&format!("{}: {}\n", header.name.to_ascii_lowercase(), header.value));
+        material.push_str(&format!(
+            "{}: {}\n",
+            header.name.to_ascii_lowercase(),
+            header.value
+        ));
     }
     sha256_hex(material.as_bytes())
 }
@@ -420,8 +426,12 @@ fn parse_entry(key: &str, mut bytes: Vec<u8>) -> Option<Entry> {
             .and_then(|l| l.strip_prefix(' '))
             .map(str::to_string)
     };
-    let (stored_key, status, length, sha256) =
-        (field("key")?, field("status")?, field("length")?, field("sha256")?);
+    let (stored_key, status, length, sha256) = (
+        field("key")?,
+        field("status")?,
+        field("length")?,
+        field("sha256")?,
+    );
     let status: u16 = status.parse().ok()?;
     let length: usize = length.parse().ok()?;
     let body = bytes.split_off(end + 2);
@@ -495,7 +505,12 @@ impl Session {
             }),
             Ok(None) | Err(_) => Ok(None),
         };
-        self.store = Some(opened.as_ref().ok().and_then(|s| s.as_ref().map(Store::clone_handle)));
+        self.store = Some(
+            opened
+                .as_ref()
+                .ok()
+                .and_then(|s| s.as_ref().map(Store::clone_handle)),
+        );
         opened
     }
 
@@ -603,7 +618,12 @@ mod tests {
     }
 
     fn put(store: &Store, key: &str, body: &[u8]) {
-        store.put(key, 200, body).unwrap().unwrap().commit().unwrap();
+        store
+            .put(key, 200, body)
+            .unwrap()
+            .unwrap()
+            .commit()
+            .unwrap();
     }
 
     fn k(n: u8) -> String {
@@ -719,7 +739,9 @@ mod tests {
         let key = key(&request);
         assert_ne!(
             key,
-            super::key(&Request::get("https://bron.example/x?apikey=geheim-sleutel-5"))
+            super::key(&Request::get(
+                "https://bron.example/x?apikey=geheim-sleutel-5"
+            ))
         );
         put(&s, &key, b"<openbaar/>");
         for item in fs::read_dir(dir.path()).unwrap() {
@@ -739,7 +761,11 @@ mod tests {
         fs::write(dir.path().join("notities.txt"), "van de gebruiker").unwrap();
         fs::write(dir.path().join(format!("{}.cache.bak", k(3))), "x").unwrap();
         assert_eq!(s.clear(false).unwrap().entries, 2);
-        assert_eq!(s.clear(false).unwrap().entries, 2, "a dry run removes nothing");
+        assert_eq!(
+            s.clear(false).unwrap().entries,
+            2,
+            "a dry run removes nothing"
+        );
         let cleared = s.clear(true).unwrap();
         assert_eq!(cleared.entries, 2);
         assert!(cleared.bytes > 7);
@@ -773,11 +799,17 @@ mod tests {
             dir(settings(&[("HOME", "/h"), (CACHE_DIR, "/c")])),
             Some(PathBuf::from("/c"))
         );
-        assert_eq!(dir(settings(&[("HOME", "/h"), (CACHE_MAX_BYTES, "0")])), None);
+        assert_eq!(
+            dir(settings(&[("HOME", "/h"), (CACHE_MAX_BYTES, "0")])),
+            None
+        );
         assert_eq!(dir(settings(&[])), None);
         let max = settings(&[("HOME", "/h")]).unwrap().unwrap().max_bytes;
         assert_eq!(max, DEFAULT_MAX_BYTES);
-        assert_eq!(ENV[1].default, Some(DEFAULT_MAX_BYTES.to_string()).as_deref());
+        assert_eq!(
+            ENV[1].default,
+            Some(DEFAULT_MAX_BYTES.to_string()).as_deref()
+        );
         for bad in [
             settings(&[("HOME", "/h"), (CACHE_MAX_BYTES, "veel")]),
             settings(&[("HOME", "/h"), (CACHE_DIR, "relatief")]),

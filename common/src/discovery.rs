@@ -453,7 +453,10 @@ mod tests {
         assert!(hidden(&caching, &["zoeken"]), "zoeken caches nothing");
         assert!(listed(&caching, &info(&[&["get"]])));
         assert!(crate::help::cache_command(&info(&[&["get"]])).is_some());
-        assert_eq!(info(&[&["get"]]).env_vars().len(), 1 + crate::cache::ENV.len());
+        assert_eq!(
+            info(&[&["get"]]).env_vars().len(),
+            1 + crate::cache::ENV.len()
+        );
         let mut plain = built();
         crate::help::dress(&mut plain, &specs, &[]);
         assert!(hidden(&plain, &[]) && hidden(&plain, &["get"]));

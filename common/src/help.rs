@@ -42,10 +42,9 @@ pub fn cache_command(info: &crate::tool::ToolInfo) -> Option<Command> {
         Command::new("cache")
             .about("Beheer de antwoordcache (toestand-XML die nooit verandert)")
             .subcommand_required(true)
-            .subcommand(
-                Command::new("leeg")
-                    .about("Verwijder alle items uit de antwoordcache en meld hoeveel (en hoeveel bytes)"),
-            )
+            .subcommand(Command::new("leeg").about(
+                "Verwijder alle items uit de antwoordcache en meld hoeveel (en hoeveel bytes)",
+            ))
     })
 }
 

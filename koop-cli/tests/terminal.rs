@@ -139,10 +139,8 @@ fn cache_leeg_speaks_dutch_on_a_terminal() {
     assert!(out.status.success(), "{text}");
     let dir = home.path().join(".cache/overheid-cli");
     assert!(
-        text.starts_with("1 item verwijderd (") && text.contains(&format!(
-            "KiB) uit {}\n",
-            dir.display()
-        )),
+        text.starts_with("1 item verwijderd (")
+            && text.contains(&format!("KiB) uit {}\n", dir.display())),
         "{text:?}"
     );
 }

@@ -52,7 +52,11 @@ fn the_second_artikel_reads_the_toestand_from_the_cache() {
     assert_eq!(first["provenance"]["cache"], "miss");
     assert_eq!(counts(&fake), (1, 1));
     let second = envelope(&sandbox, &fake, &ARTIKEL);
-    assert_eq!(counts(&fake), (1, 2), "no toestand request, the search again");
+    assert_eq!(
+        counts(&fake),
+        (1, 2),
+        "no toestand request, the search again"
+    );
     assert_eq!(second["data"], first["data"], "the same answer");
     let prov = &second["provenance"];
     assert_eq!(prov["cache"], "hit", "CACHE-2");
@@ -63,11 +67,17 @@ fn the_second_artikel_reads_the_toestand_from_the_cache() {
     );
     let requests = prov["requests"].as_array().unwrap();
     assert_eq!(requests[1]["cache"], "hit");
-    assert!(requests[0].get("cache").is_none(), "a search is not cacheable");
+    assert!(
+        requests[0].get("cache").is_none(),
+        "a search is not cacheable"
+    );
     let records = sandbox.audit_records();
     assert_eq!(records[0]["attributes"]["overheid.cache"], "miss");
     let hit = &records[1]["attributes"];
-    assert_eq!(hit["overheid.cache"], "hit", "CACHE-2: the audit record says so");
+    assert_eq!(
+        hit["overheid.cache"], "hit",
+        "CACHE-2: the audit record says so"
+    );
     assert_eq!(hit["url.full"], prov["source_url"], "AUDIT-15");
     assert_eq!(hit["http.response.status_code"], 200);
     // Without --provenance the output is byte for byte the same.
@@ -97,7 +107,11 @@ fn geen_cache_asks_the_repository_and_writes_nothing() {
     assert_eq!(counts(&fake).0, 2);
     let off = envelope(&sandbox, &fake, &[&ARTIKEL[..], &["--geen-cache"]].concat());
     assert_eq!(off["provenance"]["cache"], "uit");
-    assert_eq!(counts(&fake).0, 3, "--geen-cache does not read the cache either");
+    assert_eq!(
+        counts(&fake).0,
+        3,
+        "--geen-cache does not read the cache either"
+    );
     assert_eq!(
         sandbox.audit_records()[2]["attributes"]["overheid.cache"],
         "uit"
@@ -131,7 +145,13 @@ fn cache_leeg_empties_it_and_says_how_much() {
     run(sandbox.cmd(&fake), ARTIKEL).json();
     run(
         sandbox.cmd(&fake),
-        ["regeling", "get", "BWBR9900001", "--peildatum", "2024-06-01"],
+        [
+            "regeling",
+            "get",
+            "BWBR9900001",
+            "--peildatum",
+            "2024-06-01",
+        ],
     )
     .json();
     let dir = cache_dir(&sandbox);
@@ -187,7 +207,11 @@ fn the_cap_evicts_the_least_recently_used() {
     assert_eq!(version("2025-06-01"), "miss");
     assert_eq!(entries(&cache_dir(&sandbox)).len(), 2);
     assert_eq!(version("2023-06-01"), "hit", "kept: read recently");
-    assert_eq!(version("2024-06-01"), "miss", "evicted: least recently used");
+    assert_eq!(
+        version("2024-06-01"),
+        "miss",
+        "evicted: least recently used"
+    );
 }
 
 #[test]
@@ -207,8 +231,14 @@ fn a_damaged_entry_is_fetched_again() {
     // Cut short (a writer that died would leave no entry at all; a disk may).
     let bytes = std::fs::read(&entry).unwrap();
     std::fs::write(&entry, &bytes[..bytes.len() / 2]).unwrap();
-    assert_eq!(envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"], "miss");
-    assert_eq!(envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"], "hit");
+    assert_eq!(
+        envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"],
+        "miss"
+    );
+    assert_eq!(
+        envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"],
+        "hit"
+    );
     assert_eq!(counts(&fake).0, 3);
 }
 
@@ -243,7 +273,11 @@ fn a_failed_command_leaves_no_entry() {
     assert_eq!(counts(&fake).0, 2);
     let dir = cache_dir(&sandbox);
     assert!(entries(&dir).is_empty());
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no temporary file");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "no temporary file"
+    );
 }
 
 #[test]
