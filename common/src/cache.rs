@@ -682,6 +682,33 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_writers_never_show_a_reader_half_an_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path(), 1 << 24);
+        let bodies = [vec![b'a'; 64 * 1024], vec![b'b'; 80 * 1024]];
+        put(&s, &k(1), &bodies[0]);
+        std::thread::scope(|scope| {
+            for body in &bodies {
+                let s = &s;
+                scope.spawn(move || {
+                    for _ in 0..20 {
+                        put(s, &k(1), body);
+                    }
+                });
+            }
+            for _ in 0..2 {
+                let (s, bodies) = (&s, &bodies);
+                scope.spawn(move || {
+                    for _ in 0..40 {
+                        let entry = s.get(&k(1), 1 << 24).expect("always a whole entry");
+                        assert!(bodies.contains(&entry.body));
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
     fn an_uncommitted_entry_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let s = store(dir.path(), 1 << 20);
