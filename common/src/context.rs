@@ -286,6 +286,14 @@ impl<'a> Context<'a> {
         let response = client.send(&sent, &scope);
         drop(waiting);
         let response = response?;
+        // Hashing a large body costs time; only provenance needs it.
+        let sha256 = self.globals.provenance.then(|| response.sha256());
+        self.record_exchange(&response, sha256);
+        Ok(response)
+    }
+
+    /// An answer as provenance and the audit record describe it (the last one is the data's).
+    fn record_exchange(&mut self, response: &Response, sha256: Option<String>) {
         self.audit.url = Some(response.url.clone());
         self.audit.http_status = Some(response.status);
         self.audit.body_size = Some(response.body.len());
@@ -293,11 +301,9 @@ impl<'a> Context<'a> {
             method: response.method,
             url: response.url.clone(),
             status: response.status,
-            // Hashing a large body costs time; only provenance needs it.
-            sha256: self.globals.provenance.then(|| response.sha256()),
+            sha256,
             cache: None,
         });
-        Ok(response)
     }
 
     /// Send a GET whose answer never changes at its URL (a BWB toestand; rule CACHE-1): read from
@@ -335,16 +341,7 @@ impl<'a> Context<'a> {
             && (200..300).contains(&entry.status)
         {
             let response = Response::stored(request.url.clone(), entry.status, entry.body);
-            self.audit.url = Some(response.url.clone());
-            self.audit.http_status = Some(response.status);
-            self.audit.body_size = Some(response.body.len());
-            self.exchanges.push(Exchange {
-                method: response.method,
-                url: response.url.clone(),
-                status: response.status,
-                sha256: Some(entry.sha256),
-                cache: None,
-            });
+            self.record_exchange(&response, Some(entry.sha256));
             self.mark_cache(crate::cache::Use::Hit);
             return Ok(response);
         }
