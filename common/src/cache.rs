@@ -167,10 +167,12 @@ pub struct Entry {
 }
 
 /// The cache directory, created (mode 0700) when opened.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
     max_bytes: u64,
+    /// Names an eviction scan looks at ([`SCAN_LIMIT`]; smaller in tests).
+    scan_limit: usize,
 }
 
 impl Store {
@@ -180,10 +182,7 @@ impl Store {
         if !fs::metadata(&settings.dir)?.is_dir() {
             return Err(io::Error::other("geen map"));
         }
-        Ok(Self {
-            dir: settings.dir.clone(),
-            max_bytes: settings.max_bytes,
-        })
+        Ok(Self::existing(settings))
     }
 
     /// The directory as it is, without creating it (for `cache leeg`).
@@ -191,18 +190,12 @@ impl Store {
         Self {
             dir: settings.dir.clone(),
             max_bytes: settings.max_bytes,
+            scan_limit: SCAN_LIMIT,
         }
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
-    }
-
-    fn clone_handle(&self) -> Self {
-        Self {
-            dir: self.dir.clone(),
-            max_bytes: self.max_bytes,
-        }
     }
 
     fn entry_path(&self, key: &str) -> PathBuf {
@@ -260,8 +253,7 @@ impl Store {
         let pending = Pending {
             temp: Some(temp),
             target: self.entry_path(key),
-            dir: self.dir.clone(),
-            max_bytes: self.max_bytes,
+            store: self.clone(),
         };
         file.write_all(header.as_bytes())?;
         file.write_all(body)?;
@@ -303,7 +295,9 @@ impl Store {
     }
 
     /// Delete least recently used entries until the total fits the cap, and temporary files that
-    /// a dead process left; looks at no more than [`SCAN_LIMIT`] names.
+    /// a dead process left. The scan looks at no more than [`SCAN_LIMIT`] names; when the
+    /// directory holds more, the oldest quarter of those seen goes too, so the number of entries
+    /// stays bounded and the next scan sees them all.
     pub fn evict(&self) {
         let Ok(listing) = fs::read_dir(&self.dir) else {
             return;
@@ -311,7 +305,8 @@ impl Store {
         let now = SystemTime::now();
         let mut entries = Vec::new();
         let mut total = 0u64;
-        for item in listing.take(SCAN_LIMIT).flatten() {
+        let mut listing = listing.flatten();
+        for item in listing.by_ref().take(self.scan_limit) {
             let name = item.file_name();
             let Some(kind) = name.to_str().and_then(classify) else {
                 continue;
@@ -333,17 +328,24 @@ impl Store {
                 }
             }
         }
-        if total <= self.max_bytes {
+        let crowded = listing.next().is_some();
+        if total <= self.max_bytes && !crowded {
             return;
         }
         entries.sort_by_key(|(modified, _, _)| *modified);
+        let mut surplus = if crowded {
+            entries.len().div_ceil(4)
+        } else {
+            0
+        };
         for (_, len, path) in entries {
-            if total <= self.max_bytes {
+            if total <= self.max_bytes && surplus == 0 {
                 break;
             }
             if fs::remove_file(&path).is_ok() {
                 total -= len;
             }
+            surplus = surplus.saturating_sub(1);
         }
     }
 }
@@ -360,8 +362,7 @@ pub struct Cleared {
 pub struct Pending {
     temp: Option<PathBuf>,
     target: PathBuf,
-    dir: PathBuf,
-    max_bytes: u64,
+    store: Store,
 }
 
 impl Pending {
@@ -375,11 +376,7 @@ impl Pending {
             let _ = fs::remove_file(&temp);
             return Err(e);
         }
-        Store {
-            dir: self.dir.clone(),
-            max_bytes: self.max_bytes,
-        }
-        .evict();
+        self.store.evict();
         Ok(())
     }
 }
@@ -494,7 +491,7 @@ impl Session {
     /// The store, opened on first use; `Err` (once) says why it cannot be used, for a warning.
     pub fn store(&mut self, env: &Env) -> Result<Option<Store>, String> {
         if let Some(store) = &self.store {
-            return Ok(store.as_ref().map(Store::clone_handle));
+            return Ok(store.clone());
         }
         let opened = match Settings::from_env(env) {
             Ok(Some(settings)) => Store::open(&settings).map(Some).map_err(|e| {
@@ -505,12 +502,7 @@ impl Session {
             }),
             Ok(None) | Err(_) => Ok(None),
         };
-        self.store = Some(
-            opened
-                .as_ref()
-                .ok()
-                .and_then(|s| s.as_ref().map(Store::clone_handle)),
-        );
+        self.store = Some(opened.as_ref().ok().and_then(Option::clone));
         opened
     }
 
@@ -740,6 +732,31 @@ mod tests {
         assert!(s.entry_path(&k(2)).exists(), "recently read");
         assert!(s.entry_path(&k(3)).exists(), "just written");
         assert!(!s.entry_path(&k(1)).exists(), "least recently used");
+    }
+
+    #[test]
+    fn a_crowded_directory_is_thinned_out_to_what_a_scan_sees() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store {
+            scan_limit: 8,
+            ..store(dir.path(), 1 << 20)
+        };
+        for n in 0..40 {
+            put(&s, &k(n), b"klein");
+            let count = entries_in(dir.path());
+            assert!(count <= 9, "{count} entries after {n} writes");
+        }
+        assert!(s.entry_path(&k(39)).exists(), "the newest stays");
+    }
+
+    fn entries_in(dir: &Path) -> usize {
+        fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                classify(name.to_str().unwrap()) == Some(Kind::Entry)
+            })
+            .count()
     }
 
     #[test]
