@@ -1,6 +1,7 @@
 //! The lifecycle of one invocation, the same for every tool.
 //!
-//! 1. `--help --json` → discovery; `completions` → a completion script.
+//! 1. `--help --json` → discovery; `completions` → a completion script;
+//!    `cache leeg` → the response cache emptied.
 //! 2. Parse with clap; a usage error is one JSON object on stderr, exit 2.
 //! 3. Check `--fields` against the command's output schema (exit 2).
 //! 4. Open the audit destinations before any work: the file (exit 74 if it
@@ -70,6 +71,17 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         Ok(m) => m,
         Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
     };
+    if let Some(("cache", sub)) = matches.subcommand() {
+        let dry_run = sub
+            .subcommand()
+            .is_some_and(|(_, leeg)| leeg.get_flag("dry_run"));
+        return match crate::cache::utility(&env, &early, dry_run)
+            .and_then(|text| early.stdout(&text))
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => report_early(&err, &early, &trace),
+        };
+    }
     if let Some(text) = help::utility(&cmd, &matches) {
         return match text.and_then(|text| early.stdout(&text)) {
             Ok(()) => ExitCode::SUCCESS,
@@ -156,6 +168,10 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         }
         other => other,
     });
+    if result.is_ok() {
+        // The answers the command used are sound: their cache entries go in place (CACHE-1).
+        ctx.commit_cache();
+    }
     let finish = Finish {
         ctx: &ctx,
         jq: jq.as_ref(),
@@ -202,6 +218,7 @@ impl Finish<'_, '_> {
                 retrieved_at: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
                 fields,
                 exchanges: &ctx.exchanges,
+                cache: ctx.cache_use(),
             };
             envelope(data, &outcome, &env_ctx)
         } else {

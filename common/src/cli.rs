@@ -142,6 +142,10 @@ pub struct GlobalArgs {
     /// Geen waarschuwingen op stderr
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
+
+    /// Lees en schrijf de antwoordcache niet: haal alles opnieuw bij de bron
+    #[arg(long, global = true)]
+    pub geen_cache: bool,
 }
 
 impl GlobalArgs {
@@ -172,7 +176,8 @@ impl GlobalArgs {
 /// The tool's clap command with the profile's utility commands, built, and
 /// dressed for people: each leaf's examples (the same list discovery
 /// publishes as `_meta.examples`), the exit-code table under the root help,
-/// `--confirm` hidden where no command behind it mutates, positionals listed
+/// `--confirm` hidden where no command behind it mutates, `--geen-cache` where
+/// none caches, positionals listed
 /// in usage order (rule DISC-20).
 pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
     let cmd = Cli::<C>::command()
@@ -200,10 +205,11 @@ pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
                 .action(clap::ArgAction::Version)
                 .help("Toon de versie"),
         )
-        .subcommands(crate::help::utility_commands());
+        .subcommands(crate::help::utility_commands())
+        .subcommands(crate::help::cache_command(info));
     let mut cmd = in_dutch(cmd);
     cmd.build();
-    crate::help::dress(&mut cmd, C::SPECS);
+    crate::help::dress(&mut cmd, C::SPECS, info.cached);
     cmd
 }
 

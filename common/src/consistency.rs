@@ -78,6 +78,11 @@ pub fn consistency_problems(
     for resource in info.resources {
         problems.extend(resource_problems(cmd, resource, specs));
     }
+    for path in info.cached {
+        if !specs.iter().any(|s| s.path == *path) {
+            problems.push(format!("cached command {path:?} has no CommandSpec"));
+        }
+    }
     problems
 }
 
@@ -182,6 +187,7 @@ mod tests {
             audit_env: "T_AUDIT_LOG",
             default_timeout_secs: 1,
             resources,
+            cached: &[],
         };
         let mut problems = consistency_problems(&built(), &info, &SPECS);
         problems.retain(|p| p.starts_with("resource"));

@@ -34,6 +34,8 @@ pub struct Context<'a> {
     pub(crate) audit: AuditAttributes,
     pub(crate) exchanges: Vec<Exchange>,
     pub(crate) plan_digest: Option<String>,
+    /// The response cache of this invocation, untouched until [`Context::send_cached`].
+    cache: crate::cache::Session,
 }
 
 impl<'a> Context<'a> {
@@ -61,6 +63,7 @@ impl<'a> Context<'a> {
             audit: AuditAttributes::default(),
             exchanges: Vec::new(),
             plan_digest: None,
+            cache: crate::cache::Session::default(),
         }
     }
 
@@ -155,6 +158,9 @@ impl<'a> Context<'a> {
         if let Some(digest) = &self.plan_digest {
             attributes.insert("overheid.plan_digest".into(), digest.clone().into());
         }
+        if let Some(cache) = self.cache.used {
+            attributes.insert("overheid.cache".into(), cache.as_str().into());
+        }
         let mut record = json!({
             "trace_id": self.trace.trace_id,
             "span_id": self.trace.span_id,
@@ -202,6 +208,11 @@ impl<'a> Context<'a> {
     pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Plan> {
         if !spec.requests.is_empty() {
             self.client_config()?;
+        }
+        if self.tool.caches(self.spec) {
+            // The cache's variables are configuration like any other (CONF-7): checked here,
+            // before any request and in a dry run; the directory is not touched.
+            crate::cache::Settings::from_env(self.env)?;
         }
         for request in &mut spec.requests {
             request.check()?;
@@ -275,6 +286,14 @@ impl<'a> Context<'a> {
         let response = client.send(&sent, &scope);
         drop(waiting);
         let response = response?;
+        // Hashing a large body costs time; only provenance needs it.
+        let sha256 = self.globals.provenance.then(|| response.sha256());
+        self.record_exchange(&response, sha256);
+        Ok(response)
+    }
+
+    /// An answer as provenance and the audit record describe it (the last one is the data's).
+    fn record_exchange(&mut self, response: &Response, sha256: Option<String>) {
         self.audit.url = Some(response.url.clone());
         self.audit.http_status = Some(response.status);
         self.audit.body_size = Some(response.body.len());
@@ -282,10 +301,83 @@ impl<'a> Context<'a> {
             method: response.method,
             url: response.url.clone(),
             status: response.status,
-            // Hashing a large body costs time; only provenance needs it.
-            sha256: self.globals.provenance.then(|| response.sha256()),
+            sha256,
+            cache: None,
         });
+    }
+
+    /// Send a GET whose answer never changes at its URL (a BWB toestand; rule CACHE-1): read from
+    /// the response cache when it holds a sound entry, else sent as [`Context::send`] does and
+    /// stored once the command has succeeded (a 2xx answered by the URL itself, not by a redirect).
+    /// With `--geen-cache`, `OVERHEID_CACHE_MAX_BYTES=0` or an unusable cache directory (a warning,
+    /// once) it is only sent. Only for the commands in [`ToolInfo::cached`].
+    pub fn send_cached(&mut self, request: &Request) -> Result<Response> {
+        if !self.tool.caches(self.spec) || request.method != "GET" || self.globals.dry_run {
+            return Err(Problem::software(format!(
+                "{}: {} {} hoort niet in de cache",
+                self.name, request.method, request.url
+            ))
+            .into());
+        }
+        let store = if self.globals.geen_cache {
+            None
+        } else {
+            match self.cache.store(self.env) {
+                Ok(store) => store,
+                Err(warning) => {
+                    self.printer.warn(&warning);
+                    None
+                }
+            }
+        };
+        let Some(store) = store else {
+            let response = self.send(request)?;
+            self.mark_cache(crate::cache::Use::Off);
+            return Ok(response);
+        };
+        let max_body = self.client_config()?.max_body;
+        let key = crate::cache::key(request);
+        if let Some(entry) = store.get(&key, max_body)
+            && (200..300).contains(&entry.status)
+        {
+            let response = Response::stored(request.url.clone(), entry.status, entry.body);
+            self.record_exchange(&response, Some(entry.sha256));
+            self.mark_cache(crate::cache::Use::Hit);
+            return Ok(response);
+        }
+        let response = self.send(request)?;
+        self.mark_cache(crate::cache::Use::Miss);
+        if (200..300).contains(&response.status) && response.url == request.url {
+            match store.put(&key, response.status, &response.body) {
+                Ok(Some(pending)) => self.cache.hold(pending),
+                Ok(None) => {}
+                Err(e) => self.printer.warn(&format!(
+                    "antwoord niet in de cache in {} gezet: {e}",
+                    store.dir().display()
+                )),
+            }
+        }
         Ok(response)
+    }
+
+    /// How the last exchange and so the call's cacheable answer was obtained.
+    fn mark_cache(&mut self, used: crate::cache::Use) {
+        if let Some(last) = self.exchanges.last_mut() {
+            last.cache = Some(used);
+        }
+        self.cache.used = Some(used);
+    }
+
+    /// Whether the call's cacheable answer came from the cache (`None`: it made no such request).
+    pub fn cache_use(&self) -> Option<crate::cache::Use> {
+        self.cache.used
+    }
+
+    /// After the command succeeded: put its new cache entries in place (a failure is a warning).
+    pub(crate) fn commit_cache(&mut self) {
+        if let Err(warning) = self.cache.commit() {
+            self.printer.warn(&warning);
+        }
     }
 
     /// The configured base URLs (declared `base_url` variables, or their defaults).

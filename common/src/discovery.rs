@@ -22,7 +22,7 @@ use crate::{PROFILE_VERSION, exit};
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// Utility commands that are not tools (rule CONV-2).
-pub const UTILITY_COMMANDS: [&str; 3] = ["completions", "man", "help"];
+pub const UTILITY_COMMANDS: [&str; 4] = ["completions", "man", "help", "cache"];
 
 /// The command paths of all leaves of the (built) clap tree, utilities excluded.
 pub fn leaf_paths(cmd: &Command) -> Vec<Vec<String>> {
@@ -175,6 +175,8 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
 fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
     cmd.get_arguments()
         .filter(|a| a.is_global_set() && a.get_id() != "help")
+        // `--geen-cache` only where a command caches (CACHE-3).
+        .filter(|a| a.get_id() != "geen_cache" || !info.cached.is_empty())
         .filter_map(|a| {
             let long = a.get_long()?;
             let mut opt = json!({
@@ -407,6 +409,60 @@ mod tests {
         );
         assert_eq!(compact["_meta"], full["_meta"]);
         assert_eq!(compact["annotations"], full["annotations"]);
+    }
+
+    #[test]
+    fn geen_cache_and_cache_leeg_belong_to_tools_that_cache() {
+        use crate::tool::{Annotations, CommandSpec};
+        let spec = |path: &'static [&'static str]| CommandSpec {
+            path,
+            title: "t",
+            annotations: Annotations::READ_REMOTE,
+            output_schema: r#"{"type": "object"}"#,
+            examples: &[],
+            args: &[],
+        };
+        let specs = [spec(&["zoeken"]), spec(&["get"])];
+        let info = |cached: &'static [&'static [&'static str]]| ToolInfo {
+            name: "t",
+            version: "0.1.0",
+            description: "",
+            help: "",
+            env: &[],
+            audit_env: "T_AUDIT_LOG",
+            default_timeout_secs: 1,
+            resources: &[],
+            cached,
+        };
+        let hidden = |cmd: &Command, path: &[&str]| {
+            path.iter()
+                .fold(cmd, |c, p| c.find_subcommand(p).unwrap())
+                .get_arguments()
+                .find(|a| a.get_id() == "geen_cache")
+                .unwrap()
+                .is_hide_set()
+        };
+        let listed = |cmd: &Command, info: &ToolInfo| {
+            global_options(cmd, info)
+                .iter()
+                .any(|o| o["name"] == "--geen-cache")
+        };
+        let mut caching = built();
+        crate::help::dress(&mut caching, &specs, &[&["get"]]);
+        assert!(!hidden(&caching, &[]) && !hidden(&caching, &["get"]));
+        assert!(hidden(&caching, &["zoeken"]), "zoeken caches nothing");
+        assert!(listed(&caching, &info(&[&["get"]])));
+        assert!(crate::help::cache_command(&info(&[&["get"]])).is_some());
+        assert_eq!(
+            info(&[&["get"]]).env_vars().len(),
+            1 + crate::cache::ENV.len()
+        );
+        let mut plain = built();
+        crate::help::dress(&mut plain, &specs, &[]);
+        assert!(hidden(&plain, &[]) && hidden(&plain, &["get"]));
+        assert!(!listed(&plain, &info(&[])));
+        assert!(crate::help::cache_command(&info(&[])).is_none());
+        assert_eq!(info(&[]).env_vars().len(), 1, "only the audit variable");
     }
 
     #[test]

@@ -36,6 +36,18 @@ pub fn utility_commands() -> [Command; 3] {
     ]
 }
 
+/// `cache leeg`, the utility command of a tool with cached commands (rule CACHE-4).
+pub fn cache_command(info: &crate::tool::ToolInfo) -> Option<Command> {
+    (!info.cached.is_empty()).then(|| {
+        Command::new("cache")
+            .about("Beheer de antwoordcache (toestand-XML die nooit verandert)")
+            .subcommand_required(true)
+            .subcommand(Command::new("leeg").about(
+                "Verwijder alle items uit de antwoordcache en meld hoeveel (en hoeveel bytes)",
+            ))
+    })
+}
+
 /// The exit-code table as the root help shows it.
 pub fn exit_code_table(tool: &str) -> String {
     let mut text = String::from("Afsluitcodes:\n");
@@ -54,13 +66,20 @@ pub fn exit_code_table(tool: &str) -> String {
 }
 
 /// Dress the built tree: examples on every leaf, `--confirm` hidden below
-/// nodes whose commands are all read-only, positionals in usage order.
-pub(crate) fn dress(cmd: &mut Command, specs: &[CommandSpec]) {
+/// nodes whose commands are all read-only, `--geen-cache` below nodes where
+/// no command is `cached`, positionals in usage order.
+pub(crate) fn dress(cmd: &mut Command, specs: &[CommandSpec], cached: &[&[&str]]) {
     let tool = cmd.get_name().to_string();
-    dress_node(cmd, &tool, &mut Vec::new(), specs);
+    dress_node(cmd, &tool, &mut Vec::new(), specs, cached);
 }
 
-fn dress_node(cmd: &mut Command, tool: &str, path: &mut Vec<String>, specs: &[CommandSpec]) {
+fn dress_node(
+    cmd: &mut Command,
+    tool: &str,
+    path: &mut Vec<String>,
+    specs: &[CommandSpec],
+    cached: &[&[&str]],
+) {
     let under: Vec<&CommandSpec> = specs
         .iter()
         .filter(|s| {
@@ -68,12 +87,13 @@ fn dress_node(cmd: &mut Command, tool: &str, path: &mut Vec<String>, specs: &[Co
         })
         .collect();
     let read_only = !under.is_empty() && under.iter().all(|s| !s.is_mutating());
+    let uncached = !under.iter().any(|s| cached.contains(&s.path));
     let mut node = std::mem::take(cmd).mut_args(|arg| {
         let arg = match arg.get_index() {
             Some(index) if arg.is_positional() => arg.display_order(index),
             _ => arg,
         };
-        if read_only && arg.get_id() == "confirm" {
+        if (read_only && arg.get_id() == "confirm") || (uncached && arg.get_id() == "geen_cache") {
             arg.hide(true)
         } else {
             arg
@@ -88,7 +108,7 @@ fn dress_node(cmd: &mut Command, tool: &str, path: &mut Vec<String>, specs: &[Co
     *cmd = node;
     for sub in cmd.get_subcommands_mut() {
         path.push(sub.get_name().to_string());
-        dress_node(sub, tool, path, specs);
+        dress_node(sub, tool, path, specs, cached);
         path.pop();
     }
 }

@@ -325,6 +325,17 @@ pub struct Response {
 }
 
 impl Response {
+    /// An answer read back from the response cache ([`crate::cache`]): a GET of `url`, no headers.
+    pub(crate) fn stored(url: String, status: u16, body: Vec<u8>) -> Self {
+        Self {
+            status,
+            url,
+            method: "GET",
+            headers: Vec::new(),
+            body,
+        }
+    }
+
     /// A header value (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers

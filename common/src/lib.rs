@@ -10,6 +10,7 @@
 pub mod app;
 pub mod args;
 pub mod audit;
+pub mod cache;
 pub mod calendar;
 pub mod child;
 pub mod cli;

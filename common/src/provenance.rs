@@ -29,6 +29,8 @@ pub struct Exchange {
     pub status: u16,
     /// Only computed under `--provenance`.
     pub sha256: Option<String>,
+    /// For a request the response cache may answer: whether it did (CACHE-2).
+    pub cache: Option<crate::cache::Use>,
 }
 
 /// A step that makes a mutation durable, run after the audit record is written.
@@ -138,6 +140,8 @@ pub struct EnvelopeContext<'a> {
     pub retrieved_at: String,
     pub fields: Value,
     pub exchanges: &'a [Exchange],
+    /// Whether the primary source came from the response cache (CACHE-2); `None`: not cacheable.
+    pub cache: Option<crate::cache::Use>,
 }
 
 /// `{"data": …, "provenance": {…}}`.
@@ -167,11 +171,20 @@ pub fn envelope(data: Value, outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Va
     prov.insert("response_sha256".into(), sha.into());
     prov.insert("fields".into(), ctx.fields.clone());
     prov.insert("environment".into(), outcome.environment.as_str().into());
+    if let Some(cache) = ctx.cache {
+        prov.insert("cache".into(), cache.as_str().into());
+    }
     if !ctx.exchanges.is_empty() {
         let requests: Vec<Value> = ctx
             .exchanges
             .iter()
-            .map(|e| json!({"method": e.method, "url": e.url, "status": e.status, "response_sha256": e.sha256}))
+            .map(|e| {
+                let mut request = json!({"method": e.method, "url": e.url, "status": e.status, "response_sha256": e.sha256});
+                if let Some(cache) = e.cache {
+                    request["cache"] = cache.as_str().into();
+                }
+                request
+            })
             .collect();
         prov.insert("requests".into(), requests.into());
     }

@@ -74,6 +74,16 @@ pub fn scrub(text: &str) -> Cow<'_, str> {
     text
 }
 
+/// Whether `bytes` (a body as received) contain a held secret in any of its forms.
+pub fn occurs_in(bytes: &[u8]) -> bool {
+    let held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+    if held.is_empty() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    held.iter().any(|form| text.contains(form.as_str()))
+}
+
 /// Whether any string (or key) in `value` holds a secret.
 pub fn leaks(value: &Value) -> bool {
     match value {

@@ -186,9 +186,18 @@ pub struct ToolInfo {
     /// Default `--timeout` in seconds.
     pub default_timeout_secs: u64,
     pub resources: &'static [ResourceSpec],
+    /// The command paths whose upstream answers may come from the response cache
+    /// ([`crate::cache`], rule CACHE-1): only they show `--geen-cache`, and only a tool that
+    /// has one declares the cache's variables and offers `cache leeg`. Empty: nothing is cached.
+    pub cached: &'static [&'static [&'static str]],
 }
 
 impl ToolInfo {
+    /// Whether the command of `spec` may answer from the cache.
+    pub fn caches(&self, spec: &CommandSpec) -> bool {
+        self.cached.contains(&spec.path)
+    }
+
     /// Every variable the tool reads beyond the profile's own: `env`, then
     /// the audit variable (rule AUDIT-2), declared from `audit_env`.
     pub fn env_vars(&self) -> Vec<EnvVar> {
@@ -196,7 +205,17 @@ impl ToolInfo {
             meaning: Cow::Owned(format!("auditlog van {} (JSON Lines)", self.name)),
             ..EnvVar::new(self.audit_env, EnvKind::Path, "")
         };
-        self.env.iter().cloned().chain([audit]).collect()
+        let cache: &[EnvVar] = if self.cached.is_empty() {
+            &[]
+        } else {
+            &crate::cache::ENV
+        };
+        self.env
+            .iter()
+            .cloned()
+            .chain(cache.iter().cloned())
+            .chain([audit])
+            .collect()
     }
 }
 

@@ -104,3 +104,34 @@ fn bash_completes_below_the_first_word_not_files() {
         ["--peildatum"]
     );
 }
+
+/// `koop-cli cache leeg` on a pseudo-terminal (`script` from util-linux, which `.ci/run`
+/// installs): a Dutch line for people, where a pipe gets JSON (CACHE-3).
+#[test]
+fn cache_leeg_speaks_dutch_on_a_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let fake = fake();
+    let warm = koop(home.path(), &fake)
+        .args(["regeling", "artikel", "BWBR0041330", "5.15a"])
+        .output()
+        .unwrap();
+    assert!(warm.status.success());
+    let out = Command::new("script")
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "dumb")
+        .args(["-qec", &format!("{TOOL} cache leeg"), "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    assert!(out.status.success(), "{text}");
+    let dir = home.path().join(".cache/overheid-cli");
+    assert!(
+        text.starts_with("1 item verwijderd (")
+            && text.contains(&format!("KiB) uit {}\n", dir.display())),
+        "{text:?}"
+    );
+}

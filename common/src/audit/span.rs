@@ -159,7 +159,8 @@ mod tests {
             "tool": "kvk-cli",
             "tool_version": "0.1.0",
             "attributes": {"dpl.core.processing_activity_id": "", "error.code": "BRON_ONBEREIKBAAR",
-                           "http.response.status_code": 503, "overheid.dry_run": false}
+                           "http.response.status_code": 503, "overheid.dry_run": false,
+                           "overheid.cache": "miss"}
         });
         let span = span(&record);
         assert_eq!(span.trace_id.len(), 16);
@@ -186,6 +187,11 @@ mod tests {
         assert_eq!(value("process.exit.code"), Some(Any::IntValue(69)));
         assert_eq!(value("http.response.status_code"), Some(Any::IntValue(503)));
         assert_eq!(value("overheid.dry_run"), Some(Any::BoolValue(false)));
+        assert_eq!(
+            value("overheid.cache"),
+            Some(Any::StringValue("miss".into())),
+            "CACHE-4"
+        );
         assert_eq!(
             value("dpl.core.processing_activity_id"),
             Some(Any::StringValue(String::new()))

@@ -44,6 +44,7 @@ static TOOL: ToolInfo = ToolInfo {
     audit_env: "PROBE_AUDIT_LOG",
     default_timeout_secs: 5,
     resources: &[],
+    cached: &[],
 };
 
 fn main() -> std::process::ExitCode {

@@ -3,7 +3,9 @@
 //! Configuration (`KOOP_SRU_URL`, `KOOP_REPOSITORY_URL`), the requests, and the mapping of HTTP
 //! failures of either source (core errors are mapped in [`super::problems`]).
 //! A toestand URL taken from a search record is fetched only when it lies under the repository
-//! base (rule NET-11, exit 76 `OMLEIDING_GEWEIGERD`); nothing is sent before that check.
+//! base (rule NET-11, exit 76 `OMLEIDING_GEWEIGERD`); nothing is sent before that check. The
+//! toestand may come from the response cache (it never changes at its URL); a search never does,
+//! since its answer changes whenever a version is published (CACHE-1).
 
 use chrono::NaiveDate;
 use common::http::{Response, check_url, ensure_under, is_loopback};
@@ -124,7 +126,8 @@ impl Koop {
             ))
         })?;
         let request = Request::get(url).header("Accept", "application/xml");
-        let response = ctx.send(&request)?;
+        // A toestand never changes at its URL: the response cache may answer (CACHE-1).
+        let response = ctx.send_cached(&request)?;
         if !(200..300).contains(&response.status) {
             return Err(http_error(&response, "de repository", true).into());
         }

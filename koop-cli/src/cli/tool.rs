@@ -28,6 +28,12 @@ pub const TOOL: ToolInfo = ToolInfo {
     audit_env: AUDIT_LOG,
     default_timeout_secs: 15,
     resources: &RESOURCES,
+    // A toestand XML never changes at its URL: the commands that read one may read it from the
+    // response cache (CACHE-1). Searches and version lists are never cached.
+    cached: &[
+        crate::cli::commands::regeling::get::SPECS[0].path,
+        crate::cli::commands::regeling::artikel::SPECS[0].path,
+    ],
 };
 
 /// Addressable documents (rules RES-*): the template variables are the tools' input properties.

@@ -5,6 +5,7 @@
 //! same binary.
 
 mod bounds;
+mod cache;
 mod commands;
 mod cross_tool;
 mod discovery;

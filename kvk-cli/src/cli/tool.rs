@@ -26,6 +26,7 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
     audit_env: "KVK_AUDIT_LOG",
     default_timeout_secs: 10,
     resources: &[],
+    cached: &[],
 };
 
 #[cfg(test)]

@@ -35,6 +35,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     audit_env: AUDIT_ENV,
     default_timeout_secs: 10,
     resources: &[],
+    cached: &[],
 };
 
 #[cfg(test)]

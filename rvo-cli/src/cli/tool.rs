@@ -41,6 +41,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     audit_env: "RVO_AUDIT_LOG",
     default_timeout_secs: 10,
     resources: &[],
+    cached: &[],
 };
 
 #[cfg(test)]

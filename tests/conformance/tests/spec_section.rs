@@ -17,6 +17,10 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
+    ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-3", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-4", "koop-cli/tests/cli/cache.rs"),
 ];
 
 fn catalogue() -> Vec<Value> {

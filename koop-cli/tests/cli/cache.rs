@@ -1,0 +1,382 @@
+//! The response cache (CACHE-1 … CACHE-4): a toestand XML is read from the repository once and
+//! then from `$HOME/.cache/overheid-cli`; searches always go to the SRU service; `--geen-cache`
+//! and `cache leeg`; the cap, damaged entries, an unusable directory and held secrets.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use test_support::koop::Koop;
+
+use crate::support::{KoopFake, Sandbox, assert_valid, run};
+
+const ARTIKEL: [&str; 4] = ["regeling", "artikel", "BWBR0041330", "5.15a"];
+
+/// The default cache directory of a sandbox (`HOME` is the sandbox).
+fn cache_dir(sandbox: &Sandbox) -> PathBuf {
+    sandbox.path().join(".cache/overheid-cli")
+}
+
+/// The entry files in `dir`.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(dir) {
+        Ok(listing) => listing
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cache"))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// How many requests reached the repository (toestand) and the SRU service (search).
+fn counts(fake: &KoopFake) -> (usize, usize) {
+    let requests = fake.requests();
+    let repository = requests
+        .iter()
+        .filter(|r| r.path.contains("/repository/"))
+        .count();
+    (repository, requests.len() - repository)
+}
+
+/// `args` with `--provenance`, the envelope checked against its schema.
+fn envelope(sandbox: &Sandbox, fake: &KoopFake, args: &[&str]) -> Value {
+    let envelope = run(sandbox.cmd(fake), args.iter().chain(&["--provenance"])).json();
+    assert_valid("envelope.schema.json", &envelope);
+    envelope
+}
+
+#[test]
+fn the_second_artikel_reads_the_toestand_from_the_cache() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let first = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(first["provenance"]["cache"], "miss");
+    assert_eq!(counts(&fake), (1, 1));
+    let second = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(
+        counts(&fake),
+        (1, 2),
+        "no toestand request, the search again"
+    );
+    assert_eq!(second["data"], first["data"], "the same answer");
+    let prov = &second["provenance"];
+    assert_eq!(prov["cache"], "hit", "CACHE-2");
+    assert_eq!(prov["source_url"], first["provenance"]["source_url"]);
+    assert_eq!(
+        prov["response_sha256"], first["provenance"]["response_sha256"],
+        "the digest of the bytes the cache holds, which are those once received"
+    );
+    let requests = prov["requests"].as_array().unwrap();
+    assert_eq!(requests[1]["cache"], "hit");
+    assert!(
+        requests[0].get("cache").is_none(),
+        "a search is not cacheable"
+    );
+    let records = sandbox.audit_records();
+    assert_eq!(records[0]["attributes"]["overheid.cache"], "miss");
+    let hit = &records[1]["attributes"];
+    assert_eq!(
+        hit["overheid.cache"], "hit",
+        "CACHE-2: the audit record says so"
+    );
+    assert_eq!(hit["url.full"], prov["source_url"], "AUDIT-15");
+    assert_eq!(hit["http.response.status_code"], 200);
+    // Without --provenance the output is byte for byte the same.
+    let plain = |s: &Sandbox| run(s.cmd(&fake), ARTIKEL).stdout;
+    let cold = Sandbox::new();
+    assert_eq!(plain(&sandbox), plain(&cold));
+}
+
+#[test]
+fn regeling_get_shares_the_entry_of_artikel() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    let whole = envelope(&sandbox, &fake, &["regeling", "get", "BWBR0041330"]);
+    assert_eq!(whole["provenance"]["cache"], "hit");
+    assert_eq!(counts(&fake).0, 1);
+}
+
+#[test]
+fn geen_cache_asks_the_repository_and_writes_nothing() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let off = envelope(&sandbox, &fake, &[&ARTIKEL[..], &["--geen-cache"]].concat());
+    assert_eq!(off["provenance"]["cache"], "uit");
+    assert!(!cache_dir(&sandbox).exists(), "--geen-cache writes nothing");
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    assert_eq!(counts(&fake).0, 2);
+    let off = envelope(&sandbox, &fake, &[&ARTIKEL[..], &["--geen-cache"]].concat());
+    assert_eq!(off["provenance"]["cache"], "uit");
+    assert_eq!(
+        counts(&fake).0,
+        3,
+        "--geen-cache does not read the cache either"
+    );
+    assert_eq!(
+        sandbox.audit_records()[2]["attributes"]["overheid.cache"],
+        "uit"
+    );
+}
+
+#[test]
+fn a_search_is_asked_every_time() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    for round in 1..=2 {
+        let found = envelope(&sandbox, &fake, &["regeling", "zoek", "voorbeeld"]);
+        assert!(found["provenance"].get("cache").is_none(), "{found}");
+        assert_eq!(counts(&fake), (0, 2 * round - 1));
+        run(sandbox.cmd(&fake), ["regeling", "versies", "BWBR9900001"]).json();
+    }
+    assert_eq!(counts(&fake), (0, 4));
+    assert!(
+        sandbox
+            .audit_records()
+            .iter()
+            .all(|r| r["attributes"].get("overheid.cache").is_none())
+    );
+    assert!(entries(&cache_dir(&sandbox)).is_empty());
+}
+
+#[test]
+fn cache_leeg_empties_it_and_says_how_much() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    run(
+        sandbox.cmd(&fake),
+        [
+            "regeling",
+            "get",
+            "BWBR9900001",
+            "--peildatum",
+            "2024-06-01",
+        ],
+    )
+    .json();
+    let dir = cache_dir(&sandbox);
+    let bytes: u64 = entries(&dir)
+        .iter()
+        .map(|p| p.metadata().unwrap().len())
+        .sum();
+    let records = sandbox.audit_records().len();
+    let planned = run(sandbox.cmd(&fake), ["cache", "leeg", "--dry-run"]).json();
+    assert_eq!(planned["verwijderd"], 2);
+    assert_eq!(planned["dry_run"], true);
+    assert_eq!(entries(&dir).len(), 2, "a dry run removes nothing");
+    let cleared = run(sandbox.cmd(&fake), ["cache", "leeg"]).json();
+    assert!(cleared.get("dry_run").is_none());
+    assert_eq!(cleared["verwijderd"], 2);
+    assert_eq!(cleared["bytes"], bytes);
+    assert_eq!(cleared["map"], dir.display().to_string());
+    assert!(entries(&dir).is_empty());
+    assert_eq!(
+        sandbox.audit_records().len(),
+        records,
+        "a utility: no record"
+    );
+    let again = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(again["provenance"]["cache"], "miss");
+    let cleared = run(sandbox.cmd(&fake), ["cache", "leeg"]).json();
+    assert_eq!(cleared["verwijderd"], 1);
+    // Not a tool: not in discovery.
+    let discovery = sandbox.discovery();
+    let names: Vec<&str> = discovery["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.iter().any(|n| n.starts_with("cache")), "{names:?}");
+}
+
+#[test]
+fn the_cap_evicts_the_least_recently_used() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    // Three versions of about 3.3 KB each: room for two.
+    let version = |date: &str| {
+        let args = ["regeling", "get", "BWBR9900001", "--peildatum", date];
+        let mut cmd = sandbox.cmd(&fake);
+        cmd.env("OVERHEID_CACHE_MAX_BYTES", "8500");
+        run(cmd, args.iter().chain(&["--provenance"])).json()["provenance"]["cache"].clone()
+    };
+    assert_eq!(version("2023-06-01"), "miss");
+    assert_eq!(version("2024-06-01"), "miss");
+    assert_eq!(version("2023-06-01"), "hit", "now the most recently used");
+    assert_eq!(version("2025-06-01"), "miss");
+    assert_eq!(entries(&cache_dir(&sandbox)).len(), 2);
+    assert_eq!(version("2023-06-01"), "hit", "kept: read recently");
+    assert_eq!(
+        version("2024-06-01"),
+        "miss",
+        "evicted: least recently used"
+    );
+}
+
+#[test]
+fn a_damaged_entry_is_fetched_again() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let first = run(sandbox.cmd(&fake), ARTIKEL).json();
+    let [entry] = entries(&cache_dir(&sandbox)).try_into().unwrap();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let middle = bytes.len() - 400;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&entry, &bytes).unwrap();
+    let again = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(again["provenance"]["cache"], "miss", "never served");
+    assert_eq!(again["data"], first);
+    assert_eq!(counts(&fake).0, 2);
+    // Cut short (a writer that died would leave no entry at all; a disk may).
+    let bytes = std::fs::read(&entry).unwrap();
+    std::fs::write(&entry, &bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(
+        envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"],
+        "miss"
+    );
+    assert_eq!(
+        envelope(&sandbox, &fake, &ARTIKEL)["provenance"]["cache"],
+        "hit"
+    );
+    assert_eq!(counts(&fake).0, 3);
+}
+
+#[test]
+fn an_unusable_cache_directory_degrades_to_no_cache() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    // A directory under a regular file cannot be made, not even by root.
+    let file = sandbox.write("bestand", "geen map");
+    let mut cmd = sandbox.cmd(&fake);
+    cmd.env("OVERHEID_CACHE_DIR", file.join("cache"));
+    let out = run(cmd, ARTIKEL.iter().chain(&["--provenance"]));
+    let envelope = out.json_after_warnings();
+    assert_eq!(envelope["provenance"]["cache"], "uit");
+    let warnings: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(warnings.len(), 1, "said once: {warnings:?}");
+    assert!(warnings[0].contains("antwoordcache"), "{warnings:?}");
+    let mut quiet = sandbox.cmd(&fake);
+    quiet.env("OVERHEID_CACHE_DIR", file.join("cache"));
+    let out = run(quiet, ARTIKEL.iter().chain(&["--quiet"]));
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stderr, "", "--quiet silences the warning (CONV-3)");
+}
+
+#[test]
+fn a_failed_command_leaves_no_entry() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    // An HTML error page served as the toestand: refused, and not kept.
+    run(sandbox.cmd(&fake), ["regeling", "get", "BWBR9900006"]).error(76);
+    run(sandbox.cmd(&fake), ["regeling", "get", "BWBR9900006"]).error(76);
+    assert_eq!(counts(&fake).0, 2);
+    let dir = cache_dir(&sandbox);
+    assert!(entries(&dir).is_empty());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "no temporary file"
+    );
+}
+
+#[test]
+fn no_secret_reaches_a_cache_file() {
+    const CANARY: &str = "kanarie-cache-5e1d";
+    let body = include_str!("../fixtures/toestand/BWBR9900001_2025-01-01_0.xml")
+        .replace("</toestand>", &format!("<!-- {CANARY} --></toestand>"));
+    let fake = KoopFake::with(Koop::new().with_toestand("BWBR9900011", body.into_bytes()));
+    let sandbox = Sandbox::new();
+    let with_key = |args: &[&str]| {
+        let mut cmd = sandbox.cmd(&fake);
+        cmd.env("OTEL_EXPORTER_OTLP_HEADERS", CANARY);
+        run(cmd, args.iter().chain(&["--provenance"])).json()["provenance"]["cache"].clone()
+    };
+    // An answer that echoes a held secret is never stored.
+    assert_eq!(with_key(&["regeling", "get", "BWBR9900011"]), "miss");
+    assert_eq!(with_key(&["regeling", "get", "BWBR9900011"]), "miss");
+    // An answer without one is, and nothing in the directory names the secret.
+    assert_eq!(with_key(&ARTIKEL), "miss");
+    assert_eq!(with_key(&ARTIKEL), "hit");
+    let dir = cache_dir(&sandbox);
+    for item in std::fs::read_dir(&dir).unwrap() {
+        let item = item.unwrap();
+        let text = String::from_utf8_lossy(&std::fs::read(item.path()).unwrap()).into_owned();
+        assert!(!text.contains(CANARY), "{}", item.path().display());
+        assert!(!item.file_name().to_string_lossy().contains(CANARY));
+    }
+    assert_eq!(entries(&dir).len(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_cache_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake);
+    cmd.env("XDG_CACHE_HOME", sandbox.path().join("xdg"));
+    run(cmd, ARTIKEL).json();
+    let dir = sandbox.path().join("xdg/overheid-cli");
+    let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    let [entry] = entries(&dir).try_into().unwrap();
+    assert_eq!(mode(&entry), 0o600);
+    assert!(!cache_dir(&sandbox).exists(), "XDG_CACHE_HOME decides");
+}
+
+#[test]
+fn a_dry_run_touches_no_cache_and_a_bad_cap_is_a_configuration_error() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL.iter().chain(&["--dry-run"])).plan();
+    assert!(!cache_dir(&sandbox).exists());
+    let mut cmd = sandbox.cmd(&fake);
+    cmd.env("OVERHEID_CACHE_MAX_BYTES", "veel");
+    let error = run(cmd, ARTIKEL).error(78);
+    assert!(
+        error["detail"]
+            .as_str()
+            .unwrap()
+            .contains("OVERHEID_CACHE_MAX_BYTES"),
+        "{error}"
+    );
+    assert!(fake.requests().is_empty(), "CONF-7: before any request");
+    // A cap of 0 turns the cache off.
+    let mut cmd = sandbox.cmd(&fake);
+    cmd.env("OVERHEID_CACHE_MAX_BYTES", "0");
+    let off = run(cmd, ARTIKEL.iter().chain(&["--provenance"])).json();
+    assert_eq!(off["provenance"]["cache"], "uit");
+    assert!(!cache_dir(&sandbox).exists());
+}
+
+#[test]
+fn geen_cache_is_shown_only_where_a_command_caches() {
+    let sandbox = Sandbox::new();
+    let help = |args: &[&str]| run(sandbox.bare(), args.iter().chain(&["--help"])).stdout;
+    assert!(help(&["regeling", "artikel"]).contains("--geen-cache"));
+    assert!(help(&["regeling", "get"]).contains("--geen-cache"));
+    assert!(!help(&["regeling", "zoek"]).contains("--geen-cache"));
+    assert!(!help(&["regeling", "versies"]).contains("--geen-cache"));
+    let discovery = sandbox.discovery();
+    let options: Vec<&str> = discovery["global_options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert!(options.contains(&"--geen-cache"), "{options:?}");
+    let env: Vec<&str> = discovery["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    for name in [
+        "OVERHEID_CACHE_DIR",
+        "OVERHEID_CACHE_MAX_BYTES",
+        "XDG_CACHE_HOME",
+    ] {
+        assert!(env.contains(&name), "{name} declared (CONF-2)");
+    }
+}
