@@ -49,7 +49,10 @@ fn the_document_validates_and_declares_the_sources() {
     assert_eq!(zoek["per_pagina"]["default"], 10);
     assert_eq!(zoek["pagina"]["default"], 1);
     assert_eq!(zoek["alles"]["type"], "boolean");
-    assert!(zoek.get("max").is_none() && zoek.get("start").is_none(), "old spellings are hidden");
+    assert!(
+        zoek.get("max").is_none() && zoek.get("start").is_none(),
+        "old spellings are hidden"
+    );
     assert_eq!(doc["tools"][0]["_meta"]["flags"]["type"], "--type");
 }
 

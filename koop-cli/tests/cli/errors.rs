@@ -51,45 +51,26 @@ fn bad_bwb_ids_are_refused_for_every_command() {
 fn zoek_bounds_the_paging_and_checks_the_type() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
-    let args = [
-        "regeling",
-        "zoek",
-        "x",
-        "--pagina",
-        "0",
-        "--per-pagina",
-        "101",
-        "--type",
-        "wet\" or \"x",
-    ];
-    let error = run(sandbox.cmd(&fake), args).error(65);
-    let pointers: Vec<&str> = error["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["pointer"].as_str().unwrap())
-        .collect();
-    assert_eq!(pointers, ["/type", "/pagina", "/per_pagina"]);
+    let pointers = |paging: [&str; 4]| -> Vec<String> {
+        let mut args = vec!["regeling", "zoek", "x", "--type", "wet\" or \"x"];
+        args.extend(paging);
+        let error = run(sandbox.cmd(&fake), args).error(65);
+        error["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["pointer"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        pointers(["--pagina", "0", "--per-pagina", "101"]),
+        ["/type", "/pagina", "/per_pagina"]
+    );
     // The old spellings are checked as before, with pointers to the published properties.
-    let args = [
-        "regeling",
-        "zoek",
-        "x",
-        "--max",
-        "101",
-        "--start",
-        "0",
-        "--type",
-        "wet\" or \"x",
-    ];
-    let error = run(sandbox.cmd(&fake), args).error(65);
-    let pointers: Vec<&str> = error["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["pointer"].as_str().unwrap())
-        .collect();
-    assert_eq!(pointers, ["/type", "/per_pagina", "/pagina"]);
+    assert_eq!(
+        pointers(["--max", "101", "--start", "0"]),
+        ["/type", "/per_pagina", "/pagina"]
+    );
     let empty = run(sandbox.cmd(&fake), ["regeling", "zoek", " \t "]).error(65);
     assert_eq!(empty["errors"][0]["pointer"], "/trefwoord");
     assert_eq!(fake.server.request_count(), 0);

@@ -101,14 +101,13 @@ mod tests {
             .nth(1)
             .and_then(|rest| rest.split("\n    }\n").next())
             .expect("EvalError::code in the engine");
-        let codes: Vec<&str> = body
-            .split('"')
-            .skip(1)
-            .step_by(2)
-            .collect();
+        let codes: Vec<&str> = body.split('"').skip(1).step_by(2).collect();
         assert!(codes.len() >= 10, "{codes:?}");
         for code in codes {
-            assert!(Code::named(code).is_some(), "engine code {code} is not in common::codes");
+            assert!(
+                Code::named(code).is_some(),
+                "engine code {code} is not in common::codes"
+            );
         }
         let error = EvalError::type_error("ADD", "x");
         assert_eq!(engine_code(&error), codes::TYPE_FOUT);
