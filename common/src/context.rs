@@ -283,7 +283,7 @@ impl<'a> Context<'a> {
             url: response.url.clone(),
             status: response.status,
             // Hashing a large body costs time; only provenance needs it.
-            sha256: self.globals.provenance.then(|| response.sha256()),
+            sha256: self.globals.provenance.is_some().then(|| response.sha256()),
         });
         Ok(response)
     }
