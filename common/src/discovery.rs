@@ -187,7 +187,10 @@ fn exit_codes() -> Vec<Value> {
 /// only. A variable the program declares itself (in `env`) is not repeated here.
 fn profile_env(own: &[crate::env::EnvVar]) -> Value {
     let mut kinds = Map::new();
-    for var in PROFILE_ENV.iter().filter(|v| own.iter().all(|o| o.name != v.name)) {
+    for var in PROFILE_ENV
+        .iter()
+        .filter(|v| own.iter().all(|o| o.name != v.name))
+    {
         let kind = serde_json::to_value(var.kind).unwrap_or_default();
         let kind = kind.as_str().unwrap_or("setting").to_string();
         if let Value::Array(names) = kinds.entry(kind).or_insert_with(|| json!([])) {
@@ -479,16 +482,20 @@ mod tests {
     #[test]
     fn compact_annotations_leave_out_what_mcp_assumes_or_ignores() {
         let hints = |v: Value| mcp_annotations(v.as_object().unwrap());
-        let all = |r, d, i, o| {
-            json!({"readOnlyHint": r, "destructiveHint": d, "idempotentHint": i, "openWorldHint": o})
-        };
-        assert_eq!(hints(all(true, false, true, true)), json!({"readOnlyHint": true}));
+        let all = |r, d, i, o| json!({"readOnlyHint": r, "destructiveHint": d, "idempotentHint": i, "openWorldHint": o});
+        assert_eq!(
+            hints(all(true, false, true, true)),
+            json!({"readOnlyHint": true})
+        );
         // A mutating tool keeps every hint that is not MCP's default.
         assert_eq!(
             hints(all(false, false, true, true)),
             json!({"destructiveHint": false, "idempotentHint": true})
         );
-        assert_eq!(hints(all(false, true, false, false)), json!({"openWorldHint": false}));
+        assert_eq!(
+            hints(all(false, true, false, false)),
+            json!({"openWorldHint": false})
+        );
         assert_eq!(hints(all(false, true, false, true)), json!({}));
         assert_eq!(
             hints(json!({"title": "T", "readOnlyHint": true})),

@@ -21,8 +21,8 @@ use crate::child::{self, Ending, Killer};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
 use crate::session::Session;
-use common::provenance::ProvenanceForm;
 use crate::stdin_value;
+use common::provenance::ProvenanceForm;
 
 /// What came of a call.
 #[derive(Debug)]
@@ -123,7 +123,11 @@ pub fn run(
         ProvenanceForm::Full => "--provenance",
         ProvenanceForm::Compact => "--provenance=compact",
     };
-    let mut global = vec!["--output".to_string(), "json".to_string(), provenance.to_string()];
+    let mut global = vec![
+        "--output".to_string(),
+        "json".to_string(),
+        provenance.to_string(),
+    ];
     if let Some(Value::Array(paths)) = &fields {
         let paths: Vec<&str> = paths.iter().filter_map(Value::as_str).collect();
         // Joined to its flag, like every option value (§3.2): a path starting with `-` stays data.

@@ -286,7 +286,10 @@ fn make_tool(
         listed.insert("outputSchema".into(), output);
     }
     if let Some(annotations) = entry["annotations"].as_object() {
-        listed.insert("annotations".into(), discovery::mcp_annotations(annotations));
+        listed.insert(
+            "annotations".into(),
+            discovery::mcp_annotations(annotations),
+        );
     }
     Ok(Tool {
         name,
@@ -402,7 +405,6 @@ fn listed_input(input: &Value) -> Value {
     }
     listed
 }
-
 
 fn confirm_schema() -> Value {
     json!({
@@ -542,7 +544,10 @@ mod tests {
         assert_eq!(get.listed["outputSchema"], json!({"type": "object"}));
         assert_eq!(get.command, "demo-cli ding get");
         assert!(get.listed.get("_meta").is_none());
-        assert_eq!(get.listed["annotations"], json!({"readOnlyHint": true, "openWorldHint": false}));
+        assert_eq!(
+            get.listed["annotations"],
+            json!({"readOnlyHint": true, "openWorldHint": false})
+        );
         let maak = catalog.tool("demo__ding_maak").unwrap();
         assert!(maak.takes_confirm);
         assert!(maak.listed["inputSchema"]["properties"]["confirm"].is_object());
@@ -571,7 +576,11 @@ mod tests {
         let mut catalog = Catalog::default();
         catalog.add(PathBuf::from("/x/demo-cli"), &document);
         let get = catalog.tool("demo__ding_get").unwrap();
-        assert!(get.listed["inputSchema"].get("additionalProperties").is_none());
+        assert!(
+            get.listed["inputSchema"]
+                .get("additionalProperties")
+                .is_none()
+        );
         assert_eq!(get.input["additionalProperties"], json!(false));
         let listed = get.listed["inputSchema"].clone();
         assert_eq!(
@@ -579,14 +588,19 @@ mod tests {
             json!({"type": "string", "format": "date"})
         );
         let mut relaxed = get.input.clone();
-        relaxed.as_object_mut().unwrap().remove("additionalProperties");
+        relaxed
+            .as_object_mut()
+            .unwrap()
+            .remove("additionalProperties");
         relaxed["properties"]["peildatum"]
             .as_object_mut()
             .unwrap()
             .remove("pattern");
         assert_eq!(listed, relaxed, "nothing else differs");
         let checked = jsonschema::validator_for(&get.input).unwrap();
-        assert!(checked.is_valid(&json!({"id": "a", "fields": ["naam"], "peildatum": "2026-01-01"})));
+        assert!(
+            checked.is_valid(&json!({"id": "a", "fields": ["naam"], "peildatum": "2026-01-01"}))
+        );
         assert!(!checked.is_valid(&json!({"id": "a", "verzonnen": 1})));
         assert!(!checked.is_valid(&json!({"id": "a", "peildatum": "1-1-2026"})));
     }

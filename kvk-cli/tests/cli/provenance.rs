@@ -155,7 +155,14 @@ fn prov_1_compact_provenance_is_the_full_one_cut_to_four_members() {
     let full = envelope(&fake, &sandbox, &["--fields", "naam"]);
     let result = run(
         sandbox.cmd(&fake.base()),
-        &["basisprofiel", "get", "68750110", "--fields", "naam", "--provenance=compact"],
+        &[
+            "basisprofiel",
+            "get",
+            "68750110",
+            "--fields",
+            "naam",
+            "--provenance=compact",
+        ],
     );
     let compact = result.json();
     assert_valid("envelope-compact.schema.json", &compact);

@@ -121,7 +121,7 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
     };
     let (discovery, entries) = match discovery.filter(Value::is_object) {
         Some(discovery) => {
-            let entries = model::entries(&discovery)
+            let entries: Vec<Entry> = model::entries(&discovery)
                 .into_iter()
                 .map(|entry| with_full_entry(config, &home, entry))
                 .collect();

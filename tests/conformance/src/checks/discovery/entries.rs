@@ -282,7 +282,8 @@ fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
                 "destructiveHint" | "openWorldHint" => true,
                 _ => return true,
             };
-            let ignored = read_only && matches!(hint.as_str(), "destructiveHint" | "idempotentHint");
+            let ignored =
+                read_only && matches!(hint.as_str(), "destructiveHint" | "idempotentHint");
             value.as_bool() != Some(default) && !ignored
         });
     }

@@ -80,7 +80,10 @@ pub(super) fn env_declaration(session: &Session) -> Verdict {
                     format!("kind {kind:?} is niet base_url|secret|path|setting"),
                 ));
             }
-            if !names.as_array().is_some_and(|n| n.iter().all(Value::is_string)) {
+            if !names
+                .as_array()
+                .is_some_and(|n| n.iter().all(Value::is_string))
+            {
                 failures.push(Evidence::about(
                     format!("profile_env {kind}"),
                     "geen lijst van namen",
