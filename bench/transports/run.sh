@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # CLI vs MCP, measured (issue 17): scripted agent tasks through every transport variant,
-# offline against fake-upstream. Prints Markdown tables; writes bench/transports/results.json.
+# offline against fake-upstream. Prints Markdown tables; writes bench/transports/results.json
+# and the tables as bench/transports/results.md. Variants: the CLI (full, --fields, --jq, carried
+# state) and overheid-mcp (stdio as a 2025-11-25 session, with and without fields; stdio as
+# 2026-07-28 with compact provenance: the data once; Streamable HTTP on 127.0.0.1).
 #
 #   bench/transports/run.sh                 debug build, 3 runs per task × variant
 #   RUNS=5 bench/transports/run.sh          more runs (the median wall time is reported)
 #   PROFILE=release bench/transports/run.sh release build (slower to build, faster to run)
 #
 # Needs jq (the carried-state variant's follow-ups, and judging answers): installed from
-# Debian when missing. Takes about 3 minutes on 2 cores after the build.
+# Debian when missing. Takes about 4 minutes on 2 cores after the build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

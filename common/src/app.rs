@@ -206,7 +206,7 @@ impl Finish<'_, '_> {
             Some(sel) => sel.apply(&outcome.data),
             None => std::mem::take(&mut outcome.data),
         };
-        let document = if ctx.globals.provenance {
+        let document = if let Some(form) = ctx.globals.provenance {
             let fields = match (selection, ctx.globals.fields.as_deref()) {
                 (Some(sel), Some(text)) => sel.describe(text),
                 _ => Value::Null,
@@ -220,14 +220,14 @@ impl Finish<'_, '_> {
                 exchanges: &ctx.exchanges,
                 cache: ctx.cache_use(),
             };
-            envelope(data, &outcome, &env_ctx)
+            envelope(data, &outcome, &env_ctx, form)
         } else {
             data
         };
         // A JSON Lines result (a batch) prints one compact document per item (OUT-3).
         let lines = outcome.json_lines
             && self.jq.is_none()
-            && !ctx.globals.provenance
+            && ctx.globals.provenance.is_none()
             && ctx.printer.format != crate::output::OutputFormat::Table;
         let text = match (&document, lines) {
             (Value::Array(items), true) => {

@@ -16,8 +16,8 @@ use crate::validate::{Validation, is_digits};
 /// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct Peildatum {
-    /// Peildatum JJJJ-MM-DD; standaard vandaag (de datum in Nederland)
-    #[arg(long, value_name = "DATUM")]
+    /// Peildatum; standaard vandaag (in Nederland)
+    #[arg(long, value_name = "JJJJ-MM-DD")]
     pub peildatum: Option<String>,
 }
 

@@ -104,9 +104,17 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "EXPRESSIE")]
     pub jq: Option<String>,
 
-    /// Omhul het resultaat met herkomstgegevens: {"data": …, "provenance": …}
-    #[arg(long, global = true)]
-    pub provenance: bool,
+    /// Omhul het resultaat met herkomstgegevens: {"data": …, "provenance": …}; =compact: alleen bron, URL, tijdstip en digest
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "VORM",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "full"
+    )]
+    pub provenance: Option<crate::provenance::ProvenanceForm>,
 
     /// Toon het plan (verzoeken, geheimen als ***) zonder iets te versturen of te wijzigen
     #[arg(long, global = true)]

@@ -287,7 +287,7 @@ impl<'a> Context<'a> {
         drop(waiting);
         let response = response?;
         // Hashing a large body costs time; only provenance needs it.
-        let sha256 = self.globals.provenance.then(|| response.sha256());
+        let sha256 = self.globals.provenance.is_some().then(|| response.sha256());
         self.record_exchange(&response, sha256);
         Ok(response)
     }

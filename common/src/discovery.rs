@@ -137,9 +137,9 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
             find(cmd, &path).map(|sub| compact_entry(&tool_entry(sub, spec)))
         })
         .collect();
-    let env: Vec<Value> = PROFILE_ENV
+    let own = info.env_vars();
+    let env: Vec<Value> = own
         .iter()
-        .chain(&info.env_vars())
         .map(|v| serde_json::to_value(v).unwrap_or_default())
         .collect();
     let mut doc = json!({
@@ -147,8 +147,9 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
         "version": info.version,
         "profile_version": PROFILE_VERSION,
         "description": info.description,
-        "exit_codes": exit::table(),
+        "exit_codes": exit_codes(),
         "env": env,
+        "profile_env": profile_env(&own),
         "global_options": global_options(cmd, info),
         "tools": tools,
     });
@@ -172,6 +173,36 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
     doc
 }
 
+/// The exit-code table by code and name (DISC-5); the meanings are the profile's (§8.2), shown
+/// by `--help`.
+fn exit_codes() -> Vec<Value> {
+    exit::table()
+        .into_iter()
+        .map(|row| json!({"code": row.code, "name": row.name}))
+        .collect()
+}
+
+/// The profile's variables the program reads (CONF-8), by kind (DISC-19): their meanings and
+/// defaults are the profile's (§13), the same in every program, so the document names them
+/// only. A variable the program declares itself (in `env`) is not repeated here.
+fn profile_env(own: &[crate::env::EnvVar]) -> Value {
+    let mut kinds = Map::new();
+    for var in PROFILE_ENV
+        .iter()
+        .filter(|v| own.iter().all(|o| o.name != v.name))
+    {
+        let kind = serde_json::to_value(var.kind).unwrap_or_default();
+        let kind = kind.as_str().unwrap_or("setting").to_string();
+        if let Value::Array(names) = kinds.entry(kind).or_insert_with(|| json!([])) {
+            names.push(var.name.into());
+        }
+    }
+    Value::Object(kinds)
+}
+
+/// The global options (DISC-18): the profile's options (§3.3), each by its long flag, with
+/// `takes_value` when it takes one, its value set and this program's default; their meanings are
+/// the profile's, shown by `--help`.
 fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
     cmd.get_arguments()
         .filter(|a| a.is_global_set() && a.get_id() != "help")
@@ -179,11 +210,10 @@ fn global_options(cmd: &Command, info: &ToolInfo) -> Vec<Value> {
         .filter(|a| a.get_id() != "geen_cache" || !info.cached.is_empty())
         .filter_map(|a| {
             let long = a.get_long()?;
-            let mut opt = json!({
-                "name": format!("--{long}"),
-                "meaning": help_text(a),
-                "takes_value": a.get_action().takes_values(),
-            });
+            let mut opt = json!({"name": format!("--{long}")});
+            if a.get_action().takes_values() {
+                opt["takes_value"] = true.into();
+            }
             let values = possible_values(a);
             if !values.is_empty() {
                 opt["values"] = values.into();
@@ -277,12 +307,20 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
 /// The compact form of a full tool entry, as the root document lists it (DISC-10,
 /// DISC-17): the same entry without its display `title` and the `examples` of its input
 /// properties (`_meta.examples` has whole command lines), the description cut to its
-/// first paragraph, and the output schema cut to the members `--fields` can select, each
-/// `{}`, nothing required. Any projection of the output validates against it.
+/// first paragraph, no `_meta.examples` (the command's own entry and `--help` have them), only
+/// the hints that differ from MCP's defaults ([`mcp_annotations`]), and the output schema cut to
+/// the members `--fields` can select, each `{}`, nothing required. Any projection of the output
+/// validates against it.
 pub fn compact_entry(full: &Value) -> Value {
     let mut entry = full.clone();
     if let Value::Object(map) = &mut entry {
         map.remove("title");
+    }
+    if let Some(meta) = entry["_meta"].as_object_mut() {
+        meta.remove("examples");
+    }
+    if let Some(annotations) = full["annotations"].as_object() {
+        entry["annotations"] = mcp_annotations(annotations);
     }
     if let Some(properties) = entry["inputSchema"]["properties"].as_object_mut() {
         for property in properties.values_mut().filter_map(Value::as_object_mut) {
@@ -308,11 +346,39 @@ pub fn compact_entry(full: &Value) -> Value {
     entry
 }
 
+/// The hints MCP defines (`tools/list`), with their defaults there.
+const HINT_DEFAULTS: [(&str, bool); 4] = [
+    ("readOnlyHint", false),
+    ("destructiveHint", true),
+    ("idempotentHint", false),
+    ("openWorldHint", true),
+];
+
+/// A tool's annotations in compact form (DISC-11, DISC-17): every hint of the full entry except
+/// one that says what MCP assumes without it (its default) or that MCP ignores
+/// (`destructiveHint` and `idempotentHint` of a read-only tool). A client reads the same hints
+/// from less; other members (`title`) pass unchanged.
+pub fn mcp_annotations(annotations: &Map<String, Value>) -> Value {
+    let read_only = annotations.get("readOnlyHint") == Some(&Value::Bool(true));
+    let listed: Map<String, Value> = annotations
+        .iter()
+        .filter(|(key, value)| {
+            let Some((hint, default)) = HINT_DEFAULTS.iter().find(|(h, _)| h == key) else {
+                return true;
+            };
+            let ignored = read_only && matches!(*hint, "destructiveHint" | "idempotentHint");
+            value.as_bool() != Some(*default) && !ignored
+        })
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    Value::Object(listed)
+}
+
 fn property(arg: &Arg) -> Value {
     let mut prop = Map::new();
     if !arg.get_action().takes_values() {
+        // Absent is false; no `default` to say so (DISC-9).
         prop.insert("type".into(), "boolean".into());
-        prop.insert("default".into(), false.into());
     } else {
         let mut scalar = json!({"type": "string"});
         let values = possible_values(arg);
@@ -390,8 +456,9 @@ mod tests {
             "outputSchema": {"$schema": SCHEMA_DIALECT, "type": "object", "required": ["id"],
                 "properties": {"id": {"type": "string", "description": "id"}, "n": {"$ref": "#/$defs/N"}},
                 "$defs": {"N": {"type": "integer"}}},
-            "annotations": {"readOnlyHint": true},
-            "_meta": {"argv": ["x", "get"]},
+            "annotations": {"readOnlyHint": true, "destructiveHint": false,
+                "idempotentHint": true, "openWorldHint": false},
+            "_meta": {"argv": ["x", "get"], "examples": [["x", "get", "1234"]]},
         });
         let compact = compact_entry(&full);
         assert!(compact.get("title").is_none());
@@ -407,8 +474,35 @@ mod tests {
             compact["outputSchema"],
             json!({"type": "object", "properties": {"id": {}, "n": {}}})
         );
-        assert_eq!(compact["_meta"], full["_meta"]);
-        assert_eq!(compact["annotations"], full["annotations"]);
+        assert_eq!(compact["_meta"], json!({"argv": ["x", "get"]}));
+        assert_eq!(
+            compact["annotations"],
+            json!({"readOnlyHint": true, "openWorldHint": false})
+        );
+    }
+
+    #[test]
+    fn compact_annotations_leave_out_what_mcp_assumes_or_ignores() {
+        let hints = |v: Value| mcp_annotations(v.as_object().unwrap());
+        let all = |r, d, i, o| json!({"readOnlyHint": r, "destructiveHint": d, "idempotentHint": i, "openWorldHint": o});
+        assert_eq!(
+            hints(all(true, false, true, true)),
+            json!({"readOnlyHint": true})
+        );
+        // A mutating tool keeps every hint that is not MCP's default.
+        assert_eq!(
+            hints(all(false, false, true, true)),
+            json!({"destructiveHint": false, "idempotentHint": true})
+        );
+        assert_eq!(
+            hints(all(false, true, false, false)),
+            json!({"openWorldHint": false})
+        );
+        assert_eq!(hints(all(false, true, false, true)), json!({}));
+        assert_eq!(
+            hints(json!({"title": "T", "readOnlyHint": true})),
+            json!({"title": "T", "readOnlyHint": true})
+        );
     }
 
     #[test]

@@ -1,6 +1,23 @@
-//! What a command returns, and the `--provenance` envelope (rules PROV-*).
+//! What a command returns, and the `--provenance` envelope (rules PROV-*), in full or in
+//! its compact form (`--provenance=compact`, PROV-1).
 
+use clap::ValueEnum;
 use serde_json::{Map, Value, json};
+
+/// Which provenance `--provenance` asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ProvenanceForm {
+    /// Alle herkomstgegevens
+    #[default]
+    Full,
+    /// Alleen bron, URL, tijdstip en digest
+    Compact,
+}
+
+/// The members of the compact provenance (PROV-1), in the order printed: what a caller
+/// needs to cite and check a result. A member named here that a result's provenance lacks is
+/// left out.
+pub const COMPACT_MEMBERS: &[&str] = &["source", "source_url", "retrieved_at", "response_sha256"];
 
 /// Which environment the data comes from, so nobody mistakes test data for the register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,8 +161,31 @@ pub struct EnvelopeContext<'a> {
     pub cache: Option<crate::cache::Use>,
 }
 
-/// `{"data": …, "provenance": {…}}`.
-pub fn envelope(data: Value, outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Value {
+/// `{"data": …, "provenance": {…}}`, with the provenance in `form`.
+pub fn envelope(
+    data: Value,
+    outcome: &Outcome,
+    ctx: &EnvelopeContext<'_>,
+    form: ProvenanceForm,
+) -> Value {
+    let full = provenance(outcome, ctx);
+    let provenance = match form {
+        ProvenanceForm::Full => full,
+        ProvenanceForm::Compact => compact(&full),
+    };
+    json!({"data": data, "provenance": provenance})
+}
+
+/// The compact provenance: the [`COMPACT_MEMBERS`] of the full one.
+pub fn compact(full: &Map<String, Value>) -> Map<String, Value> {
+    COMPACT_MEMBERS
+        .iter()
+        .filter_map(|name| Some((name.to_string(), full.get(*name)?.clone())))
+        .collect()
+}
+
+/// The full provenance of a result (PROV-1..PROV-10).
+fn provenance(outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Map<String, Value> {
     let last = ctx.exchanges.last();
     let source_url = outcome
         .source_url
@@ -191,5 +231,5 @@ pub fn envelope(data: Value, outcome: &Outcome, ctx: &EnvelopeContext<'_>) -> Va
     for (k, v) in &outcome.extra {
         prov.entry(k.clone()).or_insert_with(|| v.clone());
     }
-    json!({"data": data, "provenance": prov})
+    prov
 }

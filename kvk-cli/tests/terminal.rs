@@ -235,7 +235,12 @@ fn help_command_works_like_clap_and_every_help_shows_its_examples() {
         let via_flag = run(tool(home.path(), "x"), &flag);
         assert_eq!(via_help.stdout, via_flag.stdout, "{argv:?}");
         assert!(via_help.stdout.contains("Voorbeelden:"), "{argv:?}");
-        for example in entry["_meta"]["examples"].as_array().expect("examples") {
+        // The examples are in the command's full entry (DISC-17).
+        let mut json = argv.clone();
+        json.extend(["--help", "--json"]);
+        let full: serde_json::Value =
+            serde_json::from_str(&run(tool(home.path(), "x"), &json).stdout).expect("JSON");
+        for example in full["_meta"]["examples"].as_array().expect("examples") {
             let words: Vec<String> = example
                 .as_array()
                 .unwrap()

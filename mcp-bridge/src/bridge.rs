@@ -52,7 +52,7 @@ impl Bridge {
         }
     }
 
-    /// The validator of a tool's listed `inputSchema` (its own schema plus `fields`/`confirm`).
+    /// The validator of a tool's `inputSchema` as checked (its own schema plus `fields`/`confirm`).
     pub fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {
         let mut cache = self
             .validators
@@ -61,7 +61,7 @@ impl Bridge {
         if let Some(validator) = cache.get(&tool.name) {
             return Ok(Arc::clone(validator));
         }
-        let validator = jsonschema::validator_for(&tool.listed["inputSchema"]).map_err(|e| {
+        let validator = jsonschema::validator_for(&tool.input).map_err(|e| {
             format!(
                 "inputSchema van {} is geen geldig JSON Schema: {e}",
                 tool.name

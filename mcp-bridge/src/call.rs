@@ -23,6 +23,7 @@ use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
 use crate::session::Session;
 use crate::stdin_value;
+use common::provenance::ProvenanceForm;
 
 /// What came of a call.
 #[derive(Debug)]
@@ -55,6 +56,8 @@ pub struct Invocation<'a> {
     pub arguments: &'a Map<String, Value>,
     pub session: Option<&'a Session>,
     pub confirm: Confirm,
+    /// The provenance the result carries in `_meta` (PROV-1: the client may ask for compact).
+    pub provenance: ProvenanceForm,
 }
 
 /// Run one invocation of a tool.
@@ -117,10 +120,14 @@ pub fn run(
         None => None,
     };
     let line = argv::build(&tool.entry["_meta"], &own);
+    let provenance = match call.provenance {
+        ProvenanceForm::Full => "--provenance",
+        ProvenanceForm::Compact => "--provenance=compact",
+    };
     let mut global = vec![
         "--output".to_string(),
         "json".to_string(),
-        "--provenance".to_string(),
+        provenance.to_string(),
     ];
     if let Some(Value::Array(paths)) = &fields {
         let paths: Vec<&str> = paths.iter().filter_map(Value::as_str).collect();
@@ -152,9 +159,7 @@ pub fn run(
             ));
         }
     };
-    let command = tool.listed["_meta"][format!("{META_PREFIX}/command")]
-        .as_str()
-        .unwrap_or_default();
+    let command = &tool.command;
     let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
     let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);
     match finished.ending {

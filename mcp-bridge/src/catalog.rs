@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
+use common::discovery;
+
 use crate::env::EnvPolicy;
 use crate::local_paths;
 use crate::stdin_value;
@@ -42,8 +44,13 @@ pub struct Tool {
     pub name: String,
     /// Index into [`Catalog::sources`].
     pub source: usize,
+    /// The command line it runs, without arguments (`kvk-cli basisprofiel get`).
+    pub command: String,
     /// The tool entry exactly as discovery has it.
     pub entry: Value,
+    /// The `inputSchema` a call is checked against: the listed one, still closed
+    /// (`additionalProperties: false`) where discovery closes it.
+    pub input: Value,
     /// The tool as `tools/list` shows it.
     pub listed: Value,
     /// `readOnlyHint: false`.
@@ -105,11 +112,7 @@ impl Catalog {
             )];
         }
         let prefix = source_prefix(&program_name);
-        let declared = discovery["env"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|entry| entry["name"].as_str().map(str::to_string));
+        let declared = declared_env(discovery);
         let source = self.sources.len();
         self.sources.push(Source {
             program_name: program_name.clone(),
@@ -165,6 +168,24 @@ impl Catalog {
     pub fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
+}
+
+/// The variables a discovery document declares: its own (`env`) and the profile's it names
+/// (`profile_env`, by kind; DISC-19).
+fn declared_env(discovery: &Value) -> Vec<String> {
+    let own = discovery["env"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry["name"].as_str());
+    let profile = discovery["profile_env"]
+        .as_object()
+        .into_iter()
+        .flat_map(Map::values)
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(Value::as_str);
+    own.chain(profile).map(str::to_string).collect()
 }
 
 /// `kvk-cli` → `kvk`, `regelrecht-cli` → `regelrecht`; other characters outside `[A-Za-z0-9_]` become `_`.
@@ -234,7 +255,7 @@ fn make_tool(
             takes_confirm = true;
         }
     }
-    let command = std::iter::once(program_name.to_string())
+    let command: String = std::iter::once(program_name.to_string())
         .chain(
             entry["_meta"]["argv"]
                 .as_array()
@@ -251,7 +272,7 @@ fn make_tool(
             listed.insert(key.into(), value.clone());
         }
     }
-    listed.insert("inputSchema".into(), input);
+    listed.insert("inputSchema".into(), listed_input(&input));
     if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
         let mut output = output.clone();
         if takes_fields {
@@ -264,17 +285,18 @@ fn make_tool(
         };
         listed.insert("outputSchema".into(), output);
     }
-    if let Some(annotations) = entry.get("annotations") {
-        listed.insert("annotations".into(), annotations.clone());
+    if let Some(annotations) = entry["annotations"].as_object() {
+        listed.insert(
+            "annotations".into(),
+            discovery::mcp_annotations(annotations),
+        );
     }
-    listed.insert(
-        "_meta".into(),
-        json!({ format!("{META_PREFIX}/command"): command }),
-    );
     Ok(Tool {
         name,
         source,
+        command,
         entry: entry.clone(),
+        input,
         listed: Value::Object(listed),
         mutating,
         takes_fields,
@@ -346,14 +368,42 @@ pub fn projection_safe(schema: &mut Value) {
     }
 }
 
+/// The `fields` argument every tool gets. Its rule (paths of `outputSchema` members, or one
+/// JSONPath) is stated once, in the server's instructions, not in each of the family's tools.
+/// An empty list or path reaches the CLI as an empty `--fields`, which it refuses (exit 2).
 fn fields_schema() -> Value {
-    json!({
-        "type": "array",
-        "items": {"type": "string", "minLength": 1},
-        "minItems": 1,
-        "description": "Alleen deze velden teruggeven (dataminimalisatie): paden als naam of \
-            _embedded.hoofdvestiging.adressen[0].plaats, of één JSONPath-query die met $ begint."
-    })
+    json!({"type": "array", "items": {"type": "string"}, "description": "Alleen deze velden"})
+}
+
+/// The pattern a peildatum carries next to `"format": "date"` (DISC-23).
+const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+/// The `inputSchema` as `tools/list` shows it, without what every caller would pay for in
+/// every tool while the bridge checks it itself against [`Tool::input`]: the closing
+/// `additionalProperties: false` (an unknown argument is refused, 65) and the pattern of a
+/// `"format": "date"` property, which says the same as the format. Everything else is as checked.
+fn listed_input(input: &Value) -> Value {
+    let mut listed = input.clone();
+    let Some(schema) = listed.as_object_mut() else {
+        return listed;
+    };
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        schema.remove("additionalProperties");
+    }
+    for property in schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+        .filter_map(Value::as_object_mut)
+    {
+        if property.get("format") == Some(&json!("date"))
+            && property.get("pattern") == Some(&json!(DATE_PATTERN))
+        {
+            property.remove("pattern");
+        }
+    }
+    listed
 }
 
 fn confirm_schema() -> Value {
@@ -492,9 +542,11 @@ mod tests {
         assert!(get.takes_fields && !get.takes_confirm);
         assert_eq!(get.listed["inputSchema"]["required"], json!(["id"]));
         assert_eq!(get.listed["outputSchema"], json!({"type": "object"}));
+        assert_eq!(get.command, "demo-cli ding get");
+        assert!(get.listed.get("_meta").is_none());
         assert_eq!(
-            get.listed["_meta"]["nl.overheid/command"],
-            "demo-cli ding get"
+            get.listed["annotations"],
+            json!({"readOnlyHint": true, "openWorldHint": false})
         );
         let maak = catalog.tool("demo__ding_maak").unwrap();
         assert!(maak.takes_confirm);
@@ -513,6 +565,44 @@ mod tests {
             catalog.resources[0].listed["_meta"]["nl.overheid/tool"],
             "demo__ding_get"
         );
+    }
+
+    #[test]
+    fn lists_an_open_input_schema_but_checks_the_closed_one() {
+        let mut document = discovery();
+        document["tools"][0]["inputSchema"]["additionalProperties"] = json!(false);
+        document["tools"][0]["inputSchema"]["properties"]["peildatum"] =
+            json!({"type": "string", "format": "date", "pattern": DATE_PATTERN});
+        let mut catalog = Catalog::default();
+        catalog.add(PathBuf::from("/x/demo-cli"), &document);
+        let get = catalog.tool("demo__ding_get").unwrap();
+        assert!(
+            get.listed["inputSchema"]
+                .get("additionalProperties")
+                .is_none()
+        );
+        assert_eq!(get.input["additionalProperties"], json!(false));
+        let listed = get.listed["inputSchema"].clone();
+        assert_eq!(
+            listed["properties"]["peildatum"],
+            json!({"type": "string", "format": "date"})
+        );
+        let mut relaxed = get.input.clone();
+        relaxed
+            .as_object_mut()
+            .unwrap()
+            .remove("additionalProperties");
+        relaxed["properties"]["peildatum"]
+            .as_object_mut()
+            .unwrap()
+            .remove("pattern");
+        assert_eq!(listed, relaxed, "nothing else differs");
+        let checked = jsonschema::validator_for(&get.input).unwrap();
+        assert!(
+            checked.is_valid(&json!({"id": "a", "fields": ["naam"], "peildatum": "2026-01-01"}))
+        );
+        assert!(!checked.is_valid(&json!({"id": "a", "verzonnen": 1})));
+        assert!(!checked.is_valid(&json!({"id": "a", "peildatum": "1-1-2026"})));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
+use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
 use crate::approval::{self, Answer, INPUT_KEY};
@@ -41,7 +42,9 @@ const SUPPORTED: &[ProtocolVersion] = &[
 pub const CATALOGUE_TTL_MS: u64 = 3_600_000;
 
 const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdracht>. Vraag met fields \
-    alleen de velden op die je nodig hebt. De herkomst van elk resultaat staat in \
+    alleen de velden op die je nodig hebt (dataminimalisatie): elk veld een pad vanaf een lid van \
+    het outputSchema (naam, adres.plaats, adressen[0].plaats, lijst[].x), of één JSONPath-query \
+    die met $ begint. De herkomst van elk resultaat staat in \
     _meta.\"nl.overheid/provenance\". Het bedrijf waarover het gaat komt uit de sessie, niet uit \
     de argumenten. Muterende tools vragen de gebruiker om akkoord (elicitation); een host zonder \
     elicitation krijgt over stdio een plan en plan_digest en herhaalt na akkoord van de \
@@ -109,6 +112,23 @@ fn modern(context: &RequestContext<RoleServer>) -> bool {
         .meta
         .protocol_version()
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// The request's `_meta` key by which a client asks for the compact provenance (PROV-1).
+pub const PROVENANCE_KEY: &str = "nl.overheid/provenance";
+
+/// The provenance a call's result carries in `_meta`: full, unless the request's `_meta` asks
+/// for `"compact"` under [`PROVENANCE_KEY`].
+fn provenance_form(context: &RequestContext<RoleServer>) -> Result<ProvenanceForm, ErrorData> {
+    match context.meta.get(PROVENANCE_KEY) {
+        None => Ok(ProvenanceForm::Full),
+        Some(Value::String(form)) if form == "full" => Ok(ProvenanceForm::Full),
+        Some(Value::String(form)) if form == "compact" => Ok(ProvenanceForm::Compact),
+        Some(other) => Err(ErrorData::invalid_params(
+            format!("_meta.{PROVENANCE_KEY} moet \"full\" of \"compact\" zijn, niet {other}"),
+            None,
+        )),
+    }
 }
 
 /// Whether the request's client declared form elicitation (an empty `elicitation` means form).
@@ -281,12 +301,14 @@ impl Handler {
         context: &RequestContext<RoleServer>,
     ) -> Result<Outcome, ErrorData> {
         let bridge = Arc::clone(&self.bridge);
+        let provenance = provenance_form(context)?;
         run_blocking(context, move |killer| {
             let invocation = Invocation {
                 tool: &bridge.catalog.tools[index],
                 arguments: &arguments,
                 session: session.as_ref(),
                 confirm,
+                provenance,
             };
             call::run(&bridge, &invocation, &trace, killer)
         })

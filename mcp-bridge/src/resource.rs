@@ -12,6 +12,8 @@ use rmcp::ErrorData;
 use rmcp::model::ErrorCode;
 
 use crate::bridge::Bridge;
+use common::provenance::ProvenanceForm;
+
 use crate::call::{self, Confirm, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::child::Killer;
@@ -56,6 +58,7 @@ pub fn read(
         arguments: &arguments,
         session,
         confirm: Confirm::Propose,
+        provenance: ProvenanceForm::Full,
     };
     let private = !tool.session_args.is_empty();
     match call::run(bridge, &invocation, trace, killer) {

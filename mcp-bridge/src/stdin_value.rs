@@ -33,7 +33,7 @@ fn value_schema(schema: &Value) -> Value {
     if !content.contains_key("description") {
         content.insert(
             "description".into(),
-            json!("De inhoud zelf als JSON-waarde (geen bestandsnaam); de brug geeft die op stdin aan de tool."),
+            json!("De inhoud als JSON-waarde, geen bestandsnaam"),
         );
     }
     Value::Object(content)

@@ -10,7 +10,7 @@
 //! read (tool definitions once per session plus every result; `o200k_base` and `cl100k_base`
 //! of tiktoken-rs), their bytes, the number of calls, the median wall time of N runs, the peak
 //! RSS of what ran (the largest process), and whether every answer was right. It writes a
-//! JSON file and prints Markdown tables. These are scripted plans, not a model's behaviour.
+//! JSON file and the Markdown tables next to it (`results.md`), and prints the tables. These are scripted plans, not a model's behaviour.
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "a report tool")]
 #![allow(
     clippy::disallowed_methods,
@@ -30,13 +30,15 @@ use serde_json::{Value, json};
 use crate::tasks::TASKS;
 
 /// The variants every task runs through, in table order.
-const VARIANTS: [&str; 6] = [
+const VARIANTS: [&str; 8] = [
     "cli",
     "cli-fields",
     "cli-jq",
     "cli-state",
     "mcp-stdio",
     "mcp-stdio-fields",
+    "mcp-stdio-lean",
+    "mcp-http",
 ];
 
 /// The variables `fake-upstream` announces that the tools need.
@@ -101,8 +103,18 @@ fn main() -> ExitCode {
         eprintln!("kan {} niet schrijven: {error}", out.display());
         return ExitCode::from(74);
     }
-    print!("{}", report::tables(&document));
-    println!("\nJSON: {}", out.display());
+    let tables = report::tables(&document);
+    let markdown = out.with_extension("md");
+    if let Err(error) = std::fs::write(&markdown, &tables) {
+        eprintln!("kan {} niet schrijven: {error}", markdown.display());
+        return ExitCode::from(74);
+    }
+    print!("{tables}");
+    println!(
+        "\nJSON: {}; tabellen: {}",
+        out.display(),
+        markdown.display()
+    );
     let wrong = rows.iter().filter(|r| r["correct"] != true).count();
     if wrong > 0 {
         eprintln!("{wrong} taak × variant met een fout antwoord");
@@ -159,16 +171,12 @@ fn available_variants(bin_dir: &std::path::Path) -> (Vec<&'static str>, Vec<Stri
     let variants = VARIANTS
         .into_iter()
         .filter(|v| *v != "cli-jq" || has_jq)
+        .filter(|v| *v != "mcp-http" || bridge_help.contains("--http"))
         .collect();
     if !has_jq {
         notes.push("cli-jq overgeslagen: de CLI's hebben (nog) geen --jq in discovery".to_string());
     }
-    if bridge_help.contains("--http") {
-        notes.push(
-            "mcp-http niet gemeten: overheid-mcp heeft --http, maar deze bench kent het nog niet"
-                .to_string(),
-        );
-    } else {
+    if !bridge_help.contains("--http") {
         notes.push("mcp-http overgeslagen: overheid-mcp heeft (nog) geen --http".to_string());
     }
     (variants, notes)

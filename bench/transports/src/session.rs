@@ -57,9 +57,10 @@ pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
     let started = Instant::now();
     let mut record = Record::default();
     match variant {
-        "mcp-stdio" | "mcp-stdio-fields" => {
-            mcp(setup, task, variant.ends_with("fields"), &mut record)
-        }
+        "mcp-stdio" => mcp(setup, task, Mcp::Stdio, false, &mut record),
+        "mcp-stdio-fields" => mcp(setup, task, Mcp::Stdio, true, &mut record),
+        "mcp-stdio-lean" => mcp(setup, task, Mcp::StdioLean, true, &mut record),
+        "mcp-http" => mcp(setup, task, Mcp::Http, true, &mut record),
         _ => cli(setup, task, variant, &mut record),
     }
     let wall = started.elapsed();
@@ -225,27 +226,174 @@ fn result_of(line: &str) -> Value {
     serde_json::from_str::<Value>(line).unwrap_or_default()["result"].clone()
 }
 
-/// MCP over stdio: one bridge for the session, `initialize` (2025-11-25), `tools/list` once,
-/// then one `tools/call` per call (full) or per question (with `fields`).
-fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
-    let mut command = setup.command("overheid-mcp");
-    command.stderr(Stdio::null());
-    let mut bridge = LineChild::start(command);
-    let answer = Duration::from_secs(60);
-    bridge.request(
-        "initialize",
-        json!({
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "bench-transports", "version": "1"}
-        }),
-        answer,
-    );
-    bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let list = result_of(&bridge.request("tools/list", json!({}), answer));
+/// How a session reaches the bridge.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mcp {
+    /// stdio, a 2025-11-25 session (`initialize`): results carry the data twice (text and
+    /// `structuredContent`) and the full provenance in `_meta`.
+    Stdio,
+    /// stdio, 2026-07-28 requests (per-request `_meta`): the data once, and the compact
+    /// provenance asked for per call (`nl.overheid/provenance`).
+    StdioLean,
+    /// Streamable HTTP (`--http 127.0.0.1:0 --insecure-no-auth`), 2026-07-28 as `StdioLean`, with
+    /// form elicitation: a mutation is approved by answering the bridge's input request.
+    Http,
+}
+
+/// The per-request `_meta` of a 2026-07-28 client.
+fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+/// An open connection to the bridge: one JSON-RPC request at a time, its `result` back.
+enum Connection {
+    Stdio(LineChild, Option<Value>),
+    Http {
+        child: std::process::Child,
+        client: reqwest::blocking::Client,
+        url: String,
+        next_id: i64,
+    },
+}
+
+impl Connection {
+    fn open(setup: &Setup, kind: Mcp) -> Connection {
+        let answer = Duration::from_secs(60);
+        match kind {
+            Mcp::Stdio | Mcp::StdioLean => {
+                let mut command = setup.command("overheid-mcp");
+                command.stderr(Stdio::null());
+                let mut bridge = LineChild::start(command);
+                if kind == Mcp::Stdio {
+                    bridge.request(
+                        "initialize",
+                        json!({
+                            "protocolVersion": "2025-11-25",
+                            "capabilities": {},
+                            "clientInfo": {"name": "bench-transports", "version": "1"}
+                        }),
+                        answer,
+                    );
+                    bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+                    Connection::Stdio(bridge, None)
+                } else {
+                    Connection::Stdio(bridge, Some(modern_meta(json!({}))))
+                }
+            }
+            Mcp::Http => {
+                let mut command = setup.command("overheid-mcp");
+                command
+                    .args(["--http", "127.0.0.1:0", "--insecure-no-auth"])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped());
+                let mut child = command.spawn().expect("overheid-mcp --http starts");
+                let stderr = child.stderr.take().expect("stderr");
+                let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stderr));
+                let url = lines
+                    .by_ref()
+                    .map_while(Result::ok)
+                    .find_map(|line| {
+                        line.trim()
+                            .strip_prefix("overheid-mcp: luistert op ")
+                            .map(str::to_string)
+                    })
+                    .expect("the bridge names its address");
+                std::thread::spawn(move || lines.for_each(drop));
+                let client = reqwest::blocking::Client::builder()
+                    .timeout(answer)
+                    .build()
+                    .expect("an HTTP client");
+                Connection::Http {
+                    child,
+                    client,
+                    url,
+                    next_id: 1,
+                }
+            }
+        }
+    }
+
+    /// One request; `extra_meta` is merged into the params' `_meta`.
+    fn request(&mut self, method: &str, mut params: Value, extra_meta: &Value) -> Value {
+        match self {
+            Connection::Stdio(bridge, meta) => {
+                if let Some(meta) = meta {
+                    params["_meta"] = merged(meta, extra_meta);
+                }
+                result_of(&bridge.request(method, params, Duration::from_secs(60)))
+            }
+            Connection::Http {
+                client,
+                url,
+                next_id,
+                ..
+            } => {
+                let capabilities = json!({"elicitation": {}});
+                params["_meta"] = merged(&modern_meta(capabilities), extra_meta);
+                let body =
+                    json!({"jsonrpc": "2.0", "id": *next_id, "method": method, "params": params});
+                *next_id += 1;
+                let mut builder = client
+                    .post(url.as_str())
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json, text/event-stream")
+                    .header("mcp-protocol-version", "2026-07-28")
+                    .header("mcp-method", method);
+                if let Some(name) = body["params"]["name"].as_str() {
+                    builder = builder.header("mcp-name", name);
+                }
+                let text = builder
+                    .body(body.to_string())
+                    .send()
+                    .and_then(|r| r.text())
+                    .unwrap_or_default();
+                result_of(&text)
+            }
+        }
+    }
+
+    fn close(self) {
+        match self {
+            Connection::Stdio(bridge, _) => bridge.close(),
+            Connection::Http { mut child, .. } => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
+
+fn merged(base: &Value, extra: &Value) -> Value {
+    let mut meta = base.clone();
+    for (key, value) in extra.as_object().into_iter().flatten() {
+        meta[key] = value.clone();
+    }
+    meta
+}
+
+/// One MCP session: `tools/list` once, then one `tools/call` per call (full) or per question
+/// (with `fields`). Over HTTP a mutation is approved through the bridge's form elicitation:
+/// the proposal is its input request, the retry that accepts it files, and a later call that
+/// only confirms is that retry's result.
+fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Record) {
+    let mut connection = Connection::open(setup, kind);
+    let call_meta = match kind {
+        Mcp::Stdio => json!({}),
+        Mcp::StdioLean | Mcp::Http => json!({"nl.overheid/provenance": "compact"}),
+    };
+    let list = connection.request("tools/list", json!({}), &json!({}));
     record.definitions.push(list.to_string());
     let mut digest = String::new();
+    let mut approved: Option<Value> = None;
     let mut call_tool = |call: &Call, fields: Option<&str>, record: &mut Record| -> Value {
+        if call.confirms
+            && let Some(result) = approved.take()
+        {
+            return result;
+        }
         let mut arguments: Value = serde_json::from_str(call.arguments).expect("arguments");
         if call.confirms {
             arguments["confirm"] = digest.clone().into();
@@ -257,12 +405,44 @@ fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
                 fields.split(',').collect::<Vec<_>>().into()
             };
         }
-        let result = result_of(&bridge.request(
-            "tools/call",
-            json!({"name": call.tool, "arguments": arguments}),
-            answer,
-        ));
+        let params = json!({"name": call.tool, "arguments": arguments});
+        let mut result = connection.request("tools/call", params.clone(), &call_meta);
         record.calls += 1;
+        if result["resultType"] == "input_required" {
+            // What the host shows the person: the plan's effect is the message's first line.
+            record.results.push(result.to_string());
+            let requests = result["inputRequests"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            let effect = requests
+                .values()
+                .find_map(|r| r["params"]["message"].as_str())
+                .and_then(|m| m.lines().next())
+                .unwrap_or_default()
+                .to_string();
+            let responses: serde_json::Map<String, Value> = requests
+                .iter()
+                .map(|(key, request)| {
+                    let content: serde_json::Map<String, Value> =
+                        request["params"]["requestedSchema"]["properties"]
+                            .as_object()
+                            .into_iter()
+                            .flatten()
+                            .map(|(name, _)| (name.clone(), Value::Bool(true)))
+                            .collect();
+                    (key.clone(), json!({"action": "accept", "content": content}))
+                })
+                .collect();
+            let mut retry = params;
+            retry["inputResponses"] = responses.into();
+            retry["requestState"] = result["requestState"].clone();
+            let filed = connection.request("tools/call", retry, &call_meta);
+            record.calls += 1;
+            record.results.push(filed.to_string());
+            approved = Some(filed["structuredContent"].clone());
+            return json!({"effect": effect});
+        }
         record.results.push(result.to_string());
         let structured = result["structuredContent"].clone();
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
@@ -274,11 +454,10 @@ fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
             record.provenance_bytes += provenance.to_string().len();
         }
         record.text_only.push(text.to_string());
-        let mut bare = result.clone();
-        if let Some(map) = bare.as_object_mut() {
+        if let Some(map) = result.as_object_mut() {
             map.remove("_meta");
         }
-        record.without_provenance.push(bare.to_string());
+        record.without_provenance.push(result.to_string());
         if let Some(d) = structured["plan_digest"].as_str() {
             digest = d.to_string();
         }
@@ -307,5 +486,5 @@ fn mcp(setup: &Setup, task: &Task, with_fields: bool, record: &mut Record) {
                 .push(json!({"data": data[question.call].to_string(), "jq": question.jq}));
         }
     }
-    bridge.close();
+    connection.close();
 }

@@ -71,8 +71,12 @@ fn every_tool_entry_is_its_own_help_json() {
         let entry = run(sandbox.bare(), &args).json();
         assert_valid("tool.schema.json", &entry);
         assert_eq!(&common::discovery::compact_entry(&entry), tool, "DISC-17");
-        assert_eq!(tool["annotations"]["readOnlyHint"], true);
-        assert_eq!(tool["annotations"]["openWorldHint"], true);
+        assert_eq!(entry["annotations"]["readOnlyHint"], true);
+        assert_eq!(entry["annotations"]["openWorldHint"], true);
+        assert_eq!(
+            tool["annotations"],
+            serde_json::json!({"readOnlyHint": true})
+        );
     }
     assert!(
         sandbox.audit_records().is_empty(),
@@ -129,7 +133,7 @@ fn every_example_passes_validation_as_a_dry_run() {
     let doc = discovery();
     let sandbox = Sandbox::new();
     for tool in doc["tools"].as_array().unwrap() {
-        for example in tool["_meta"]["examples"].as_array().unwrap() {
+        for example in full_entry(tool)["_meta"]["examples"].as_array().unwrap() {
             let mut args: Vec<String> = example
                 .as_array()
                 .unwrap()
@@ -150,7 +154,7 @@ fn every_example_succeeds_against_the_fake() {
     let sandbox = Sandbox::new();
     let mut seen = 0;
     for tool in doc["tools"].as_array().unwrap() {
-        for example in tool["_meta"]["examples"].as_array().unwrap() {
+        for example in full_entry(tool)["_meta"]["examples"].as_array().unwrap() {
             let args: Vec<&str> = example
                 .as_array()
                 .unwrap()
@@ -190,4 +194,16 @@ fn the_examples_read_what_they_name() {
     );
     let versies = run(sandbox.cmd(&fake), ["regeling", "versies", "BWBR0018451"]).json();
     assert_eq!(versies["totaal"], 2);
+}
+
+/// The command's full entry (`<command> --help --json`, DISC-17): the root lists no examples.
+fn full_entry(tool: &Value) -> Value {
+    let mut args: Vec<String> = tool["_meta"]["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect();
+    args.extend(["--help".to_owned(), "--json".to_owned()]);
+    run(Sandbox::new().bare(), &args).json()
 }

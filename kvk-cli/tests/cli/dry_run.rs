@@ -213,7 +213,16 @@ fn disc_16_every_example_dry_runs() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let document = discovery();
-    for tool in document["tools"].as_array().expect("tools") {
+    for entry in document["tools"].as_array().expect("tools") {
+        let mut help: Vec<&str> = entry["_meta"]["argv"]
+            .as_array()
+            .expect("argv")
+            .iter()
+            .map(|w| w.as_str().expect("word"))
+            .collect();
+        help.extend(["--help", "--json"]);
+        // The examples are in the command's full entry (DISC-17).
+        let tool = &run(sandbox.bare(), &help).json();
         let examples = tool["_meta"]["examples"].as_array().expect("examples");
         assert!(!examples.is_empty(), "{}", tool["name"]);
         for example in examples {

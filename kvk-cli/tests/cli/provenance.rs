@@ -145,3 +145,60 @@ fn prov_8_loopback_decided_by_the_parsed_host() {
         "KvK Handelsregister (lokale nabootsing)"
     );
 }
+
+/// PROV-1: `--provenance=compact` keeps only source, URL, time and digest, each as the full
+/// provenance has it, and validates against the compact envelope's schema.
+#[test]
+fn prov_1_compact_provenance_is_the_full_one_cut_to_four_members() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let full = envelope(&fake, &sandbox, &["--fields", "naam"]);
+    let result = run(
+        sandbox.cmd(&fake.base()),
+        &[
+            "basisprofiel",
+            "get",
+            "68750110",
+            "--fields",
+            "naam",
+            "--provenance=compact",
+        ],
+    );
+    let compact = result.json();
+    assert_valid("envelope-compact.schema.json", &compact);
+    assert_eq!(compact["data"], full["data"]);
+    let provenance = compact["provenance"].as_object().expect("provenance");
+    let names: Vec<&str> = provenance.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["source", "source_url", "retrieved_at", "response_sha256"]
+    );
+    for name in ["source", "source_url", "response_sha256"] {
+        assert_eq!(provenance[name], full["provenance"][name], "{name}");
+    }
+    assert_eq!(
+        provenance["response_sha256"],
+        sha256_hex(&fake.bodies()[1]),
+        "PROV-6: the digest of this call's body"
+    );
+    let bytes = |v: &Value| serde_json::to_string(v).expect("JSON").len();
+    assert!(
+        bytes(&compact["provenance"]) * 2 < bytes(&full["provenance"]),
+        "compact is less than half: {} of {}",
+        bytes(&compact["provenance"]),
+        bytes(&full["provenance"])
+    );
+    // The full form by name is the bare flag's.
+    let named = run(
+        sandbox.cmd(&fake.base()),
+        &["basisprofiel", "get", "68750110", "--provenance=full"],
+    )
+    .json();
+    assert_valid("envelope.schema.json", &named);
+    // Not a form: a usage error.
+    let wrong = run(
+        sandbox.cmd(&fake.base()),
+        &["basisprofiel", "get", "68750110", "--provenance=kort"],
+    );
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+}

@@ -37,10 +37,15 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
         ]
     );
     for tool in document["tools"].as_array().expect("tools") {
-        assert_eq!(tool["annotations"]["readOnlyHint"], true);
-        // concept and regelingen ask the family's sources (spec/concept.md §4).
+        // concept and regelingen ask the family's sources (spec/concept.md §4); the root lists
+        // the hints that differ from MCP's defaults (DISC-11, DISC-17).
         let asks_sources = ["concept", "regelingen"].contains(&tool["name"].as_str().unwrap());
-        assert_eq!(tool["annotations"]["openWorldHint"], asks_sources);
+        let hints = if asks_sources {
+            serde_json::json!({"readOnlyHint": true})
+        } else {
+            serde_json::json!({"readOnlyHint": true, "openWorldHint": false})
+        };
+        assert_eq!(tool["annotations"], hints);
         let argv: Vec<&str> = tool["_meta"]["argv"]
             .as_array()
             .expect("argv")
@@ -51,6 +56,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
         args.extend(["--help", "--json"]);
         let entry = run(Sandbox::new().cmd(), &args).json();
         assert_valid("tool.schema.json", &entry);
+        assert_eq!(entry["annotations"]["openWorldHint"], asks_sources);
         assert_eq!(&common::discovery::compact_entry(&entry), tool, "DISC-17");
     }
     let env: Vec<&str> = document["env"]
@@ -81,7 +87,16 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
 fn every_example_dry_runs_to_a_valid_plan() {
     let sandbox = Sandbox::new();
     for tool in discovery()["tools"].as_array().expect("tools") {
-        for example in tool["_meta"]["examples"].as_array().expect("examples") {
+        // The examples are in the command's full entry (DISC-17).
+        let mut help: Vec<&str> = tool["_meta"]["argv"]
+            .as_array()
+            .expect("argv")
+            .iter()
+            .map(|a| a.as_str().expect("word"))
+            .collect();
+        help.extend(["--help", "--json"]);
+        let full = run(sandbox.cmd(), &help).json();
+        for example in full["_meta"]["examples"].as_array().expect("examples") {
             let mut args: Vec<String> = example
                 .as_array()
                 .expect("argv")

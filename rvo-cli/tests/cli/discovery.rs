@@ -52,12 +52,20 @@ fn discovery_validates_and_declares_the_environment() {
         assert_valid("tool.schema.json", &own);
         assert_eq!(&common::discovery::compact_entry(&own), tool, "DISC-17");
     }
-    let indienen = &tools[3]["annotations"];
+    let indienen = &full_entry(&tools[3])["annotations"];
     assert_eq!(indienen["readOnlyHint"], false);
     assert_eq!(indienen["destructiveHint"], false);
     assert_eq!(indienen["idempotentHint"], true);
     assert_eq!(indienen["openWorldHint"], true);
-    assert_eq!(tools[0]["annotations"]["openWorldHint"], false);
+    // DISC-11, DISC-17: the root lists what differs from MCP's defaults.
+    assert_eq!(
+        tools[3]["annotations"],
+        serde_json::json!({"destructiveHint": false, "idempotentHint": true})
+    );
+    assert_eq!(
+        tools[0]["annotations"],
+        serde_json::json!({"readOnlyHint": true, "openWorldHint": false})
+    );
 }
 
 #[test]
@@ -65,7 +73,7 @@ fn every_example_passes_a_dry_run() {
     let sandbox = Sandbox::new();
     let doc = sandbox.run(["--help", "--json"]).json();
     for tool in doc["tools"].as_array().unwrap() {
-        for example in tool["_meta"]["examples"].as_array().unwrap() {
+        for example in full_entry(tool)["_meta"]["examples"].as_array().unwrap() {
             let args: Vec<&str> = example
                 .as_array()
                 .unwrap()
@@ -79,4 +87,17 @@ fn every_example_passes_a_dry_run() {
         }
     }
     sandbox.assert_store(0);
+}
+
+/// The command's full entry (`<command> --help --json`, DISC-17): the root lists no examples.
+fn full_entry(tool: &serde_json::Value) -> serde_json::Value {
+    let argv: Vec<String> = tool["_meta"]["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect();
+    Sandbox::new()
+        .run(argv.iter().map(String::as_str).chain(["--help", "--json"]))
+        .json()
 }

@@ -5,7 +5,10 @@ use serde_json::{Map, Value};
 /// One tool entry, read leniently (missing parts are empty; the discovery checks report them).
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
+    /// The command's full entry (its own `--help --json`, DISC-17), else the root's.
     pub raw: Value,
+    /// The entry as the root document lists it (its compact form).
+    pub root: Value,
     pub name: String,
     pub argv: Vec<String>,
     pub positional: Vec<String>,
@@ -41,6 +44,7 @@ impl Entry {
         };
         Entry {
             raw: raw.clone(),
+            root: raw.clone(),
             name: raw
                 .get("name")
                 .and_then(Value::as_str)
@@ -70,10 +74,19 @@ impl Entry {
         }
     }
 
+    /// The entry read from the command's full entry `full`, listed in the root as `root`.
+    pub(crate) fn with_full(root: &Value, full: &Value) -> Entry {
+        Entry {
+            root: root.clone(),
+            ..Entry::read(full)
+        }
+    }
+
     /// A stand-in for a program without usable discovery: one command line given by the user.
     pub(crate) fn synthetic(words: &[String], mutating: bool) -> Entry {
         Entry {
             raw: Value::Null,
+            root: Value::Null,
             name: String::new(),
             argv: Vec::new(),
             positional: Vec::new(),
@@ -271,21 +284,45 @@ pub(crate) fn entries(discovery: &Value) -> Vec<Entry> {
 /// The prefix of the profile's OTLP variables for the Logboek (AUDIT-20).
 const LOGBOEK_PREFIX: &str = "OTEL_EXPORTER_OTLP_";
 
-/// `env` entries of `kind`; for `base_url`, only the program's sources (not the Logboek).
-pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
-    discovery
+/// Every variable the document declares with its kind: the `env` entries, then the profile's
+/// variables `profile_env` names by kind (DISC-19).
+pub(crate) fn declared_env(discovery: &Value) -> Vec<(String, String)> {
+    let own = discovery
         .get("env")
         .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .filter(|entry| entry.get("kind").and_then(Value::as_str) == Some(kind))
-                .filter_map(|entry| entry.get("name").and_then(Value::as_str).map(String::from))
-                // The Logboek's collector (AUDIT-20) is where records go, not a source the
-                // program reads: the upstream checks leave it alone.
-                .filter(|name| kind != "base_url" || !name.starts_with(LOGBOEK_PREFIX))
-                .collect()
-        })
-        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.get("name").and_then(Value::as_str)?;
+            let kind = entry.get("kind").and_then(Value::as_str).unwrap_or("");
+            Some((name.to_string(), kind.to_string()))
+        });
+    let profile = discovery
+        .get("profile_env")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .flat_map(|(kind, names)| {
+            names
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(move |name| (name.to_string(), kind.clone()))
+        });
+    own.chain(profile).collect()
+}
+
+/// Declared variables of `kind`; for `base_url`, only the program's sources (not the Logboek).
+pub(crate) fn env_of_kind(discovery: &Value, kind: &str) -> Vec<String> {
+    declared_env(discovery)
+        .into_iter()
+        .filter(|(_, k)| k == kind)
+        .map(|(name, _)| name)
+        // The Logboek's collector (AUDIT-20) is where records go, not a source the
+        // program reads: the upstream checks leave it alone.
+        .filter(|name| kind != "base_url" || !name.starts_with(LOGBOEK_PREFIX))
+        .collect()
 }
 
 /// Whether `global_options` lists `name`.

@@ -121,7 +121,10 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
     };
     let (discovery, entries) = match discovery.filter(Value::is_object) {
         Some(discovery) => {
-            let entries = model::entries(&discovery);
+            let entries: Vec<Entry> = model::entries(&discovery)
+                .into_iter()
+                .map(|entry| with_full_entry(config, &home, entry))
+                .collect();
             (discovery, entries)
         }
         None if !config.examples.is_empty() => {
@@ -206,6 +209,29 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
     session.live = live;
     session.audit_by_option = builder.audit_by_option;
     Ok(session)
+}
+
+/// `entry` read from the command's own `--help --json` (its full entry: examples, all hints, the
+/// whole output schema; DISC-17), keeping the root's compact form; the root's alone when the
+/// command gives no object.
+fn with_full_entry(config: &Config, home: &Path, entry: Entry) -> Entry {
+    let mut argv = config.program.clone();
+    argv.extend(entry.argv.iter().cloned());
+    argv.extend(strings(&["--help", "--json"]));
+    let outcome = invoke::run(&Call {
+        argv,
+        env: vec![
+            ("PATH".into(), inherited_path()),
+            ("HOME".into(), home.display().to_string()),
+        ],
+        timeout: config.timeout,
+    });
+    match serde_json::from_str::<Value>(outcome.stdout.trim_end_matches('\n')) {
+        Ok(full) if full.is_object() && !entry.argv.is_empty() => {
+            Entry::with_full(&entry.root, &full)
+        }
+        _ => entry,
+    }
 }
 
 /// Whether the examples run against answering sources: with `--live`; when an `--env` points one of

@@ -62,9 +62,18 @@ fn entries_with<'a>(discovery: &'a Value, name: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-/// The first example of `entry` as words, without any `--peildatum` in it.
-fn example_without_peildatum(entry: &Value) -> Vec<String> {
-    let words: Vec<String> = entry["_meta"]["examples"][0]
+/// The first example of the command `entry` lists (from its full entry: the root's compact one
+/// has none, DISC-17) as words, without any `--peildatum` in it.
+fn example_without_peildatum(entry: &Value, run: &dyn Fn(&[String]) -> Run) -> Vec<String> {
+    let mut help: Vec<String> = entry["_meta"]["argv"]
+        .as_array()
+        .expect("argv")
+        .iter()
+        .map(|w| w.as_str().expect("a word").to_owned())
+        .collect();
+    help.extend(["--help".to_owned(), "--json".to_owned()]);
+    let full = run(&help).json();
+    let words: Vec<String> = full["_meta"]["examples"][0]
         .as_array()
         .expect("an example")
         .iter()
@@ -92,7 +101,7 @@ pub fn check_peildatum(discovery: &Value, run: &dyn Fn(&[String]) -> Run) -> usi
     let entries = entries_with(discovery, "peildatum");
     for entry in &entries {
         for (value, detail) in BAD_PEILDATUMS {
-            let mut words = example_without_peildatum(entry);
+            let mut words = example_without_peildatum(entry, run);
             words.push(format!("--peildatum={value}"));
             let error = run(&words).error(65);
             assert_eq!(
@@ -120,7 +129,7 @@ pub fn check_kvk_nummer(discovery: &Value, run: &dyn Fn(&[String]) -> Run) -> us
             .as_array()
             .is_some_and(|p| p.iter().any(|name| name == "kvk_nummer"));
         for value in KVK_NUMMER_CANDIDATES {
-            let example = example_without_peildatum(entry);
+            let example = example_without_peildatum(entry, run);
             let mut words: Vec<String> = if positional {
                 let at = example
                     .iter()

@@ -123,9 +123,9 @@ pub(super) fn exit_code_table(session: &Session) -> Verdict {
                             .and_then(Value::as_str)
                             .unwrap_or("")
                             .to_string(),
+                        // A meaning is the profile's (§8.2); one that is given is not empty.
                         row.get("meaning")
-                            .and_then(Value::as_str)
-                            .is_some_and(|m| !m.is_empty()),
+                            .is_none_or(|m| m.as_str().is_some_and(|m| !m.is_empty())),
                     )
                 })
                 .collect()
@@ -145,7 +145,7 @@ pub(super) fn exit_code_table(session: &Session) -> Verdict {
     if let Some((code, _, _)) = table.iter().find(|(_, _, meaning)| !meaning) {
         failures.push(Evidence::about(
             "exit_codes",
-            format!("code {code} zonder meaning"),
+            format!("code {code} met een lege of ongeldige meaning"),
         ));
     }
     judge(failures, 1, "")

@@ -229,7 +229,7 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
             let Some(document) = probe.stdout_json() else {
                 return Some("stdout is niet precies één JSON-document".into());
             };
-            if let Some(why) = compact_mismatch(&entry.raw, &document) {
+            if let Some(why) = compact_mismatch(&entry.root, &document) {
                 return Some(format!(
                     "het tool-object {:?} in het hoofddocument is niet de compacte vorm ervan: {why}",
                     entry.name
@@ -243,7 +243,9 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
 
 /// DISC-17: the root entry is the compact form of the command's own (full) entry: the same
 /// members except no `title`, the first paragraph of `description`, no `examples` on input
-/// properties, and as `outputSchema` the full schema's top-level members, each `{}`.
+/// properties, no `_meta.examples`, only the hints that differ from MCP's defaults (none that
+/// MCP ignores for a read-only tool), and as `outputSchema` the full schema's top-level
+/// members, each `{}`.
 fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
     let mut expected = full.clone();
     let map = expected.as_object_mut()?;
@@ -266,6 +268,22 @@ fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
                 items.remove("examples");
             }
         }
+    }
+    if let Some(meta) = map.get_mut("_meta").and_then(Value::as_object_mut) {
+        meta.remove("examples");
+    }
+    if let Some(annotations) = map.get_mut("annotations").and_then(Value::as_object_mut) {
+        let read_only = annotations.get("readOnlyHint") == Some(&Value::Bool(true));
+        annotations.retain(|hint, value| {
+            let default = match hint.as_str() {
+                "readOnlyHint" | "idempotentHint" => false,
+                "destructiveHint" | "openWorldHint" => true,
+                _ => return true,
+            };
+            let ignored =
+                read_only && matches!(hint.as_str(), "destructiveHint" | "idempotentHint");
+            value.as_bool() != Some(default) && !ignored
+        });
     }
     let members: serde_json::Map<String, Value> = full["outputSchema"]["properties"]
         .as_object()

@@ -48,10 +48,8 @@ pub(super) fn env_declaration(session: &Session) -> Verdict {
         return Verdict::Fail(vec![Evidence::about("env", "env ontbreekt")]);
     };
     let mut failures = Vec::new();
-    let names: Vec<&str> = env
-        .iter()
-        .filter_map(|e| e.get("name").and_then(Value::as_str))
-        .collect();
+    let declared = crate::model::declared_env(document);
+    let names: Vec<&str> = declared.iter().map(|(name, _)| name.as_str()).collect();
     for entry in env {
         let name = entry.get("name").and_then(Value::as_str).unwrap_or("?");
         let kind = entry.get("kind").and_then(Value::as_str);
@@ -73,6 +71,25 @@ pub(super) fn env_declaration(session: &Session) -> Verdict {
                 format!("env {name}"),
                 "een geheim heeft geen default",
             ));
+        }
+    }
+    if let Some(kinds) = document.get("profile_env").and_then(Value::as_object) {
+        for (kind, names) in kinds {
+            if !matches!(kind.as_str(), "base_url" | "secret" | "path" | "setting") {
+                failures.push(Evidence::about(
+                    "profile_env",
+                    format!("kind {kind:?} is niet base_url|secret|path|setting"),
+                ));
+            }
+            if !names
+                .as_array()
+                .is_some_and(|n| n.iter().all(Value::is_string))
+            {
+                failures.push(Evidence::about(
+                    format!("profile_env {kind}"),
+                    "geen lijst van namen",
+                ));
+            }
         }
     }
     let program = session.program_name();
