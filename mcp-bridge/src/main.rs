@@ -11,7 +11,6 @@ mod auth;
 mod bridge;
 mod call;
 mod catalog;
-mod child;
 mod discover;
 mod env;
 mod handler;
@@ -158,10 +157,16 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         transport,
         approval,
         process_session,
+        env::own_vars(),
     ));
     match http {
         Some(settings) => http::serve(bridge, settings).map_err(config),
-        None => stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e)),
+        None => {
+            if let Some(processor) = env::foreign_processor() {
+                bridge.name_processor(processor);
+            }
+            stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e))
+        }
     }
 }
 
