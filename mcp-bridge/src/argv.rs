@@ -316,7 +316,10 @@ mod tests {
             })
         );
         assert_eq!(line(json!({})), Ok(vec!["x".to_string()]));
-        assert_eq!(line(json!({"a": "1"})), Ok(["x", "--", "1"].map(String::from).to_vec()));
+        assert_eq!(
+            line(json!({"a": "1"})),
+            Ok(["x", "--", "1"].map(String::from).to_vec())
+        );
         assert_eq!(
             line(json!({"a": "1", "b": "2"})),
             Ok(["x", "--", "1", "2"].map(String::from).to_vec())

@@ -81,7 +81,9 @@ Opties:
 
 Omgeving: een CLI krijgt alleen de variabelen die hij zelf in discovery noemt (env), plus
 PATH, HOME, LANG, LC_*, TZ, TMPDIR, SSL_CERT_FILE en SSL_CERT_DIR. TRACEPARENT zet de brug
-per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen.
+per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen, en
+OVERHEID_FOREIGN_PROCESSOR: over HTTP de publieke URL (--public-url, anders http://ADRES/mcp),
+over stdio de eigen waarde van de host, anders urn:overheid-mcp:stdio.
 KVK_SESSIE_NUMMER komt per aanroep uit de identiteit (token, _meta) als die er is.
 OVERHEID_MCP_STATE_KEY (minstens 32 bytes, gedeeld door replica's) verzegelt de
 goedkeuringsvragen van muterende tools; zonder wordt per proces een sleutel gekozen.
