@@ -487,10 +487,11 @@ mod tests {
 
     #[test]
     fn gives_the_child_exactly_its_environment_and_stdin_and_caps_its_output() {
-        let spawn =
-            sh("printf '%s|%s|' \"$A\" \"${HOME-unset}\"; cat; head -c 100000 /dev/zero >&2")
-                .var("A", "per-aanroep")
-                .stdin(Some(b"invoer".to_vec()));
+        let spawn = sh(
+            "printf '%s|%s|' \"$A\" \"${HOME-unset}\"; cat; head -c 100000 /dev/zero >&2; exit 0",
+        )
+        .var("A", "per-aanroep")
+        .stdin(Some(b"invoer".to_vec()));
         let spawn = Spawn {
             max_output: 1000,
             ..spawn

@@ -76,11 +76,14 @@ fn an_http_bridge_names_itself_by_its_resource_url() {
         let reply = server.post(None, &call, &[]);
         assert_eq!(reply.status, 200, "{:?}", reply.body);
         assert_eq!(reply.body["result"]["isError"], false, "{:?}", reply.body);
-        let resource = server
-            .get("/.well-known/oauth-protected-resource")
-            .json::<Value>()
-            .unwrap()["resource"]
-            .clone();
+        let metadata: Value = serde_json::from_str(
+            &server
+                .get("/.well-known/oauth-protected-resource")
+                .text()
+                .unwrap(),
+        )
+        .unwrap();
+        let resource = metadata["resource"].clone();
         let record = last_record(audit.path());
         // The same URL as the RFC 9728 metadata: the bound address when no public URL is given.
         assert_eq!(processor(&record), &resource, "{record}");

@@ -120,7 +120,7 @@ mod tests {
         let cancelled = block_on(run_async(
             sh("sleep 30 & sleep 30"),
             Duration::from_secs(30),
-            tokio::time::sleep(Duration::from_millis(200)),
+            async { tokio::time::sleep(Duration::from_millis(200)).await },
         ))
         .unwrap();
         assert_eq!(cancelled.ending, Ending::Cancelled);
