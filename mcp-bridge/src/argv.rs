@@ -2,6 +2,8 @@
 //!
 //! Options come first, each value joined to its flag (`--naam=-Donald`), global options are
 //! added by the caller, and positionals follow a `--`, so that values starting with `-` stay data.
+//! A program fills its positionals in order, so an absent positional before a given one is
+//! refused ([`Gap`]) rather than shifting or dropping the later ones.
 //! The finished command line is held to the bridge's size limits before anything is started.
 
 use serde_json::{Map, Value};
@@ -28,8 +30,18 @@ impl CommandLine {
     }
 }
 
+/// A positional argument left out while a later one is given: the program would take the later
+/// value for the absent one, so the call is refused (-32602) naming both.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// The absent positional (property name).
+    pub missing: String,
+    /// The first positional after it that was given.
+    pub given: String,
+}
+
 /// Build the command line of the tool entry's `_meta` for `arguments` (already validated).
-pub fn build(meta: &Value, arguments: &Map<String, Value>) -> CommandLine {
+pub fn build(meta: &Value, arguments: &Map<String, Value>) -> Result<CommandLine, Gap> {
     let mut words: Vec<String> = strings(&meta["argv"]);
     if let Some(flags) = meta["flags"].as_object() {
         for (property, flag) in flags {
@@ -46,12 +58,22 @@ pub fn build(meta: &Value, arguments: &Map<String, Value>) -> CommandLine {
             }
         }
     }
-    let positional = strings(&meta["positional"])
-        .iter()
-        .map_while(|property| arguments.get(property).filter(|v| !v.is_null()))
-        .map(text)
-        .collect();
-    CommandLine { words, positional }
+    let mut positional = Vec::new();
+    let mut missing: Option<String> = None;
+    for property in strings(&meta["positional"]) {
+        match (arguments.get(&property).filter(|v| !v.is_null()), &missing) {
+            (None, None) => missing = Some(property),
+            (None, Some(_)) => {}
+            (Some(_), Some(absent)) => {
+                return Err(Gap {
+                    missing: absent.clone(),
+                    given: property,
+                });
+            }
+            (Some(value), None) => positional.push(text(value)),
+        }
+    }
+    Ok(CommandLine { words, positional })
 }
 
 /// `--flag=value`: one word, so that the parser cannot take a value starting with `-` for an option.
@@ -163,7 +185,8 @@ mod tests {
             &args(
                 json!({"regeling_id": "-EBR", "kvk_nummer": "68750110", "maatregel": ["a", "b"], "geo": true, "stil": false, "pagina": 2}),
             ),
-        );
+        )
+        .unwrap();
         assert_eq!(
             line.into_args(vec!["--output".into(), "json".into()]),
             [
@@ -192,7 +215,8 @@ mod tests {
         let line = build(
             &meta,
             &args(json!({"naam": "--json", "plaats": "--help", "type": ["-x", "", "a=b"]})),
-        );
+        )
+        .unwrap();
         assert_eq!(
             line.into_args(vec![]),
             [
@@ -219,7 +243,8 @@ mod tests {
                 "a": 2.0, "b": -3.0, "c": 2.5, "d": -0.0, "e": 1e20, "f": [1.0, 7], "g": 18446744073709551615u64,
                 "n": 4.0
             })),
-        );
+        )
+        .unwrap();
         assert_eq!(
             line.into_args(vec![]),
             [
@@ -244,7 +269,9 @@ mod tests {
         let big = "a".repeat(MAX_WORD_BYTES + 1);
         let fits = "a".repeat(MAX_WORD_BYTES - "--param-json=".len());
         let check = |arguments: Value| {
-            let args = build(&meta, &args(arguments)).into_args(vec!["--output".into()]);
+            let args = build(&meta, &args(arguments))
+                .unwrap()
+                .into_args(vec!["--output".into()]);
             check_size(&meta, &args)
         };
         assert_eq!(check(json!({"param_json": fits, "id": "1"})), Ok(()));
@@ -270,15 +297,32 @@ mod tests {
     }
 
     #[test]
-    fn stops_positionals_at_the_first_absent_one_and_omits_the_separator_without_any() {
-        let meta = json!({"argv": ["x"], "positional": ["a", "b"], "flags": {}});
+    fn refuses_an_absent_positional_before_a_given_one_and_omits_the_separator_without_any() {
+        let meta = json!({"argv": ["x"], "positional": ["a", "b", "c"], "flags": {}});
+        let line = |value: Value| build(&meta, &args(value)).map(|l| l.into_args(vec![]));
+        // The program fills positionals in order: `x -- 2` would make "2" the value of `a`.
         assert_eq!(
-            build(&meta, &args(json!({"b": "2"}))).into_args(vec![]),
-            ["x"]
+            line(json!({"b": "2", "c": "3"})),
+            Err(Gap {
+                missing: "a".into(),
+                given: "b".into()
+            })
         );
         assert_eq!(
-            build(&meta, &args(json!({"a": "1"}))).into_args(vec![]),
-            ["x", "--", "1"]
+            line(json!({"a": "1", "b": null, "c": "3"})),
+            Err(Gap {
+                missing: "b".into(),
+                given: "c".into()
+            })
+        );
+        assert_eq!(line(json!({})), Ok(vec!["x".to_string()]));
+        assert_eq!(
+            line(json!({"a": "1"})),
+            Ok(["x", "--", "1"].map(String::from).to_vec())
+        );
+        assert_eq!(
+            line(json!({"a": "1", "b": "2"})),
+            Ok(["x", "--", "1", "2"].map(String::from).to_vec())
         );
     }
 }

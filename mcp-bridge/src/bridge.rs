@@ -1,9 +1,12 @@
 //! The bridge's state shared by every request: the catalogue, the call deadline, compiled
-//! input validators (built on first use), the approval key and how identity is found.
+//! input validators (built on first use), each CLI's environment (picked once: the bridge's
+//! own does not change), the name it gives itself in the CLIs' audit records, the approval key
+//! and how identity is found.
 //! Nothing here changes with a request's outcome: any replica can answer any request.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::ffi::OsString;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use jsonschema::Validator;
@@ -32,16 +35,30 @@ pub struct Bridge {
     /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
     pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
+    /// Per source: the bridge's variables its CLI may see (its allow-list applied once).
+    child_env: Vec<Vec<(OsString, OsString)>>,
+    processor: OnceLock<String>,
 }
 
+/// How a stdio bridge names itself in `OVERHEID_FOREIGN_PROCESSOR` when its host sets none.
+pub const STDIO_PROCESSOR: &str = "urn:overheid-mcp:stdio";
+
 impl Bridge {
+    /// The bridge over `catalog`; `own_vars` is its own environment.
     pub fn new(
         catalog: Catalog,
         timeout: Duration,
         transport: Transport,
         approval: Approval,
         process_session: Option<Session>,
+        own_vars: impl Iterator<Item = (OsString, OsString)>,
     ) -> Self {
+        let own_vars: Vec<(OsString, OsString)> = own_vars.collect();
+        let child_env = catalog
+            .sources
+            .iter()
+            .map(|source| source.env.pick(own_vars.iter().cloned()))
+            .collect();
         Self {
             catalog,
             timeout,
@@ -49,7 +66,26 @@ impl Bridge {
             approval,
             process_session,
             validators: Mutex::default(),
+            child_env,
+            processor: OnceLock::new(),
         }
+    }
+
+    /// The variables of the bridge's own environment that the CLI of source `index` may see.
+    pub fn child_env(&self, index: usize) -> &[(OsString, OsString)] {
+        self.child_env.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// Name the bridge in every child's `OVERHEID_FOREIGN_PROCESSOR` (AUDIT-20): over HTTP its
+    /// RFC 9728 resource URL, over stdio the host's own value or [`STDIO_PROCESSOR`]. Set once,
+    /// before the first call; a second call changes nothing.
+    pub fn name_processor(&self, processor: String) {
+        let _ = self.processor.set(processor);
+    }
+
+    /// What the bridge calls itself in the CLIs' audit records.
+    pub fn processor(&self) -> &str {
+        self.processor.get().map_or(STDIO_PROCESSOR, String::as_str)
     }
 
     /// The validator of a tool's `inputSchema` as checked (its own schema plus `fields`/`confirm`).

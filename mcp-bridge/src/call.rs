@@ -7,18 +7,27 @@
 //!
 //! Each call is its own span: the child gets `TRACEPARENT=00-<trace>-<bridge span>-<flags>`
 //! (the client's trace from `_meta.traceparent`, else a new one), so the CLI's audit record,
-//! provenance and error `instance` carry the same trace id as the MCP call.
+//! provenance and error `instance` carry the same trace id as the MCP call; and
+//! `OVERHEID_FOREIGN_PROCESSOR` naming the bridge ([`Bridge::processor`]), so every record says
+//! on whose behalf the CLI ran (AUDIT-20).
+//!
+//! The child runs on the bridge's reactor (`common::child::run_async`): no thread per call, and
+//! the request's cancellation kills its process group.
 
+use std::future::Future;
+
+use rmcp::ErrorData;
 use serde_json::{Map, Value, json};
 
+use common::child::{self, Ending, Environment, Spawn};
 use common::codes;
+use common::env::FOREIGN_PROCESSOR;
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
-use crate::argv::{self, TooLarge};
+use crate::argv::{self, Gap, TooLarge};
 use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
-use crate::child::{self, Ending, Killer};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
 use crate::session::Session;
@@ -60,34 +69,35 @@ pub struct Invocation<'a> {
     pub provenance: ProvenanceForm,
 }
 
-/// Run one invocation of a tool.
-pub fn run(
+/// Run one invocation of a tool until it ends or `cancelled` completes. `Err` is a refusal
+/// before anything ran that the client gets as a JSON-RPC error (-32602).
+pub async fn run(
     bridge: &Bridge,
     call: &Invocation<'_>,
     trace: &TraceContext,
-    killer: &Killer,
-) -> Outcome {
+    cancelled: impl Future<Output = ()>,
+) -> Result<Outcome, ErrorData> {
     let (tool, arguments) = (call.tool, call.arguments);
     let failed = |error| Outcome::Failed { error, plan: None };
     let validator = match bridge.validator(tool) {
         Ok(validator) => validator,
         Err(why) => {
-            return failed(problem(
+            return Ok(failed(problem(
                 codes::INTERNE_FOUT,
                 "Ongeldige tooldefinitie",
                 &why,
                 ExitStatus::Software,
                 trace,
-            ));
+            )));
         }
     };
     let refused = local_paths::refused(&tool.hidden_paths, arguments);
     if !refused.is_empty() {
-        return failed(invalid_input(&tool.name, &refused, trace));
+        return Ok(failed(invalid_input(&tool.name, &refused, trace)));
     }
     let as_value = Value::Object(arguments.clone());
     if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
-        return failed(error);
+        return Ok(failed(error));
     }
     let mut own = arguments.clone();
     let fields = if tool.takes_fields {
@@ -115,11 +125,14 @@ pub fn run(
     let stdin = match &tool.stdin_argument {
         Some(name) => match stdin_value::take(name, &mut own) {
             Ok(stdin) => stdin,
-            Err(too_large) => return failed(oversized(&tool.name, &too_large, trace)),
+            Err(too_large) => return Ok(failed(oversized(&tool.name, &too_large, trace))),
         },
         None => None,
     };
-    let line = argv::build(&tool.entry["_meta"], &own);
+    let line = match argv::build(&tool.entry["_meta"], &own) {
+        Ok(line) => line,
+        Err(gap) => return Err(gap_refused(&tool.name, &gap)),
+    };
     let provenance = match call.provenance {
         ProvenanceForm::Full => "--provenance",
         ProvenanceForm::Compact => "--provenance=compact",
@@ -139,30 +152,32 @@ pub fn run(
     }
     let args = line.into_args(global);
     if let Err(too_large) = argv::check_size(&tool.entry["_meta"], &args) {
-        return failed(oversized(&tool.name, &too_large, trace));
+        return Ok(failed(oversized(&tool.name, &too_large, trace)));
     }
     let source = &bridge.catalog.sources[tool.source];
-    let mut env = source
-        .env
-        .child_env(crate::env::own_vars(), Some(&trace.traceparent()));
+    let mut env = bridge.child_env(tool.source).to_vec();
     Session::apply_env(call.session, source, &mut env);
-    let finished = match child::run(&source.program, &args, stdin, &env, bridge.timeout, killer) {
+    let spawn = Spawn::new(&source.program, args, Environment::Only(env))
+        .var("TRACEPARENT", trace.traceparent())
+        .var(FOREIGN_PROCESSOR, bridge.processor())
+        .stdin(stdin);
+    let finished = match child::run_async(spawn, bridge.timeout, cancelled).await {
         Ok(finished) => finished,
         Err(e) => {
             let detail = format!("{} kon niet starten: {e}", source.program.display());
-            return failed(problem(
+            return Ok(failed(problem(
                 codes::BRON_ONBEREIKBAAR,
                 "Tool niet te starten",
                 &detail,
                 ExitStatus::Unavailable,
                 trace,
-            ));
+            )));
         }
     };
     let command = &tool.command;
     let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
     let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);
-    match finished.ending {
+    Ok(match finished.ending {
         Ending::Cancelled => Outcome::Cancelled,
         Ending::TimedOut => {
             let seconds = bridge.timeout.as_secs_f64();
@@ -222,15 +237,31 @@ pub fn run(
         },
         Ending::Signalled => {
             let detail = format!("{command} werd onverwacht door een signaal beëindigd.");
-            failed(problem(
-                codes::INTERNE_FOUT,
-                "Tool afgebroken",
-                &detail,
-                ExitStatus::Software,
-                trace,
-            ))
+            Outcome::Failed {
+                error: problem(
+                    codes::INTERNE_FOUT,
+                    "Tool afgebroken",
+                    &detail,
+                    ExitStatus::Software,
+                    trace,
+                ),
+                plan: None,
+            }
         }
-    }
+    })
+}
+
+/// The refusal (-32602) of a call that leaves out a positional argument but gives a later one:
+/// the program fills positionals in order, so it would take the later value for the absent one.
+fn gap_refused(tool: &str, gap: &Gap) -> ErrorData {
+    let (missing, given) = (&gap.missing, &gap.given);
+    ErrorData::invalid_params(
+        format!(
+            "{tool}: argument {missing} ontbreekt; {given} kan alleen samen met {missing} worden \
+             meegegeven (positionele argumenten staan op volgorde)"
+        ),
+        Some(json!({"name": tool, "missing": missing, "given": given})),
+    )
 }
 
 /// The error object (65) for a command line over the bridge's limits (§3.2).

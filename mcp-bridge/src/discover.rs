@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::child::{self, Ending, Killer};
+use common::child::{self, Ending, Environment, Killer, Spawn};
+
 use crate::env::EnvPolicy;
 
 /// The CLIs served when no `--tool` is given.
@@ -65,13 +66,10 @@ pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
 
 /// The discovery document of one program. It runs with the process basics only (DISC-2).
 fn read(program: &Path) -> Result<Value, String> {
-    let env = EnvPolicy::default().child_env(crate::env::own_vars(), None);
-    let args = ["--help".to_string(), "--json".to_string()];
+    let env = Environment::Only(EnvPolicy::default().pick(crate::env::own_vars()));
+    let args = vec!["--help".to_string(), "--json".to_string()];
     let finished = child::run(
-        program,
-        &args,
-        None,
-        &env,
+        Spawn::new(program, args, env),
         DISCOVERY_TIMEOUT,
         &Killer::default(),
     )

@@ -3,8 +3,8 @@
 //! validation, `server/discover`, `resultType`, error codes); this file maps its requests onto
 //! the catalogue, the identity and the CLI runs.
 //!
-//! Tool calls and resource reads run the CLI on a blocking thread; a cancellation (or a closed
-//! HTTP stream) kills the child's process group.
+//! Tool calls and resource reads run the CLI on the runtime's reactor (no thread per call); a
+//! cancellation (or a closed HTTP stream) kills the child's process group.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -26,7 +26,6 @@ use crate::approval::{self, Answer, INPUT_KEY};
 use crate::bridge::{Bridge, Transport};
 use crate::call::{self, Confirm, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
-use crate::child::Killer;
 use crate::resource;
 use crate::session::Session;
 
@@ -146,24 +145,6 @@ fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorDat
         .map_err(|e| ErrorData::internal_error(format!("ongeldig resultaat: {e}"), None))
 }
 
-/// Run one CLI invocation on a blocking thread; the request's cancellation kills it.
-async fn run_blocking<T: Send + 'static>(
-    context: &RequestContext<RoleServer>,
-    work: impl FnOnce(&Killer) -> T + Send + 'static,
-) -> Result<T, ErrorData> {
-    let killer = Killer::default();
-    let watcher = {
-        let (killer, ct) = (killer.clone(), context.ct.clone());
-        tokio::spawn(async move {
-            ct.cancelled().await;
-            killer.cancel();
-        })
-    };
-    let outcome = tokio::task::spawn_blocking(move || work(&killer)).await;
-    watcher.abort();
-    outcome.map_err(|e| ErrorData::internal_error(format!("aanroep afgebroken: {e}"), None))
-}
-
 /// The complete result "nothing was done" (decline, cancel, refused approval).
 fn not_performed(reason: &str, error: bool) -> Value {
     let data = json!({"uitgevoerd": false, "reden": reason});
@@ -230,12 +211,14 @@ impl ServerHandler for Handler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let session = self.session(&context)?;
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
-        let bridge = Arc::clone(&self.bridge);
-        let uri = request.uri.clone();
-        let read = run_blocking(&context, move |killer| {
-            resource::read(&bridge, &uri, session.as_ref(), &trace, killer)
-        })
-        .await??;
+        let read = resource::read(
+            &self.bridge,
+            &request.uri,
+            session.as_ref(),
+            &trace,
+            context.ct.cancelled(),
+        )
+        .await?;
         match read {
             Some(result) => Ok(ReadResourceResponse::Complete(from_json::<
                 ReadResourceResult,
@@ -300,19 +283,14 @@ impl Handler {
         trace: TraceContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<Outcome, ErrorData> {
-        let bridge = Arc::clone(&self.bridge);
-        let provenance = provenance_form(context)?;
-        run_blocking(context, move |killer| {
-            let invocation = Invocation {
-                tool: &bridge.catalog.tools[index],
-                arguments: &arguments,
-                session: session.as_ref(),
-                confirm,
-                provenance,
-            };
-            call::run(&bridge, &invocation, &trace, killer)
-        })
-        .await
+        let invocation = Invocation {
+            tool: &self.bridge.catalog.tools[index],
+            arguments: &arguments,
+            session: session.as_ref(),
+            confirm,
+            provenance: provenance_form(context)?,
+        };
+        call::run(&self.bridge, &invocation, &trace, context.ct.cancelled()).await
     }
 
     /// A mutation for a client that can elicit: propose with a sealed state, or act on the answer.

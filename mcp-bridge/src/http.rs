@@ -39,7 +39,8 @@ pub struct Settings {
     max_calls: usize,
     allowed_origins: Vec<String>,
     allowed_hosts: Vec<String>,
-    resource: String,
+    /// `--public-url`: the URL of `/mcp` as clients reach it.
+    public_url: Option<String>,
 }
 
 impl Settings {
@@ -85,17 +86,13 @@ impl Settings {
                 )?)
             }
         };
-        let resource = options
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{address}/mcp"));
         Ok(Self {
             address,
             verifier,
             max_calls: options.max_calls,
             allowed_origins: options.allowed_origins.clone(),
             allowed_hosts: options.allowed_hosts.clone(),
-            resource,
+            public_url: options.public_url.clone(),
         })
     }
 }
@@ -108,6 +105,8 @@ struct Server {
     mcp: StreamableHttpService<Handler, NeverSessionManager>,
     settings: Settings,
     calls: Arc<Semaphore>,
+    /// The RFC 9728 resource identifier: `--public-url`, else `http://<bound address>/mcp`.
+    resource: String,
 }
 
 /// Serve until SIGTERM or SIGINT; then stop accepting and let in-flight requests finish.
@@ -151,11 +150,18 @@ pub fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
             config,
         );
         let calls = Arc::new(Semaphore::new(settings.max_calls));
+        let resource = settings
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}/mcp"));
+        // Every child's audit record names the bridge by the URL its clients know (AUDIT-20).
+        bridge.name_processor(resource.clone());
         let server = Arc::new(Server {
             bridge,
             mcp,
             settings,
             calls,
+            resource,
         });
         // The line a supervisor (or a test) waits for.
         eprintln!("overheid-mcp: luistert op http://{local}/mcp");
@@ -262,7 +268,7 @@ fn health(server: &Server) -> Response<Body> {
 /// RFC 9728 protected-resource metadata.
 fn metadata(server: &Server) -> Response<Body> {
     let mut body = json!({
-        "resource": server.settings.resource,
+        "resource": server.resource,
         "bearer_methods_supported": ["header"],
         "resource_name": "overheid-mcp",
     });
@@ -273,7 +279,7 @@ fn metadata(server: &Server) -> Response<Body> {
 }
 
 fn metadata_url(server: &Server) -> String {
-    let resource = &server.settings.resource;
+    let resource = &server.resource;
     let base = resource.strip_suffix("/mcp").unwrap_or(resource);
     format!("{base}/.well-known/oauth-protected-resource")
 }

@@ -11,7 +11,6 @@ mod auth;
 mod bridge;
 mod call;
 mod catalog;
-mod child;
 mod discover;
 mod env;
 mod handler;
@@ -82,7 +81,9 @@ Opties:
 
 Omgeving: een CLI krijgt alleen de variabelen die hij zelf in discovery noemt (env), plus
 PATH, HOME, LANG, LC_*, TZ, TMPDIR, SSL_CERT_FILE en SSL_CERT_DIR. TRACEPARENT zet de brug
-per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen.
+per aanroep zelf, zodat de MCP-aanroep en het auditrecord van de CLI één trace delen, en
+OVERHEID_FOREIGN_PROCESSOR: over HTTP de publieke URL (--public-url, anders http://ADRES/mcp),
+over stdio de eigen waarde van de host, anders urn:overheid-mcp:stdio.
 KVK_SESSIE_NUMMER komt per aanroep uit de identiteit (token, _meta) als die er is.
 OVERHEID_MCP_STATE_KEY (minstens 32 bytes, gedeeld door replica's) verzegelt de
 goedkeuringsvragen van muterende tools; zonder wordt per proces een sleutel gekozen.
@@ -158,10 +159,16 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         transport,
         approval,
         process_session,
+        env::own_vars(),
     ));
     match http {
         Some(settings) => http::serve(bridge, settings).map_err(config),
-        None => stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e)),
+        None => {
+            if let Some(processor) = env::foreign_processor() {
+                bridge.name_processor(processor);
+            }
+            stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e))
+        }
     }
 }
 

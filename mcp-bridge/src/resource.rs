@@ -3,6 +3,8 @@
 //! Reading `koop://regeling/BWBR0018451` is the tool call with `{"bwb_id": "BWBR0018451"}`
 //! and no other arguments (RES-5); the content is the command's JSON data.
 
+use std::future::Future;
+
 use serde_json::{Map, Value, json};
 
 use common::exit::ExitStatus;
@@ -16,7 +18,6 @@ use common::provenance::ProvenanceForm;
 
 use crate::call::{self, Confirm, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
-use crate::child::Killer;
 use crate::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.
@@ -26,12 +27,12 @@ pub const PUBLIC_TTL_MS: u64 = 300_000;
 ///
 /// Company data (a resource whose tool is session-bound) is `cacheScope: private` with
 /// `ttlMs: 0`; anything else is `public` for [`PUBLIC_TTL_MS`].
-pub fn read(
+pub async fn read(
     bridge: &Bridge,
     uri: &str,
     session: Option<&Session>,
     trace: &TraceContext,
-    killer: &Killer,
+    cancelled: impl Future<Output = ()>,
 ) -> Result<Option<Value>, ErrorData> {
     let found = bridge
         .catalog
@@ -61,7 +62,7 @@ pub fn read(
         provenance: ProvenanceForm::Full,
     };
     let private = !tool.session_args.is_empty();
-    match call::run(bridge, &invocation, trace, killer) {
+    match call::run(bridge, &invocation, trace, cancelled).await? {
         Outcome::Data { data, provenance } => Ok(Some(json!({
             "contents": [{"uri": uri, "mimeType": "application/json", "text": data.to_string()}],
             "ttlMs": if private { 0 } else { PUBLIC_TTL_MS },

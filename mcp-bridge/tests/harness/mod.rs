@@ -62,6 +62,14 @@ pub fn kvk_cli() -> Option<PathBuf> {
     found
 }
 
+/// The workspace's `rvo-cli` binary (`$MCP_BRIDGE_RVO_CLI` when set); as [`regelrecht_cli`], a
+/// test that needs it fails when it was not built.
+pub fn rvo_cli() -> PathBuf {
+    workspace_binary("rvo-cli", "MCP_BRIDGE_RVO_CLI").unwrap_or_else(|| {
+        panic!("target/debug/rvo-cli ontbreekt: bouw het eerst (cargo build -p rvo-cli)")
+    })
+}
+
 /// The workspace's `regelrecht-cli` binary (`$MCP_BRIDGE_REGELRECHT_CLI` when set); a test that
 /// needs it fails when it was not built, rather than passing without having run.
 pub fn regelrecht_cli() -> PathBuf {
