@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::grondslag::{self, Detail};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::pairs::{self, Name};
 use crate::cli::{problems, receipt};
 
 /// Bereken uitvoer van een wet, met de wettelijke grondslag van elke uitkomst
@@ -163,7 +164,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         // that they replace the property instead of being merged into its `items`.
         ArgSchema {
             name: "param",
-            // NAAM=WAARDE: a NAAM that is not blank, as `param_texts` requires.
+            // NAAM=WAARDE: a NAAM that is not blank, as `pairs::name_value_pairs` requires.
             schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
         },
         // Over MCP the parameters stay available as one JSON object, passed on stdin (DISC-21).
@@ -194,7 +195,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
     let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
-    let texts = param_texts(&args.param, &mut validation);
+    let texts = pairs::name_value_pairs(&args.param, "param", Name::Trimmed, &mut validation);
     let json_params: Option<Map<String, Value>> = args
         .param_json
         .as_deref()
@@ -552,20 +553,6 @@ pub fn typed(
             .insert(name, EngineValue::String(value.to_string()));
     }
     Ok((typed, warnings))
-}
-
-/// `NAAM=WAARDE` pairs; a text without `=` or without a name is an input error.
-fn param_texts(params: &[String], validation: &mut Validation) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for text in params {
-        match text.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                out.push((name.trim().to_string(), value.to_string()));
-            }
-            _ => validation.push("param", format!("--param {text:?}: verwacht NAAM=WAARDE")),
-        }
-    }
-    out
 }
 
 /// The most bytes `--param-json` reads (from a file or stdin).
