@@ -647,22 +647,29 @@ fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: boo
     for (name, value) in &evaluation.resolved_inputs {
         used.entry(name.clone()).or_insert_with(|| value.to_json());
     }
-    let mut data = json!({
-        "law_id": evaluation.law_id,
-        "peildatum": evaluation.date.to_string(),
-        "valid_from": evaluation.valid_from,
-        "uitvoer": uitvoer,
-        "artikel": articles.join(", "),
-        "wettelijke_grondslag": grondslag,
-        "gebruikte_invoer": used,
-        "regulation_sha256": evaluation.law_sha256,
-    });
+    // Built by moving the parts in, in this order (`json!` would copy each through `to_value`).
+    let mut data = Map::new();
+    data.insert("law_id".into(), evaluation.law_id.clone().into());
+    data.insert("peildatum".into(), evaluation.date.to_string().into());
+    data.insert("valid_from".into(), evaluation.valid_from.clone().into());
+    data.insert("uitvoer".into(), Value::Object(uitvoer));
+    data.insert("artikel".into(), articles.join(", ").into());
+    // A list of plain records: serialising it cannot fail.
+    data.insert(
+        "wettelijke_grondslag".into(),
+        serde_json::to_value(grondslag).unwrap_or_default(),
+    );
+    data.insert("gebruikte_invoer".into(), Value::Object(used));
+    data.insert(
+        "regulation_sha256".into(),
+        evaluation.law_sha256.clone().into(),
+    );
     if uitleg {
         let mut steps = Vec::new();
         flatten_trace(&evaluation.trace, 0, &mut steps);
-        data["uitleg"] = steps.into();
+        data.insert("uitleg".into(), steps.into());
     }
-    data
+    Value::Object(data)
 }
 
 /// The trace as a list of steps in evaluation order, each with its depth: readable as JSON
