@@ -279,19 +279,25 @@ pub fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> 
             }
         };
         let line = match outcome {
+            // Built by moving the parts in (`json!` would copy each through `to_value`).
             Ok((id, (data, warnings))) => {
                 ok += 1;
-                let mut v = json!({"id": id, "resultaat": data});
+                let mut v = Map::new();
+                v.insert("id".into(), id);
+                v.insert("resultaat".into(), data);
                 if !warnings.is_empty() {
-                    v["waarschuwingen"] = warnings.into();
+                    v.insert("waarschuwingen".into(), warnings.into());
                 }
-                v
+                Value::Object(v)
             }
             Err((id, problem)) => {
                 failed += 1;
                 let mut fout = problem.to_json(&ctx.trace.trace_id);
                 fout["regel"] = number.into();
-                json!({"id": id, "fout": fout})
+                let mut v = Map::new();
+                v.insert("id".into(), id);
+                v.insert("fout".into(), fout);
+                Value::Object(v)
             }
         };
         out.push(line);

@@ -4,12 +4,13 @@
 //! - [`tool`]: what the tool declares about itself;
 //! - [`grondslag`]: the legal basis of an answer, as every command prints it;
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
-//!   profile errors.
+//!   profile errors; [`pairs`]: `NAAM=WAARDE` options.
 
 pub mod batch;
 pub mod commands;
 pub mod grondslag;
 pub mod laws;
+pub mod pairs;
 pub mod problems;
 pub mod receipt;
 pub mod regeling;

@@ -16,6 +16,7 @@ use common::{
 use serde_json::json;
 
 use crate::cli::laws::{self, CorpusArgs, SOURCE};
+use crate::cli::pairs::{self, Name};
 use crate::cli::regeling::concept::{self, Request};
 use crate::cli::regeling::definition::{self, DefinitionArgs};
 use crate::cli::regeling::{recheck, sourcing};
@@ -88,21 +89,6 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 /// The most bytes of a concept read by `--toets`.
 const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
-/// `NAAM=WAARDE` pairs of `--opgave`.
-pub fn pairs(texts: &[String], validation: &mut Validation) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for text in texts {
-        match text.split_once('=') {
-            // As given, not trimmed: the published pattern is what is accepted (DISC-22).
-            Some((name, value)) if !name.is_empty() => {
-                out.push((name.to_string(), value.to_string()));
-            }
-            _ => validation.push("opgave", format!("--opgave {text:?}: verwacht NAAM=WAARDE")),
-        }
-    }
-    out
-}
-
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(source) = &args.toets {
         return toets(args, source, ctx);
@@ -123,7 +109,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
     args.regelingen.validate(&mut validation);
-    let opgaven = pairs(&args.opgave, &mut validation);
+    let opgaven = pairs::name_value_pairs(&args.opgave, "opgave", Name::AsGiven, &mut validation);
     validation.finish()?;
     let kvk = args.kvk.bound(ctx)?;
     let catalogue = args.regelingen.load(ctx)?;

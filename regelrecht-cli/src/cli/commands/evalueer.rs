@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::grondslag::{self, Detail};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::pairs::{self, Name};
 use crate::cli::{problems, receipt};
 
 /// Bereken uitvoer van een wet, met de wettelijke grondslag van elke uitkomst
@@ -163,7 +164,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         // that they replace the property instead of being merged into its `items`.
         ArgSchema {
             name: "param",
-            // NAAM=WAARDE: a NAAM that is not blank, as `param_texts` requires.
+            // NAAM=WAARDE: a NAAM that is not blank, as `pairs::name_value_pairs` requires.
             schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
         },
         // Over MCP the parameters stay available as one JSON object, passed on stdin (DISC-21).
@@ -194,7 +195,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
     let date = args.peildatum.date(ctx.today(), &mut validation);
     args.corpus.validate(&mut validation);
-    let texts = param_texts(&args.param, &mut validation);
+    let texts = pairs::name_value_pairs(&args.param, "param", Name::Trimmed, &mut validation);
     let json_params: Option<Map<String, Value>> = args
         .param_json
         .as_deref()
@@ -554,20 +555,6 @@ pub fn typed(
     Ok((typed, warnings))
 }
 
-/// `NAAM=WAARDE` pairs; a text without `=` or without a name is an input error.
-fn param_texts(params: &[String], validation: &mut Validation) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for text in params {
-        match text.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                out.push((name.trim().to_string(), value.to_string()));
-            }
-            _ => validation.push("param", format!("--param {text:?}: verwacht NAAM=WAARDE")),
-        }
-    }
-    out
-}
-
 /// The most bytes `--param-json` reads (from a file or stdin).
 const MAX_PARAM_JSON_BYTES: u64 = 1024 * 1024;
 
@@ -660,22 +647,29 @@ fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: boo
     for (name, value) in &evaluation.resolved_inputs {
         used.entry(name.clone()).or_insert_with(|| value.to_json());
     }
-    let mut data = json!({
-        "law_id": evaluation.law_id,
-        "peildatum": evaluation.date.to_string(),
-        "valid_from": evaluation.valid_from,
-        "uitvoer": uitvoer,
-        "artikel": articles.join(", "),
-        "wettelijke_grondslag": grondslag,
-        "gebruikte_invoer": used,
-        "regulation_sha256": evaluation.law_sha256,
-    });
+    // Built by moving the parts in, in this order (`json!` would copy each through `to_value`).
+    let mut data = Map::new();
+    data.insert("law_id".into(), evaluation.law_id.clone().into());
+    data.insert("peildatum".into(), evaluation.date.to_string().into());
+    data.insert("valid_from".into(), evaluation.valid_from.clone().into());
+    data.insert("uitvoer".into(), Value::Object(uitvoer));
+    data.insert("artikel".into(), articles.join(", ").into());
+    // A list of plain records: serialising it cannot fail.
+    data.insert(
+        "wettelijke_grondslag".into(),
+        serde_json::to_value(grondslag).unwrap_or_default(),
+    );
+    data.insert("gebruikte_invoer".into(), Value::Object(used));
+    data.insert(
+        "regulation_sha256".into(),
+        evaluation.law_sha256.clone().into(),
+    );
     if uitleg {
         let mut steps = Vec::new();
         flatten_trace(&evaluation.trace, 0, &mut steps);
-        data["uitleg"] = steps.into();
+        data.insert("uitleg".into(), steps.into());
     }
-    data
+    Value::Object(data)
 }
 
 /// The trace as a list of steps in evaluation order, each with its depth: readable as JSON
