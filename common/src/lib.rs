@@ -55,4 +55,4 @@ pub use provenance::{Environment, Outcome};
 pub use tool::{Annotations, ArgSchema, CommandSpec, ResourceSpec, ToolInfo};
 
 /// The version of the profile this crate implements.
-pub const PROFILE_VERSION: &str = "1.0";
+pub const PROFILE_VERSION: &str = "2.0";

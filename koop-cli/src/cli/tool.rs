@@ -31,7 +31,7 @@ pub const TOOL: ToolInfo = ToolInfo {
     // A toestand XML never changes at its URL: the commands that read one may read it from the
     // response cache (CACHE-1). Searches and version lists are never cached.
     cached: &[
-        crate::cli::commands::regeling::get::SPECS[0].path,
+        crate::cli::commands::regeling::toon::SPECS[0].path,
         crate::cli::commands::regeling::artikel::SPECS[0].path,
     ],
 };

@@ -87,11 +87,11 @@ fn the_second_artikel_reads_the_toestand_from_the_cache() {
 }
 
 #[test]
-fn regeling_get_shares_the_entry_of_artikel() {
+fn regeling_toon_shares_the_entry_of_artikel() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     run(sandbox.cmd(&fake), ARTIKEL).json();
-    let whole = envelope(&sandbox, &fake, &["regeling", "get", "BWBR0041330"]);
+    let whole = envelope(&sandbox, &fake, &["regeling", "toon", "BWBR0041330"]);
     assert_eq!(whole["provenance"]["cache"], "hit");
     assert_eq!(counts(&fake).0, 1);
 }
@@ -196,7 +196,7 @@ fn the_cap_evicts_the_least_recently_used() {
     let sandbox = Sandbox::new();
     // Three versions of about 3.3 KB each: room for two.
     let version = |date: &str| {
-        let args = ["regeling", "get", "BWBR9900001", "--peildatum", date];
+        let args = ["regeling", "toon", "BWBR9900001", "--peildatum", date];
         let mut cmd = sandbox.cmd(&fake);
         cmd.env("OVERHEID_CACHE_MAX_BYTES", "8500");
         run(cmd, args.iter().chain(&["--provenance"])).json()["provenance"]["cache"].clone()
@@ -268,8 +268,8 @@ fn a_failed_command_leaves_no_entry() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     // An HTML error page served as the toestand: refused, and not kept.
-    run(sandbox.cmd(&fake), ["regeling", "get", "BWBR9900006"]).error(76);
-    run(sandbox.cmd(&fake), ["regeling", "get", "BWBR9900006"]).error(76);
+    run(sandbox.cmd(&fake), ["regeling", "toon", "BWBR9900006"]).error(76);
+    run(sandbox.cmd(&fake), ["regeling", "toon", "BWBR9900006"]).error(76);
     assert_eq!(counts(&fake).0, 2);
     let dir = cache_dir(&sandbox);
     assert!(entries(&dir).is_empty());
@@ -293,8 +293,8 @@ fn no_secret_reaches_a_cache_file() {
         run(cmd, args.iter().chain(&["--provenance"])).json()["provenance"]["cache"].clone()
     };
     // An answer that echoes a held secret is never stored.
-    assert_eq!(with_key(&["regeling", "get", "BWBR9900011"]), "miss");
-    assert_eq!(with_key(&["regeling", "get", "BWBR9900011"]), "miss");
+    assert_eq!(with_key(&["regeling", "toon", "BWBR9900011"]), "miss");
+    assert_eq!(with_key(&["regeling", "toon", "BWBR9900011"]), "miss");
     // An answer without one is, and nothing in the directory names the secret.
     assert_eq!(with_key(&ARTIKEL), "miss");
     assert_eq!(with_key(&ARTIKEL), "hit");
@@ -355,7 +355,7 @@ fn geen_cache_is_shown_only_where_a_command_caches() {
     let sandbox = Sandbox::new();
     let help = |args: &[&str]| run(sandbox.bare(), args.iter().chain(&["--help"])).stdout;
     assert!(help(&["regeling", "artikel"]).contains("--geen-cache"));
-    assert!(help(&["regeling", "get"]).contains("--geen-cache"));
+    assert!(help(&["regeling", "toon"]).contains("--geen-cache"));
     assert!(!help(&["regeling", "zoek"]).contains("--geen-cache"));
     assert!(!help(&["regeling", "versies"]).contains("--geen-cache"));
     let discovery = sandbox.discovery();

@@ -25,7 +25,7 @@ fn disc_1_discovery_validates_and_writes_nothing() {
     let document = run(sandbox.bare(), ["--help", "--json"]).json();
     assert_valid("discovery.schema.json", &document);
     assert_eq!(document["name"], "kvk-cli");
-    assert_eq!(document["profile_version"], "1.0");
+    assert_eq!(document["profile_version"], "2.0");
     let written: Vec<_> = std::fs::read_dir(sandbox.path())
         .expect("sandbox")
         .collect();

@@ -108,7 +108,7 @@ pub(crate) fn discovery() -> Value {
     json!({
         "name": "profile-check",
         "version": env!("CARGO_PKG_VERSION"),
-        "profile_version": "1.0",
+        "profile_version": "2.0",
         "description": "Test een opdrachtregelprogramma tegen het overheid-CLI-profiel 1.0",
         "exit_codes": [
             {"code": 0, "name": "OK", "meaning": "elke MUST-controle geslaagd"},

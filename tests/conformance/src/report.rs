@@ -35,7 +35,7 @@ pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> V
         "program": session.program,
         "name": session.program_name(),
         "version": session.program_version(),
-        "profile_version": "1.0",
+        "profile_version": "2.0",
         "live": session.live,
         "duration_ms": elapsed.as_millis() as u64,
         "summary": {"pass": count("PASS"), "fail": count("FAIL"), "skip": count("SKIP"), "must_failed": must_failures(results)},

@@ -73,7 +73,7 @@ pub(super) fn checks() -> Vec<Check> {
             id: "upstream-timeout",
             rules: &["NET-2"],
             level: Level::Must,
-            title: "bron zwijgt: --timeout 1 geeft exit 124 TIMEOUT op tijd",
+            title: "bron zwijgt: --timeout 1 geeft exit 124 TIJDLIMIET_VERSTREKEN op tijd",
             run: transport::timeout,
         },
         Check {
