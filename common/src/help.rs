@@ -144,9 +144,10 @@ pub fn dutch(text: &str) -> String {
 }
 
 /// The fragments clap writes in English into rendered help, with their Dutch.
-pub const CLAP_ENGLISH: [(&str, &str); 6] = [
+pub const CLAP_ENGLISH: [(&str, &str); 7] = [
     ("[OPTIONS]", "[OPTIES]"),
     ("[possible values: ", "[mogelijke waarden: "),
+    ("Possible values:\n", "Mogelijke waarden:\n"),
     ("[default: ", "[standaard: "),
     ("[aliases: ", "[aliassen: "),
     ("[short aliases: ", "[korte aliassen: "),
@@ -317,6 +318,10 @@ mod tests {
         assert_eq!(
             dutch("Gebruik: t [OPTIONS] [default: 1] [possible values: a, b]"),
             "Gebruik: t [OPTIES] [standaard: 1] [mogelijke waarden: a, b]"
+        );
+        assert_eq!(
+            dutch("      Possible values:\n      - a: een"),
+            "      Mogelijke waarden:\n      - a: een"
         );
     }
 }

@@ -10,14 +10,20 @@ pub enum ProvenanceForm {
     /// Alle herkomstgegevens
     #[default]
     Full,
-    /// Alleen bron, URL, tijdstip en digest
+    /// Alleen bron, URL, tijdstip en digest (en of het uit de cache kwam)
     Compact,
 }
 
 /// The members of the compact provenance (PROV-1), in the order printed: what a caller
 /// needs to cite and check a result. A member named here that a result's provenance lacks is
 /// left out.
-pub const COMPACT_MEMBERS: &[&str] = &["source", "source_url", "retrieved_at", "response_sha256"];
+pub const COMPACT_MEMBERS: &[&str] = &[
+    "source",
+    "source_url",
+    "retrieved_at",
+    "response_sha256",
+    "cache",
+];
 
 /// Which environment the data comes from, so nobody mistakes test data for the register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -94,7 +94,12 @@ mod tests {
         let offered = &input["properties"]["param_json"];
         assert_eq!(offered["type"], "object");
         assert!(offered.get("format").is_none() && offered.get("x-stdin").is_none());
-        assert!(offered["description"].as_str().unwrap().contains("stdin"));
+        assert!(
+            offered["description"]
+                .as_str()
+                .unwrap()
+                .contains("JSON-waarde")
+        );
         assert_eq!(input["required"], json!(["param_json"]));
         for still_a_path in ["tweede", "tekst"] {
             assert_eq!(input["properties"][still_a_path]["format"], "path");

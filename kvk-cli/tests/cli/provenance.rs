@@ -155,9 +155,9 @@ fn prov_1_compact_provenance_is_the_full_one_cut_to_four_members() {
     let full = envelope(&fake, &sandbox, &["--fields", "naam"]);
     let result = run(
         sandbox.cmd(&fake.base()),
-        &[
+        [
             "basisprofiel",
-            "get",
+            "toon",
             "68750110",
             "--fields",
             "naam",
@@ -191,14 +191,14 @@ fn prov_1_compact_provenance_is_the_full_one_cut_to_four_members() {
     // The full form by name is the bare flag's.
     let named = run(
         sandbox.cmd(&fake.base()),
-        &["basisprofiel", "get", "68750110", "--provenance=full"],
+        ["basisprofiel", "toon", "68750110", "--provenance=full"],
     )
     .json();
     assert_valid("envelope.schema.json", &named);
     // Not a form: a usage error.
     let wrong = run(
         sandbox.cmd(&fake.base()),
-        &["basisprofiel", "get", "68750110", "--provenance=kort"],
+        ["basisprofiel", "toon", "68750110", "--provenance=kort"],
     );
     assert_eq!(wrong.code, 2, "{}", wrong.stderr);
 }

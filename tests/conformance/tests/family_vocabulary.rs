@@ -133,7 +133,11 @@ fn every_command_uses_the_settled_words() {
                 assert_eq!(properties["per_pagina"]["maximum"], 100, "{tool} {argv:?}");
                 assert_eq!(properties["pagina"]["minimum"], 1, "{tool} {argv:?}");
             }
-            for example in entry["_meta"]["examples"].as_array().expect("examples") {
+            // Examples are in the command's full entry (`<command> --help --json`, DISC-1).
+            let mut full_call = argv.clone();
+            full_call.extend(["--help", "--json"]);
+            let full = json(&run(tool, &full_call));
+            for example in full["_meta"]["examples"].as_array().expect("examples") {
                 for word in example.as_array().expect("example argv") {
                     let word = word.as_str().expect("word");
                     let flag = word.trim_start_matches("--");

@@ -59,9 +59,11 @@ impl<'a> Walk<'a> {
         Ok(false)
     }
 
-    /// Opens an article; in `All` mode it is rendered at once, otherwise decided when its number is known.
+    /// Opens an article; in `All` mode it is rendered at once, otherwise decided when its number is
+    /// known. Until then it is rendered too, so that text before its kop is not lost when it is the
+    /// one wanted.
     pub(super) fn begin_article(&mut self, start: &BytesStart<'a>) {
-        let active = matches!(self.want, Want::All);
+        let decided = matches!(self.want, Want::All);
         self.article = Some(ArticleState {
             qname: start.name().as_ref().to_vec(),
             stack_len: self.stack.len(),
@@ -69,16 +71,26 @@ impl<'a> Walk<'a> {
             variabel_deel: attribute(start, b"bwb-ng-variabel-deel"),
             pad: self.pad.clone(),
             kop: None,
-            decided: active,
-            active,
+            decided,
+            active: true,
             writer: self.writer(),
             lid: None,
             leden: Vec::new(),
         });
     }
 
-    /// Decides, once the number is known, whether the current article is rendered (`One`/`Numbers` modes).
+    /// Decides, once the number is known (its kop has been read), whether the current article is
+    /// rendered (`One`/`Numbers` modes). Content before the kop does not decide: the kop may still
+    /// name the article (as a full parse takes it), so the article stays undecided and rendered.
     pub(super) fn decide_article(&mut self) {
+        if self.article.as_ref().is_some_and(|a| a.kop.is_none()) {
+            return;
+        }
+        self.decide_article_now();
+    }
+
+    /// Decides with what is known now: at the article's end, its kop or label attribute.
+    fn decide_article_now(&mut self) {
         let Some(article) = self.article.as_mut() else {
             return;
         };
@@ -132,7 +144,7 @@ impl<'a> Walk<'a> {
 
     /// Closes the article: records its number and, when rendered, the finished [`Artikel`].
     pub(super) fn end_article(&mut self) {
-        self.decide_article();
+        self.decide_article_now();
         let Some(article) = self.article.take() else {
             return;
         };

@@ -137,3 +137,17 @@ proptest! {
         let _ = extract_artikel(body, "1");
     }
 }
+
+/// Found by `random_toestanden_give_clean_text`: content before an article's kop decided the article
+/// (as number "") in the streaming passes, while a full parse takes the kop's number.
+#[test]
+fn content_before_the_kop_does_not_decide_the_article() {
+    let doc = "<?xml version=\"1.0\"?><toestand bwb-id=\"BWBR0000001\" inwerkingtreding=\"2025-01-01\"><wetgeving soort=\"wet\"><intitule>T</intitule><artikel><nadruk></nadruk><kop><nr>A</nr></kop><al>een</al></artikel><artikel><nadruk>vooraf</nadruk><kop><nr>B</nr></kop><al>twee</al></artikel></wetgeving></toestand>";
+    assert_eq!(artikel_nummers(doc.as_bytes()).unwrap(), ["A", "B"]);
+    let law = parse_toestand(doc.as_bytes()).unwrap();
+    for nummer in ["A", "B"] {
+        let one = extract_artikel(doc.as_bytes(), nummer).expect("known number is found");
+        let full = law.artikelen.iter().find(|a| a.nummer == nummer).unwrap();
+        assert_eq!(&one.artikel, full);
+    }
+}
