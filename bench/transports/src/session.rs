@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use test_support::jwt::Signer;
 use test_support::lines::LineChild;
 
 use crate::tasks::{Call, TASKS, Task};
@@ -235,10 +236,18 @@ enum Mcp {
     /// stdio, 2026-07-28 requests (per-request `_meta`): the data once, and the compact
     /// provenance asked for per call (`nl.overheid/provenance`).
     StdioLean,
-    /// Streamable HTTP (`--http 127.0.0.1:0 --insecure-no-auth`), 2026-07-28 as `StdioLean`, with
-    /// form elicitation: a mutation is approved by answering the bridge's input request.
+    /// Streamable HTTP (`--http 127.0.0.1:0`), 2026-07-28 as `StdioLean`, with form elicitation: a
+    /// mutation is approved by answering the bridge's input request. The company comes from a
+    /// bearer token (an Ed25519 key made here, its JWKS given to the bridge), as in production:
+    /// the listed tools have no `kvk_nummer`, so the calls leave out the session's own number, and a
+    /// question about another company is refused by design.
     Http,
 }
+
+/// The company of the HTTP variant's bearer token: the fakes' first company.
+const SESSION_COMPANY: &str = "68750110";
+const TOKEN_ISSUER: &str = "https://login.bench.invalid";
+const TOKEN_AUDIENCE: &str = "https://mcp.bench.invalid/mcp";
 
 /// The per-request `_meta` of a 2026-07-28 client.
 fn modern_meta(capabilities: Value) -> Value {
@@ -256,6 +265,7 @@ enum Connection {
         client: reqwest::blocking::Client,
         url: String,
         next_id: i64,
+        token: String,
     },
 }
 
@@ -284,9 +294,28 @@ impl Connection {
                 }
             }
             Mcp::Http => {
+                let signer = Signer::new("bench");
+                let jwks = setup.work.join("jwks.json");
+                std::fs::write(&jwks, json!({"keys": [signer.jwk()]}).to_string())
+                    .expect("the JWKS is written");
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .expect("a clock after 1970")
+                    .as_secs();
+                let token = signer.token(&json!({
+                    "iss": TOKEN_ISSUER, "aud": TOKEN_AUDIENCE, "exp": now + 3600,
+                    "kvk_nummer": SESSION_COMPANY,
+                }));
                 let mut command = setup.command("overheid-mcp");
                 command
-                    .args(["--http", "127.0.0.1:0", "--insecure-no-auth"])
+                    .args(["--http", "127.0.0.1:0", "--auth-jwks"])
+                    .arg(&jwks)
+                    .args([
+                        "--auth-issuer",
+                        TOKEN_ISSUER,
+                        "--auth-audience",
+                        TOKEN_AUDIENCE,
+                    ])
                     .stdout(Stdio::null())
                     .stderr(Stdio::piped());
                 let mut child = command.spawn().expect("overheid-mcp --http starts");
@@ -311,6 +340,7 @@ impl Connection {
                     client,
                     url,
                     next_id: 1,
+                    token,
                 }
             }
         }
@@ -329,8 +359,15 @@ impl Connection {
                 client,
                 url,
                 next_id,
+                token,
                 ..
             } => {
+                // The session's company is the token's, never an argument (spec §14.1).
+                if let Some(arguments) = params["arguments"].as_object_mut()
+                    && arguments.get("kvk_nummer").and_then(Value::as_str) == Some(SESSION_COMPANY)
+                {
+                    arguments.remove("kvk_nummer");
+                }
                 let capabilities = json!({"elicitation": {}});
                 params["_meta"] = merged(&modern_meta(capabilities), extra_meta);
                 let body =
@@ -340,6 +377,7 @@ impl Connection {
                     .post(url.as_str())
                     .header("content-type", "application/json")
                     .header("accept", "application/json, text/event-stream")
+                    .header("authorization", format!("Bearer {token}"))
                     .header("mcp-protocol-version", "2026-07-28")
                     .header("mcp-method", method);
                 if let Some(name) = body["params"]["name"].as_str() {

@@ -6,10 +6,10 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use base64::Engine;
-use jsonwebtoken::{Algorithm, EncodingKey, Header};
-use ring::signature::{Ed25519KeyPair, KeyPair};
 use serde_json::{Value, json};
+
+#[allow(unused_imports)] // not every test binary that includes the harness signs tokens
+pub use test_support::jwt::Signer;
 
 /// A running HTTP bridge.
 pub struct HttpBridge {
@@ -156,46 +156,6 @@ pub fn post(
         status,
         headers,
         body,
-    }
-}
-
-/// An Ed25519 signing key with its JWKS entry.
-pub struct Signer {
-    pkcs8: Vec<u8>,
-    public: Vec<u8>,
-    pub kid: String,
-}
-
-impl Signer {
-    pub fn new(kid: &str) -> Signer {
-        let rng = ring::rand::SystemRandom::new();
-        let pkcs8 = Ed25519KeyPair::generate_pkcs8(&rng)
-            .unwrap()
-            .as_ref()
-            .to_vec();
-        let public = Ed25519KeyPair::from_pkcs8(&pkcs8)
-            .unwrap()
-            .public_key()
-            .as_ref()
-            .to_vec();
-        Signer {
-            pkcs8,
-            public,
-            kid: kid.to_string(),
-        }
-    }
-
-    /// This key as a JWK.
-    pub fn jwk(&self) -> Value {
-        json!({"kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": self.kid,
-               "x": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&self.public)})
-    }
-
-    /// A signed JWT with these claims.
-    pub fn token(&self, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some(self.kid.clone());
-        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&self.pkcs8)).unwrap()
     }
 }
 

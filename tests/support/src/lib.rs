@@ -30,6 +30,7 @@
 
 pub mod cli;
 pub mod golden;
+pub mod jwt;
 pub mod koop;
 pub mod kvk;
 pub mod lines;
