@@ -5,7 +5,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("regelingen");
+    // Read when the script runs, not when it was compiled: a build script built in another
+    // checkout sharing the target directory must not read that checkout's files.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "build scripts get their paths from cargo"
+    )]
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest_dir).join("regelingen");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .expect("regelingen/ is readable")

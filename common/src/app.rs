@@ -15,6 +15,7 @@
 //!    the exit is 74 (124 when the deadline passed).
 
 use std::ffi::OsString;
+use std::mem::ManuallyDrop;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -66,10 +67,20 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         let _ = printer.stdout(&printer.render(&document));
         return ExitCode::SUCCESS;
     }
-    let cmd = command::<C>(info);
-    let matches = match cmd.clone().try_get_matches_from(&args) {
+    // Parsed with the bare tree; it lives until the process ends, since freeing
+    // it would only cost time. Help and usage errors are shown from the dressed
+    // tree (examples, exit codes, hidden options), which only they need.
+    let mut parser = ManuallyDrop::new(crate::cli::parser::<C>(info));
+    let matches = match parser.try_get_matches_from_mut(&args) {
         Ok(m) => m,
-        Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
+        Err(err) if err.kind() == ErrorKind::DisplayVersion => {
+            return clap_error(err, &parser, &args, &early, &trace);
+        }
+        Err(err) => {
+            let cmd = command::<C>(info);
+            let err = cmd.clone().try_get_matches_from(&args).err().unwrap_or(err);
+            return clap_error(err, &cmd, &args, &early, &trace);
+        }
     };
     if let Some(("cache", sub)) = matches.subcommand() {
         let dry_run = sub
@@ -82,7 +93,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
             Err(err) => report_early(&err, &early, &trace),
         };
     }
-    if let Some(text) = help::utility(&cmd, &matches) {
+    if let Some(text) = help::utility(|| command::<C>(info), &matches) {
         return match text.and_then(|text| early.stdout(&text)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => report_early(&err, &early, &trace),
@@ -98,7 +109,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     };
     let tool = match Cli::<C>::from_arg_matches(&matches) {
         Ok(t) => t,
-        Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
+        Err(err) => return clap_error(err, &command::<C>(info), &args, &early, &trace),
     };
     let globals = tool.global.clone();
     let printer = Printer::new(
@@ -122,13 +133,15 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
     // Under `--dry-run` the plan is the output, so the plan schema decides.
-    let schema = if globals.dry_run {
-        serde_json::from_str(crate::plan::PLAN_SCHEMA).unwrap_or_default()
-    } else {
-        spec.output_schema()
+    let schema = || {
+        if globals.dry_run {
+            serde_json::from_str(crate::plan::PLAN_SCHEMA).unwrap_or_default()
+        } else {
+            spec.output_schema()
+        }
     };
     let (selection, bad_fields) = match globals.fields.as_deref() {
-        Some(text) => match Selection::parse(text, &schema) {
+        Some(text) => match Selection::parse(text, &schema()) {
             Ok(sel) => (Some(sel), None),
             Err(err) => (None, Some(err)),
         },

@@ -155,18 +155,22 @@ pub const CLAP_ENGLISH: [(&str, &str); 7] = [
 ];
 
 /// What a utility command prints on stdout, if one was chosen; a `help`
-/// for an unknown command is a usage error with a suggestion.
-pub fn utility(cmd: &Command, matches: &ArgMatches) -> Option<Result<String, Problem>> {
+/// for an unknown command is a usage error with a suggestion. `dressed`
+/// builds the tool's dressed tree ([`crate::cli::command`]), only for these.
+pub fn utility(
+    dressed: impl FnOnce() -> Command,
+    matches: &ArgMatches,
+) -> Option<Result<String, Problem>> {
     let (name, sub) = matches.subcommand()?;
     match name {
         "completions" => {
             let shell = *sub.get_one::<clap_complete::Shell>("shell")?;
-            Some(Ok(completion_script(cmd, shell)))
+            Some(Ok(completion_script(&dressed(), shell)))
         }
-        "man" => Some(man_page(cmd)),
+        "man" => Some(man_page(&dressed())),
         "help" => {
             let words: Vec<&String> = sub.get_many("commando").into_iter().flatten().collect();
-            Some(help_of(cmd, &words))
+            Some(help_of(&dressed(), &words))
         }
         _ => None,
     }
