@@ -24,6 +24,17 @@ cargo build --release --quiet -p regelrecht-cli -p regelrecht-engine --bins --ex
 bin=target/release/regelrecht-cli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The reference engine's two harnesses (in process, and one evaluation per process), built
+# against the checkout in REGELRECHT_REFERENCE_DIR into its own target directory.
+refbin=
+if [ -n "${REGELRECHT_REFERENCE_DIR:-}" ] && [ -f "$REGELRECHT_REFERENCE_DIR/packages/engine/Cargo.toml" ]; then
+  ref=$work/reference
+  cp -r bench/regelrecht/reference "$ref"
+  sed -i "s|REFERENCE_DIR|$REGELRECHT_REFERENCE_DIR|" "$ref/Cargo.toml"
+  reftarget=${REGELRECHT_REFERENCE_TARGET:-$REGELRECHT_REFERENCE_DIR/target-bench}
+  cargo build --release --quiet --manifest-path "$ref/Cargo.toml" --target-dir "$reftarget"
+  refbin=$reftarget/release
+fi
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl"
 
 target/release/examples/batch_throughput --genereer "$cases" >"$work/cases.jsonl"
@@ -42,18 +53,13 @@ end=$(date +%s.%N)
 lines=$(wc -l <"$work/out.jsonl")
 awk -v n="$lines" -v a="$start" -v b="$end" 'BEGIN { printf "| regelrecht-cli evalueer --batch (heel proces) | %.0f |\n", n / (b - a) }'
 
-if [ -n "${REGELRECHT_REFERENCE_DIR:-}" ] && [ -f "$REGELRECHT_REFERENCE_DIR/packages/engine/Cargo.toml" ]; then
-  ref=$work/reference
-  cp -r bench/regelrecht/reference "$ref"
-  sed -i "s|REFERENCE_DIR|$REGELRECHT_REFERENCE_DIR|" "$ref/Cargo.toml"
-  cargo build --release --quiet --manifest-path "$ref/Cargo.toml" --target-dir "$work/ref-target"
+if [ -n "$refbin" ]; then
   bal=regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml
-  refout=$("$work/ref-target/release/regelrecht-reference-bench" "$bal" besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 "$work/cases.jsonl")
+  refout=$("$refbin/regelrecht-reference-bench" "$bal" besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 "$work/cases.jsonl")
   echo "| referentie-engine, in proces | $(echo "$refout" | num engine_per_s) |"
 else
   echo "| referentie-engine | overgeslagen: niet lokaal beschikbaar (zet REGELRECHT_REFERENCE_DIR op een checkout van MinBZK/regelrecht) |"
 fi
-
 echo
 echo "## één wet, heel proces"
 echo
@@ -62,14 +68,25 @@ cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
 small="$bin evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $work/klein"
 bal="$bin evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
 cross="$bin evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
-hyperfine -N --warmup 20 --runs 200 --export-json "$work/lat.json" \
-  -n "evalueer, één kleine wet (--corpus met één bestand)" "$small" \
-  -n "evalueer, ingebouwde Bal" "$bal" \
-  -n "evalueer, cross-law, hele corpus" "$cross" >/dev/null
+runs=(-n "evalueer, één kleine wet (--corpus met één bestand)" "$small"
+      -n "evalueer, ingebouwde Bal" "$bal"
+      -n "evalueer, cross-law, hele corpus" "$cross")
+if [ -n "$refbin" ]; then
+  # The same three evaluations, one per process, through the reference engine (its laws given
+  # as files: the small one, the Bal, the whole corpus).
+  reval=$refbin/regelrecht-reference-evaluate
+  balparams='{"elektriciteitsverbruik_kwh":60000,"aardgasverbruik_m3":1000,"betreft_gebruiksfunctie_bbl":false,"alleen_hernieuwbare_energie_op_locatie":false,"is_activiteit_artikel_3_3a_lid_1_onder_a":false,"is_activiteit_artikel_3_3a_lid_1_onder_b":false}'
+  runs+=(-n "referentie, één kleine wet" "$reval test_untranslatables toegekende_toeslag 2025-06-01 {} $(find "$work/klein" -name '*.yaml')"
+         -n "referentie, Bal" "$reval besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 $balparams regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml"
+         -n "referentie, cross-law, hele corpus" "$reval wet_op_de_zorgtoeslag standaardpremie 2025-01-01 {} $(find "$corpus" -name '*.yaml' | sort | tr '\n' ' ')")
+fi
+hyperfine -N --warmup 20 --runs 200 --export-json "$work/lat.json" "${runs[@]}" >/dev/null
 echo '| commando | mediaan (ms) | gemiddeld (ms) | min (ms) | doel |'
 echo '|---|---:|---:|---:|---|'
 jq -r '.results[] | [.command, (.median*1000), (.mean*1000), (.min*1000)] | @tsv' "$work/lat.json" |
 while IFS=$'\t' read -r name median mean min; do
-  case "$name" in *kleine*) t="<= 1.3 ms mediaan" ;; *) t="-" ;; esac
+  case "$name" in evalueer*kleine*) t="<= 1.3 ms mediaan" ;; *) t="-" ;; esac
   printf '| %s | %.2f | %.2f | %.2f | %s |\n' "$name" "$median" "$mean" "$min" "$t"
 done
+echo
+echo "belasting (uptime): $(uptime | sed 's/.*load average: //')"

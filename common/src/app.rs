@@ -70,7 +70,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     // Parsed with the bare tree; it lives until the process ends, since freeing
     // it would only cost time. Help and usage errors are shown from the dressed
     // tree (examples, exit codes, hidden options), which only they need.
-    let mut parser = ManuallyDrop::new(crate::cli::parser::<C>(info));
+    let mut parser = ManuallyDrop::new(crate::cli::parser::<C>(info, Some(&args)));
     let matches = match parser.try_get_matches_from_mut(&args) {
         Ok(m) => m,
         Err(err) if err.kind() == ErrorKind::DisplayVersion => {

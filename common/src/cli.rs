@@ -2,6 +2,7 @@
 //! the built clap command with the utility commands and Dutch help (DISC-20).
 
 use crate::error::Problem;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -188,7 +189,8 @@ impl GlobalArgs {
 /// none caches, positionals listed
 /// in usage order (rule DISC-20).
 pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
-    let mut cmd = parser::<C>(info);
+    let cmd = parser::<C>(info, None).after_help(crate::help::exit_code_table(info.name));
+    let mut cmd = in_dutch(cmd);
     cmd.build();
     crate::help::dress(&mut cmd, C::SPECS, info.cached);
     cmd
@@ -199,13 +201,12 @@ pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
 /// clap builds only the commands on the parsed path. Every invocation is a new
 /// process, so building and dressing the whole tree was most of the start-up of
 /// a call (`--version` of regelrecht-cli: 2.5 M instructions, 1.5 M of them clap).
-pub fn parser<C: Commands>(info: &ToolInfo) -> clap::Command {
+pub fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -> clap::Command {
     let cmd = Cli::<C>::command()
         .name(info.name)
         .version(info.version)
         .about(info.description)
         .long_about(info.help)
-        .after_help(crate::help::exit_code_table(info.name))
         .arg_required_else_help(true)
         .disable_help_subcommand(true)
         .disable_help_flag(true)
@@ -227,7 +228,38 @@ pub fn parser<C: Commands>(info: &ToolInfo) -> clap::Command {
         )
         .subcommands(crate::help::utility_commands())
         .subcommands(crate::help::cache_command(info));
-    in_dutch(cmd)
+    hyphen_values(cmd, words)
+}
+
+/// A command's option value may start with `-` (`--naam -Donald`). With `words`, only the
+/// commands named among them are changed: clap parses no other, and rewriting every
+/// command's arguments was the largest allocation of a call.
+fn hyphen_values(cmd: clap::Command, words: Option<&[OsString]>) -> clap::Command {
+    let cmd = cmd.mut_args(|arg| {
+        let value_option =
+            !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
+        if value_option {
+            arg.allow_hyphen_values(true)
+        } else {
+            arg
+        }
+    });
+    let named: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|sub| {
+            words.is_none_or(|words| {
+                words.iter().any(|word| {
+                    word.to_str().is_some_and(|word| {
+                        sub.get_name() == word || sub.get_all_aliases().any(|a| a == word)
+                    })
+                })
+            })
+        })
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    named.into_iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, |sub| hyphen_values(sub, words))
+    })
 }
 
 /// Plain `--help` in Dutch: headings and template (rule DISC-20).
@@ -238,14 +270,6 @@ pub(crate) fn in_dutch(cmd: clap::Command) -> clap::Command {
     .subcommand_help_heading("Opdrachten")
     .subcommand_value_name("OPDRACHT")
     .mut_args(|arg| {
-        // A command's option value may start with `-` (`--naam -Donald`).
-        let value_option =
-            !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
-        let arg = if value_option {
-            arg.allow_hyphen_values(true)
-        } else {
-            arg
-        };
         let heading = if arg.is_positional() {
             "Argumenten"
         } else if arg.is_global_set() {
@@ -319,7 +343,7 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn built() -> clap::Command {
-        let mut cmd = in_dutch(Cli::<ProbeCommands>::command());
+        let mut cmd = in_dutch(hyphen_values(Cli::<ProbeCommands>::command(), None));
         cmd.build();
         cmd
     }

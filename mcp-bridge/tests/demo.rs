@@ -137,13 +137,22 @@ fn mutation_proposes_then_confirms_by_digest_without_a_session() {
         .unwrap()
         .clone();
     assert!(maak["inputSchema"]["properties"]["confirm"].is_object());
-    // Only hints that differ from MCP's defaults are listed; readOnlyHint's default is false.
-    assert!(
-        maak["annotations"]
-            .get("readOnlyHint")
-            .is_none_or(|hint| hint == false),
-        "{maak}"
-    );
+    // The CLI's annotations with only the hints that differ from MCP's defaults (this fixture
+    // lists every hint): no readOnlyHint, whose default is false, on a mutating tool.
+    let output = std::process::Command::new(demo_cli())
+        .args(["--help", "--json"])
+        .output()
+        .unwrap();
+    let discovery: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let entry = discovery["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "notitie_maak")
+        .expect("notitie_maak in discovery");
+    let listed = common::discovery::mcp_annotations(entry["annotations"].as_object().unwrap());
+    assert_eq!(maak["annotations"], listed, "{maak}");
+    assert!(maak["annotations"].get("readOnlyHint").is_none(), "{maak}");
 
     let arguments = json!({"id": "n1", "tekst": "hallo", "label": ["b", "a"]});
     let proposal = demo.bridge.call("demo__notitie_maak", arguments.clone());

@@ -5,6 +5,7 @@ mod harness;
 
 use serde_json::{Value, json};
 use test_support::FakeServer;
+use test_support::cli::discovery;
 use test_support::kvk::special;
 
 use harness::{Bridge, kvk_cli};
@@ -35,14 +36,6 @@ fn setup() -> Option<Setup> {
         server,
         audit,
     })
-}
-
-fn discovery(kvk: &std::path::Path) -> Value {
-    let output = std::process::Command::new(kvk)
-        .args(["--help", "--json"])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 #[test]
@@ -251,4 +244,44 @@ fn without_tool_options_it_serves_the_family_found_next_to_itself() {
             .iter()
             .any(|p| n.starts_with(p))
     }));
+}
+
+/// PROV-1 over MCP: `_meta["nl.overheid/provenance"] = "compact"` gives only the compact members
+/// (the CLI ran with `--provenance=compact`); any other value is refused before anything runs.
+#[test]
+fn a_client_may_ask_for_the_compact_provenance() {
+    let Some(mut setup) = setup() else { return };
+    let call = |form: &str| {
+        json!({
+            "name": "kvk__basisprofiel_toon",
+            "arguments": {"kvk_nummer": "68750110"},
+            "_meta": {"nl.overheid/provenance": form}
+        })
+    };
+    let result = setup.bridge.request("tools/call", call("compact"));
+    assert_eq!(result["isError"], false, "{result}");
+    let provenance = result["_meta"]["nl.overheid/provenance"]
+        .as_object()
+        .expect("provenance");
+    for name in provenance.keys() {
+        assert!(
+            common::provenance::COMPACT_MEMBERS.contains(&name.as_str()),
+            "{name} is not a compact member"
+        );
+    }
+    for name in ["source_url", "retrieved_at", "response_sha256"] {
+        assert!(
+            provenance.contains_key(name),
+            "{name} missing: {provenance:?}"
+        );
+    }
+    let full = setup.bridge.request("tools/call", call("full"));
+    assert_eq!(full["_meta"]["nl.overheid/provenance"]["tool"], "kvk-cli");
+    let error = setup.bridge.request_error("tools/call", call("kort"));
+    assert_eq!(error["code"], -32602, "{error}");
+    assert_eq!(
+        setup.server.requests().len(),
+        2,
+        "the refused call reached no source"
+    );
 }

@@ -250,3 +250,15 @@ fn dry_6_plan_headers_describe_the_real_request() {
     assert!(lower.contains(&"user-agent".to_owned()), "{headers:?}");
     assert!(lower.contains(&"traceparent".to_owned()), "{headers:?}");
 }
+
+/// An option's value may start with `-` (`--naam -Donald`): the value, not an unknown flag,
+/// through the parser every call uses (which rewrites only the commands named on the line).
+#[test]
+fn an_option_value_may_start_with_a_hyphen() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let shown = plan(&fake, &sandbox, &["zoek", "--naam", "-Donald"]);
+    assert_eq!(shown["arguments"]["naam"], "-Donald");
+    let hidden_alias = plan(&fake, &sandbox, &["zoeken", "--naam", "-Donald"]);
+    assert_eq!(hidden_alias["arguments"]["naam"], "-Donald");
+}

@@ -14,6 +14,7 @@ use crate::error::LoadError;
 use crate::law::Law;
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -100,7 +101,9 @@ pub struct LawFile {
     pub(crate) declares_implements: bool,
     pub(crate) declares_hooks: bool,
     pub(crate) declares_overrides: bool,
-    text: String,
+    text: Cow<'static, str>,
+    /// The same law as JSON, for a built-in law ([`crate::builtin::BUILTIN_JSON`]).
+    json: Option<&'static str>,
     limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
@@ -112,13 +115,13 @@ impl LawFile {
     fn new(origin: Origin, text: String, limits: Limits) -> Result<LawFile, LoadError> {
         check_flow_depth(&origin, &text, limits.max_flow_depth)?;
         let header = scan_header(&text);
-        LawFile::indexed(origin, text, header, limits)
+        LawFile::indexed(origin, Cow::Owned(text), header, limits)
     }
 
     /// A law file whose header is already known.
     fn indexed(
         origin: Origin,
-        text: String,
+        text: Cow<'static, str>,
         header: Header,
         limits: Limits,
     ) -> Result<LawFile, LoadError> {
@@ -140,6 +143,7 @@ impl LawFile {
             valid_from: header.valid_from.clone(),
             valid_to: header.valid_to.clone(),
             text,
+            json: None,
             limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
@@ -165,7 +169,10 @@ impl LawFile {
         self.parsed
             .get_or_init(|| {
                 self.limits.check_deadline(&self.origin)?;
-                let law = parse_law(&self.origin, &self.text)?;
+                let law = match self.json {
+                    Some(json) => parse_prepared(&self.origin, json)?,
+                    None => parse_law(&self.origin, &self.text)?,
+                };
                 if law.id != self.id {
                     return Err(LoadError::new(
                         &self.origin,
@@ -241,8 +248,17 @@ impl Corpus {
         for (name, text) in crate::builtin::BUILTIN_LAWS {
             let origin = Origin::Builtin(name);
             // Built-in laws are tested to load; a failure here is a programming error.
-            match LawFile::indexed(origin, text.to_string(), builtin_header(name), self.limits) {
-                Ok(file) => self.insert(file),
+            let json = crate::builtin::BUILTIN_JSON
+                .iter()
+                .find(|(json_name, _)| json_name == name)
+                .map(|(_, json)| *json);
+            match LawFile::indexed(
+                origin,
+                Cow::Borrowed(text),
+                builtin_header(name),
+                self.limits,
+            ) {
+                Ok(file) => self.insert(LawFile { json, ..file }),
                 Err(e) => panic!("ingebouwde wet {name} is ongeldig: {e}"),
             }
         }
@@ -605,6 +621,11 @@ fn plain_scalar(rest: &str) -> Option<String> {
 }
 
 /// Fully parses a law text, reporting the line of any problem.
+/// A built-in law from its JSON form (tested to equal its YAML).
+fn parse_prepared(origin: &Origin, json: &str) -> Result<Law, LoadError> {
+    serde_json::from_str(json).map_err(|e| LoadError::new(origin, None, e.to_string()))
+}
+
 pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
     let law: Law = serde_yaml_ng::from_str(text).map_err(|e| {
         let line = e.location().map(|l| l.line());
@@ -703,6 +724,27 @@ mod tests {
             let origin = Origin::Builtin(name);
             check_flow_depth(&origin, text, Limits::default().max_flow_depth).expect(name);
         }
+    }
+
+    #[test]
+    fn a_builtin_law_reads_the_same_from_its_json_as_from_its_yaml() {
+        assert_eq!(
+            crate::builtin::BUILTIN_JSON.len(),
+            crate::builtin::BUILTIN_LAWS.len()
+        );
+        for (name, text) in crate::builtin::BUILTIN_LAWS {
+            let origin = Origin::Builtin(name);
+            let json = crate::builtin::BUILTIN_JSON
+                .iter()
+                .find(|(json_name, _)| json_name == name)
+                .map(|(_, json)| *json)
+                .expect(name);
+            let from_yaml = parse_law(&origin, text).expect(name);
+            let from_json = parse_prepared(&origin, json).expect(name);
+            assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"), "{name}");
+        }
+        let corpus = Corpus::with_builtins();
+        assert!(corpus.files.iter().all(|file| file.json.is_some()));
     }
 
     #[test]

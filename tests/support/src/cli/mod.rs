@@ -32,7 +32,7 @@ pub use budget::{DISCOVERY_BUDGET, check_discovery_budget, check_discovery_withi
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use family::family_dir;
 pub use json::{canonical, compact_document, keys, sha256_hex};
-pub use run::{Run, run};
+pub use run::{Run, discovery, run};
 pub use sandbox::Sandbox;
 pub use schema::{assert_valid, assert_valid_against, schema};
 pub use shared_args::{check_kvk_nummer, check_peildatum};

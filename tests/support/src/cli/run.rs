@@ -114,3 +114,9 @@ impl Run {
         error
     }
 }
+
+/// The root discovery document of `program` (`--help --json`), checked to be one compact
+/// JSON document on a clean exit.
+pub fn discovery(program: &std::path::Path) -> Value {
+    run(Command::new(program), ["--help", "--json"]).json()
+}
