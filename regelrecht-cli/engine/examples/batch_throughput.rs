@@ -47,7 +47,8 @@ fn main() {
         None => generate(cases),
     };
     let corpus = Corpus::with_builtins();
-    let engine = Engine::new(&corpus);
+    // Nobody reads the trace here (as in `evalueer --batch` without `--uitleg`).
+    let engine = Engine::new(&corpus).tracing(false);
     let date = parse_iso_date("2026-01-01").expect("datum");
     let law = corpus
         .select(LAW, date)

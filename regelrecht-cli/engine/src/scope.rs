@@ -19,7 +19,8 @@ pub(crate) struct ArticleScope<'a> {
     pub date: NaiveDate,
     pub law: &'a str,
     pub article: &'a str,
-    pub used: RefCell<Vec<(String, Value)>>,
+    /// The variables read, in order (only when the evaluation is traced).
+    pub used: RefCell<Option<Vec<(String, Value)>>>,
 }
 
 /// `$referencedate` as an object with `year`, `month`, `day` and `iso`.
@@ -86,9 +87,9 @@ impl Scope for ArticleScope<'_> {
         for key in parts {
             value = property(&value, key, path)?;
         }
-        self.used
-            .borrow_mut()
-            .push((path.to_string(), value.clone()));
+        if let Some(used) = self.used.borrow_mut().as_mut() {
+            used.push((path.to_string(), value.clone()));
+        }
         Ok(value)
     }
 }

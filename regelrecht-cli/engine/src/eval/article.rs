@@ -37,19 +37,21 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         article: &'c Article,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
         stage: &str,
     ) -> Result<ArticleResult, EvalError> {
         let verdict = untranslatable::check(self.mode, law, article)?;
         for warning in verdict.warnings {
-            let mut n = node(
-                TraceKind::Article,
-                &article.number,
-                &law.id,
-                Some(&article.number),
-            );
-            n.message = Some(warning.clone());
-            self.trace.borrow_mut().leaf(n);
+            self.leaf(|| {
+                let mut n = node(
+                    TraceKind::Article,
+                    &article.number,
+                    &law.id,
+                    Some(&article.number),
+                );
+                n.message = Some(warning.clone());
+                n
+            });
             if !self.warnings.contains(&warning) {
                 self.warnings.push(warning);
             }
@@ -60,14 +62,14 @@ impl<'c> Run<'c> {
         let exec = article.execution();
 
         // 1. Inputs with a source (unless given as parameters).
-        let inputs = self.resolve_inputs(file, law, article, &params, definitions)?;
+        let inputs = self.resolve_inputs(file, law, article, params, definitions)?;
         let mut values = inputs.values;
         let mut resolved_inputs = inputs.resolved;
         let unresolved_external = inputs.unresolved_external;
         let taints = verdict.taints || inputs.tainted;
 
         // 2. Open terms (IoC).
-        let open_terms = self.open_terms(law, article, &params)?;
+        let open_terms = self.open_terms(law, article, params)?;
         resolved_inputs.extend(open_terms.clone());
         values.extend(open_terms);
 
@@ -148,7 +150,7 @@ impl<'c> Run<'c> {
             date: self.date,
             law: &law.id,
             article: &article.number,
-            used: RefCell::new(Vec::new()),
+            used: RefCell::new(self.tracing.then(Vec::new)),
         }
     }
 
@@ -173,22 +175,24 @@ impl<'c> Run<'c> {
             unresolved_external,
         );
         let result = ops::eval(&action.expr, &scope);
-        let mut n = node(
-            TraceKind::Action,
-            &action.output,
-            &law.id,
-            Some(&article.number),
-        );
-        n.operation = match &action.expr {
-            Expr::Op(op) => Some(op.name().to_string()),
-            _ => None,
-        };
-        n.used = scope.used.into_inner();
-        match &result {
-            Ok(v) => n.value = Some(v.clone()),
-            Err(e) => n.message = Some(e.kind.to_string()),
-        }
-        self.trace.borrow_mut().leaf(n);
+        self.leaf(|| {
+            let mut n = node(
+                TraceKind::Action,
+                &action.output,
+                &law.id,
+                Some(&article.number),
+            );
+            n.operation = match &action.expr {
+                Expr::Op(op) => Some(op.name().to_string()),
+                _ => None,
+            };
+            n.used = scope.used.into_inner().unwrap_or_default();
+            match &result {
+                Ok(v) => n.value = Some(v.clone()),
+                Err(e) => n.message = Some(e.kind.to_string()),
+            }
+            n
+        });
         result.map_err(|e| e.within(format!("{}#{}", law.id, action.output)))
     }
 }

@@ -43,17 +43,20 @@ impl Run<'_> {
                 continue;
             }
             let hparams = declared_params(harticle, values);
-            let mut n = node(
-                TraceKind::Hook,
-                &harticle.number,
-                &hlaw.id,
-                Some(&harticle.number),
-            );
-            n.message = Some(format!("{hook_point} bij {legal_character} (fase {stage})"));
+            let n = || {
+                let mut n = node(
+                    TraceKind::Hook,
+                    &harticle.number,
+                    &hlaw.id,
+                    Some(&harticle.number),
+                );
+                n.message = Some(format!("{hook_point} bij {legal_character} (fase {stage})"));
+                n
+            };
             let result = self.traced_nested(
                 n,
                 key,
-                |run| run.execute(hfile, hlaw, harticle, hparams, "BESLUIT"),
+                |run| run.execute(hfile, hlaw, harticle, &hparams, "BESLUIT"),
                 |_| None,
             )?;
             for (name, value) in &result.outputs {

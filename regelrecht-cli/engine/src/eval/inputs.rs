@@ -72,30 +72,35 @@ impl<'c> Run<'c> {
                 tainted |= self.is_tainted(regulation, output);
                 value
             } else if source.output.is_some() {
-                let value = self.internal(file, law, output, &input.name, params.clone())?;
+                let value = self.internal(file, law, output, &input.name, params)?;
                 tainted |= self.is_tainted(&law.id, output);
                 value
             } else if let Some(value) = self.data.and_then(|d| d.lookup(&input.name, &values)) {
-                let mut n = node(
-                    TraceKind::Input,
-                    &input.name,
-                    &law.id,
-                    Some(&article.number),
-                );
-                n.message = Some("uit een externe gegevensbron".to_string());
-                n.value = Some(value.clone());
-                self.trace.borrow_mut().leaf(n);
+                self.leaf(|| {
+                    let mut n = node(
+                        TraceKind::Input,
+                        &input.name,
+                        &law.id,
+                        Some(&article.number),
+                    );
+                    n.message = Some("uit een externe gegevensbron".to_string());
+                    n.value = Some(value.clone());
+                    n
+                });
                 value
             } else {
                 unresolved_external.insert(input.name.clone());
-                let mut n = node(
-                    TraceKind::Input,
-                    &input.name,
-                    &law.id,
-                    Some(&article.number),
-                );
-                n.message = Some("externe gegevensbron: niet als parameter gegeven".to_string());
-                self.trace.borrow_mut().leaf(n);
+                self.leaf(|| {
+                    let mut n = node(
+                        TraceKind::Input,
+                        &input.name,
+                        &law.id,
+                        Some(&article.number),
+                    );
+                    n.message =
+                        Some("externe gegevensbron: niet als parameter gegeven".to_string());
+                    n
+                });
                 continue;
             };
             resolved.insert(input.name.clone(), value.clone());
@@ -118,14 +123,13 @@ impl<'c> Run<'c> {
         params: BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
         let key = format!("{regulation}#{output}");
-        let n = node(TraceKind::CrossLaw, input, regulation, None);
         self.traced_nested(
-            n,
+            || node(TraceKind::CrossLaw, input, regulation, None),
             key,
             |run| {
                 let file = run.select(regulation)?;
                 let law = file.law()?;
-                run.output_of(file, law, output, params)
+                run.output_of(file, law, output, &params)
             },
             |v| Some(v.clone()),
         )
@@ -138,12 +142,11 @@ impl<'c> Run<'c> {
         law: &'c Law,
         output: &str,
         input: &str,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
         let key = format!("{}#{output}", law.id);
-        let n = node(TraceKind::InternalInput, input, &law.id, None);
         self.traced_nested(
-            n,
+            || node(TraceKind::InternalInput, input, &law.id, None),
             key,
             |run| run.output_of(file, law, output, params),
             |v| Some(v.clone()),

@@ -80,7 +80,8 @@ pub struct Evaluation {
     pub basis: Vec<Basis>,
     /// Inputs resolved from other laws, open terms or same-law outputs, by name.
     pub resolved_inputs: BTreeMap<String, Value>,
-    /// What was evaluated.
+    /// What was evaluated (its root only when the engine does not trace, see
+    /// [`Engine::tracing`]).
     pub trace: TraceNode,
     /// How each output in `all_outputs` came about: `direct`, `override` or `hook` (the
     /// reference engine's "reactive").
@@ -98,6 +99,7 @@ pub struct Engine<'c> {
     corpus: &'c Corpus,
     mode: UntranslatableMode,
     data: Option<&'c DataSources>,
+    tracing: bool,
 }
 
 impl<'c> Engine<'c> {
@@ -107,7 +109,17 @@ impl<'c> Engine<'c> {
             corpus,
             mode: UntranslatableMode::default(),
             data: None,
+            tracing: true,
         }
+    }
+
+    /// The same engine building the trace ([`Evaluation::trace`], the trace of an error) or
+    /// not: without it an evaluation's trace is its root only, with the answer as value. On by
+    /// default; a caller that never reads the trace turns it off (it is most of the work on a
+    /// small law).
+    pub fn tracing(mut self, on: bool) -> Engine<'c> {
+        self.tracing = on;
+        self
     }
 
     /// The same engine with another untranslatable mode (RFC-012).
@@ -146,6 +158,7 @@ impl<'c> Engine<'c> {
         );
         run.mode = self.mode;
         run.data = self.data;
+        run.tracing = self.tracing;
         let result = self.evaluate_in(&mut run, request, stage);
         tracing::attach(run.into_trace(), result)
     }
@@ -171,7 +184,7 @@ impl<'c> Engine<'c> {
         let mut provenance = BTreeMap::new();
         let mut tainted = BTreeSet::new();
         for article in articles {
-            let result = run.execute(file, law, article, request.params.clone(), stage)?;
+            let result = run.execute(file, law, article, &request.params, stage)?;
             outputs.extend(result.outputs.clone());
             resolved_inputs.extend(result.resolved_inputs.clone());
             provenance.extend(result.provenance.clone());

@@ -40,12 +40,14 @@ impl<'c> Run<'c> {
         resolved: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
         let key = format!("open_term:{}#{}#{}", law.id, article.number, term.id);
-        let n = node(
-            TraceKind::OpenTerm,
-            &term.id,
-            &law.id,
-            Some(&article.number),
-        );
+        let n = || {
+            node(
+                TraceKind::OpenTerm,
+                &term.id,
+                &law.id,
+                Some(&article.number),
+            )
+        };
         self.traced_nested(
             n,
             key,
@@ -68,7 +70,7 @@ impl<'c> Run<'c> {
                         )));
                     }
                     let iparams = declared_params(iarticle, params);
-                    let result = run.execute(ifile, ilaw, iarticle, iparams, "BESLUIT")?;
+                    let result = run.execute(ifile, ilaw, iarticle, &iparams, "BESLUIT")?;
                     return result.outputs.get(&term.id).cloned().ok_or_else(|| {
                         EvalError::invalid(format!(
                             "implementatie {} artikel {} levert open norm '{}' niet",

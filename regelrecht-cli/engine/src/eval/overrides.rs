@@ -41,15 +41,18 @@ impl Run<'_> {
                 continue;
             }
             let oparams = declared_params(oarticle, values);
-            let mut n = node(TraceKind::Override, &name, &olaw.id, Some(&oarticle.number));
-            n.message = Some(format!(
-                "vervangt {}#{name} van artikel {}",
-                law.id, article.number
-            ));
+            let n = || {
+                let mut n = node(TraceKind::Override, &name, &olaw.id, Some(&oarticle.number));
+                n.message = Some(format!(
+                    "vervangt {}#{name} van artikel {}",
+                    law.id, article.number
+                ));
+                n
+            };
             let result = self.traced_nested(
                 n,
                 key,
-                |run| run.execute(ofile, olaw, oarticle, oparams, "BESLUIT"),
+                |run| run.execute(ofile, olaw, oarticle, &oparams, "BESLUIT"),
                 |_| None,
             )?;
             if let Some(value) = result.outputs.get(&name) {

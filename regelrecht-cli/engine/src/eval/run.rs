@@ -11,7 +11,7 @@ use crate::trace::{TraceBuilder, TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
 use super::tracing::node;
@@ -41,8 +41,11 @@ pub(super) struct Run<'c> {
     pub(super) contextual_law: String,
     /// Keys of the resolutions under way, outermost first.
     stack: Vec<String>,
-    cache: HashMap<String, Rc<ArticleResult>>,
+    /// The articles executed so far (few per evaluation: a list beats hashing a key).
+    cache: Vec<Executed<'c>>,
     pub(super) trace: RefCell<TraceBuilder>,
+    /// Whether the trace is built (when off, only its root is).
+    pub(super) tracing: bool,
     /// How untranslatable constructs are handled.
     pub(super) mode: UntranslatableMode,
     /// External data for inputs with `source: {}` not given as parameters.
@@ -67,23 +70,32 @@ pub(super) fn output_not_found(law: &str, output: &str) -> EvalError {
     })
 }
 
-fn cache_key(
-    law: &LawFile,
-    article: &str,
-    params: &BTreeMap<String, Value>,
-    stage: &str,
-) -> String {
-    use std::fmt::Write;
-    // One buffer, no intermediate strings: this runs for every article execution.
-    let mut key = String::with_capacity(64 + params.len() * 24);
-    let _ = write!(key, "{}@{:?}#{article}|{stage}|", law.id, law.valid_from);
-    for (i, (k, v)) in params.iter().enumerate() {
-        if i > 0 {
-            key.push('\u{0}');
-        }
-        let _ = write!(key, "{k}={v}");
+/// One article execution done in this evaluation: which version and article, at which stage,
+/// with which parameters, and what it yielded.
+struct Executed<'c> {
+    file: &'c LawFile,
+    article: &'c Article,
+    stage: String,
+    params: BTreeMap<String, Value>,
+    result: Rc<ArticleResult>,
+}
+
+impl Executed<'_> {
+    /// Whether this is the execution of `article` of `file` at `stage` with `params` (the
+    /// same law version and article number, compared by value).
+    fn is(
+        &self,
+        file: &LawFile,
+        article: &Article,
+        stage: &str,
+        params: &BTreeMap<String, Value>,
+    ) -> bool {
+        self.article.number == article.number
+            && self.stage == stage
+            && self.file.id == file.id
+            && self.file.valid_from == file.valid_from
+            && self.params == *params
     }
-    key
 }
 
 impl<'c> Run<'c> {
@@ -99,8 +111,9 @@ impl<'c> Run<'c> {
             date,
             contextual_law: contextual_law.to_string(),
             stack: Vec::new(),
-            cache: HashMap::new(),
+            cache: Vec::new(),
             trace: RefCell::new(TraceBuilder::new(root)),
+            tracing: true,
             mode: UntranslatableMode::default(),
             data: None,
             tainted: HashSet::new(),
@@ -179,20 +192,19 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         article: &'c Article,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
         stage: &str,
     ) -> Result<Rc<ArticleResult>, EvalError> {
-        let key = cache_key(file, &article.number, &params, stage);
-        if let Some(hit) = self.cache.get(&key) {
-            self.trace.borrow_mut().leaf(node(
-                TraceKind::Cached,
-                &law.id,
-                &law.id,
-                Some(&article.number),
-            ));
-            return Ok(Rc::clone(hit));
+        let hit = self
+            .cache
+            .iter()
+            .find(|e| e.is(file, article, stage, params))
+            .map(|e| Rc::clone(&e.result));
+        if let Some(hit) = hit {
+            self.leaf(|| node(TraceKind::Cached, &law.id, &law.id, Some(&article.number)));
+            return Ok(hit);
         }
-        let trace_node = node(TraceKind::Article, &law.id, &law.id, Some(&article.number));
+        let trace_node = || node(TraceKind::Article, &law.id, &law.id, Some(&article.number));
         let result = self.traced(
             trace_node,
             |run| run.execute_uncached(file, law, article, params, stage),
@@ -202,7 +214,13 @@ impl<'c> Run<'c> {
             self.tainted.insert(format!("{}#{output}", law.id));
         }
         let result = Rc::new(result);
-        self.cache.insert(key, Rc::clone(&result));
+        self.cache.push(Executed {
+            file,
+            article,
+            stage: stage.to_string(),
+            params: params.clone(),
+            result: Rc::clone(&result),
+        });
         Ok(result)
     }
 
@@ -212,7 +230,7 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         output: &str,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
         let article = article_for_output(law, output)?;
         let result = self.execute(file, law, article, params, "BESLUIT")?;

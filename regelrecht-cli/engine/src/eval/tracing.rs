@@ -49,14 +49,25 @@ pub(super) fn attach(
 }
 
 impl Run<'_> {
-    /// Runs `f` under `node`; the node gets `value` of the result, or the error's message.
+    /// Adds the leaf `node` (built only when this evaluation is traced) to the open node.
+    pub(super) fn leaf(&self, node: impl FnOnce() -> TraceNode) {
+        if self.tracing {
+            self.trace.borrow_mut().leaf(node());
+        }
+    }
+
+    /// Runs `f` under `node` (built only when this evaluation is traced); the node gets
+    /// `value` of the result, or the error's message.
     pub(super) fn traced<T>(
         &mut self,
-        node: TraceNode,
+        node: impl FnOnce() -> TraceNode,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
         value: impl Fn(&T) -> Option<Value>,
     ) -> Result<T, EvalError> {
-        self.trace.borrow_mut().push(node);
+        if !self.tracing {
+            return f(self);
+        }
+        self.trace.borrow_mut().push(node());
         let result = f(self);
         match &result {
             Ok(v) => self.trace.borrow_mut().pop(value(v), None),
@@ -68,7 +79,7 @@ impl Run<'_> {
     /// Runs `f` under `node` with `key` on the resolution stack (see [`Run::nested`]).
     pub(super) fn traced_nested<T>(
         &mut self,
-        node: TraceNode,
+        node: impl FnOnce() -> TraceNode,
         key: String,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
         value: impl Fn(&T) -> Option<Value>,
