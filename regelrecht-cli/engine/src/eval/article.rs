@@ -10,7 +10,7 @@ use crate::expr::Expr;
 use crate::law::{Action, Article, Definition, Law};
 use crate::load::LawFile;
 use crate::ops;
-use crate::scope::ArticleScope;
+use crate::scope::{ArticleScope, Vars};
 use crate::trace::TraceKind;
 use crate::units;
 use crate::value::Value;
@@ -18,10 +18,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Only the parameters an article declares (least privilege for implementations, hooks and overrides).
-pub(super) fn declared_params(
-    article: &Article,
-    values: &BTreeMap<String, Value>,
-) -> BTreeMap<String, Value> {
+pub(super) fn declared_params(article: &Article, values: Vars<'_>) -> BTreeMap<String, Value> {
     article
         .execution()
         .iter()
@@ -63,21 +60,23 @@ impl<'c> Run<'c> {
 
         // 1. Inputs with a source (unless given as parameters).
         let inputs = self.resolve_inputs(file, law, article, params, definitions)?;
-        let mut values = inputs.values;
         let mut resolved_inputs = inputs.resolved;
         let unresolved_external = inputs.unresolved_external;
         let taints = verdict.taints || inputs.tainted;
 
         // 2. Open terms (IoC).
         let open_terms = self.open_terms(law, article, params)?;
-        resolved_inputs.extend(open_terms.clone());
-        values.extend(open_terms);
+        resolved_inputs.extend(open_terms);
+        let mut values = Vars {
+            inputs: &resolved_inputs,
+            ..Vars::params(params)
+        };
 
         // 3. Hooks before the actions.
         let produces = exec.and_then(|e| e.produces.as_ref());
         let mut provenance = BTreeMap::new();
-        let pre = self.fire_hooks("pre_actions", produces, stage, &values, &mut provenance)?;
-        values.extend(pre.clone());
+        let pre = self.fire_hooks("pre_actions", produces, stage, values, &mut provenance)?;
+        values.hooks = &pre;
 
         // 4. Actions, in order.
         let mut outputs = BTreeMap::new();
@@ -93,7 +92,7 @@ impl<'c> Run<'c> {
                 action,
                 &outputs,
                 definitions,
-                &values,
+                values,
                 &unresolved_external,
             )?;
             provenance.insert(
@@ -104,21 +103,30 @@ impl<'c> Run<'c> {
         }
 
         // 5. Hooks after the actions; they see the outputs too.
-        let mut post_values = values.clone();
-        post_values.extend(outputs.clone());
+        let post_values = Vars {
+            outputs: &outputs,
+            ..values
+        };
         let post = self.fire_hooks(
             "post_actions",
             produces,
             stage,
-            &post_values,
+            post_values,
             &mut provenance,
         )?;
+
+        // 6. Overrides by the law being evaluated (lex specialis), of the actions' and the
+        // hooks' outputs; they read what the hooks after the actions read.
+        let names: BTreeSet<&str> = [&outputs, &post, &pre]
+            .into_iter()
+            .flat_map(|m| m.keys().map(String::as_str))
+            .collect();
+        let replaced = self.apply_overrides(law, article, post_values, &names, &mut provenance)?;
+        drop(names);
         for (name, value) in post.into_iter().chain(pre) {
             outputs.entry(name).or_insert(value);
         }
-
-        // 6. Overrides by the law being evaluated (lex specialis).
-        self.apply_overrides(law, article, &post_values, &mut outputs, &mut provenance)?;
+        outputs.extend(replaced);
         let tainted = if taints {
             outputs.keys().cloned().collect()
         } else {
@@ -134,10 +142,10 @@ impl<'c> Run<'c> {
 
     /// The variables visible to the actions of `article`.
     pub(super) fn scope<'s>(
-        &self,
+        &'s self,
         law: &'s Law,
         article: &'s Article,
-        values: &'s BTreeMap<String, Value>,
+        values: Vars<'s>,
         definitions: &'s BTreeMap<String, Definition>,
         outputs: &'s BTreeMap<String, Value>,
         unresolved_external: &'s BTreeSet<String>,
@@ -148,6 +156,7 @@ impl<'c> Run<'c> {
             values,
             unresolved_external,
             date: self.date,
+            date_iso: &self.date_iso,
             law: &law.id,
             article: &article.number,
             used: RefCell::new(self.tracing.then(Vec::new)),
@@ -163,7 +172,7 @@ impl<'c> Run<'c> {
         action: &Action,
         outputs: &BTreeMap<String, Value>,
         definitions: &BTreeMap<String, Definition>,
-        values: &BTreeMap<String, Value>,
+        values: Vars<'_>,
         unresolved_external: &BTreeSet<String>,
     ) -> Result<Value, EvalError> {
         let scope = self.scope(

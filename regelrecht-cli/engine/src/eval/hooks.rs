@@ -4,16 +4,17 @@
 //! wins, then the later version.
 
 use super::article::declared_params;
-use super::run::{Provenance, Run};
+use super::run::{Key, Provenance, Run};
 use super::tracing::node;
 use crate::error::EvalError;
 use crate::law::{Law, Produces};
 use crate::resolve;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::BTreeMap;
 
-impl Run<'_> {
+impl<'c> Run<'c> {
     /// Fires the hooks at `hook_point` (`pre_actions` or `post_actions`) for an article that
     /// `produces`; returns their outputs and records their provenance where none is known yet.
     pub(super) fn fire_hooks(
@@ -21,7 +22,7 @@ impl Run<'_> {
         hook_point: &str,
         produces: Option<&Produces>,
         stage: &str,
-        values: &BTreeMap<String, Value>,
+        values: Vars<'_>,
         provenance: &mut Provenance,
     ) -> Result<BTreeMap<String, Value>, EvalError> {
         let mut out: BTreeMap<String, Value> = BTreeMap::new();
@@ -38,8 +39,11 @@ impl Run<'_> {
             decision_type,
             stage,
         )? {
-            let key = format!("hook:{}#{}", hlaw.id, harticle.number);
-            if self.is_resolving(&key) {
+            let key = Key::Hook {
+                law: &hlaw.id,
+                article: &harticle.number,
+            };
+            if self.is_resolving(key) {
                 continue;
             }
             let hparams = declared_params(harticle, values);

@@ -2,20 +2,19 @@
 //! source's parameter mapping), other outputs of the same law, or external data that must be
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
-use super::run::Run;
+use super::run::{Key, Run};
 use super::tracing::node;
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
 use crate::load::LawFile;
 use crate::ops;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The values an article's inputs make available.
+/// The values an article's inputs make available (besides its parameters).
 pub(super) struct Inputs {
-    /// Parameters and resolved inputs, by name.
-    pub(super) values: BTreeMap<String, Value>,
     /// Inputs resolved from other laws or same-law outputs, by name.
     pub(super) resolved: BTreeMap<String, Value>,
     /// Inputs from an external source that were not given as parameters.
@@ -35,7 +34,6 @@ impl<'c> Run<'c> {
         params: &BTreeMap<String, Value>,
         definitions: &BTreeMap<String, Definition>,
     ) -> Result<Inputs, EvalError> {
-        let mut values = params.clone();
         let mut resolved = BTreeMap::new();
         let mut unresolved_external = BTreeSet::new();
         let mut tainted = false;
@@ -50,10 +48,14 @@ impl<'c> Run<'c> {
             let value = if let Some(regulation) = &source.regulation {
                 let no_outputs = BTreeMap::new();
                 let target_params = {
+                    let vars = Vars {
+                        inputs: &resolved,
+                        ..Vars::params(params)
+                    };
                     let scope = self.scope(
                         law,
                         article,
-                        &values,
+                        vars,
                         definitions,
                         &no_outputs,
                         &unresolved_external,
@@ -75,7 +77,13 @@ impl<'c> Run<'c> {
                 let value = self.internal(file, law, output, &input.name, params)?;
                 tainted |= self.is_tainted(&law.id, output);
                 value
-            } else if let Some(value) = self.data.and_then(|d| d.lookup(&input.name, &values)) {
+            } else if let Some(value) = self.data.and_then(|d| {
+                let vars = Vars {
+                    inputs: &resolved,
+                    ..Vars::params(params)
+                };
+                d.lookup(&input.name, &vars.to_map())
+            }) {
                 self.leaf(|| {
                     let mut n = node(
                         TraceKind::Input,
@@ -103,11 +111,9 @@ impl<'c> Run<'c> {
                 });
                 continue;
             };
-            resolved.insert(input.name.clone(), value.clone());
-            values.insert(input.name.clone(), value);
+            resolved.insert(input.name.clone(), value);
         }
         Ok(Inputs {
-            values,
             resolved,
             unresolved_external,
             tainted,
@@ -117,12 +123,15 @@ impl<'c> Run<'c> {
     /// `output` of the law `regulation` in force, for `input`.
     fn cross_law(
         &mut self,
-        regulation: &str,
-        output: &str,
+        regulation: &'c str,
+        output: &'c str,
         input: &str,
         params: BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        let key = format!("{regulation}#{output}");
+        let key = Key::Output {
+            law: regulation,
+            output,
+        };
         self.traced_nested(
             || node(TraceKind::CrossLaw, input, regulation, None),
             key,
@@ -140,11 +149,14 @@ impl<'c> Run<'c> {
         &mut self,
         file: &'c LawFile,
         law: &'c Law,
-        output: &str,
+        output: &'c str,
         input: &str,
         params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        let key = format!("{}#{output}", law.id);
+        let key = Key::Output {
+            law: &law.id,
+            output,
+        };
         self.traced_nested(
             || node(TraceKind::InternalInput, input, &law.id, None),
             key,

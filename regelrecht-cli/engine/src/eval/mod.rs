@@ -154,6 +154,7 @@ impl<'c> Engine<'c> {
             self.corpus,
             request.date,
             &request.law_id,
+            &request.params,
             tracing::root(request),
         );
         run.mode = self.mode;
@@ -163,10 +164,10 @@ impl<'c> Engine<'c> {
         tracing::attach(run.into_trace(), result)
     }
 
-    fn evaluate_in(
+    fn evaluate_in<'r>(
         &self,
-        run: &mut Run<'c>,
-        request: &Request,
+        run: &mut Run<'r>,
+        request: &'r Request,
         stage: &str,
     ) -> Result<Evaluation, EvalError> {
         let file = run.select(&request.law_id)?;

@@ -3,41 +3,46 @@
 //! that article declares.
 
 use super::article::declared_params;
-use super::run::{Provenance, Run};
+use super::run::{Key, Provenance, Run};
 use super::tracing::node;
 use crate::error::EvalError;
 use crate::law::{Article, Law};
 use crate::resolve;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-impl Run<'_> {
-    /// Replaces each of `outputs` of `article` that the contextual law overrides, and records
-    /// the override as its provenance. `values` are what the overriding article may read.
+impl<'c> Run<'c> {
+    /// The replacement of each output of `article` (`names`) that the contextual law
+    /// overrides, recording the override as its provenance. `values` are what the overriding
+    /// article may read.
     pub(super) fn apply_overrides(
         &mut self,
         law: &Law,
         article: &Article,
-        values: &BTreeMap<String, Value>,
-        outputs: &mut BTreeMap<String, Value>,
+        values: Vars<'_>,
+        names: &BTreeSet<&str>,
         provenance: &mut Provenance,
-    ) -> Result<(), EvalError> {
-        let names: Vec<String> = outputs.keys().cloned().collect();
-        for name in names {
+    ) -> Result<BTreeMap<String, Value>, EvalError> {
+        let mut replaced = BTreeMap::new();
+        for &name in names {
             let found = resolve::override_for(
                 self.corpus,
                 self.date,
-                &self.contextual_law,
+                self.contextual_law,
                 &law.id,
                 &article.number,
-                &name,
+                name,
             )?;
             let Some((ofile, olaw, oarticle)) = found else {
                 continue;
             };
-            let key = format!("override:{}#{}", olaw.id, oarticle.number);
-            if self.is_resolving(&key) {
+            let key = Key::Override {
+                law: &olaw.id,
+                article: &oarticle.number,
+            };
+            if self.is_resolving(key) {
                 continue;
             }
             let oparams = declared_params(oarticle, values);
@@ -55,11 +60,14 @@ impl Run<'_> {
                 |run| run.execute(ofile, olaw, oarticle, &oparams, "BESLUIT"),
                 |_| None,
             )?;
-            if let Some(value) = result.outputs.get(&name) {
-                outputs.insert(name.clone(), value.clone());
-                provenance.insert(name, (olaw.id.clone(), oarticle.number.clone(), "override"));
+            if let Some(value) = result.outputs.get(name) {
+                replaced.insert(name.to_string(), value.clone());
+                provenance.insert(
+                    name.to_string(),
+                    (olaw.id.clone(), oarticle.number.clone(), "override"),
+                );
             }
         }
-        Ok(())
+        Ok(replaced)
     }
 }

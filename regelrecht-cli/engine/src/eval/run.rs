@@ -10,6 +10,7 @@ use crate::load::{Corpus, LawFile, Selection};
 use crate::trace::{TraceBuilder, TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
@@ -37,10 +38,14 @@ pub(super) struct ArticleResult {
 pub(super) struct Run<'c> {
     pub(super) corpus: &'c Corpus,
     pub(super) date: NaiveDate,
+    /// `date` as `YYYY-MM-DD` (`$referencedate.iso`).
+    pub(super) date_iso: String,
     /// The law being evaluated; only its overrides apply.
-    pub(super) contextual_law: String,
+    pub(super) contextual_law: &'c str,
+    /// The request's parameters: executions with them keep no copy in the cache.
+    request_params: &'c BTreeMap<String, Value>,
     /// Keys of the resolutions under way, outermost first.
-    stack: Vec<String>,
+    stack: Vec<Key<'c>>,
     /// The articles executed so far (few per evaluation: a list beats hashing a key).
     cache: Vec<Executed<'c>>,
     pub(super) trace: RefCell<TraceBuilder>,
@@ -70,13 +75,45 @@ pub(super) fn output_not_found(law: &str, output: &str) -> EvalError {
     })
 }
 
+/// A resolution under way, on the stack that detects cycles; shown (in a cycle's path and an
+/// error's context) as `law#output`, `hook:law#article`, `override:law#article` or
+/// `open_term:law#article#term`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Key<'k> {
+    /// An output of a law (cross-law or same-law input).
+    Output { law: &'k str, output: &'k str },
+    /// A hook article firing.
+    Hook { law: &'k str, article: &'k str },
+    /// An overriding article.
+    Override { law: &'k str, article: &'k str },
+    /// An open term of an article.
+    OpenTerm {
+        law: &'k str,
+        article: &'k str,
+        term: &'k str,
+    },
+}
+
+impl std::fmt::Display for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Output { law, output } => write!(f, "{law}#{output}"),
+            Key::Hook { law, article } => write!(f, "hook:{law}#{article}"),
+            Key::Override { law, article } => write!(f, "override:{law}#{article}"),
+            Key::OpenTerm { law, article, term } => {
+                write!(f, "open_term:{law}#{article}#{term}")
+            }
+        }
+    }
+}
+
 /// One article execution done in this evaluation: which version and article, at which stage,
 /// with which parameters, and what it yielded.
 struct Executed<'c> {
     file: &'c LawFile,
     article: &'c Article,
     stage: String,
-    params: BTreeMap<String, Value>,
+    params: Cow<'c, BTreeMap<String, Value>>,
     result: Rc<ArticleResult>,
 }
 
@@ -94,7 +131,7 @@ impl Executed<'_> {
             && self.stage == stage
             && self.file.id == file.id
             && self.file.valid_from == file.valid_from
-            && self.params == *params
+            && (std::ptr::eq(&*self.params, params) || *self.params == *params)
     }
 }
 
@@ -103,13 +140,16 @@ impl<'c> Run<'c> {
     pub(super) fn new(
         corpus: &'c Corpus,
         date: NaiveDate,
-        contextual_law: &str,
+        contextual_law: &'c str,
+        request_params: &'c BTreeMap<String, Value>,
         root: TraceNode,
     ) -> Run<'c> {
         Run {
             corpus,
             date,
-            contextual_law: contextual_law.to_string(),
+            date_iso: crate::load::iso_date(date),
+            contextual_law,
+            request_params,
             stack: Vec::new(),
             cache: Vec::new(),
             trace: RefCell::new(TraceBuilder::new(root)),
@@ -153,19 +193,19 @@ impl<'c> Run<'c> {
     }
 
     /// Whether the resolution `key` is under way (hooks and overrides do not re-enter).
-    pub(super) fn is_resolving(&self, key: &str) -> bool {
-        self.stack.iter().any(|k| k == key)
+    pub(super) fn is_resolving(&self, key: Key<'_>) -> bool {
+        self.stack.iter().any(|k| *k == key)
     }
 
     /// Runs `f` with `key` on the resolution stack; a key already on the stack is a cycle.
     pub(super) fn nested<T>(
         &mut self,
-        key: String,
+        key: Key<'c>,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
         if let Some(pos) = self.stack.iter().position(|k| *k == key) {
-            let mut path = self.stack[pos..].to_vec();
-            path.push(key);
+            let mut path: Vec<String> = self.stack[pos..].iter().map(Key::to_string).collect();
+            path.push(key.to_string());
             return Err(EvalError::new(ErrorKind::Cycle { path }));
         }
         if self.stack.len() >= MAX_NESTING {
@@ -173,10 +213,11 @@ impl<'c> Run<'c> {
                 "verwijzingen zijn dieper genest dan {MAX_NESTING} niveaus"
             )));
         }
-        self.stack.push(key.clone());
+        self.stack.push(key);
         let result = f(self);
         self.stack.pop();
         result.map_err(|e| {
+            let key = key.to_string();
             if e.context.first() == Some(&key) {
                 e
             } else {
@@ -218,7 +259,11 @@ impl<'c> Run<'c> {
             file,
             article,
             stage: stage.to_string(),
-            params: params.clone(),
+            params: if std::ptr::eq(params, self.request_params) {
+                Cow::Borrowed(self.request_params)
+            } else {
+                Cow::Owned(params.clone())
+            },
             result: Rc::clone(&result),
         });
         Ok(result)

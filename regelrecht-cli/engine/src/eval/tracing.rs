@@ -2,7 +2,7 @@
 //! step so its node records the value or the error, and attaching the finished tree to the
 //! evaluation or to the error.
 
-use super::run::Run;
+use super::run::{Key, Run};
 use super::{Evaluation, Request};
 use crate::error::EvalError;
 use crate::trace::{TraceBuilder, TraceKind, TraceNode};
@@ -48,7 +48,7 @@ pub(super) fn attach(
     }
 }
 
-impl Run<'_> {
+impl<'c> Run<'c> {
     /// Adds the leaf `node` (built only when this evaluation is traced) to the open node.
     pub(super) fn leaf(&self, node: impl FnOnce() -> TraceNode) {
         if self.tracing {
@@ -80,7 +80,7 @@ impl Run<'_> {
     pub(super) fn traced_nested<T>(
         &mut self,
         node: impl FnOnce() -> TraceNode,
-        key: String,
+        key: Key<'c>,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
         value: impl Fn(&T) -> Option<Value>,
     ) -> Result<T, EvalError> {
