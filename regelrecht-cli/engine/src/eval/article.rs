@@ -36,7 +36,7 @@ impl<'c> Run<'c> {
         article: &'c Article,
         params: &BTreeMap<String, Value>,
         stage: &str,
-    ) -> Result<ArticleResult, EvalError> {
+    ) -> Result<ArticleResult<'c>, EvalError> {
         let verdict = untranslatable::check(self.mode, law, article)?;
         for warning in verdict.warnings {
             self.leaf(|| {
@@ -97,7 +97,7 @@ impl<'c> Run<'c> {
             )?;
             provenance.insert(
                 action.output.clone(),
-                (law.id.clone(), article.number.clone(), "direct"),
+                (law.id.as_str(), article.number.as_str(), "direct"),
             );
             outputs.insert(action.output.clone(), value);
         }

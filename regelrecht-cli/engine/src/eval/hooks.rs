@@ -23,7 +23,7 @@ impl<'c> Run<'c> {
         produces: Option<&Produces>,
         stage: &str,
         values: Vars<'_>,
-        provenance: &mut Provenance,
+        provenance: &mut Provenance<'c>,
     ) -> Result<BTreeMap<String, Value>, EvalError> {
         let mut out: BTreeMap<String, Value> = BTreeMap::new();
         let Some(legal_character) = produces.and_then(|p| p.legal_character.as_deref()) else {
@@ -78,8 +78,8 @@ impl<'c> Run<'c> {
                     sources.insert(name.clone(), hlaw);
                     out.insert(name.clone(), value.clone());
                     provenance.entry(name.clone()).or_insert((
-                        hlaw.id.clone(),
-                        harticle.number.clone(),
+                        hlaw.id.as_str(),
+                        harticle.number.as_str(),
                         "hook",
                     ));
                 }

@@ -23,7 +23,7 @@ impl<'c> Run<'c> {
         article: &Article,
         values: Vars<'_>,
         names: &BTreeSet<&str>,
-        provenance: &mut Provenance,
+        provenance: &mut Provenance<'c>,
     ) -> Result<BTreeMap<String, Value>, EvalError> {
         let mut replaced = BTreeMap::new();
         for &name in names {
@@ -64,7 +64,7 @@ impl<'c> Run<'c> {
                 replaced.insert(name.to_string(), value.clone());
                 provenance.insert(
                     name.to_string(),
-                    (olaw.id.clone(), oarticle.number.clone(), "override"),
+                    (olaw.id.as_str(), oarticle.number.as_str(), "override"),
                 );
             }
         }

@@ -22,14 +22,14 @@ const MAX_NESTING: usize = 64;
 
 /// Per output: the `$id` of the law and the article that produced it, and how (`direct`,
 /// `override` or `hook`).
-pub(super) type Provenance = BTreeMap<String, (String, String, &'static str)>;
+pub(super) type Provenance<'c> = BTreeMap<String, (&'c str, &'c str, &'static str)>;
 
 /// What executing one article yields.
 #[derive(Debug, Clone)]
-pub(super) struct ArticleResult {
+pub(super) struct ArticleResult<'c> {
     pub(super) outputs: BTreeMap<String, Value>,
     pub(super) resolved_inputs: BTreeMap<String, Value>,
-    pub(super) provenance: Provenance,
+    pub(super) provenance: Provenance<'c>,
     /// Outputs tainted as untranslatable (propagate mode).
     pub(super) tainted: BTreeSet<String>,
 }
@@ -114,7 +114,7 @@ struct Executed<'c> {
     article: &'c Article,
     stage: String,
     params: Cow<'c, BTreeMap<String, Value>>,
-    result: Rc<ArticleResult>,
+    result: Rc<ArticleResult<'c>>,
 }
 
 impl Executed<'_> {
@@ -235,7 +235,7 @@ impl<'c> Run<'c> {
         article: &'c Article,
         params: &BTreeMap<String, Value>,
         stage: &str,
-    ) -> Result<Rc<ArticleResult>, EvalError> {
+    ) -> Result<Rc<ArticleResult<'c>>, EvalError> {
         let hit = self
             .cache
             .iter()
