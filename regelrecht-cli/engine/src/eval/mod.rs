@@ -24,6 +24,7 @@ use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use untranslatable::UntranslatableMode;
 
 /// What to evaluate.
@@ -168,7 +169,7 @@ impl<'c> Engine<'c> {
         &self,
         run: &mut Run<'r>,
         request: &'r Request,
-        stage: &str,
+        stage: &'r str,
     ) -> Result<Evaluation, EvalError> {
         let file = run.select(&request.law_id)?;
         let law = file.law()?;
@@ -184,12 +185,28 @@ impl<'c> Engine<'c> {
         let mut resolved_inputs = BTreeMap::new();
         let mut provenance = BTreeMap::new();
         let mut tainted = BTreeSet::new();
+        let mut results = Vec::with_capacity(articles.len());
         for article in articles {
-            let result = run.execute(file, law, article, &request.params, stage)?;
-            outputs.extend(result.outputs.clone());
-            resolved_inputs.extend(result.resolved_inputs.clone());
-            provenance.extend(result.provenance.clone());
-            tainted.extend(result.tainted.iter().cloned());
+            results.push(run.execute(file, law, article, &request.params, stage)?);
+        }
+        // Nothing executes after this: without the cache's references the results are moved
+        // out rather than copied (unless one article's result serves twice).
+        run.forget_executions();
+        for result in results {
+            match Rc::try_unwrap(result) {
+                Ok(result) => {
+                    outputs.extend(result.outputs);
+                    resolved_inputs.extend(result.resolved_inputs);
+                    provenance.extend(result.provenance);
+                    tainted.extend(result.tainted);
+                }
+                Err(result) => {
+                    outputs.extend(result.outputs.clone());
+                    resolved_inputs.extend(result.resolved_inputs.clone());
+                    provenance.extend(result.provenance.clone());
+                    tainted.extend(result.tainted.iter().cloned());
+                }
+            }
         }
         let mut wanted = BTreeMap::new();
         let mut basis = Vec::new();
@@ -215,8 +232,8 @@ impl<'c> Engine<'c> {
             resolved_inputs,
             trace: TraceNode::new(TraceKind::Evaluation, ""),
             provenance: provenance
-                .iter()
-                .map(|(k, (_, _, how))| (k.clone(), *how))
+                .into_iter()
+                .map(|(k, (_, _, how))| (k, how))
                 .collect(),
             tainted,
             warnings: std::mem::take(&mut run.warnings),

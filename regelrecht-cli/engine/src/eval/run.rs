@@ -112,7 +112,7 @@ impl std::fmt::Display for Key<'_> {
 struct Executed<'c> {
     file: &'c LawFile,
     article: &'c Article,
-    stage: String,
+    stage: &'c str,
     params: Cow<'c, BTreeMap<String, Value>>,
     result: Rc<ArticleResult<'c>>,
 }
@@ -159,6 +159,11 @@ impl<'c> Run<'c> {
             tainted: HashSet::new(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Drops the record of executed articles (when nothing more will execute).
+    pub(super) fn forget_executions(&mut self) {
+        self.cache.clear();
     }
 
     /// The trace built so far.
@@ -234,7 +239,7 @@ impl<'c> Run<'c> {
         law: &'c Law,
         article: &'c Article,
         params: &BTreeMap<String, Value>,
-        stage: &str,
+        stage: &'c str,
     ) -> Result<Rc<ArticleResult<'c>>, EvalError> {
         let hit = self
             .cache
@@ -258,7 +263,7 @@ impl<'c> Run<'c> {
         self.cache.push(Executed {
             file,
             article,
-            stage: stage.to_string(),
+            stage,
             params: if std::ptr::eq(params, self.request_params) {
                 Cow::Borrowed(self.request_params)
             } else {
