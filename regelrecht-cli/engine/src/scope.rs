@@ -46,7 +46,7 @@ impl<'a> Vars<'a> {
     }
 
     /// All variables in one map (for a data source's key lookup).
-    pub fn to_map(&self) -> BTreeMap<String, Value> {
+    pub fn to_map(self) -> BTreeMap<String, Value> {
         let mut all = self.params.clone();
         for layer in [self.inputs, self.hooks, self.outputs] {
             all.extend(layer.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -146,6 +146,7 @@ impl Scope for ArticleScope<'_> {
             .and_then(|part| reference_date_part(self.date, self.date_iso, part));
         let value = match direct {
             Some(value) => value,
+            None if !path.contains('.') => self.base(path)?,
             None => {
                 let mut parts = path.split('.');
                 let mut value = self.base(parts.next().unwrap_or_default())?;

@@ -47,7 +47,7 @@ impl<'c> Run<'c> {
             }
             let oparams = declared_params(oarticle, values);
             let n = || {
-                let mut n = node(TraceKind::Override, &name, &olaw.id, Some(&oarticle.number));
+                let mut n = node(TraceKind::Override, name, &olaw.id, Some(&oarticle.number));
                 n.message = Some(format!(
                     "vervangt {}#{name} van artikel {}",
                     law.id, article.number

@@ -199,7 +199,7 @@ impl<'c> Run<'c> {
 
     /// Whether the resolution `key` is under way (hooks and overrides do not re-enter).
     pub(super) fn is_resolving(&self, key: Key<'_>) -> bool {
-        self.stack.iter().any(|k| *k == key)
+        self.stack.contains(&key)
     }
 
     /// Runs `f` with `key` on the resolution stack; a key already on the stack is a cycle.
