@@ -3,7 +3,7 @@
 //! the law being evaluated. Also the scope the actions read from.
 
 use super::run::{ArticleResult, Run};
-use super::tracing::node;
+use super::tracing::{explained, node};
 use super::untranslatable;
 use crate::error::EvalError;
 use crate::expr::Expr;
@@ -40,14 +40,13 @@ impl<'c> Run<'c> {
         let verdict = untranslatable::check(self.mode, law, article)?;
         for warning in verdict.warnings {
             self.leaf(|| {
-                let mut n = node(
+                explained(
                     TraceKind::Article,
                     &article.number,
                     &law.id,
-                    Some(&article.number),
-                );
-                n.message = Some(warning.clone());
-                n
+                    &article.number,
+                    warning.clone(),
+                )
             });
             if !self.warnings.contains(&warning) {
                 self.warnings.push(warning);

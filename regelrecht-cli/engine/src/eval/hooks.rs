@@ -5,7 +5,7 @@
 
 use super::article::declared_params;
 use super::run::{Key, Provenance, Run};
-use super::tracing::node;
+use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Law, Produces};
 use crate::resolve;
@@ -48,14 +48,13 @@ impl<'c> Run<'c> {
             }
             let hparams = declared_params(harticle, values);
             let n = || {
-                let mut n = node(
+                explained(
                     TraceKind::Hook,
                     &harticle.number,
                     &hlaw.id,
-                    Some(&harticle.number),
-                );
-                n.message = Some(format!("{hook_point} bij {legal_character} (fase {stage})"));
-                n
+                    &harticle.number,
+                    format!("{hook_point} bij {legal_character} (fase {stage})"),
+                )
             };
             let result = self.traced_nested(
                 n,

@@ -3,7 +3,7 @@
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
 use super::run::{Key, Run};
-use super::tracing::node;
+use super::tracing::{explained, node};
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
 use crate::load::LawFile;
@@ -85,13 +85,13 @@ impl<'c> Run<'c> {
                 d.lookup(&input.name, &vars.to_map())
             }) {
                 self.leaf(|| {
-                    let mut n = node(
+                    let mut n = explained(
                         TraceKind::Input,
                         &input.name,
                         &law.id,
-                        Some(&article.number),
+                        &article.number,
+                        "uit een externe gegevensbron",
                     );
-                    n.message = Some("uit een externe gegevensbron".to_string());
                     n.value = Some(value.clone());
                     n
                 });
@@ -99,15 +99,13 @@ impl<'c> Run<'c> {
             } else {
                 unresolved_external.insert(input.name.clone());
                 self.leaf(|| {
-                    let mut n = node(
+                    explained(
                         TraceKind::Input,
                         &input.name,
                         &law.id,
-                        Some(&article.number),
-                    );
-                    n.message =
-                        Some("externe gegevensbron: niet als parameter gegeven".to_string());
-                    n
+                        &article.number,
+                        "externe gegevensbron: niet als parameter gegeven",
+                    )
                 });
                 continue;
             };

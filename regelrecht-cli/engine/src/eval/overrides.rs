@@ -4,7 +4,7 @@
 
 use super::article::declared_params;
 use super::run::{Key, Provenance, Run};
-use super::tracing::node;
+use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Article, Law};
 use crate::resolve;
@@ -47,12 +47,13 @@ impl<'c> Run<'c> {
             }
             let oparams = declared_params(oarticle, values);
             let n = || {
-                let mut n = node(TraceKind::Override, name, &olaw.id, Some(&oarticle.number));
-                n.message = Some(format!(
-                    "vervangt {}#{name} van artikel {}",
-                    law.id, article.number
-                ));
-                n
+                explained(
+                    TraceKind::Override,
+                    name,
+                    &olaw.id,
+                    &oarticle.number,
+                    format!("vervangt {}#{name} van artikel {}", law.id, article.number),
+                )
             };
             let result = self.traced_nested(
                 n,

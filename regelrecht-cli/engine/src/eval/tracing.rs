@@ -16,6 +16,19 @@ pub(super) fn node(kind: TraceKind, name: &str, law: &str, article: Option<&str>
     n
 }
 
+/// A trace node about `name` in `law` and `article`, with an explanation.
+pub(super) fn explained(
+    kind: TraceKind,
+    name: &str,
+    law: &str,
+    article: &str,
+    message: impl Into<String>,
+) -> TraceNode {
+    let mut n = node(kind, name, law, Some(article));
+    n.message = Some(message.into());
+    n
+}
+
 /// The root node for `request`.
 pub(super) fn root(request: &Request) -> TraceNode {
     let mut root = TraceNode::new(TraceKind::Evaluation, request.outputs.join(", "));
