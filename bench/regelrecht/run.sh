@@ -8,9 +8,11 @@
 # 2. the same JSON Lines through `regelrecht-cli evalueer --batch` (whole process, cases/s);
 # 3. single-law whole-process latency, target <= 1.3 ms median: `evalueer` of one small law
 #    (test_untranslatables, the only file in --corpus) and of the built-in Bal;
-# 4. the reference engine (MinBZK regelrecht-engine) on the same cases, only when
-#    REGELRECHT_REFERENCE_DIR points at a checkout of MinBZK/regelrecht (it is not vendored);
-#    otherwise it says so and skips it.
+# 4. the reference engine (MinBZK regelrecht-engine) on the same cases, interleaved with ours
+#    (three rounds, medians, and the ratio; target >= 1.2), only when REGELRECHT_REFERENCE_DIR
+#    points at a checkout of MinBZK/regelrecht (it is not vendored): its harness
+#    bench/regelrecht/reference is used from $REGELRECHT_REFERENCE_DIR/target/release when
+#    built there, else built here; without a checkout it says so and skips it.
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
 # after the release build.
 set -euo pipefail
@@ -24,42 +26,62 @@ cargo build --release --quiet -p regelrecht-cli -p regelrecht-engine --bins --ex
 bin=target/release/regelrecht-cli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The reference engine's two harnesses (in process, and one evaluation per process), built
-# against the checkout in REGELRECHT_REFERENCE_DIR into its own target directory.
-refbin=
-if [ -n "${REGELRECHT_REFERENCE_DIR:-}" ] && [ -f "$REGELRECHT_REFERENCE_DIR/packages/engine/Cargo.toml" ]; then
-  ref=$work/reference
-  cp -r bench/regelrecht/reference "$ref"
-  sed -i "s|REFERENCE_DIR|$REGELRECHT_REFERENCE_DIR|" "$ref/Cargo.toml"
-  reftarget=${REGELRECHT_REFERENCE_TARGET:-$REGELRECHT_REFERENCE_DIR/target-bench}
-  cargo build --release --quiet --manifest-path "$ref/Cargo.toml" --target-dir "$reftarget"
-  refbin=$reftarget/release
-fi
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl"
 
 target/release/examples/batch_throughput --genereer "$cases" >"$work/cases.jsonl"
-echo "## batch, $cases gevallen (Bal heeft_informatieplicht)"
+
+# The reference engine's two harnesses (in process, and one evaluation per process): the ones
+# already built next to the checkout (…/target/release), or built here against it.
+reference= refbin=
+if [ -n "${REGELRECHT_REFERENCE_DIR:-}" ] && [ -f "$REGELRECHT_REFERENCE_DIR/packages/engine/Cargo.toml" ]; then
+  refbin=$REGELRECHT_REFERENCE_DIR/target/release
+  if [ ! -x "$refbin/regelrecht-reference-bench" ] || [ ! -x "$refbin/regelrecht-reference-evaluate" ]; then
+    ref=$work/reference
+    cp -r bench/regelrecht/reference "$ref"
+    sed -i "s|REFERENCE_DIR|$REGELRECHT_REFERENCE_DIR|" "$ref/Cargo.toml"
+    cargo build --release --quiet --manifest-path "$ref/Cargo.toml" --target-dir "$work/ref-target"
+    refbin=$work/ref-target/release
+  fi
+  reference=$refbin/regelrecht-reference-bench
+fi
+
+# In process, ours and the reference interleaved (three rounds, the median of each), so that a
+# change in the machine's load hits both alike.
+num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
+median() { sort -n | sed -n 2p; }
+bal_yaml=regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml
+: >"$work/ours" && : >"$work/json" && : >"$work/ref"
+for _ in 1 2 3; do
+  inproc=$(target/release/examples/batch_throughput "$cases" "$work/cases.jsonl")
+  echo "$inproc" | num engine_per_s >>"$work/ours"
+  echo "$inproc" | num met_json_per_s >>"$work/json"
+  if [ -n "$reference" ]; then
+    "$reference" "$bal_yaml" besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 "$work/cases.jsonl" |
+      num engine_per_s >>"$work/ref"
+  fi
+done
+
+echo "## batch, $cases gevallen (Bal heeft_informatieplicht; load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
 echo '| meting | gevallen/s |'
 echo '|---|---:|'
-inproc=$(target/release/examples/batch_throughput "$cases" "$work/cases.jsonl")
-num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
-echo "| in proces, engine alleen | $(echo "$inproc" | num engine_per_s) |"
-echo "| in proces, met JSON in en uit | $(echo "$inproc" | num met_json_per_s) |"
+ours=$(median <"$work/ours")
+echo "| in proces, engine alleen (mediaan van 3) | $ours |"
+echo "| in proces, met JSON in en uit (mediaan van 3) | $(median <"$work/json") |"
 start=$(date +%s.%N)
 "$bin" evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 \
   --batch "$work/cases.jsonl" --timeout 600 >"$work/out.jsonl" 2>"$work/batch.err"
 end=$(date +%s.%N)
 lines=$(wc -l <"$work/out.jsonl")
 awk -v n="$lines" -v a="$start" -v b="$end" 'BEGIN { printf "| regelrecht-cli evalueer --batch (heel proces) | %.0f |\n", n / (b - a) }'
-
-if [ -n "$refbin" ]; then
-  bal=regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml
-  refout=$("$refbin/regelrecht-reference-bench" "$bal" besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 "$work/cases.jsonl")
-  echo "| referentie-engine, in proces | $(echo "$refout" | num engine_per_s) |"
+if [ -n "$reference" ]; then
+  refs=$(median <"$work/ref")
+  echo "| referentie-engine, in proces (mediaan van 3, afwisselend met de onze) | $refs |"
+  awk -v a="$ours" -v b="$refs" 'BEGIN { printf "| verhouding in proces, onze / referentie (doel >= 1.2) | %.2f |\n", a / b }'
 else
   echo "| referentie-engine | overgeslagen: niet lokaal beschikbaar (zet REGELRECHT_REFERENCE_DIR op een checkout van MinBZK/regelrecht) |"
 fi
+
 echo
 echo "## één wet, heel proces"
 echo
@@ -77,7 +99,7 @@ if [ -n "$refbin" ]; then
   reval=$refbin/regelrecht-reference-evaluate
   balparams='{"elektriciteitsverbruik_kwh":60000,"aardgasverbruik_m3":1000,"betreft_gebruiksfunctie_bbl":false,"alleen_hernieuwbare_energie_op_locatie":false,"is_activiteit_artikel_3_3a_lid_1_onder_a":false,"is_activiteit_artikel_3_3a_lid_1_onder_b":false}'
   runs+=(-n "referentie, één kleine wet" "$reval test_untranslatables toegekende_toeslag 2025-06-01 {} $(find "$work/klein" -name '*.yaml')"
-         -n "referentie, Bal" "$reval besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 $balparams regelrecht-cli/engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml"
+         -n "referentie, Bal" "$reval besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 $balparams $bal_yaml"
          -n "referentie, cross-law, hele corpus" "$reval wet_op_de_zorgtoeslag standaardpremie 2025-01-01 {} $(find "$corpus" -name '*.yaml' | sort | tr '\n' ' ')")
 fi
 hyperfine -N --warmup 20 --runs 200 --export-json "$work/lat.json" "${runs[@]}" >/dev/null

@@ -1,7 +1,8 @@
 //! In-process batch throughput: the same simple cases (JSON Lines, as `evalueer --batch`
 //! reads them) evaluated one after the other with the corpus loaded once. Reports cases per
-//! second for the engine alone (typed request → evaluation) and with the JSON around it
-//! (parse the line, type the parameters, evaluate, write the result line).
+//! second for the engine alone (typed request → evaluation, without a trace, as
+//! `evalueer --batch` runs it unless `--uitleg` or a receipt asks for one) and with the JSON
+//! around it (parse the line, type the parameters, evaluate, write the result line).
 //!
 //! `cargo run --release -p regelrecht-engine --example batch_throughput -- [CASES] [JSONL]`
 //! Without a file it generates CASES (default 200000) cases for the built-in Bal
@@ -47,7 +48,8 @@ fn main() {
         None => generate(cases),
     };
     let corpus = Corpus::with_builtins();
-    let engine = Engine::new(&corpus);
+    // Nobody reads the trace here (as in `evalueer --batch` without `--uitleg`).
+    let engine = Engine::new(&corpus).tracing(false);
     let date = parse_iso_date("2026-01-01").expect("datum");
     let law = corpus
         .select(LAW, date)

@@ -55,6 +55,10 @@ pub struct Law {
     pub procedure: Vec<Procedure>,
     /// The articles.
     pub articles: Vec<Article>,
+    /// Every parameter and input the law declares, by name ([`crate::params::declarations`]),
+    /// collected on first use: a batch types many cases against the same law.
+    #[serde(skip)]
+    pub(crate) declared: std::sync::OnceLock<BTreeMap<String, Field>>,
 }
 
 /// A procedure: the stages a decision of a legal character goes through (RFC-008).

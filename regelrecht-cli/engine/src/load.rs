@@ -554,7 +554,21 @@ pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
 /// A date in canonical `YYYY-MM-DD` form (years 0–9999), without chrono's format parser.
 pub fn iso_date(date: NaiveDate) -> String {
     use chrono::Datelike;
-    format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
+    let (year, month, day) = (date.year(), date.month(), date.day());
+    let Some(year) = u32::try_from(year).ok().filter(|y| *y <= 9999) else {
+        return format!("{year:04}-{month:02}-{day:02}");
+    };
+    // Digit by digit (no formatting machinery): this runs for every date an evaluation makes.
+    let mut out = String::with_capacity(10);
+    for (n, width) in [(year, 4), (month, 2), (day, 2)] {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        for place in (0..width).rev() {
+            out.push(char::from_digit(n / 10u32.pow(place) % 10, 10).unwrap_or('0'));
+        }
+    }
+    out
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -689,6 +703,21 @@ fn find_line(text: &str, prefix: &str) -> Option<usize> {
 #[cfg(test)]
 mod date_tests {
     use super::*;
+
+    #[test]
+    fn dates_format_as_the_padded_format_does() {
+        for (y, m, d) in [
+            (2024, 2, 29),
+            (1, 1, 1),
+            (9999, 12, 31),
+            (10000, 1, 2),
+            (-5, 3, 4),
+            (0, 10, 10),
+        ] {
+            let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            assert_eq!(iso_date(date), format!("{y:04}-{m:02}-{d:02}"));
+        }
+    }
 
     #[test]
     fn only_canonical_real_dates_parse_and_format_back() {

@@ -213,11 +213,13 @@ pub fn typed_params(
     json: Option<&serde_json::Map<String, serde_json::Value>>,
     texts: &[(String, String)],
 ) -> Result<TypedParams, Vec<ParamError>> {
-    let fields: BTreeMap<&str, &Field> = declarations(law)
-        .into_iter()
-        .map(|f| (f.name.as_str(), f))
-        .collect();
-    let decls: BTreeMap<&str, FieldType> = fields.iter().map(|(k, f)| (*k, f.field_type)).collect();
+    let fields = law.declared.get_or_init(|| {
+        declarations(law)
+            .into_iter()
+            .map(|f| (f.name.clone(), f.clone()))
+            .collect()
+    });
+    let declared_type = |name: &str| fields.get(name).map(|f| f.field_type);
     let mut out = TypedParams::default();
     let mut errors = Vec::new();
     let mut put =
@@ -228,28 +230,28 @@ pub fn typed_params(
             Err(e) => errors.push(e),
         };
     for (name, json) in json.into_iter().flatten() {
-        let result = match decls.get(name.as_str()) {
-            Some(t) => check_json(name, *t, json),
+        let result = match declared_type(name) {
+            Some(t) => check_json(name, t, json),
             None => from_json(name, FieldType::Number, json),
         };
         put(name, result, &mut out);
     }
     for (name, text) in texts {
-        let result = match decls.get(name.as_str()) {
-            Some(t) => parse_text(name, *t, text),
+        let result = match declared_type(name) {
+            Some(t) => parse_text(name, t, text),
             None => Ok(Value::String(text.clone())),
         };
         put(name, result, &mut out);
     }
     for (name, value) in &out.values {
-        if let Some(field) = fields.get(name.as_str()) {
+        if let Some(field) = fields.get(name) {
             errors.extend(bound_violation(field, value));
         }
     }
     out.undeclared = out
         .values
         .keys()
-        .filter(|k| !decls.contains_key(k.as_str()))
+        .filter(|k| !fields.contains_key(*k))
         .cloned()
         .collect();
     if errors.is_empty() {

@@ -2,7 +2,7 @@
 //! "groter dan"), every exclusion, lid 2 of 5.15a, the reporting date and the legal basis.
 
 use regelrecht_engine::builtin::BAL_ID;
-use regelrecht_engine::{Corpus, Engine, Evaluation, Request, Value, parse_iso_date};
+use regelrecht_engine::{Corpus, Engine, Evaluation, Request, TraceNode, Value, parse_iso_date};
 use std::collections::BTreeMap;
 
 struct Case {
@@ -27,6 +27,12 @@ const BASE: Case = Case {
 
 fn eval(case: Case) -> Evaluation {
     let corpus = Corpus::with_builtins();
+    Engine::new(&corpus)
+        .evaluate(&request(case))
+        .expect("Bal evaluates")
+}
+
+fn request(case: Case) -> Request {
     let params: BTreeMap<String, Value> = [
         ("elektriciteitsverbruik_kwh", Value::int(case.kwh)),
         ("aardgasverbruik_m3", Value::int(case.m3)),
@@ -47,7 +53,7 @@ fn eval(case: Case) -> Evaluation {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    let request = Request {
+    Request {
         law_id: BAL_ID.to_string(),
         outputs: [
             "heeft_energiebesparingsplicht",
@@ -60,10 +66,7 @@ fn eval(case: Case) -> Evaluation {
         .to_vec(),
         params,
         date: parse_iso_date(case.date).unwrap(),
-    };
-    Engine::new(&corpus)
-        .evaluate(&request)
-        .expect("Bal evaluates")
+    }
 }
 
 fn duties(e: &Evaluation) -> (bool, bool, bool) {
@@ -274,4 +277,69 @@ fn bal_is_not_in_force_before_its_valid_from() {
         Engine::new(&corpus).evaluate(&request).unwrap_err().kind,
         regelrecht_engine::ErrorKind::LawNotInForce { .. }
     ));
+}
+
+/// Every node of the trace with its depth, as `depth kind name`.
+fn trace_lines(node: &TraceNode, depth: usize, out: &mut Vec<String>) {
+    out.push(format!("{depth} {} {}", node.kind.as_str(), node.name));
+    for child in &node.children {
+        trace_lines(child, depth + 1, out);
+    }
+}
+
+#[test]
+fn article_5_15_runs_once_and_is_reused_the_second_time() {
+    let corpus = Corpus::with_builtins();
+    let only_information_duty = Request {
+        outputs: vec!["heeft_informatieplicht".to_string()],
+        ..request(Case {
+            kwh: 60_000,
+            ..BASE
+        })
+    };
+    let evaluation = Engine::new(&corpus)
+        .evaluate(&only_information_duty)
+        .unwrap();
+    let mut lines = Vec::new();
+    trace_lines(&evaluation.trace, 0, &mut lines);
+    let executed = lines
+        .iter()
+        .filter(|l| l.ends_with(" artikel besluit_activiteiten_leefomgeving"))
+        .count();
+    let reused = lines.iter().filter(|l| l.contains(" hergebruikt ")).count();
+    // 5.15a, 5.15 (for 5.15a) and 5.15b run once each; 5.15b's reading of 5.15 is reused.
+    assert_eq!((executed, reused), (3, 1), "{lines:#?}");
+}
+
+#[test]
+fn without_tracing_the_answer_is_the_same_and_the_trace_only_its_root() {
+    let corpus = Corpus::with_builtins();
+    for kwh in [0, 60_000, 20_000_000] {
+        let case = || Case { kwh, ..BASE };
+        let traced = Engine::new(&corpus).evaluate(&request(case())).unwrap();
+        let plain = Engine::new(&corpus)
+            .tracing(false)
+            .evaluate(&request(case()))
+            .unwrap();
+        assert_eq!(plain.outputs, traced.outputs);
+        assert_eq!(plain.all_outputs, traced.all_outputs);
+        assert_eq!(plain.resolved_inputs, traced.resolved_inputs);
+        assert_eq!(plain.basis, traced.basis);
+        assert_eq!(plain.provenance, traced.provenance);
+        assert!(traced.trace.children.len() >= 3);
+        assert!(plain.trace.children.is_empty());
+        assert_eq!(
+            (&plain.trace.name, &plain.trace.law, plain.trace.kind),
+            (&traced.trace.name, &traced.trace.law, traced.trace.kind)
+        );
+    }
+    let missing = Request {
+        params: BTreeMap::new(),
+        ..request(BASE)
+    };
+    let error = Engine::new(&corpus)
+        .tracing(false)
+        .evaluate(&missing)
+        .unwrap_err();
+    assert!(error.trace.is_some_and(|t| t.children.is_empty()));
 }

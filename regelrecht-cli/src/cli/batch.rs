@@ -145,7 +145,9 @@ fn run_case(
         params: typed.values,
         date,
     };
-    let done = evalueer::evaluate(corpus, &request, &params, options).map_err(into_problem)?;
+    // Nothing here reads the trace beyond `--uitleg` and the receipt.
+    let done = evalueer::evaluate_traced(corpus, &request, &params, options, false)
+        .map_err(into_problem)?;
     // The untranslatable warnings are in the data (`onvertaalbaar.waarschuwingen`).
     Ok((done.data, warnings))
 }

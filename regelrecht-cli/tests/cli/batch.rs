@@ -154,3 +154,53 @@ fn batch_conflicts_with_single_case_parameters_and_needs_readable_input() {
         .error(65);
     assert_eq!(error["errors"][0]["pointer"], "/batch");
 }
+
+#[test]
+fn with_uitleg_and_a_receipt_a_batch_line_explains_as_a_single_evaluation_does() {
+    let params = serde_json::json!({
+        "elektriciteitsverbruik_kwh": 62000, "aardgasverbruik_m3": 31000,
+        "betreft_gebruiksfunctie_bbl": false, "alleen_hernieuwbare_energie_op_locatie": false,
+        "is_activiteit_artikel_3_3a_lid_1_onder_a": false,
+        "is_activiteit_artikel_3_3a_lid_1_onder_b": false
+    });
+    let base = [
+        "evalueer",
+        crate::support::BAL,
+        "--peildatum",
+        "2026-01-01",
+        "--uitvoer",
+        "heeft_informatieplicht",
+    ];
+    let batch = |extra: &[&str]| {
+        let sandbox = Sandbox::new();
+        let mut cmd = sandbox.cmd();
+        cmd.args(base).args(["--batch", "-"]).args(extra);
+        let output = cmd
+            .write_stdin(format!("{{\"id\": 1, \"params\": {params}}}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        lines(&String::from_utf8(output.stdout).unwrap()).remove(0)["resultaat"].clone()
+    };
+    let single = {
+        let sandbox = Sandbox::new();
+        let mut cmd = sandbox.cmd();
+        // The same facts as `params`, given one by one.
+        cmd.args(base)
+            .args(crate::evalueer::PARAMS)
+            .args(["--uitleg", "--ontvangstbewijs"]);
+        crate::support::run(cmd, Vec::<String>::new()).json()
+    };
+    let explained = batch(&["--uitleg", "--ontvangstbewijs"]);
+    let steps = explained["uitleg"].as_array().expect("uitleg");
+    assert!(steps.iter().any(|s| s["soort"] == "actie"), "{steps:#?}");
+    assert_eq!(explained["uitleg"], single["uitleg"]);
+    assert_eq!(
+        explained["ontvangstbewijs"]["wetten"],
+        single["ontvangstbewijs"]["wetten"]
+    );
+    let plain = batch(&[]);
+    assert!(plain.get("uitleg").is_none() && plain.get("ontvangstbewijs").is_none());
+    assert_eq!(plain["uitvoer"], single["uitvoer"]);
+    assert_eq!(plain["gebruikte_invoer"], single["gebruikte_invoer"]);
+}

@@ -3,14 +3,14 @@
 //! the law being evaluated. Also the scope the actions read from.
 
 use super::run::{ArticleResult, Run};
-use super::tracing::node;
+use super::tracing::{explained, node};
 use super::untranslatable;
 use crate::error::EvalError;
 use crate::expr::Expr;
 use crate::law::{Action, Article, Definition, Law};
 use crate::load::LawFile;
 use crate::ops;
-use crate::scope::ArticleScope;
+use crate::scope::{ArticleScope, Vars};
 use crate::trace::TraceKind;
 use crate::units;
 use crate::value::Value;
@@ -18,10 +18,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Only the parameters an article declares (least privilege for implementations, hooks and overrides).
-pub(super) fn declared_params(
-    article: &Article,
-    values: &BTreeMap<String, Value>,
-) -> BTreeMap<String, Value> {
+pub(super) fn declared_params(article: &Article, values: Vars<'_>) -> BTreeMap<String, Value> {
     article
         .execution()
         .iter()
@@ -37,19 +34,20 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         article: &'c Article,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
         stage: &str,
-    ) -> Result<ArticleResult, EvalError> {
+    ) -> Result<ArticleResult<'c>, EvalError> {
         let verdict = untranslatable::check(self.mode, law, article)?;
         for warning in verdict.warnings {
-            let mut n = node(
-                TraceKind::Article,
-                &article.number,
-                &law.id,
-                Some(&article.number),
-            );
-            n.message = Some(warning.clone());
-            self.trace.borrow_mut().leaf(n);
+            self.leaf(|| {
+                explained(
+                    TraceKind::Article,
+                    &article.number,
+                    &law.id,
+                    &article.number,
+                    warning.clone(),
+                )
+            });
             if !self.warnings.contains(&warning) {
                 self.warnings.push(warning);
             }
@@ -60,22 +58,24 @@ impl<'c> Run<'c> {
         let exec = article.execution();
 
         // 1. Inputs with a source (unless given as parameters).
-        let inputs = self.resolve_inputs(file, law, article, &params, definitions)?;
-        let mut values = inputs.values;
+        let inputs = self.resolve_inputs(file, law, article, params, definitions)?;
         let mut resolved_inputs = inputs.resolved;
         let unresolved_external = inputs.unresolved_external;
         let taints = verdict.taints || inputs.tainted;
 
         // 2. Open terms (IoC).
-        let open_terms = self.open_terms(law, article, &params)?;
-        resolved_inputs.extend(open_terms.clone());
-        values.extend(open_terms);
+        let open_terms = self.open_terms(law, article, params)?;
+        resolved_inputs.extend(open_terms);
+        let mut values = Vars {
+            inputs: &resolved_inputs,
+            ..Vars::params(params)
+        };
 
         // 3. Hooks before the actions.
         let produces = exec.and_then(|e| e.produces.as_ref());
         let mut provenance = BTreeMap::new();
-        let pre = self.fire_hooks("pre_actions", produces, stage, &values, &mut provenance)?;
-        values.extend(pre.clone());
+        let pre = self.fire_hooks("pre_actions", produces, stage, values, &mut provenance)?;
+        values.hooks = &pre;
 
         // 4. Actions, in order.
         let mut outputs = BTreeMap::new();
@@ -91,32 +91,41 @@ impl<'c> Run<'c> {
                 action,
                 &outputs,
                 definitions,
-                &values,
+                values,
                 &unresolved_external,
             )?;
             provenance.insert(
                 action.output.clone(),
-                (law.id.clone(), article.number.clone(), "direct"),
+                (law.id.as_str(), article.number.as_str(), "direct"),
             );
             outputs.insert(action.output.clone(), value);
         }
 
         // 5. Hooks after the actions; they see the outputs too.
-        let mut post_values = values.clone();
-        post_values.extend(outputs.clone());
+        let post_values = Vars {
+            outputs: &outputs,
+            ..values
+        };
         let post = self.fire_hooks(
             "post_actions",
             produces,
             stage,
-            &post_values,
+            post_values,
             &mut provenance,
         )?;
+
+        // 6. Overrides by the law being evaluated (lex specialis), of the actions' and the
+        // hooks' outputs; they read what the hooks after the actions read.
+        let names: BTreeSet<&str> = [&outputs, &post, &pre]
+            .into_iter()
+            .flat_map(|m| m.keys().map(String::as_str))
+            .collect();
+        let replaced = self.apply_overrides(law, article, post_values, &names, &mut provenance)?;
+        drop(names);
         for (name, value) in post.into_iter().chain(pre) {
             outputs.entry(name).or_insert(value);
         }
-
-        // 6. Overrides by the law being evaluated (lex specialis).
-        self.apply_overrides(law, article, &post_values, &mut outputs, &mut provenance)?;
+        outputs.extend(replaced);
         let tainted = if taints {
             outputs.keys().cloned().collect()
         } else {
@@ -132,10 +141,10 @@ impl<'c> Run<'c> {
 
     /// The variables visible to the actions of `article`.
     pub(super) fn scope<'s>(
-        &self,
+        &'s self,
         law: &'s Law,
         article: &'s Article,
-        values: &'s BTreeMap<String, Value>,
+        values: Vars<'s>,
         definitions: &'s BTreeMap<String, Definition>,
         outputs: &'s BTreeMap<String, Value>,
         unresolved_external: &'s BTreeSet<String>,
@@ -146,9 +155,10 @@ impl<'c> Run<'c> {
             values,
             unresolved_external,
             date: self.date,
+            date_iso: &self.date_iso,
             law: &law.id,
             article: &article.number,
-            used: RefCell::new(Vec::new()),
+            used: RefCell::new(self.tracing.then(Vec::new)),
         }
     }
 
@@ -161,7 +171,7 @@ impl<'c> Run<'c> {
         action: &Action,
         outputs: &BTreeMap<String, Value>,
         definitions: &BTreeMap<String, Definition>,
-        values: &BTreeMap<String, Value>,
+        values: Vars<'_>,
         unresolved_external: &BTreeSet<String>,
     ) -> Result<Value, EvalError> {
         let scope = self.scope(
@@ -173,22 +183,24 @@ impl<'c> Run<'c> {
             unresolved_external,
         );
         let result = ops::eval(&action.expr, &scope);
-        let mut n = node(
-            TraceKind::Action,
-            &action.output,
-            &law.id,
-            Some(&article.number),
-        );
-        n.operation = match &action.expr {
-            Expr::Op(op) => Some(op.name().to_string()),
-            _ => None,
-        };
-        n.used = scope.used.into_inner();
-        match &result {
-            Ok(v) => n.value = Some(v.clone()),
-            Err(e) => n.message = Some(e.kind.to_string()),
-        }
-        self.trace.borrow_mut().leaf(n);
+        self.leaf(|| {
+            let mut n = node(
+                TraceKind::Action,
+                &action.output,
+                &law.id,
+                Some(&article.number),
+            );
+            n.operation = match &action.expr {
+                Expr::Op(op) => Some(op.name().to_string()),
+                _ => None,
+            };
+            n.used = scope.used.into_inner().unwrap_or_default();
+            match &result {
+                Ok(v) => n.value = Some(v.clone()),
+                Err(e) => n.message = Some(e.kind.to_string()),
+            }
+            n
+        });
         result.map_err(|e| e.within(format!("{}#{}", law.id, action.output)))
     }
 }

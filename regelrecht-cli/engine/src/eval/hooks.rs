@@ -4,16 +4,17 @@
 //! wins, then the later version.
 
 use super::article::declared_params;
-use super::run::{Provenance, Run};
-use super::tracing::node;
+use super::run::{Key, Provenance, Run};
+use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Law, Produces};
 use crate::resolve;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::BTreeMap;
 
-impl Run<'_> {
+impl<'c> Run<'c> {
     /// Fires the hooks at `hook_point` (`pre_actions` or `post_actions`) for an article that
     /// `produces`; returns their outputs and records their provenance where none is known yet.
     pub(super) fn fire_hooks(
@@ -21,8 +22,8 @@ impl Run<'_> {
         hook_point: &str,
         produces: Option<&Produces>,
         stage: &str,
-        values: &BTreeMap<String, Value>,
-        provenance: &mut Provenance,
+        values: Vars<'_>,
+        provenance: &mut Provenance<'c>,
     ) -> Result<BTreeMap<String, Value>, EvalError> {
         let mut out: BTreeMap<String, Value> = BTreeMap::new();
         let Some(legal_character) = produces.and_then(|p| p.legal_character.as_deref()) else {
@@ -38,22 +39,27 @@ impl Run<'_> {
             decision_type,
             stage,
         )? {
-            let key = format!("hook:{}#{}", hlaw.id, harticle.number);
-            if self.is_resolving(&key) {
+            let key = Key::Hook {
+                law: &hlaw.id,
+                article: &harticle.number,
+            };
+            if self.is_resolving(key) {
                 continue;
             }
             let hparams = declared_params(harticle, values);
-            let mut n = node(
-                TraceKind::Hook,
-                &harticle.number,
-                &hlaw.id,
-                Some(&harticle.number),
-            );
-            n.message = Some(format!("{hook_point} bij {legal_character} (fase {stage})"));
+            let n = || {
+                explained(
+                    TraceKind::Hook,
+                    &harticle.number,
+                    &hlaw.id,
+                    &harticle.number,
+                    format!("{hook_point} bij {legal_character} (fase {stage})"),
+                )
+            };
             let result = self.traced_nested(
                 n,
                 key,
-                |run| run.execute(hfile, hlaw, harticle, hparams, "BESLUIT"),
+                |run| run.execute(hfile, hlaw, harticle, &hparams, "BESLUIT"),
                 |_| None,
             )?;
             for (name, value) in &result.outputs {
@@ -71,8 +77,8 @@ impl Run<'_> {
                     sources.insert(name.clone(), hlaw);
                     out.insert(name.clone(), value.clone());
                     provenance.entry(name.clone()).or_insert((
-                        hlaw.id.clone(),
-                        harticle.number.clone(),
+                        hlaw.id.as_str(),
+                        harticle.number.as_str(),
                         "hook",
                     ));
                 }

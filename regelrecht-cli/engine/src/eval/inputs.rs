@@ -2,20 +2,19 @@
 //! source's parameter mapping), other outputs of the same law, or external data that must be
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
-use super::run::Run;
-use super::tracing::node;
+use super::run::{Key, Run};
+use super::tracing::{explained, node};
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
 use crate::load::LawFile;
 use crate::ops;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The values an article's inputs make available.
+/// The values an article's inputs make available (besides its parameters).
 pub(super) struct Inputs {
-    /// Parameters and resolved inputs, by name.
-    pub(super) values: BTreeMap<String, Value>,
     /// Inputs resolved from other laws or same-law outputs, by name.
     pub(super) resolved: BTreeMap<String, Value>,
     /// Inputs from an external source that were not given as parameters.
@@ -35,7 +34,6 @@ impl<'c> Run<'c> {
         params: &BTreeMap<String, Value>,
         definitions: &BTreeMap<String, Definition>,
     ) -> Result<Inputs, EvalError> {
-        let mut values = params.clone();
         let mut resolved = BTreeMap::new();
         let mut unresolved_external = BTreeSet::new();
         let mut tainted = false;
@@ -50,10 +48,14 @@ impl<'c> Run<'c> {
             let value = if let Some(regulation) = &source.regulation {
                 let no_outputs = BTreeMap::new();
                 let target_params = {
+                    let vars = Vars {
+                        inputs: &resolved,
+                        ..Vars::params(params)
+                    };
                     let scope = self.scope(
                         law,
                         article,
-                        &values,
+                        vars,
                         definitions,
                         &no_outputs,
                         &unresolved_external,
@@ -72,37 +74,44 @@ impl<'c> Run<'c> {
                 tainted |= self.is_tainted(regulation, output);
                 value
             } else if source.output.is_some() {
-                let value = self.internal(file, law, output, &input.name, params.clone())?;
+                let value = self.internal(file, law, output, &input.name, params)?;
                 tainted |= self.is_tainted(&law.id, output);
                 value
-            } else if let Some(value) = self.data.and_then(|d| d.lookup(&input.name, &values)) {
-                let mut n = node(
-                    TraceKind::Input,
-                    &input.name,
-                    &law.id,
-                    Some(&article.number),
-                );
-                n.message = Some("uit een externe gegevensbron".to_string());
-                n.value = Some(value.clone());
-                self.trace.borrow_mut().leaf(n);
+            } else if let Some(value) = self.data.and_then(|d| {
+                let vars = Vars {
+                    inputs: &resolved,
+                    ..Vars::params(params)
+                };
+                d.lookup(&input.name, &vars.to_map())
+            }) {
+                self.leaf(|| {
+                    let mut n = explained(
+                        TraceKind::Input,
+                        &input.name,
+                        &law.id,
+                        &article.number,
+                        "uit een externe gegevensbron",
+                    );
+                    n.value = Some(value.clone());
+                    n
+                });
                 value
             } else {
                 unresolved_external.insert(input.name.clone());
-                let mut n = node(
-                    TraceKind::Input,
-                    &input.name,
-                    &law.id,
-                    Some(&article.number),
-                );
-                n.message = Some("externe gegevensbron: niet als parameter gegeven".to_string());
-                self.trace.borrow_mut().leaf(n);
+                self.leaf(|| {
+                    explained(
+                        TraceKind::Input,
+                        &input.name,
+                        &law.id,
+                        &article.number,
+                        "externe gegevensbron: niet als parameter gegeven",
+                    )
+                });
                 continue;
             };
-            resolved.insert(input.name.clone(), value.clone());
-            values.insert(input.name.clone(), value);
+            resolved.insert(input.name.clone(), value);
         }
         Ok(Inputs {
-            values,
             resolved,
             unresolved_external,
             tainted,
@@ -112,20 +121,22 @@ impl<'c> Run<'c> {
     /// `output` of the law `regulation` in force, for `input`.
     fn cross_law(
         &mut self,
-        regulation: &str,
-        output: &str,
+        regulation: &'c str,
+        output: &'c str,
         input: &str,
         params: BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        let key = format!("{regulation}#{output}");
-        let n = node(TraceKind::CrossLaw, input, regulation, None);
+        let key = Key::Output {
+            law: regulation,
+            output,
+        };
         self.traced_nested(
-            n,
+            || node(TraceKind::CrossLaw, input, regulation, None),
             key,
             |run| {
                 let file = run.select(regulation)?;
                 let law = file.law()?;
-                run.output_of(file, law, output, params)
+                run.output_of(file, law, output, &params)
             },
             |v| Some(v.clone()),
         )
@@ -136,14 +147,16 @@ impl<'c> Run<'c> {
         &mut self,
         file: &'c LawFile,
         law: &'c Law,
-        output: &str,
+        output: &'c str,
         input: &str,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        let key = format!("{}#{output}", law.id);
-        let n = node(TraceKind::InternalInput, input, &law.id, None);
+        let key = Key::Output {
+            law: &law.id,
+            output,
+        };
         self.traced_nested(
-            n,
+            || node(TraceKind::InternalInput, input, &law.id, None),
             key,
             |run| run.output_of(file, law, output, params),
             |v| Some(v.clone()),

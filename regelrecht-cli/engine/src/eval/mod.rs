@@ -24,6 +24,7 @@ use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use untranslatable::UntranslatableMode;
 
 /// What to evaluate.
@@ -80,7 +81,8 @@ pub struct Evaluation {
     pub basis: Vec<Basis>,
     /// Inputs resolved from other laws, open terms or same-law outputs, by name.
     pub resolved_inputs: BTreeMap<String, Value>,
-    /// What was evaluated.
+    /// What was evaluated (its root only when the engine does not trace, see
+    /// [`Engine::tracing`]).
     pub trace: TraceNode,
     /// How each output in `all_outputs` came about: `direct`, `override` or `hook` (the
     /// reference engine's "reactive").
@@ -98,6 +100,7 @@ pub struct Engine<'c> {
     corpus: &'c Corpus,
     mode: UntranslatableMode,
     data: Option<&'c DataSources>,
+    tracing: bool,
 }
 
 impl<'c> Engine<'c> {
@@ -107,7 +110,17 @@ impl<'c> Engine<'c> {
             corpus,
             mode: UntranslatableMode::default(),
             data: None,
+            tracing: true,
         }
+    }
+
+    /// The same engine building the trace ([`Evaluation::trace`], the trace of an error) or
+    /// not: without it an evaluation's trace is its root only, with the answer as value. On by
+    /// default; a caller that never reads the trace turns it off (it is most of the work on a
+    /// small law).
+    pub fn tracing(mut self, on: bool) -> Engine<'c> {
+        self.tracing = on;
+        self
     }
 
     /// The same engine with another untranslatable mode (RFC-012).
@@ -142,19 +155,21 @@ impl<'c> Engine<'c> {
             self.corpus,
             request.date,
             &request.law_id,
+            &request.params,
             tracing::root(request),
         );
         run.mode = self.mode;
         run.data = self.data;
+        run.tracing = self.tracing;
         let result = self.evaluate_in(&mut run, request, stage);
         tracing::attach(run.into_trace(), result)
     }
 
-    fn evaluate_in(
+    fn evaluate_in<'r>(
         &self,
-        run: &mut Run<'c>,
-        request: &Request,
-        stage: &str,
+        run: &mut Run<'r>,
+        request: &'r Request,
+        stage: &'r str,
     ) -> Result<Evaluation, EvalError> {
         let file = run.select(&request.law_id)?;
         let law = file.law()?;
@@ -170,12 +185,28 @@ impl<'c> Engine<'c> {
         let mut resolved_inputs = BTreeMap::new();
         let mut provenance = BTreeMap::new();
         let mut tainted = BTreeSet::new();
+        let mut results = Vec::with_capacity(articles.len());
         for article in articles {
-            let result = run.execute(file, law, article, request.params.clone(), stage)?;
-            outputs.extend(result.outputs.clone());
-            resolved_inputs.extend(result.resolved_inputs.clone());
-            provenance.extend(result.provenance.clone());
-            tainted.extend(result.tainted.iter().cloned());
+            results.push(run.execute(file, law, article, &request.params, stage)?);
+        }
+        // Nothing executes after this: without the cache's references the results are moved
+        // out rather than copied (unless one article's result serves twice).
+        run.forget_executions();
+        for result in results {
+            match Rc::try_unwrap(result) {
+                Ok(result) => {
+                    outputs.extend(result.outputs);
+                    resolved_inputs.extend(result.resolved_inputs);
+                    provenance.extend(result.provenance);
+                    tainted.extend(result.tainted);
+                }
+                Err(result) => {
+                    outputs.extend(result.outputs.clone());
+                    resolved_inputs.extend(result.resolved_inputs.clone());
+                    provenance.extend(result.provenance.clone());
+                    tainted.extend(result.tainted.iter().cloned());
+                }
+            }
         }
         let mut wanted = BTreeMap::new();
         let mut basis = Vec::new();
@@ -201,8 +232,8 @@ impl<'c> Engine<'c> {
             resolved_inputs,
             trace: TraceNode::new(TraceKind::Evaluation, ""),
             provenance: provenance
-                .iter()
-                .map(|(k, (_, _, how))| (k.clone(), *how))
+                .into_iter()
+                .map(|(k, (_, _, how))| (k, how))
                 .collect(),
             tainted,
             warnings: std::mem::take(&mut run.warnings),

@@ -4,11 +4,12 @@
 //! optional one is null.
 
 use super::article::declared_params;
-use super::run::Run;
+use super::run::{Key, Run};
 use super::tracing::node;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law, OpenTerm};
 use crate::resolve;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,13 +40,19 @@ impl<'c> Run<'c> {
         params: &BTreeMap<String, Value>,
         resolved: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        let key = format!("open_term:{}#{}#{}", law.id, article.number, term.id);
-        let n = node(
-            TraceKind::OpenTerm,
-            &term.id,
-            &law.id,
-            Some(&article.number),
-        );
+        let key = Key::OpenTerm {
+            law: &law.id,
+            article: &article.number,
+            term: &term.id,
+        };
+        let n = || {
+            node(
+                TraceKind::OpenTerm,
+                &term.id,
+                &law.id,
+                Some(&article.number),
+            )
+        };
         self.traced_nested(
             n,
             key,
@@ -67,8 +74,8 @@ impl<'c> Run<'c> {
                             ilaw.id, term.id, ilaw.regulatory_layer
                         )));
                     }
-                    let iparams = declared_params(iarticle, params);
-                    let result = run.execute(ifile, ilaw, iarticle, iparams, "BESLUIT")?;
+                    let iparams = declared_params(iarticle, Vars::params(params));
+                    let result = run.execute(ifile, ilaw, iarticle, &iparams, "BESLUIT")?;
                     return result.outputs.get(&term.id).cloned().ok_or_else(|| {
                         EvalError::invalid(format!(
                             "implementatie {} artikel {} levert open norm '{}' niet",
@@ -77,13 +84,15 @@ impl<'c> Run<'c> {
                     });
                 }
                 if let Some(default) = &term.default {
-                    let mut values = params.clone();
-                    values.extend(resolved.clone());
+                    let values = Vars {
+                        inputs: resolved,
+                        ..Vars::params(params)
+                    };
                     let defs = BTreeMap::new();
                     let none = BTreeSet::new();
                     let mut outputs = BTreeMap::new();
                     for action in &default.actions {
-                        let v = run.action(law, article, action, &outputs, &defs, &values, &none)?;
+                        let v = run.action(law, article, action, &outputs, &defs, values, &none)?;
                         outputs.insert(action.output.clone(), v);
                     }
                     return Ok(outputs.remove(&term.id).unwrap_or(Value::Null));

@@ -3,60 +3,72 @@
 //! that article declares.
 
 use super::article::declared_params;
-use super::run::{Provenance, Run};
-use super::tracing::node;
+use super::run::{Key, Provenance, Run};
+use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Article, Law};
 use crate::resolve;
+use crate::scope::Vars;
 use crate::trace::TraceKind;
 use crate::value::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-impl Run<'_> {
-    /// Replaces each of `outputs` of `article` that the contextual law overrides, and records
-    /// the override as its provenance. `values` are what the overriding article may read.
+impl<'c> Run<'c> {
+    /// The replacement of each output of `article` (`names`) that the contextual law
+    /// overrides, recording the override as its provenance. `values` are what the overriding
+    /// article may read.
     pub(super) fn apply_overrides(
         &mut self,
         law: &Law,
         article: &Article,
-        values: &BTreeMap<String, Value>,
-        outputs: &mut BTreeMap<String, Value>,
-        provenance: &mut Provenance,
-    ) -> Result<(), EvalError> {
-        let names: Vec<String> = outputs.keys().cloned().collect();
-        for name in names {
+        values: Vars<'_>,
+        names: &BTreeSet<&str>,
+        provenance: &mut Provenance<'c>,
+    ) -> Result<BTreeMap<String, Value>, EvalError> {
+        let mut replaced = BTreeMap::new();
+        for &name in names {
             let found = resolve::override_for(
                 self.corpus,
                 self.date,
-                &self.contextual_law,
+                self.contextual_law,
                 &law.id,
                 &article.number,
-                &name,
+                name,
             )?;
             let Some((ofile, olaw, oarticle)) = found else {
                 continue;
             };
-            let key = format!("override:{}#{}", olaw.id, oarticle.number);
-            if self.is_resolving(&key) {
+            let key = Key::Override {
+                law: &olaw.id,
+                article: &oarticle.number,
+            };
+            if self.is_resolving(key) {
                 continue;
             }
             let oparams = declared_params(oarticle, values);
-            let mut n = node(TraceKind::Override, &name, &olaw.id, Some(&oarticle.number));
-            n.message = Some(format!(
-                "vervangt {}#{name} van artikel {}",
-                law.id, article.number
-            ));
+            let n = || {
+                explained(
+                    TraceKind::Override,
+                    name,
+                    &olaw.id,
+                    &oarticle.number,
+                    format!("vervangt {}#{name} van artikel {}", law.id, article.number),
+                )
+            };
             let result = self.traced_nested(
                 n,
                 key,
-                |run| run.execute(ofile, olaw, oarticle, oparams, "BESLUIT"),
+                |run| run.execute(ofile, olaw, oarticle, &oparams, "BESLUIT"),
                 |_| None,
             )?;
-            if let Some(value) = result.outputs.get(&name) {
-                outputs.insert(name.clone(), value.clone());
-                provenance.insert(name, (olaw.id.clone(), oarticle.number.clone(), "override"));
+            if let Some(value) = result.outputs.get(name) {
+                replaced.insert(name.to_string(), value.clone());
+                provenance.insert(
+                    name.to_string(),
+                    (olaw.id.as_str(), oarticle.number.as_str(), "override"),
+                );
             }
         }
-        Ok(())
+        Ok(replaced)
     }
 }

@@ -10,8 +10,9 @@ use crate::load::{Corpus, LawFile, Selection};
 use crate::trace::{TraceBuilder, TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
+use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
 use super::tracing::node;
@@ -21,14 +22,14 @@ const MAX_NESTING: usize = 64;
 
 /// Per output: the `$id` of the law and the article that produced it, and how (`direct`,
 /// `override` or `hook`).
-pub(super) type Provenance = BTreeMap<String, (String, String, &'static str)>;
+pub(super) type Provenance<'c> = BTreeMap<String, (&'c str, &'c str, &'static str)>;
 
 /// What executing one article yields.
 #[derive(Debug, Clone)]
-pub(super) struct ArticleResult {
+pub(super) struct ArticleResult<'c> {
     pub(super) outputs: BTreeMap<String, Value>,
     pub(super) resolved_inputs: BTreeMap<String, Value>,
-    pub(super) provenance: Provenance,
+    pub(super) provenance: Provenance<'c>,
     /// Outputs tainted as untranslatable (propagate mode).
     pub(super) tainted: BTreeSet<String>,
 }
@@ -37,12 +38,19 @@ pub(super) struct ArticleResult {
 pub(super) struct Run<'c> {
     pub(super) corpus: &'c Corpus,
     pub(super) date: NaiveDate,
+    /// `date` as `YYYY-MM-DD` (`$referencedate.iso`).
+    pub(super) date_iso: String,
     /// The law being evaluated; only its overrides apply.
-    pub(super) contextual_law: String,
+    pub(super) contextual_law: &'c str,
+    /// The request's parameters: executions with them keep no copy in the cache.
+    request_params: &'c BTreeMap<String, Value>,
     /// Keys of the resolutions under way, outermost first.
-    stack: Vec<String>,
-    cache: HashMap<String, Rc<ArticleResult>>,
+    stack: Vec<Key<'c>>,
+    /// The articles executed so far (few per evaluation: a list beats hashing a key).
+    cache: Vec<Executed<'c>>,
     pub(super) trace: RefCell<TraceBuilder>,
+    /// Whether the trace is built (when off, only its root is).
+    pub(super) tracing: bool,
     /// How untranslatable constructs are handled.
     pub(super) mode: UntranslatableMode,
     /// External data for inputs with `source: {}` not given as parameters.
@@ -67,23 +75,64 @@ pub(super) fn output_not_found(law: &str, output: &str) -> EvalError {
     })
 }
 
-fn cache_key(
-    law: &LawFile,
-    article: &str,
-    params: &BTreeMap<String, Value>,
-    stage: &str,
-) -> String {
-    use std::fmt::Write;
-    // One buffer, no intermediate strings: this runs for every article execution.
-    let mut key = String::with_capacity(64 + params.len() * 24);
-    let _ = write!(key, "{}@{:?}#{article}|{stage}|", law.id, law.valid_from);
-    for (i, (k, v)) in params.iter().enumerate() {
-        if i > 0 {
-            key.push('\u{0}');
+/// A resolution under way, on the stack that detects cycles; shown (in a cycle's path and an
+/// error's context) as `law#output`, `hook:law#article`, `override:law#article` or
+/// `open_term:law#article#term`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Key<'k> {
+    /// An output of a law (cross-law or same-law input).
+    Output { law: &'k str, output: &'k str },
+    /// A hook article firing.
+    Hook { law: &'k str, article: &'k str },
+    /// An overriding article.
+    Override { law: &'k str, article: &'k str },
+    /// An open term of an article.
+    OpenTerm {
+        law: &'k str,
+        article: &'k str,
+        term: &'k str,
+    },
+}
+
+impl std::fmt::Display for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Output { law, output } => write!(f, "{law}#{output}"),
+            Key::Hook { law, article } => write!(f, "hook:{law}#{article}"),
+            Key::Override { law, article } => write!(f, "override:{law}#{article}"),
+            Key::OpenTerm { law, article, term } => {
+                write!(f, "open_term:{law}#{article}#{term}")
+            }
         }
-        let _ = write!(key, "{k}={v}");
     }
-    key
+}
+
+/// One article execution done in this evaluation: which version and article, at which stage,
+/// with which parameters, and what it yielded.
+struct Executed<'c> {
+    file: &'c LawFile,
+    article: &'c Article,
+    stage: &'c str,
+    params: Cow<'c, BTreeMap<String, Value>>,
+    result: Rc<ArticleResult<'c>>,
+}
+
+impl Executed<'_> {
+    /// Whether this is the execution of `article` of `file` at `stage` with `params` (the
+    /// same law version and article number, compared by value).
+    fn is(
+        &self,
+        file: &LawFile,
+        article: &Article,
+        stage: &str,
+        params: &BTreeMap<String, Value>,
+    ) -> bool {
+        self.article.number == article.number
+            && self.stage == stage
+            && self.file.id == file.id
+            && self.file.valid_from == file.valid_from
+            && (std::ptr::eq(&*self.params, params) || *self.params == *params)
+    }
 }
 
 impl<'c> Run<'c> {
@@ -91,21 +140,30 @@ impl<'c> Run<'c> {
     pub(super) fn new(
         corpus: &'c Corpus,
         date: NaiveDate,
-        contextual_law: &str,
+        contextual_law: &'c str,
+        request_params: &'c BTreeMap<String, Value>,
         root: TraceNode,
     ) -> Run<'c> {
         Run {
             corpus,
             date,
-            contextual_law: contextual_law.to_string(),
+            date_iso: crate::load::iso_date(date),
+            contextual_law,
+            request_params,
             stack: Vec::new(),
-            cache: HashMap::new(),
+            cache: Vec::new(),
             trace: RefCell::new(TraceBuilder::new(root)),
+            tracing: true,
             mode: UntranslatableMode::default(),
             data: None,
             tainted: HashSet::new(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Drops the record of executed articles (when nothing more will execute).
+    pub(super) fn forget_executions(&mut self) {
+        self.cache.clear();
     }
 
     /// The trace built so far.
@@ -140,19 +198,19 @@ impl<'c> Run<'c> {
     }
 
     /// Whether the resolution `key` is under way (hooks and overrides do not re-enter).
-    pub(super) fn is_resolving(&self, key: &str) -> bool {
-        self.stack.iter().any(|k| k == key)
+    pub(super) fn is_resolving(&self, key: Key<'_>) -> bool {
+        self.stack.contains(&key)
     }
 
     /// Runs `f` with `key` on the resolution stack; a key already on the stack is a cycle.
     pub(super) fn nested<T>(
         &mut self,
-        key: String,
+        key: Key<'c>,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
         if let Some(pos) = self.stack.iter().position(|k| *k == key) {
-            let mut path = self.stack[pos..].to_vec();
-            path.push(key);
+            let mut path: Vec<String> = self.stack[pos..].iter().map(Key::to_string).collect();
+            path.push(key.to_string());
             return Err(EvalError::new(ErrorKind::Cycle { path }));
         }
         if self.stack.len() >= MAX_NESTING {
@@ -160,10 +218,11 @@ impl<'c> Run<'c> {
                 "verwijzingen zijn dieper genest dan {MAX_NESTING} niveaus"
             )));
         }
-        self.stack.push(key.clone());
+        self.stack.push(key);
         let result = f(self);
         self.stack.pop();
         result.map_err(|e| {
+            let key = key.to_string();
             if e.context.first() == Some(&key) {
                 e
             } else {
@@ -179,20 +238,19 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         article: &'c Article,
-        params: BTreeMap<String, Value>,
-        stage: &str,
-    ) -> Result<Rc<ArticleResult>, EvalError> {
-        let key = cache_key(file, &article.number, &params, stage);
-        if let Some(hit) = self.cache.get(&key) {
-            self.trace.borrow_mut().leaf(node(
-                TraceKind::Cached,
-                &law.id,
-                &law.id,
-                Some(&article.number),
-            ));
-            return Ok(Rc::clone(hit));
+        params: &BTreeMap<String, Value>,
+        stage: &'c str,
+    ) -> Result<Rc<ArticleResult<'c>>, EvalError> {
+        let hit = self
+            .cache
+            .iter()
+            .find(|e| e.is(file, article, stage, params))
+            .map(|e| Rc::clone(&e.result));
+        if let Some(hit) = hit {
+            self.leaf(|| node(TraceKind::Cached, &law.id, &law.id, Some(&article.number)));
+            return Ok(hit);
         }
-        let trace_node = node(TraceKind::Article, &law.id, &law.id, Some(&article.number));
+        let trace_node = || node(TraceKind::Article, &law.id, &law.id, Some(&article.number));
         let result = self.traced(
             trace_node,
             |run| run.execute_uncached(file, law, article, params, stage),
@@ -202,7 +260,17 @@ impl<'c> Run<'c> {
             self.tainted.insert(format!("{}#{output}", law.id));
         }
         let result = Rc::new(result);
-        self.cache.insert(key, Rc::clone(&result));
+        self.cache.push(Executed {
+            file,
+            article,
+            stage,
+            params: if std::ptr::eq(params, self.request_params) {
+                Cow::Borrowed(self.request_params)
+            } else {
+                Cow::Owned(params.clone())
+            },
+            result: Rc::clone(&result),
+        });
         Ok(result)
     }
 
@@ -212,7 +280,7 @@ impl<'c> Run<'c> {
         file: &'c LawFile,
         law: &'c Law,
         output: &str,
-        params: BTreeMap<String, Value>,
+        params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
         let article = article_for_output(law, output)?;
         let result = self.execute(file, law, article, params, "BESLUIT")?;

@@ -2,7 +2,7 @@
 //! step so its node records the value or the error, and attaching the finished tree to the
 //! evaluation or to the error.
 
-use super::run::Run;
+use super::run::{Key, Run};
 use super::{Evaluation, Request};
 use crate::error::EvalError;
 use crate::trace::{TraceBuilder, TraceKind, TraceNode};
@@ -13,6 +13,19 @@ pub(super) fn node(kind: TraceKind, name: &str, law: &str, article: Option<&str>
     let mut n = TraceNode::new(kind, name);
     n.law = Some(law.to_string());
     n.article = article.map(str::to_string);
+    n
+}
+
+/// A trace node about `name` in `law` and `article`, with an explanation.
+pub(super) fn explained(
+    kind: TraceKind,
+    name: &str,
+    law: &str,
+    article: &str,
+    message: impl Into<String>,
+) -> TraceNode {
+    let mut n = node(kind, name, law, Some(article));
+    n.message = Some(message.into());
     n
 }
 
@@ -48,15 +61,26 @@ pub(super) fn attach(
     }
 }
 
-impl Run<'_> {
-    /// Runs `f` under `node`; the node gets `value` of the result, or the error's message.
+impl<'c> Run<'c> {
+    /// Adds the leaf `node` (built only when this evaluation is traced) to the open node.
+    pub(super) fn leaf(&self, node: impl FnOnce() -> TraceNode) {
+        if self.tracing {
+            self.trace.borrow_mut().leaf(node());
+        }
+    }
+
+    /// Runs `f` under `node` (built only when this evaluation is traced); the node gets
+    /// `value` of the result, or the error's message.
     pub(super) fn traced<T>(
         &mut self,
-        node: TraceNode,
+        node: impl FnOnce() -> TraceNode,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
         value: impl Fn(&T) -> Option<Value>,
     ) -> Result<T, EvalError> {
-        self.trace.borrow_mut().push(node);
+        if !self.tracing {
+            return f(self);
+        }
+        self.trace.borrow_mut().push(node());
         let result = f(self);
         match &result {
             Ok(v) => self.trace.borrow_mut().pop(value(v), None),
@@ -68,8 +92,8 @@ impl Run<'_> {
     /// Runs `f` under `node` with `key` on the resolution stack (see [`Run::nested`]).
     pub(super) fn traced_nested<T>(
         &mut self,
-        node: TraceNode,
-        key: String,
+        node: impl FnOnce() -> TraceNode,
+        key: Key<'c>,
         f: impl FnOnce(&mut Self) -> Result<T, EvalError>,
         value: impl Fn(&T) -> Option<Value>,
     ) -> Result<T, EvalError> {

@@ -355,13 +355,28 @@ pub struct Evaluated {
 
 /// Evaluates `request` as `options` say: in one stage, or through the procedure up to
 /// `--fase`; the data holds the answer, the untranslatable marks, the stages and the receipt.
+/// The evaluation keeps its trace (for [`laws_reached`]).
 pub fn evaluate(
     corpus: &Corpus,
     request: &Request,
     params: &Map<String, Value>,
     options: &Options<'_>,
 ) -> Result<Evaluated> {
-    let engine = Engine::new(corpus).untranslatable(options.mode);
+    evaluate_traced(corpus, request, params, options, true)
+}
+
+/// [`evaluate`], with the engine's trace built only when `--uitleg`, the receipt or the
+/// caller (`keep_trace`, to read it afterwards) needs it: most of the work on a small law.
+pub fn evaluate_traced(
+    corpus: &Corpus,
+    request: &Request,
+    params: &Map<String, Value>,
+    options: &Options<'_>,
+    keep_trace: bool,
+) -> Result<Evaluated> {
+    let engine = Engine::new(corpus)
+        .untranslatable(options.mode)
+        .tracing(keep_trace || options.uitleg || options.receipt);
     let (evaluation, procedure) = match options.fase {
         None => (
             engine
