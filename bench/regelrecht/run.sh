@@ -99,7 +99,7 @@ if [ -n "$refbin" ]; then
   reval=$refbin/regelrecht-reference-evaluate
   balparams='{"elektriciteitsverbruik_kwh":60000,"aardgasverbruik_m3":1000,"betreft_gebruiksfunctie_bbl":false,"alleen_hernieuwbare_energie_op_locatie":false,"is_activiteit_artikel_3_3a_lid_1_onder_a":false,"is_activiteit_artikel_3_3a_lid_1_onder_b":false}'
   runs+=(-n "referentie, één kleine wet" "$reval test_untranslatables toegekende_toeslag 2025-06-01 {} $(find "$work/klein" -name '*.yaml')"
-         -n "referentie, Bal" "$reval besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 $balparams $bal_yaml"
+         -n "referentie, Bal" "$reval besluit_activiteiten_leefomgeving heeft_informatieplicht 2026-01-01 '$balparams' $bal_yaml"
          -n "referentie, cross-law, hele corpus" "$reval wet_op_de_zorgtoeslag standaardpremie 2025-01-01 {} $(find "$corpus" -name '*.yaml' | sort | tr '\n' ' ')")
 fi
 hyperfine -N --warmup 20 --runs 200 --export-json "$work/lat.json" "${runs[@]}" >/dev/null
