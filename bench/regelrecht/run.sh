@@ -12,7 +12,9 @@
 #    (three rounds, medians, and the ratio; target >= 1.2), only when REGELRECHT_REFERENCE_DIR
 #    points at a checkout of MinBZK/regelrecht (it is not vendored): its harness
 #    bench/regelrecht/reference is used from $REGELRECHT_REFERENCE_DIR/target/release when
-#    built there, else built here; without a checkout it says so and skips it.
+#    built there, else built here; without a checkout it says so and skips it. With it, the
+#    single-law latencies of 3. are measured for the reference too, one evaluation per process
+#    (regelrecht-reference-evaluate), in the same hyperfine run.
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
 # after the release build.
 set -euo pipefail
