@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::support::{KoopFake, Sandbox, assert_valid, assert_valid_against, discovery, run};
+use test_support::cli::full_entry_words;
 
 #[test]
 fn the_document_validates_and_declares_the_sources() {
@@ -61,14 +62,7 @@ fn every_tool_entry_is_its_own_help_json() {
     let doc = discovery();
     let sandbox = Sandbox::new();
     for tool in doc["tools"].as_array().unwrap() {
-        let mut args: Vec<String> = tool["_meta"]["argv"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap().to_owned())
-            .collect();
-        args.extend(["--help".to_owned(), "--json".to_owned()]);
-        let entry = run(sandbox.bare(), &args).json();
+        let entry = run(sandbox.bare(), full_entry_words(tool)).json();
         assert_valid("tool.schema.json", &entry);
         assert_eq!(&common::discovery::compact_entry(&entry), tool, "DISC-17");
         assert_eq!(entry["annotations"]["readOnlyHint"], true);
@@ -198,12 +192,5 @@ fn the_examples_read_what_they_name() {
 
 /// The command's full entry (`<command> --help --json`, DISC-17): the root lists no examples.
 fn full_entry(tool: &Value) -> Value {
-    let mut args: Vec<String> = tool["_meta"]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_owned())
-        .collect();
-    args.extend(["--help".to_owned(), "--json".to_owned()]);
-    run(Sandbox::new().bare(), &args).json()
+    run(Sandbox::new().bare(), full_entry_words(tool)).json()
 }

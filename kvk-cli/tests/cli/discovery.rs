@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::support::{Sandbox, assert_valid, discovery, run};
+use test_support::cli::{argv_of, full_entry_words};
 
 /// The commands kvk-cli has, as tool names in parser order (DISC-3, DISC-6, DISC-7).
 const TOOLS: [&str; 7] = [
@@ -148,15 +149,8 @@ fn disc_17_command_help_json_equals_root_entry() {
     let document = discovery();
     let sandbox = Sandbox::new();
     for entry in document["tools"].as_array().expect("tools") {
-        let argv: Vec<&str> = entry["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|w| w.as_str().expect("word"))
-            .collect();
-        let mut args = argv.clone();
-        args.extend(["--help", "--json"]);
-        let alone = run(sandbox.bare(), &args).json();
+        let argv = argv_of(entry);
+        let alone = run(sandbox.bare(), full_entry_words(entry)).json();
         assert_valid("tool.schema.json", &alone);
         assert_eq!(&common::discovery::compact_entry(&alone), entry, "{argv:?}");
     }
@@ -167,12 +161,7 @@ fn disc_17_command_help_json_equals_root_entry() {
 #[test]
 fn disc_14_meta_maps_every_property_once() {
     for entry in discovery()["tools"].as_array().expect("tools") {
-        let argv: Vec<&str> = entry["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|w| w.as_str().expect("word"))
-            .collect();
+        let argv = argv_of(entry);
         assert_eq!(entry["name"], argv.join("_").replace('-', "_"), "DISC-6");
         // DISC-11, DISC-17: read-only and remote, so MCP's defaults say the rest.
         assert_eq!(

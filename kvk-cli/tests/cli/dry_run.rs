@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use crate::support::{KEY, KvkFake, Sandbox, assert_valid, canonical, discovery, run, sha256_hex};
+use test_support::cli::full_entry_words;
 
 fn plan(fake: &KvkFake, sandbox: &Sandbox, args: &[&str]) -> Value {
     let mut all = args.to_vec();
@@ -214,15 +215,8 @@ fn disc_16_every_example_dry_runs() {
     let sandbox = Sandbox::new();
     let document = discovery();
     for entry in document["tools"].as_array().expect("tools") {
-        let mut help: Vec<&str> = entry["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|w| w.as_str().expect("word"))
-            .collect();
-        help.extend(["--help", "--json"]);
         // The examples are in the command's full entry (DISC-17).
-        let tool = &run(sandbox.bare(), &help).json();
+        let tool = &run(sandbox.bare(), full_entry_words(entry)).json();
         let examples = tool["_meta"]["examples"].as_array().expect("examples");
         assert!(!examples.is_empty(), "{}", tool["name"]);
         for example in examples {

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::support::{Sandbox, assert_valid, discovery, run};
+use test_support::cli::full_entry_words;
 
 fn check_args(number: Option<&str>) -> Vec<&str> {
     let mut args = vec!["check", "energiebesparing"];
@@ -46,15 +47,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
             serde_json::json!({"readOnlyHint": true, "openWorldHint": false})
         };
         assert_eq!(tool["annotations"], hints);
-        let argv: Vec<&str> = tool["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|a| a.as_str().expect("word"))
-            .collect();
-        let mut args = argv.clone();
-        args.extend(["--help", "--json"]);
-        let entry = run(Sandbox::new().cmd(), &args).json();
+        let entry = run(Sandbox::new().cmd(), full_entry_words(tool)).json();
         assert_valid("tool.schema.json", &entry);
         assert_eq!(entry["annotations"]["openWorldHint"], asks_sources);
         assert_eq!(&common::discovery::compact_entry(&entry), tool, "DISC-17");
@@ -88,14 +81,7 @@ fn every_example_dry_runs_to_a_valid_plan() {
     let sandbox = Sandbox::new();
     for tool in discovery()["tools"].as_array().expect("tools") {
         // The examples are in the command's full entry (DISC-17).
-        let mut help: Vec<&str> = tool["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|a| a.as_str().expect("word"))
-            .collect();
-        help.extend(["--help", "--json"]);
-        let full = run(sandbox.cmd(), &help).json();
+        let full = run(sandbox.cmd(), full_entry_words(tool)).json();
         for example in full["_meta"]["examples"].as_array().expect("examples") {
             let mut args: Vec<String> = example
                 .as_array()

@@ -1,6 +1,7 @@
 //! Discovery (`--help --json`) and its examples.
 
 use crate::support::{Sandbox, assert_valid};
+use test_support::cli::full_entry_words;
 
 #[test]
 fn discovery_validates_and_declares_the_environment() {
@@ -91,13 +92,5 @@ fn every_example_passes_a_dry_run() {
 
 /// The command's full entry (`<command> --help --json`, DISC-17): the root lists no examples.
 fn full_entry(tool: &serde_json::Value) -> serde_json::Value {
-    let argv: Vec<String> = tool["_meta"]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_owned())
-        .collect();
-    Sandbox::new()
-        .run(argv.iter().map(String::as_str).chain(["--help", "--json"]))
-        .json()
+    Sandbox::new().run(full_entry_words(tool)).json()
 }

@@ -93,12 +93,7 @@ fn discovery(tool: &str) -> Value {
 fn every_command_uses_the_settled_words() {
     for tool in TOOLS {
         for entry in discovery(tool)["tools"].as_array().expect("tools") {
-            let argv: Vec<&str> = entry["_meta"]["argv"]
-                .as_array()
-                .expect("argv")
-                .iter()
-                .map(|w| w.as_str().expect("word"))
-                .collect();
+            let argv = test_support::cli::argv_of(entry);
             for word in &argv {
                 assert!(
                     !RETIRED_WORDS.contains(word),
@@ -134,9 +129,7 @@ fn every_command_uses_the_settled_words() {
                 assert_eq!(properties["pagina"]["minimum"], 1, "{tool} {argv:?}");
             }
             // Examples are in the command's full entry (`<command> --help --json`, DISC-1).
-            let mut full_call = argv.clone();
-            full_call.extend(["--help", "--json"]);
-            let full = json(&run(tool, &full_call));
+            let full = json(&run(tool, &test_support::cli::full_entry_words(entry)));
             for example in full["_meta"]["examples"].as_array().expect("examples") {
                 for word in example.as_array().expect("example argv") {
                     let word = word.as_str().expect("word");

@@ -27,13 +27,7 @@ pub fn check_discovery_within(run: &dyn Fn(&[&str]) -> Run, budget: usize) -> us
     );
     let document = root.json();
     for entry in document["tools"].as_array().expect("tools") {
-        let mut words: Vec<&str> = entry["_meta"]["argv"]
-            .as_array()
-            .expect("argv")
-            .iter()
-            .map(|w| w.as_str().expect("word"))
-            .collect();
-        words.extend(["--help", "--json"]);
+        let words = super::full_entry_words(entry);
         let full = run(&words).json();
         assert_eq!(
             &common::discovery::compact_entry(&full),

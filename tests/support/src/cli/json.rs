@@ -51,3 +51,20 @@ pub fn keys(value: &Value) -> Vec<&str> {
         .map(String::as_str)
         .collect()
 }
+
+/// The command words of a discovery entry (`_meta.argv`).
+pub fn argv_of(entry: &Value) -> Vec<&str> {
+    entry["_meta"]["argv"]
+        .as_array()
+        .expect("_meta.argv")
+        .iter()
+        .map(|word| word.as_str().expect("a word"))
+        .collect()
+}
+
+/// The words that ask for an entry's full entry: its command, then `--help --json` (DISC-17).
+pub fn full_entry_words(entry: &Value) -> Vec<&str> {
+    let mut words = argv_of(entry);
+    words.extend(["--help", "--json"]);
+    words
+}

@@ -31,7 +31,7 @@ pub use audit::read_audit;
 pub use budget::{DISCOVERY_BUDGET, check_discovery_budget, check_discovery_within};
 pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
 pub use family::family_dir;
-pub use json::{canonical, compact_document, keys, sha256_hex};
+pub use json::{argv_of, canonical, compact_document, full_entry_words, keys, sha256_hex};
 pub use run::{Run, discovery, run};
 pub use sandbox::Sandbox;
 pub use schema::{assert_valid, assert_valid_against, schema};
