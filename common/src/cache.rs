@@ -47,18 +47,18 @@ pub const ENV: [EnvVar; 3] = [
     EnvVar::new(
         CACHE_DIR,
         EnvKind::Path,
-        "map van de antwoordcache (toestand-XML die nooit verandert); standaard $XDG_CACHE_HOME/overheid-cli of ~/.cache/overheid-cli",
+        "map van de cache (antwoorden die nooit veranderen, voorbereide wetten); standaard $XDG_CACHE_HOME/overheid-cli of ~/.cache/overheid-cli",
     ),
     EnvVar::new(
         CACHE_MAX_BYTES,
         EnvKind::Setting,
-        "maximale totale grootte van de antwoordcache in bytes; 0 zet de cache uit",
+        "maximale totale grootte van de cache in bytes; 0 zet de cache uit",
     )
     .with_default("268435456"),
     EnvVar::new(
         XDG_CACHE_HOME,
         EnvKind::Path,
-        "basismap voor de antwoordcache ($XDG_CACHE_HOME/overheid-cli)",
+        "basismap voor de cache ($XDG_CACHE_HOME/overheid-cli)",
     ),
 ];
 
@@ -147,6 +147,53 @@ pub fn key(request: &Request) -> String {
     }
     sha256_hex(material.as_bytes())
 }
+/// Prepared forms of local files (rule CACHE-5): what a tool derives from a file it parses
+/// (regelrecht-cli: a law's YAML as JSON), kept in the same directory and under the same cap as
+/// the answers, so that a later call with the same file skips the slow parse. An entry is named
+/// by the SHA-256 of the form's label, the tool's version and the file's SHA-256, so an edited
+/// file or another version of the tool never meets an old form. The directory is only created
+/// when a form is first stored.
+#[derive(Clone, Debug)]
+pub struct PreparedForms {
+    settings: Settings,
+    /// What the form is, with the version of the tool that wrote it.
+    label: String,
+}
+
+impl PreparedForms {
+    pub fn new(settings: Settings, label: String) -> Self {
+        Self { settings, label }
+    }
+
+    fn key(&self, file_sha256: &str) -> String {
+        sha256_hex(format!("prepared\n{}\n{file_sha256}", self.label).as_bytes())
+    }
+
+    /// The form kept for the file with this digest, verified as every entry is (CACHE-2).
+    pub fn get(&self, file_sha256: &str) -> Option<Vec<u8>> {
+        Store::existing(&self.settings)
+            .get(&self.key(file_sha256), self.settings.max_bytes)
+            .filter(|entry| entry.status == 200)
+            .map(|entry| entry.body)
+    }
+
+    /// Keep `form` for the file with this digest; why it could not be, for a warning.
+    pub fn put(&self, file_sha256: &str, form: &[u8]) -> Result<(), String> {
+        let stored = Store::open(&self.settings).and_then(|store| {
+            match store.put(&self.key(file_sha256), 200, form)? {
+                Some(pending) => pending.commit(),
+                None => Ok(()),
+            }
+        });
+        stored.map_err(|e| {
+            format!(
+                "voorbereide vorm niet in de cache in {} gezet ({e}); verder zonder",
+                self.settings.dir.display()
+            )
+        })
+    }
+}
+
 /// What one invocation did with the cache: the store (opened at the first cacheable request),
 /// how the last cacheable answer was obtained, and the entries waiting for the command's success.
 #[derive(Debug, Default)]

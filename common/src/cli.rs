@@ -152,7 +152,7 @@ pub struct GlobalArgs {
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 
-    /// Lees en schrijf de antwoordcache niet: haal alles opnieuw bij de bron
+    /// Lees en schrijf de cache niet: haal alles opnieuw bij de bron, lees elk bestand opnieuw
     #[arg(long, global = true)]
     pub geen_cache: bool,
 }

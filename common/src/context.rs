@@ -306,6 +306,18 @@ impl<'a> Context<'a> {
         });
     }
 
+    /// Where this command keeps prepared forms of the local files it parses (CACHE-5), labelled
+    /// `label` (what the form is; the tool's version is added). `None` when the command does not
+    /// cache, under `--geen-cache` or `--dry-run`, or when the cache is off or has no place.
+    pub fn prepared_forms(&self, label: &str) -> Option<crate::cache::PreparedForms> {
+        if !self.tool.caches(self.spec) || self.globals.geen_cache || self.globals.dry_run {
+            return None;
+        }
+        let settings = crate::cache::Settings::from_env(self.env).ok()??;
+        let label = format!("{label}\n{} {}", self.tool.name, self.tool.version);
+        Some(crate::cache::PreparedForms::new(settings, label))
+    }
+
     /// Send a GET whose answer never changes at its URL (a BWB toestand; rule CACHE-1): read from
     /// the response cache when it holds a sound entry, else sent as [`Context::send`] does and
     /// stored once the command has succeeded (a 2xx answered by the URL itself, not by a redirect).

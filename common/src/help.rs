@@ -40,11 +40,12 @@ pub fn utility_commands() -> [Command; 3] {
 pub fn cache_command(info: &crate::tool::ToolInfo) -> Option<Command> {
     (!info.cached.is_empty()).then(|| {
         Command::new("cache")
-            .about("Beheer de antwoordcache (toestand-XML die nooit verandert)")
+            .about("Beheer de cache (antwoorden die nooit veranderen, voorbereide wetten)")
             .subcommand_required(true)
-            .subcommand(Command::new("leeg").about(
-                "Verwijder alle items uit de antwoordcache en meld hoeveel (en hoeveel bytes)",
-            ))
+            .subcommand(
+                Command::new("leeg")
+                    .about("Verwijder alle items uit de cache en meld hoeveel (en hoeveel bytes)"),
+            )
     })
 }
 

@@ -356,6 +356,10 @@ impl<'de> Deserialize<'de> for Expr {
 
 struct ExprVisitor;
 
+/// How serde_json (with `arbitrary_precision`, as this workspace builds it) hands a number to a
+/// visitor that takes any value: a map with this one key and the number's text.
+const JSON_NUMBER: &str = "$serde_json::private::Number";
+
 impl<'de> Visitor<'de> for ExprVisitor {
     type Value = Expr;
 
@@ -399,6 +403,19 @@ impl<'de> Visitor<'de> for ExprVisitor {
         let mut fields = BTreeMap::new();
         let mut operation: Option<String> = None;
         while let Some(key) = map.next_key::<String>()? {
+            if key == JSON_NUMBER && fields.is_empty() && operation.is_none() {
+                // A number read from JSON (a prepared law, written from the YAML's own
+                // numbers): read as the YAML parser handed it over, an integer or an f64.
+                let text = map.next_value::<String>()?;
+                return if let Ok(v) = text.parse::<i64>() {
+                    self.visit_i64(v)
+                } else if let Ok(v) = text.parse::<u64>() {
+                    self.visit_u64(v)
+                } else {
+                    let v = text.parse::<f64>().map_err(de::Error::custom)?;
+                    self.visit_f64(v)
+                };
+            }
             if key == "operation" {
                 operation = Some(map.next_value::<String>()?);
             } else if key == "legal_basis" && operation.is_some() {

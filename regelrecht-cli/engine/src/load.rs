@@ -12,6 +12,7 @@
 
 use crate::error::LoadError;
 use crate::law::Law;
+use crate::prepared::{Prepared, parse_json};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
@@ -104,6 +105,8 @@ pub struct LawFile {
     text: Cow<'static, str>,
     /// The same law as JSON, for a built-in law ([`crate::builtin::BUILTIN_JSON`]).
     json: Option<&'static str>,
+    /// Where the JSON form of a file from disk is kept between processes ([`crate::prepared`]).
+    prepared: Option<Prepared>,
     limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
@@ -144,6 +147,7 @@ impl LawFile {
             valid_to: header.valid_to.clone(),
             text,
             json: None,
+            prepared: None,
             limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
@@ -169,9 +173,12 @@ impl LawFile {
         self.parsed
             .get_or_init(|| {
                 self.limits.check_deadline(&self.origin)?;
-                let law = match self.json {
-                    Some(json) => parse_prepared(&self.origin, json)?,
-                    None => parse_law(&self.origin, &self.text)?,
+                let law = match (self.json, &self.prepared) {
+                    (Some(json), _) => parse_json(&self.origin, json)?,
+                    (None, Some(prepared)) => {
+                        prepared.law(&self.origin, &self.text, self.sha256(), &self.id)?
+                    }
+                    (None, None) => parse_law(&self.origin, &self.text)?,
                 };
                 if law.id != self.id {
                     return Err(LoadError::new(
@@ -219,6 +226,8 @@ pub struct Corpus {
     files: Vec<LawFile>,
     by_id: HashMap<String, Vec<usize>>,
     limits: Limits,
+    /// Where the files added after [`Corpus::set_prepared`] keep their JSON form.
+    prepared: Option<Prepared>,
     /// Files read from disk so far (counted against `limits.max_files`).
     files_read: usize,
 }
@@ -239,6 +248,12 @@ impl Corpus {
     /// Sets the bounds for everything loaded after this call.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// Keeps the JSON form of every file added after this call in `prepared`, and reads it
+    /// from there next time ([`crate::prepared`]).
+    pub fn set_prepared(&mut self, prepared: Prepared) {
+        self.prepared = Some(prepared);
     }
 
     /// Adds the built-in laws (see [`crate::builtin`]). Their `$id` and `valid_from` are their
@@ -267,7 +282,8 @@ impl Corpus {
     /// Adds one law text. A later file with the same `$id` and `valid_from` replaces an earlier one.
     pub fn add_text(&mut self, origin: Origin, text: String) -> Result<(), LoadError> {
         let file = LawFile::new(origin, text, self.limits)?;
-        self.insert(file);
+        let prepared = self.prepared.clone();
+        self.insert(LawFile { prepared, ..file });
         Ok(())
     }
 
@@ -635,11 +651,6 @@ fn plain_scalar(rest: &str) -> Option<String> {
 }
 
 /// Fully parses a law text, reporting the line of any problem.
-/// A built-in law from its JSON form (tested to equal its YAML).
-fn parse_prepared(origin: &Origin, json: &str) -> Result<Law, LoadError> {
-    serde_json::from_str(json).map_err(|e| LoadError::new(origin, None, e.to_string()))
-}
-
 pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
     let law: Law = serde_yaml_ng::from_str(text).map_err(|e| {
         let line = e.location().map(|l| l.line());
@@ -769,7 +780,7 @@ mod tests {
                 .map(|(_, json)| *json)
                 .expect(name);
             let from_yaml = parse_law(&origin, text).expect(name);
-            let from_json = parse_prepared(&origin, json).expect(name);
+            let from_json = parse_json(&origin, json).expect(name);
             assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"), "{name}");
         }
         let corpus = Corpus::with_builtins();

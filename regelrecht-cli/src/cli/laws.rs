@@ -8,9 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use common::cache::PreparedForms;
+use common::output::Printer;
 use common::validate::Validation;
 use common::{ArgSchema, Context, Problem, Result};
-use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Selection};
+use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Prepared, PreparedStore, Selection};
 use serde_json::{Value, json};
 
 use crate::cli::problems;
@@ -62,6 +64,12 @@ impl CorpusArgs {
             deadline: Some(ctx.deadline()),
             ..Limits::default()
         });
+        if let Some(forms) = ctx.prepared_forms(PREPARED_LABEL) {
+            corpus.set_prepared(Prepared(std::sync::Arc::new(PreparedLaws {
+                forms,
+                printer: ctx.printer,
+            })));
+        }
         for dir in env_dirs(ctx) {
             if !dir.is_dir() {
                 return Err(Problem::config(format!(
@@ -79,6 +87,28 @@ impl CorpusArgs {
             corpus.add_dir(dir).map_err(|e| problems::load_error(&e))?;
         }
         Ok(corpus)
+    }
+}
+
+/// What a prepared law in the cache is (CACHE-5): the YAML's data as JSON, as this engine reads it.
+const PREPARED_LABEL: &str = concat!("regelrecht-wet-json 1 ", env!("CARGO_PKG_VERSION"));
+
+/// The cache as the engine's store of prepared laws ([`regelrecht_engine::prepared`]): a law
+/// file read before is read from its JSON, not parsed from its YAML again.
+struct PreparedLaws {
+    forms: PreparedForms,
+    printer: Printer,
+}
+
+impl PreparedStore for PreparedLaws {
+    fn get(&self, text_sha256: &str) -> Option<String> {
+        String::from_utf8(self.forms.get(text_sha256)?).ok()
+    }
+
+    fn put(&self, text_sha256: &str, json: &str) {
+        if let Err(warning) = self.forms.put(text_sha256, json.as_bytes()) {
+            self.printer.warn(&warning);
+        }
     }
 }
 

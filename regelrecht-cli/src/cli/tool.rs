@@ -3,6 +3,7 @@
 use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 
+use crate::cli::commands;
 use crate::cli::laws::CORPUS_ENV;
 use crate::cli::regeling::definition::DEFINITIONS_ENV;
 
@@ -35,7 +36,17 @@ pub const TOOL: ToolInfo = ToolInfo {
     audit_env: AUDIT_ENV,
     default_timeout_secs: 10,
     resources: &[],
-    cached: &[],
+    // The commands that parse law files from a corpus keep each one's prepared (JSON) form in the
+    // cache and read it back next time (CACHE-5); nothing they answer comes from an upstream.
+    cached: &[
+        commands::evalueer::SPECS[0].path,
+        commands::scenario::SPECS[0].path,
+        commands::concept::SPECS[0].path,
+        commands::ontvangstbewijs::controleer::SPECS[0].path,
+        commands::wet::lijst::SPECS[0].path,
+        commands::wet::toon::SPECS[0].path,
+        commands::wet::notities::SPECS[0].path,
+    ],
 };
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod hostile;
 mod modes;
 mod notes;
 mod precision;
+mod prepared;
 mod profile;
 mod scenario;
 mod shared_args;

@@ -1,0 +1,181 @@
+//! Prepared laws in the cache (CACHE-5): a corpus law is parsed from its YAML once and read from
+//! its JSON form after that, with the same answer; `--geen-cache`, a cap of 0 and `--dry-run`
+//! leave the cache alone; a damaged form is replaced; `cache leeg` removes them; built-in laws
+//! never touch it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::support::{BAL, Sandbox, run};
+
+const LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n        factor: 1.50\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value:\n              operation: MULTIPLY\n              values: [$bedrag, $factor]\n";
+
+/// The sandbox's cache directory (`HOME` is the sandbox).
+fn cache_dir(sandbox: &Sandbox) -> PathBuf {
+    sandbox.path().join(".cache/overheid-cli")
+}
+
+/// The entry files of the cache.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(dir) {
+        Ok(listing) => listing
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cache"))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `evalueer kleine_wet` with the law in the sandbox's corpus, plus `extra`.
+fn evalueer(sandbox: &Sandbox, extra: &[&str]) -> test_support::cli::Run {
+    let dir = sandbox.path().join("wetten").display().to_string();
+    let mut args = vec![
+        "evalueer",
+        "kleine_wet",
+        "--uitvoer",
+        "bedrag_eurocent",
+        "--peildatum",
+        "2025-06-01",
+        "--corpus",
+        &dir,
+    ];
+    args.extend_from_slice(extra);
+    run(sandbox.cmd(), &args)
+}
+
+fn sandbox_with_law() -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write("wetten/kleine_wet/2025-01-01.yaml", LAW);
+    sandbox
+}
+
+#[test]
+fn a_corpus_law_is_read_from_its_prepared_form_the_second_time() {
+    let sandbox = sandbox_with_law();
+    let first = evalueer(&sandbox, &[]).json();
+    assert_eq!(first["uitvoer"]["bedrag_eurocent"], 1500);
+    let kept = entries(&cache_dir(&sandbox));
+    assert_eq!(kept.len(), 1, "one prepared law: {kept:?}");
+    let body = std::fs::read_to_string(&kept[0]).unwrap();
+    assert!(body.contains("\"$id\":\"kleine_wet\""), "{body}");
+
+    // A hit refreshes the entry's time (the LRU clock): the second call read the form.
+    let past = SystemTime::now() - Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&kept[0])
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+    let second = evalueer(&sandbox, &[]).json();
+    assert_eq!(second, first, "the same answer, byte for byte");
+    let touched = std::fs::metadata(&kept[0]).unwrap().modified().unwrap();
+    assert!(touched > past + Duration::from_secs(3600));
+    assert_eq!(entries(&cache_dir(&sandbox)), kept);
+}
+
+#[test]
+fn an_edited_law_gets_its_own_prepared_form() {
+    let sandbox = sandbox_with_law();
+    evalueer(&sandbox, &[]).json();
+    sandbox.write(
+        "wetten/kleine_wet/2025-01-01.yaml",
+        &LAW.replace("factor: 1.50", "factor: 2"),
+    );
+    let edited = evalueer(&sandbox, &[]).json();
+    assert_eq!(edited["uitvoer"]["bedrag_eurocent"], 2000);
+    assert_eq!(entries(&cache_dir(&sandbox)).len(), 2);
+}
+
+#[test]
+fn a_damaged_prepared_form_is_parsed_again_and_replaced() {
+    let sandbox = sandbox_with_law();
+    let first = evalueer(&sandbox, &[]).json();
+    let kept = entries(&cache_dir(&sandbox));
+    let whole = std::fs::read(&kept[0]).unwrap();
+    std::fs::write(&kept[0], &whole[..whole.len() - 10]).unwrap();
+    assert_eq!(evalueer(&sandbox, &[]).json(), first);
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), whole);
+}
+
+#[test]
+fn geen_cache_a_cap_of_0_and_a_dry_run_leave_the_cache_alone() {
+    let sandbox = sandbox_with_law();
+    let answer = evalueer(&sandbox, &["--geen-cache"]).json();
+    assert_eq!(answer["uitvoer"]["bedrag_eurocent"], 1500);
+    evalueer(&sandbox, &["--dry-run"]).json();
+    let dir = sandbox.path().join("wetten").display().to_string();
+    let mut off = sandbox.cmd();
+    off.env("OVERHEID_CACHE_MAX_BYTES", "0");
+    run(
+        off,
+        [
+            "evalueer",
+            "kleine_wet",
+            "--uitvoer",
+            "bedrag_eurocent",
+            "--corpus",
+            &dir,
+        ],
+    )
+    .json();
+    assert!(!cache_dir(&sandbox).exists());
+}
+
+#[test]
+fn built_in_laws_never_touch_the_cache() {
+    let sandbox = Sandbox::new();
+    run(
+        sandbox.cmd(),
+        [
+            "evalueer",
+            BAL,
+            "--uitvoer",
+            "heeft_informatieplicht",
+            "--peildatum",
+            "2026-01-01",
+            "--param",
+            "elektriciteitsverbruik_kwh=60000",
+            "--param",
+            "aardgasverbruik_m3=1000",
+            "--param",
+            "betreft_gebruiksfunctie_bbl=false",
+            "--param",
+            "alleen_hernieuwbare_energie_op_locatie=false",
+            "--param",
+            "is_activiteit_artikel_3_3a_lid_1_onder_a=false",
+            "--param",
+            "is_activiteit_artikel_3_3a_lid_1_onder_b=false",
+        ],
+    )
+    .json();
+    assert!(!cache_dir(&sandbox).exists());
+}
+
+#[test]
+fn cache_leeg_removes_the_prepared_laws() {
+    let sandbox = sandbox_with_law();
+    evalueer(&sandbox, &[]).json();
+    assert_eq!(entries(&cache_dir(&sandbox)).len(), 1);
+    let cleared = run(sandbox.cmd(), ["cache", "leeg"]).json();
+    assert_eq!(cleared["verwijderd"], 1, "{cleared}");
+    assert!(entries(&cache_dir(&sandbox)).is_empty());
+}
+
+#[test]
+fn an_unusable_cache_is_a_warning_and_the_answer_stands() {
+    let sandbox = sandbox_with_law();
+    // The cache's place is a file: no directory can be made there.
+    sandbox.write(".cache/overheid-cli", "geen map");
+    let answer = evalueer(&sandbox, &[]);
+    assert_eq!(
+        answer.json_after_warnings()["uitvoer"]["bedrag_eurocent"],
+        1500
+    );
+    assert!(
+        answer.stderr.starts_with("waarschuwing: "),
+        "{}",
+        answer.stderr
+    );
+    assert!(answer.stderr.contains("cache"), "{}", answer.stderr);
+}
