@@ -147,6 +147,7 @@ pub fn key(request: &Request) -> String {
     }
     sha256_hex(material.as_bytes())
 }
+
 /// Prepared forms of local files (rule CACHE-5): what a tool derives from a file it parses
 /// (regelrecht-cli: a law's YAML as JSON), kept in the same directory and under the same cap as
 /// the answers, so that a later call with the same file skips the slow parse. An entry is named

@@ -2,30 +2,15 @@
 //! then from `$HOME/.cache/overheid-cli`; searches always go to the SRU service; `--geen-cache`
 //! and `cache leeg`; the cap, damaged entries, an unusable directory and held secrets.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
+use test_support::cli::cache_entries;
 use test_support::koop::Koop;
 
 use crate::support::{KoopFake, Sandbox, assert_valid, run};
 
 const ARTIKEL: [&str; 4] = ["regeling", "artikel", "BWBR0041330", "5.15a"];
-
-/// The default cache directory of a sandbox (`HOME` is the sandbox).
-fn cache_dir(sandbox: &Sandbox) -> PathBuf {
-    sandbox.path().join(".cache/overheid-cli")
-}
-
-/// The entry files in `dir`.
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    match std::fs::read_dir(dir) {
-        Ok(listing) => listing
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "cache"))
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
 
 /// How many requests reached the repository (toestand) and the SRU service (search).
 fn counts(fake: &KoopFake) -> (usize, usize) {
@@ -102,7 +87,7 @@ fn geen_cache_asks_the_repository_and_writes_nothing() {
     let sandbox = Sandbox::new();
     let off = envelope(&sandbox, &fake, &[&ARTIKEL[..], &["--geen-cache"]].concat());
     assert_eq!(off["provenance"]["cache"], "uit");
-    assert!(!cache_dir(&sandbox).exists(), "--geen-cache writes nothing");
+    assert!(!sandbox.cache_dir().exists(), "--geen-cache writes nothing");
     run(sandbox.cmd(&fake), ARTIKEL).json();
     assert_eq!(counts(&fake).0, 2);
     let off = envelope(&sandbox, &fake, &[&ARTIKEL[..], &["--geen-cache"]].concat());
@@ -135,7 +120,7 @@ fn a_search_is_asked_every_time() {
             .iter()
             .all(|r| r["attributes"].get("overheid.cache").is_none())
     );
-    assert!(entries(&cache_dir(&sandbox)).is_empty());
+    assert!(sandbox.cache_entries().is_empty());
 }
 
 #[test]
@@ -154,8 +139,8 @@ fn cache_leeg_empties_it_and_says_how_much() {
         ],
     )
     .json();
-    let dir = cache_dir(&sandbox);
-    let bytes: u64 = entries(&dir)
+    let dir = sandbox.cache_dir();
+    let bytes: u64 = cache_entries(&dir)
         .iter()
         .map(|p| p.metadata().unwrap().len())
         .sum();
@@ -163,13 +148,13 @@ fn cache_leeg_empties_it_and_says_how_much() {
     let planned = run(sandbox.cmd(&fake), ["cache", "leeg", "--dry-run"]).json();
     assert_eq!(planned["verwijderd"], 2);
     assert_eq!(planned["dry_run"], true);
-    assert_eq!(entries(&dir).len(), 2, "a dry run removes nothing");
+    assert_eq!(cache_entries(&dir).len(), 2, "a dry run removes nothing");
     let cleared = run(sandbox.cmd(&fake), ["cache", "leeg"]).json();
     assert!(cleared.get("dry_run").is_none());
     assert_eq!(cleared["verwijderd"], 2);
     assert_eq!(cleared["bytes"], bytes);
     assert_eq!(cleared["map"], dir.display().to_string());
-    assert!(entries(&dir).is_empty());
+    assert!(cache_entries(&dir).is_empty());
     assert_eq!(
         sandbox.audit_records().len(),
         records,
@@ -205,7 +190,7 @@ fn the_cap_evicts_the_least_recently_used() {
     assert_eq!(version("2024-06-01"), "miss");
     assert_eq!(version("2023-06-01"), "hit", "now the most recently used");
     assert_eq!(version("2025-06-01"), "miss");
-    assert_eq!(entries(&cache_dir(&sandbox)).len(), 2);
+    assert_eq!(sandbox.cache_entries().len(), 2);
     assert_eq!(version("2023-06-01"), "hit", "kept: read recently");
     assert_eq!(
         version("2024-06-01"),
@@ -219,7 +204,7 @@ fn a_damaged_entry_is_fetched_again() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     let first = run(sandbox.cmd(&fake), ARTIKEL).json();
-    let [entry] = entries(&cache_dir(&sandbox)).try_into().unwrap();
+    let [entry] = sandbox.cache_entries().try_into().unwrap();
     let mut bytes = std::fs::read(&entry).unwrap();
     let middle = bytes.len() - 400;
     bytes[middle] ^= 0x20;
@@ -271,8 +256,8 @@ fn a_failed_command_leaves_no_entry() {
     run(sandbox.cmd(&fake), ["regeling", "toon", "BWBR9900006"]).error(76);
     run(sandbox.cmd(&fake), ["regeling", "toon", "BWBR9900006"]).error(76);
     assert_eq!(counts(&fake).0, 2);
-    let dir = cache_dir(&sandbox);
-    assert!(entries(&dir).is_empty());
+    let dir = sandbox.cache_dir();
+    assert!(cache_entries(&dir).is_empty());
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
         0,
@@ -298,14 +283,14 @@ fn no_secret_reaches_a_cache_file() {
     // An answer without one is, and nothing in the directory names the secret.
     assert_eq!(with_key(&ARTIKEL), "miss");
     assert_eq!(with_key(&ARTIKEL), "hit");
-    let dir = cache_dir(&sandbox);
+    let dir = sandbox.cache_dir();
     for item in std::fs::read_dir(&dir).unwrap() {
         let item = item.unwrap();
         let text = String::from_utf8_lossy(&std::fs::read(item.path()).unwrap()).into_owned();
         assert!(!text.contains(CANARY), "{}", item.path().display());
         assert!(!item.file_name().to_string_lossy().contains(CANARY));
     }
-    assert_eq!(entries(&dir).len(), 1);
+    assert_eq!(cache_entries(&dir).len(), 1);
 }
 
 #[cfg(unix)]
@@ -320,9 +305,9 @@ fn the_cache_is_private() {
     let dir = sandbox.path().join("xdg/overheid-cli");
     let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&dir), 0o700);
-    let [entry] = entries(&dir).try_into().unwrap();
+    let [entry] = cache_entries(&dir).try_into().unwrap();
     assert_eq!(mode(&entry), 0o600);
-    assert!(!cache_dir(&sandbox).exists(), "XDG_CACHE_HOME decides");
+    assert!(!sandbox.cache_dir().exists(), "XDG_CACHE_HOME decides");
 }
 
 #[test]
@@ -330,7 +315,7 @@ fn a_dry_run_touches_no_cache_and_a_bad_cap_is_a_configuration_error() {
     let fake = KoopFake::start();
     let sandbox = Sandbox::new();
     run(sandbox.cmd(&fake), ARTIKEL.iter().chain(&["--dry-run"])).plan();
-    assert!(!cache_dir(&sandbox).exists());
+    assert!(!sandbox.cache_dir().exists());
     let mut cmd = sandbox.cmd(&fake);
     cmd.env("OVERHEID_CACHE_MAX_BYTES", "veel");
     let error = run(cmd, ARTIKEL).error(78);
@@ -347,7 +332,7 @@ fn a_dry_run_touches_no_cache_and_a_bad_cap_is_a_configuration_error() {
     cmd.env("OVERHEID_CACHE_MAX_BYTES", "0");
     let off = run(cmd, ARTIKEL.iter().chain(&["--provenance"])).json();
     assert_eq!(off["provenance"]["cache"], "uit");
-    assert!(!cache_dir(&sandbox).exists());
+    assert!(!sandbox.cache_dir().exists());
 }
 
 #[test]

@@ -3,28 +3,12 @@
 //! leave the cache alone; a damaged form is replaced; `cache leeg` removes them; built-in laws
 //! never touch it.
 
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::MetadataExt;
 use std::time::{Duration, SystemTime};
 
 use crate::support::{BAL, Sandbox, run};
 
 const LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n        factor: 1.50\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value:\n              operation: MULTIPLY\n              values: [$bedrag, $factor]\n";
-
-/// The sandbox's cache directory (`HOME` is the sandbox).
-fn cache_dir(sandbox: &Sandbox) -> PathBuf {
-    sandbox.path().join(".cache/overheid-cli")
-}
-
-/// The entry files of the cache.
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    match std::fs::read_dir(dir) {
-        Ok(listing) => listing
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "cache"))
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
 
 /// `evalueer kleine_wet` with the law in the sandbox's corpus, plus `extra`.
 fn evalueer(sandbox: &Sandbox, extra: &[&str]) -> test_support::cli::Run {
@@ -54,12 +38,14 @@ fn a_corpus_law_is_read_from_its_prepared_form_the_second_time() {
     let sandbox = sandbox_with_law();
     let first = evalueer(&sandbox, &[]).json();
     assert_eq!(first["uitvoer"]["bedrag_eurocent"], 1500);
-    let kept = entries(&cache_dir(&sandbox));
+    let kept = sandbox.cache_entries();
     assert_eq!(kept.len(), 1, "one prepared law: {kept:?}");
     let body = std::fs::read_to_string(&kept[0]).unwrap();
     assert!(body.contains("\"$id\":\"kleine_wet\""), "{body}");
 
-    // A hit refreshes the entry's time (the LRU clock): the second call read the form.
+    // A hit refreshes the entry's time (the LRU clock) in place; a miss would have stored a new
+    // file (a new inode) by renaming it over the old one.
+    let inode = std::fs::metadata(&kept[0]).unwrap().ino();
     let past = SystemTime::now() - Duration::from_secs(86_400);
     std::fs::File::options()
         .write(true)
@@ -71,7 +57,12 @@ fn a_corpus_law_is_read_from_its_prepared_form_the_second_time() {
     assert_eq!(second, first, "the same answer, byte for byte");
     let touched = std::fs::metadata(&kept[0]).unwrap().modified().unwrap();
     assert!(touched > past + Duration::from_secs(3600));
-    assert_eq!(entries(&cache_dir(&sandbox)), kept);
+    assert_eq!(
+        std::fs::metadata(&kept[0]).unwrap().ino(),
+        inode,
+        "read, not stored again"
+    );
+    assert_eq!(sandbox.cache_entries(), kept);
 }
 
 #[test]
@@ -84,14 +75,14 @@ fn an_edited_law_gets_its_own_prepared_form() {
     );
     let edited = evalueer(&sandbox, &[]).json();
     assert_eq!(edited["uitvoer"]["bedrag_eurocent"], 2000);
-    assert_eq!(entries(&cache_dir(&sandbox)).len(), 2);
+    assert_eq!(sandbox.cache_entries().len(), 2);
 }
 
 #[test]
 fn a_damaged_prepared_form_is_parsed_again_and_replaced() {
     let sandbox = sandbox_with_law();
     let first = evalueer(&sandbox, &[]).json();
-    let kept = entries(&cache_dir(&sandbox));
+    let kept = sandbox.cache_entries();
     let whole = std::fs::read(&kept[0]).unwrap();
     std::fs::write(&kept[0], &whole[..whole.len() - 10]).unwrap();
     assert_eq!(evalueer(&sandbox, &[]).json(), first);
@@ -119,7 +110,7 @@ fn geen_cache_a_cap_of_0_and_a_dry_run_leave_the_cache_alone() {
         ],
     )
     .json();
-    assert!(!cache_dir(&sandbox).exists());
+    assert!(!sandbox.cache_dir().exists());
 }
 
 #[test]
@@ -149,17 +140,17 @@ fn built_in_laws_never_touch_the_cache() {
         ],
     )
     .json();
-    assert!(!cache_dir(&sandbox).exists());
+    assert!(!sandbox.cache_dir().exists());
 }
 
 #[test]
 fn cache_leeg_removes_the_prepared_laws() {
     let sandbox = sandbox_with_law();
     evalueer(&sandbox, &[]).json();
-    assert_eq!(entries(&cache_dir(&sandbox)).len(), 1);
+    assert_eq!(sandbox.cache_entries().len(), 1);
     let cleared = run(sandbox.cmd(), ["cache", "leeg"]).json();
     assert_eq!(cleared["verwijderd"], 1, "{cleared}");
-    assert!(entries(&cache_dir(&sandbox)).is_empty());
+    assert!(sandbox.cache_entries().is_empty());
 }
 
 #[test]

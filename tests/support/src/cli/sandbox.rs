@@ -12,6 +12,17 @@ use tempfile::TempDir;
 
 use super::{Run, read_audit, run};
 
+/// The entry files (`*.cache`) of the cache directory `dir`; none when it does not exist.
+pub fn cache_entries(dir: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(dir) {
+        Ok(listing) => listing
+            .map(|e| e.expect("cache entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cache"))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Upper bound for any single invocation, so a hanging tool fails the test instead of CI.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
 
@@ -34,6 +45,16 @@ impl Sandbox {
             audit_var,
             state_dirs: Vec::new(),
         }
+    }
+
+    /// The family's default cache directory in this sandbox (`HOME` is the sandbox; CACHE-2).
+    pub fn cache_dir(&self) -> PathBuf {
+        self.path().join(".cache/overheid-cli")
+    }
+
+    /// The entry files in the sandbox's cache directory ([`cache_entries`]).
+    pub fn cache_entries(&self) -> Vec<PathBuf> {
+        cache_entries(&self.cache_dir())
     }
 
     /// Also points `var` at the sandbox's subdirectory `relative` in [`Sandbox::cmd`] and
