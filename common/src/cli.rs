@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::context::Context;
 use crate::error::Result;
@@ -196,18 +196,32 @@ pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
     cmd
 }
 
-/// The same tree as [`command`] reads argv, neither built nor dressed: dressing
-/// changes only what help shows, so a call that parses needs none of it, and
-/// clap builds only the commands on the parsed path. Every invocation is a new
-/// process, so building and dressing the whole tree was most of the start-up of
-/// a call (`--version` of regelrecht-cli: 2.5 M instructions, 1.5 M of them clap).
+/// The tree that reads argv, neither built nor dressed: dressing changes only what help shows,
+/// so a call that parses needs none of it, and clap builds only the commands on the parsed
+/// path. With `words` (the call's argv), a top-level command that no word names is left out:
+/// building the root copies every global option into each of its commands, which was the
+/// largest allocation of a call. A word that names a command keeps it, so a call that parses
+/// with this tree parses the same with the whole one; a call that does not is parsed again
+/// with the whole tree ([`command`]), which gives the error and its suggestions. Every
+/// invocation is a new process, so this is start-up latency (`--version` of regelrecht-cli
+/// was 2.5 M instructions, 1.5 M of them clap).
 pub fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -> clap::Command {
-    let cmd = Cli::<C>::command()
-        .name(info.name)
+    let wanted = |sub: &clap::Command| words.is_none_or(|words| named(sub, words));
+    // The tool's commands, moved out of the tree the derive builds for them.
+    let mut commands = Vec::new();
+    let _ = C::augment_subcommands(clap::Command::new(info.name)).mut_subcommands(|sub| {
+        if wanted(&sub) {
+            commands.push(sub);
+        }
+        clap::Command::new("")
+    });
+    // What `#[derive(Parser)]` makes of `Cli`: the global options and a required command.
+    let cmd = GlobalArgs::augment_args(clap::Command::new(info.name))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
         .version(info.version)
         .about(info.description)
         .long_about(info.help)
-        .arg_required_else_help(true)
         .disable_help_subcommand(true)
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -226,16 +240,26 @@ pub fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -> clap:
                 .action(clap::ArgAction::Version)
                 .help("Toon de versie"),
         )
-        .subcommands(crate::help::utility_commands())
-        .subcommands(crate::help::cache_command(info));
+        .subcommands(commands)
+        .subcommands(crate::help::utility_commands().into_iter().filter(wanted))
+        .subcommands(crate::help::cache_command(info).filter(wanted));
     hyphen_values(cmd, words)
 }
 
-/// A command's option value may start with `-` (`--naam -Donald`). With `words`, only the
-/// commands named among them are changed: clap parses no other, and rewriting every
-/// command's arguments was the largest allocation of a call.
+/// Whether one of `words` is the command's name or one of its aliases (hidden ones too).
+fn named(cmd: &clap::Command, words: &[OsString]) -> bool {
+    words
+        .iter()
+        .filter_map(|word| word.to_str())
+        .any(|word| cmd.get_name() == word || cmd.get_all_aliases().any(|alias| alias == word))
+}
+
+/// A command's option value may start with `-` (`--naam -Donald`): every option that takes a
+/// value, but not a positional (an unknown option stays an error) nor a global option
+/// (`--fields --dry-run` lacks a value). With `words`, only in the commands named among them:
+/// clap parses no other, and rewriting every command's arguments costs an allocation each.
 fn hyphen_values(cmd: clap::Command, words: Option<&[OsString]>) -> clap::Command {
-    let cmd = cmd.mut_args(|arg| {
+    cmd.mut_args(|arg| {
         let value_option =
             !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
         if value_option {
@@ -243,22 +267,13 @@ fn hyphen_values(cmd: clap::Command, words: Option<&[OsString]>) -> clap::Comman
         } else {
             arg
         }
-    });
-    let named: Vec<String> = cmd
-        .get_subcommands()
-        .filter(|sub| {
-            words.is_none_or(|words| {
-                words.iter().any(|word| {
-                    word.to_str().is_some_and(|word| {
-                        sub.get_name() == word || sub.get_all_aliases().any(|a| a == word)
-                    })
-                })
-            })
-        })
-        .map(|sub| sub.get_name().to_string())
-        .collect();
-    named.into_iter().fold(cmd, |cmd, name| {
-        cmd.mut_subcommand(name, |sub| hyphen_values(sub, words))
+    })
+    .mut_subcommands(|sub| {
+        if words.is_none_or(|words| named(&sub, words)) {
+            hyphen_values(sub, words)
+        } else {
+            sub
+        }
     })
 }
 
@@ -296,6 +311,8 @@ pub fn subcommand_path(matches: &clap::ArgMatches) -> Vec<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use clap::error::ErrorKind;
+    use clap::{CommandFactory, FromArgMatches};
 
     #[derive(Parser)]
     struct Probe {
@@ -329,9 +346,8 @@ pub(crate) mod tests {
             #[arg(long)]
             naam: Option<String>,
         },
-        Get {
-            id: String,
-        },
+        #[command(alias = "oud")]
+        Get { id: String },
     }
 
     impl Commands for ProbeCommands {
@@ -357,6 +373,102 @@ pub(crate) mod tests {
         assert_eq!(
             sub.get_one::<String>("naam").map(String::as_str),
             Some("-Donald")
+        );
+    }
+
+    static PROBE: ToolInfo = ToolInfo {
+        cached: &[&["get"]],
+        ..crate::tool::PROBE_TOOL
+    };
+
+    /// The parse of `words` by the tree of a call (`parser` with argv) and by the whole tree:
+    /// the parsed tool (its Debug form) or the kind of error.
+    fn both(words: &[&str]) -> [Result<String, ErrorKind>; 2] {
+        let words: Vec<OsString> = words.iter().map(OsString::from).collect();
+        let read = |mut cmd: clap::Command| {
+            cmd.try_get_matches_from_mut(&words)
+                .map(|m| match Cli::<ProbeCommands>::from_arg_matches(&m) {
+                    Ok(tool) => format!("{tool:?}"),
+                    // A utility command: its path and what was given.
+                    Err(_) => format!("{:?} {:?}", subcommand_path(&m), given(&m)),
+                })
+                .map_err(|e| e.kind())
+        };
+        [
+            read(parser::<ProbeCommands>(&PROBE, Some(&words))),
+            read(command::<ProbeCommands>(&PROBE)),
+        ]
+    }
+
+    /// Every argument given in `matches` and in its subcommands, with its raw values.
+    fn given(matches: &clap::ArgMatches) -> Vec<(String, Vec<String>)> {
+        let mut given: Vec<(String, Vec<String>)> = matches
+            .ids()
+            .filter(|id| {
+                matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+            })
+            .map(|id| {
+                let values = matches.get_raw(id.as_str()).into_iter().flatten();
+                let values = values.map(|v| v.to_string_lossy().into_owned()).collect();
+                (id.to_string(), values)
+            })
+            .collect();
+        if let Some((_, sub)) = matches.subcommand() {
+            given.extend(self::given(sub));
+        }
+        given
+    }
+
+    #[test]
+    fn the_tree_of_a_call_parses_as_the_whole_tree() {
+        for words in [
+            &["t", "zoeken", "--naam", "x"][..],
+            &["t", "zoeken", "--naam", "-Donald"],
+            &["t", "zoeken", "--naam", "get"],
+            &["t", "--output", "json", "get", "1", "--dry-run"],
+            &["t", "get", "1", "--fields", "a,b", "--timeout", "-1"],
+            &["t", "--fields", "--dry-run", "get", "1"],
+            &["t", "zoeken", "--onbekend"],
+            &["t", "get"],
+            &["t", "onbekend"],
+            &["t", "zoeke"],
+            &["t"],
+            &["t", "--version"],
+            &["t", "cache", "leeg", "--dry-run"],
+            &["t", "completions", "bash"],
+            &["t", "help", "get"],
+            &["t", "oud", "1"],
+        ] {
+            // An error is shown from the whole tree (`app::run` parses again), except the
+            // version, which is shown from the tree of the call.
+            match both(words) {
+                [Ok(call), Ok(whole)] => assert_eq!(call, whole, "{words:?}"),
+                [Err(call), Err(whole)] => assert!(
+                    call != ErrorKind::DisplayVersion || whole == call,
+                    "{words:?}: {call:?}, {whole:?}"
+                ),
+                [call, whole] => panic!("{words:?}: {call:?} but the whole tree {whole:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_tree_of_a_call_holds_only_the_commands_it_names() {
+        let words: Vec<OsString> = ["t", "get", "zoeken", "--naam", "cache"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let cmd = parser::<ProbeCommands>(&PROBE, Some(&words));
+        let names: Vec<&str> = cmd.get_subcommands().map(clap::Command::get_name).collect();
+        assert_eq!(names, ["zoeken", "get", "cache"]);
+        let whole = parser::<ProbeCommands>(&PROBE, None);
+        let names: Vec<&str> = whole
+            .get_subcommands()
+            .map(clap::Command::get_name)
+            .collect();
+        assert_eq!(
+            names,
+            ["zoeken", "get", "completions", "man", "help", "cache"]
         );
     }
 }

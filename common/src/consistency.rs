@@ -179,15 +179,8 @@ mod tests {
             tool: "get",
         }]));
         let info = ToolInfo {
-            name: "t",
-            version: "0",
-            description: "",
-            help: "",
-            env: &[],
-            audit_env: "T_AUDIT_LOG",
-            default_timeout_secs: 1,
             resources,
-            cached: &[],
+            ..crate::tool::PROBE_TOOL
         };
         let mut problems = consistency_problems(&built(), &info, &SPECS);
         problems.retain(|p| p.starts_with("resource"));

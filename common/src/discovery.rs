@@ -518,15 +518,8 @@ mod tests {
         };
         let specs = [spec(&["zoeken"]), spec(&["get"])];
         let info = |cached: &'static [&'static [&'static str]]| ToolInfo {
-            name: "t",
-            version: "0.1.0",
-            description: "",
-            help: "",
-            env: &[],
-            audit_env: "T_AUDIT_LOG",
-            default_timeout_secs: 1,
-            resources: &[],
             cached,
+            ..crate::tool::PROBE_TOOL
         };
         let hidden = |cmd: &Command, path: &[&str]| {
             path.iter()

@@ -219,6 +219,21 @@ impl ToolInfo {
     }
 }
 
+/// A tool of nothing, for tests of the profile's machinery: `..PROBE_TOOL` fills what a test
+/// does not set.
+#[cfg(test)]
+pub(crate) const PROBE_TOOL: ToolInfo = ToolInfo {
+    name: "t",
+    version: "0",
+    description: "",
+    help: "",
+    env: &[],
+    audit_env: "T_AUDIT_LOG",
+    default_timeout_secs: 1,
+    resources: &[],
+    cached: &[],
+};
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;

@@ -2,7 +2,8 @@
 //! Bal, and reading its YAML (libyaml, through serde) was over half of such a call's
 //! instructions. JSON with the same data model reads several times faster. The YAML stays
 //! the source (its text is what `regulation_sha256` and receipts name); a test checks that
-//! both forms give the same law.
+//! both forms give the same law. Also which cross-law keys each built-in law names, so that
+//! indexing them scans no text.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -31,6 +32,7 @@ fn main() {
     }
     files.sort();
     let mut code = String::from("&[\n");
+    let mut declares = String::from("&[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path
@@ -43,7 +45,13 @@ fn main() {
             .unwrap_or_else(|e| panic!("built-in law {name} is not YAML: {e}"));
         let json = serde_json::to_string(&value).expect("JSON");
         writeln!(code, "    ({name:?}, {json:?}),").expect("write");
+        // The keys of `load::Declares::KEYS` (a test checks the two agree).
+        let keys = ["implements:", "hooks:", "overrides:"].map(|key| yaml.contains(key));
+        writeln!(declares, "    ({name:?}, {keys:?}),").expect("write");
     }
     code.push(']');
-    std::fs::write(Path::new(&out_dir).join("builtin_json.rs"), code).expect("OUT_DIR writable");
+    declares.push(']');
+    let out = Path::new(&out_dir);
+    std::fs::write(out.join("builtin_json.rs"), code).expect("OUT_DIR writable");
+    std::fs::write(out.join("builtin_declares.rs"), declares).expect("OUT_DIR writable");
 }

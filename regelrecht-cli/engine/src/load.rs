@@ -99,9 +99,8 @@ pub struct LawFile {
     pub valid_from: Option<String>,
     /// `valid_to` as written.
     pub valid_to: Option<String>,
-    pub(crate) declares_implements: bool,
-    pub(crate) declares_hooks: bool,
-    pub(crate) declares_overrides: bool,
+    /// The cross-law constructs the text names.
+    pub(crate) declares: Declares,
     text: Cow<'static, str>,
     /// The same law as JSON, for a built-in law ([`crate::builtin::BUILTIN_JSON`]).
     json: Option<&'static str>,
@@ -118,7 +117,8 @@ impl LawFile {
     fn new(origin: Origin, text: String, limits: Limits) -> Result<LawFile, LoadError> {
         check_flow_depth(&origin, &text, limits.max_flow_depth)?;
         let header = scan_header(&text);
-        LawFile::indexed(origin, Cow::Owned(text), header, limits)
+        let declares = Declares::scan(&text);
+        LawFile::indexed(origin, Cow::Owned(text), header, declares, limits)
     }
 
     /// A law file whose header is already known.
@@ -126,6 +126,7 @@ impl LawFile {
         origin: Origin,
         text: Cow<'static, str>,
         header: Header,
+        declares: Declares,
         limits: Limits,
     ) -> Result<LawFile, LoadError> {
         let id = match header.id {
@@ -138,9 +139,7 @@ impl LawFile {
             }
         };
         let file = LawFile {
-            declares_implements: text.contains("implements:"),
-            declares_hooks: text.contains("hooks:"),
-            declares_overrides: text.contains("overrides:"),
+            declares,
             origin,
             id,
             valid_from: header.valid_from.clone(),
@@ -257,8 +256,9 @@ impl Corpus {
     }
 
     /// Adds the built-in laws (see [`crate::builtin`]). Their `$id` and `valid_from` are their
-    /// file names (`ID/VALID_FROM.yaml`, tested to agree with their text and to pass the nesting
-    /// check), so indexing them scans no text: every call of the CLI does it.
+    /// file names (`ID/VALID_FROM.yaml`) and what they declare was read when the crate was built
+    /// (all tested to agree with their text, which passes the nesting check), so indexing them
+    /// scans no text: every call of the CLI does it.
     pub fn add_builtins(&mut self) {
         for (name, text) in crate::builtin::BUILTIN_LAWS {
             let origin = Origin::Builtin(name);
@@ -267,10 +267,20 @@ impl Corpus {
                 .iter()
                 .find(|(json_name, _)| json_name == name)
                 .map(|(_, json)| *json);
+            let declares = crate::builtin::BUILTIN_DECLARES
+                .iter()
+                .find(|(declares_name, _)| declares_name == name)
+                .map(|&(_, [implements, hooks, overrides])| Declares {
+                    implements,
+                    hooks,
+                    overrides,
+                })
+                .unwrap_or_else(|| Declares::scan(text));
             match LawFile::indexed(
                 origin,
                 Cow::Borrowed(text),
                 builtin_header(name),
+                declares,
                 self.limits,
             ) {
                 Ok(file) => self.insert(LawFile { json, ..file }),
@@ -606,6 +616,30 @@ fn builtin_header(name: &str) -> Header {
     }
 }
 
+/// Which cross-law constructs a law text names, found by the keys' text (a superset: a key in
+/// a comment counts), so that looking for implementations, hooks and overrides parses only
+/// the laws that may have them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Declares {
+    pub(crate) implements: bool,
+    pub(crate) hooks: bool,
+    pub(crate) overrides: bool,
+}
+
+impl Declares {
+    /// The keys looked for; `build.rs` looks for the same in the built-in laws.
+    pub(crate) const KEYS: [&str; 3] = ["implements:", "hooks:", "overrides:"];
+
+    fn scan(text: &str) -> Declares {
+        let [implements, hooks, overrides] = Declares::KEYS.map(|key| text.contains(key));
+        Declares {
+            implements,
+            hooks,
+            overrides,
+        }
+    }
+}
+
 /// Reads the top-level `$id`, `valid_from` and `valid_to` scalars without parsing the YAML.
 fn scan_header(text: &str) -> Header {
     let mut header = Header::default();
@@ -759,8 +793,20 @@ mod tests {
 
     #[test]
     fn a_builtin_law_is_what_its_name_says_and_passes_the_nesting_check() {
+        assert_eq!(
+            crate::builtin::BUILTIN_DECLARES.len(),
+            crate::builtin::BUILTIN_LAWS.len()
+        );
+        let keys = format!("{:?}", Declares::KEYS);
+        assert!(
+            include_str!("../build.rs").contains(&keys),
+            "build.rs looks for {keys}"
+        );
+        let corpus = Corpus::with_builtins();
         for (name, text) in crate::builtin::BUILTIN_LAWS {
             assert_eq!(builtin_header(name), scan_header(text), "{name}");
+            let file = corpus.files.iter().find(|f| f.text == *text).expect(name);
+            assert_eq!(file.declares, Declares::scan(text), "{name}");
             let origin = Origin::Builtin(name);
             check_flow_depth(&origin, text, Limits::default().max_flow_depth).expect(name);
         }

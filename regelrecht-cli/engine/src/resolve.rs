@@ -70,7 +70,7 @@ pub(crate) fn implementation<'c>(
     params: &BTreeMap<String, Value>,
 ) -> Result<Option<Located<'c>>, EvalError> {
     let mut found: Vec<Located<'c>> = Vec::new();
-    for (file, law) in candidates(corpus, date, |f| f.declares_implements)? {
+    for (file, law) in candidates(corpus, date, |f| f.declares.implements)? {
         if !in_scope(law, params) {
             continue;
         }
@@ -123,7 +123,7 @@ pub(crate) fn hooks<'c>(
     stage: &str,
 ) -> Result<Vec<Located<'c>>, EvalError> {
     let mut out = Vec::new();
-    for (file, law) in candidates(corpus, date, |f| f.declares_hooks)? {
+    for (file, law) in candidates(corpus, date, |f| f.declares.hooks)? {
         for art in &law.articles {
             let fires = art.machine_readable.iter().flat_map(|m| &m.hooks).any(|h| {
                 h.hook_point == hook_point
@@ -154,7 +154,7 @@ pub(crate) fn override_for<'c>(
     let Ok(file) = corpus.select(contextual_law, date) else {
         return Ok(None);
     };
-    if !file.declares_overrides {
+    if !file.declares.overrides {
         return Ok(None);
     }
     let law = file.law()?;
