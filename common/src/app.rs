@@ -76,10 +76,15 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         Err(err) if err.kind() == ErrorKind::DisplayVersion => {
             return clap_error(err, &parser, &args, &early, &trace);
         }
-        Err(err) => {
-            let cmd = command::<C>(info);
-            let err = cmd.clone().try_get_matches_from(&args).err().unwrap_or(err);
-            return clap_error(err, &cmd, &args, &early, &trace);
+        // The bare tree holds only the commands argv names by name (`cli::parser`): the
+        // whole tree says what is wrong, or parses what the bare one could not (a command
+        // named by an alias).
+        Err(_) => {
+            let mut cmd = command::<C>(info);
+            match cmd.try_get_matches_from_mut(&args) {
+                Ok(m) => m,
+                Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
+            }
         }
     };
     if let Some(("cache", sub)) = matches.subcommand() {

@@ -28,6 +28,14 @@ pub trait Commands: Subcommand + std::fmt::Debug {
     fn spec(path: &[String]) -> Option<&'static CommandSpec> {
         crate::tool::find_spec(Self::SPECS, path)
     }
+
+    /// [`Subcommand::augment_subcommands`] for only the commands one of `words` names (by
+    /// name; an alias is not seen): building a command's arguments is the cost of a parser,
+    /// and a call uses one command. [`crate::commands!`] writes it; the default adds all.
+    fn augment_named(cmd: clap::Command, words: &[&str]) -> clap::Command {
+        let _ = words;
+        Self::augment_subcommands(cmd)
+    }
 }
 
 /// Declares a clap subcommand enum whose every variant is served by a module:
@@ -69,6 +77,26 @@ macro_rules! commands {
 
             fn run(self, ctx: &mut $crate::Context<'_>) -> $crate::Result<$crate::Outcome> {
                 run(&self, ctx)
+            }
+
+            fn augment_named(cmd: clap::Command, words: &[&str]) -> clap::Command {
+                let mut cmd = cmd;
+                $(
+                    {
+                        // The one command, derived as the enum derives it.
+                        #[derive(clap::Subcommand)]
+                        #[allow(dead_code, reason = "only its parser is used")]
+                        enum One {
+                            $(#[$vmeta])* $variant($ty),
+                        }
+                        if words.iter().any(|word| {
+                            <One as clap::Subcommand>::has_subcommand(word)
+                        }) {
+                            cmd = <One as clap::Subcommand>::augment_subcommands(cmd);
+                        }
+                    }
+                )+
+                cmd
             }
         }
     };
@@ -198,18 +226,26 @@ pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
 
 /// The tree that reads argv, neither built nor dressed: dressing changes only what help shows,
 /// so a call that parses needs none of it, and clap builds only the commands on the parsed
-/// path. With `words` (the call's argv), a top-level command that no word names is left out:
-/// building the root copies every global option into each of its commands, which was the
-/// largest allocation of a call. A word that names a command keeps it, so a call that parses
-/// with this tree parses the same with the whole one; a call that does not is parsed again
-/// with the whole tree ([`command`]), which gives the error and its suggestions. Every
-/// invocation is a new process, so this is start-up latency (`--version` of regelrecht-cli
-/// was 2.5 M instructions, 1.5 M of them clap).
+/// path. With `words` (the call's argv), a top-level command that no word names is left out,
+/// its arguments never made ([`Commands::augment_named`]): making every command's arguments,
+/// and then copying every global option into each command, was most of the parser's cost.
+/// A word that names a command keeps it, so a call that parses with this tree parses the
+/// same with the whole one; a call that does not (an error, or a command named by an alias)
+/// is parsed again with the whole tree ([`command`]), which gives the error and its
+/// suggestions. Every invocation is a new process, so this is start-up latency (`--version`
+/// of regelrecht-cli was 2.5 M instructions, 1.5 M of them clap).
 pub fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -> clap::Command {
     let wanted = |sub: &clap::Command| words.is_none_or(|words| named(sub, words));
     // The tool's commands, moved out of the tree the derive builds for them.
+    let tree = match words {
+        Some(words) => {
+            let words: Vec<&str> = words.iter().filter_map(|word| word.to_str()).collect();
+            C::augment_named(clap::Command::new(info.name), &words)
+        }
+        None => C::augment_subcommands(clap::Command::new(info.name)),
+    };
     let mut commands = Vec::new();
-    let _ = C::augment_subcommands(clap::Command::new(info.name)).mut_subcommands(|sub| {
+    let _ = tree.mut_subcommands(|sub| {
         if wanted(&sub) {
             commands.push(sub);
         }

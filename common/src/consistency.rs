@@ -1,6 +1,7 @@
 //! What every tool's tests prove about its declarations: the clap tree and the
-//! side table cover the same commands (rule DISC-3), and every resource
-//! template fits the tool it maps to (rules RES-3, RES-4).
+//! side table cover the same commands (rule DISC-3), every resource
+//! template fits the tool it maps to (rules RES-3, RES-4), and the parser of a
+//! call makes each command as the whole tree does.
 
 use std::collections::HashSet;
 
@@ -15,6 +16,43 @@ use crate::tool::{CommandSpec, ResourceSpec, ToolInfo, find_spec};
 /// consistent); every tool's tests assert that this is empty (rule DISC-3).
 pub fn tool_problems<C: Commands>(info: &ToolInfo) -> Vec<String> {
     consistency_problems(&crate::cli::command::<C>(info), info, C::SPECS)
+}
+
+/// Where [`Commands::augment_named`] does not make a top-level command named by its word
+/// exactly as the whole tree does, or makes one that no word names (empty when it agrees).
+pub fn named_parser_problems<C: Commands>() -> Vec<String> {
+    let whole = C::augment_subcommands(Command::new("t"));
+    let mut problems = Vec::new();
+    let none = C::augment_named(Command::new("t"), &[]);
+    if let Some(sub) = none.get_subcommands().next() {
+        problems.push(format!(
+            "augment_named makes {} without a word",
+            sub.get_name()
+        ));
+    }
+    for sub in whole.get_subcommands() {
+        let alone = C::augment_named(Command::new("t"), &[sub.get_name(), "--naam"]);
+        let made: Vec<&Command> = alone.get_subcommands().collect();
+        match made[..] {
+            // The same but for its place among the commands (which only help shows).
+            [one] if shape(one) == shape(sub) => {}
+            [one] if one.get_name() == sub.get_name() => problems.push(format!(
+                "augment_named makes {} otherwise than the whole tree",
+                sub.get_name()
+            )),
+            _ => problems.push(format!(
+                "augment_named for {} makes {:?}",
+                sub.get_name(),
+                made.iter().map(|c| c.get_name()).collect::<Vec<_>>()
+            )),
+        }
+    }
+    problems
+}
+
+/// Everything clap knows of a command but its display order.
+fn shape(cmd: &Command) -> String {
+    format!("{:?}", cmd.clone().display_order(0))
 }
 
 /// Differences between the clap tree and the side table (empty when consistent).
@@ -139,6 +177,12 @@ macro_rules! consistency_test {
         #[test]
         fn clap_and_discovery_cover_the_same_commands() {
             let problems = $crate::consistency::tool_problems::<$commands>(&$tool);
+            assert!(problems.is_empty(), "{problems:#?}");
+        }
+
+        #[test]
+        fn the_parser_of_a_call_makes_each_command_as_the_whole_tree() {
+            let problems = $crate::consistency::named_parser_problems::<$commands>();
             assert!(problems.is_empty(), "{problems:#?}");
         }
     };
