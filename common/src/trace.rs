@@ -85,7 +85,7 @@ pub fn random_hex<const N: usize>() -> String {
             *b = (nanos >> ((i % 16) * 8)) as u8 ^ (std::process::id() as u8);
         }
     }
-    buf.iter().map(|b| format!("{b:02x}")).collect()
+    crate::digest::hex(&buf)
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
 /// How long a person has to answer.
 pub const APPROVAL_TTL: Duration = Duration::from_secs(600);
@@ -104,8 +103,7 @@ fn binding(tool: &str, arguments: &Map<String, Value>, principal: &str) -> Strin
     let mut arguments = arguments.clone();
     arguments.remove("confirm");
     let canonical = canonical(&Value::Object(arguments));
-    let hash = Sha256::digest(canonical.as_bytes());
-    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = common::digest::sha256_hex(canonical.as_bytes());
     format!("tools/call\n{tool}\n{hex}\n{principal}")
 }
 

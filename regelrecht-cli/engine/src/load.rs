@@ -17,6 +17,7 @@ use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -196,7 +197,12 @@ impl LawFile {
     pub fn sha256(&self) -> &str {
         self.sha256.get_or_init(|| {
             let digest = Sha256::digest(self.text.as_bytes());
-            digest.iter().map(|b| format!("{b:02x}")).collect()
+            digest
+                .iter()
+                .fold(String::with_capacity(64), |mut hex, byte| {
+                    let _ = write!(hex, "{byte:02x}");
+                    hex
+                })
         })
     }
 
