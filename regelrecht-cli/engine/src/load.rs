@@ -425,7 +425,10 @@ struct Walk<'e> {
 }
 
 impl Walk<'_> {
-    fn collect(&mut self, dir: &Path, depth: usize) -> Result<(), LoadError> {
+    /// Collects the files under `dir`, whose canonical path is `canonical`: the root is
+    /// canonicalized once, a real subdirectory is its parent's canonical path joined with its
+    /// name (no system call), and only a symlink is resolved again.
+    fn collect(&mut self, dir: &Path, canonical: PathBuf, depth: usize) -> Result<(), LoadError> {
         let origin = Origin::File(dir.to_path_buf());
         self.limits.check_deadline(&origin)?;
         if depth > self.limits.max_dir_depth {
@@ -438,9 +441,7 @@ impl Walk<'_> {
                 ),
             ));
         }
-        let canonical = std::fs::canonicalize(dir)
-            .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
-        if !self.visited.insert(canonical) {
+        if !self.visited.insert(canonical.clone()) {
             return Ok(());
         }
         let entries = std::fs::read_dir(dir)
@@ -452,8 +453,12 @@ impl Walk<'_> {
             let file_type = entry
                 .file_type()
                 .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
-            if file_type.is_dir() || (file_type.is_symlink() && path.is_dir()) {
-                self.collect(&path, depth + 1)?;
+            if file_type.is_dir() {
+                let child = canonical.join(entry.file_name());
+                self.collect(&path, child, depth + 1)?;
+            } else if file_type.is_symlink() && path.is_dir() {
+                let child = canonical_dir(&path, &Origin::File(path.clone()))?;
+                self.collect(&path, child, depth + 1)?;
             } else if path
                 .extension()
                 .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
@@ -481,9 +486,16 @@ pub fn find_files(
         visited: HashSet::new(),
         paths: Vec::new(),
     };
-    walk.collect(dir, 0)?;
+    let origin = Origin::File(dir.to_path_buf());
+    walk.collect(dir, canonical_dir(dir, &origin)?, 0)?;
     walk.paths.sort();
     Ok(walk.paths)
+}
+
+/// The canonical path of a directory to walk.
+fn canonical_dir(dir: &Path, origin: &Origin) -> Result<PathBuf, LoadError> {
+    std::fs::canonicalize(dir)
+        .map_err(|e| LoadError::new(origin, None, format!("kan de map niet lezen: {e}")))
 }
 
 /// The UTF-8 text of a regular file of at most `max_bytes` (as law files are read).

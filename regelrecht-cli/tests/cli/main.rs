@@ -16,5 +16,6 @@ mod prepared;
 mod profile;
 mod scenario;
 mod shared_args;
+mod startup_order;
 mod support;
 mod vectors;

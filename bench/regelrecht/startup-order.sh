@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Writes regelrecht-cli/startup.order: the functions some typical calls run, in the order they
+# first ran, so that the linker (rust-lld, --symbol-ordering-file; see regelrecht-cli/build.rs)
+# puts them together and a call maps fewer pages of code.
+#
+#   bench/regelrecht/startup-order.sh
+#
+# Builds the release binary with the linker's map, runs each call below once under callgrind
+# (which records every instruction run), and maps the instructions to the functions of the map.
+# Run it again when the calls' code changes much, or after a compiler update (names carry a hash
+# of the crate's build settings; the linker skips the ones that no longer exist). Then rebuild:
+# bench/regelrecht/run.sh measures the result. Needs valgrind (Debian package valgrind), python3
+# and ../shared/regelrecht. Takes about a minute and a half.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+corpus=../shared/regelrecht/corpus
+command -v valgrind >/dev/null || { echo "valgrind nodig (Debian-pakket valgrind)" >&2; exit 1; }
+[ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+REGELRECHT_LINK_MAP="$work/link.map" cargo build --release --quiet -p regelrecht-cli
+bin=$(realpath target/release/regelrecht-cli)
+export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache"
+mkdir -p "$work/klein"
+cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
+
+# The calls, most important first: a small law (prepared form from the cache, then parsed from
+# YAML), the built-in Bal, a cross-law evaluation over the whole corpus, --version.
+small=(evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus "$work/klein")
+calls=(
+  "${small[*]}"
+  "${small[*]} --geen-cache"
+  "evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
+  "evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
+  "--version"
+)
+"$bin" "${small[@]}" >/dev/null # fills the cache, so that the first call below is a cache hit
+runs=()
+for i in "${!calls[@]}"; do
+  # shellcheck disable=SC2086 # each call is split into its words on purpose
+  valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no \
+    --callgrind-out-file="$work/cg.$i" "$bin" ${calls[$i]} >/dev/null 2>"$work/vg.$i"
+  runs+=("$work/cg.$i")
+done
+python3 bench/regelrecht/startup_order.py "$work/link.map" "$bin" "${runs[@]}" >"$work/order"
+mv "$work/order" regelrecht-cli/startup.order
+echo "regelrecht-cli/startup.order: $(wc -l <regelrecht-cli/startup.order) functies"
