@@ -6,7 +6,7 @@
 LINK_MAP is rust-lld's map of BINARY (`-Wl,-Map,--no-demangle`); each CALLGRIND_OUT is written
 by `valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no`, which
 gives each instruction's address as linked. Prints the symbols of every `.text` input section
-that ran, the sections of the first output first, one per line.
+that ran, one per line: those of the first output first, each output's sorted by name.
 """
 
 import bisect
@@ -57,12 +57,16 @@ def main():
     starts = [s[0] for s in sections]
     seen, order = set(), []
     for out in runs:
+        # A run's new functions by name: the output's own order varies from build to build, and
+        # within one run the order matters little (they lie together either way).
+        ran = []
         for address in executed(out, binary):
             i = bisect.bisect_right(starts, address) - 1
             if i < 0 or address >= sections[i][1] or i in seen:
                 continue
             seen.add(i)
-            order.extend(sections[i][2])
+            ran.extend(sections[i][2])
+        order.extend(sorted(ran))
     if not order:
         sys.exit("geen uitgevoerde functies gevonden")
     sys.stdout.write("".join(name + "\n" for name in dict.fromkeys(order)))

@@ -14,6 +14,21 @@ use serde_json::Value;
 use crate::error::{Problem, Result};
 use crate::secrets;
 
+/// Whether stdout is a terminal, asked once a process: each question is a system call, and the
+/// answer does not change while the process runs.
+#[allow(clippy::disallowed_methods, reason = "the one place that asks")]
+pub fn stdout_is_terminal() -> bool {
+    static ANSWER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ANSWER.get_or_init(|| io::stdout().is_terminal())
+}
+
+/// Whether stderr is a terminal, asked once a process (see [`stdout_is_terminal`]).
+#[allow(clippy::disallowed_methods, reason = "the one place that asks")]
+pub fn stderr_is_terminal() -> bool {
+    static ANSWER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ANSWER.get_or_init(|| io::stderr().is_terminal())
+}
+
 /// How data is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -43,9 +58,9 @@ impl Printer {
     /// The printer for these options; `None` picks by terminal. `no_color`
     /// is `--no-color`, `NO_COLOR` or `TERM=dumb`, for both streams.
     pub fn new(format: Option<OutputFormat>, no_color: bool, quiet: bool) -> Self {
-        let terminal = io::stdout().is_terminal();
+        let terminal = stdout_is_terminal();
         let problem_text =
-            (io::stderr().is_terminal() && format != Some(OutputFormat::Json)).then_some(!no_color);
+            (stderr_is_terminal() && format != Some(OutputFormat::Json)).then_some(!no_color);
         let format = format.unwrap_or(if terminal {
             OutputFormat::Pretty
         } else {
@@ -135,7 +150,7 @@ impl Printer {
     /// characters other than line breaks (rule OUT-6).
     pub fn for_stdout(&self, text: String) -> String {
         let text = secrets::scrub(&text).into_owned();
-        if io::stdout().is_terminal() {
+        if stdout_is_terminal() {
             crate::render::printable(&text, true)
         } else {
             text

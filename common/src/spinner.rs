@@ -4,7 +4,6 @@
 //! printed: the guard clears it when dropped, and the call returns first.
 //! Under MCP (stderr a pipe) and in scripts it never appears.
 
-use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -24,7 +23,7 @@ impl Spinner {
     /// Start waiting for `what`; shown after [`DELAY`] if stderr is a
     /// terminal and `quiet` is off, else nothing at all.
     pub fn start(what: String, quiet: bool) -> Self {
-        if quiet || !std::io::stderr().is_terminal() {
+        if quiet || !crate::output::stderr_is_terminal() {
             return Self {
                 stop: None,
                 thread: None,

@@ -51,13 +51,17 @@ impl AuditLog {
                 path.display()
             ))
         };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(fail)?;
-        }
         // Checked before opening for a clear message; the open itself refuses
         // a link and does not block on a FIFO, so a swap in between is harmless.
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            refuse_kind(path, &meta)?;
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) => refuse_kind(path, &meta)?,
+            // Only a log that is not there yet may need its directory made.
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(fail)?;
+                }
+            }
+            Err(_) => {} // the open says why
         }
         let mut options = OpenOptions::new();
         options.create(true).append(true).read(true);
@@ -324,6 +328,24 @@ mod tests {
     }
 
     /// AUDIT-3: an oversized record is cut to one bounded line, marked as such.
+    #[test]
+    fn a_new_log_gets_its_directories_and_an_existing_one_is_opened_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nieuw").join("map").join("audit.jsonl");
+        AuditLog::open(&path, soon())
+            .unwrap()
+            .append(&serde_json::json!({"n": 1}), false)
+            .unwrap();
+        AuditLog::open(&path, soon())
+            .unwrap()
+            .append(&serde_json::json!({"n": 2}), false)
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"n\":1}\n{\"n\":2}\n"
+        );
+    }
+
     #[test]
     fn oversized_records_are_bounded() {
         let dir = tempfile::tempdir().unwrap();

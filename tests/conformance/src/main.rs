@@ -27,6 +27,10 @@ use serde_json::{Value, json};
 use cli::{Arguments, Format};
 
 /// Print a profile error object on stderr (or plain text on a terminal) and return `exit`.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "profile-check stands apart from common"
+)]
 fn fail(exit: u8, code: &str, title: &str, detail: &str) -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     if stderr.is_terminal() {
@@ -64,6 +68,10 @@ fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(String::from).collect()
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "profile-check stands apart from common"
+)]
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().collect();
     if raw.iter().any(|a| a == "--json")
