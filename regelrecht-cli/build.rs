@@ -54,15 +54,18 @@ fn build_env(name: &str) -> Option<String> {
 /// Places the functions of `startup.order` next to each other in a release binary.
 ///
 /// Every call is a new process, and the kernel maps the program's code in 64 KiB windows as it
-/// is first run. Left to itself the linker spreads the code one call runs over some 70 such
-/// windows of the 7 MB `.text`; in the order of `startup.order` (written by
-/// `bench/regelrecht/startup-order.sh` from the instructions a set of calls ran) it takes about
-/// 17, which is a quarter of a millisecond of a small law's evaluation.
+/// is first run. Left to itself the linker spreads the code a small law's evaluation runs over
+/// some 50 to 70 such windows of the 7 MB `.text`; in the order of `startup.order` (written by
+/// `bench/regelrecht/startup-order.sh` from the instructions a set of calls ran) it takes 15 to
+/// 17, about 0.1 ms (7 %) of that evaluation.
 ///
 /// Only where the linker is rust-lld (Rust's default for x86-64 Linux since 1.90), which knows
 /// `--symbol-ordering-file`; another linker, chosen in `RUSTFLAGS` or cargo's configuration,
-/// gets nothing. A name the build does not have (another compiler version names its functions
-/// differently) is skipped, so a stale order costs speed, never the build.
+/// gets nothing. A name the build does not have is skipped, so a stale order costs speed, never
+/// the build: names carry a hash of each crate's build settings, which another compiler,
+/// another `Cargo.lock` or other features change (cargo unifies features across the packages
+/// of one invocation, so the order is written for regelrecht-cli built alone, as `cargo install`
+/// builds it; `bench/regelrecht/run.sh` says how many names a build has).
 /// `REGELRECHT_LINK_MAP=FILE` also writes the linker's map, which the script reads.
 fn link_startup_order(manifest_dir: &Path) {
     let order = manifest_dir.join("startup.order");

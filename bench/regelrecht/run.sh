@@ -25,8 +25,17 @@ corpus=../shared/regelrecht/corpus
 command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
 
-cargo build --release --quiet -p regelrecht-cli -p regelrecht-engine --bins --examples
+# regelrecht-cli alone, as `cargo install` builds it: built together with other packages, cargo
+# unifies features across them and the crates' symbol names change, so that the linker finds
+# none of startup.order's names (see regelrecht-cli/build.rs). The map says how many it found.
+map=$PWD/target/release/regelrecht-cli.map
+REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+cargo build --release --quiet -p regelrecht-engine --examples
 bin=target/release/regelrecht-cli
+order=regelrecht-cli/startup.order
+found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want) { seen[$NF] = 1 } END { print length(seen) }' "$order" "$map")
+echo "startup.order: $found van $(wc -l <"$order") namen in deze build (bench/regelrecht/startup-order.sh schrijft ze opnieuw)"
+echo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl"

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Writes regelrecht-cli/startup.order: the functions some typical calls run, in the order they
-# first ran, so that the linker (rust-lld, --symbol-ordering-file; see regelrecht-cli/build.rs)
-# puts them together and a call maps fewer pages of code.
+# Writes regelrecht-cli/startup.order: the functions some typical calls run, so that the linker
+# (rust-lld, --symbol-ordering-file; see regelrecht-cli/build.rs) puts them together and a call
+# maps fewer pages of code.
 #
 #   bench/regelrecht/startup-order.sh
 #
-# Builds the release binary with the linker's map, runs each call below once under callgrind
-# (which records every instruction run), and maps the instructions to the functions of the map.
-# Run it again when the calls' code changes much, or after a compiler update (names carry a hash
-# of the crate's build settings; the linker skips the ones that no longer exist). Then rebuild:
-# bench/regelrecht/run.sh measures the result. Needs valgrind (Debian package valgrind), python3
-# and ../shared/regelrecht. Takes about a minute and a half.
+# Builds the release binary as `cargo install` does (regelrecht-cli alone) with the linker's map,
+# runs each call below once under callgrind (which records every instruction run), and maps the
+# instructions to the functions of the map. The names carry a hash of each crate's build
+# settings (compiler, dependency versions, features), so run it again after a compiler or
+# Cargo.lock update, or when bench/regelrecht/run.sh reports that few names were found; the
+# linker skips names it does not have. Then rebuild. Needs valgrind (Debian package valgrind),
+# python3 and ../shared/regelrecht. Takes about a minute and a half.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=../shared/regelrecht/corpus
@@ -19,7 +20,9 @@ command -v valgrind >/dev/null || { echo "valgrind nodig (Debian-pakket valgrind
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-REGELRECHT_LINK_MAP="$work/link.map" cargo build --release --quiet -p regelrecht-cli
+# The map's path is the one bench/regelrecht/run.sh gives, so that neither relinks for the other.
+map=$PWD/target/release/regelrecht-cli.map
+REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
 bin=$(realpath target/release/regelrecht-cli)
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache"
 mkdir -p "$work/klein"
@@ -43,6 +46,6 @@ for i in "${!calls[@]}"; do
     --callgrind-out-file="$work/cg.$i" "$bin" ${calls[$i]} >/dev/null 2>"$work/vg.$i"
   runs+=("$work/cg.$i")
 done
-python3 bench/regelrecht/startup_order.py "$work/link.map" "$bin" "${runs[@]}" >"$work/order"
+python3 bench/regelrecht/startup_order.py "$map" "$bin" "${runs[@]}" >"$work/order"
 mv "$work/order" regelrecht-cli/startup.order
 echo "regelrecht-cli/startup.order: $(wc -l <regelrecht-cli/startup.order) functies"
