@@ -59,9 +59,10 @@ fn build_env(name: &str) -> Option<String> {
 /// `bench/regelrecht/startup-order.sh` from the instructions a set of calls ran) it takes 15 to
 /// 17, about 0.1 ms (7 %) of that evaluation.
 ///
-/// Only where the linker is rust-lld (Rust's default for x86-64 Linux since 1.90), which knows
-/// `--symbol-ordering-file`; another linker, chosen in `RUSTFLAGS` or cargo's configuration,
-/// gets nothing. A name the build does not have is skipped, so a stale order costs speed, never
+/// Only where the linker is rust-lld (Rust's default for x86-64 Linux since 1.90, where the
+/// toolchain ships it), which knows `--symbol-ordering-file`: a toolchain without it (some
+/// distributions build rustc so) or another linker, chosen in `RUSTFLAGS` or cargo's
+/// configuration, gets nothing. A name the build does not have is skipped, so a stale order costs speed, never
 /// the build: names carry a hash of each crate's build settings, which another compiler,
 /// another `Cargo.lock` or other features change (cargo unifies features across the packages
 /// of one invocation, so the order is written for regelrecht-cli built alone, as `cargo install`
@@ -78,6 +79,7 @@ fn link_startup_order(manifest_dir: &Path) {
         || own_linker
         || !order.is_file()
         || order.to_string_lossy().contains(',')
+        || !ships_rust_lld()
     {
         return;
     }
@@ -88,4 +90,20 @@ fn link_startup_order(manifest_dir: &Path) {
     if let Some(map) = build_env("REGELRECHT_LINK_MAP") {
         println!("cargo:rustc-link-arg-bins=-Wl,-Map={map},--no-demangle");
     }
+}
+
+/// Whether the compiler's sysroot holds the rust-lld it links x86-64 Linux programs with.
+fn ships_rust_lld() -> bool {
+    let rustc = build_env("RUSTC").unwrap_or_else(|| "rustc".into());
+    std::process::Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .is_some_and(|sysroot| {
+            Path::new(sysroot.trim())
+                .join("lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld/ld.lld")
+                .is_file()
+        })
 }
