@@ -60,18 +60,21 @@ fn build_env(name: &str) -> Option<String> {
 /// 17, about 0.1 ms (7 %) of that evaluation.
 ///
 /// Only where the linker is rust-lld (Rust's default for x86-64 Linux since 1.90, where the
-/// toolchain ships it), which knows `--symbol-ordering-file`: a toolchain without it (some
-/// distributions build rustc so) or another linker, chosen in `RUSTFLAGS` or cargo's
-/// configuration, gets nothing. A name the build does not have is skipped, so a stale order costs speed, never
+/// toolchain ships it), which knows `--symbol-ordering-file`: an older compiler (the workspace
+/// builds from 1.89), a toolchain without rust-lld (some distributions build rustc so) or
+/// another linker, chosen in `RUSTFLAGS` or cargo's configuration, gets nothing; GNU ld would
+/// refuse the option. A name the build does not have is skipped, so a stale order costs speed, never
 /// the build: names carry a hash of each crate's build settings, which another compiler,
 /// another `Cargo.lock` or other features change (cargo unifies features across the packages
-/// of one invocation, so the order is written for regelrecht-cli built alone, as `cargo install`
-/// builds it; `bench/regelrecht/run.sh` says how many names a build has).
-/// `REGELRECHT_LINK_MAP=FILE` also writes the linker's map, which the script reads.
+/// of one invocation, so the order is written for regelrecht-cli built alone, as
+/// `cargo install --locked` builds it; `bench/regelrecht/run.sh` says how many names a build has).
+/// `REGELRECHT_LINK_MAP=FILE` (an absolute path) also writes the linker's map, which the script
+/// reads.
 fn link_startup_order(manifest_dir: &Path) {
     let order = manifest_dir.join("startup.order");
     println!("cargo:rerun-if-changed={}", order.display());
     println!("cargo:rerun-if-env-changed=REGELRECHT_LINK_MAP");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
     let own_linker = build_env("RUSTC_LINKER").is_some()
         || build_env("CARGO_ENCODED_RUSTFLAGS").is_some_and(|flags| flags.contains("link"));
     if build_env("TARGET").as_deref() != Some("x86_64-unknown-linux-gnu")
@@ -79,7 +82,7 @@ fn link_startup_order(manifest_dir: &Path) {
         || own_linker
         || !order.is_file()
         || order.to_string_lossy().contains(',')
-        || !ships_rust_lld()
+        || !links_with_rust_lld()
     {
         return;
     }
@@ -88,20 +91,40 @@ fn link_startup_order(manifest_dir: &Path) {
         order.display()
     );
     if let Some(map) = build_env("REGELRECHT_LINK_MAP") {
-        println!("cargo:rustc-link-arg-bins=-Wl,-Map={map},--no-demangle");
+        if Path::new(&map).is_absolute() && !map.contains(',') {
+            println!("cargo:rustc-link-arg-bins=-Wl,-Map={map},--no-demangle");
+        } else {
+            println!("cargo:warning=REGELRECHT_LINK_MAP moet een absoluut pad zonder komma zijn");
+        }
     }
 }
 
-/// Whether the compiler's sysroot holds the rust-lld it links x86-64 Linux programs with.
-fn ships_rust_lld() -> bool {
+/// Whether the compiler links x86-64 Linux programs with rust-lld by default: 1.90 or later,
+/// with rust-lld in its sysroot.
+fn links_with_rust_lld() -> bool {
     let rustc = build_env("RUSTC").unwrap_or_else(|| "rustc".into());
-    std::process::Command::new(rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .is_some_and(|sysroot| {
+    let ask = |args: &[&str]| {
+        std::process::Command::new(&rustc)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+    };
+    let recent = ask(&["-vV"]).is_some_and(|version| {
+        version
+            .lines()
+            .find_map(|line| line.strip_prefix("release: "))
+            .and_then(|release| {
+                let mut parts = release.split(['.', '-']);
+                let major: u32 = parts.next()?.parse().ok()?;
+                let minor: u32 = parts.next()?.parse().ok()?;
+                Some((major, minor) >= (1, 90))
+            })
+            .unwrap_or(false)
+    });
+    recent
+        && ask(&["--print", "sysroot"]).is_some_and(|sysroot| {
             Path::new(sysroot.trim())
                 .join("lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld/ld.lld")
                 .is_file()

@@ -25,16 +25,22 @@ corpus=../shared/regelrecht/corpus
 command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
 
-# regelrecht-cli alone, as `cargo install` builds it: built together with other packages, cargo
-# unifies features across them and the crates' symbol names change, so that the linker finds
-# none of startup.order's names (see regelrecht-cli/build.rs). The map says how many it found.
+# regelrecht-cli alone, as `cargo install --locked` builds it: built together with other
+# packages, cargo unifies features across them and the crates' symbol names change, so that the
+# linker finds none of startup.order's names (see regelrecht-cli/build.rs). The map says how
+# many it found.
 map=$PWD/target/release/regelrecht-cli.map
+rm -f "$map"
 REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
 cargo build --release --quiet -p regelrecht-engine --examples
 bin=target/release/regelrecht-cli
 order=regelrecht-cli/startup.order
-found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want) { seen[$NF] = 1 } END { print length(seen) }' "$order" "$map")
-echo "startup.order: $found van $(wc -l <"$order") namen in deze build (bench/regelrecht/startup-order.sh schrijft ze opnieuw)"
+if [ -s "$map" ]; then
+  found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want && !($NF in seen)) { seen[$NF] = 1; n++ } END { print n + 0 }' "$order" "$map")
+  echo "startup.order: $found van $(wc -l <"$order") namen in deze build (bench/regelrecht/startup-order.sh schrijft ze opnieuw)"
+else
+  echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie regelrecht-cli/build.rs)"
+fi
 echo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,7 +5,8 @@
 #
 #   bench/regelrecht/startup-order.sh
 #
-# Builds the release binary as `cargo install` does (regelrecht-cli alone) with the linker's map,
+# Builds the release binary as `cargo install --locked` does (regelrecht-cli alone) with the
+# linker's map,
 # runs each call below once under callgrind (which records every instruction run), and maps the
 # instructions to the functions of the map. The names carry a hash of each crate's build
 # settings (compiler, dependency versions, features), so run it again after a compiler or
@@ -21,8 +22,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The map's path is the one bench/regelrecht/run.sh gives, so that neither relinks for the other.
+# A map left by an earlier build would describe another binary: it goes first.
 map=$PWD/target/release/regelrecht-cli.map
+rm -f "$map"
 REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+[ -s "$map" ] || { echo "geen linker-map: deze toolchain linkt niet met rust-lld (zie regelrecht-cli/build.rs)" >&2; exit 1; }
 bin=$(realpath target/release/regelrecht-cli)
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache"
 mkdir -p "$work/klein"
@@ -31,19 +35,21 @@ cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
 # The calls, most important first: a small law (prepared form from the cache, then parsed from
 # YAML), the built-in Bal, a cross-law evaluation over the whole corpus, --version.
 small=(evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus "$work/klein")
-calls=(
-  "${small[*]}"
-  "${small[*]} --geen-cache"
-  "evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
-  "evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
-  "--version"
-)
+call0=("${small[@]}")
+call1=("${small[@]}" --geen-cache)
+call2=(evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01
+  --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000
+  --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false
+  --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false)
+call3=(evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus "$corpus")
+call4=(--version)
 "$bin" "${small[@]}" >/dev/null # fills the cache, so that the first call below is a cache hit
 runs=()
-for i in "${!calls[@]}"; do
-  # shellcheck disable=SC2086 # each call is split into its words on purpose
+for i in 0 1 2 3 4; do
+  declare -n call="call$i"
   valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no \
-    --callgrind-out-file="$work/cg.$i" "$bin" ${calls[$i]} >/dev/null 2>"$work/vg.$i"
+    --callgrind-out-file="$work/cg.$i" "$bin" "${call[@]}" >/dev/null 2>"$work/vg.$i" ||
+    { cat "$work/vg.$i" >&2; exit 1; }
   runs+=("$work/cg.$i")
 done
 python3 bench/regelrecht/startup_order.py "$map" "$bin" "${runs[@]}" >"$work/order"

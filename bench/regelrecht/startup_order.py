@@ -3,7 +3,7 @@
 
     startup_order.py LINK_MAP BINARY CALLGRIND_OUT...
 
-LINK_MAP is rust-lld's map of BINARY (`-Wl,-Map,--no-demangle`); each CALLGRIND_OUT is written
+LINK_MAP is rust-lld's map of BINARY (`-Wl,-Map=LINK_MAP,--no-demangle`); each CALLGRIND_OUT is written
 by `valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no`, which
 gives each instruction's address as linked. Prints the symbols of every `.text` input section
 that ran, one per line: those of the first output first, each output's sorted by name.
@@ -48,9 +48,9 @@ def executed(callgrind_out, binary):
 
 
 def main():
-    link_map, binary, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
-    if not runs:
+    if len(sys.argv) < 4:
         sys.exit(__doc__)
+    link_map, binary, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
     sections = text_sections(link_map)
     if not sections:
         sys.exit(f"{link_map}: geen .text-secties")

@@ -327,9 +327,9 @@ mod tests {
         assert_eq!(lines(&path), vec![serde_json::json!({"n": 4})]);
     }
 
-    /// AUDIT-3: an oversized record is cut to one bounded line, marked as such.
+    /// A log that is not there yet gets its directories; a second call appends to it.
     #[test]
-    fn a_new_log_gets_its_directories_and_an_existing_one_is_opened_as_it_is() {
+    fn a_new_log_gets_its_directories_and_the_next_call_appends() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nieuw").join("map").join("audit.jsonl");
         AuditLog::open(&path, soon())
@@ -346,6 +346,7 @@ mod tests {
         );
     }
 
+    /// AUDIT-3: an oversized record is cut to one bounded line, marked as such.
     #[test]
     fn oversized_records_are_bounded() {
         let dir = tempfile::tempdir().unwrap();

@@ -14,10 +14,6 @@ use crate::digest::sha256_hex;
 pub const SCAN_LIMIT: usize = 4096;
 /// A temporary file older than this was left by a process that died; the next scan removes it.
 const STALE_TEMP: Duration = Duration::from_secs(3600);
-/// How fine the LRU clock is: a hit on an entry written or refreshed less than this ago leaves
-/// its mtime alone, so a run of calls that all hit one entry does not write its inode each time
-/// (as cargo's cache tracker does, at five minutes).
-const LRU_RESOLUTION: Duration = Duration::from_secs(30);
 /// The first line of every entry.
 const MAGIC: &str = "overheid-cli cache 1";
 /// The header never exceeds this.
@@ -71,8 +67,7 @@ impl Store {
     }
 
     /// The entry of `key` if it is whole and its body at most `max_body` bytes; a damaged entry
-    /// is deleted. A hit refreshes the entry's mtime, the clock of the LRU eviction, when it is
-    /// older than [`LRU_RESOLUTION`].
+    /// is deleted. A hit refreshes the entry's mtime, the clock of the LRU eviction.
     pub fn get(&self, key: &str, max_body: u64) -> Option<Entry> {
         let path = self.entry_path(key);
         let (mut file, metadata) = open_regular(&path)?;
@@ -91,13 +86,7 @@ impl Store {
         };
         match entry {
             Some(entry) => {
-                let now = SystemTime::now();
-                let recent = metadata
-                    .modified()
-                    .is_ok_and(|m| now.duration_since(m).is_ok_and(|age| age < LRU_RESOLUTION));
-                if !recent {
-                    let _ = file.set_modified(now);
-                }
+                let _ = file.set_modified(SystemTime::now());
                 Some(entry)
             }
             None => {
@@ -317,9 +306,8 @@ fn parse_entry(key: &str, mut bytes: Vec<u8>) -> Option<Entry> {
     })
 }
 
-/// Open an existing regular file for reading, never through a symbolic link or onto a FIFO.
-/// Opens `path` for reading if it is a regular file, not through a link: the file and its
-/// metadata.
+/// Open an existing regular file for reading, never through a symbolic link or onto a FIFO: the
+/// file and its metadata.
 fn open_regular(path: &Path) -> Option<(File, fs::Metadata)> {
     let mut options = OpenOptions::new();
     options.read(true);
@@ -489,35 +477,6 @@ mod tests {
         assert!(s.entry_path(&k(2)).exists(), "recently read");
         assert!(s.entry_path(&k(3)).exists(), "just written");
         assert!(!s.entry_path(&k(1)).exists(), "least recently used");
-    }
-
-    #[test]
-    fn a_hit_refreshes_the_mtime_only_when_it_is_older_than_the_resolution() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = store(dir.path(), 1 << 20);
-        put(&s, &k(1), b"body");
-        let path = s.entry_path(&k(1));
-        let age = |path: &Path| {
-            let modified = fs::metadata(path).unwrap().modified().unwrap();
-            SystemTime::now()
-                .duration_since(modified)
-                .unwrap_or_default()
-        };
-        for (set_back, refreshed) in [(LRU_RESOLUTION / 2, false), (LRU_RESOLUTION * 2, true)] {
-            let then = SystemTime::now() - set_back;
-            File::options()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_modified(then)
-                .unwrap();
-            assert!(s.get(&k(1), 1 << 20).is_some());
-            assert_eq!(
-                age(&path) < set_back / 2,
-                refreshed,
-                "set back {set_back:?}"
-            );
-        }
     }
 
     #[test]
