@@ -7,8 +7,9 @@
 #    >= 150k simple cases/s: the built-in Bal's heeft_informatieplicht, six parameters;
 # 2. the same JSON Lines through `regelrecht-cli evalueer --batch` (whole process, cases/s);
 # 3. single-law whole-process latency, target <= 1.3 ms median: `evalueer` of one small law
-#    (test_untranslatables, the only file in --corpus; with its prepared form from the cache,
-#    CACHE-5, and with --geen-cache, parsed from YAML every time) and of the built-in Bal;
+#    (test_untranslatables, the only file in --corpus, and the file itself as --corpus, as the
+#    reference is given it; with its prepared form from the cache, CACHE-5, and with
+#    --geen-cache, parsed from YAML every time) and of the built-in Bal;
 # 4. the reference engine (MinBZK regelrecht-engine) on the same cases, interleaved with ours
 #    (three rounds, medians, and the ratio; target >= 1.2), only when REGELRECHT_REFERENCE_DIR
 #    points at a checkout of MinBZK/regelrecht (it is not vendored): its harness
@@ -108,9 +109,11 @@ echo
 mkdir -p "$work/klein"
 cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
 small="$bin evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $work/klein"
+small_file="$bin evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $(find "$work/klein" -name '*.yaml')"
 bal="$bin evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
 cross="$bin evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
 runs=(-n "evalueer, één kleine wet (--corpus met één bestand)" "$small"
+      -n "evalueer, één kleine wet (--corpus is het wetbestand, als bij de referentie)" "$small_file"
       -n "evalueer, één kleine wet, --geen-cache (YAML elke keer gelezen)" "$small --geen-cache"
       -n "evalueer, ingebouwde Bal" "$bal"
       -n "evalueer, cross-law, hele corpus" "$cross")

@@ -29,20 +29,24 @@ pub const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_V
 /// `--corpus`, for every command that loads laws beyond the built-in set.
 #[derive(clap::Args, Debug, Default)]
 pub struct CorpusArgs {
-    /// Map met wetten (*.yaml, ook in submappen), naast de ingebouwde wetten en REGELRECHT_CORPUS; herhaalbaar
-    #[arg(long = "corpus", value_name = "MAP")]
+    /// Map met wetten (*.yaml, ook in submappen) of één wetbestand, naast de ingebouwde wetten en REGELRECHT_CORPUS; herhaalbaar
+    #[arg(long = "corpus", value_name = "PAD")]
     pub corpus: Vec<PathBuf>,
 }
 
-/// `--corpus` names local directories (DISC-21).
+/// `--corpus` names local directories or law files (DISC-21).
 pub const CORPUS_SCHEMA: ArgSchema = ArgSchema::path("corpus");
 
 impl CorpusArgs {
-    /// Every `--corpus` must be a readable directory (exit 65, pointer `/corpus`).
+    /// Every `--corpus` must be a directory or a regular file (exit 65, pointer `/corpus`; a FIFO
+    /// or device is neither, LOCAL-1).
     pub fn validate(&self, validation: &mut Validation) {
-        for dir in &self.corpus {
-            validation.check(dir.is_dir(), "corpus", || {
-                format!("--corpus {}: geen bestaande map", dir.display())
+        for path in &self.corpus {
+            validation.check(path.is_dir() || path.is_file(), "corpus", || {
+                format!(
+                    "--corpus {}: geen bestaande map of wetbestand",
+                    path.display()
+                )
             });
         }
     }
@@ -83,8 +87,14 @@ impl CorpusArgs {
             }
             corpus.add_dir(&dir).map_err(|e| problems::load_error(&e))?;
         }
-        for dir in &self.corpus {
-            corpus.add_dir(dir).map_err(|e| problems::load_error(&e))?;
+        for path in &self.corpus {
+            // One law file is read as it is, whatever its name: no directory to walk.
+            let added = if path.is_file() {
+                corpus.add_file(path)
+            } else {
+                corpus.add_dir(path).map(|_| ())
+            };
+            added.map_err(|e| problems::load_error(&e))?;
         }
         Ok(corpus)
     }

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use crate::support::{BAL, Sandbox, assert_valid_against, corpus_dir, output_schema, run};
+use crate::support::{
+    BAL, Sandbox, assert_valid_against, corpus_dir, evalueer_kleine_wet, output_schema, run,
+};
 
 const SMALL_LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value: $bedrag\n";
 
@@ -114,6 +116,27 @@ fn laws_come_from_regelrecht_corpus_and_corpus() {
             .expect("uitvoer")
             .iter()
             .any(|o| o == "hoogte_zorgtoeslag")
+    );
+}
+
+#[test]
+fn one_law_file_is_a_corpus_as_its_directory_is() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write("los/mijn-wet.yml", SMALL_LAW);
+    let file = file.display().to_string();
+    let dir = sandbox.path().join("los").display().to_string();
+    let evaluate = |corpus: &str| evalueer_kleine_wet(&sandbox, corpus, &[]).json();
+    let (from_file, from_dir) = (evaluate(&file), evaluate(&dir));
+    assert_eq!(from_file["uitvoer"]["bedrag_eurocent"], 1000);
+    assert_eq!(from_file, from_dir);
+    let list = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &file]).json();
+    assert!(
+        list["wetten"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["law_id"] == "kleine_wet"),
+        "{list}"
     );
 }
 

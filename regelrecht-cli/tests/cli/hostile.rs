@@ -74,6 +74,22 @@ fn a_fifo_or_device_in_a_corpus_is_65_not_a_wait() {
 }
 
 #[test]
+fn a_fifo_or_device_named_as_the_corpus_is_65_not_a_wait() {
+    let sandbox = Sandbox::new();
+    let fifo = sandbox.path().join("wacht.yaml");
+    mkfifo(&fifo);
+    for path in [fifo.as_path(), Path::new("/dev/zero")] {
+        let error = wet_lijst(&sandbox, path).error(65);
+        assert_eq!(error["errors"][0]["pointer"], "/corpus", "{error}");
+        let detail = error["detail"].as_str().expect("detail");
+        assert!(
+            detail.contains("geen bestaande map of wetbestand"),
+            "{detail}"
+        );
+    }
+}
+
+#[test]
 fn deeply_nested_brackets_are_65_in_linear_time() {
     let sandbox = Sandbox::new();
     let depth = 100_000;

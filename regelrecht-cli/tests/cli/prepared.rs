@@ -6,25 +6,14 @@
 use std::os::unix::fs::MetadataExt;
 use std::time::{Duration, SystemTime};
 
-use crate::support::{BAL, Sandbox, run};
+use crate::support::{BAL, Sandbox, evalueer_kleine_wet, run};
 
 const LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n        factor: 1.50\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value:\n              operation: MULTIPLY\n              values: [$bedrag, $factor]\n";
 
 /// `evalueer kleine_wet` with the law in the sandbox's corpus, plus `extra`.
 fn evalueer(sandbox: &Sandbox, extra: &[&str]) -> test_support::cli::Run {
     let dir = sandbox.path().join("wetten").display().to_string();
-    let mut args = vec![
-        "evalueer",
-        "kleine_wet",
-        "--uitvoer",
-        "bedrag_eurocent",
-        "--peildatum",
-        "2025-06-01",
-        "--corpus",
-        &dir,
-    ];
-    args.extend_from_slice(extra);
-    run(sandbox.cmd(), &args)
+    evalueer_kleine_wet(sandbox, &dir, extra)
 }
 
 fn sandbox_with_law() -> Sandbox {

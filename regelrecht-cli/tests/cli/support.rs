@@ -45,6 +45,27 @@ impl Deref for Sandbox {
     }
 }
 
+/// `evalueer kleine_wet --uitvoer bedrag_eurocent --peildatum 2025-06-01 --corpus CORPUS`, plus
+/// `extra`: the small test law of several modules.
+pub fn evalueer_kleine_wet(
+    sandbox: &Sandbox,
+    corpus: &str,
+    extra: &[&str],
+) -> test_support::cli::Run {
+    let mut args = vec![
+        "evalueer",
+        "kleine_wet",
+        "--uitvoer",
+        "bedrag_eurocent",
+        "--peildatum",
+        "2025-06-01",
+        "--corpus",
+        corpus,
+    ];
+    args.extend_from_slice(extra);
+    run(sandbox.cmd(), &args)
+}
+
 /// The discovery document.
 pub fn discovery() -> Value {
     Sandbox::new().discovery()
