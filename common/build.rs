@@ -14,12 +14,11 @@
 //! Only where the compiler driver knows that archive and the target is the host (a cross build
 //! would find the host's); elsewhere the link is left as it is.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-env-changed=CC");
     if let Some(archive) = static_unwinder() {
         let out_dir = PathBuf::from(build_env("OUT_DIR").expect("cargo sets OUT_DIR"));
         let dir = out_dir.join("static-unwinder");
@@ -57,5 +56,5 @@ fn static_unwinder() -> Option<PathBuf> {
         .filter(|out| out.status.success())?;
     let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
     // A driver that does not know the file prints its bare name back.
-    (path.is_absolute() && Path::new(&path).is_file()).then_some(path)
+    (path.is_absolute() && path.is_file()).then_some(path)
 }

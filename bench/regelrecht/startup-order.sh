@@ -6,9 +6,8 @@
 #   bench/regelrecht/startup-order.sh
 #
 # Builds the release binary as `cargo install --locked` does (regelrecht-cli alone) with the
-# linker's map,
-# runs each call below once under callgrind (which records every instruction run), and maps the
-# instructions to the functions of the map. The names carry a hash of each crate's build
+# linker's map, runs each call below once under callgrind (which records every instruction
+# run), and maps the instructions to the functions of the map. The names carry a hash of each crate's build
 # settings (compiler, dependency versions, features), so run it again after a compiler or
 # Cargo.lock update, or when bench/regelrecht/run.sh reports that few names were found; the
 # linker skips names it does not have. Then rebuild. Needs valgrind (Debian package valgrind),

@@ -1,6 +1,7 @@
 //! A panic in a command (ERR-12, AUDIT-19): exit 70 with one error object whose `detail`
 //! names the location, the same location in the audit record, and a formatted message (which
-//! may hold data) in neither.
+//! may hold data) in neither. The panic unwinds with the static unwinder `build.rs` links, so
+//! no program of the family loads `libgcc_s.so.1` at start.
 
 use std::process::Command;
 
@@ -59,4 +60,20 @@ fn audit_19_a_formatted_panic_keeps_only_the_location() {
     assert!(!record.to_string().contains("geheim-123"), "{record}");
     assert!(record["attributes"]["code.line.number"].is_u64());
     assert!(record["attributes"].get("exception.message").is_none());
+}
+
+/// On Linux with glibc (where `build.rs` links the unwinder statically), the probe, which
+/// unwinds its panics above, needs no `libgcc_s`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_unwinder_is_linked_in_not_loaded() {
+    let probe = env!("CARGO_BIN_EXE_profile-panic-probe");
+    let output = Command::new("readelf")
+        .args(["--dynamic", probe])
+        .output()
+        .expect("readelf (binutils) runs");
+    assert!(output.status.success());
+    let dynamic = String::from_utf8_lossy(&output.stdout);
+    assert!(dynamic.contains("(NEEDED)"), "{dynamic}");
+    assert!(!dynamic.contains("libgcc_s"), "{dynamic}");
 }

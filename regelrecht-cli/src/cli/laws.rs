@@ -42,7 +42,8 @@ impl CorpusArgs {
     /// or device is neither, LOCAL-1).
     pub fn validate(&self, validation: &mut Validation) {
         for path in &self.corpus {
-            validation.check(path.is_dir() || path.is_file(), "corpus", || {
+            let usable = std::fs::metadata(path).is_ok_and(|m| m.is_dir() || m.is_file());
+            validation.check(usable, "corpus", || {
                 format!(
                     "--corpus {}: geen bestaande map of wetbestand",
                     path.display()
@@ -88,11 +89,12 @@ impl CorpusArgs {
             corpus.add_dir(&dir).map_err(|e| problems::load_error(&e))?;
         }
         for path in &self.corpus {
-            // One law file is read as it is, whatever its name: no directory to walk.
-            let added = if path.is_file() {
-                corpus.add_file(path)
-            } else {
+            // One law file is read as it is, whatever its name: no directory to walk (the
+            // reader refuses anything but a regular file).
+            let added = if path.is_dir() {
                 corpus.add_dir(path).map(|_| ())
+            } else {
+                corpus.add_file(path)
             };
             added.map_err(|e| problems::load_error(&e))?;
         }
