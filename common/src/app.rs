@@ -16,7 +16,6 @@
 
 use std::ffi::OsString;
 use std::mem::ManuallyDrop;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use chrono::{SecondsFormat, Utc};
@@ -46,7 +45,7 @@ use crate::usage::usage_problem;
 /// No panic reaches the user: the runtime's panic text is suppressed and any
 /// panic outside the command (which `run` catches and audits itself) still
 /// ends in one error object and exit 70 (rule ERR-12).
-pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
+pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     crash::install();
     crash::catch(|| run::<C>(info)).unwrap_or_else(|report| {
         let printer = Printer::new(None, true, false);
@@ -54,7 +53,7 @@ pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     })
 }
 
-fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
+fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     let started = Utc::now();
     let clock = Instant::now();
     let env = Env::read(&info.env_vars());
@@ -65,7 +64,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
     if let Some(document) = discovery::requested::<C>(info, &args) {
         let printer = Printer::new(None, true, true);
         let _ = printer.stdout(&printer.render(&document));
-        return ExitCode::SUCCESS;
+        return ExitStatus::Ok;
     }
     // Parsed with the bare tree; it lives until the process ends, since freeing
     // it would only cost time. Help and usage errors are shown from the dressed
@@ -94,13 +93,13 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitCode {
         return match crate::cache::utility(&env, &early, dry_run)
             .and_then(|text| early.stdout(&text))
         {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => ExitStatus::Ok,
             Err(err) => report_early(&err, &early, &trace),
         };
     }
     if let Some(text) = help::utility(|| command::<C>(info), &matches) {
         return match text.and_then(|text| early.stdout(&text)) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => ExitStatus::Ok,
             Err(err) => report_early(&err, &early, &trace),
         };
     }
@@ -220,7 +219,7 @@ impl Finish<'_, '_> {
         log: &mut Audit,
         mut outcome: Outcome,
         selection: Option<&Selection>,
-    ) -> ExitCode {
+    ) -> ExitStatus {
         let ctx = self.ctx;
         let data = match selection {
             Some(sel) => sel.apply(&outcome.data),
@@ -280,7 +279,7 @@ impl Finish<'_, '_> {
                 }
                 match &failure {
                     Some(problem) => self.print_problem(problem),
-                    None => ExitCode::SUCCESS,
+                    None => ExitStatus::Ok,
                 }
             }
             Err(err) => {
@@ -292,7 +291,7 @@ impl Finish<'_, '_> {
         }
     }
 
-    fn halt(&self, log: &mut Audit, halt: Halt, selection: Option<&Selection>) -> ExitCode {
+    fn halt(&self, log: &mut Audit, halt: Halt, selection: Option<&Selection>) -> ExitStatus {
         let ctx = self.ctx;
         match halt {
             Halt::DryRun(plan) => {
@@ -309,7 +308,7 @@ impl Finish<'_, '_> {
                     return self.print_problem(&err);
                 }
                 match ctx.printer.stdout(&text) {
-                    Ok(()) => ExitCode::SUCCESS,
+                    Ok(()) => ExitStatus::Ok,
                     Err(err) => self.print_problem(&err),
                 }
             }
@@ -323,16 +322,16 @@ impl Finish<'_, '_> {
         }
     }
 
-    fn failure(&self, log: &mut Audit, problem: &Problem) -> ExitCode {
+    fn failure(&self, log: &mut Audit, problem: &Problem) -> ExitStatus {
         if let Err(err) = self.record(log, problem.exit, Some(problem)) {
             return self.print_problem(&err);
         }
         self.print_problem(problem)
     }
 
-    fn print_problem(&self, problem: &Problem) -> ExitCode {
+    fn print_problem(&self, problem: &Problem) -> ExitStatus {
         self.ctx.printer.problem(problem, &self.ctx.trace.trace_id);
-        exit_code(problem.exit)
+        problem.exit
     }
 
     /// The text for stdout: the document rendered, or `--jq`'s lines
@@ -378,7 +377,7 @@ fn clap_error(
     args: &[OsString],
     early: &Printer,
     trace: &TraceContext,
-) -> ExitCode {
+) -> ExitStatus {
     match err.kind() {
         ErrorKind::DisplayHelp => {
             let beside: Vec<&OsString> = args
@@ -392,18 +391,18 @@ fn clap_error(
             }
             let help = help::dutch(&err.render().to_string());
             match early.stdout(&help) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => ExitStatus::Ok,
                 Err(problem) => report_early(&problem, early, trace),
             }
         }
         ErrorKind::DisplayVersion => {
             let _ = err.print();
-            ExitCode::SUCCESS
+            ExitStatus::Ok
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if args.len() <= 1 => {
             let help = help::dutch(&err.render().to_string());
             let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), help.as_bytes());
-            exit_code(ExitStatus::Usage)
+            ExitStatus::Usage
         }
         _ => report_early(&usage_problem(&err), early, trace),
     }
@@ -411,11 +410,7 @@ fn clap_error(
 
 /// Print an error from before the command started (no audit record: the
 /// invocation did not reach a command).
-fn report_early(problem: &Problem, printer: &Printer, trace: &TraceContext) -> ExitCode {
+fn report_early(problem: &Problem, printer: &Printer, trace: &TraceContext) -> ExitStatus {
     printer.problem(problem, &trace.trace_id);
-    exit_code(problem.exit)
-}
-
-fn exit_code(status: ExitStatus) -> ExitCode {
-    ExitCode::from(status.code())
+    problem.exit
 }

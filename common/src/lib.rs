@@ -20,6 +20,7 @@ pub mod context;
 pub mod crash;
 pub mod digest;
 pub mod discovery;
+pub mod entry;
 pub mod env;
 pub mod error;
 pub mod exit;

@@ -1,8 +1,8 @@
 //! koop-cli: Dutch legislation (BWB) from the KOOP SRU search service and the official toestand XML,
 //! following the overheid CLI profile.
 
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+
 mod cli;
 
-fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&cli::tool::TOOL)
-}
+common::entry!(cli::Command, &cli::tool::TOOL);

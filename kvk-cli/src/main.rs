@@ -1,6 +1,7 @@
 //! kvk-cli: the KvK Handelsregister on the command line, following the overheid CLI profile.
 //! The binary's modules live under `src/cli/`.
 
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 #![warn(
     unreachable_pub,
     reason = "a binary: `pub` would promise an API nobody can use"
@@ -8,6 +9,4 @@
 
 mod cli;
 
-fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&cli::tool::TOOL)
-}
+common::entry!(cli::Command, &cli::tool::TOOL);

@@ -102,29 +102,9 @@ impl Approval {
 fn binding(tool: &str, arguments: &Map<String, Value>, principal: &str) -> String {
     let mut arguments = arguments.clone();
     arguments.remove("confirm");
-    let canonical = canonical(&Value::Object(arguments));
+    let canonical = common::digest::canonical_json(&Value::Object(arguments));
     let hex = common::digest::sha256_hex(canonical.as_bytes());
     format!("tools/call\n{tool}\n{hex}\n{principal}")
-}
-
-/// JSON text with the members of every object sorted, so equal arguments hash equally.
-fn canonical(value: &Value) -> String {
-    match value {
-        Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.cmp(b.0));
-            let inner: Vec<String> = members
-                .into_iter()
-                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), canonical(v)))
-                .collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(canonical).collect();
-            format!("[{}]", inner.join(","))
-        }
-        other => other.to_string(),
-    }
 }
 
 /// The answer in a retry's `inputResponses[INPUT_KEY]` (`None`: no answer to our request).

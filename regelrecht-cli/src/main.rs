@@ -1,8 +1,8 @@
 //! regelrecht-cli: machine-readable Dutch law (RegelRecht format) evaluated offline, with its
 //! legal basis, following the overheid CLI profile. The binary's modules live under `src/cli/`.
 
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+
 mod cli;
 
-fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&cli::tool::TOOL)
-}
+common::entry!(cli::Command, &cli::tool::TOOL);

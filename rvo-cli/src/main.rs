@@ -2,8 +2,8 @@
 //! overheid CLI profile. The binary's modules live under `src/cli/`; the source-specific core is
 //! the `rvo_cli` library (`src/lib.rs`).
 
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+
 mod cli;
 
-fn main() -> std::process::ExitCode {
-    common::main::<cli::Command>(&cli::tool::TOOL)
-}
+common::entry!(cli::Command, &cli::tool::TOOL);

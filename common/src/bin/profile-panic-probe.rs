@@ -2,6 +2,8 @@
 //! (ERR-12, AUDIT-19). Built only with the `test-hooks` feature (that is, by `cargo test`),
 //! never installed.
 
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+
 use common::{Annotations, CommandSpec, Context, Outcome, ToolInfo};
 
 /// The probe's commands.
@@ -47,6 +49,4 @@ static TOOL: ToolInfo = ToolInfo {
     cached: &[],
 };
 
-fn main() -> std::process::ExitCode {
-    common::main::<Probe>(&TOOL)
-}
+common::entry!(Probe, &TOOL);

@@ -6,6 +6,7 @@ mod batch;
 mod concept;
 mod corpus;
 mod energy;
+mod entry;
 mod evalueer;
 mod golden;
 mod hostile;

@@ -26,3 +26,25 @@ fn the_startup_order_names_mangled_symbols_of_this_program() {
         "main is not in the order"
     );
 }
+
+/// Where `build.rs` has the linker pack the relative relocations (rust-lld, a native build on
+/// glibc 2.36 or later), the program has a `DT_RELR` table and asks its loader for the glibc
+/// version that reads it; elsewhere it has neither. Every other test runs this same program.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_program_packs_its_relocations_where_the_build_says_so() {
+    let program = env!("CARGO_BIN_EXE_regelrecht-cli");
+    let readelf = |option: &str| {
+        let output = std::process::Command::new("readelf")
+            .args([option, "--wide", program])
+            .output()
+            .expect("readelf (binutils) runs");
+        assert!(output.status.success());
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let packed = option_env!("REGELRECHT_PACKED_RELOCATIONS").is_some();
+    let sections = readelf("--sections");
+    assert_eq!(sections.contains(".relr.dyn"), packed, "{sections}");
+    let versions = readelf("--version-info");
+    assert_eq!(versions.contains("GLIBC_ABI_DT_RELR"), packed, "{versions}");
+}

@@ -30,5 +30,6 @@ fn main() -> std::process::ExitCode {
             Err(error) => panic!("{NOW_ENV}={value:?} is geen RFC 3339-tijdstip: {error}"),
         }
     }
-    common::main::<cli::Command>(&cli::tool::TOOL)
+    // An ordinary `fn main` (not `common::entry!`): the hooks are read before the tool runs.
+    std::process::ExitCode::from(common::main::<cli::Command>(&cli::tool::TOOL).code())
 }
