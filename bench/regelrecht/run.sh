@@ -42,6 +42,11 @@ if [ -s "$map" ]; then
 else
   echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie regelrecht-cli/build.rs)"
 fi
+if readelf --sections --wide "$bin" 2>/dev/null | grep -q '\.relr\.dyn'; then
+  echo "relocaties: gepakt (DT_RELR)"
+else
+  echo "relocaties: niet gepakt (geen rust-lld of glibc < 2.36; zie regelrecht-cli/build.rs)"
+fi
 echo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

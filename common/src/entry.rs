@@ -52,18 +52,13 @@ macro_rules! entry {
 
 /// Before anything else: the standard streams are open and `SIGPIPE` is ignored.
 pub fn prepare() {
-    use std::os::fd::{AsFd as _, BorrowedFd};
-    let closed =
-        |stream: BorrowedFd<'_>| rustix::io::fcntl_getfd(stream) == Err(rustix::io::Errno::BADF);
+    use rustix::io::{Errno, fcntl_getfd};
+    use rustix::stdio::{stderr, stdin, stdout};
     // In order: a closed one takes the lowest free number, which is its own.
-    if closed(std::io::stdin().as_fd()) {
-        open_dev_null(0);
-    }
-    if closed(std::io::stdout().as_fd()) {
-        open_dev_null(1);
-    }
-    if closed(std::io::stderr().as_fd()) {
-        open_dev_null(2);
+    for (fd, stream) in [(0, stdin()), (1, stdout()), (2, stderr())] {
+        if fcntl_getfd(stream) == Err(Errno::BADF) {
+            open_dev_null(fd);
+        }
     }
     ignore_sigpipe();
 }
