@@ -446,6 +446,9 @@ impl Walk<'_> {
         }
         let entries = std::fs::read_dir(dir)
             .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
+        // Subdirectories are walked after this one is closed: one directory stream (and its
+        // 32 KiB buffer) open at a time, however deep the corpus.
+        let mut subdirectories = Vec::new();
         for entry in entries {
             self.limits.check_deadline(&origin)?;
             let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
@@ -455,10 +458,10 @@ impl Walk<'_> {
                 .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
             if file_type.is_dir() {
                 let child = canonical.join(entry.file_name());
-                self.collect(&path, child, depth + 1)?;
+                subdirectories.push((path, child));
             } else if file_type.is_symlink() && path.is_dir() {
                 let child = canonical_dir(&path, &Origin::File(path.clone()))?;
-                self.collect(&path, child, depth + 1)?;
+                subdirectories.push((path, child));
             } else if path
                 .extension()
                 .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
@@ -468,6 +471,9 @@ impl Walk<'_> {
                 }
                 self.paths.push(path);
             }
+        }
+        for (path, canonical) in subdirectories {
+            self.collect(&path, canonical, depth + 1)?;
         }
         Ok(())
     }
