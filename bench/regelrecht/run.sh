@@ -33,6 +33,12 @@ command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >
 map=$PWD/target/release/regelrecht-cli.map
 rm -f "$map"
 REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+# An up-to-date build does not link again, so it writes no map: the build script reruns (and the
+# linker runs) when startup.order is newer.
+if [ ! -s "$map" ]; then
+  touch regelrecht-cli/startup.order
+  REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+fi
 cargo build --release --quiet -p regelrecht-engine --examples
 bin=target/release/regelrecht-cli
 order=regelrecht-cli/startup.order

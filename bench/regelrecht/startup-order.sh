@@ -25,6 +25,12 @@ trap 'rm -rf "$work"' EXIT
 map=$PWD/target/release/regelrecht-cli.map
 rm -f "$map"
 REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+# An up-to-date build does not link again, so it writes no map: the build script reruns (and the
+# linker runs) when startup.order is newer.
+if [ ! -s "$map" ]; then
+  touch regelrecht-cli/startup.order
+  REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
+fi
 [ -s "$map" ] || { echo "geen linker-map: deze toolchain linkt niet met rust-lld (zie regelrecht-cli/build.rs)" >&2; exit 1; }
 bin=$(realpath target/release/regelrecht-cli)
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache"
