@@ -26,19 +26,8 @@ corpus=../shared/regelrecht/corpus
 command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
 
-# regelrecht-cli alone, as `cargo install --locked` builds it: built together with other
-# packages, cargo unifies features across them and the crates' symbol names change, so that the
-# linker finds none of startup.order's names (see regelrecht-cli/build.rs). The map says how
-# many it found.
-map=$PWD/target/release/regelrecht-cli.map
-rm -f "$map"
-REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
-# An up-to-date build does not link again, so it writes no map: the build script reruns (and the
-# linker runs) when startup.order is newer.
-if [ ! -s "$map" ]; then
-  touch regelrecht-cli/startup.order
-  REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
-fi
+# regelrecht-cli alone, with the linker's map, which says how many of startup.order's names it found.
+source bench/regelrecht/build-with-map.sh
 cargo build --release --quiet -p regelrecht-engine --examples
 bin=target/release/regelrecht-cli
 order=regelrecht-cli/startup.order

@@ -20,17 +20,8 @@ command -v valgrind >/dev/null || { echo "valgrind nodig (Debian-pakket valgrind
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The map's path is the one bench/regelrecht/run.sh gives, so that neither relinks for the other.
-# A map left by an earlier build would describe another binary: it goes first.
-map=$PWD/target/release/regelrecht-cli.map
-rm -f "$map"
-REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
-# An up-to-date build does not link again, so it writes no map: the build script reruns (and the
-# linker runs) when startup.order is newer.
-if [ ! -s "$map" ]; then
-  touch regelrecht-cli/startup.order
-  REGELRECHT_LINK_MAP=$map cargo build --release --quiet -p regelrecht-cli
-fi
+# The same build and map as bench/regelrecht/run.sh's, so that neither relinks for the other.
+source bench/regelrecht/build-with-map.sh
 [ -s "$map" ] || { echo "geen linker-map: deze toolchain linkt niet met rust-lld (zie regelrecht-cli/build.rs)" >&2; exit 1; }
 bin=$(realpath target/release/regelrecht-cli)
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache"
