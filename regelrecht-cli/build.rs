@@ -109,8 +109,10 @@ fn link_startup_order(manifest_dir: &Path, rust_lld: bool) {
 /// Only glibc 2.36 and later understand `DT_RELR` (the program then needs
 /// `GLIBC_ABI_DT_RELR`, so an older loader refuses it with a clear message instead of running
 /// it unrelocated), hence only where the linker is rust-lld, the build is native and the
-/// build machine's glibc is 2.36 or later: a program built on a machine runs on it. Debug and
-/// release builds alike, so that the tests run the program as it is shipped.
+/// build machine's glibc is 2.36 or later: a program built on a machine runs on it. A build on
+/// such a machine already needs glibc 2.35 (its `GLIBC_2.35` symbols), so the floor of a
+/// binary carried elsewhere moves from 2.35 to 2.36. Debug and release builds alike, so that the
+/// tests run the program as it is shipped.
 fn pack_relative_relocations(rust_lld: bool) {
     if rust_lld && build_env("HOST") == build_env("TARGET") && glibc_knows_relr() {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");

@@ -19,7 +19,6 @@
 //! to the runtime before `main` runs. Elsewhere the macro defines an ordinary `fn main`.
 
 use std::ffi::c_int;
-use std::io::Write as _;
 
 use crate::exit::ExitStatus;
 
@@ -39,8 +38,7 @@ macro_rules! entry {
             _argc: ::std::ffi::c_int,
             _argv: *const *const ::std::ffi::c_char,
         ) -> ::std::ffi::c_int {
-            $crate::entry::prepare();
-            $crate::entry::finish($crate::main::<$commands>($tool))
+            $crate::entry::run::<$commands>($tool)
         }
 
         #[cfg(not(all(target_os = "linux", target_env = "gnu", not(test))))]
@@ -50,17 +48,57 @@ macro_rules! entry {
     };
 }
 
+/// The program: [`prepare`], [`crate::main`], and the process ends with its status. A panic that
+/// escapes `crate::main` (while it reports another) is exit 70 still: it may not unwind out of
+/// a C function.
+pub fn run<C: crate::Commands>(tool: &'static crate::ToolInfo) -> ! {
+    prepare();
+    let status =
+        std::panic::catch_unwind(|| crate::main::<C>(tool)).unwrap_or(ExitStatus::Software);
+    finish(status)
+}
+
 /// Before anything else: the standard streams are open and `SIGPIPE` is ignored.
-pub fn prepare() {
-    use rustix::io::{Errno, fcntl_getfd};
-    use rustix::stdio::{stderr, stdin, stdout};
+fn prepare() {
     // In order: a closed one takes the lowest free number, which is its own.
-    for (fd, stream) in [(0, stdin()), (1, stdout()), (2, stderr())] {
-        if fcntl_getfd(stream) == Err(Errno::BADF) {
+    for fd in 0..=2 {
+        if is_closed(fd) {
             open_dev_null(fd);
         }
     }
     ignore_sigpipe();
+}
+
+/// Whether descriptor `fd` is closed. A raw number, on purpose: a `BorrowedFd` (std's or
+/// rustix's standard streams) promises an open descriptor, which is what is being asked.
+#[allow(
+    unsafe_code,
+    reason = "fcntl(F_GETFD) on a descriptor number: no safe interface takes a closed one"
+)]
+fn is_closed(fd: c_int) -> bool {
+    // SAFETY: F_GETFD only reads the descriptor's flags; it takes no pointer, and a closed
+    // descriptor is the error EBADF.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    flags == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF)
+}
+
+/// Opens `/dev/null` as descriptor `fd`, the lowest closed one, inherited by the children the
+/// program starts (as a standard stream is, and std's own start-up leaves it); the runtime
+/// aborts when it cannot, and so does this.
+fn open_dev_null(fd: c_int) {
+    use std::os::fd::IntoRawFd as _;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .and_then(|file| {
+            // std opens with O_CLOEXEC: a child's stream would be closed again.
+            rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty())?;
+            Ok(file.into_raw_fd())
+        });
+    if opened.ok() != Some(fd) {
+        std::process::abort();
+    }
 }
 
 /// `SIGPIPE` ignored, as the Rust runtime leaves it.
@@ -76,24 +114,13 @@ fn ignore_sigpipe() {
     }
 }
 
-/// After the command: what is still buffered for stdout is written, and the status becomes
-/// the process's exit code.
-pub fn finish(status: ExitStatus) -> c_int {
-    // Already written by the printer; a pipe closed meanwhile changes nothing now.
-    let _ = std::io::stdout().flush();
-    c_int::from(status.code())
-}
-
-/// Opens `/dev/null` as descriptor `fd`, the lowest closed one; the runtime aborts when it
-/// cannot, and so does this.
-fn open_dev_null(fd: c_int) {
-    use std::os::fd::IntoRawFd as _;
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/null")
-        .map(std::fs::File::into_raw_fd);
-    if opened.ok() != Some(fd) {
-        std::process::abort();
-    }
+/// After the command: the process ends with `status`, through `std::process::exit`, which
+/// writes what is still buffered for stdout (and makes it unbuffered), as the runtime does after
+/// a Rust `main`, and keeps glibc's `exit` from racing another thread's.
+fn finish(status: ExitStatus) -> ! {
+    #[allow(
+        clippy::exit,
+        reason = "the entry point: this is how main ends the process"
+    )]
+    std::process::exit(c_int::from(status.code()))
 }
