@@ -19,6 +19,8 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // The archive is looked for only for a Linux target built on its host, so on a Unix host.
+    #[cfg(unix)]
     if let Some(archive) = static_unwinder() {
         let out_dir = PathBuf::from(build_env("OUT_DIR").expect("cargo sets OUT_DIR"));
         let dir = out_dir.join("static-unwinder");
@@ -40,6 +42,7 @@ fn build_env(name: &str) -> Option<String> {
 }
 
 /// The static archive of libgcc's unwinder, when this build links the shared one.
+#[cfg(unix)]
 fn static_unwinder() -> Option<PathBuf> {
     let linux_gnu = build_env("CARGO_CFG_TARGET_OS").as_deref() == Some("linux")
         && build_env("CARGO_CFG_TARGET_ENV").as_deref() == Some("gnu");

@@ -18,8 +18,10 @@
 //! (input is bounded so that none happens). The arguments are read as before: glibc hands them
 //! to the runtime before `main` runs. Elsewhere the macro defines an ordinary `fn main`.
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 use std::ffi::c_int;
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 use crate::exit::ExitStatus;
 
 /// Defines the program's `main`: run `$commands` of `$tool` with [`crate::main`] and end with
@@ -51,6 +53,7 @@ macro_rules! entry {
 /// The program: [`prepare`], [`crate::main`], and the process ends with its status. A panic that
 /// escapes `crate::main` (while it reports another) is exit 70 still: it may not unwind out of
 /// a C function.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn run<C: crate::Commands>(tool: &'static crate::ToolInfo) -> ! {
     prepare();
     let status =
@@ -59,6 +62,7 @@ pub fn run<C: crate::Commands>(tool: &'static crate::ToolInfo) -> ! {
 }
 
 /// Before anything else: the standard streams are open and `SIGPIPE` is ignored.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn prepare() {
     // In order: a closed one takes the lowest free number, which is its own.
     for fd in 0..=2 {
@@ -71,6 +75,7 @@ fn prepare() {
 
 /// Whether descriptor `fd` is closed. A raw number, on purpose: a `BorrowedFd` (std's or
 /// rustix's standard streams) promises an open descriptor, which is what is being asked.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(
     unsafe_code,
     reason = "fcntl(F_GETFD) on a descriptor number: no safe interface takes a closed one"
@@ -85,6 +90,7 @@ fn is_closed(fd: c_int) -> bool {
 /// Opens `/dev/null` as descriptor `fd`, the lowest closed one, inherited by the children the
 /// program starts (as a standard stream is, and std's own start-up leaves it); the runtime
 /// aborts when it cannot, and so does this.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn open_dev_null(fd: c_int) {
     use std::os::fd::IntoRawFd as _;
     let opened = std::fs::OpenOptions::new()
@@ -102,6 +108,7 @@ fn open_dev_null(fd: c_int) {
 }
 
 /// `SIGPIPE` ignored, as the Rust runtime leaves it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(
     unsafe_code,
     reason = "no safe interface sets a signal's disposition; SIG_IGN installs no handler"
@@ -117,6 +124,7 @@ fn ignore_sigpipe() {
 /// After the command: the process ends with `status`, through `std::process::exit`, which
 /// writes what is still buffered for stdout (and makes it unbuffered), as the runtime does after
 /// a Rust `main`, and keeps glibc's `exit` from racing another thread's.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn finish(status: ExitStatus) -> ! {
     #[allow(
         clippy::exit,
