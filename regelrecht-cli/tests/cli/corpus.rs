@@ -119,6 +119,60 @@ fn laws_come_from_regelrecht_corpus_and_corpus() {
     );
 }
 
+/// Version `valid_from` of `kleine_wet`, citing `bwb` and an article URL of that version.
+fn small_law_version(valid_from: &str, bwb: &str, bedrag: u32) -> String {
+    SMALL_LAW
+        .replace("valid_from: '2025-01-01'", &format!("valid_from: '{valid_from}'\nbwb_id: {bwb}"))
+        .replace(
+            "    text: Het bedrag",
+            &format!("    url: https://wetten.overheid.nl/{bwb}/{valid_from}#Artikel1\n    text: Het bedrag"),
+        )
+        .replace("bedrag: 1000", &format!("bedrag: {bedrag}"))
+}
+
+#[test]
+fn the_legal_basis_cites_the_version_applied_on_the_date_not_the_newest() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "v/kleine_wet/2023-01-01.yaml",
+        &small_law_version("2023-01-01", "BWBR0000023", 700),
+    );
+    sandbox.write(
+        "v/kleine_wet/2024-01-01.yaml",
+        &small_law_version("2024-01-01", "BWBR0000024", 800),
+    );
+    sandbox.write(
+        "v/kleine_wet/2025-01-01.yaml",
+        &small_law_version("2025-01-01", "BWBR0000025", 900),
+    );
+    let dir = sandbox.path().join("v").display().to_string();
+    for (date, bwb, value) in [
+        ("2023-06-01", "BWBR0000023", 700),
+        ("2024-06-01", "BWBR0000024", 800),
+        ("2026-06-01", "BWBR0000025", 900),
+    ] {
+        let v = run(
+            sandbox.cmd(),
+            [
+                "evalueer",
+                "kleine_wet",
+                "--uitvoer",
+                "bedrag_eurocent",
+                "--peildatum",
+                date,
+                "--corpus",
+                &dir,
+            ],
+        )
+        .json();
+        assert_eq!(v["uitvoer"]["bedrag_eurocent"], value, "{date}");
+        let basis = &v["wettelijke_grondslag"][0];
+        assert_eq!(basis["bwb_id"], bwb, "{date}: {basis}");
+        let url = basis["url"].as_str().expect("url");
+        assert!(url.contains(bwb), "{date}: {url}");
+    }
+}
+
 #[test]
 fn one_law_file_is_a_corpus_as_its_directory_is() {
     let sandbox = Sandbox::new();

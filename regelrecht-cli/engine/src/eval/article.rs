@@ -94,10 +94,7 @@ impl<'c> Run<'c> {
                 values,
                 &unresolved_external,
             )?;
-            provenance.insert(
-                action.output.clone(),
-                (law.id.as_str(), article.number.as_str(), "direct"),
-            );
+            provenance.insert(action.output.clone(), (law, article, "direct"));
             outputs.insert(action.output.clone(), value);
         }
 

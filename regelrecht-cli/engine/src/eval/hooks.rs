@@ -76,11 +76,9 @@ impl<'c> Run<'c> {
                 if wins {
                     sources.insert(name.clone(), hlaw);
                     out.insert(name.clone(), value.clone());
-                    provenance.entry(name.clone()).or_insert((
-                        hlaw.id.as_str(),
-                        harticle.number.as_str(),
-                        "hook",
-                    ));
+                    provenance
+                        .entry(name.clone())
+                        .or_insert((hlaw, harticle, "hook"));
                 }
             }
         }

@@ -216,8 +216,8 @@ impl<'c> Engine<'c> {
                 .cloned()
                 .ok_or_else(|| run::output_not_found(&law.id, name))?;
             wanted.insert(name.clone(), value);
-            if let Some((law_id, article, how)) = provenance.get(name) {
-                basis.push(self.basis(name, law_id, article, how));
+            if let Some(&(law, article, how)) = provenance.get(name) {
+                basis.push(basis_of(name, law, article, how));
             }
         }
         Ok(Evaluation {
@@ -240,22 +240,18 @@ impl<'c> Engine<'c> {
             mode: self.mode,
         })
     }
+}
 
-    fn basis(&self, output: &str, law_id: &str, article: &str, how: &'static str) -> Basis {
-        let law = self
-            .corpus
-            .versions(law_id)
-            .next()
-            .and_then(|f| f.law().ok());
-        let art = law.and_then(|l| l.article(article));
-        Basis {
-            output: output.to_string(),
-            law_id: law_id.to_string(),
-            law_name: law.and_then(Law::display_name),
-            bwb_id: law.and_then(|l| l.bwb_id.clone()),
-            article: article.to_string(),
-            url: art.and_then(|a| a.url.clone()),
-            how,
-        }
+/// The legal basis of `output`: `article` of the law version that produced it (the version
+/// applied on the calculation date, not the newest one).
+fn basis_of(output: &str, law: &Law, article: &Article, how: &'static str) -> Basis {
+    Basis {
+        output: output.to_string(),
+        law_id: law.id.clone(),
+        law_name: law.display_name(),
+        bwb_id: law.bwb_id.clone(),
+        article: article.number.clone(),
+        url: article.url.clone(),
+        how,
     }
 }

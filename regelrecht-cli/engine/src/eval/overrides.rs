@@ -63,10 +63,7 @@ impl<'c> Run<'c> {
             )?;
             if let Some(value) = result.outputs.get(name) {
                 replaced.insert(name.to_string(), value.clone());
-                provenance.insert(
-                    name.to_string(),
-                    (olaw.id.as_str(), oarticle.number.as_str(), "override"),
-                );
+                provenance.insert(name.to_string(), (olaw, oarticle, "override"));
             }
         }
         Ok(replaced)

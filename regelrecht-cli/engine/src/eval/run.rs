@@ -20,9 +20,9 @@ use super::tracing::node;
 /// Maximum nesting of cross-law, internal and open-term resolutions.
 const MAX_NESTING: usize = 64;
 
-/// Per output: the `$id` of the law and the article that produced it, and how (`direct`,
-/// `override` or `hook`).
-pub(super) type Provenance<'c> = BTreeMap<String, (&'c str, &'c str, &'static str)>;
+/// Per output: the law version and the article that produced it, and how (`direct`,
+/// `override` or `hook`). The version is the one applied, so the legal basis cites exactly it.
+pub(super) type Provenance<'c> = BTreeMap<String, (&'c Law, &'c Article, &'static str)>;
 
 /// What executing one article yields.
 #[derive(Debug, Clone)]
