@@ -17,19 +17,22 @@ pub struct HttpBridge {
     /// `http://127.0.0.1:PORT`
     pub base: String,
     client: reqwest::blocking::Client,
+    /// The bridge's (and so its children's) `HOME`: a test never writes into the developer's.
+    _home: tempfile::TempDir,
 }
 
 impl HttpBridge {
-    /// Start `overheid-mcp --http 127.0.0.1:0 args…` with exactly `env` (plus PATH and HOME) and
-    /// wait for the line that names the port.
+    /// Start `overheid-mcp --http 127.0.0.1:0 args…` with exactly `env` (plus PATH and a
+    /// temporary HOME) and wait for the line that names the port.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> HttpBridge {
+        let home = tempfile::tempdir().expect("temporary HOME");
         let mut child = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
             .arg("--http")
             .arg("127.0.0.1:0")
             .args(args)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", std::env::var("HOME").unwrap_or_default())
+            .env("HOME", home.path())
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -56,6 +59,7 @@ impl HttpBridge {
                 .timeout(Duration::from_secs(30))
                 .build()
                 .unwrap(),
+            _home: home,
         }
     }
 

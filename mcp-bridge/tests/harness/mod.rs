@@ -109,6 +109,8 @@ pub struct Bridge {
     next_id: i64,
     /// `_meta` merged into every request's params (the 2026-07-28 per-request context).
     meta: Option<Value>,
+    /// The bridge's (and so its children's) `HOME`: a test never writes into the developer's.
+    _home: tempfile::TempDir,
 }
 
 /// The per-request `_meta` of MCP 2026-07-28, with these client capabilities.
@@ -162,12 +164,13 @@ impl Bridge {
 
     /// [`Bridge::start_raw`] with arguments and variables that need not be UTF-8.
     pub fn start_os_raw(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
+        let home = tempfile::tempdir().expect("temporary HOME");
         let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
         command
             .args(args)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", std::env::var("HOME").unwrap_or_default())
+            .env("HOME", home.path())
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -190,6 +193,7 @@ impl Bridge {
             pending: VecDeque::new(),
             next_id: 1,
             meta: None,
+            _home: home,
         }
     }
 

@@ -60,6 +60,7 @@ fn run(dir: &str) -> Vec<scenario::ScenarioResult> {
 
 #[test]
 fn every_conformance_scenario_passes_in_every_tier() {
+    test_support::conformance_dir!();
     let results = run("bdd/conformance");
     let (total, tiers) = scenario::summarize(&results);
     let shown: Vec<String> = tiers
@@ -80,6 +81,7 @@ fn every_conformance_scenario_passes_in_every_tier() {
 
 #[test]
 fn every_law_scenario_passes_except_the_suites_own_wip() {
+    test_support::conformance_dir!();
     let results = run("corpus");
     let (total, _) = scenario::summarize(&results);
     assert_eq!(total.failed, 0, "{}", not_passed(&results));
@@ -94,6 +96,7 @@ fn every_law_scenario_passes_except_the_suites_own_wip() {
 
 #[test]
 fn the_shipped_grammar_is_regelrechts_own() {
+    test_support::conformance_dir!();
     let upstream = std::fs::read_to_string(shared_regelrecht().join("bdd/grammar.yaml")).unwrap();
     assert_eq!(
         scenario::grammar::GRAMMAR_YAML,

@@ -21,6 +21,7 @@ fn request(params: &[(&str, &str)]) -> Request {
 
 #[test]
 fn a_stage_without_its_inputs_waits_and_says_for_what() {
+    test_support::conformance_dir!();
     let corpus = full_corpus();
     let staged = Engine::new(&corpus)
         .evaluate_stages(
@@ -43,6 +44,7 @@ fn a_stage_without_its_inputs_waits_and_says_for_what() {
 
 #[test]
 fn each_stage_fires_its_own_hooks_and_sees_the_earlier_ones() {
+    test_support::conformance_dir!();
     let corpus = full_corpus();
     let all = [
         ("aanvraag_datum", "2025-11-01"),
@@ -85,6 +87,7 @@ fn each_stage_fires_its_own_hooks_and_sees_the_earlier_ones() {
 
 #[test]
 fn a_law_without_legal_character_has_no_procedure() {
+    test_support::conformance_dir!();
     let corpus = full_corpus();
     let mut r = request(&[]);
     r.law_id = "test_untranslatables".into();

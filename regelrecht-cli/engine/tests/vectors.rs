@@ -82,6 +82,7 @@ fn level(
 
 #[test]
 fn every_vector_agrees_with_the_reference_engine() {
+    test_support::conformance_dir!();
     let corpus = full_corpus();
     let engine = Engine::new(&corpus);
     let mut files: Vec<_> = std::fs::read_dir(shared_regelrecht().join("vectors"))

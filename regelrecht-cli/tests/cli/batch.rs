@@ -103,6 +103,7 @@ fn cases_come_back_in_order_and_a_bad_case_does_not_stop_the_batch() {
 
 #[test]
 fn an_all_good_batch_from_stdin_exits_0_with_its_summary() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let corpus = corpus_dir().display().to_string();
     let mut input = String::new();

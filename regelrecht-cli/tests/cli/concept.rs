@@ -515,6 +515,7 @@ fn regelingen_says_mogelijk_van_toepassing_never_an_entitlement() {
 
 #[test]
 fn a_second_regulation_in_another_domain_is_data_only() {
+    test_support::conformance_dir!();
     let fake = FakeServer::start(kvk::kvk);
     let sandbox = Sandbox::new();
     let corpus = corpus_dir();

@@ -4,10 +4,9 @@
 use serde_json::Value;
 
 use crate::support::{
-    BAL, Sandbox, assert_valid_against, corpus_dir, evalueer_kleine_wet, output_schema, run,
+    BAL, SMALL_LAW, Sandbox, assert_valid_against, corpus_dir, evalueer_kleine_wet, output_schema,
+    run,
 };
-
-const SMALL_LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value: $bedrag\n";
 
 #[test]
 fn a_malformed_law_file_is_65_naming_file_and_line() {
@@ -50,6 +49,7 @@ fn an_unknown_operation_is_reported_with_its_line() {
 
 #[test]
 fn laws_come_from_regelrecht_corpus_and_corpus() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     sandbox.write("a/kleine_wet/2025-01-01.yaml", SMALL_LAW);
     let env_dir = sandbox.path().join("a");

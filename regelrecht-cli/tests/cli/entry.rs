@@ -4,16 +4,17 @@
 
 use std::process::{Command, Stdio};
 
-use crate::support::{Sandbox, corpus_dir};
+use crate::support::{SMALL_LAW, Sandbox};
 
-/// One small evaluation: it opens the audit log and the cache, then prints.
-fn evaluation() -> Vec<String> {
-    let law = corpus_dir().join("nl/wet/test_untranslatables/2025-01-01.yaml");
+/// One small evaluation of a law of our own: it opens the audit log and the cache, then prints.
+fn evaluation(sandbox: &Sandbox) -> Vec<String> {
+    sandbox.write("w/kleine_wet.yaml", SMALL_LAW);
+    let law = sandbox.path().join("w/kleine_wet.yaml");
     [
         "evalueer",
-        "test_untranslatables",
+        "kleine_wet",
         "--uitvoer",
-        "toegekende_toeslag",
+        "bedrag_eurocent",
         "--peildatum",
         "2025-06-01",
         "--corpus",
@@ -44,7 +45,7 @@ fn a_closed_stdout_is_opened_on_dev_null_not_on_the_audit_log() {
     let output = command(&sandbox, "/bin/sh")
         .args(["-c", r#"exec >&-; exec "$0" "$@""#])
         .arg(sandbox.cmd().get_program())
-        .args(evaluation())
+        .args(evaluation(&sandbox))
         .output()
         .expect("sh runs");
     assert!(
@@ -66,7 +67,7 @@ fn a_closed_pipe_is_handled_as_written_not_a_sigpipe() {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);
     let output = command(&sandbox, sandbox.cmd().get_program())
-        .args(evaluation())
+        .args(evaluation(&sandbox))
         .stdout(writer)
         .stderr(Stdio::piped())
         .output()

@@ -241,6 +241,7 @@ fn an_output_that_cannot_be_computed_is_an_error_naming_what_is_missing() {
 
 #[test]
 fn a_cross_law_refusal_from_an_external_source_is_an_error() {
+    test_support::conformance_dir!();
     let corpus = corpus_dir().display().to_string();
     let error = run(
         Sandbox::new().cmd(),
@@ -307,6 +308,7 @@ fn a_law_not_in_force_on_the_date_is_66() {
 
 #[test]
 fn a_cross_law_output_with_the_whole_corpus() {
+    test_support::conformance_dir!();
     let corpus = corpus_dir().display().to_string();
     let v = run(
         Sandbox::new().cmd(),

@@ -30,6 +30,7 @@ fn untranslatable(sandbox: &Sandbox, output: &str, mode: Option<&str>) -> test_s
 
 #[test]
 fn untranslatable_modes_refuse_taint_or_warn() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let schema = output_schema("evalueer");
     for mode in [None, Some("error"), Some("ignore")] {
@@ -121,6 +122,7 @@ fn type_spec_bounds_list_every_violation() {
 
 #[test]
 fn fase_runs_the_procedure_stage_by_stage() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let corpus = corpus();
     let base = [
@@ -212,6 +214,7 @@ fn fase_runs_the_procedure_stage_by_stage() {
 
 #[test]
 fn a_receipt_reruns_to_the_same_result_and_a_changed_law_or_seal_is_caught() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let law =
         std::fs::read_to_string(corpus_dir().join("nl/wet/test_untranslatables/2025-01-01.yaml"))

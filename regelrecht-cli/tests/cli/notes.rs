@@ -5,6 +5,7 @@ use crate::support::{Sandbox, assert_valid_against, corpus_dir, output_schema};
 
 #[test]
 fn the_shared_example_notes_resolve_on_the_live_law() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let corpus = corpus_dir().display().to_string();
     let data = sandbox

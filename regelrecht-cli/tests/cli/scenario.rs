@@ -14,6 +14,7 @@ fn scenario(sandbox: &Sandbox, args: &[&str]) -> test_support::cli::Run {
 
 #[test]
 fn every_conformance_feature_passes_in_every_tier() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let conformance = shared().join("bdd/conformance").display().to_string();
     let corpus = corpus_dir().display().to_string();
@@ -33,6 +34,7 @@ fn every_conformance_feature_passes_in_every_tier() {
 
 #[test]
 fn every_law_scenario_passes_and_the_suites_wip_is_listed() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let corpus = corpus_dir().display().to_string();
     let out = scenario(&sandbox, &[&corpus, "--corpus", &corpus]);

@@ -6,18 +6,25 @@
 //! - [`discovery`] and [`output_schema`]: the discovery document and a command's outputSchema.
 
 use std::ops::Deref;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
 pub use test_support::cli::{assert_valid, assert_valid_against, run};
 
+/// A small law of our own (one article, one output), for tests that need a corpus file but not
+/// RegelRecht's.
+pub const SMALL_LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value: $bedrag\n";
+
 /// The `$id` of the built-in Bal.
 pub const BAL: &str = "besluit_activiteiten_leefomgeving";
 
-/// `<repo>/../shared/regelrecht`.
+/// RegelRecht's own conformance material (`../shared/regelrecht`, or
+/// `REGELRECHT_CONFORMANCE_DIR`). A test calls `test_support::conformance_dir!()` first, which
+/// skips it visibly where the material is missing.
 pub fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/regelrecht")
+    test_support::conformance::dir()
+        .expect("call test_support::conformance_dir!() at the start of the test")
 }
 
 /// The shared corpus directory.

@@ -32,6 +32,7 @@ fn same(ours: &Value, expected: &Value) -> bool {
 
 #[test]
 fn a_sample_of_the_vectors_agrees_with_the_reference_engine() {
+    test_support::conformance_dir!();
     let sandbox = Sandbox::new();
     let mut files: Vec<_> = std::fs::read_dir(shared().join("vectors"))
         .expect("vectors")

@@ -13,6 +13,7 @@
 //! - [`cli`] runs a tool in a sandbox with a clean environment and checks its output, errors
 //!   and audit records against the profile and `spec/schemas/`.
 //! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
+//! - [`conformance`] finds RegelRecht's own conformance material, or skips a test visibly.
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -29,6 +30,7 @@
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 
 pub mod cli;
+pub mod conformance;
 pub mod golden;
 pub mod jwt;
 pub mod koop;

@@ -1,19 +1,16 @@
-//! Shared helpers for the integration tests: locating `../shared/regelrecht` and loading the corpus.
+//! Shared helpers for the integration tests: RegelRecht's conformance material (through
+//! `test_support::conformance`) and loading the corpus.
 
 #![allow(dead_code)]
 
 use regelrecht_engine::{Corpus, TraceKind, TraceNode};
 use std::path::PathBuf;
 
-/// `<repo root>/../shared/regelrecht` (the repo root is two levels above this crate).
+/// RegelRecht's conformance material (`../shared/regelrecht`, or `REGELRECHT_CONFORMANCE_DIR`).
+/// A test calls `test_support::conformance_dir!()` first, which skips it visibly without it.
 pub fn shared_regelrecht() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/regelrecht");
-    assert!(
-        dir.is_dir(),
-        "gedeelde RegelRecht-data niet gevonden op {}",
-        dir.display()
-    );
-    dir
+    test_support::conformance::dir()
+        .expect("call test_support::conformance_dir!() at the start of the test")
 }
 
 /// The built-in laws plus the shared corpus.
