@@ -1,0 +1,251 @@
+//! Filings, exactly once: a unique key on the idempotency key, and (for an applied proposal)
+//! the conditional change approved → filed, in one transaction.
+//!
+//! [`Store::begin_filing`] is the first phase: in a write transaction it inserts the filing
+//! (`ON CONFLICT DO NOTHING`: a key filed before, or being filed by a concurrent writer, gives
+//! the first filing back once that writer commits) and moves the proposal. The transaction
+//! stays open in the returned [`PendingFiling`] until [`PendingFiling::commit`]: in between
+//! the caller makes durable what must exist before the filing does (the CLI: its audit
+//! record). Dropping it, or the process dying, rolls everything back: nothing was filed.
+
+use chrono::{DateTime, Utc};
+
+use crate::model::{Apply, Filing, Status, from_millis, to_millis};
+use crate::proposals::{append_event, refusal};
+use crate::sql::{Conn, Param, Row};
+use crate::{Error, Store};
+
+const COLUMNS: &str = "idempotency_key, reference, company, tool, request_sha256, request, \
+     result, filed_at, proposal_id";
+
+/// The first phase of a filing.
+#[must_use = "a pending filing files nothing until it is committed"]
+pub enum Begun {
+    /// The key was filed before: that filing (the caller compares its `request_sha256`).
+    /// When applying a proposal still approved, it is now marked filed under that key.
+    Filed(Filing, Store),
+    /// A new filing, written but not committed.
+    Pending(PendingFiling),
+}
+
+/// A filing inside an open transaction, waiting to be committed.
+#[must_use = "a pending filing files nothing until it is committed"]
+pub struct PendingFiling {
+    store: Store,
+    filing: Filing,
+}
+
+impl PendingFiling {
+    /// The filing as it will be once committed.
+    pub fn filing(&self) -> &Filing {
+        &self.filing
+    }
+
+    /// Commits: the filing (and the proposal's change to filed) become visible together.
+    /// Dropping a pending filing instead closes its connection, which rolls it back.
+    pub fn commit(mut self) -> Result<Store, Error> {
+        self.store.conn.commit()?;
+        Ok(self.store)
+    }
+}
+
+impl Store {
+    /// The filing under `key`, if any. A committed filing never changes, so a caller may look
+    /// here before any check whose outcome can change between a filing and its retry.
+    pub fn filing(&mut self, key: &str) -> Result<Option<Filing>, Error> {
+        let rows = self.conn.query(
+            &format!("SELECT {COLUMNS} FROM overheid_filings WHERE idempotency_key = $1"),
+            &[Param::Text(key)],
+        )?;
+        rows.first().map(filing).transpose()
+    }
+
+    /// The filing with `reference`; with `company`, only if it is that company's.
+    pub fn filing_by_reference(
+        &mut self,
+        reference: &str,
+        company: Option<&str>,
+    ) -> Result<Option<Filing>, Error> {
+        let rows = self.conn.query(
+            &format!("SELECT {COLUMNS} FROM overheid_filings WHERE reference = $1"),
+            &[Param::Text(reference)],
+        )?;
+        Ok(rows
+            .first()
+            .map(filing)
+            .transpose()?
+            .filter(|f| company.is_none_or(|c| c == f.company)))
+    }
+
+    /// The filings of `company` (all without one), oldest first.
+    pub fn filings(&mut self, company: Option<&str>) -> Result<Vec<Filing>, Error> {
+        let rows = match company {
+            Some(company) => self.conn.query(
+                &format!(
+                    "SELECT {COLUMNS} FROM overheid_filings WHERE company = $1 \
+                     ORDER BY filed_at, reference"
+                ),
+                &[Param::Text(company)],
+            )?,
+            None => self.conn.query(
+                &format!("SELECT {COLUMNS} FROM overheid_filings ORDER BY filed_at, reference"),
+                &[],
+            )?,
+        };
+        rows.iter().map(filing).collect()
+    }
+
+    /// The first phase of filing: `make` builds the new filing (called again, for a new
+    /// reference number, when its reference is taken). With `apply`, the proposal must be
+    /// approved for that plan digest and unexpired; it becomes filed in the same transaction,
+    /// else [`Error::Refused`] with its status (or [`Error::DigestMismatch`]) and nothing is
+    /// written. A key filed before gives that filing back ([`Begun::Filed`]).
+    pub fn begin_filing(
+        mut self,
+        apply: Option<Apply<'_>>,
+        now: DateTime<Utc>,
+        mut make: impl FnMut() -> Result<Filing, Error>,
+    ) -> Result<Begun, Error> {
+        self.conn.begin()?;
+        match begin(&mut self.conn, apply, now, &mut make) {
+            Ok(Outcome::New(filing)) => Ok(Begun::Pending(PendingFiling {
+                store: self,
+                filing,
+            })),
+            Ok(Outcome::Existing(filing)) => {
+                // Commits what `begin` did for the proposal, if anything.
+                self.conn.commit()?;
+                Ok(Begun::Filed(filing, self))
+            }
+            Err(error) => {
+                self.conn.rollback();
+                Err(error)
+            }
+        }
+    }
+}
+
+enum Outcome {
+    New(Filing),
+    Existing(Filing),
+}
+
+/// The most reference numbers tried for one filing (a collision is already unlikely once).
+const REFERENCE_TRIES: usize = 8;
+
+fn begin(
+    conn: &mut Conn,
+    apply: Option<Apply<'_>>,
+    now: DateTime<Utc>,
+    make: &mut dyn FnMut() -> Result<Filing, Error>,
+) -> Result<Outcome, Error> {
+    for _ in 0..REFERENCE_TRIES {
+        let new = make()?;
+        let taken = conn.query(
+            "SELECT reference FROM overheid_filings WHERE reference = $1 AND idempotency_key <> $2",
+            &[Param::Text(&new.reference), Param::Text(&new.key)],
+        )?;
+        if !taken.is_empty() {
+            continue;
+        }
+        let request = new.request.to_string();
+        let result = new.result.to_string();
+        let inserted = conn.execute(
+            "INSERT INTO overheid_filings (idempotency_key, reference, company, tool, \
+             request_sha256, request, result, filed_at, proposal_id) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING",
+            &[
+                Param::Text(&new.key),
+                Param::Text(&new.reference),
+                Param::Text(&new.company),
+                Param::Text(&new.tool),
+                Param::Text(&new.request_sha256),
+                Param::Text(&request),
+                Param::Text(&result),
+                Param::Int(to_millis(new.filed_at)),
+                Param::OptText(apply.map(|a| a.proposal_id)),
+            ],
+        )?;
+        if inserted == 0 {
+            let rows = conn.query(
+                &format!("SELECT {COLUMNS} FROM overheid_filings WHERE idempotency_key = $1"),
+                &[Param::Text(&new.key)],
+            )?;
+            let existing =
+                filing(rows.first().ok_or_else(|| {
+                    Error::Database("de filing verdween tijdens het lezen".into())
+                })?)?;
+            if let Some(apply) = apply {
+                proposal_filed(conn, apply, &existing.key, None, now)?;
+            }
+            return Ok(Outcome::Existing(existing));
+        }
+        if let Some(apply) = apply {
+            proposal_filed(conn, apply, &new.key, None, now)?;
+        }
+        return Ok(Outcome::New(Filing {
+            proposal_id: apply.map(|a| a.proposal_id.to_string()),
+            ..new
+        }));
+    }
+    Err(Error::Database(
+        "geen vrij referentienummer gevonden".into(),
+    ))
+}
+
+/// approved → filed for `apply`, under the filing `key`: one conditional update and its event.
+/// A proposal filed under that very key already is left as it is (a retry).
+pub(crate) fn proposal_filed(
+    conn: &mut Conn,
+    apply: Apply<'_>,
+    key: &str,
+    result_digest: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let changed = conn.execute(
+        "UPDATE overheid_proposals SET status = 'filed', filing_key = $2, result_digest = $3 \
+         WHERE id = $1 AND status = 'approved' AND plan_digest = $4 AND decided_digest = $4 \
+         AND expires_at > $5",
+        &[
+            Param::Text(apply.proposal_id),
+            Param::Text(key),
+            Param::OptText(result_digest),
+            Param::Text(apply.plan_digest),
+            Param::Int(to_millis(now)),
+        ],
+    )?;
+    if changed == 1 {
+        return append_event(conn, apply.proposal_id, now, Status::Filed, None, Some(key));
+    }
+    let rows = conn.query(
+        "SELECT status, filing_key, plan_digest FROM overheid_proposals WHERE id = $1",
+        &[Param::Text(apply.proposal_id)],
+    )?;
+    let row = rows.first().ok_or(Error::NotFound)?;
+    let status = refusal(conn, apply.proposal_id, now)?;
+    if status == Status::Filed && row[1].opt_text()? == Some(key) {
+        return Ok(());
+    }
+    if status == Status::Approved && row[2].text()? != apply.plan_digest {
+        return Err(Error::DigestMismatch);
+    }
+    Err(Error::Refused(status))
+}
+
+fn filing(row: &Row) -> Result<Filing, Error> {
+    let json = |index: usize| -> Result<serde_json::Value, Error> {
+        serde_json::from_str(row[index].text()?)
+            .map_err(|_| Error::Corrupt("geen geldige JSON in een filing".into()))
+    };
+    Ok(Filing {
+        key: row[0].text()?.into(),
+        reference: row[1].text()?.into(),
+        company: row[2].text()?.into(),
+        tool: row[3].text()?.into(),
+        request_sha256: row[4].text()?.into(),
+        request: json(5)?,
+        result: json(6)?,
+        filed_at: from_millis(row[7].int()?)?,
+        proposal_id: row[8].opt_text()?.map(str::to_string),
+    })
+}

@@ -1,0 +1,222 @@
+//! Where the store is: a shared PostgreSQL database (`OVERHEID_STORE_URL=postgres://…`) or,
+//! by default, an SQLite file in the data directory (`RVO_DATA_DIR`, else
+//! `$XDG_DATA_HOME/rvo-cli`, else `~/.local/share/rvo-cli`).
+//!
+//! The data directory is made 0700 and must belong to the user and be writable by nobody else;
+//! the database file is made 0600 and must belong to the user and be readable by nobody else.
+//! Anything else is refused ([`Error::Unsafe`]) before a byte is read or written.
+
+use std::fs::{self, DirBuilder, OpenOptions};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::Error;
+
+/// The shared store's URL (`postgres://…` or `postgresql://…`); unset: the embedded store.
+pub const STORE_URL_ENV: &str = "OVERHEID_STORE_URL";
+/// The data directory of the embedded store.
+pub const DATA_DIR_ENV: &str = "RVO_DATA_DIR";
+/// The database file in the data directory.
+pub const DATABASE_FILE: &str = "overheid.sqlite3";
+
+/// Where the records live.
+#[derive(Clone)]
+pub enum Location {
+    /// The embedded SQLite store in this directory.
+    Sqlite(PathBuf),
+    /// A shared PostgreSQL database. The URL may hold a password: it is never shown
+    /// ([`Location::shown`] leaves it out) and `Debug` prints the redacted form.
+    Postgres(String),
+}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown())
+    }
+}
+
+impl Location {
+    /// The location from the environment (`env` looks a variable up): `OVERHEID_STORE_URL`,
+    /// else the data directory. Neither known, or a URL of another scheme: [`Error::Config`].
+    pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<Location, Error> {
+        let non_empty = |name: &str| env(name).filter(|value| !value.trim().is_empty());
+        if let Some(url) = non_empty(STORE_URL_ENV) {
+            let url = url.trim().to_string();
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(Error::Config(format!(
+                    "{STORE_URL_ENV} moet met postgres:// of postgresql:// beginnen"
+                )));
+            }
+            return Ok(Location::Postgres(url));
+        }
+        if let Some(dir) = non_empty(DATA_DIR_ENV) {
+            return Ok(Location::Sqlite(PathBuf::from(dir)));
+        }
+        if let Some(xdg) = non_empty("XDG_DATA_HOME").map(PathBuf::from)
+            && xdg.is_absolute()
+        {
+            return Ok(Location::Sqlite(xdg.join("rvo-cli")));
+        }
+        non_empty("HOME")
+            .map(|home| Location::Sqlite(PathBuf::from(home).join(".local/share/rvo-cli")))
+            .ok_or_else(|| {
+                Error::Config(format!(
+                    "er is geen map voor de opslag: zet {DATA_DIR_ENV} (of XDG_DATA_HOME of HOME), of {STORE_URL_ENV}"
+                ))
+            })
+    }
+
+    /// The location as it may be shown: the directory, or the URL without user info's password
+    /// and without query parameters (which may carry one too).
+    pub fn shown(&self) -> String {
+        match self {
+            Location::Sqlite(dir) => dir.display().to_string(),
+            Location::Postgres(url) => redact(url),
+        }
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Location::Sqlite(_) => "sqlite",
+            Location::Postgres(_) => "postgres",
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db?password=x` → `postgres://user@host/db`.
+fn redact(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let (authority, path) = match rest.find('/') {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    let authority = match authority.rsplit_once('@') {
+        Some((user_info, host)) => {
+            let user = user_info.split(':').next().unwrap_or_default();
+            format!("{user}@{host}")
+        }
+        None => authority.to_string(),
+    };
+    format!("{scheme}://{authority}{path}")
+}
+
+/// Makes `dir` (0700, parents too) if missing, and checks it belongs to this user and nobody
+/// else can write in it.
+pub(crate) fn safe_dir(dir: &Path) -> Result<(), Error> {
+    DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| Error::Io {
+            action: "map aanmaken",
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    let meta = fs::metadata(dir).map_err(|source| Error::Io {
+        action: "map bekijken",
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let unsafe_dir = |why: &str| Error::Unsafe {
+        path: dir.to_path_buf(),
+        why: why.to_string(),
+    };
+    if !meta.is_dir() {
+        return Err(unsafe_dir("geen map"));
+    }
+    if meta.uid() != rustix::process::geteuid().as_raw() {
+        return Err(unsafe_dir("de map is van een andere gebruiker"));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(unsafe_dir(
+            "anderen kunnen in de map schrijven; maak hem alleen voor uzelf (chmod 700)",
+        ));
+    }
+    Ok(())
+}
+
+/// Creates the database file 0600 if missing (never through a symlink), and checks it is a
+/// regular file of this user that nobody else can read or write.
+pub(crate) fn safe_file(path: &Path) -> Result<(), Error> {
+    let file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(path)
+        .map_err(|source| Error::Io {
+            action: "databasebestand openen",
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let meta = file.metadata().map_err(|source| Error::Io {
+        action: "databasebestand bekijken",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let unsafe_file = |why: &str| Error::Unsafe {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    if !meta.is_file() {
+        return Err(unsafe_file("geen gewoon bestand"));
+    }
+    if meta.uid() != rustix::process::geteuid().as_raw() {
+        return Err(unsafe_file("het bestand is van een andere gebruiker"));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(unsafe_file(
+            "anderen kunnen het bestand lezen of schrijven; maak het alleen voor uzelf (chmod 600)",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_password_is_never_shown() {
+        let location =
+            Location::Postgres("postgres://app:s3cret@db.example:5432/records?password=x".into());
+        let shown = location.shown();
+        assert_eq!(shown, "postgres://app@db.example:5432/records");
+        assert!(!format!("{location:?}").contains("s3cret"));
+        assert_eq!(redact("postgresql://db/x"), "postgresql://db/x");
+        assert_eq!(redact("postgres://u:p:q@h"), "postgres://u@h");
+    }
+
+    #[test]
+    fn the_url_wins_then_the_data_directory() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let both = Location::from_env(env(&[
+            (STORE_URL_ENV, "postgres://h/db"),
+            (DATA_DIR_ENV, "/d"),
+        ]))
+        .unwrap();
+        assert_eq!(both.kind(), "postgres");
+        let dir = Location::from_env(env(&[(DATA_DIR_ENV, "/d"), ("HOME", "/h")])).unwrap();
+        assert_eq!(dir.shown(), "/d");
+        let home = Location::from_env(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])).unwrap();
+        assert_eq!(home.shown(), "/h/.local/share/rvo-cli");
+        assert!(matches!(
+            Location::from_env(env(&[(STORE_URL_ENV, "mysql://h/db")])),
+            Err(Error::Config(_))
+        ));
+        assert!(matches!(
+            Location::from_env(env(&[])),
+            Err(Error::Config(_))
+        ));
+    }
+}

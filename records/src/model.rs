@@ -1,0 +1,198 @@
+//! The records: proposals with their approval and history, and filings.
+//!
+//! A proposal holds the input a person is asked to approve and digests, never a provider's
+//! answer: an approval record must not become a store of personal data. A filing holds the
+//! request and its result, keyed by the idempotency key (the plan digest); a filing applied
+//! through a proposal names it, and the proposal names the filing's key.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use serde_json::Value;
+
+/// How long a proposal waits for a person by default: 7 days.
+pub const DEFAULT_TTL: Duration = Duration::days(7);
+
+/// Where a proposal is in its life: open → approved | declined | expired; approved → filed
+/// (or expired).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Recorded, waiting for a person.
+    Open,
+    /// A person approved it; it may be applied once.
+    Approved,
+    /// A person declined it; it is never applied.
+    Declined,
+    /// Its time ran out before it was applied.
+    Expired,
+    /// It was applied: the filing exists.
+    Filed,
+}
+
+impl Status {
+    /// Every status, in the order of a proposal's life.
+    pub const ALL: [Status; 5] = [
+        Status::Open,
+        Status::Approved,
+        Status::Declined,
+        Status::Expired,
+        Status::Filed,
+    ];
+
+    /// The name as stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Approved => "approved",
+            Status::Declined => "declined",
+            Status::Expired => "expired",
+            Status::Filed => "filed",
+        }
+    }
+
+    /// The status with this name.
+    pub fn parse(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// Whether a proposal in this status can still change by the passing of time.
+    pub fn is_live(self) -> bool {
+        matches!(self, Status::Open | Status::Approved)
+    }
+}
+
+/// Who decided: the person's subject and name from their login, or at a terminal the
+/// operating-system user, and how they were identified.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Person {
+    /// A stable identifier: the login's `sub`, or `unix:<uid>@<host>` at a terminal.
+    pub subject: String,
+    /// The name shown to people.
+    pub name: String,
+    /// How the person was identified: `terminal` (typed the digest) or `oidc` (logged in).
+    pub method: String,
+}
+
+/// A person's decision on an open proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// open → approved.
+    Approve,
+    /// open → declined.
+    Decline,
+}
+
+/// The approval (or refusal) of a proposal: who, when, and the digest they saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Approval {
+    pub by: Person,
+    pub at: DateTime<Utc>,
+    /// The plan digest shown to the person.
+    pub digest: String,
+}
+
+/// A proposal to record.
+#[derive(Debug, Clone)]
+pub struct NewProposal {
+    /// The company (KvK number) the proposal is for.
+    pub company: String,
+    /// The tool that applies it, e.g. `rvo-cli`.
+    pub tool: String,
+    /// The command that applies it, e.g. `rapportage indienen`.
+    pub command: String,
+    /// The normalised input: everything needed to run the command again.
+    pub input: Value,
+    /// The plan (dry run) as the person will see it.
+    pub plan: Value,
+    /// The plan's digest.
+    pub plan_digest: String,
+    /// The concept's digest, when the input is a concept.
+    pub concept_digest: Option<String>,
+    /// How long it waits for a person ([`DEFAULT_TTL`]).
+    pub ttl: Duration,
+}
+
+/// A recorded proposal.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Proposal {
+    /// Unguessable id (`vs_` and 32 base32 characters: 160 random bits).
+    pub id: String,
+    pub company: String,
+    pub tool: String,
+    pub command: String,
+    pub input: Value,
+    pub plan: Value,
+    pub plan_digest: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concept_digest: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    /// The status as of the moment it was read: a live proposal past its expiry reads as
+    /// `expired` even before that change is recorded.
+    pub status: Status,
+    /// The decision, once a person made one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Approval>,
+    /// The idempotency key of the filing that applied it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filing_key: Option<String>,
+    /// SHA-256 of the filing's result (never the result itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_digest: Option<String>,
+}
+
+/// One status change of a proposal, appended and never changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// 1, 2, 3, … per proposal.
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    /// The status it changed to.
+    pub status: Status,
+    /// Who made the change, when a person did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<Person>,
+    /// The digest involved: the plan digest approved or declined, the filing key when filed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+/// A filing, to record or as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filing {
+    /// The idempotency key (the plan digest); unique in the store.
+    pub key: String,
+    /// The filing's reference number; unique in the store.
+    pub reference: String,
+    pub company: String,
+    pub tool: String,
+    /// SHA-256 of the canonical request, to tell a key reused for another request.
+    pub request_sha256: String,
+    /// The request as filed.
+    pub request: Value,
+    /// The result returned at the first filing.
+    pub result: Value,
+    pub filed_at: DateTime<Utc>,
+    /// The proposal it applied, if any (set by [`crate::Store::begin_filing`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposal_id: Option<String>,
+}
+
+/// Applying an approved proposal: which one, and the plan digest the plan has now (it must be
+/// the approved one).
+#[derive(Debug, Clone, Copy)]
+pub struct Apply<'a> {
+    pub proposal_id: &'a str,
+    pub plan_digest: &'a str,
+}
+
+/// Milliseconds since the epoch, as stored.
+pub(crate) fn to_millis(at: DateTime<Utc>) -> i64 {
+    at.timestamp_millis()
+}
+
+/// The instant of stored milliseconds.
+pub(crate) fn from_millis(millis: i64) -> Result<DateTime<Utc>, crate::Error> {
+    DateTime::from_timestamp_millis(millis)
+        .ok_or_else(|| crate::Error::Corrupt(format!("tijdstip {millis} buiten bereik")))
+}

@@ -1,0 +1,384 @@
+//! One connection, SQLite or PostgreSQL, behind the few calls the store makes: statements
+//! with positional parameters (`$1`, `$2`, … in the text; rewritten to `?1`, `?2`, … for
+//! SQLite), rows of text and integers, and explicit transactions. Every table and statement
+//! is written once, in the SQL both databases understand.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::Error;
+use crate::location::{DATABASE_FILE, safe_dir, safe_file};
+
+/// A parameter of a statement.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Param<'a> {
+    Text(&'a str),
+    OptText(Option<&'a str>),
+    Int(i64),
+}
+
+/// A value of a row.
+#[derive(Debug, Clone)]
+pub(crate) enum Cell {
+    Text(String),
+    Int(i64),
+    Null,
+}
+
+/// A row: its cells in the order of the select list.
+pub(crate) type Row = Vec<Cell>;
+
+/// The schema version this code writes and reads.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The tables, in SQL both databases run. Times are milliseconds since the epoch.
+const SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS overheid_proposals (
+        id TEXT PRIMARY KEY,
+        company TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        command TEXT NOT NULL,
+        input TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        plan_digest TEXT NOT NULL,
+        concept_digest TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'approved', 'declined', 'expired', 'filed')),
+        decided_by_subject TEXT,
+        decided_by_name TEXT,
+        decided_by_method TEXT,
+        decided_at BIGINT,
+        decided_digest TEXT,
+        filing_key TEXT,
+        result_digest TEXT
+    )",
+    // One live proposal per company, command and plan: proposing the same input again gives it back.
+    "CREATE UNIQUE INDEX IF NOT EXISTS overheid_proposals_live
+        ON overheid_proposals (company, tool, command, plan_digest)
+        WHERE status IN ('open', 'approved')",
+    "CREATE INDEX IF NOT EXISTS overheid_proposals_company
+        ON overheid_proposals (company, created_at)",
+    "CREATE TABLE IF NOT EXISTS overheid_proposal_events (
+        proposal_id TEXT NOT NULL REFERENCES overheid_proposals (id),
+        seq BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        by_subject TEXT,
+        by_name TEXT,
+        by_method TEXT,
+        digest TEXT,
+        PRIMARY KEY (proposal_id, seq)
+    )",
+    "CREATE TABLE IF NOT EXISTS overheid_filings (
+        idempotency_key TEXT PRIMARY KEY,
+        reference TEXT NOT NULL UNIQUE,
+        company TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        request_sha256 TEXT NOT NULL,
+        request TEXT NOT NULL,
+        result TEXT NOT NULL,
+        filed_at BIGINT NOT NULL,
+        proposal_id TEXT
+    )",
+    "CREATE INDEX IF NOT EXISTS overheid_filings_company
+        ON overheid_filings (company, filed_at)",
+];
+
+/// An open connection.
+pub(crate) enum Conn {
+    Sqlite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Postgres(Box<postgres::Client>),
+}
+
+/// The time left until `deadline` (at least 1 ms), or a generous default without one.
+fn left(deadline: Option<Instant>) -> Duration {
+    match deadline {
+        Some(deadline) => deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1)),
+        None => Duration::from_secs(60),
+    }
+}
+
+impl Conn {
+    /// Opens (creating if needed) the SQLite store in `dir`.
+    pub(crate) fn sqlite(dir: &Path, deadline: Option<Instant>) -> Result<Conn, Error> {
+        use rusqlite::OpenFlags;
+        safe_dir(dir)?;
+        let path = dir.join(DATABASE_FILE);
+        safe_file(&path)?;
+        let conn = rusqlite::Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| Error::Database(e.to_string()))?;
+        conn.busy_timeout(left(deadline))?;
+        let mut conn = Conn::Sqlite(conn);
+        let version = conn.query("PRAGMA user_version", &[])?;
+        if !matches!(version.first().and_then(|r| r.first()), Some(Cell::Int(v)) if *v >= SCHEMA_VERSION)
+        {
+            conn.init_sqlite()?;
+        }
+        Ok(conn)
+    }
+
+    fn init_sqlite(&mut self) -> Result<(), Error> {
+        let Conn::Sqlite(conn) = self else {
+            unreachable!("init_sqlite on SQLite only")
+        };
+        // WAL: readers never wait for the writer; FULL: a commit survives a power loss.
+        conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))?;
+        conn.execute_batch("PRAGMA synchronous=FULL")?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let created = (|| {
+            for statement in SCHEMA {
+                conn.execute_batch(statement)?;
+            }
+            conn.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))
+        })();
+        match created {
+            Ok(()) => Ok(conn.execute_batch("COMMIT")?),
+            Err(error) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(error.into())
+            }
+        }
+    }
+
+    /// Connects to the shared PostgreSQL store and creates its tables once.
+    #[cfg(feature = "postgres")]
+    pub(crate) fn postgres(url: &str, deadline: Option<Instant>) -> Result<Conn, Error> {
+        use std::str::FromStr;
+        let mut config = postgres::Config::from_str(url).map_err(|_| {
+            // The parser's message may quote the URL, password included: not repeated.
+            Error::Config(format!(
+                "{} is geen geldige PostgreSQL-URL",
+                crate::location::STORE_URL_ENV
+            ))
+        })?;
+        config.connect_timeout(left(deadline));
+        config.application_name("overheid-records");
+        let client = config
+            .connect(postgres::NoTls)
+            .map_err(|e| Error::Unreachable(connect_problem(&e)))?;
+        let mut conn = Conn::Postgres(Box::new(client));
+        let millis = left(deadline).as_millis();
+        conn.batch(&format!(
+            "SET lock_timeout = {millis}; SET statement_timeout = {millis}"
+        ))?;
+        let exists = conn.query(
+            "SELECT CAST(count(*) AS BIGINT) FROM pg_tables WHERE tablename = 'overheid_filings'",
+            &[],
+        )?;
+        if !matches!(exists.first().and_then(|r| r.first()), Some(Cell::Int(1))) {
+            conn.batch("BEGIN")?;
+            // One creator at a time (CREATE … IF NOT EXISTS races in PostgreSQL).
+            let created = conn
+                .query("SELECT CAST(pg_advisory_xact_lock(7318204) AS TEXT)", &[])
+                .and_then(|_| SCHEMA.iter().try_for_each(|s| conn.batch(s)));
+            match created {
+                Ok(()) => conn.batch("COMMIT")?,
+                Err(error) => {
+                    let _ = conn.batch("ROLLBACK");
+                    return Err(error);
+                }
+            }
+        }
+        Ok(conn)
+    }
+
+    /// Begins a write transaction (SQLite: takes the write lock now, waiting by the busy
+    /// timeout; PostgreSQL: row locks come with the statements).
+    pub(crate) fn begin(&mut self) -> Result<(), Error> {
+        match self {
+            Conn::Sqlite(_) => self.batch("BEGIN IMMEDIATE"),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(_) => self.batch("BEGIN"),
+        }
+    }
+
+    pub(crate) fn commit(&mut self) -> Result<(), Error> {
+        self.batch("COMMIT")
+    }
+
+    /// Rolls back, ignoring a failure (the transaction ends with the connection anyway).
+    pub(crate) fn rollback(&mut self) {
+        let _ = self.batch("ROLLBACK");
+    }
+
+    /// Runs `work` in a write transaction: committed when it returns `Ok`, else rolled back.
+    pub(crate) fn transaction<T>(
+        &mut self,
+        work: impl FnOnce(&mut Conn) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        self.begin()?;
+        match work(self) {
+            Ok(value) => {
+                self.commit()?;
+                Ok(value)
+            }
+            Err(error) => {
+                self.rollback();
+                Err(error)
+            }
+        }
+    }
+
+    fn batch(&mut self, sql: &str) -> Result<(), Error> {
+        match self {
+            Conn::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(client) => Ok(client.batch_execute(sql)?),
+        }
+    }
+
+    /// Runs a statement; the number of rows it changed.
+    pub(crate) fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, Error> {
+        match self {
+            Conn::Sqlite(conn) => {
+                let mut statement = conn.prepare_cached(&sqlite_sql(sql))?;
+                bind_sqlite(&mut statement, params)?;
+                Ok(statement.raw_execute()? as u64)
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(client) => {
+                let values = pg_params(params);
+                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                    values.iter().map(|v| v.as_ref()).collect();
+                Ok(client.execute(sql, &refs)?)
+            }
+        }
+    }
+
+    /// Runs a query; its rows.
+    pub(crate) fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, Error> {
+        match self {
+            Conn::Sqlite(conn) => {
+                let mut statement = conn.prepare_cached(&sqlite_sql(sql))?;
+                bind_sqlite(&mut statement, params)?;
+                let width = statement.column_count();
+                let mut rows = statement.raw_query();
+                let mut out = Vec::new();
+                while let Some(row) = rows.next()? {
+                    let mut cells = Vec::with_capacity(width);
+                    for index in 0..width {
+                        use rusqlite::types::ValueRef;
+                        cells.push(match row.get_ref(index)? {
+                            ValueRef::Null => Cell::Null,
+                            ValueRef::Integer(i) => Cell::Int(i),
+                            ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into()),
+                            ValueRef::Real(_) | ValueRef::Blob(_) => {
+                                return Err(Error::Corrupt("onverwacht kolomtype".into()));
+                            }
+                        });
+                    }
+                    out.push(cells);
+                }
+                Ok(out)
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(client) => {
+                use postgres::types::Type;
+                let values = pg_params(params);
+                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                    values.iter().map(|v| v.as_ref()).collect();
+                let rows = client.query(sql, &refs)?;
+                rows.iter()
+                    .map(|row| {
+                        (0..row.len())
+                            .map(|index| {
+                                let kind = row.columns()[index].type_();
+                                Ok(if *kind == Type::INT8 {
+                                    row.try_get::<_, Option<i64>>(index)?
+                                        .map_or(Cell::Null, Cell::Int)
+                                } else {
+                                    row.try_get::<_, Option<String>>(index)?
+                                        .map_or(Cell::Null, Cell::Text)
+                                })
+                            })
+                            .collect::<Result<Row, Error>>()
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// `$N` → `?N`: SQLite numbers its parameters explicitly that way.
+fn sqlite_sql(sql: &str) -> String {
+    sql.replace('$', "?")
+}
+
+fn bind_sqlite(
+    statement: &mut rusqlite::CachedStatement<'_>,
+    params: &[Param<'_>],
+) -> Result<(), Error> {
+    for (index, param) in params.iter().enumerate() {
+        let at = index + 1;
+        match *param {
+            Param::Text(text) => statement.raw_bind_parameter(at, text)?,
+            Param::OptText(text) => statement.raw_bind_parameter(at, text)?,
+            Param::Int(value) => statement.raw_bind_parameter(at, value)?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "postgres")]
+fn pg_params<'a>(params: &'a [Param<'a>]) -> Vec<Box<dyn postgres::types::ToSql + Sync + 'a>> {
+    params
+        .iter()
+        .map(|param| -> Box<dyn postgres::types::ToSql + Sync + 'a> {
+            match *param {
+                Param::Text(text) => Box::new(text),
+                Param::OptText(text) => Box::new(text),
+                Param::Int(value) => Box::new(value),
+            }
+        })
+        .collect()
+}
+
+/// Why a connection failed, in words that never include the URL.
+#[cfg(feature = "postgres")]
+fn connect_problem(error: &postgres::Error) -> String {
+    use std::error::Error as _;
+    match error.as_db_error() {
+        Some(db) => db.message().to_string(),
+        None => match error.source() {
+            Some(source) => source.to_string(),
+            None => error.to_string(),
+        },
+    }
+}
+
+impl Cell {
+    pub(crate) fn text(&self) -> Result<&str, Error> {
+        match self {
+            Cell::Text(text) => Ok(text),
+            _ => Err(Error::Corrupt("tekst verwacht".into())),
+        }
+    }
+
+    pub(crate) fn opt_text(&self) -> Result<Option<&str>, Error> {
+        match self {
+            Cell::Null => Ok(None),
+            other => other.text().map(Some),
+        }
+    }
+
+    pub(crate) fn int(&self) -> Result<i64, Error> {
+        match self {
+            Cell::Int(value) => Ok(*value),
+            _ => Err(Error::Corrupt("getal verwacht".into())),
+        }
+    }
+
+    pub(crate) fn opt_int(&self) -> Result<Option<i64>, Error> {
+        match self {
+            Cell::Null => Ok(None),
+            other => other.int().map(Some),
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The store's invariants, on SQLite always and on PostgreSQL when `OVERHEID_TEST_POSTGRES_URL`
+//! names a database (`tests/postgres/run.sh` starts one). Without it the PostgreSQL tests say
+//! so in one line and pass, unless `OVERHEID_TEST_REQUIRE_POSTGRES=1` (as `.ci/run` sets):
+//! then a skip is a failure.
+
+use std::os::unix::fs::PermissionsExt;
+use std::sync::{Arc, Barrier};
+
+use chrono::{Duration, Utc};
+use overheid_records::{
+    Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person, Status,
+    Store,
+};
+use serde_json::json;
+
+fn sqlite() -> (tempfile::TempDir, Location) {
+    let dir = tempfile::tempdir().unwrap();
+    let location = Location::Sqlite(dir.path().join("data"));
+    (dir, location)
+}
+
+/// The shared database of the PostgreSQL tests, or `None` (said once per test).
+#[allow(
+    clippy::disallowed_methods,
+    clippy::print_stderr,
+    reason = "test switches; a skip says why"
+)]
+fn postgres() -> Option<Location> {
+    match std::env::var("OVERHEID_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(Location::Postgres(url)),
+        _ => {
+            assert!(
+                std::env::var("OVERHEID_TEST_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "OVERHEID_TEST_REQUIRE_POSTGRES=1 but OVERHEID_TEST_POSTGRES_URL is not set"
+            );
+            eprintln!("overgeslagen: zet OVERHEID_TEST_POSTGRES_URL (tests/postgres/run.sh)");
+            None
+        }
+    }
+}
+
+/// A company number no other test (or earlier run on the same database) uses.
+fn company() -> String {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).unwrap();
+    format!("{:08}", u64::from_le_bytes(bytes) % 100_000_000)
+}
+
+fn digest(seed: &str) -> String {
+    use std::fmt::Write;
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).unwrap();
+    let mut out = String::new();
+    for b in bytes {
+        write!(out, "{b:02x}").unwrap();
+    }
+    let _ = seed;
+    out
+}
+
+fn proposal(company: &str, plan_digest: &str) -> NewProposal {
+    NewProposal {
+        company: company.into(),
+        tool: "rvo-cli".into(),
+        command: "rapportage indienen".into(),
+        input: json!({"kvk_nummer": company, "maatregelen": ["LED"]}),
+        plan: json!({"plan_digest": plan_digest}),
+        plan_digest: plan_digest.into(),
+        concept_digest: None,
+        ttl: overheid_records::DEFAULT_TTL,
+    }
+}
+
+fn person() -> Person {
+    Person {
+        subject: "unix:1000@host".into(),
+        name: "Ada".into(),
+        method: "terminal".into(),
+    }
+}
+
+fn filing(company: &str, key: &str) -> Filing {
+    Filing {
+        key: key.into(),
+        reference: format!("REF-{}", &digest("r")[..16]),
+        company: company.into(),
+        tool: "rvo-cli".into(),
+        request_sha256: "aa".repeat(32),
+        request: json!({"kvk_nummer": company}),
+        result: json!({"status": "ONTVANGEN"}),
+        filed_at: Utc::now(),
+        proposal_id: None,
+    }
+}
+
+/// Opens, proposes and approves: the approved proposal's id and digest.
+fn approved(location: &Location, company: &str) -> (String, String) {
+    let mut store = Store::open(location, None).unwrap();
+    let plan_digest = digest("p");
+    let (p, new) = store
+        .propose(&proposal(company, &plan_digest), Utc::now())
+        .unwrap();
+    assert!(new);
+    store
+        .decide(
+            &p.id,
+            Some(company),
+            Decision::Approve,
+            &person(),
+            &plan_digest,
+            Utc::now(),
+        )
+        .unwrap();
+    (p.id, plan_digest)
+}
+
+/// Applies by id: `true` when this call filed, `false` when it found the filing made before.
+fn apply(location: &Location, company: &str, id: &str, plan_digest: &str) -> Result<bool, Error> {
+    let store = Store::open(location, None)?;
+    let apply = Apply {
+        proposal_id: id,
+        plan_digest,
+    };
+    match store.begin_filing(Some(apply), Utc::now(), || Ok(filing(company, plan_digest)))? {
+        Begun::Pending(pending) => pending.commit().map(|_| true),
+        Begun::Filed(..) => Ok(false),
+    }
+}
+
+fn lifecycle(location: &Location) {
+    let company = company();
+    let mut store = Store::open(location, None).unwrap();
+    let plan_digest = digest("p");
+    let now = Utc::now();
+    let (first, new) = store
+        .propose(&proposal(&company, &plan_digest), now)
+        .unwrap();
+    assert!(new && first.status == Status::Open && first.decision.is_none());
+    assert!(overheid_records::is_proposal_id(&first.id));
+    assert_eq!(first.expires_at - first.created_at, Duration::days(7));
+    let (again, new) = store
+        .propose(&proposal(&company, &plan_digest), now)
+        .unwrap();
+    assert!(!new, "the same input gives back the same open proposal");
+    assert_eq!(again.id, first.id);
+
+    // Another company's id reads as unknown; so does a malformed one.
+    assert_eq!(
+        store.proposal(&first.id, Some("99999999"), now).unwrap(),
+        None
+    );
+    assert_eq!(store.proposal("vs_nonsense", None, now).unwrap(), None);
+    assert!(matches!(
+        store.decide(
+            &first.id,
+            Some("99999999"),
+            Decision::Approve,
+            &person(),
+            &plan_digest,
+            now
+        ),
+        Err(Error::NotFound)
+    ));
+    // Only the digest of the plan approves.
+    assert!(matches!(
+        store.decide(
+            &first.id,
+            Some(&company),
+            Decision::Approve,
+            &person(),
+            &digest("x"),
+            now
+        ),
+        Err(Error::DigestMismatch)
+    ));
+    // Not approved yet: applying is refused, nothing filed.
+    assert!(matches!(
+        apply(location, &company, &first.id, &plan_digest),
+        Err(Error::Refused(Status::Open))
+    ));
+    let decided = store
+        .decide(
+            &first.id,
+            Some(&company),
+            Decision::Approve,
+            &person(),
+            &plan_digest,
+            now,
+        )
+        .unwrap();
+    assert_eq!(decided.status, Status::Approved);
+    let approval = decided.decision.unwrap();
+    assert_eq!(
+        (approval.by, approval.digest),
+        (person(), plan_digest.clone())
+    );
+    assert!(matches!(
+        store.decide(
+            &first.id,
+            None,
+            Decision::Decline,
+            &person(),
+            &plan_digest,
+            now
+        ),
+        Err(Error::Refused(Status::Approved))
+    ));
+    // A plan that changed since the approval is refused.
+    assert!(matches!(
+        apply(location, &company, &first.id, &digest("changed")),
+        Err(Error::DigestMismatch)
+    ));
+    assert!(store.filing(&plan_digest).unwrap().is_none());
+
+    assert!(apply(location, &company, &first.id, &plan_digest).unwrap());
+    assert!(
+        !apply(location, &company, &first.id, &plan_digest).unwrap(),
+        "a retry replays"
+    );
+    let filed = store.proposal(&first.id, None, now).unwrap().unwrap();
+    assert_eq!(filed.status, Status::Filed);
+    assert_eq!(filed.filing_key.as_deref(), Some(plan_digest.as_str()));
+    let filing = store.filing(&plan_digest).unwrap().unwrap();
+    assert_eq!(filing.proposal_id.as_deref(), Some(first.id.as_str()));
+    assert_eq!(store.filings(Some(&company)).unwrap().len(), 1);
+
+    let events: Vec<Status> = store
+        .events(&first.id)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.status)
+        .collect();
+    assert_eq!(events, [Status::Open, Status::Approved, Status::Filed]);
+    let listed = store
+        .proposals(Some(&company), Some(Status::Filed), now)
+        .unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(
+        store
+            .proposals(Some(&company), Some(Status::Open), now)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+fn declined_and_expired(location: &Location) {
+    let company = company();
+    let mut store = Store::open(location, None).unwrap();
+    let now = Utc::now();
+    let declined_digest = digest("d");
+    let (declined, _) = store
+        .propose(&proposal(&company, &declined_digest), now)
+        .unwrap();
+    store
+        .decide(
+            &declined.id,
+            None,
+            Decision::Decline,
+            &person(),
+            &declined_digest,
+            now,
+        )
+        .unwrap();
+    assert!(matches!(
+        apply(location, &company, &declined.id, &declined_digest),
+        Err(Error::Refused(Status::Declined))
+    ));
+    // A declined proposal is not live: the same input proposes anew.
+    let (fresh, new) = store
+        .propose(&proposal(&company, &declined_digest), now)
+        .unwrap();
+    assert!(new && fresh.id != declined.id);
+
+    let expiring_digest = digest("e");
+    let mut short = proposal(&company, &expiring_digest);
+    short.ttl = Duration::seconds(1);
+    let (expiring, _) = store.propose(&short, now).unwrap();
+    let later = now + Duration::seconds(2);
+    let read = store.proposal(&expiring.id, None, later).unwrap().unwrap();
+    assert_eq!(read.status, Status::Expired);
+    assert!(matches!(
+        store.decide(
+            &expiring.id,
+            None,
+            Decision::Approve,
+            &person(),
+            &expiring_digest,
+            later
+        ),
+        Err(Error::Refused(Status::Expired))
+    ));
+    let history: Vec<Status> = store
+        .events(&expiring.id)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.status)
+        .collect();
+    assert_eq!(
+        history,
+        [Status::Open, Status::Expired],
+        "the expiry is recorded"
+    );
+
+    // Approved, then expired before it was applied: refused, nothing filed.
+    let approved_digest = digest("a");
+    let mut short = proposal(&company, &approved_digest);
+    short.ttl = Duration::milliseconds(300);
+    let (p, _) = store.propose(&short, Utc::now()).unwrap();
+    store
+        .decide(
+            &p.id,
+            None,
+            Decision::Approve,
+            &person(),
+            &approved_digest,
+            Utc::now(),
+        )
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    assert!(matches!(
+        apply(location, &company, &p.id, &approved_digest),
+        Err(Error::Refused(Status::Expired))
+    ));
+    assert!(store.filing(&approved_digest).unwrap().is_none());
+}
+
+fn concurrent_applies(location: &Location) {
+    let company = company();
+    let (id, plan_digest) = approved(location, &company);
+    let barrier = Arc::new(Barrier::new(20));
+    let threads: Vec<_> = (0..20)
+        .map(|_| {
+            let (location, company, id, plan_digest, barrier) = (
+                location.clone(),
+                company.clone(),
+                id.clone(),
+                plan_digest.clone(),
+                barrier.clone(),
+            );
+            std::thread::spawn(move || {
+                barrier.wait();
+                apply(&location, &company, &id, &plan_digest).unwrap()
+            })
+        })
+        .collect();
+    let filed = threads
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .filter(|filed| *filed)
+        .count();
+    assert_eq!(filed, 1, "20 concurrent applies file once");
+    let mut store = Store::open(location, None).unwrap();
+    assert_eq!(store.filings(Some(&company)).unwrap().len(), 1);
+}
+
+fn dropped_filing_files_nothing(location: &Location) {
+    let company = company();
+    let (id, plan_digest) = approved(location, &company);
+    let store = Store::open(location, None).unwrap();
+    let apply_it = Apply {
+        proposal_id: &id,
+        plan_digest: &plan_digest,
+    };
+    let begun = store
+        .begin_filing(Some(apply_it), Utc::now(), || {
+            Ok(filing(&company, &plan_digest))
+        })
+        .unwrap();
+    assert!(matches!(begun, Begun::Pending(_)));
+    drop(begun);
+    let mut store = Store::open(location, None).unwrap();
+    assert!(store.filing(&plan_digest).unwrap().is_none());
+    let p = store.proposal(&id, None, Utc::now()).unwrap().unwrap();
+    assert_eq!(
+        p.status,
+        Status::Approved,
+        "a rolled-back apply leaves it approved"
+    );
+    assert!(apply(location, &company, &id, &plan_digest).unwrap());
+}
+
+#[test]
+fn sqlite_lifecycle() {
+    let (_dir, location) = sqlite();
+    lifecycle(&location);
+}
+
+#[test]
+fn sqlite_declined_and_expired() {
+    let (_dir, location) = sqlite();
+    declined_and_expired(&location);
+}
+
+#[test]
+fn sqlite_twenty_concurrent_applies_file_once() {
+    let (_dir, location) = sqlite();
+    concurrent_applies(&location);
+}
+
+#[test]
+fn sqlite_a_dropped_filing_files_nothing() {
+    let (_dir, location) = sqlite();
+    dropped_filing_files_nothing(&location);
+}
+
+#[test]
+fn sqlite_file_is_0600_in_a_0700_directory() {
+    let (dir, location) = sqlite();
+    Store::open(&location, None).unwrap();
+    let data = dir.path().join("data");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700);
+    assert_eq!(mode(&data.join(DATABASE_FILE)), 0o600);
+}
+
+#[test]
+fn sqlite_refuses_a_directory_others_can_write() {
+    for bits in [0o777, 0o770, 0o1777] {
+        let (dir, location) = sqlite();
+        let data = dir.path().join("data");
+        std::fs::create_dir(&data).unwrap();
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(bits)).unwrap();
+        match Store::open(&location, None) {
+            Err(Error::Unsafe { why, .. }) => assert!(why.contains("schrijven"), "{why}"),
+            other => panic!("{bits:o}: {:?}", other.err()),
+        }
+        assert!(!data.join(DATABASE_FILE).exists(), "nothing is created");
+    }
+}
+
+#[test]
+fn sqlite_refuses_a_file_others_can_read() {
+    let (dir, location) = sqlite();
+    Store::open(&location, None).unwrap();
+    let file = dir.path().join("data").join(DATABASE_FILE);
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert!(matches!(
+        Store::open(&location, None),
+        Err(Error::Unsafe { .. })
+    ));
+}
+
+#[test]
+fn postgres_lifecycle() {
+    if let Some(location) = postgres() {
+        lifecycle(&location);
+    }
+}
+
+#[test]
+fn postgres_declined_and_expired() {
+    if let Some(location) = postgres() {
+        declined_and_expired(&location);
+    }
+}
+
+#[test]
+fn postgres_twenty_concurrent_applies_file_once() {
+    if let Some(location) = postgres() {
+        concurrent_applies(&location);
+    }
+}
+
+#[test]
+fn postgres_a_dropped_filing_files_nothing() {
+    if let Some(location) = postgres() {
+        dropped_filing_files_nothing(&location);
+    }
+}
+
+#[test]
+fn postgres_unreachable_is_said_without_the_password() {
+    let location = Location::Postgres("postgres://app:s3cret@127.0.0.1:1/records".into());
+    match Store::open(&location, None) {
+        Err(error @ Error::Unreachable(_)) => {
+            let text = error.to_string();
+            assert!(!text.contains("s3cret"), "{text}");
+        }
+        other => panic!("{:?}", other.err()),
+    }
+}

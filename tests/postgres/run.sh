@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs a command against a throwaway PostgreSQL cluster: starts one on a free loopback port as a
+# non-root user (Debian's postgresql; installed when missing and run as root), creates the
+# database `records` with a password login, exports
+#   OVERHEID_TEST_POSTGRES_URL=postgres://overheid:<password>@127.0.0.1:<port>/records
+# runs the command (default: the store's PostgreSQL tests), and stops and removes the cluster.
+#
+#   tests/postgres/run.sh                                   # cargo test -p overheid-records postgres
+#   tests/postgres/run.sh cargo test -p rvo-cli --test cli voorstel
+#
+# With OVERHEID_TEST_REQUIRE_POSTGRES=1 in the environment (as .ci/run sets) a test that would
+# skip for want of the database fails instead.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bin" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  else
+    echo "tests/postgres/run.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2
+    exit 69
+  fi
+fi
+
+work=$(mktemp -d)
+as=()
+if [ "$(id -u)" = 0 ]; then
+  # initdb refuses root: the cluster runs as nobody, in a directory of its own.
+  chown nobody "$work"
+  as=(runuser -u nobody --)
+fi
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+password=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+printf '%s\n' "$password" >"$work/pw"
+[ ${#as[@]} = 0 ] || chown nobody "$work/pw"
+
+stop() {
+  "${as[@]}" "$bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap stop EXIT
+
+"${as[@]}" "$bin/initdb" -D "$work/data" -U overheid --pwfile="$work/pw" \
+  --auth-local=trust --auth-host=scram-sha-256 --no-sync >"$work/initdb.log" 2>&1 \
+  || { cat "$work/initdb.log" >&2; exit 1; }
+"${as[@]}" "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 30 \
+  -o "-k $work -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
+  || { cat "$work/server.log" >&2; exit 1; }
+"${as[@]}" "$bin/createdb" -h "$work" -p "$port" -U overheid records
+
+export OVERHEID_TEST_POSTGRES_URL="postgres://overheid:$password@127.0.0.1:$port/records"
+echo "tests/postgres/run.sh: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
+if [ $# = 0 ]; then
+  set -- cargo test -p overheid-records --test store postgres
+fi
+"$@"
