@@ -80,6 +80,12 @@ impl<'a> Context<'a> {
         self.audit.add_subject(id, id_type);
     }
 
+    /// The data subject as the answer names it, replacing the identifiers named before it was
+    /// known: an establishment's subject is the company it belongs to (SEC-7, AUDIT-14).
+    pub fn subject_found(&mut self, id: &str, id_type: &'static str) {
+        self.audit.replace_subjects(id, id_type);
+    }
+
     /// An extra audit attribute (never secrets, never response data).
     pub fn audit_attribute(&mut self, key: &str, value: Value) {
         self.audit.extra.insert(key.to_string(), value);

@@ -48,6 +48,39 @@ pub fn enforce(ctx: &mut Context<'_>, number: &str) -> Result<()> {
     }
 }
 
+/// The rule for a command whose answer reveals the company it belongs to (kvk-cli's
+/// `vestigingsprofiel toon`: an establishment names its company), applied before anything is
+/// printed. The company named in the answer (`owner`, when it is a KvK number) becomes the call's
+/// data subject (AUDIT-14). With a session (`session`, read before the request, so an invalid
+/// value is 78 before any work), an answer for another company, or one that does not say whose it
+/// is, is refused with 77; the refusal does not name the other company (SEC-7).
+pub fn enforce_owner(
+    ctx: &mut Context<'_>,
+    session: Option<&str>,
+    owner: Option<&str>,
+    what: &str,
+) -> Result<()> {
+    let owner = owner.filter(|number| is_kvk_nummer(number));
+    if let Some(owner) = owner {
+        ctx.subject_found(owner, "KVK_NUMMER");
+    }
+    match (session, owner) {
+        (Some(session), Some(owner)) if session == owner => Ok(()),
+        (Some(session), Some(_)) => Err(Problem::no_permission(format!(
+            "deze sessie is gebonden aan KvK-nummer {session}; {what} hoort bij een ander bedrijf"
+        ))
+        .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen")
+        .into()),
+        (Some(session), None) => Err(Problem::no_permission(format!(
+            "deze sessie is gebonden aan KvK-nummer {session}; het antwoord over {what} noemt geen \
+             KvK-nummer, dus niet te controleren bij welk bedrijf het hoort"
+        ))
+        .with_hint("u kunt alleen de gegevens van het bedrijf van deze sessie opvragen")
+        .into()),
+        (None, _) => Ok(()),
+    }
+}
+
 /// The whole rule for a command that addresses one company by its KvK number
 /// in argument `kvk_nummer`: resolve (exit 2 when absent), validate (exit 65),
 /// then enforce the session (exit 77).

@@ -285,3 +285,78 @@ fn a_client_may_ask_for_the_compact_provenance() {
         "the refused call reached no source"
     );
 }
+
+/// SEC-7 through the answer over MCP: a session bound to 68750110 (stdio: the bridge's
+/// environment; HTTP: a verified token's `kvk_nummer`) gets its own establishment, and an
+/// establishment of another company (69599068's) is a tool error with the CLI's 77, never its
+/// profile; the audit record names that company.
+#[test]
+fn an_establishment_of_another_company_is_refused_over_stdio_and_http() {
+    let Some(kvk) = kvk_cli() else { return };
+    let server = FakeServer::start(test_support::kvk::kvk);
+    let audit = tempfile::NamedTempFile::new().unwrap();
+    let base = server.base_url();
+    let env = [
+        ("KVK_API_BASE", base.as_str()),
+        ("KVK_API_KEY", "test-sleutel"),
+        ("KVK_AUDIT_LOG", audit.path().to_str().unwrap()),
+    ];
+    let check = |own: &Value, other: &Value| {
+        assert_eq!(own["isError"], false, "{own}");
+        assert_eq!(own["structuredContent"]["kvkNummer"], "68750110");
+        assert_eq!(other["isError"], true, "{other}");
+        let problem = &other["_meta"]["nl.overheid/problem"];
+        assert_eq!(problem["exit_code"], 77, "{other}");
+        assert_eq!(problem["code"], "NIET_TOEGESTAAN");
+        assert!(!other.to_string().contains("69599068"), "{other}");
+        let audit = std::fs::read_to_string(audit.path()).unwrap();
+        let record: Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
+        assert_eq!(record["exit_code"], 77);
+        assert_eq!(record["attributes"]["dpl.core.data_subject_id"], "69599068");
+    };
+    let mut stdio_env = env.to_vec();
+    stdio_env.push(("KVK_SESSIE_NUMMER", "68750110"));
+    let mut bridge = Bridge::start(&["--tool", kvk.to_str().unwrap()], &stdio_env);
+    let own = bridge.call(
+        "kvk__vestigingsprofiel_toon",
+        json!({"vestigingsnummer": "000037178601"}),
+    );
+    let other = bridge.call(
+        "kvk__vestigingsprofiel_toon",
+        json!({"vestigingsnummer": "000038509520"}),
+    );
+    check(&own, &other);
+
+    let dir = tempfile::tempdir().unwrap();
+    let signer = harness::http::Signer::new("sleutel-1");
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, json!({"keys": [signer.jwk()]}).to_string()).unwrap();
+    let (issuer, audience) = ("https://login.example.test", "https://mcp.example.test/mcp");
+    let http = harness::http::HttpBridge::start(
+        &[
+            "--tool",
+            kvk.to_str().unwrap(),
+            "--auth-jwks",
+            jwks.to_str().unwrap(),
+            "--auth-issuer",
+            issuer,
+            "--auth-audience",
+            audience,
+        ],
+        &env,
+    );
+    let token = signer.token(&json!({
+        "iss": issuer, "aud": audience, "sub": "gebruiker",
+        "exp": harness::http::now() + 600, "kvk_nummer": "68750110"
+    }));
+    let call = |vestiging: &str| {
+        let body = harness::http::request(
+            1,
+            "tools/call",
+            json!({"name": "kvk__vestigingsprofiel_toon", "arguments": {"vestigingsnummer": vestiging}}),
+            json!({}),
+        );
+        http.post(Some(&token), &body, &[]).body["result"].clone()
+    };
+    check(&call("000037178601"), &call("000038509520"));
+}

@@ -230,6 +230,13 @@ impl AuditAttributes {
         }
     }
 
+    /// Name the call's one data subject, replacing those named before (an identifier that only
+    /// pointed at it, such as an establishment of the company the answer names).
+    pub fn replace_subjects(&mut self, id: &str, id_type: &'static str) {
+        self.subjects.clear();
+        self.add_subject(id, id_type);
+    }
+
     /// The one data subject of the call, if it concerns exactly one.
     pub fn single_subject(&self) -> Option<&Subject> {
         match self.subjects.as_slice() {

@@ -80,9 +80,9 @@ fn sec_7_refused_for_every_bound_command_and_in_dry_run() {
     assert_eq!(sandbox.audit_records().len(), 10);
 }
 
-/// SEC-6: public commands (`zoek`, `vestigingsprofiel toon`) are not bound.
+/// SEC-6: the public search (`zoek`) is not bound.
 #[test]
-fn sec_6_public_commands_are_not_bound() {
+fn sec_6_the_public_search_is_not_bound() {
     let fake = KvkFake::start();
     let sandbox = Sandbox::new();
     let found = run(
@@ -91,12 +91,105 @@ fn sec_6_public_commands_are_not_bound() {
     )
     .json();
     assert!(found["totaal"].as_u64().expect("totaal") > 0, "{found}");
-    let vestiging = run(
+}
+
+/// SEC-7 through the answer: an establishment names its company, so `vestigingsprofiel toon`
+/// of another company's establishment is refused with 77 before anything is printed, without
+/// naming that company to the caller; the audit record names it (AUDIT-14). An establishment of a
+/// third company (69599068, not the one of the review's example) is refused alike.
+#[test]
+fn sec_7_an_establishment_of_another_company_is_refused_and_its_company_audited() {
+    let fake = KvkFake::start();
+    for (vestiging, owner) in [("000038509520", "69599068"), ("000038509504", OTHER)] {
+        let sandbox = Sandbox::new();
+        for args in [
+            vec!["vestigingsprofiel", "toon", vestiging],
+            vec![
+                "vestigingsprofiel",
+                "toon",
+                vestiging,
+                "--geo",
+                "--fields",
+                "eersteHandelsnaam",
+            ],
+        ] {
+            let output = session_cmd(&sandbox, &fake)
+                .args(&args)
+                .output()
+                .expect("runs");
+            assert_eq!(output.status.code(), Some(77), "{output:?}");
+            assert!(output.stdout.is_empty(), "nothing printed: {output:?}");
+            let error: serde_json::Value =
+                serde_json::from_slice(&output.stderr).expect("a JSON problem");
+            assert_eq!(error["code"], "NIET_TOEGESTAAN");
+            assert!(
+                !error.to_string().contains(owner),
+                "the refusal does not name the other company: {error}"
+            );
+        }
+        let records = sandbox.audit_records();
+        assert_eq!(records.len(), 2);
+        for record in records {
+            assert_eq!(record["exit_code"], 77);
+            assert_eq!(record["attributes"]["dpl.core.data_subject_id"], owner);
+            assert_eq!(
+                record["attributes"]["dpl.core.data_subject_id_type"],
+                "KVK_NUMMER"
+            );
+            assert_eq!(record["attributes"]["error.code"], "NIET_TOEGESTAAN");
+        }
+    }
+}
+
+/// SEC-7 through the answer: the session's own establishment is shown, and without a session any
+/// establishment is; either way the audit record names the company, not only the establishment.
+#[test]
+fn sec_7_an_own_establishment_is_shown_and_its_company_audited() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let own = run(
         session_cmd(&sandbox, &fake),
+        ["vestigingsprofiel", "toon", "000037178601"],
+    )
+    .json();
+    assert_eq!(own["kvkNummer"], SESSION);
+    let unbound = run(
+        sandbox.cmd(&fake.base()),
         ["vestigingsprofiel", "toon", "000038509504"],
     )
     .json();
-    assert_eq!(vestiging["kvkNummer"], OTHER);
+    assert_eq!(unbound["kvkNummer"], OTHER);
+    let subjects: Vec<_> = sandbox
+        .audit_records()
+        .iter()
+        .map(|r| r["attributes"]["dpl.core.data_subject_id"].clone())
+        .collect();
+    assert_eq!(subjects, [SESSION, OTHER]);
+}
+
+/// SEC-7 through the answer: an answer that does not say whose establishment it is cannot be
+/// checked, so under a session it is refused (77) and not printed; without one it is shown.
+#[test]
+fn sec_7_an_establishment_without_a_company_is_refused_under_a_session() {
+    let fake = KvkFake::with(|_| {
+        test_support::Reply::json(
+            200,
+            &serde_json::json!({"vestigingsnummer": "000099990001", "eersteHandelsnaam": "Zonder eigenaar"}),
+        )
+    });
+    let sandbox = Sandbox::new();
+    let output = session_cmd(&sandbox, &fake)
+        .args(["vestigingsprofiel", "toon", "000099990001"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(77), "{output:?}");
+    assert!(output.stdout.is_empty());
+    let shown = run(
+        sandbox.cmd(&fake.base()),
+        ["vestigingsprofiel", "toon", "000099990001"],
+    )
+    .json();
+    assert_eq!(shown["eersteHandelsnaam"], "Zonder eigenaar");
 }
 
 /// SEC-9: neither an argument nor a session is exit 2 with a hint naming both.

@@ -1,8 +1,14 @@
-//! `vestigingsprofiel toon`: one establishment. Public data: not session-bound.
+//! `vestigingsprofiel toon`: one establishment.
+//!
+//! Bound by the session rule through its answer: an establishment names the company it belongs
+//! to (`kvkNummer`), so with `KVK_SESSIE_NUMMER` set, an establishment of another company (or an
+//! answer that does not say whose it is) is refused with 77 before anything is printed, and the
+//! audit record names that company (SEC-7). The establishment number itself is public (`zoek`
+//! finds it), so the refusal need not hide that it exists.
 
 use clap::Subcommand;
 use common::validate::{Validation, is_digits};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 use serde_json::json;
 
 use crate::cli::shape;
@@ -11,6 +17,9 @@ use crate::cli::source::Kvk;
 #[derive(Subcommand, Debug)]
 pub(crate) enum Action {
     /// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
+    ///
+    /// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
+    /// bedrijf wordt geweigerd (exit 77).
     #[command(alias = "get")]
     Toon(Target),
 }
@@ -48,6 +57,7 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     });
     validation.finish()?;
     ctx.subject(number, "VESTIGINGSNUMMER");
+    let session = session::session_number(ctx)?;
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk
         .request(&format!("/v1/vestigingsprofielen/{number}"))
@@ -55,5 +65,12 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let arguments = json!({"vestigingsnummer": number, "geo": target.geo});
     ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
     let data = kvk.fetch(ctx, &request, &shape::VESTIGING)?;
+    let owner = data.get("kvkNummer").and_then(serde_json::Value::as_str);
+    session::enforce_owner(
+        ctx,
+        session.as_deref(),
+        owner,
+        &format!("vestiging {number}"),
+    )?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }
