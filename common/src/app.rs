@@ -187,6 +187,17 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         }
         other => other,
     });
+    // A command cannot send without passing the gate (`Context::send` takes only the requests
+    // it checked); one without requests that returns a result without passing it would have
+    // ignored `--dry-run` and `--confirm`.
+    let result = match result {
+        Ok(_) if ctx.plan_digest.is_none() => Err(Problem::software(format!(
+            "{} gaf een resultaat zonder de plan-gate te passeren",
+            ctx.name
+        ))
+        .into()),
+        other => other,
+    };
     if result.is_ok() {
         // The answers the command used are sound: their cache entries go in place (CACHE-1).
         ctx.commit_cache();

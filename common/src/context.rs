@@ -13,7 +13,7 @@ use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
 use crate::output::Printer;
-use crate::plan::{Plan, PlanSpec};
+use crate::plan::{Checked, Passed, Plan, PlanSpec};
 use crate::provenance::Exchange;
 use crate::tool::{CommandSpec, ToolInfo};
 use crate::trace::TraceContext;
@@ -210,8 +210,9 @@ impl<'a> Context<'a> {
     /// Pass the plan gate: checks the requests (URLs, headers) and the client's
     /// settings as the real call would (exit 78), then stops for
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
-    /// `--confirm` (exit 80 / 81). Returns the plan when the command may go on.
-    pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Plan> {
+    /// `--confirm` (exit 80 / 81). When the command may go on it gets the checked
+    /// requests back ([`Passed`]): the only ones [`Context::send`] sends.
+    pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Passed> {
         if !spec.requests.is_empty() {
             self.client_config()?;
         }
@@ -220,13 +221,14 @@ impl<'a> Context<'a> {
             // before any request and in a dry run; the directory is not touched.
             crate::cache::Settings::from_env(self.env)?;
         }
-        for request in &mut spec.requests {
+        let requests = std::mem::take(&mut spec.requests);
+        for request in &requests {
             request.check()?;
         }
         // Show what the client adds, so the plan describes the real request.
-        spec.requests = std::mem::take(&mut spec.requests)
-            .into_iter()
-            .map(|request| self.as_sent(request))
+        spec.requests = requests
+            .iter()
+            .map(|request| self.as_sent(request.clone()))
             .collect();
         let mutating = self.spec.is_mutating();
         let dry_run = self.globals.dry_run;
@@ -236,7 +238,7 @@ impl<'a> Context<'a> {
             return Err(Error::Halt(Box::new(Halt::DryRun(plan))));
         }
         if !mutating {
-            return Ok(plan);
+            return Ok(Passed::new(plan.digest, requests));
         }
         let refuse =
             |plan: Plan, problem: Problem| Err(Error::Halt(Box::new(Halt::Refused(plan, problem))));
@@ -267,13 +269,13 @@ impl<'a> Context<'a> {
                 .with_hint("controleer het plan op stdout en bevestig met de digest daarvan");
                 refuse(plan, err)
             }
-            Some(_) => Ok(plan),
+            Some(_) => Ok(Passed::new(plan.digest, requests)),
         }
     }
 
-    /// Send a request through the one client; the exchange is recorded for
+    /// Send a request the gate checked through the one client; the exchange is recorded for
     /// provenance and audit.
-    pub fn send(&mut self, request: &Request) -> Result<Response> {
+    pub fn send(&mut self, request: &Checked) -> Result<Response> {
         if self.globals.dry_run {
             return Err(Problem::software("verzoek tijdens --dry-run (gate overgeslagen)").into());
         }
@@ -283,7 +285,7 @@ impl<'a> Context<'a> {
             self.client = Some((self.build_client(needs_tls)?, needs_tls));
         }
         let scope = crate::http::redirect_scope(&request.url, self.base_urls());
-        let sent = self.as_sent(request.clone());
+        let sent = self.as_sent(Request::clone(request));
         let (client, _) = self.client.as_ref().expect("client was just built");
         let waiting = crate::spinner::Spinner::start(
             crate::spinner::waiting_for(&request.url),
@@ -329,7 +331,7 @@ impl<'a> Context<'a> {
     /// stored once the command has succeeded (a 2xx answered by the URL itself, not by a redirect).
     /// With `--geen-cache`, `OVERHEID_CACHE_MAX_BYTES=0` or an unusable cache directory (a warning,
     /// once) it is only sent. Only for the commands in [`ToolInfo::cached`].
-    pub fn send_cached(&mut self, request: &Request) -> Result<Response> {
+    pub fn send_cached(&mut self, request: &Checked) -> Result<Response> {
         if !self.tool.caches(self.spec) || request.method != "GET" || self.globals.dry_run {
             return Err(Problem::software(format!(
                 "{}: {} {} hoort niet in de cache",

@@ -51,7 +51,7 @@ pub use env::{EnvKind, EnvVar};
 pub use error::{Error, FieldError, Problem, Result};
 pub use exit::ExitStatus;
 pub use http::{Request, Response};
-pub use plan::PlanSpec;
+pub use plan::{Checked, Passed, PlanSpec};
 pub use provenance::{Environment, Outcome};
 pub use tool::{Annotations, ArgSchema, CommandSpec, ResourceSpec, ToolInfo};
 

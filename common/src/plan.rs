@@ -4,10 +4,44 @@
 //! them to [`crate::Context::gate`]. Under `--dry-run` the plan is the result;
 //! a mutating command without `--confirm` stops with exit 80 and the plan on
 //! stdout; `--confirm=<digest>` must match the plan's digest (else exit 81).
+//!
+//! The gate is a type, not a convention: it hands back a [`Passed`] that owns the checked
+//! requests, and [`crate::Context::send`] takes only a [`Checked`] request taken from it (or
+//! derived from it with [`Passed::follow`]):
+//!
+//! ```no_run
+//! fn run(ctx: &mut common::Context<'_>, plan: common::PlanSpec) -> common::Result<()> {
+//!     let mut passed = ctx.gate(plan)?;
+//!     ctx.send(&passed.take()?)?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! A command that skips the gate cannot send:
+//!
+//! ```compile_fail,E0308
+//! fn run(ctx: &mut common::Context<'_>) -> common::Result<()> {
+//!     let request = common::Request::get("https://example.invalid/");
+//!     ctx.send(&request)?; // expected `&Checked`, found `&Request`
+//!     Ok(())
+//! }
+//! ```
+//!
+//! nor make a checked request itself:
+//!
+//! ```compile_fail,E0423
+//! let checked = common::plan::Checked(common::Request::get("https://example.invalid/"));
+//! ```
+//!
+//! A command without requests still passes the gate; `app` refuses (exit 70) a result of a
+//! command that did not.
+
+use std::collections::VecDeque;
 
 use serde_json::{Map, Value, json};
 
 use crate::digest::{canonical_json, sha256_hex};
+use crate::error::{Problem, Result};
 use crate::http::Request;
 
 /// The profile's plan schema (`spec/schemas/plan.schema.json`): what `--fields` is checked
@@ -101,6 +135,55 @@ impl Plan {
             digest,
             json: Value::Object(obj),
         }
+    }
+}
+
+/// What passing the gate yields: the plan's digest and its requests, checked, in plan order.
+#[derive(Debug)]
+pub struct Passed {
+    digest: String,
+    requests: VecDeque<Checked>,
+}
+
+impl Passed {
+    pub(crate) fn new(digest: String, requests: Vec<Request>) -> Self {
+        Self {
+            digest,
+            requests: requests.into_iter().map(Checked).collect(),
+        }
+    }
+
+    /// The plan's digest (what `--confirm` names).
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    /// The next planned request, in the order the plan lists them (exit 70 when none is left:
+    /// the command sends more than it planned).
+    pub fn take(&mut self) -> Result<Checked> {
+        self.requests.pop_front().ok_or_else(|| {
+            Problem::software("verzoek buiten het plan (het plan heeft er geen meer)").into()
+        })
+    }
+
+    /// A request the plan announced but could not spell out (a further page, a URL the answer
+    /// names), checked as the gate checks the planned ones (exit 78). Whether it may be sent at
+    /// all (the same host, under the configured base) is the command's to check first.
+    pub fn follow(&self, request: Request) -> Result<Checked> {
+        request.check()?;
+        Ok(Checked(request))
+    }
+}
+
+/// A request that passed the gate's checks: the only kind [`crate::Context::send`] sends.
+#[derive(Debug)]
+pub struct Checked(Request);
+
+impl std::ops::Deref for Checked {
+    type Target = Request;
+
+    fn deref(&self) -> &Request {
+        &self.0
     }
 }
 

@@ -9,7 +9,7 @@
 
 use chrono::NaiveDate;
 use common::http::{Response, check_url, ensure_under, is_loopback};
-use common::{Context, Environment, Problem, Request, Result};
+use common::{Checked, Context, Environment, Passed, Problem, Request, Result};
 use koop_cli::sru::{Record, SearchResponse, parse_search_response};
 use koop_cli::{KoopError, ProtocolError};
 
@@ -96,7 +96,7 @@ impl Koop {
     }
 
     /// Send a search and parse the answer; diagnostics and HTTP failures become profile errors.
-    pub fn search(&self, ctx: &mut Context<'_>, request: &Request) -> Result<SearchResponse> {
+    pub fn search(&self, ctx: &mut Context<'_>, request: &Checked) -> Result<SearchResponse> {
         let response = ctx.send(request)?;
         if !(200..300).contains(&response.status) {
             // An SRU service may put diagnostics in an error status too; they say more.
@@ -108,8 +108,14 @@ impl Koop {
         Ok(parse_search_response(&response.body).map_err(to_error)?)
     }
 
-    /// Fetch the toestand XML named by `record`, only from the repository.
-    pub fn fetch_toestand(&self, ctx: &mut Context<'_>, record: &Record) -> Result<Response> {
+    /// Fetch the toestand XML named by `record`, only from the repository: the request the plan
+    /// announced with a placeholder, checked once its URL is known.
+    pub fn fetch_toestand(
+        &self,
+        ctx: &mut Context<'_>,
+        passed: &Passed,
+        record: &Record,
+    ) -> Result<Response> {
         let Some(url) = record.toestand_url.as_deref() else {
             return Err(to_error(
                 ProtocolError::MissingElement {
@@ -125,7 +131,7 @@ impl Koop {
                 self.repository_url
             ))
         })?;
-        let request = Request::get(url).header("Accept", "application/xml");
+        let request = passed.follow(Request::get(url).header("Accept", "application/xml"))?;
         // A toestand never changes at its URL: the response cache may answer (CACHE-1).
         let response = ctx.send_cached(&request)?;
         if !(200..300).contains(&response.status) {

@@ -6,7 +6,7 @@
 //! another shape (see [`crate::cli::shape`]) → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
-use common::{Context, Environment, Problem, Request, Result};
+use common::{Checked, Context, Environment, Problem, Request, Result};
 use serde_json::Value;
 
 use crate::cli::shape::Shape;
@@ -80,7 +80,7 @@ impl Kvk {
     pub(crate) fn fetch(
         &self,
         ctx: &mut Context<'_>,
-        request: &Request,
+        request: &Checked,
         shape: &Shape,
     ) -> Result<Value> {
         let response = ctx.send(request)?;

@@ -100,7 +100,9 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         request = request.query(&[("geoData", geo.to_string())]);
         arguments["geo"] = geo.into();
     }
-    ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
+    let request = ctx
+        .gate(PlanSpec::new(arguments).request(request))?
+        .take()?;
     let data = kvk.fetch(ctx, &request, shape)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

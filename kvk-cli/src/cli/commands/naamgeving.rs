@@ -40,7 +40,9 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let number = target.kvk_nummer.bound(ctx)?;
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
-    ctx.gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request.clone()))?;
+    let request = ctx
+        .gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request))?
+        .take()?;
     let data = kvk.fetch(ctx, &request, &shape::NAAMGEVING)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

@@ -63,7 +63,9 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
         .request(&format!("/v1/vestigingsprofielen/{number}"))
         .query(&[("geoData", target.geo.to_string())]);
     let arguments = json!({"vestigingsnummer": number, "geo": target.geo});
-    ctx.gate(PlanSpec::new(arguments).request(request.clone()))?;
+    let request = ctx
+        .gate(PlanSpec::new(arguments).request(request))?
+        .take()?;
     let data = kvk.fetch(ctx, &request, &shape::VESTIGING)?;
     let owner = data.get("kvkNummer").and_then(serde_json::Value::as_str);
     session::enforce_owner(

@@ -284,7 +284,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if paging.alles {
         arguments.insert("alles".into(), true.into());
     }
-    ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request.clone()))?;
+    let mut passed = ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request))?;
+    let request = passed.take()?;
 
     let mut data = search_page(ctx, &kvk, &request, paging.pagina, paging.per_pagina)?;
     if paging.alles {
@@ -297,7 +298,13 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 break;
             }
             pagina += 1;
-            let next = search_page(ctx, &kvk, &page(pagina), pagina, paging.per_pagina)?;
+            let next = search_page(
+                ctx,
+                &kvk,
+                &passed.follow(page(pagina))?,
+                pagina,
+                paging.per_pagina,
+            )?;
             let found = hits(&next);
             walk.read(found.len());
             if found.is_empty() {
@@ -330,7 +337,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
 fn search_page(
     ctx: &mut Context<'_>,
     kvk: &Kvk,
-    request: &common::Request,
+    request: &common::Checked,
     pagina: u32,
     per_pagina: u32,
 ) -> Result<Value> {

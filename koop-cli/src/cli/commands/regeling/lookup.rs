@@ -59,7 +59,7 @@ pub fn locate(
     let query = cql::id_query(id, peildatum);
     let search = koop.search_request(&query, 1, 10);
     let plan = PlanSpec::new(Value::Object(arguments))
-        .request(search.clone())
+        .request(search)
         .request(koop.planned_toestand_request(id.as_str()))
         .effect(format!(
             "Zoekt de toestand van {id} die op {peildatum} gold en leest daarna die toestand-XML; \
@@ -67,10 +67,11 @@ pub fn locate(
              opgehaald als die onder {} ligt.",
             koop.repository_url
         ));
-    ctx.gate(plan)?;
-    let answer = koop.search(ctx, &search)?;
+    let mut passed = ctx.gate(plan)?;
+    let answer = koop.search(ctx, &passed.take()?)?;
     let record = version_on(&answer, id.as_str(), peildatum)?;
-    let toestand = koop.fetch_toestand(ctx, &record)?;
+    // The planned toestand request has a placeholder; the one sent has the record's URL.
+    let toestand = koop.fetch_toestand(ctx, &passed, &record)?;
     let toestand_url = record.toestand_url.clone().unwrap_or_default();
     Ok(Located {
         koop,

@@ -38,7 +38,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let koop = Koop::from_env(ctx)?;
     let query = cql::versions_query(&id);
     let request = koop.search_request(&query, 1, MAX_RECORDS);
-    ctx.gate(PlanSpec::new(json!({"bwb_id": id.as_str()})).request(request.clone()))?;
+    let request = ctx
+        .gate(PlanSpec::new(json!({"bwb_id": id.as_str()})).request(request))?
+        .take()?;
     let answer = koop.search(ctx, &request)?;
     let records: Vec<_> = answer
         .records

@@ -161,7 +161,8 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         koop.search_request(&query, start, window.max)
     };
     let request = page(window.start);
-    ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request.clone()))?;
+    let mut passed = ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request))?;
+    let request = passed.take()?;
     let mut answer = koop.search(ctx, &request)?;
     let mut afgekapt = None;
     if args.paging.alles {
@@ -176,7 +177,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 afgekapt = Some(walk.capped());
                 break;
             }
-            let next = koop.search(ctx, &page(start))?;
+            let next = koop.search(ctx, &passed.follow(page(start))?)?;
             walk.read(next.records.len());
             if next.records.is_empty() {
                 break;

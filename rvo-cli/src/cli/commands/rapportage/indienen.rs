@@ -283,17 +283,17 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if completed.is_some() {
         plan = plan.extra("al_ingediend", true.into());
     }
-    let request = match &backend {
-        Backend::Http(http) => Some(http.file_request(&aanvraag, &key)?),
-        Backend::Lokaal(_) => None,
-    };
-    if let Some(request) = &request {
-        plan = plan.request(request.clone());
+    if let Backend::Http(http) = &backend {
+        plan = plan.request(http.file_request(&aanvraag, &key)?);
     }
-    let plan = ctx.gate(plan)?;
-    if plan.digest != key {
+    let mut passed = ctx.gate(plan)?;
+    if passed.digest() != key {
         return Err(Problem::software("plan-digest wijkt af van de idempotentiesleutel").into());
     }
+    let request = match &backend {
+        Backend::Http(_) => Some(passed.take()?),
+        Backend::Lokaal(_) => None,
+    };
 
     let (result, pending) = match (&backend, &request, completed, regeling) {
         (Backend::Lokaal(_), _, Some(result), _) => (result, None),

@@ -36,7 +36,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Backend::Http(http) = &backend {
         plan = plan.request(http.list_request(&kvk_nummer));
     }
-    ctx.gate(plan)?;
+    let mut passed = ctx.gate(plan)?;
 
     let mut onleesbaar = Vec::new();
     let rapportages: Vec<Overzicht> = match &backend {
@@ -56,8 +56,8 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             }
             results.into_iter().map(Overzicht::from_local).collect()
         }
-        Backend::Http(http) => {
-            let response = ctx.send(&http.list_request(&kvk_nummer))?;
+        Backend::Http(_) => {
+            let response = ctx.send(&passed.take()?)?;
             if response.status != 200 {
                 return Err(error_for(&response, Call::List));
             }

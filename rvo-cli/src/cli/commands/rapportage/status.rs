@@ -55,7 +55,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Backend::Http(http) = &backend {
         plan = plan.request(http.get_request(referentienummer));
     }
-    ctx.gate(plan)?;
+    let mut passed = ctx.gate(plan)?;
 
     let not_found = || {
         Problem::not_found(format!(
@@ -76,8 +76,8 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             };
             Overzicht::from_local(found.ok_or_else(not_found)?)
         }
-        Backend::Http(http) => {
-            let response = ctx.send(&http.get_request(referentienummer))?;
+        Backend::Http(_) => {
+            let response = ctx.send(&passed.take()?)?;
             if response.status == 404 {
                 return Err(not_found().with_status(response.status).into());
             }
