@@ -398,7 +398,7 @@ fn clap_error(
             if let Err(unknown) = cmd.clone().try_get_matches_from(beside)
                 && unknown.kind() == ErrorKind::UnknownArgument
             {
-                return report_early(&usage_problem(&unknown), early, trace);
+                return report_early(&usage_problem(&unknown, cmd), early, trace);
             }
             let help = help::dutch(&err.render().to_string());
             match early.stdout(&help) {
@@ -415,7 +415,7 @@ fn clap_error(
             let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), help.as_bytes());
             ExitStatus::Usage
         }
-        _ => report_early(&usage_problem(&err), early, trace),
+        _ => report_early(&usage_problem(&err, cmd), early, trace),
     }
 }
 

@@ -22,9 +22,9 @@ where
     best.map(|(_, c)| c)
 }
 
-/// The hint text for a suggestion: `bedoelde je 'x'?`.
+/// The hint text for a suggestion: `bedoelt u 'x'?`.
 pub fn did_you_mean(suggestion: &str) -> String {
-    format!("bedoelde je '{suggestion}'?")
+    format!("bedoelt u '{suggestion}'?")
 }
 
 #[cfg(test)]

@@ -195,9 +195,37 @@ fn unknown_words_get_the_closest_valid_one_in_the_hint() {
         let problem = json(&out.stderr);
         let hint = problem["hint"].as_str().unwrap_or_default();
         assert!(
-            hint.contains(&format!("bedoelde je {suggestion}?")),
+            hint.contains(&format!("bedoelt u {suggestion}?")),
             "{args:?}: {problem}"
         );
+    }
+}
+
+#[test]
+fn a_suggestion_is_a_visible_word_never_a_retired_one_or_what_was_typed() {
+    let home = home();
+    for (args, meant, never) in [
+        // `zoeken` is the retired spelling of `zoek`, kept as a hidden alias.
+        (&["zeok", "--naam", "x"][..], Some("'zoek'"), "'zoeken'"),
+        (
+            &["basisprofiel", "gett", "68750110"],
+            Some("'toon'"),
+            "'get'",
+        ),
+        (&["--json"], None, "'--json'"),
+    ] {
+        let out = run(tool(home.path(), "http://127.0.0.1:9"), args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        let problem = json(&out.stderr);
+        let hint = problem["hint"].as_str().unwrap_or_default();
+        assert!(!hint.contains(never), "{args:?}: {problem}");
+        match meant {
+            Some(meant) => assert!(
+                hint.contains(&format!("bedoelt u {meant}?")),
+                "{args:?}: {problem}"
+            ),
+            None => assert!(!hint.contains("bedoelt u"), "{args:?}: {problem}"),
+        }
     }
 }
 
@@ -312,7 +340,7 @@ fn on_a_terminal_a_problem_is_text_with_colour_unless_refused() {
     for part in [
         "fout: Ongeldig gebruik",
         "onbekend commando: basisprofile",
-        "hint: bedoelde je 'basisprofiel'?",
+        "hint: bedoelt u 'basisprofiel'?",
         "afsluitcode 2 (USAGE)",
     ] {
         assert!(plain.contains(part), "{part} missing: {plain}");
