@@ -14,7 +14,8 @@
 # figures are the bridge and the CLI, not an upstream. HTTP calls carry a bearer JWT (Ed25519, made
 # here with PyJWT + cryptography from the venv of mcp-bridge/tests/python/run.sh, created if absent),
 # since over HTTP the company comes only from a verified token.
-# Also prints the bytes a result costs with and without the text copy of structuredContent.
+# Also prints the bytes a result costs, and how many of them are its text block (the same JSON as
+# structuredContent, sent in both eras for hosts that show a model only `content`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 calls=${1:-300}
@@ -106,7 +107,7 @@ stdio_child_ms = (stdio_cpu_after[1] - stdio_cpu_before[1]) * 1000 / calls
 modern = rpc(5000, "tools/call", {"name": NAME, "arguments": ARGS})["result"]
 stdio_busy = rss_kib(bridge.pid)
 bridge.stdin.close(); bridge.wait()
-# The same result as a 2025-11-25 host gets it (text copy of the data).
+# The same result as a 2025-11-25 host gets it.
 legacy = subprocess.run([f"{bin}/overheid-mcp", *tools], input="\n".join(json.dumps(m) for m in [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}}},
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
@@ -172,6 +173,6 @@ print(f"| added by the bridge, p50 | {statistics.median(through) - statistics.me
 print(f"| {NAME} over HTTP, {clients} clients, {seconds:.0f} s | {done[0] / wall:.0f} calls/s ({failed[0]} failed); p50 {statistics.median(latencies):.1f} ms, p95 {p(latencies, 95):.1f} ms | >= 300/s |")
 print(f"| CPU per call over stdio: bridge / CLI | {stdio_bridge_ms:.2f} / {stdio_child_ms:.2f} ms | |")
 print(f"| CPU per call over HTTP: bridge / CLI / load generator | {http_bridge_ms:.2f} / {http_child_ms:.2f} / {client_ms:.2f} ms | |")
-print(f"| result bytes, 2026-07-28 (structuredContent only) | {size(modern)} B | |")
-print(f"| result bytes, 2025-11-25 (plus the text copy) | {size(legacy)} B (text copy {text_bytes} B) | |")
+print(f"| result bytes, 2026-07-28 | {size(modern)} B (text block {size(modern['content'])} B) | |")
+print(f"| result bytes, 2025-11-25 | {size(legacy)} B (text block {text_bytes} B) | |")
 PY

@@ -30,6 +30,8 @@ pub struct Bridge {
     pub catalog: Catalog,
     /// Deadline of one tool call; the child's process group is killed when it passes.
     pub timeout: Duration,
+    /// The most bytes of data (as compact JSON) one result may carry (`--max-result-bytes`).
+    pub max_result_bytes: usize,
     pub transport: Transport,
     pub approval: Approval,
     /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
@@ -48,6 +50,7 @@ impl Bridge {
     pub fn new(
         catalog: Catalog,
         timeout: Duration,
+        max_result_bytes: usize,
         transport: Transport,
         approval: Approval,
         process_session: Option<Session>,
@@ -62,6 +65,7 @@ impl Bridge {
         Self {
             catalog,
             timeout,
+            max_result_bytes,
             transport,
             approval,
             process_session,

@@ -37,8 +37,12 @@ use common::provenance::ProvenanceForm;
 /// What came of a call.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Exit 0: the envelope's data and provenance.
-    Data { data: Value, provenance: Value },
+    /// Exit 0: the envelope's data, the same as compact JSON text, and the provenance.
+    Data {
+        data: Value,
+        text: String,
+        provenance: Value,
+    },
     /// A mutating tool proposed instead of acting (exit 80 without `confirm`).
     Proposal { plan: Value, digest: String },
     /// Anything else: the error object, and the plan when the CLI printed one (exit 81).
@@ -193,10 +197,19 @@ pub async fn run(
             ))
         }
         Ending::Exited(0) => match stdout {
-            Some(Value::Object(mut envelope)) if envelope.contains_key("data") => Outcome::Data {
-                data: envelope.remove("data").unwrap_or_default(),
-                provenance: envelope.remove("provenance").unwrap_or_default(),
-            },
+            Some(Value::Object(mut envelope)) if envelope.contains_key("data") => {
+                let data = envelope.remove("data").unwrap_or_default();
+                let text = data.to_string();
+                if text.len() > bridge.max_result_bytes {
+                    failed(too_large(bridge, tool, text.len(), trace))
+                } else {
+                    Outcome::Data {
+                        data,
+                        text,
+                        provenance: envelope.remove("provenance").unwrap_or_default(),
+                    }
+                }
+            }
             _ => {
                 let detail = format!(
                     "{command} gaf geen herkomst-envelop ({{data, provenance}}) op stdout."
@@ -326,22 +339,23 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -
 
 /// The MCP `CallToolResult` of a finished outcome, as JSON (`None` for a cancelled call).
 ///
-/// `duplicate`: also put the data as JSON text in `content` (the compatibility advice for hosts
-/// that show only `content`; see the profile's bridge section). Error results carry the error
-/// object in text and in `_meta["nl.overheid/problem"]`, never as `structuredContent`: it does not
-/// match the tool's `outputSchema`.
-pub fn tool_result(outcome: Outcome, duplicate: bool) -> Option<Value> {
-    let text = |value: &Value| json!([{"type": "text", "text": value.to_string()}]);
+/// Every success carries its data twice, in both eras: as `structuredContent` (for a client
+/// that validates it against the `outputSchema`) and as one text block of compact JSON (for the
+/// many hosts that give a model only `content`; MCP's tools page: a tool that returns structured
+/// content SHOULD also return it as text). Error results carry the error object in text and in
+/// `_meta["nl.overheid/problem"]`, never as `structuredContent`: it does not match the tool's
+/// `outputSchema`.
+pub fn tool_result(outcome: Outcome) -> Option<Value> {
+    let text = |text: String| json!([{"type": "text", "text": text}]);
     let mut result = match outcome {
         Outcome::Cancelled => return None,
-        Outcome::Data { data, provenance } => {
-            let content = if duplicate || !data.is_object() {
-                text(&data)
-            } else {
-                json!([])
-            };
+        Outcome::Data {
+            data,
+            text: copy,
+            provenance,
+        } => {
             let mut result = json!({
-                "content": content,
+                "content": text(copy),
                 "isError": false,
                 "_meta": { format!("{META_PREFIX}/provenance"): provenance },
             });
@@ -353,13 +367,13 @@ pub fn tool_result(outcome: Outcome, duplicate: bool) -> Option<Value> {
         Outcome::Proposal { plan, digest } => {
             let proposal = proposal(plan, &digest);
             json!({
-                "content": if duplicate { text(&proposal) } else { json!([]) },
+                "content": text(proposal.to_string()),
                 "structuredContent": proposal,
                 "isError": false,
             })
         }
         Outcome::Failed { error, plan } => {
-            let content = text(&error);
+            let content = text(error.to_string());
             let mut meta = json!({ format!("{META_PREFIX}/problem"): error });
             if let Some(plan) = plan {
                 meta[format!("{META_PREFIX}/plan")] = plan;
@@ -374,6 +388,69 @@ pub fn tool_result(outcome: Outcome, duplicate: bool) -> Option<Value> {
     result["resultType"] = json!("complete");
     Some(result)
 }
+
+/// The error object (76, `ANTWOORD_TE_GROOT`) of a result over `--max-result-bytes`: nothing of
+/// it is sent; the hint names what gives a smaller one. The bridge does not cut or page a
+/// result itself (a cut JSON value is not one, and a page the CLI did not make cannot be asked
+/// for again statelessly): it points to the tool's own means, in this order: `fields`, the
+/// source's tools that take the same argument (koop's `regeling_artikel` next to
+/// `regeling_toon`), and the tool's paging arguments.
+fn too_large(bridge: &Bridge, tool: &Tool, bytes: usize, trace: &TraceContext) -> Value {
+    let limit = bridge.max_result_bytes;
+    let detail = format!(
+        "Het resultaat van {} is {bytes} bytes; de brug geeft hoogstens {limit} bytes per resultaat \
+         terug. Er is niets van verstuurd.",
+        tool.name
+    );
+    let mut ways = Vec::new();
+    if tool.takes_fields {
+        let members: Vec<&str> = tool.listed["outputSchema"]["properties"]
+            .as_object()
+            .into_iter()
+            .flat_map(|m| m.keys())
+            .take(2)
+            .map(String::as_str)
+            .collect();
+        ways.push(format!(
+            "vraag alleen de velden op die u nodig hebt met fields (bijv. {})",
+            serde_json::to_string(&members).unwrap_or_default()
+        ));
+    }
+    let narrower = bridge.catalog.narrower(tool);
+    if !narrower.is_empty() {
+        ways.push(format!("gebruik {}", narrower.join(" of ")));
+    }
+    let paging: Vec<&str> = PAGING
+        .iter()
+        .copied()
+        .filter(|name| {
+            tool.listed["inputSchema"]["properties"]
+                .get(*name)
+                .is_some()
+        })
+        .collect();
+    if !paging.is_empty() {
+        ways.push(format!("vraag per pagina op ({})", paging.join(", ")));
+    }
+    let mut error = problem(
+        codes::ANTWOORD_TE_GROOT,
+        "Resultaat te groot",
+        &detail,
+        ExitStatus::Protocol,
+        trace,
+    );
+    error["limit_bytes"] = json!(limit);
+    error["size_bytes"] = json!(bytes);
+    if !ways.is_empty() {
+        let mut hint = ways.join("; ");
+        hint[..1].make_ascii_uppercase();
+        error["hint"] = json!(format!("{hint}."));
+    }
+    error
+}
+
+/// The paging arguments of the family (CONV-5), as a too-large result names them.
+const PAGING: &[&str] = &["pagina", "per_pagina", "resultatenPerPagina", "aantal"];
 
 /// The proposal a mutating tool answers with in the two-step flow.
 pub fn proposal(plan: Value, digest: &str) -> Value {

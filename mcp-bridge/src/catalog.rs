@@ -164,6 +164,34 @@ impl Catalog {
         self.index(name).map(|index| &self.tools[index])
     }
 
+    /// Read-only tools of the same CLI that take every required argument of `tool` and more
+    /// (koop's `regeling_artikel` next to `regeling_toon`): the narrower questions a result too
+    /// large to send points to. Nothing for a tool without required arguments.
+    pub fn narrower(&self, tool: &Tool) -> Vec<&str> {
+        let required = |t: &Tool| -> Vec<String> {
+            t.input["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        };
+        let own = required(tool);
+        if own.is_empty() {
+            return Vec::new();
+        }
+        self.tools
+            .iter()
+            .filter(|other| other.source == tool.source && !other.mutating)
+            .filter(|other| {
+                let theirs = required(other);
+                theirs.len() > own.len() && own.iter().all(|name| theirs.contains(name))
+            })
+            .map(|other| other.name.as_str())
+            .collect()
+    }
+
     /// The index in [`Catalog::tools`] of the tool called `name`.
     pub fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
@@ -674,6 +702,28 @@ mod tests {
         assert!(schema["properties"]["required"].is_object());
         assert!(!relaxed.is_valid(&json!({"required": "x"})));
         assert!(schema["$defs"]["x"].get("required").is_none());
+    }
+
+    #[test]
+    fn a_narrower_tool_takes_every_required_argument_and_more() {
+        let tool = |name: &str, required: Value, read_only: bool| {
+            json!({"name": name, "inputSchema": {"type": "object", "required": required},
+                   "annotations": {"readOnlyHint": read_only},
+                   "_meta": {"argv": [name], "positional": [], "flags": {}}})
+        };
+        let document = json!({"name": "koop-cli", "tools": [
+            tool("regeling_toon", json!(["bwb_id"]), true),
+            tool("regeling_artikel", json!(["bwb_id", "artikel"]), true),
+            tool("regeling_versies", json!(["bwb_id"]), true),
+            tool("regeling_wijzig", json!(["bwb_id", "tekst"]), false),
+            tool("regeling_lijst", json!([]), true),
+        ]});
+        let mut catalog = Catalog::default();
+        catalog.add(PathBuf::from("/x/koop-cli"), &document);
+        let toon = catalog.tool("koop__regeling_toon").unwrap();
+        assert_eq!(catalog.narrower(toon), ["koop__regeling_artikel"]);
+        let lijst = catalog.tool("koop__regeling_lijst").unwrap();
+        assert!(catalog.narrower(lijst).is_empty());
     }
 
     #[test]

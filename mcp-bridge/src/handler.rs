@@ -241,7 +241,6 @@ impl ServerHandler for Handler {
         let session = self.session(&context)?;
         let arguments = request.arguments.clone().unwrap_or_default();
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
-        let duplicate = !modern(&context);
         let mutating = self.bridge.catalog.tools[index].mutating;
         let confirm = if !mutating {
             Confirm::FromArguments
@@ -259,7 +258,7 @@ impl ServerHandler for Handler {
         let outcome = self
             .run(index, arguments, session, confirm, trace, &context)
             .await?;
-        complete(call::tool_result(outcome, duplicate))
+        complete(call::tool_result(outcome))
     }
 }
 
@@ -317,7 +316,7 @@ impl Handler {
                 )
                 .await?;
             let Outcome::Proposal { plan, digest } = outcome else {
-                return complete(call::tool_result(outcome, false));
+                return complete(call::tool_result(outcome));
             };
             let sealed = self
                 .bridge
@@ -367,7 +366,7 @@ impl Handler {
                         context,
                     )
                     .await?;
-                complete(call::tool_result(outcome, false))
+                complete(call::tool_result(outcome))
             }
             Some(Answer::Decline) => complete(Some(not_performed(
                 "De gebruiker heeft niet ingestemd. Er is niets uitgevoerd.",

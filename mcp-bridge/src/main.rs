@@ -42,7 +42,7 @@ const HELP: &str = "\
 overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)
 
 Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
-                      [--session-from-meta]
+                      [--session-from-meta] [--max-result-bytes BYTES]
          overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
                       --auth-audience AUD [--auth-kvk-claim CLAIM] | --insecure-no-auth)
                       [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
@@ -60,6 +60,9 @@ Opties:
                        overgeslagen).
   --timeout SECONDEN   tijdslimiet per aanroep; daarna wordt de procesgroep gestopt
                        (standaard 60)
+  --max-result-bytes N hoogstens zoveel bytes data per resultaat (standaard 65536); een
+                       groter resultaat wordt een fout ANTWOORD_TE_GROOT die zegt hoe het
+                       kleiner kan (fields, een smallere tool, pagina's)
   --allow-local-paths  argumenten die een lokaal bestand of een lokale map noemen
                        (\"format\": \"path\" in discovery) ook aanbieden; standaard laat de
                        brug ze weg, zodat een model geen lokale bestanden kan laten lezen
@@ -156,6 +159,7 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
     let bridge = Arc::new(Bridge::new(
         catalog,
         options.timeout,
+        options.max_result_bytes,
         transport,
         approval,
         process_session,

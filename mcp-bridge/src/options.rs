@@ -22,6 +22,8 @@ pub struct Options {
     pub tools: Vec<OsString>,
     /// `--timeout`: deadline per tool call.
     pub timeout: Duration,
+    /// `--max-result-bytes`: the most bytes of data one result may carry.
+    pub max_result_bytes: usize,
     /// `--allow-local-paths`: list and pass arguments that name local files or directories.
     pub allow_local_paths: bool,
     /// `--http ADDR:PORT`: serve Streamable HTTP instead of stdio.
@@ -51,6 +53,10 @@ pub struct AuthOptions {
     pub insecure_no_auth: bool,
 }
 
+/// Default cap on the data of one result: 64 KiB, about 16 000 tokens of JSON, which a host
+/// shows a model whole (as `structuredContent` and once more as text).
+pub const DEFAULT_MAX_RESULT_BYTES: usize = 64 * 1024;
+
 /// Default number of concurrent calls over HTTP.
 pub const DEFAULT_MAX_CALLS: usize = 16;
 
@@ -59,6 +65,7 @@ impl Default for Options {
         Self {
             tools: Vec::new(),
             timeout: DEFAULT_TIMEOUT,
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
             allow_local_paths: false,
             http: None,
             auth: AuthOptions::default(),
@@ -119,6 +126,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
             "--allowed-origin" => options.allowed_origins.push(text(name, value(name)?)?),
             "--allowed-host" => options.allowed_hosts.push(text(name, value(name)?)?),
             "--public-url" => options.public_url = Some(text(name, value(name)?)?),
+            "--max-result-bytes" => {
+                let given = text(name, value(name)?)?;
+                options.max_result_bytes = given
+                    .parse()
+                    .ok()
+                    .filter(|n| (1024..=crate::stdio::MAX_MESSAGE_BYTES).contains(n))
+                    .ok_or_else(|| {
+                        format!("--max-result-bytes verwacht 1024 tot 4194304, niet {given:?}")
+                    })?;
+            }
             "--max-calls" => {
                 let given = text(name, value(name)?)?;
                 options.max_calls = given
@@ -210,6 +227,11 @@ mod tests {
         assert!(parse_strs(&["--allow-local-paths=ja"]).is_err());
         assert_eq!(parse_strs(&["--help"]), Ok(Request::Help));
         assert!(parse_strs(&["--max-calls", "0"]).is_err());
+        assert!(parse_strs(&["--max-result-bytes", "10"]).is_err());
+        let Ok(Request::Serve(capped)) = parse_strs(&["--max-result-bytes=2048"]) else {
+            panic!("--max-result-bytes is an option");
+        };
+        assert_eq!(capped.max_result_bytes, 2048);
         assert!(parse_strs(&["--insecure-no-auth=1"]).is_err());
         let Ok(Request::Serve(http)) = parse_strs(&[
             "--http=0.0.0.0:8080",

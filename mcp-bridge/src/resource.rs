@@ -63,8 +63,10 @@ pub async fn read(
     };
     let private = !tool.session_args.is_empty();
     match call::run(bridge, &invocation, trace, cancelled).await? {
-        Outcome::Data { data, provenance } => Ok(Some(json!({
-            "contents": [{"uri": uri, "mimeType": "application/json", "text": data.to_string()}],
+        Outcome::Data {
+            text, provenance, ..
+        } => Ok(Some(json!({
+            "contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
             "ttlMs": if private { 0 } else { PUBLIC_TTL_MS },
             "cacheScope": if private { "private" } else { "public" },
             "resultType": "complete",

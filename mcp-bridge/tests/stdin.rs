@@ -66,7 +66,8 @@ fn a_file_name_for_a_stdin_argument_is_refused_and_never_read() {
 
 #[test]
 fn a_stdin_payload_over_the_argument_limit_is_invalid_input() {
-    let (mut bridge, _dir) = demo_bridge(&[]);
+    // The fixture echoes its input twice (`ruw` and `inhoud`): room for a 128 KiB result.
+    let (mut bridge, _dir) = demo_bridge(&["--max-result-bytes", "262144"]);
     // 64 KiB of value: `{"x":"…"}` adds 8 bytes.
     let over = bridge.call(
         "demo__json_toon",

@@ -103,9 +103,73 @@ pub fn row(task: &Task, variant: &str, sessions: &[Value]) -> Value {
             "provenance_bytes": first["provenance_bytes"],
             "text_only": measure(&texts(&first["text_only"])),
             "without_provenance": measure(&texts(&first["without_provenance"])),
+            "text_blocks": first["text_blocks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|block| {
+                    let text = block["text"].as_str().unwrap_or_default();
+                    let result = block["result"].as_str().unwrap_or_default();
+                    json!({
+                        "tool": block["tool"],
+                        "text": measure(&[text.to_string()]),
+                        "result": measure(&[result.to_string()]),
+                    })
+                })
+                .collect::<Vec<_>>(),
         });
     }
     row
+}
+
+/// The cost of the text block every success carries beside `structuredContent` (issue 31), per
+/// tool: summed over the calls of the tasks, without `fields` (`mcp-stdio`) and as the lean
+/// 2026-07-28 client asks (`mcp-stdio-lean`, with `fields` and compact provenance).
+fn text_block_table(rows: &[Value]) -> String {
+    let mut out = String::from(
+        "\nThe text block per tool (o200k tokens and bytes, summed over the tasks' calls; the share is of the whole result as sent):\n\n\
+         | tool | variant | calls | text block o200k | text block bytes | result o200k | share |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let mut lines: Vec<((String, String), [u64; 4])> = Vec::new();
+    for row in rows {
+        let variant = row["variant"].as_str().unwrap_or("");
+        if !matches!(variant, "mcp-stdio" | "mcp-stdio-lean") {
+            continue;
+        }
+        for block in row["mcp_results"]["text_blocks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let key = (
+                block["tool"].as_str().unwrap_or("").to_string(),
+                variant.to_string(),
+            );
+            let add = [
+                1,
+                block["text"]["o200k"].as_u64().unwrap_or(0),
+                block["text"]["bytes"].as_u64().unwrap_or(0),
+                block["result"]["o200k"].as_u64().unwrap_or(0),
+            ];
+            match lines.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, sums)) => sums.iter_mut().zip(add).for_each(|(s, a)| *s += a),
+                None => lines.push((key, add)),
+            }
+        }
+    }
+    lines.sort();
+    for ((tool, variant), [calls, tokens, bytes, result]) in lines {
+        let share = if result == 0 {
+            0.0
+        } else {
+            100.0 * tokens as f64 / result as f64
+        };
+        out.push_str(&format!(
+            "| {tool} | {variant} | {calls} | {tokens} | {bytes} | {result} | {share:.0} % |\n"
+        ));
+    }
+    out
 }
 
 fn n(value: &Value) -> String {
@@ -172,6 +236,7 @@ pub fn tables(document: &Value) -> String {
             n(&m["provenance_bytes"]),
         ));
     }
+    out.push_str(&text_block_table(&rows));
     for note in document["notes"].as_array().into_iter().flatten() {
         out.push_str(&format!("\n- {}", note.as_str().unwrap_or("")));
     }

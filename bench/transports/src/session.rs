@@ -48,6 +48,8 @@ struct Record {
     /// Per MCP result: the text content alone, and the result without `_meta`.
     text_only: Vec<String>,
     without_provenance: Vec<String>,
+    /// Per MCP success with data: the tool, its text block and the whole result as sent.
+    text_blocks: Vec<Value>,
     /// Per question: the data it is answered from, and the jq to apply (null: it is the answer).
     answers: Vec<Value>,
 }
@@ -76,6 +78,7 @@ pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
         "provenance_bytes": record.provenance_bytes,
         "text_only": record.text_only,
         "without_provenance": record.without_provenance,
+        "text_blocks": record.text_blocks,
         "answers": record.answers,
         "wall_ms": wall.as_secs_f64() * 1000.0,
         "max_rss_kb": rss,
@@ -486,6 +489,9 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         if serde_json::from_str::<Value>(text).ok().as_ref() == Some(&structured) {
             record.duplicate_bytes += text.len();
+            record
+                .text_blocks
+                .push(json!({"tool": call.tool, "text": text, "result": result.to_string()}));
         }
         let provenance = &result["_meta"]["nl.overheid/provenance"];
         if !provenance.is_null() {

@@ -93,9 +93,8 @@ async def conversation(label, server, mode, person, http):
             whole = await client.call_tool(name, arguments)
             check(f"{label}: {name}", not whole.is_error and isinstance(whole.structured_content, dict),
                   whole)
-            if not modern:
-                check(f"{label}: {name}: text duplicates the data (legacy)",
-                      whole.content and json.loads(whole.content[0].text) == whole.structured_content)
+            check(f"{label}: {name}: the text block is the data (every era)",
+                  whole.content and json.loads(whole.content[0].text) == whole.structured_content)
             some = await client.call_tool(name, {**arguments, "fields": fields})
             data = some.structured_content or {}
             check(f"{label}: {name} with fields", not some.is_error
