@@ -5,7 +5,7 @@ use std::time::Duration;
 use clap::{ArgAction, Parser, ValueEnum};
 use serde_json::{Value, json};
 
-/// Test een opdrachtregelprogramma tegen het overheid-CLI-profiel 1.0.
+/// Test een opdrachtregelprogramma tegen het overheid-CLI-profiel 2.0.
 ///
 /// Alles wat profile-check weet, komt uit `<programma> --help --json` en het profiel zelf. Elke
 /// controle noemt de regel(s) uit spec/CLI-PROFILE.md en is PASS, FAIL (met bewijs) of SKIP (met reden).
@@ -108,8 +108,8 @@ pub(crate) fn discovery() -> Value {
     json!({
         "name": "profile-check",
         "version": env!("CARGO_PKG_VERSION"),
-        "profile_version": "2.0",
-        "description": "Test een opdrachtregelprogramma tegen het overheid-CLI-profiel 1.0",
+        "profile_version": crate::PROFILE_VERSION,
+        "description": format!("Test een opdrachtregelprogramma tegen het overheid-CLI-profiel {}", crate::PROFILE_VERSION),
         "exit_codes": [
             {"code": 0, "name": "OK", "meaning": "elke MUST-controle geslaagd"},
             {"code": 1, "name": "ERROR", "meaning": "minstens één MUST-controle gefaald"},

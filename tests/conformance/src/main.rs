@@ -1,4 +1,4 @@
-//! `profile-check`: runs the conformance checks of the CLI profile 1.0 against any program.
+//! `profile-check`: runs the conformance checks of the CLI profile 2.0 against any program.
 
 #![warn(
     unreachable_pub,
@@ -15,6 +15,9 @@ mod recorder;
 mod report;
 mod schemas;
 mod session;
+
+/// The profile version the checker tests against: `profile_version` in what it checks and says.
+const PROFILE_VERSION: &str = "2.0";
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

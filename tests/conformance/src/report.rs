@@ -35,7 +35,7 @@ pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> V
         "program": session.program,
         "name": session.program_name(),
         "version": session.program_version(),
-        "profile_version": "2.0",
+        "profile_version": crate::PROFILE_VERSION,
         "live": session.live,
         "duration_ms": elapsed.as_millis() as u64,
         "summary": {"pass": count("PASS"), "fail": count("FAIL"), "skip": count("SKIP"), "must_failed": must_failures(results)},
@@ -65,13 +65,14 @@ pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> 
         .unwrap_or(10)
         .min(28);
     let mut out = format!(
-        "profile-check: {} {} (profiel 1.0){}, {} controles in {:.1} s\n\n",
+        "profile-check: {} {} (profiel {}){}, {} controles in {:.1} s\n\n",
         if session.program_name().is_empty() {
             session.program.join(" ")
         } else {
             session.program_name()
         },
         session.program_version(),
+        crate::PROFILE_VERSION,
         if session.live { ", live" } else { "" },
         results.len(),
         elapsed.as_secs_f64()

@@ -61,7 +61,7 @@ fn rules(section: &str) -> Vec<(String, String)> {
 fn generate(rules: &[(String, String)], checks: &[Value], summary: &str) -> String {
     let mut text = format!(
         "{START}\n\n\
-A program conforms to profile 1.0 when it meets every MUST rule below. SHOULD rules are reported but do not fail\n\
+A program conforms to profile 2.0 when it meets every MUST rule below. SHOULD rules are reported but do not fail\n\
 conformance. The conformance checker `profile-check` (workspace package `tests/conformance`) tests any program from\n\
 its own discovery document, in any language; see the README section \"Test your own CLI against the profile\".\n\
 The column *checks* names the checker's checks for each rule (`profile-check --rule <id>` runs them); *not automated*\n\

@@ -244,7 +244,7 @@ fn provenance(session: &Session) -> Verdict {
             };
             if text("tool") != session.program_name()
                 || text("tool_version") != session.program_version()
-                || text("profile_version") != "2.0"
+                || text("profile_version") != crate::PROFILE_VERSION
             {
                 return Some("tool, tool_version of profile_version wijkt af van discovery".into());
             }
