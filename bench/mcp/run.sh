@@ -39,7 +39,7 @@ for cli in kvk-cli koop-cli rvo-cli; do
   [ -x target/debug/$cli ] || cargo build --quiet -p $cli
   ln -sf "$PWD/target/debug/$cli" "$bin/$cli"
 done
-export HOME="$work" RVO_DATA_DIR="$work/rvo" KVK_SESSIE_NUMMER=68750110 KVK_API_KEY=bench
+export HOME="$work" RVO_DATA_DIR="$work/rvo" KVK_SESSIE_NUMMER=68750110 KVK_API_KEY=bench-sleutel
 venv=${MCP_TEST_VENV:-$PWD/target/mcp-venv}
 if ! "$venv/bin/python" -c 'import jwt, cryptography' 2>/dev/null; then
   python3 -m venv "$venv"

@@ -28,7 +28,7 @@ use crate::cli::{Cli, Commands, command, subcommand_path};
 use crate::context::Context;
 use crate::crash;
 use crate::discovery;
-use crate::env::{Env, PROCESSING_ACTIVITY};
+use crate::env::{Env, PROCESSING_ACTIVITY, PROFILE_ENV};
 use crate::error::{Error, Halt, Problem};
 use crate::exit::ExitStatus;
 use crate::fields::Selection;
@@ -135,6 +135,11 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         Err(err) => return report_early(&err, &early, &trace),
     };
 
+    // Every secret is held before anything is printed or recorded; one too short to mask
+    // is refused (SEC-11), audited like any configuration error.
+    let short_secret = crate::secrets::hold_declared(PROFILE_ENV, &env)
+        .and(crate::secrets::hold_declared(info.env, &env))
+        .err();
     let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, deadline);
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
@@ -160,6 +165,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     };
     let refused = bad_timeout
         .or_else(|| env.check().err())
+        .or(short_secret)
         .or(bad_fields)
         .or(bad_jq);
     let result = match crash::catch(|| match refused {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::audit::AuditAttributes;
 use crate::cli::GlobalArgs;
-use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES, PROFILE_ENV};
+use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES};
 use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
@@ -48,8 +48,6 @@ impl<'a> Context<'a> {
         printer: Printer,
         deadline: Instant,
     ) -> Self {
-        crate::secrets::hold_declared(tool.env, env);
-        crate::secrets::hold_declared(PROFILE_ENV, env);
         Self {
             tool,
             spec,

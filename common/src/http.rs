@@ -578,9 +578,14 @@ impl HttpClient {
     }
 }
 
-/// A URL as an error shows it: origin and path, no query.
+/// A URL as an error shows it: whole but for user information, so a held secret in it is
+/// found and masked whole (SEC-2; a URL cut at its query could show part of a key that holds
+/// a `?`).
 fn shown(url: &Url) -> String {
-    format!("{}{}", url.origin().ascii_serialization(), url.path())
+    let mut url = url.clone();
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.to_string()
 }
 
 fn deadline_passed() -> Error {

@@ -2,7 +2,9 @@
 //! reaches stdout, stderr or the audit log, in any form it was sent in (SEC-2, ERR-13).
 
 use serde_json::{Value, json};
-use test_support::cli::{CANARY, assert_no_canary, percent_encoded};
+use test_support::cli::{
+    CANARY, CANARY_2, assert_no_canary, assert_no_form, echo_forms, percent_encoded,
+};
 use test_support::{RecordedRequest, Reply};
 
 use crate::support::{KvkFake, Sandbox, run};
@@ -125,4 +127,61 @@ fn sec_2_echoed_key_is_masked_in_data() {
         assert!(result.stdout.contains("BV ***"), "{}", result.stdout);
     }
     assert_no_canary("audit", &sandbox.audit_text());
+}
+
+/// SEC-2: a KvK that echoes the key encoded (every byte percent-encoded, `encodeURI`, JSON
+/// `\u` escapes, upper case, hex, base64 of a longer text) in a plain-text error, in the
+/// path of a redirect to another host (whose refusal names the URL) and in its own error
+/// message: no form reaches stderr or the audit log.
+#[test]
+fn sec_2_echoed_key_is_masked_in_every_encoding() {
+    type Place = fn(&str) -> Reply;
+    let places: [(&str, i32, Place); 3] = [
+        ("500 plain text", 69, |form| {
+            Reply::text(500, &format!("sleutel={form};"))
+        }),
+        ("302 to another host", 76, |form| {
+            Reply::redirect(&format!("http://elders.example/buit/{form}"))
+        }),
+        ("401 omschrijving", 77, |form| {
+            fout(401, "IPD1998", &format!("Onjuiste apikey: {form}"))
+        }),
+    ];
+    for (label, form) in echo_forms(CANARY_2) {
+        for (place, exit, reply) in places {
+            let label = format!("{label} in {place}");
+            let echoed = form.clone();
+            let fake = KvkFake::with(move |_| reply(&echoed));
+            let sandbox = Sandbox::new();
+            let mut cmd = sandbox.cmd(&fake.base());
+            cmd.env("KVK_API_KEY", CANARY_2);
+            let result = run(cmd, ["basisprofiel", "toon", "68750110", "--timeout", "5"]);
+            assert_eq!(fake.requests().len(), 1, "{label}");
+            result.error(exit);
+            assert_no_form(&label, &result.stderr, &form);
+            assert_no_form(&label, &sandbox.audit_text(), &form);
+        }
+    }
+}
+
+/// SEC-11: a key shorter than eight characters is refused before any request, naming the
+/// variable and not the value; a key of eight is used.
+#[test]
+fn sec_11_a_short_key_is_refused_by_name() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env("KVK_API_KEY", "q7Zk93x");
+    let result = run(cmd, ["basisprofiel", "toon", "68750110"]);
+    let error = result.error(78);
+    assert!(
+        error["detail"].as_str().unwrap().contains("KVK_API_KEY"),
+        "{error}"
+    );
+    assert!(!result.stderr.contains("q7Zk93x"), "{}", result.stderr);
+    assert!(fake.requests().is_empty());
+    assert_eq!(sandbox.audit_records().len(), 1);
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env("KVK_API_KEY", "q7Zk93x8");
+    assert_eq!(run(cmd, ["basisprofiel", "toon", "68750110"]).code, 0);
 }

@@ -31,7 +31,7 @@ fn family() -> PathBuf {
 fn cmd(sandbox: &Sandbox, fake: &FakeServer) -> assert_cmd::Command {
     let mut cmd = sandbox.cmd();
     cmd.env("KVK_API_BASE", fake.base_url())
-        .env("KVK_API_KEY", "test")
+        .env("KVK_API_KEY", "test-sleutel")
         .env("KVK_AUDIT_LOG", sandbox.path().join("kvk-audit.jsonl"))
         .env("OVERHEID_CLI_DIR", family());
     cmd

@@ -41,7 +41,7 @@ fn concept(sandbox: &Sandbox, fake: &FakeServer, answers: &[&str], env: &[(&str,
         )
         .env("KVK_AUDIT_LOG", sandbox.path().join("kvk-audit.jsonl"))
         .env("KVK_API_BASE", fake.base_url())
-        .env("KVK_API_KEY", "test")
+        .env("KVK_API_KEY", "test-sleutel")
         .env("OVERHEID_CLI_DIR", family());
     for (name, value) in env {
         cmd.env(name, value);

@@ -29,7 +29,9 @@ mod shared_args;
 
 pub use audit::read_audit;
 pub use budget::{DISCOVERY_BUDGET, check_discovery_budget, check_discovery_within};
-pub use canary::{CANARY, CANARY_LEAKS, assert_no_canary, percent_encoded};
+pub use canary::{
+    CANARY, CANARY_2, CANARY_LEAKS, assert_no_canary, assert_no_form, echo_forms, percent_encoded,
+};
 pub use family::family_dir;
 pub use json::{argv_of, canonical, compact_document, full_entry_words, keys, sha256_hex};
 pub use run::{Run, discovery, run};
