@@ -26,6 +26,7 @@ pub mod energy;
 pub mod error;
 pub mod eval;
 pub mod expr;
+pub mod format;
 pub mod law;
 pub mod load;
 pub mod notes;

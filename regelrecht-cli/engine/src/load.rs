@@ -11,6 +11,7 @@
 //! the deadline is checked. Error texts name the file and line, never the file's text.
 
 use crate::error::LoadError;
+use crate::format;
 use crate::law::Law;
 use crate::prepared::{Prepared, parse_json};
 use chrono::NaiveDate;
@@ -102,6 +103,8 @@ pub struct LawFile {
     pub valid_to: Option<String>,
     /// The cross-law constructs the text names.
     pub(crate) declares: Declares,
+    /// Why the file's declared `$schema` is not read, and its line ([`crate::format`]).
+    refusal: Option<(String, Option<usize>)>,
     text: Cow<'static, str>,
     /// The same law as JSON, for a built-in law ([`crate::builtin::BUILTIN_JSON`]).
     json: Option<&'static str>,
@@ -139,8 +142,14 @@ impl LawFile {
                 law.id
             }
         };
+        let refusal = header
+            .schema
+            .as_deref()
+            .and_then(format::schema_refusal)
+            .map(|problem| (problem, header.schema_line));
         let file = LawFile {
             declares,
+            refusal,
             origin,
             id,
             valid_from: header.valid_from.clone(),
@@ -172,6 +181,9 @@ impl LawFile {
     pub fn law(&self) -> Result<&Law, LoadError> {
         self.parsed
             .get_or_init(|| {
+                if let Some((problem, line)) = &self.refusal {
+                    return Err(LoadError::new(&self.origin, *line, problem.clone()));
+                }
                 self.limits.check_deadline(&self.origin)?;
                 let law = match (self.json, &self.prepared) {
                     (Some(json), _) => parse_json(&self.origin, json)?,
@@ -187,6 +199,7 @@ impl LawFile {
                         format!("$id '{}' kon niet eenduidig gelezen worden", law.id),
                     ));
                 }
+                check_format(&self.origin, &self.text, &law)?;
                 Ok(law)
             })
             .as_ref()
@@ -209,6 +222,11 @@ impl LawFile {
     /// The raw YAML text.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Why this file is not read (its `$schema` names a version this engine does not read).
+    pub fn refusal(&self) -> Option<&str> {
+        self.refusal.as_ref().map(|(problem, _)| problem.as_str())
     }
 
     /// Whether this file is part of the built-in set.
@@ -235,6 +253,8 @@ pub struct Corpus {
     prepared: Option<Prepared>,
     /// Files read from disk so far (counted against `limits.max_files`).
     files_read: usize,
+    /// What loading passed over or replaced, for people ([`Corpus::warnings`]).
+    warnings: Vec<String>,
 }
 
 impl Corpus {
@@ -295,12 +315,26 @@ impl Corpus {
         }
     }
 
-    /// Adds one law text. A later file with the same `$id` and `valid_from` replaces an earlier one.
+    /// Adds one law text. A later file with the same `$id` and `valid_from` replaces an earlier one
+    /// (a warning names both). A file whose `$schema` this engine does not read is kept, with a
+    /// warning, so that evaluating that version is an error naming the version rather than a
+    /// silent fall-back to an older one.
     pub fn add_text(&mut self, origin: Origin, text: String) -> Result<(), LoadError> {
         let file = LawFile::new(origin, text, self.limits)?;
+        if let Some(refusal) = file.refusal() {
+            self.warnings
+                .push(format!("{}: {refusal}", file.origin.display()));
+        }
         let prepared = self.prepared.clone();
         self.insert(LawFile { prepared, ..file });
         Ok(())
+    }
+
+    /// What loading passed over (files that are no law, versions this engine does not read) and
+    /// replaced (a duplicate `$id` and `valid_from`, a built-in law), one sentence each naming
+    /// the files.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     fn insert(&mut self, file: LawFile) {
@@ -310,6 +344,22 @@ impl Corpus {
             .position(|&i| self.files[i].valid_from == file.valid_from)
         {
             let index = versions[pos];
+            let old = &self.files[index];
+            let since = file.valid_from.as_deref().unwrap_or("?");
+            self.warnings.push(if old.is_builtin() {
+                format!(
+                    "{} vervangt de ingebouwde wet {} (geldig vanaf {since})",
+                    file.origin.display(),
+                    file.id
+                )
+            } else {
+                format!(
+                    "{} en {} zijn allebei {} geldig vanaf {since}; de eerste vervangt de tweede",
+                    file.origin.display(),
+                    old.origin.display(),
+                    file.id
+                )
+            });
             self.files[index] = file;
         } else {
             versions.push(self.files.len());
@@ -322,7 +372,21 @@ impl Corpus {
 
     /// Reads a law file from disk: a regular file (after symlinks) of at most
     /// `limits.max_file_bytes`, counted against `limits.max_files`.
+    /// A file named on its own whose `$schema` this engine does not read is an error naming
+    /// the version.
     pub fn add_file(&mut self, path: &Path) -> Result<(), LoadError> {
+        let (origin, text) = self.read(path)?;
+        let file = LawFile::new(origin, text, self.limits)?;
+        if let Some((problem, line)) = &file.refusal {
+            return Err(LoadError::new(&file.origin, *line, problem.clone()));
+        }
+        let prepared = self.prepared.clone();
+        self.insert(LawFile { prepared, ..file });
+        Ok(())
+    }
+
+    /// Reads one file from disk, counted against `limits.max_files`.
+    fn read(&mut self, path: &Path) -> Result<(Origin, String), LoadError> {
         let origin = Origin::File(path.to_path_buf());
         self.limits.check_deadline(&origin)?;
         self.files_read += 1;
@@ -330,18 +394,33 @@ impl Corpus {
             return Err(self.limits.too_many_files(&origin));
         }
         let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
-        self.add_text(origin, text)
+        Ok((origin, text))
     }
 
     /// Adds every `*.yaml` / `*.yml` file under `dir` (recursively, in sorted order; a directory
     /// reached twice, e.g. through a symlink loop, is walked once). Returns the number of files
     /// added.
+    ///
+    /// A checkout of the upstream corpus (MinBZK/regelrecht-corpus) loads as it is: hidden
+    /// files and directories (`.enrichment.yaml`, `.git`, `.github`) and each law folder's
+    /// `status.yaml` are skipped, and any other YAML without a top-level `$id` is no law: it
+    /// is skipped with a warning, not refused.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let paths = find_files(dir, &["yaml", "yml"], self.limits)?;
+        let paths = walk(dir, &["yaml", "yml"], &CORPUS_METADATA, self.limits)?;
+        let mut added = 0;
         for path in &paths {
-            self.add_file(path)?;
+            let (origin, text) = self.read(path)?;
+            if !declares_id(&text) {
+                self.warnings.push(format!(
+                    "{}: geen wetbestand (geen $id); overgeslagen",
+                    origin.display()
+                ));
+                continue;
+            }
+            self.add_text(origin, text)?;
+            added += 1;
         }
-        Ok(paths.len())
+        Ok(added)
     }
 
     /// Adds the directories of a colon-separated list (as in `REGELRECHT_CORPUS`); empty parts
@@ -396,12 +475,14 @@ impl Corpus {
         }
     }
 
-    /// Parses every file; returns the first error (for `wet lijst` and validation).
+    /// Parses every file; returns the first error (for `wet lijst` and validation). Files in
+    /// a schema version this engine does not read are left out (loading warned about each).
     pub fn parse_all(&self) -> Result<Vec<&LawFile>, LoadError> {
-        for file in &self.files {
+        let readable = || self.files.iter().filter(|f| f.refusal.is_none());
+        for file in readable() {
             file.law()?;
         }
-        Ok(self.files.iter().collect())
+        Ok(readable().collect())
     }
 }
 
@@ -420,6 +501,8 @@ pub enum Selection {
 struct Walk<'e> {
     limits: Limits,
     extensions: &'e [&'e str],
+    /// File names passed over wherever they are.
+    skip: &'e [&'e str],
     visited: HashSet<PathBuf>,
     paths: Vec<PathBuf>,
 }
@@ -452,6 +535,12 @@ impl Walk<'_> {
         for entry in entries {
             self.limits.check_deadline(&origin)?;
             let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
+            let name = entry.file_name();
+            if name.as_encoded_bytes().starts_with(b".")
+                || self.skip.iter().any(|skip| name == *skip)
+            {
+                continue;
+            }
             let path = entry.path();
             let file_type = entry
                 .file_type()
@@ -480,15 +569,43 @@ impl Walk<'_> {
 }
 
 /// Every file under `dir` whose extension is one of `extensions`, sorted, walked within
-/// `limits` (depth, number of files, deadline; each directory once).
+/// `limits` (depth, number of files, deadline; each directory once). Hidden files and
+/// directories (a name starting with `.`) are passed over.
 pub fn find_files(
     dir: &Path,
     extensions: &[&str],
     limits: Limits,
 ) -> Result<Vec<PathBuf>, LoadError> {
+    walk(dir, extensions, &[], limits)
+}
+
+/// The files a corpus keeps beside its laws, by name: the upstream corpus's harvest status of
+/// each law folder.
+const CORPUS_METADATA: [&str; 1] = ["status.yaml"];
+
+/// Whether a text has a top-level `$id` key (plain or quoted): a law file does, and the
+/// upstream corpus's other YAML (status, enrichment, annotations) does not.
+fn declares_id(text: &str) -> bool {
+    text.lines().any(|line| {
+        ["$id", "\"$id\"", "'$id'"].iter().any(|key| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+    })
+}
+
+/// Every file under `dir` whose extension is one of `extensions`, sorted, leaving out hidden
+/// entries and files named in `skip`.
+fn walk(
+    dir: &Path,
+    extensions: &[&str],
+    skip: &[&str],
+    limits: Limits,
+) -> Result<Vec<PathBuf>, LoadError> {
     let mut walk = Walk {
         limits,
         extensions,
+        skip,
         visited: HashSet::new(),
         paths: Vec::new(),
     };
@@ -624,6 +741,8 @@ pub fn iso_date(date: NaiveDate) -> String {
 #[derive(Debug, Default, PartialEq)]
 struct Header {
     id: Option<String>,
+    schema: Option<String>,
+    schema_line: Option<usize>,
     valid_from: Option<String>,
     valid_to: Option<String>,
     valid_to_line: Option<usize>,
@@ -635,6 +754,8 @@ fn builtin_header(name: &str) -> Header {
     Header {
         id: Some(id.to_string()),
         valid_from: file.strip_suffix(".yaml").map(str::to_string),
+        schema: None,
+        schema_line: None,
         valid_to: None,
         valid_to_line: None,
     }
@@ -664,10 +785,13 @@ impl Declares {
     }
 }
 
-/// Reads the top-level `$id`, `valid_from` and `valid_to` scalars without parsing the YAML.
+/// Reads the top-level `$id`, `$schema`, `valid_from` and `valid_to` scalars without parsing
+/// the YAML (`$schema` also as a folded scalar on the next line, as the upstream corpus writes
+/// long URLs).
 fn scan_header(text: &str) -> Header {
     let mut header = Header::default();
-    for (index, line) in text.lines().enumerate() {
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((index, line)) = lines.next() {
         let Some(first) = line.as_bytes().first() else {
             continue;
         };
@@ -676,6 +800,16 @@ fn scan_header(text: &str) -> Header {
         }
         if let Some(rest) = line.strip_prefix("$id:") {
             header.id = plain_scalar(rest);
+        } else if let Some(rest) = line.strip_prefix("$schema:") {
+            header.schema_line = Some(index + 1);
+            header.schema = if matches!(rest.trim(), ">" | ">-" | "|" | "|-") {
+                lines
+                    .peek()
+                    .filter(|(_, next)| next.starts_with(' '))
+                    .and_then(|(_, next)| plain_scalar(next))
+            } else {
+                plain_scalar(rest)
+            };
         } else if let Some(rest) = line.strip_prefix("valid_from:") {
             header.valid_from = plain_scalar(rest);
         } else if let Some(rest) = line.strip_prefix("valid_to:") {
@@ -763,6 +897,22 @@ fn without_file_text(message: &str) -> String {
     format!("{}{schema}", out.replace(" ,", ","))
 }
 
+/// The format checks every parsed law passes ([`crate::format`]): a `$schema` version this
+/// engine reads and a known regulatory layer.
+fn check_format(origin: &Origin, text: &str, law: &Law) -> Result<(), LoadError> {
+    if let Some(problem) = law.schema.as_deref().and_then(format::schema_refusal) {
+        return Err(LoadError::new(origin, find_line(text, "$schema:"), problem));
+    }
+    if let Some(problem) = format::layer_refusal(&law.regulatory_layer) {
+        return Err(LoadError::new(
+            origin,
+            find_line(text, "regulatory_layer:"),
+            problem,
+        ));
+    }
+    Ok(())
+}
+
 fn find_line(text: &str, prefix: &str) -> Option<usize> {
     text.lines()
         .position(|l| l.starts_with(prefix))
@@ -828,7 +978,17 @@ mod tests {
         );
         let corpus = Corpus::with_builtins();
         for (name, text) in crate::builtin::BUILTIN_LAWS {
-            assert_eq!(builtin_header(name), scan_header(text), "{name}");
+            // The header read from the name is the text's, but for `$schema`, which the text
+            // declares in a version this engine reads.
+            let scanned = scan_header(text);
+            let schema = scanned.schema.as_deref().expect(name);
+            assert_eq!(format::schema_refusal(schema), None, "{name}");
+            let scanned = Header {
+                schema: None,
+                schema_line: None,
+                ..scanned
+            };
+            assert_eq!(builtin_header(name), scanned, "{name}");
             let file = corpus.files.iter().find(|f| f.text == *text).expect(name);
             assert_eq!(file.declares, Declares::scan(text), "{name}");
             let origin = Origin::Builtin(name);

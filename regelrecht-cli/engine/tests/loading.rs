@@ -237,8 +237,28 @@ fn add_dir_reads_nested_yaml_and_reports_bad_files() {
         Value::int(7)
     );
 
-    std::fs::write(dir.path().join("wet/kapot.yaml"), "articles: [\n").unwrap();
-    let err = Corpus::new().add_dir(dir.path()).unwrap_err();
+    // YAML without `$id` is no law: skipped with a warning naming it; so are each law folder's
+    // `status.yaml` and hidden files, without one.
+    std::fs::write(dir.path().join("wet/a/status.yaml"), "status: harvested\n").unwrap();
+    std::fs::write(dir.path().join("wet/a/.enrichment.yaml"), "provider: x\n").unwrap();
+    std::fs::write(dir.path().join("wet/geen.yaml"), "articles: [\n").unwrap();
+    let mut corpus = Corpus::new();
+    assert_eq!(corpus.add_dir(dir.path()).unwrap(), 1);
+    assert_eq!(corpus.warnings().len(), 1, "{:?}", corpus.warnings());
+    assert!(
+        corpus.warnings()[0].contains("geen.yaml"),
+        "{:?}",
+        corpus.warnings()
+    );
+
+    std::fs::write(
+        dir.path().join("wet/kapot.yaml"),
+        "$id: kapot\narticles: [\n",
+    )
+    .unwrap();
+    let mut corpus = Corpus::new();
+    corpus.add_dir(dir.path()).unwrap();
+    let err = corpus.parse_all().unwrap_err();
     assert!(
         err.file.ends_with("kapot.yaml") && err.line.is_some(),
         "{err}"

@@ -2,7 +2,7 @@
 //!
 //! Laws are the built-in set, then every `*.yaml` under the directories of
 //! `REGELRECHT_CORPUS`, then those of `--corpus` (a later file with the same `$id` and
-//! `valid_from` replaces an earlier one). Loading is lazy: a file is only read and its
+//! `valid_from` replaces an earlier one, with a warning). Loading is lazy: a file is only read and its
 //! header scanned until an evaluation reaches it, so only commands that need laws pay.
 
 use std::path::{Path, PathBuf};
@@ -62,6 +62,9 @@ impl CorpusArgs {
 
     /// The built-in laws plus `REGELRECHT_CORPUS` plus `--corpus`. A malformed file is exit 65
     /// naming the file and line; a `REGELRECHT_CORPUS` entry that is no directory is exit 78.
+    /// What loading passed over or replaced is a warning each (a file that is no law, a schema
+    /// version the engine does not read, a duplicate `$id` and `valid_from`, a built-in law
+    /// replaced).
     /// Loading stops at the command's deadline (124) and within the engine's [`Limits`].
     pub fn load(&self, ctx: &Context<'_>) -> Result<Corpus> {
         let mut corpus = Corpus::with_builtins();
@@ -97,6 +100,9 @@ impl CorpusArgs {
                 corpus.add_file(path)
             };
             added.map_err(|e| problems::load_error(&e))?;
+        }
+        for warning in corpus.warnings() {
+            ctx.printer.warn(warning);
         }
         Ok(corpus)
     }

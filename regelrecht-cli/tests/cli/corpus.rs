@@ -173,6 +173,209 @@ fn the_legal_basis_cites_the_version_applied_on_the_date_not_the_newest() {
     }
 }
 
+/// `$schema` of version `version`, as the upstream corpus writes it (a folded scalar).
+fn with_schema(text: &str, version: &str) -> String {
+    format!(
+        "---\n$schema: >-\n  https://raw.githubusercontent.com/MinBZK/regelrecht/refs/heads/main/schema/{version}/schema.json\n{text}"
+    )
+}
+
+/// A checkout laid out as MinBZK/regelrecht-corpus: `regulation/nl/{layer}/{slug}/{date}.yaml`
+/// with each law folder's `status.yaml` (and sometimes `.enrichment.yaml`), annotations beside,
+/// CI configuration in a hidden directory, and one law in a schema version the engine does not
+/// read. Returns the checkout's path.
+fn upstream_checkout(sandbox: &Sandbox) -> String {
+    let law = "regulation/nl/wet/kleine_wet";
+    sandbox.write(
+        &format!("up/{law}/2025-01-01.yaml"),
+        &with_schema(SMALL_LAW, "v0.5.6"),
+    );
+    sandbox.write(
+        &format!("up/{law}/status.yaml"),
+        "---\nbwb_id: BWBR0000001\nlaw_name: Kleine wet\nslug: kleine_wet\nstatus: harvested\nwarnings:\n- 'Article 1: iets'\n",
+    );
+    sandbox.write(
+        &format!("up/{law}/.enrichment.yaml"),
+        "law_id: BWBR0000001\nprovider: opencode\ncoverage_score: 0.5\n",
+    );
+    let old = "$id: oud_besluit\nregulatory_layer: AMVB\nvalid_from: '1991-01-09'\nbwb_id: BWBR0000002\narticles:\n  - number: '1.1'\n    text: Alleen tekst.\n";
+    sandbox.write(
+        "up/regulation/nl/amvb/oud_besluit/1991-01-09.yaml",
+        &with_schema(old, "v0.3.1"),
+    );
+    sandbox.write(
+        "up/regulation/nl/amvb/oud_besluit/status.yaml",
+        "---\nslug: oud_besluit\nstatus: harvested\n",
+    );
+    let newer = SMALL_LAW.replace("kleine_wet", "nieuwe_wet");
+    sandbox.write(
+        "up/regulation/nl/wet/nieuwe_wet/2025-01-01.yaml",
+        &with_schema(&newer, "v0.7.1"),
+    );
+    sandbox.write(
+        "up/annotations/kleine_wet/annotations.yaml",
+        "annotations:\n  - target: kleine_wet\n    note: iets\n",
+    );
+    sandbox.write("up/.github/workflows/ci.yml", "on: push\njobs: {}\n");
+    sandbox.write("up/features/kleine_wet.feature", "Feature: kleine wet\n");
+    sandbox.path().join("up").display().to_string()
+}
+
+#[test]
+fn an_upstream_corpus_checkout_loads_with_warnings_for_what_is_no_law() {
+    let sandbox = Sandbox::new();
+    let dir = upstream_checkout(&sandbox);
+    let listed = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]);
+    let list = listed.json_after_warnings();
+    let ids: Vec<&str> = list["wetten"]
+        .as_array()
+        .expect("wetten")
+        .iter()
+        .filter_map(|w| w["law_id"].as_str())
+        .collect();
+    assert!(
+        ids.contains(&"kleine_wet") && ids.contains(&"oud_besluit"),
+        "{ids:?}"
+    );
+    assert!(!ids.contains(&"nieuwe_wet"), "{ids:?}");
+    let warnings: Vec<&str> = listed.stderr.lines().collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("annotations/kleine_wet/annotations.yaml")
+                && w.contains("geen wetbestand")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("nieuwe_wet/2025-01-01.yaml") && w.contains("v0.7.1")),
+        "{warnings:?}"
+    );
+    // Status, enrichment and hidden files are passed over silently.
+    for quiet in ["status.yaml", "enrichment", "ci.yml"] {
+        assert!(!listed.stderr.contains(quiet), "{quiet}: {warnings:?}");
+    }
+
+    let v = evalueer_kleine_wet(&sandbox, &dir, &[]).json_after_warnings();
+    assert_eq!(v["uitvoer"]["bedrag_eurocent"], 1000);
+}
+
+#[test]
+fn a_schema_version_the_engine_does_not_read_is_refused_naming_it() {
+    let sandbox = Sandbox::new();
+    let dir = upstream_checkout(&sandbox);
+    let error = run(
+        sandbox.cmd(),
+        [
+            "evalueer",
+            "nieuwe_wet",
+            "--uitvoer",
+            "bedrag_eurocent",
+            "--peildatum",
+            "2025-06-01",
+            "--corpus",
+            &dir,
+        ],
+    )
+    .error_after_warnings(65);
+    assert_eq!(error["code"], "WETBESTAND_ONGELDIG");
+    let detail = error["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("v0.7.1") && detail.contains("v0.5.6"),
+        "{detail}"
+    );
+    // Named on its own, the file is refused outright.
+    let file = sandbox
+        .path()
+        .join("up/regulation/nl/wet/nieuwe_wet/2025-01-01.yaml")
+        .display()
+        .to_string();
+    let error = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &file]).error(65);
+    assert!(
+        error["detail"].as_str().expect("detail").contains("v0.7.1"),
+        "{error}"
+    );
+    // The versions the reference reads load, from v0.2.0 on.
+    for version in ["v0.2.0", "v0.5.0", "v0.5.6"] {
+        let file = sandbox.write(
+            &format!("{version}/kleine_wet.yaml"),
+            &with_schema(SMALL_LAW, version),
+        );
+        let v = evalueer_kleine_wet(&sandbox, &file.display().to_string(), &[]).json();
+        assert_eq!(v["uitvoer"]["bedrag_eurocent"], 1000, "{version}");
+    }
+}
+
+#[test]
+fn an_unknown_regulatory_layer_is_refused_naming_it() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write(
+        "laag/kleine_wet.yaml",
+        &SMALL_LAW.replace("regulatory_layer: WET", "regulatory_layer: GEMEENTEWET"),
+    );
+    let error = evalueer_kleine_wet(&sandbox, &file.display().to_string(), &[]).error(65);
+    let detail = error["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("'GEMEENTEWET'") && detail.contains("regel 3"),
+        "{detail}"
+    );
+    let file = sandbox.write(
+        "laag2/kleine_wet.yaml",
+        &SMALL_LAW.replace(
+            "regulatory_layer: WET",
+            "regulatory_layer: UITVOERINGSBELEID",
+        ),
+    );
+    evalueer_kleine_wet(&sandbox, &file.display().to_string(), &[]).json();
+}
+
+#[test]
+fn a_duplicate_version_and_a_replaced_builtin_law_are_named_in_a_warning() {
+    let sandbox = Sandbox::new();
+    let first = sandbox.write("een/kleine_wet.yaml", SMALL_LAW);
+    let second = sandbox.write("twee/kleine_wet.yaml", &SMALL_LAW.replace("1000", "2000"));
+    let (a, b) = (
+        sandbox.path().join("een").display().to_string(),
+        sandbox.path().join("twee").display().to_string(),
+    );
+    let done = evalueer_kleine_wet(&sandbox, &a, &["--corpus", &b]);
+    assert_eq!(
+        done.json_after_warnings()["uitvoer"]["bedrag_eurocent"],
+        2000
+    );
+    let warning = done.stderr.trim();
+    assert!(
+        warning.contains(&first.display().to_string())
+            && warning.contains(&second.display().to_string())
+            && warning.contains("kleine_wet"),
+        "{warning}"
+    );
+
+    // A file with the `$id` and `valid_from` of a built-in law replaces it, with a warning.
+    let bal = include_str!("../../engine/laws/besluit_activiteiten_leefomgeving/2026-01-01.yaml");
+    let file = sandbox.write("eigen/bal.yaml", bal);
+    let listed = run(
+        sandbox.cmd(),
+        [
+            "wet",
+            "lijst",
+            "--corpus",
+            &sandbox.path().join("eigen").display().to_string(),
+        ],
+    );
+    listed.json_after_warnings();
+    assert!(
+        listed.stderr.contains(&file.display().to_string())
+            && listed
+                .stderr
+                .contains("ingebouwde wet besluit_activiteiten_leefomgeving"),
+        "{}",
+        listed.stderr
+    );
+}
+
 #[test]
 fn one_law_file_is_a_corpus_as_its_directory_is() {
     let sandbox = Sandbox::new();
