@@ -432,6 +432,7 @@ impl HttpClient {
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .tls_built_in_native_certs(needs_tls)
+            .dns_resolver(std::sync::Arc::new(Resolver::new()))
             .pool_max_idle_per_host(1);
         if let Some(proxy) = check_proxy(config.proxy)? {
             let proxy = reqwest::Proxy::https(proxy.as_str())
@@ -593,51 +594,124 @@ fn deadline_passed() -> Error {
 }
 
 fn transport_error(err: &reqwest::Error) -> Error {
-    if err.is_timeout() {
-        return deadline_passed();
-    }
     if err.is_builder() {
         // The request could not be formed, e.g. a key with a control character.
         return Problem::config("het verzoek kon niet worden opgebouwd: een sleutel of instelling bevat een ongeldig teken")
             .with_hint("controleer de geheime variabelen op spaties, regeleinden of stuurtekens").into();
     }
-    let mut chain = err.to_string();
-    let mut not_http = None;
-    let mut source = std::error::Error::source(err);
-    while let Some(s) = source {
-        chain = format!("{chain}: {s}");
-        not_http = not_http.or_else(|| s.downcast_ref::<hyper::Error>().and_then(not_http_reason));
-        source = s.source();
-    }
-    if chain.contains("timed out") {
-        return deadline_passed();
-    }
     let host = err
         .url()
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| "de bron".to_string());
-    if let Some(why) = not_http {
-        // The connection worked; what came back is not HTTP (rule EXIT-9).
-        return Problem::protocol(format!(
-            "het antwoord van {host} is geen geldig HTTP: {why}"
-        ))
-        .with_hint("de basis-URL wijst waarschijnlijk niet naar deze dienst")
-        .into();
-    }
-    let what = if chain.contains("dns error") || chain.contains("failed to lookup") {
-        "de naam kon niet worden opgezocht (DNS)"
-    } else if chain.contains("Connection refused") {
-        "de verbinding werd geweigerd"
-    } else if chain.contains("certificate") || chain.contains("tls") || chain.contains("TLS") {
-        "de TLS-verbinding kon niet worden opgezet (certificaat)"
-    } else if err.is_connect() {
-        "er kon geen verbinding worden gemaakt"
-    } else {
-        "de verbinding mislukte"
+    let what = match Failure::of(err) {
+        Failure::Timeout => return deadline_passed(),
+        Failure::NotHttp(why) => {
+            // The connection worked; what came back is not HTTP (rule EXIT-9).
+            return Problem::protocol(format!(
+                "het antwoord van {host} is geen geldig HTTP: {why}"
+            ))
+            .with_hint("de basis-URL wijst waarschijnlijk niet naar deze dienst")
+            .into();
+        }
+        Failure::Dns => "de naam kon niet worden opgezocht (DNS)",
+        Failure::Refused => "de verbinding werd geweigerd",
+        Failure::Tls { certificate: true } => {
+            "de TLS-verbinding kon niet worden opgezet (certificaat)"
+        }
+        Failure::Tls { certificate: false } => "de TLS-verbinding kon niet worden opgezet",
+        Failure::Other if err.is_connect() => "er kon geen verbinding worden gemaakt",
+        Failure::Other => "de verbinding mislukte",
     };
     Problem::unavailable(format!("{host} is niet bereikbaar: {what}"))
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
         .into()
+}
+
+/// What a failed exchange came down to, told by the types in its error chain (never by the
+/// wording of a message, which a dependency may change).
+#[derive(Debug, PartialEq)]
+enum Failure {
+    /// The deadline passed (reqwest's timeout, or an I/O error of kind `TimedOut`).
+    Timeout,
+    /// The connection worked; what came back is not HTTP.
+    NotHttp(&'static str),
+    /// The host name could not be looked up ([`NameNotResolved`]).
+    Dns,
+    /// An I/O error of kind `ConnectionRefused`.
+    Refused,
+    /// A `rustls` error; `certificate` when the server's certificate was refused.
+    Tls {
+        certificate: bool,
+    },
+    Other,
+}
+
+impl Failure {
+    /// The failure `err` reports, the most telling cause first.
+    fn of(err: &(dyn std::error::Error + 'static)) -> Self {
+        let causes = causes(err);
+        let timed_out = causes.iter().any(|cause| {
+            cause
+                .downcast_ref::<reqwest::Error>()
+                .is_some_and(reqwest::Error::is_timeout)
+                || io_kind(*cause) == Some(std::io::ErrorKind::TimedOut)
+        });
+        if timed_out {
+            return Self::Timeout;
+        }
+        if let Some(why) = causes.iter().find_map(|cause| {
+            cause
+                .downcast_ref::<hyper::Error>()
+                .and_then(not_http_reason)
+        }) {
+            return Self::NotHttp(why);
+        }
+        if causes.iter().any(|cause| cause.is::<NameNotResolved>()) {
+            return Self::Dns;
+        }
+        if causes
+            .iter()
+            .any(|cause| io_kind(*cause) == Some(std::io::ErrorKind::ConnectionRefused))
+        {
+            return Self::Refused;
+        }
+        if let Some(tls) = causes
+            .iter()
+            .find_map(|cause| cause.downcast_ref::<rustls::Error>())
+        {
+            let certificate = matches!(
+                tls,
+                rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented
+            );
+            return Self::Tls { certificate };
+        }
+        Self::Other
+    }
+}
+
+/// `err` and its causes. An `io::Error` that wraps another error is followed into that error
+/// (its own `source` skips it): that is where rustls and reqwest put theirs.
+fn causes<'e>(
+    err: &'e (dyn std::error::Error + 'static),
+) -> Vec<&'e (dyn std::error::Error + 'static)> {
+    let mut causes = Vec::new();
+    let mut next = Some(err);
+    while let Some(cause) = next {
+        causes.push(cause);
+        next = match cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+        {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => cause.source(),
+        };
+    }
+    causes
+}
+
+fn io_kind(err: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {
+    err.downcast_ref::<std::io::Error>()
+        .map(std::io::Error::kind)
 }
 
 /// Why hyper's `err` means the answer was not HTTP: a head it could not
@@ -655,12 +729,56 @@ fn not_http_reason(err: &hyper::Error) -> Option<&'static str> {
 }
 
 fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
-    let text = err.to_string();
     let deadline_near = Instant::now() + Duration::from_millis(50) >= deadline;
-    if deadline_near || err.kind() == std::io::ErrorKind::TimedOut || text.contains("timed out") {
+    if deadline_near || Failure::of(err) == Failure::Timeout {
         return deadline_passed();
     }
     Problem::unavailable("het antwoord van de bron brak halverwege af").into()
+}
+
+/// The system resolver, as reqwest uses it by default (`getaddrinfo` on a blocking thread),
+/// whose failure is a [`NameNotResolved`]: a failed lookup is told from other connect failures
+/// by its type.
+#[derive(Clone)]
+struct Resolver(hyper_util::client::legacy::connect::dns::GaiResolver);
+
+impl Resolver {
+    fn new() -> Self {
+        Self(hyper_util::client::legacy::connect::dns::GaiResolver::new())
+    }
+}
+
+impl reqwest::dns::Resolve for Resolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let mut gai = self.0.clone();
+        let name = name.as_str().parse();
+        Box::pin(async move {
+            let not_resolved = |err| Box::new(NameNotResolved(err)) as Box<_>;
+            let name = name.map_err(|_| {
+                not_resolved(std::io::Error::from(std::io::ErrorKind::InvalidInput))
+            })?;
+            let addrs = tower_service::Service::call(&mut gai, name)
+                .await
+                .map_err(not_resolved)?;
+            Ok(Box::new(addrs) as reqwest::dns::Addrs)
+        })
+    }
+}
+
+/// A host name the system resolver could not look up.
+#[derive(Debug)]
+struct NameNotResolved(std::io::Error);
+
+impl std::fmt::Display for NameNotResolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "de naam kon niet worden opgezocht: {}", self.0)
+    }
+}
+
+impl std::error::Error for NameNotResolved {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
 }
 
 #[cfg(test)]
@@ -800,5 +918,99 @@ mod tests {
                 .header("Idempotency-Key", "k")
                 .is_idempotent()
         );
+    }
+
+    /// A transport failure is told by the types in its chain, whatever the messages say.
+    #[test]
+    fn transport_failures_are_told_by_type_not_by_text() {
+        use std::io::{Error as Io, ErrorKind};
+        #[derive(Debug)]
+        struct Wrapper(Box<dyn std::error::Error + Send + Sync>);
+        impl std::fmt::Display for Wrapper {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("dns error: timed out: certificate: Connection refused")
+            }
+        }
+        impl std::error::Error for Wrapper {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&*self.0)
+            }
+        }
+        let of = |inner: Box<dyn std::error::Error + Send + Sync>| Failure::of(&Wrapper(inner));
+        assert_eq!(
+            of(Box::new(Io::from(ErrorKind::ConnectionRefused))),
+            Failure::Refused
+        );
+        assert_eq!(
+            of(Box::new(Io::from(ErrorKind::TimedOut))),
+            Failure::Timeout
+        );
+        assert_eq!(
+            of(Box::new(NameNotResolved(Io::other("no such host")))),
+            Failure::Dns
+        );
+        let certificate =
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        // tokio-rustls hands rustls's error on inside an `io::Error` (whose `source` skips it).
+        assert_eq!(
+            of(Box::new(Io::new(ErrorKind::InvalidData, certificate))),
+            Failure::Tls { certificate: true }
+        );
+        assert_eq!(
+            of(Box::new(Io::new(
+                ErrorKind::InvalidData,
+                rustls::Error::DecryptError
+            ))),
+            Failure::Tls { certificate: false }
+        );
+        // Words alone decide nothing: the wrapper's message names every failure.
+        assert_eq!(of(Box::new(Io::other("timed out"))), Failure::Other);
+    }
+
+    fn client() -> HttpClient {
+        let config = ClientConfig {
+            deadline: Instant::now() + Duration::from_secs(10),
+            max_body: DEFAULT_MAX_RESPONSE_BYTES,
+            proxy: None,
+        };
+        HttpClient::new(&config, false).unwrap()
+    }
+
+    #[test]
+    fn a_closed_port_is_a_refused_connection() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        // `localhost` goes through the resolver (`Resolver`), the address does not.
+        for host in ["127.0.0.1", "localhost"] {
+            let url = format!("http://{host}:{port}/x");
+            let Err(Error::Problem(problem)) = client().send(&Request::get(&url), &url) else {
+                panic!("a closed port answers")
+            };
+            assert_eq!(problem.exit.code(), 69, "{problem:?}");
+            assert!(problem.detail.contains("geweigerd"), "{problem:?}");
+        }
+    }
+
+    #[test]
+    fn plain_text_to_a_tls_client_is_a_tls_failure() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!(
+            "https://127.0.0.1:{}/x",
+            listener.local_addr().unwrap().port()
+        );
+        let server = std::thread::spawn(move || {
+            use std::io::Write;
+            let (mut stream, _) = listener.accept().unwrap();
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n");
+        });
+        let Err(Error::Problem(problem)) = client().send(&Request::get(&url), &url) else {
+            panic!("plain text passed for TLS")
+        };
+        server.join().unwrap();
+        assert_eq!(problem.exit.code(), 69, "{problem:?}");
+        assert!(problem.detail.contains("TLS-verbinding"), "{problem:?}");
     }
 }

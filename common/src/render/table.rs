@@ -16,6 +16,8 @@
 
 use serde_json::Value;
 
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
 use super::{printable, styled};
 
 /// The narrowest a shrunk table column gets before the list becomes blocks.
@@ -89,7 +91,7 @@ fn document(value: &Value, layout: Layout, indent: usize, out: &mut String) {
         .map_or(usize::MAX, |w| w.saturating_sub(indent) / 2);
     let label_width = rows
         .iter()
-        .map(|(k, _)| k.chars().count())
+        .map(|(k, _)| k.width())
         .filter(|n| *n <= cap)
         .max()
         .unwrap_or(0);
@@ -102,7 +104,7 @@ fn document(value: &Value, layout: Layout, indent: usize, out: &mut String) {
         let hanging = " ".repeat(indent + label_width + 2);
         let first = lines.first().map(String::as_str).unwrap_or("");
         let label_text = styled(&label, "1", layout.color);
-        let (first, rest) = match label_width.checked_sub(label.chars().count()) {
+        let (first, rest) = match label_width.checked_sub(label.width()) {
             Some(short) => (
                 format!("{pad}{label_text}{}{first}", " ".repeat(short + 2)),
                 1,
@@ -207,7 +209,7 @@ fn records(items: &[Value], layout: Layout, indent: usize, out: &mut String) {
             .zip(&widths)
             .map(|(t, w)| {
                 let t = truncated(t, *w);
-                let fill = w - t.chars().count();
+                let fill = w.saturating_sub(t.width());
                 format!("{t}{}", " ".repeat(fill))
             })
             .collect::<Vec<_>>()
@@ -240,8 +242,8 @@ fn fitted_widths(
         .map(|(i, c)| {
             cells
                 .iter()
-                .map(|row| row[i].chars().count())
-                .chain([c.chars().count()])
+                .map(|row| row[i].width())
+                .chain([c.width()])
                 .max()
                 .unwrap_or(0)
         })
@@ -265,14 +267,27 @@ fn fitted_widths(
     Some(widths)
 }
 
-/// `text` cut to `width` characters, the last one `…` if anything was cut.
+/// `text` cut to `width` columns, the last one `…` if anything was cut.
 fn truncated(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    if text.width() <= width {
         return text.to_string();
     }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    let (head, _) = split_at_width(text, width.saturating_sub(1));
+    format!("{head}…")
+}
+
+/// `text` split where its first part is as wide as fits in `width` terminal columns (wide
+/// characters count two, combining ones none, as `unicode-width` measures them); a combining
+/// character stays with its base.
+fn split_at_width(text: &str, width: usize) -> (&str, &str) {
+    let mut used = 0;
+    for (at, c) in text.char_indices() {
+        used += c.width().unwrap_or(0);
+        if used > width {
+            return text.split_at(at);
+        }
+    }
+    (text, "")
 }
 
 /// `text` in lines of at most `width` characters: its own line breaks kept,
@@ -288,9 +303,7 @@ fn wrapped(text: &str, width: Option<usize>) -> Vec<String> {
         let body = &line[indent..];
         // A numbered item (`a. `, `1. `, `2) `) hangs its continuation under its text.
         let hang = match body.split_once(' ') {
-            Some((mark, _)) if mark.chars().count() <= 4 && mark.ends_with(['.', ')']) => {
-                mark.chars().count() + 1
-            }
+            Some((mark, _)) if mark.width() <= 4 && mark.ends_with(['.', ')']) => mark.width() + 1,
             _ => 0,
         };
         let continuation = " ".repeat((indent + hang).min(width / 2));
@@ -299,7 +312,7 @@ fn wrapped(text: &str, width: Option<usize>) -> Vec<String> {
         for word in body.split(' ').filter(|w| !w.is_empty()) {
             if !has_word {
                 current.push_str(word);
-            } else if current.chars().count() + 1 + word.chars().count() <= width {
+            } else if current.width() + 1 + word.width() <= width {
                 current.push(' ');
                 current.push_str(word);
             } else {
@@ -309,9 +322,13 @@ fn wrapped(text: &str, width: Option<usize>) -> Vec<String> {
                 ));
             }
             has_word = true;
-            while current.chars().count() > width {
-                let head: String = current.chars().take(width).collect();
-                let tail: String = current.chars().skip(width).collect();
+            while current.width() > width {
+                let (mut head, mut tail) = split_at_width(&current, width);
+                if head.is_empty() {
+                    // A character wider than the whole line still makes progress.
+                    (head, tail) = current.split_at(tail.chars().next().map_or(0, char::len_utf8));
+                }
+                let (head, tail) = (head.to_string(), tail.to_string());
                 out.push(head);
                 current = format!("{continuation}{tail}");
             }
@@ -353,7 +370,7 @@ mod tests {
              \x20             handelsregister;\n\
              \x20          b. een overzicht.\n"
         );
-        assert!(text.lines().all(|l| l.chars().count() <= 50), "{text}");
+        assert!(text.lines().all(|l| l.width() <= 50), "{text}");
     }
 
     #[test]
@@ -362,7 +379,7 @@ mod tests {
             .map(|i| json!({"id": i, "titel": "x".repeat(200), "omschrijving": "y".repeat(300)}))
             .collect();
         let text = table(&Value::from(rows.clone()), Some(80));
-        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
         assert!(text.contains('…'), "{text}");
         assert!(text.starts_with("id  titel"), "{text}");
         // In a pipe without COLUMNS: nothing cut.
@@ -392,7 +409,7 @@ mod tests {
             text.contains("\n\n  kolom0"),
             "a blank line between records: {text}"
         );
-        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
     }
 
     #[test]
@@ -404,7 +421,7 @@ mod tests {
         );
         let doc = json!({"een.heel.lang.pad.naar.een.waarde.diep.in.het.document": "waarde"});
         let text = table(&doc, Some(40));
-        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+        assert!(text.lines().all(|l| l.width() <= 40), "{text}");
         assert!(text.contains("waarde"), "{text}");
     }
 
@@ -423,5 +440,30 @@ mod tests {
             text,
             "\nleden\n  nummer  1\n  tekst   a\n          b\n\n  nummer  2\n  tekst   c\n"
         );
+    }
+
+    /// Widths are terminal columns: a wide character takes two, a combining one none.
+    #[test]
+    fn widths_count_terminal_columns_not_characters() {
+        // "日本" is 2 characters and 4 columns; "e\u{301}" (é, combining) 2 and 1.
+        let rows = json!([
+            {"naam": "日本", "nr": 1},
+            {"naam": "e\u{301}", "nr": 2},
+            {"naam": "abcd", "nr": 3}
+        ]);
+        let text = table(&rows, None);
+        let columns: Vec<usize> = text
+            .lines()
+            .skip(1)
+            .map(|line| line[..line.rfind(' ').unwrap() + 1].width())
+            .collect();
+        assert_eq!(columns, [6, 6, 6], "{text}");
+        let doc = json!({"naam": "日本語の法律", "x": 1});
+        let cut = table(&json!([doc, doc]), Some(12));
+        assert!(cut.lines().all(|l| l.width() <= 12), "{cut}");
+        let wrapped = table(&json!({"k": "日本語".repeat(20)}), Some(30));
+        assert!(wrapped.lines().all(|l| l.width() <= 30), "{wrapped}");
+        // 27 columns for the value: 13 wide characters a line, 60 in all.
+        assert_eq!(wrapped.lines().count(), 5, "{wrapped}");
     }
 }
