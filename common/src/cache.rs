@@ -148,6 +148,9 @@ pub fn key(request: &Request) -> String {
     sha256_hex(material.as_bytes())
 }
 
+/// The first line of a prepared form names the SHA-256 of the file it was made from.
+const PREPARED_SOURCE: &str = "bron-sha256";
+
 /// Prepared forms of local files (rule CACHE-5): what a tool derives from a file it parses
 /// (regelrecht-cli: a law's YAML as JSON), kept in the same directory and under the same cap as
 /// the answers, so that a later call with the same file skips the slow parse. An entry is named
@@ -170,18 +173,39 @@ impl PreparedForms {
         sha256_hex(format!("prepared\n{}\n{file_sha256}", self.label).as_bytes())
     }
 
-    /// The form kept for the file with this digest, verified as every entry is (CACHE-2).
-    pub fn get(&self, file_sha256: &str) -> Option<Vec<u8>> {
-        Store::existing(&self.settings)
-            .get(&self.key(file_sha256), self.settings.max_bytes)
+    /// The form kept for the file with this digest, verified as every entry is (CACHE-2) and
+    /// against the digest of the file it was made from, which it names in its first line. A
+    /// directory or entry that is not the user's own or that others can write is not read: `Err`
+    /// says why, for a warning (CACHE-6).
+    pub fn get(&self, file_sha256: &str) -> Result<Option<Vec<u8>>, String> {
+        match std::fs::symlink_metadata(&self.settings.dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            _ => {}
+        }
+        crate::trust::check_dir(&self.settings.dir).map_err(|why| {
+            format!("voorbereide vormen in de cache niet gebruikt ({why}); verder zonder")
+        })?;
+        let Some(entry) = Store::existing(&self.settings)
+            .get(&self.key(file_sha256), self.settings.max_bytes)?
             .filter(|entry| entry.status == 200)
-            .map(|entry| entry.body)
+        else {
+            return Ok(None);
+        };
+        let mut body = entry.body;
+        let first = format!("{PREPARED_SOURCE} {file_sha256}\n");
+        if !body.starts_with(first.as_bytes()) {
+            return Ok(None);
+        }
+        body.drain(..first.len());
+        Ok(Some(body))
     }
 
     /// Keep `form` for the file with this digest; why it could not be, for a warning.
     pub fn put(&self, file_sha256: &str, form: &[u8]) -> Result<(), String> {
+        let mut body = format!("{PREPARED_SOURCE} {file_sha256}\n").into_bytes();
+        body.extend_from_slice(form);
         let stored = Store::open(&self.settings).and_then(|store| {
-            match store.put(&self.key(file_sha256), 200, form)? {
+            match store.put(&self.key(file_sha256), 200, &body)? {
                 Some(pending) => pending.commit(),
                 None => Ok(()),
             }

@@ -355,7 +355,17 @@ impl<'a> Context<'a> {
         };
         let max_body = self.client_config()?.max_body;
         let key = crate::cache::key(request);
-        if let Some(entry) = store.get(&key, max_body)
+        let entry = match store.get(&key, max_body) {
+            Ok(entry) => entry,
+            Err(warning) => {
+                // An entry someone else could have written (CACHE-6): neither read nor replaced.
+                self.printer.warn(&warning);
+                let response = self.send(request)?;
+                self.mark_cache(crate::cache::Use::Off);
+                return Ok(response);
+            }
+        };
+        if let Some(entry) = entry
             && (200..300).contains(&entry.status)
         {
             let response = Response::stored(request.url.clone(), entry.status, entry.body);

@@ -40,6 +40,7 @@ pub mod spinner;
 pub mod suggest;
 pub mod tool;
 pub mod trace;
+pub mod trust;
 pub mod usage;
 pub mod validate;
 

@@ -1,6 +1,8 @@
 //! The cache's files (rule CACHE-2): one entry per request, written to a temporary file and
 //! renamed into place, verified against its digest on every read, evicted least recently used
-//! first; nothing else in the directory is ever touched.
+//! first; nothing else in the directory is ever touched. The directory and every entry are
+//! used only when they belong to the user and nobody else can write them ([`crate::trust`],
+//! CACHE-6).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -40,12 +42,11 @@ pub struct Store {
 }
 
 impl Store {
-    /// Open (create if needed) the directory of `settings`.
+    /// Open (create if needed, 0700) the directory of `settings`; one that is not the user's
+    /// own, or that others can write, is refused (CACHE-6).
     pub fn open(settings: &Settings) -> io::Result<Self> {
         create_private_dir(&settings.dir)?;
-        if !fs::metadata(&settings.dir)?.is_dir() {
-            return Err(io::Error::other("geen map"));
-        }
+        crate::trust::check_dir(&settings.dir).map_err(io::Error::other)?;
         Ok(Self::existing(settings))
     }
 
@@ -67,33 +68,21 @@ impl Store {
     }
 
     /// The entry of `key` if it is whole and its body at most `max_body` bytes; a damaged entry
-    /// is deleted. A hit refreshes the entry's mtime, the clock of the LRU eviction.
-    pub fn get(&self, key: &str, max_body: u64) -> Option<Entry> {
+    /// is deleted. A hit refreshes the entry's mtime, the clock of the LRU eviction. An entry
+    /// that is not the user's own or that others can write is not read: `Err` says why, for a
+    /// warning, and the caller goes on without the cache (CACHE-6).
+    pub fn get(&self, key: &str, max_body: u64) -> Result<Option<Entry>, String> {
         let path = self.entry_path(key);
-        let (mut file, metadata) = open_regular(&path)?;
-        let limit = max_body.saturating_add(HEADER_MAX as u64);
-        let len = metadata.len();
-        let entry = if len > limit {
-            None
-        } else {
-            let mut bytes = Vec::with_capacity(len as usize);
-            (&mut file)
-                .take(limit + 1)
-                .read_to_end(&mut bytes)
-                .ok()
-                .and_then(|_| parse_entry(key, bytes))
-                .filter(|entry| entry.body.len() as u64 <= max_body)
+        let Some((file, metadata)) = open_regular(&path) else {
+            return Ok(None);
         };
-        match entry {
-            Some(entry) => {
-                let _ = file.set_modified(SystemTime::now());
-                Some(entry)
-            }
-            None => {
-                let _ = fs::remove_file(&path);
-                None
-            }
-        }
+        crate::trust::check_file(&metadata).map_err(|why| {
+            format!(
+                "cachebestand {} niet gebruikt: {why}; verder zonder cache",
+                path.display()
+            )
+        })?;
+        Ok(read_entry(key, &path, file, &metadata, max_body))
     }
 
     /// Write the entry of `key` to a temporary file; [`Pending::commit`] puts it in place. `None`
@@ -210,6 +199,40 @@ impl Store {
                 total -= len;
             }
             surplus = surplus.saturating_sub(1);
+        }
+    }
+}
+
+/// The entry in the open `file` at `path` if it is whole; a damaged one is deleted, a sound one
+/// gets a fresh mtime.
+fn read_entry(
+    key: &str,
+    path: &Path,
+    mut file: File,
+    metadata: &fs::Metadata,
+    max_body: u64,
+) -> Option<Entry> {
+    let limit = max_body.saturating_add(HEADER_MAX as u64);
+    let len = metadata.len();
+    let entry = if len > limit {
+        None
+    } else {
+        let mut bytes = Vec::with_capacity(len as usize);
+        (&mut file)
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .ok()
+            .and_then(|_| parse_entry(key, bytes))
+            .filter(|entry| entry.body.len() as u64 <= max_body)
+    };
+    match entry {
+        Some(entry) => {
+            let _ = file.set_modified(SystemTime::now());
+            Some(entry)
+        }
+        None => {
+            let _ = fs::remove_file(path);
+            None
         }
     }
 }
@@ -371,14 +394,14 @@ mod tests {
     fn an_entry_comes_back_whole_with_its_digest() {
         let dir = tempfile::tempdir().unwrap();
         let s = store(dir.path(), 1 << 20);
-        assert!(s.get(&k(1), 1 << 20).is_none());
+        assert!(s.get(&k(1), 1 << 20).unwrap().is_none());
         put(&s, &k(1), b"<toestand/>");
-        let entry = s.get(&k(1), 1 << 20).expect("hit");
+        let entry = s.get(&k(1), 1 << 20).unwrap().expect("hit");
         assert_eq!(entry.body, b"<toestand/>");
         assert_eq!(entry.status, 200);
         assert_eq!(entry.sha256, sha256_hex(b"<toestand/>"));
         // A body above the response cap is not served (and was not stored for it).
-        assert!(s.get(&k(1), 4).is_none());
+        assert!(s.get(&k(1), 4).unwrap().is_none());
     }
 
     #[cfg(unix)]
@@ -409,13 +432,13 @@ mod tests {
             let mut bytes = fs::read(&path).unwrap();
             damage(&mut bytes);
             fs::write(&path, bytes).unwrap();
-            assert!(s.get(&k(1), 1 << 20).is_none());
+            assert!(s.get(&k(1), 1 << 20).unwrap().is_none());
             assert!(!path.exists(), "a damaged entry is removed");
         }
         // An entry moved to another key's name does not answer for that key.
         put(&s, &k(1), b"een");
         fs::rename(s.entry_path(&k(1)), s.entry_path(&k(2))).unwrap();
-        assert!(s.get(&k(2), 1 << 20).is_none());
+        assert!(s.get(&k(2), 1 << 20).unwrap().is_none());
     }
 
     #[test]
@@ -437,7 +460,10 @@ mod tests {
                 let (s, bodies) = (&s, &bodies);
                 scope.spawn(move || {
                     for _ in 0..40 {
-                        let entry = s.get(&k(1), 1 << 24).expect("always a whole entry");
+                        let entry = s
+                            .get(&k(1), 1 << 24)
+                            .unwrap()
+                            .expect("always a whole entry");
                         assert!(bodies.contains(&entry.body));
                     }
                 });
@@ -451,7 +477,7 @@ mod tests {
         let s = store(dir.path(), 1 << 20);
         drop(s.put(&k(1), 200, b"body").unwrap());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
-        assert!(s.get(&k(1), 1 << 20).is_none());
+        assert!(s.get(&k(1), 1 << 20).unwrap().is_none());
     }
 
     #[test]
@@ -472,7 +498,7 @@ mod tests {
                 .unwrap();
         }
         // A hit makes entry 2 the most recently used.
-        assert!(s.get(&k(2), 1 << 20).is_some());
+        assert!(s.get(&k(2), 1 << 20).unwrap().is_some());
         put(&s, &k(3), &body);
         assert!(s.entry_path(&k(2)).exists(), "recently read");
         assert!(s.entry_path(&k(3)).exists(), "just written");

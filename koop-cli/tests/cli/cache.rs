@@ -365,3 +365,98 @@ fn geen_cache_is_shown_only_where_a_command_caches() {
         assert!(env.contains(&name), "{name} declared (CONF-2)");
     }
 }
+
+/// A sound entry whose law text says something else: "eenmaal per vier jaar" becomes "nooit".
+/// Its header is recomputed, so only where it lies, not what it says, can give it away.
+fn forge(entry: &Path) {
+    test_support::cli::forge_cache_entry(entry, |body| {
+        assert!(body.contains("eenmaal per vier jaar"));
+        body.replace("eenmaal per vier jaar", "nooit")
+    });
+}
+
+/// CACHE-6 (OpenSSH's StrictModes): an entry in a directory that group or others can write, or
+/// an entry that they can write, is neither served nor replaced: one warning, then the repository
+/// is asked. The forged entry is served only where it would be the user's own (the control).
+#[cfg(unix)]
+#[test]
+fn an_entry_others_could_have_written_is_not_served() {
+    use std::os::unix::fs::PermissionsExt;
+    let chmod = |p: &Path, mode: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    let [entry] = sandbox.cache_entries().try_into().unwrap();
+    forge(&entry);
+    let dir = sandbox.cache_dir();
+    for (what, dir_mode, file_mode) in [
+        ("map schrijfbaar voor de groep", 0o770, 0o600),
+        ("map schrijfbaar voor iedereen", 0o703, 0o600),
+        ("bestand schrijfbaar voor de groep", 0o700, 0o620),
+        ("bestand schrijfbaar voor iedereen", 0o755, 0o646),
+    ] {
+        chmod(&dir, dir_mode);
+        chmod(&entry, file_mode);
+        let out = run(sandbox.cmd(&fake), ARTIKEL.iter().chain(&["--provenance"]));
+        let envelope = out.json_after_warnings();
+        assert_eq!(envelope["provenance"]["cache"], "uit", "{what}");
+        assert!(!envelope["data"].to_string().contains("nooit"), "{what}");
+        assert!(out.stderr.contains("chmod go-w"), "{what}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{what}: said once");
+        assert!(
+            String::from_utf8(std::fs::read(&entry).unwrap())
+                .unwrap()
+                .contains("nooit"),
+            "{what}: left as it is, not replaced"
+        );
+    }
+    chmod(&dir, 0o700);
+    chmod(&entry, 0o600);
+    let served = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(served["provenance"]["cache"], "hit", "the control");
+    assert!(served["data"].to_string().contains("nooit"));
+}
+
+/// CACHE-6: an entry that is a symbolic link (to a forged entry the user can read) is never
+/// followed; the answer is fetched and a real entry takes the link's place.
+#[cfg(unix)]
+#[test]
+fn an_entry_that_is_a_link_is_not_followed() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    let [entry] = sandbox.cache_entries().try_into().unwrap();
+    let elsewhere = sandbox.path().join("elders.cache");
+    std::fs::rename(&entry, &elsewhere).unwrap();
+    forge(&elsewhere);
+    std::os::unix::fs::symlink(&elsewhere, &entry).unwrap();
+    let again = envelope(&sandbox, &fake, &ARTIKEL);
+    assert_eq!(again["provenance"]["cache"], "miss");
+    assert!(!again["data"].to_string().contains("nooit"));
+    assert!(!entry.symlink_metadata().unwrap().file_type().is_symlink());
+}
+
+/// CACHE-6: an entry of another user is not served (only root can plant one in a private
+/// directory; run as root, as CI does, the test makes one; otherwise it says it skips).
+#[cfg(unix)]
+#[test]
+fn an_entry_of_another_user_is_not_served() {
+    use std::os::unix::fs::MetadataExt;
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    run(sandbox.cmd(&fake), ARTIKEL).json();
+    let [entry] = sandbox.cache_entries().try_into().unwrap();
+    forge(&entry);
+    if std::os::unix::fs::chown(&entry, Some(65534), Some(65534)).is_err() {
+        eprintln!("OVERGESLAGEN: alleen root kan een bestand van een andere gebruiker maken");
+        return;
+    }
+    assert_eq!(entry.metadata().unwrap().uid(), 65534);
+    let out = run(sandbox.cmd(&fake), ARTIKEL.iter().chain(&["--provenance"]));
+    let envelope = out.json_after_warnings();
+    assert_eq!(envelope["provenance"]["cache"], "uit");
+    assert!(!envelope["data"].to_string().contains("nooit"));
+    assert!(out.stderr.contains("andere gebruiker"), "{}", out.stderr);
+}

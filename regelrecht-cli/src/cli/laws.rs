@@ -6,6 +6,7 @@
 //! header scanned until an evaluation reaches it, so only commands that need laws pay.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::NaiveDate;
 use common::cache::PreparedForms;
@@ -76,6 +77,7 @@ impl CorpusArgs {
             corpus.set_prepared(Prepared(std::sync::Arc::new(PreparedLaws {
                 forms,
                 printer: ctx.printer,
+                untrusted: AtomicBool::new(false),
             })));
         }
         for dir in env_dirs(ctx) {
@@ -112,18 +114,34 @@ impl CorpusArgs {
 const PREPARED_LABEL: &str = concat!("regelrecht-wet-json 1 ", env!("CARGO_PKG_VERSION"));
 
 /// The cache as the engine's store of prepared laws ([`regelrecht_engine::prepared`]): a law
-/// file read before is read from its JSON, not parsed from its YAML again.
+/// file read before is read from its JSON, not parsed from its YAML again. A cache that is not
+/// the user's own (CACHE-6) is named in one warning and then neither read nor written.
 struct PreparedLaws {
     forms: PreparedForms,
     printer: Printer,
+    untrusted: AtomicBool,
 }
 
 impl PreparedStore for PreparedLaws {
     fn get(&self, text_sha256: &str) -> Option<String> {
-        String::from_utf8(self.forms.get(text_sha256)?).ok()
+        if self.untrusted.load(Ordering::Relaxed) {
+            return None;
+        }
+        match self.forms.get(text_sha256) {
+            Ok(form) => String::from_utf8(form?).ok(),
+            Err(warning) => {
+                if !self.untrusted.swap(true, Ordering::Relaxed) {
+                    self.printer.warn(&warning);
+                }
+                None
+            }
+        }
     }
 
     fn put(&self, text_sha256: &str, json: &str) {
+        if self.untrusted.load(Ordering::Relaxed) {
+            return;
+        }
         if let Err(warning) = self.forms.put(text_sha256, json.as_bytes()) {
             self.printer.warn(&warning);
         }

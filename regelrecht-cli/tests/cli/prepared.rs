@@ -6,6 +6,8 @@
 use std::os::unix::fs::MetadataExt;
 use std::time::{Duration, SystemTime};
 
+use test_support::cli::forge_cache_entry as forge;
+
 use crate::support::{BAL, Sandbox, evalueer_kleine_wet, run};
 
 const LAW: &str = "$id: kleine_wet\nname: Kleine wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Het bedrag is tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n        factor: 1.50\n      execution:\n        output:\n          - name: bedrag_eurocent\n            type: amount\n        actions:\n          - output: bedrag_eurocent\n            value:\n              operation: MULTIPLY\n              values: [$bedrag, $factor]\n";
@@ -158,4 +160,63 @@ fn an_unusable_cache_is_a_warning_and_the_answer_stands() {
         answer.stderr
     );
     assert!(answer.stderr.contains("cache"), "{}", answer.stderr);
+}
+
+/// A form that makes the factor 3 (1000 × 3 = 3000 instead of 1500).
+fn tripled(body: &str) -> String {
+    assert!(body.contains("\"factor\":1.5}"), "{body}");
+    body.replace("\"factor\":1.5}", "\"factor\":3}")
+}
+
+/// CACHE-6: an edited prepared form in a directory that group or others can write, or one they
+/// can write themselves, is not used: one warning, the law is parsed from its YAML, and the form
+/// is left as it is. In the user's own private directory (the control) the same form is read.
+#[test]
+fn a_prepared_form_others_could_have_written_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let chmod = |p: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    let sandbox = sandbox_with_law();
+    evalueer(&sandbox, &[]).json();
+    let [form] = sandbox.cache_entries().try_into().unwrap();
+    forge(&form, tripled);
+    let dir = sandbox.cache_dir();
+    for (dir_mode, file_mode) in [(0o775, 0o600), (0o700, 0o606)] {
+        chmod(&dir, dir_mode);
+        chmod(&form, file_mode);
+        let out = evalueer(&sandbox, &[]);
+        let answer = out.json_after_warnings();
+        assert_eq!(
+            answer["uitvoer"]["bedrag_eurocent"], 1500,
+            "{dir_mode:o} {file_mode:o}"
+        );
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains("chmod go-w"), "{}", out.stderr);
+        let kept = std::fs::read_to_string(&form).unwrap();
+        assert!(kept.contains("\"factor\":3"), "not replaced");
+    }
+    chmod(&dir, 0o700);
+    chmod(&form, 0o600);
+    let control = evalueer(&sandbox, &[]).json();
+    assert_eq!(control["uitvoer"]["bedrag_eurocent"], 3000, "the control");
+}
+
+/// CACHE-5: a prepared form names the SHA-256 of the law file it was made from, and is used only
+/// for that file: one that names another file's digest is parsed from the YAML again.
+#[test]
+fn a_prepared_form_is_checked_against_its_source_files_digest() {
+    let sandbox = sandbox_with_law();
+    evalueer(&sandbox, &[]).json();
+    let [form] = sandbox.cache_entries().try_into().unwrap();
+    let law_sha = test_support::cli::sha256_hex(LAW.as_bytes());
+    let body = std::fs::read_to_string(&form).unwrap();
+    assert!(
+        body.contains(&format!("\n\nbron-sha256 {law_sha}\n")),
+        "{body}"
+    );
+    let other = test_support::cli::sha256_hex(b"een andere wet");
+    forge(&form, |body| tripled(body).replace(&law_sha, &other));
+    let answer = evalueer(&sandbox, &[]).json();
+    assert_eq!(answer["uitvoer"]["bedrag_eurocent"], 1500);
 }

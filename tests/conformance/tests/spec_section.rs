@@ -21,6 +21,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-3", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-4", "koop-cli/tests/cli/cache.rs"),
+    ("CACHE-6", "koop-cli/tests/cli/cache.rs"),
 ];
 
 fn catalogue() -> Vec<Value> {

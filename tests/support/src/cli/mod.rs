@@ -35,7 +35,7 @@ pub use canary::{
 pub use family::family_dir;
 pub use json::{argv_of, canonical, compact_document, full_entry_words, keys, sha256_hex};
 pub use run::{Run, discovery, run};
-pub use sandbox::{Sandbox, cache_entries};
+pub use sandbox::{Sandbox, cache_entries, forge_cache_entry};
 pub use schema::{assert_valid, assert_valid_against, schema};
 pub use shared_args::{check_kvk_nummer, check_peildatum};
 

@@ -12,6 +12,23 @@ use tempfile::TempDir;
 
 use super::{Run, read_audit, run};
 
+/// Rewrite the body of the cache entry at `entry` with `edit` and recompute its header (length
+/// and SHA-256), so the entry is sound as a cache entry: a planted entry, as someone who can write
+/// the directory could make one.
+pub fn forge_cache_entry(entry: &Path, edit: impl Fn(&str) -> String) {
+    let bytes = std::fs::read(entry).expect("cache entry");
+    let end = bytes
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .expect("a header");
+    let header = std::str::from_utf8(&bytes[..end]).expect("UTF-8 header");
+    let body = edit(std::str::from_utf8(&bytes[end + 2..]).expect("UTF-8 body"));
+    let mut lines: Vec<String> = header.lines().map(str::to_string).collect();
+    lines[3] = format!("length {}", body.len());
+    lines[4] = format!("sha256 {}", super::sha256_hex(body.as_bytes()));
+    std::fs::write(entry, format!("{}\n\n{body}", lines.join("\n"))).expect("written");
+}
+
 /// The entry files (`*.cache`) of the cache directory `dir`; none when it does not exist.
 pub fn cache_entries(dir: &Path) -> Vec<PathBuf> {
     match std::fs::read_dir(dir) {
