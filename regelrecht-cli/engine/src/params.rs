@@ -176,16 +176,30 @@ pub fn parse_text(name: &str, field_type: FieldType, text: &str) -> Result<Value
     }
 }
 
-/// Checks a JSON value against the declared type.
+/// Checks a JSON value against the declared type ([`check_value`]).
 pub fn check_json(
     name: &str,
     field_type: FieldType,
     json: &serde_json::Value,
 ) -> Result<Value, ParamError> {
     let value = from_json(name, field_type, json)?;
+    check_value(name, field_type, value, || json.to_string())
+}
+
+/// Checks a typed value (from JSON, or a scenario step) against the declared type: the one
+/// typing rule of every command. A value keeps its own type; a declared type refuses what
+/// does not fit it, except that a number where text is declared stays that number, as the
+/// reference engine and RegelRecht's BDD language have it (`bdd/grammar.yaml` `value_typing`:
+/// the content decides). `given` shows the value in an error.
+pub fn check_value(
+    name: &str,
+    field_type: FieldType,
+    value: Value,
+    given: impl FnOnce() -> String,
+) -> Result<Value, ParamError> {
     let fits = match (&value, field_type) {
         (Value::Null, _) => true,
-        (Value::String(_), FieldType::String) => true,
+        (Value::String(_) | Value::Number(_), FieldType::String) => true,
         (Value::String(s), FieldType::Date) => parse_iso_date(s).is_some(),
         (Value::Number(_), FieldType::Number) => true,
         (Value::Number(n), FieldType::Amount) => n.fract().is_zero(),
@@ -202,8 +216,36 @@ pub fn check_json(
             FieldType::Date => "verwacht een datum JJJJ-MM-DD".to_string(),
             other => format!("verwacht {}, kreeg {}", other.as_str(), value.type_name()),
         };
-        Err(error(name, field_type, json.to_string(), problem))
+        Err(error(name, field_type, given(), problem))
     }
+}
+
+/// The errors of typed `values` against what `law` declares: each declared parameter's type
+/// ([`check_value`]) and bounds, as [`typed_params`] checks them (for values that come typed,
+/// as a scenario's do).
+pub fn check_values(law: &Law, values: &BTreeMap<String, Value>) -> Vec<ParamError> {
+    let fields = declared_fields(law);
+    let mut errors = Vec::new();
+    for (name, value) in values {
+        let Some(field) = fields.get(name) else {
+            continue;
+        };
+        match check_value(name, field.field_type, value.clone(), || value.to_string()) {
+            Ok(value) => errors.extend(bound_violation(field, &value)),
+            Err(e) => errors.push(e),
+        }
+    }
+    errors
+}
+
+/// Every parameter and input `law` declares, by name (collected once per law).
+fn declared_fields(law: &Law) -> &BTreeMap<String, Field> {
+    law.declared.get_or_init(|| {
+        declarations(law)
+            .into_iter()
+            .map(|f| (f.name.clone(), f.clone()))
+            .collect()
+    })
 }
 
 /// Builds typed parameters from a JSON object (`--param-json`) and `NAAM=WAARDE` texts
@@ -213,12 +255,7 @@ pub fn typed_params(
     json: Option<&serde_json::Map<String, serde_json::Value>>,
     texts: &[(String, String)],
 ) -> Result<TypedParams, Vec<ParamError>> {
-    let fields = law.declared.get_or_init(|| {
-        declarations(law)
-            .into_iter()
-            .map(|f| (f.name.clone(), f.clone()))
-            .collect()
-    });
+    let fields = declared_fields(law);
     let declared_type = |name: &str| fields.get(name).map(|f| f.field_type);
     let mut out = TypedParams::default();
     let mut errors = Vec::new();
@@ -388,7 +425,12 @@ mod tests {
     #[test]
     fn json_values_are_checked() {
         let j = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
-        assert!(check_json("x", FieldType::String, &j("42")).is_err());
+        // A number where text is declared stays that number (the one typing rule).
+        assert_eq!(
+            check_json("x", FieldType::String, &j("42")).unwrap(),
+            Value::int(42)
+        );
+        assert!(check_json("x", FieldType::String, &j("true")).is_err());
         assert!(check_json("x", FieldType::Number, &j("\"42\"")).is_err());
         assert!(check_json("x", FieldType::Boolean, &j("1")).is_err());
         assert_eq!(

@@ -446,3 +446,81 @@ fn a_misspelled_param_is_65_with_the_name_meant_and_an_unrelated_one_a_warning()
         outcome.stderr
     );
 }
+
+/// A law comparing a `type: string` parameter with 42 and with "42", and a number parameter.
+const TYPING_LAW: &str = "$id: typering\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Typering.\n    machine_readable:\n      execution:\n        parameters:\n          - name: waarde\n            type: string\n          - name: grens\n            type: number\n        output:\n          - name: is_getal\n            type: boolean\n          - name: is_tekst\n            type: boolean\n        actions:\n          - output: is_getal\n            value:\n              operation: EQUALS\n              subject: $waarde\n              value: 42\n          - output: is_tekst\n            value:\n              operation: EQUALS\n              subject: $waarde\n              value: '42'\n";
+
+#[test]
+fn one_typing_rule_for_typed_values_in_evalueer_batch_and_scenario() {
+    let sandbox = Sandbox::new();
+    sandbox.write("typ/typering.yaml", TYPING_LAW);
+    let dir = sandbox.path().join("typ").display().to_string();
+    let base = [
+        "evalueer",
+        "typering",
+        "--uitvoer",
+        "is_getal",
+        "--uitvoer",
+        "is_tekst",
+        "--peildatum",
+        "2025-06-01",
+        "--corpus",
+        &dir,
+    ];
+    // A JSON number for a `type: string` parameter stays that number, in every command.
+    let number = sandbox
+        .write("getal.json", r#"{"waarde": 42}"#)
+        .display()
+        .to_string();
+    let mut args = base.to_vec();
+    args.extend(["--param-json", &number]);
+    let done = run(sandbox.cmd(), &args);
+    let v = done.json_after_warnings();
+    assert_eq!(v["uitvoer"], json!({"is_getal": true, "is_tekst": false}));
+    assert!(
+        done.stderr.contains("'waarde'") && done.stderr.contains("als getal doorgegeven"),
+        "{}",
+        done.stderr
+    );
+    let cases = sandbox
+        .write("cases.jsonl", "{\"id\": 1, \"params\": {\"waarde\": 42}}\n{\"id\": 2, \"params\": {\"waarde\": \"42\"}}\n{\"id\": 3, \"params\": {\"grens\": \"veel\"}}\n")
+        .display()
+        .to_string();
+    let mut args = base.to_vec();
+    args.extend(["--batch", &cases]);
+    let out = run(sandbox.cmd(), &args);
+    let lines: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["resultaat"]["uitvoer"],
+        json!({"is_getal": true, "is_tekst": false})
+    );
+    assert_eq!(
+        lines[1]["resultaat"]["uitvoer"],
+        json!({"is_getal": false, "is_tekst": true})
+    );
+    assert_eq!(lines[2]["fout"]["code"], "ONGELDIGE_INVOER", "{}", lines[2]);
+    let feature = sandbox.write(
+        "typering.feature",
+        "@tier:core\nFeature: typering\n  Background:\n    Given the calculation date is \"2025-06-01\"\n  Scenario: getal\n    Given parameter \"waarde\" is 42\n    When I evaluate outputs \"is_getal, is_tekst\" of \"typering\"\n    Then the execution succeeds\n    Then output \"is_getal\" is true\n    Then output \"is_tekst\" is false\n  Scenario: tekst waar een getal hoort\n    Given parameter \"grens\" is \"veel\"\n    When I evaluate outputs \"is_getal\" of \"typering\"\n    Then the execution fails\n",
+    );
+    let out = run(
+        sandbox.cmd(),
+        ["scenario", &feature.display().to_string(), "--corpus", &dir],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // The misfit a scenario's step gives is refused as evalueer refuses it.
+    let text = sandbox
+        .write("tekst.json", r#"{"grens": "veel"}"#)
+        .display()
+        .to_string();
+    let mut args = base.to_vec();
+    args.extend(["--param-json", &text]);
+    assert_eq!(
+        run(sandbox.cmd(), &args).error(65)["code"],
+        "ONGELDIGE_INVOER"
+    );
+}

@@ -347,7 +347,18 @@ impl<'c> World<'c> {
             engine = engine.data(&self.data);
         }
         self.requested = outputs;
-        self.result = Some(engine.evaluate(&request));
+        // The parameters are checked against the law's declarations as `evalueer` checks
+        // them (one typing rule for every command); a misfit fails the execution.
+        let misfits = match self.corpus.select(law, date).map(|f| f.law()) {
+            Ok(Ok(declared)) => crate::params::check_values(declared, &request.params),
+            _ => Vec::new(),
+        };
+        self.result = Some(if misfits.is_empty() {
+            engine.evaluate(&request)
+        } else {
+            let problems: Vec<String> = misfits.iter().map(ToString::to_string).collect();
+            Err(EvalError::invalid(problems.join("; ")))
+        });
         Ok(())
     }
 

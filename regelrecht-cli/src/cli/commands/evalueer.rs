@@ -16,7 +16,7 @@ use common::{
 use regelrecht_engine::eval::stages::{StageStatus, StagedEvaluation};
 use regelrecht_engine::params::typed_params;
 use regelrecht_engine::{
-    Corpus, Engine, Evaluation, FieldType, Law, ParamError, Request, TraceNode, TypedParams,
+    Corpus, Engine, Evaluation, FieldType, Law, Request, TraceNode, TypedParams,
     UntranslatableMode, Value as EngineValue,
 };
 use serde_json::{Map, Value, json};
@@ -527,46 +527,33 @@ fn procedure_json(staged: &StagedEvaluation) -> Value {
     })
 }
 
-/// Parameters typed by the law's declarations. As in the reference engine, a JSON number
-/// given for a `string` parameter (an identifier such as a BSN written as a number) is
-/// accepted as given, with a warning (returned); every other mismatch is exit 65.
+/// Parameters typed by the law's declarations, by the one typing rule of every command
+/// ([`regelrecht_engine::params::check_value`]): a JSON number given for a `string` parameter
+/// (an identifier such as a BSN written as a number) stays that number, as in the reference
+/// engine and a scenario, with a warning (returned); every other mismatch is exit 65.
 pub fn typed(
     law: &Law,
     json: Option<Map<String, Value>>,
     texts: &[(String, String)],
 ) -> Result<(TypedParams, Vec<String>)> {
-    let errors = match typed_params(law, json.as_ref(), texts) {
-        Ok(typed) => return Ok((typed, Vec::new())),
-        Err(errors) => errors,
-    };
-    let Some(mut json) = json else {
-        return Err(problems::param_errors(&errors));
-    };
-    let tolerated = |e: &ParamError| {
-        e.expected == FieldType::String
-            && json.get(&e.name).is_some_and(Value::is_number)
-            && !texts.iter().any(|(name, _)| *name == e.name)
-    };
-    if !errors.iter().all(tolerated) {
-        let refused: Vec<ParamError> = errors.into_iter().filter(|e| !tolerated(e)).collect();
-        return Err(problems::param_errors(&refused));
-    }
-    let given: Vec<(String, Value)> = errors
+    let typed = typed_params(law, json.as_ref(), texts).map_err(|e| problems::param_errors(&e))?;
+    let declared = regelrecht_engine::params::declarations(law);
+    let warnings = json
         .iter()
-        .filter_map(|e| json.remove(&e.name).map(|v| (e.name.clone(), v)))
+        .flatten()
+        .filter(|(name, value)| {
+            value.is_number()
+                && !texts.iter().any(|(given, _)| given == *name)
+                && declared
+                    .iter()
+                    .any(|f| f.name == **name && f.field_type == FieldType::String)
+        })
+        .map(|(name, value)| {
+            format!(
+                "parameter '{name}' is een tekst volgens de wet maar is gegeven als getal ({value}); als getal doorgegeven"
+            )
+        })
         .collect();
-    let mut typed =
-        typed_params(law, Some(&json), texts).map_err(|e| problems::param_errors(&e))?;
-    let mut warnings = Vec::new();
-    for (name, value) in given {
-        warnings.push(format!(
-            "parameter '{name}' is een tekst volgens de wet maar is gegeven als getal ({value}); ongewijzigd doorgegeven"
-        ));
-        // The number's own digits, as text: exact whatever its size.
-        typed
-            .values
-            .insert(name, EngineValue::String(value.to_string()));
-    }
     Ok((typed, warnings))
 }
 
