@@ -217,7 +217,8 @@ impl GlobalArgs {
 /// none caches, positionals listed
 /// in usage order (rule DISC-20).
 pub fn command<C: Commands>(info: &ToolInfo) -> clap::Command {
-    let cmd = parser::<C>(info, None).after_help(crate::help::exit_code_table(info.name));
+    let mutates = C::SPECS.iter().any(CommandSpec::is_mutating);
+    let cmd = parser::<C>(info, None).after_help(crate::help::exit_code_table(info.name, mutates));
     let mut cmd = in_dutch(cmd);
     cmd.build();
     crate::help::dress(&mut cmd, C::SPECS, info.cached);

@@ -49,10 +49,16 @@ pub fn cache_command(info: &crate::tool::ToolInfo) -> Option<Command> {
     })
 }
 
-/// The exit-code table as the root help shows it.
-pub fn exit_code_table(tool: &str) -> String {
+/// The exit-code table as the root help shows it. A tool none of whose commands mutates leaves
+/// out the two codes that only a mutation gives (80, 81), which would name a `--confirm` its
+/// help does not show.
+pub fn exit_code_table(tool: &str, mutates: bool) -> String {
     let mut text = String::from("Afsluitcodes:\n");
-    for status in ExitStatus::ALL {
+    let only_mutations = [ExitStatus::ConfirmationRequired, ExitStatus::PlanStale];
+    for status in ExitStatus::ALL
+        .into_iter()
+        .filter(|s| mutates || !only_mutations.contains(s))
+    {
         text.push_str(&format!(
             "  {:>3}  {:<21}  {}\n",
             status.code(),

@@ -366,8 +366,13 @@ impl Response {
         let status = self.status;
         let retry_after = self.retry_after();
         let err = match status {
-            429 => Problem::temporary(detail, Some(retry_after.unwrap_or(1)))
-                .with_hint("te veel verzoeken; wacht retry_after seconden"),
+            429 => {
+                let wait = retry_after.unwrap_or(1);
+                Problem::temporary(detail, Some(wait)).with_hint(format!(
+                    "te veel verzoeken; wacht {wait} {} en probeer het opnieuw",
+                    if wait == 1 { "seconde" } else { "seconden" }
+                ))
+            }
             503 if retry_after.is_some() => Problem::temporary(detail, retry_after),
             400 | 422 => Problem::new(
                 crate::ExitStatus::DataErr,

@@ -197,7 +197,7 @@ fn http_failures_of_the_search_service_map_to_the_profile() {
                 assert_eq!(error["retry_after"], 60, "EXIT-7");
                 assert_eq!(
                     error["hint"],
-                    "te veel verzoeken; wacht retry_after seconden"
+                    "te veel verzoeken; wacht 60 seconden en probeer het opnieuw"
                 );
             }
             503 if exit == 75 => assert_eq!(error["retry_after"], 30),

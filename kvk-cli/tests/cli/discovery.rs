@@ -317,3 +317,15 @@ fn conv_1_version_matches_discovery() {
         format!("kvk-cli {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+/// DISC-20: kvk-cli only reads, so no help of it names `--confirm`, not even in the exit-code
+/// table (80 and 81 are codes only a mutation gives); discovery keeps the whole table (DISC-5).
+#[test]
+fn disc_20_a_read_only_tool_never_shows_confirm() {
+    let sandbox = Sandbox::new();
+    for args in [&["--help"][..], &["zoek", "--help"]] {
+        let text = run(sandbox.bare(), args).stdout;
+        assert!(text.contains("Gebruik"), "{args:?}: {text}");
+        assert!(!text.contains("confirm"), "{args:?}: {text}");
+    }
+}
