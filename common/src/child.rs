@@ -10,19 +10,17 @@
 //! the deadline passes, when the caller cancels, and after a normal exit, the whole group is
 //! killed, so a helper the CLI started can neither outlive the call nor hold its pipes open.
 //!
-//! The wait is the caller's choice: [`run`] blocks (a CLI, with a [`Killer`] for cancelling
-//! from another thread); `run_async` (feature `async`) waits on tokio's reactor, with no thread
-//! per child (the bridge, many calls at once). [`run_json`] is the family CLIs' entry: it finds
-//! the program, passes the deadline on as `--timeout` and reads the profile's JSON or error object.
+//! There is one wait, [`run_async`]: pipes and the exit are polled on tokio's reactor, with no
+//! thread per child (the bridge, many calls at once, cancels a call by a future). [`run`] is the
+//! same wait for a caller without a runtime (a CLI): it blocks on a runtime of its own thread.
+//! [`run_json`] is the family CLIs' entry: it finds the program, passes the deadline on as
+//! `--timeout` and reads the profile's JSON or error object.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
@@ -32,9 +30,7 @@ use crate::context::Context;
 use crate::env::OVERHEID_CLI_DIR;
 use crate::error::{Problem, Result};
 
-#[cfg(feature = "async")]
 mod tokio_wait;
-#[cfg(feature = "async")]
 pub use tokio_wait::run_async;
 
 /// The most bytes read from a child's stdout or stderr, unless the caller says otherwise.
@@ -193,16 +189,6 @@ pub struct Finished {
     pub stderr: Vec<u8>,
 }
 
-impl Finished {
-    fn cancelled() -> Self {
-        Self {
-            ending: Ending::Cancelled,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-        }
-    }
-}
-
 /// The process group a child leads (its pid), if the id fits.
 fn group_of(pid: Option<u32>) -> Option<Pid> {
     pid.and_then(|id| i32::try_from(id).ok())
@@ -216,94 +202,13 @@ fn kill_group(group: Option<Pid>) {
     }
 }
 
-/// A handle to cancel a blocking [`run`] from another thread.
-#[derive(Clone, Debug, Default)]
-pub struct Killer {
-    group: Arc<Mutex<Option<Pid>>>,
-    cancelled: Arc<AtomicBool>,
-}
-
-impl Killer {
-    /// Kill the invocation's process group (if it still runs) and mark it cancelled.
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        kill_group(*self.group.lock().unwrap_or_else(PoisonError::into_inner));
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::SeqCst)
-    }
-
-    fn track(&self, group: Option<Pid>) {
-        *self.group.lock().unwrap_or_else(PoisonError::into_inner) = group;
-    }
-}
-
-/// Run `spawn`, blocking until it ends, `timeout` passes or `killer` cancels it. `Err` only
-/// when it could not be started.
-pub fn run(spawn: Spawn, timeout: Duration, killer: &Killer) -> io::Result<Finished> {
-    if killer.is_cancelled() {
-        return Ok(Finished::cancelled());
-    }
-    let mut child = spawn.command().spawn()?;
-    let group = group_of(Some(child.id()));
-    killer.track(group);
-    if killer.is_cancelled() {
-        killer.cancel();
-    }
-    let writer = child.stdin.take().map(|mut pipe| {
-        let bytes = spawn.stdin.unwrap_or_default();
-        thread::spawn(move || {
-            // A child that exits unread ends the write (EPIPE).
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let cap = spawn.max_output;
-    let stdout = reader(child.stdout.take(), cap);
-    let stderr = reader(child.stderr.take(), cap);
-    let (sender, exited) = mpsc::channel();
-    let waiter = thread::spawn(move || {
-        let _ = sender.send(child.wait());
-    });
-    let (status, timed_out) = match exited.recv_timeout(timeout) {
-        Ok(status) => (status, false),
-        Err(_) => {
-            kill_group(group);
-            let status = exited
-                .recv()
-                .unwrap_or_else(|_| Err(io::Error::other("wachter gestopt")));
-            (status, true)
-        }
-    };
-    kill_group(group);
-    killer.track(None);
-    let _ = waiter.join();
-    if let Some(writer) = writer {
-        let _ = writer.join();
-    }
-    let ending = if killer.is_cancelled() {
-        Ending::Cancelled
-    } else if timed_out {
-        Ending::TimedOut
-    } else {
-        Ending::of(status?)
-    };
-    Ok(Finished {
-        ending,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    })
-}
-
-/// Read a pipe to its end on a thread of its own, keeping at most `cap` bytes.
-fn reader(pipe: Option<impl Read + Send + 'static>, cap: usize) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(pipe) = pipe {
-            let _ = pipe.take(cap as u64).read_to_end(&mut bytes);
-        }
-        bytes
-    })
+/// Run `spawn`, blocking until it ends or `timeout` passes: [`run_async`] on a runtime of the
+/// calling thread, for a caller that has none (a CLI). `Err` only when it could not be started.
+pub fn run(spawn: Spawn, timeout: Duration) -> io::Result<Finished> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(run_async(spawn, timeout, std::future::pending()))
 }
 
 /// How a child invocation failed, as its error object (or the runner) says.
@@ -382,7 +287,7 @@ pub fn run_json(
     let spawn = Spawn::new(&program, argv, env)
         .var("TRACEPARENT", ctx.trace.traceparent())
         .stdin(stdin);
-    let finished = match run(spawn, remaining + GRACE, &Killer::default()) {
+    let finished = match run(spawn, remaining + GRACE) {
         Ok(finished) => finished,
         Err(e) => {
             return Ok(Err(failure(
@@ -496,35 +401,18 @@ mod tests {
             max_output: 1000,
             ..spawn
         };
-        let finished = run(spawn, Duration::from_secs(10), &Killer::default()).unwrap();
+        let finished = run(spawn, Duration::from_secs(10)).unwrap();
         assert_eq!(finished.ending, Ending::Exited(0));
         assert_eq!(finished.stdout, b"per-aanroep|unset|invoer");
         assert_eq!(finished.stderr.len(), 1000);
     }
 
     #[test]
-    fn kills_the_whole_group_at_the_deadline_and_on_cancel() {
+    fn kills_the_whole_group_at_the_deadline() {
         let started = Instant::now();
         // The helper keeps stdout open: without the group kill the read would never end.
-        let finished = run(
-            sh("sleep 30 & sleep 30"),
-            Duration::from_millis(200),
-            &Killer::default(),
-        )
-        .unwrap();
+        let finished = run(sh("sleep 30 & sleep 30"), Duration::from_millis(200)).unwrap();
         assert_eq!(finished.ending, Ending::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(5));
-        let killer = Killer::default();
-        let cancel = {
-            let killer = killer.clone();
-            thread::spawn(move || {
-                thread::sleep(Duration::from_millis(200));
-                killer.cancel();
-            })
-        };
-        let finished = run(sh("sleep 30 & sleep 30"), Duration::from_secs(30), &killer).unwrap();
-        cancel.join().unwrap();
-        assert_eq!(finished.ending, Ending::Cancelled);
-        assert!(started.elapsed() < Duration::from_secs(10));
     }
 }

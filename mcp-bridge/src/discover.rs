@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use common::child::{self, Ending, Environment, Killer, Spawn};
+use common::child::{self, Ending, Environment, Spawn};
 
 use crate::env::EnvPolicy;
 
@@ -68,12 +68,8 @@ pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
 fn read(program: &Path) -> Result<Value, String> {
     let env = Environment::Only(EnvPolicy::default().pick(crate::env::own_vars()));
     let args = vec!["--help".to_string(), "--json".to_string()];
-    let finished = child::run(
-        Spawn::new(program, args, env),
-        DISCOVERY_TIMEOUT,
-        &Killer::default(),
-    )
-    .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;
+    let finished = child::run(Spawn::new(program, args, env), DISCOVERY_TIMEOUT)
+        .map_err(|e| format!("kan {} niet starten: {e}", program.display()))?;
     match finished.ending {
         Ending::Exited(0) => {}
         Ending::TimedOut => {
