@@ -524,3 +524,43 @@ fn one_typing_rule_for_typed_values_in_evalueer_batch_and_scenario() {
         "ONGELDIGE_INVOER"
     );
 }
+
+/// A law adding one year to a date parameter.
+const YEAR_LATER_LAW: &str = "$id: jaar_later\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: Een jaar later.\n    machine_readable:\n      execution:\n        parameters:\n          - name: datum\n            type: date\n        output:\n          - name: een_jaar_later\n            type: date\n        actions:\n          - output: een_jaar_later\n            value:\n              operation: DATE_ADD\n              date: $datum\n              years: 1\n";
+
+#[test]
+fn a_computed_date_beyond_year_9999_is_refused_as_input_is() {
+    let sandbox = Sandbox::new();
+    sandbox.write("j/jaar_later.yaml", YEAR_LATER_LAW);
+    let dir = sandbox.path().join("j").display().to_string();
+    let later = |date: &str| {
+        let param = format!("datum={date}");
+        run(
+            sandbox.cmd(),
+            [
+                "evalueer",
+                "jaar_later",
+                "--uitvoer",
+                "een_jaar_later",
+                "--param",
+                &param,
+                "--peildatum",
+                "2025-06-01",
+                "--corpus",
+                &dir,
+            ],
+        )
+    };
+    // What the engine emits reads back as input.
+    let v = later("9998-12-31").json();
+    assert_eq!(v["uitvoer"]["een_jaar_later"], "9999-12-31");
+    let error = later("9999-01-01").error(65);
+    let detail = error["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("10000-01-01") && detail.contains("9999"),
+        "{detail}"
+    );
+    // As input, a five-digit year is refused too.
+    let error = later("10000-01-01").error(65);
+    assert!(error.to_string().contains("datum"), "{error}");
+}

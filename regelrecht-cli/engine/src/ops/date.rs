@@ -29,8 +29,18 @@ pub fn parse_date(op: &str, v: &Value) -> Result<NaiveDate, EvalError> {
     })
 }
 
-fn to_value(d: NaiveDate) -> Value {
-    Value::String(crate::load::iso_date(d))
+/// A computed date as a value: `YYYY-MM-DD`, the form every date is read in, so a date outside
+/// years 0000–9999 (which that form cannot hold) is an error, never a five-digit year that
+/// would then be refused as input.
+fn to_value(d: NaiveDate) -> Result<Value, EvalError> {
+    if (0..=9999).contains(&d.year()) {
+        Ok(Value::String(crate::load::iso_date(d)))
+    } else {
+        Err(EvalError::invalid(format!(
+            "datum {} ligt buiten de jaren 0000 t/m 9999",
+            crate::load::iso_date(d)
+        )))
+    }
 }
 
 fn days_in_month(year: i32, month: u32) -> u32 {
@@ -77,7 +87,7 @@ pub(super) fn date_add(
             .checked_add_signed(Duration::try_days(n).ok_or_else(out_of_range)?)
             .ok_or_else(out_of_range)?;
     }
-    Ok(to_value(d))
+    to_value(d)
 }
 
 pub(super) fn construct(year: i64, month: i64, day: i64) -> Result<Value, EvalError> {
@@ -86,12 +96,12 @@ pub(super) fn construct(year: i64, month: i64, day: i64) -> Result<Value, EvalEr
         .zip(u32::try_from(month).ok())
         .zip(u32::try_from(day).ok())
         .and_then(|((y, m), d)| NaiveDate::from_ymd_opt(y, m, d))
-        .map(to_value)
         .ok_or_else(|| {
             EvalError::new(ErrorKind::InvalidDate {
                 value: format!("{year}-{month}-{day}"),
             })
         })
+        .and_then(to_value)
 }
 
 pub(super) fn day_of_week(v: &Value) -> Result<Value, EvalError> {
