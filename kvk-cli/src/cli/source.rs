@@ -15,6 +15,10 @@ pub(crate) const API_BASE: &str = "KVK_API_BASE";
 pub(crate) const API_KEY: &str = "KVK_API_KEY";
 /// The public KvK test environment (fictional data).
 pub(crate) const TEST_BASE: &str = "https://api.kvk.nl/test/api";
+/// The media types asked for: KvK's OpenAPI documents list `application/hal+json` for every
+/// operation (the Vestigingsprofiel API only that, answering anything else with 406) and
+/// `application/json` besides for Basisprofiel and Zoeken; both are JSON to this tool.
+pub(crate) const ACCEPT: &str = "application/hal+json, application/json";
 /// The public test key KvK documents for its test environment.
 const PUBLIC_TEST_KEY: &str = "l7xx1f2691f2520d487b902f4e0b57a0b197";
 
@@ -73,7 +77,7 @@ impl Kvk {
     pub(crate) fn request(&self, path: &str) -> Request {
         Request::get(format!("{}{path}", self.base))
             .secret_header("apikey", &self.key)
-            .header("Accept", "application/json")
+            .header("Accept", ACCEPT)
     }
 
     /// Send and map the answer: the document of `shape` on success, else the profile error.

@@ -28,6 +28,32 @@ fn net_3_user_agent_and_key_header() {
     assert!(agent.starts_with(&format!("kvk-cli/{version}")), "{agent}");
 }
 
+/// The KvK contract: every command asks for `application/hal+json` (the only type the
+/// Vestigingsprofiel document lists; the fake refuses anything else there with 406, as a mock
+/// from that document does) and `application/json`.
+#[test]
+fn every_command_accepts_hal_json_and_json() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    for args in [
+        &["zoek", "--naam", "Donald"][..],
+        &["basisprofiel", "toon", "68750110"],
+        &["basisprofiel", "eigenaar", "68750110"],
+        &["basisprofiel", "hoofdvestiging", "68750110"],
+        &["basisprofiel", "vestigingen", "68750110"],
+        &["vestigingsprofiel", "toon", "000037178601"],
+        &["naamgeving", "toon", "68750110"],
+    ] {
+        run(sandbox.cmd(&fake.base()), args).json();
+        let request = fake.server.last_request().expect("a request");
+        assert_eq!(
+            request.header("accept"),
+            Some("application/hal+json, application/json"),
+            "{args:?}"
+        );
+    }
+}
+
 /// NET-5, EXIT-2: a 429 with a short Retry-After is retried after waiting, and then succeeds.
 #[test]
 fn net_5_short_retry_after_is_retried() {

@@ -14,7 +14,8 @@
 //!
 //! Like the real API it wants an `apikey` header (any non-empty key works, except
 //! [`KEY_INVALID`] → 401 and [`KEY_FORBIDDEN`] → 403), refuses an `Accept` that is not
-//! JSON (406), answers a malformed number with 400 (IPD0004/IPD0006), an unknown one with
+//! JSON (406; for the Vestigingsprofiel API anything but `application/hal+json`, the only type
+//! its OpenAPI document lists), answers a malformed number with 400 (IPD0004/IPD0006), an unknown one with
 //! 404 (IPD0005/IPD0007) and zero search hits with 404 IPD5200. The numbers in
 //! [`special::SPECIAL_NUMBERS`] misbehave on purpose (500, 429, stalls, broken JSON, …).
 //!
@@ -50,8 +51,9 @@ pub fn kvk(request: &RecordedRequest) -> Reply {
         Some(KEY_FORBIDDEN) => return fout::niet_geautoriseerd(),
         Some(_) => {}
     }
+    let hal_only = request.path.contains("/vestigingsprofielen/");
     if let Some(accept) = request.header("accept")
-        && !accepts_json(accept)
+        && !accepts_json(accept, hal_only)
     {
         return fout::accept_niet_ondersteund();
     }
@@ -87,14 +89,16 @@ fn split_version(path: &str) -> Option<(&'static str, &str)> {
         .map(|(index, marker)| (marker, &path[index + 1..]))
 }
 
-/// Whether an `Accept` header admits JSON (as the real API requires, else 406).
-fn accepts_json(accept: &str) -> bool {
+/// Whether an `Accept` header admits JSON (as the real API requires, else 406); with
+/// `hal_only`, only `application/hal+json` (or a wildcard) will do.
+fn accepts_json(accept: &str, hal_only: bool) -> bool {
     accept.split(',').any(|range| {
         let media = range.split(';').next().unwrap_or("").trim();
-        matches!(
-            media,
-            "" | "*/*" | "application/*" | "application/json" | "application/hal+json"
-        )
+        match media {
+            "" | "*/*" | "application/*" | "application/hal+json" => true,
+            "application/json" => !hal_only,
+            _ => false,
+        }
     })
 }
 
@@ -114,10 +118,12 @@ mod tests {
 
     #[test]
     fn accept_header_rules() {
-        assert!(accepts_json("application/hal+json"));
-        assert!(accepts_json("text/html, application/json;q=0.9"));
-        assert!(accepts_json("*/*"));
-        assert!(!accepts_json("text/html"));
-        assert!(!accepts_json("application/xml"));
+        assert!(accepts_json("application/hal+json", false));
+        assert!(accepts_json("text/html, application/json;q=0.9", false));
+        assert!(accepts_json("*/*", false));
+        assert!(!accepts_json("text/html", false));
+        assert!(!accepts_json("application/xml", false));
+        assert!(!accepts_json("application/json", true));
+        assert!(accepts_json("application/hal+json, application/json", true));
     }
 }
