@@ -1,12 +1,8 @@
-//! Approval of a mutation by a person, through MCP 2026-07-28 multi round-trip requests (SEP-2322).
-//!
-//! A client that declares form elicitation gets, for a mutating tool, the CLI's dry run as an
-//! `InputRequiredResult`: an elicitation that shows what will be done, for whom, when and the plan
-//! digest, and a sealed `requestState` (rmcp's HMAC-SHA256 [`RequestStateCodec`]) that carries the
-//! digest and is bound to the tool, a hash of the arguments, the principal and an expiry. Only the
-//! retry that brings that state back with `accept` runs the CLI with `--confirm=<digest>`; the CLI
-//! checks the digest against the plan of these arguments once more (MUT-6) and files at most once
-//! (MUT-9). Nothing in the process is kept between the rounds, so any replica with the same key
+//! The sealed `requestState` of a URL elicitation round (MCP 2026-07-28 multi round-trip
+//! requests, SEP-2322): rmcp's HMAC-SHA256 [`RequestStateCodec`] over the proposal id, bound to the
+//! tool, a hash of the arguments, the principal and an expiry. The state approves nothing: the
+//! retry runs the call again, and only the proposal's record decides whether anything is filed.
+//! Nothing is kept between the rounds, so any replica with the same key
 //! (`OVERHEID_MCP_STATE_KEY`) answers the retry.
 
 use std::time::Duration;
@@ -14,11 +10,8 @@ use std::time::Duration;
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde_json::{Map, Value, json};
 
-/// How long a person has to answer.
+/// How long a retry may come back.
 pub const APPROVAL_TTL: Duration = Duration::from_secs(600);
-
-/// The key of the one input request.
-pub const INPUT_KEY: &str = "akkoord";
 
 /// Smallest accepted `OVERHEID_MCP_STATE_KEY`, in bytes.
 pub const MIN_KEY_BYTES: usize = 32;
@@ -26,14 +19,6 @@ pub const MIN_KEY_BYTES: usize = 32;
 /// Seals and opens the approval state.
 pub struct Approval {
     codec: RequestStateCodec,
-}
-
-/// What the retry's `inputResponses` said.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Answer {
-    Accept,
-    Decline,
-    Cancel,
 }
 
 impl Approval {
@@ -57,16 +42,16 @@ impl Approval {
         Ok((Self { codec }, random))
     }
 
-    /// The sealed state of a proposal: the digest, bound to tool, arguments and principal.
+    /// The sealed state of a round: the proposal id, bound to tool, arguments and principal.
     pub fn seal(
         &self,
         tool: &str,
         arguments: &Map<String, Value>,
         principal: &str,
-        digest: &str,
+        proposal: &str,
     ) -> String {
         let bound = binding(tool, arguments, principal);
-        let payload = json!({"digest": digest}).to_string();
+        let payload = json!({"voorstel_id": proposal}).to_string();
         self.codec.seal_with(
             payload.as_bytes(),
             &SealOptions::new()
@@ -75,8 +60,8 @@ impl Approval {
         )
     }
 
-    /// The digest in `state`, when it was sealed here for this tool, these arguments and this
-    /// principal and has not expired.
+    /// The proposal id in `state`, when it was sealed here for this tool, these arguments and
+    /// this principal and has not expired.
     pub fn open(
         &self,
         state: &str,
@@ -90,67 +75,19 @@ impl Approval {
             .open_with(state, bound.as_bytes())
             .map_err(|e| e.to_string())?;
         let payload: Value = serde_json::from_slice(&payload).map_err(|e| e.to_string())?;
-        payload["digest"]
+        payload["voorstel_id"]
             .as_str()
             .map(str::to_string)
-            .ok_or_else(|| "geen digest in de staat".to_string())
+            .ok_or_else(|| "geen voorstel in de staat".to_string())
     }
 }
 
-/// What the state is bound to: the method, the tool, the SHA-256 of the arguments (canonical,
-/// without `confirm`) and the principal.
+/// What the state is bound to: the method, the tool, the SHA-256 of the arguments (canonical)
+/// and the principal.
 fn binding(tool: &str, arguments: &Map<String, Value>, principal: &str) -> String {
-    let mut arguments = arguments.clone();
-    arguments.remove("confirm");
-    let canonical = common::digest::canonical_json(&Value::Object(arguments));
+    let canonical = common::digest::canonical_json(&Value::Object(arguments.clone()));
     let hex = common::digest::sha256_hex(canonical.as_bytes());
     format!("tools/call\n{tool}\n{hex}\n{principal}")
-}
-
-/// The answer in a retry's `inputResponses[INPUT_KEY]` (`None`: no answer to our request).
-pub fn answer(response: Option<&Value>) -> Option<Answer> {
-    let response = response?;
-    match response["action"].as_str()? {
-        "accept" if response["content"][INPUT_KEY] == true => Some(Answer::Accept),
-        "accept" | "decline" => Some(Answer::Decline),
-        "cancel" => Some(Answer::Cancel),
-        _ => None,
-    }
-}
-
-/// The elicitation request (`elicitation/create`, form mode) that shows a person the plan.
-pub fn input_request(plan: &Value, digest: &str, principal: &str) -> Value {
-    let subject = match principal {
-        "-" => "niet vastgesteld (geen sessie)".to_string(),
-        other => other.replace('&', ", ").replace('=', " "),
-    };
-    let effect = plan["effect"]
-        .as_str()
-        .unwrap_or("Voert een muterende opdracht uit.");
-    let when = match plan["peildatum"].as_str() {
-        Some(date) => format!("direct na uw akkoord (peildatum {date})"),
-        None => "direct na uw akkoord".to_string(),
-    };
-    let message = format!(
-        "{effect}\n\nOpdracht: {command}\nVoor: {subject}\nWanneer: {when}\nGegevens: {arguments}\n\
-         Plan-digest: {digest}\n\nAkkoord om dit uit te voeren?",
-        command = plan["command"].as_str().unwrap_or_default(),
-        arguments = plan["arguments"],
-    );
-    json!({
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": message,
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    INPUT_KEY: {"type": "boolean", "title": "Uitvoeren", "description": format!("Ja: voer {digest} uit"), "default": false}
-                },
-                "required": [INPUT_KEY]
-            }
-        }
-    })
 }
 
 #[cfg(test)]
@@ -167,7 +104,7 @@ mod tests {
         assert!(random);
         let arguments = args(r#"{"b": 1, "a": {"y": 2, "x": 1}}"#);
         let state = approval.seal("rvo__x", &arguments, "kvk_nummer=1", "ab");
-        let reordered = args(r#"{"a": {"x": 1, "y": 2}, "b": 1, "confirm": "cd"}"#);
+        let reordered = args(r#"{"a": {"x": 1, "y": 2}, "b": 1}"#);
         assert_eq!(
             approval
                 .open(&state, "rvo__x", &reordered, "kvk_nummer=1")
@@ -203,23 +140,5 @@ mod tests {
                 .is_err()
         );
         assert!(Approval::new(Some(b"kort")).is_err());
-    }
-
-    #[test]
-    fn reads_the_answer() {
-        let answer = |responses: Option<&Map<String, Value>>| {
-            answer(responses.and_then(|r| r.get(INPUT_KEY)))
-        };
-        let accept = args(r#"{"akkoord": {"action": "accept", "content": {"akkoord": true}}}"#);
-        assert_eq!(answer(Some(&accept)), Some(Answer::Accept));
-        let unticked = args(r#"{"akkoord": {"action": "accept", "content": {"akkoord": false}}}"#);
-        assert_eq!(answer(Some(&unticked)), Some(Answer::Decline));
-        let cancel = args(r#"{"akkoord": {"action": "cancel"}}"#);
-        assert_eq!(answer(Some(&cancel)), Some(Answer::Cancel));
-        assert_eq!(
-            answer(Some(&args(r#"{"ander": {"action": "accept"}}"#))),
-            None
-        );
-        assert_eq!(answer(None), None);
     }
 }

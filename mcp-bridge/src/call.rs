@@ -1,9 +1,10 @@
 //! One tool call: validate, build the command line, run the CLI, and read what it said.
 //!
 //! The CLI does the work and keeps its own rules (provenance, audit, minimisation,
-//! plans); the bridge only translates. A mutating tool without `confirm` is run without
-//! `--confirm`: the CLI refuses with exit 80 and prints its plan, which becomes the
-//! proposal. With `confirm` the CLI gets `--confirm=<digest>` and checks it itself.
+//! plans); the bridge only translates. It never runs a program with `--confirm`: a mutating
+//! tool called with its own arguments is refused by the CLI with exit 80 and its plan, which
+//! comes back as "nothing was done"; a tool that applies a proposal gets only its id, and the
+//! program applies it only when a person approved it ([`crate::proposals`]).
 //!
 //! Each call is its own span: the child gets `TRACEPARENT=00-<trace>-<bridge span>-<flags>`
 //! (the client's trace from `_meta.traceparent`, else a new one), so the CLI's audit record,
@@ -30,6 +31,7 @@ use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, pointer, problem};
+use crate::proposals;
 use crate::session::Session;
 use crate::stdin_value;
 use common::provenance::ProvenanceForm;
@@ -43,32 +45,20 @@ pub enum Outcome {
         text: String,
         provenance: Value,
     },
-    /// A mutating tool proposed instead of acting (exit 80 without `confirm`).
-    Proposal { plan: Value, digest: String },
+    /// A mutating tool printed its plan instead of acting (exit 80: the bridge never confirms).
+    Planned { plan: Value },
     /// Anything else: the error object, and the plan when the CLI printed one (exit 81).
     Failed { error: Value, plan: Option<Value> },
     /// The client cancelled; nothing is to be answered.
     Cancelled,
 }
 
-/// Which `--confirm` a call of a mutating tool gets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Confirm {
-    /// The `confirm` argument, if any (two-step flow: the host is responsible for approval).
-    FromArguments,
-    /// None: a dry run that proposes (a `confirm` argument is ignored).
-    Propose,
-    /// This digest, approved by a person through elicitation.
-    Approved(String),
-}
-
 /// One call as the client sent it, with its identity.
 pub struct Invocation<'a> {
     pub tool: &'a Tool,
-    /// The call's `arguments` object, `fields` and `confirm` included.
+    /// The call's `arguments` object, `fields` included.
     pub arguments: &'a Map<String, Value>,
     pub session: Option<&'a Session>,
-    pub confirm: Confirm,
     /// The provenance the result carries in `_meta` (PROV-1: the client may ask for compact).
     pub provenance: ProvenanceForm,
 }
@@ -109,17 +99,9 @@ pub async fn run(
     } else {
         None
     };
-    let given = if tool.takes_confirm {
-        own.remove("confirm")
-    } else {
-        None
-    };
-    let confirm = match &call.confirm {
-        Confirm::FromArguments => given,
-        Confirm::Propose => None,
-        Confirm::Approved(digest) => Some(Value::String(digest.clone())),
-    };
-    if let Some(session) = call.session {
+    // A tool that applies a proposal gets its id only: the proposal names the company, and the
+    // session variable in the child's environment binds it (SEC-7).
+    if let Some(session) = call.session.filter(|_| !tool.applies_proposal) {
         for (argument, _) in &tool.session_args {
             if let Some(value) = session.values.get(argument) {
                 own.insert(argument.clone(), Value::String(value.clone()));
@@ -150,9 +132,6 @@ pub async fn run(
         let paths: Vec<&str> = paths.iter().filter_map(Value::as_str).collect();
         // Joined to its flag, like every option value (§3.2): a path starting with `-` stays data.
         global.push(format!("--fields={}", paths.join(",")));
-    }
-    if let Some(digest) = confirm.as_ref().and_then(Value::as_str) {
-        global.push(format!("--confirm={digest}"));
     }
     let args = line.into_args(global);
     if let Err(too_large) = argv::check_size(&tool.entry["_meta"], &args) {
@@ -226,16 +205,10 @@ pub async fn run(
         Ending::Exited(code)
             if exited(code) == Some(ExitStatus::ConfirmationRequired)
                 && tool.mutating
-                && confirm.is_none() =>
+                && !waits_for_a_person(&finished.stderr) =>
         {
-            match stdout
-                .as_ref()
-                .and_then(|plan| Some((plan, plan["plan_digest"].as_str()?)))
-            {
-                Some((plan, digest)) => Outcome::Proposal {
-                    digest: digest.to_string(),
-                    plan: plan.clone(),
-                },
+            match stdout.filter(|plan| plan["plan_digest"].is_string()) {
+                Some(plan) => Outcome::Planned { plan },
                 None => failed(stderr_error(&finished.stderr, code, command, trace)),
             }
         }
@@ -262,6 +235,16 @@ pub async fn run(
             }
         }
     })
+}
+
+/// Whether the CLI's error says a proposal waits for a person (whatever its exit code).
+fn waits_for_a_person(stderr: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .and_then(|last| serde_json::from_str::<Value>(last).ok())
+        .is_some_and(|error| error["code"] == proposals::WAITING_CODE)
 }
 
 /// The refusal (-32602) of a call that leaves out a positional argument but gives a later one:
@@ -364,13 +347,10 @@ pub fn tool_result(outcome: Outcome) -> Option<Value> {
             }
             result
         }
-        Outcome::Proposal { plan, digest } => {
-            let proposal = proposal(plan, &digest);
-            json!({
-                "content": text(proposal.to_string()),
-                "structuredContent": proposal,
-                "isError": false,
-            })
+        Outcome::Planned { plan } => {
+            let mut result = proposals::not_performed(proposals::DRY_RUN_ONLY, false);
+            result["_meta"] = json!({ format!("{META_PREFIX}/plan"): plan });
+            result
         }
         Outcome::Failed { error, plan } => {
             let content = text(error.to_string());
@@ -451,13 +431,3 @@ fn too_large(bridge: &Bridge, tool: &Tool, bytes: usize, trace: &TraceContext) -
 
 /// The paging arguments of the family (CONV-5), as a too-large result names them.
 const PAGING: &[&str] = &["pagina", "per_pagina", "resultatenPerPagina", "aantal"];
-
-/// The proposal a mutating tool answers with in the two-step flow.
-pub fn proposal(plan: Value, digest: &str) -> Value {
-    json!({
-        "requires_confirmation": true,
-        "plan": plan,
-        "plan_digest": digest,
-        "hint": format!("Er is niets uitgevoerd. Laat de gebruiker het plan goedkeuren en roep dan dezelfde tool met dezelfde argumenten aan met confirm=\"{digest}\"."),
-    })
-}

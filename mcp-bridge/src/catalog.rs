@@ -2,10 +2,12 @@
 //!
 //! Built once from the discovery documents. Tool names become `<source>__<tool>`; the
 //! schemas, annotations and descriptions are passed on as the CLI wrote them, with two
-//! additions: an optional `fields` argument (data minimisation) and, for a mutating
-//! tool, an optional `confirm` argument plus the proposal shape in its `outputSchema`;
-//! one change: a path argument that also takes its JSON content on stdin is offered as that
-//! JSON value; and one removal: arguments that name local paths, unless the operator allows them.
+//! additions: an optional `fields` argument (data minimisation) and, for a mutating tool, the
+//! "nothing was done" and "waiting for a person" shapes in its `outputSchema`; two changes: a
+//! path argument that also takes its JSON content on stdin is offered as that JSON value, and a
+//! mutating tool that applies a proposal is offered with only its proposal id
+//! ([`crate::proposals`]); and one removal: arguments that name local paths, unless the operator
+//! allows them. A `confirm` argument is never offered: a model cannot approve.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -16,6 +18,7 @@ use common::discovery;
 
 use crate::env::EnvPolicy;
 use crate::local_paths;
+use crate::proposals;
 use crate::stdin_value;
 use crate::template::UriTemplate;
 
@@ -57,8 +60,9 @@ pub struct Tool {
     pub mutating: bool,
     /// Whether the bridge added the `fields` argument.
     pub takes_fields: bool,
-    /// Whether the bridge added the `confirm` argument.
-    pub takes_confirm: bool,
+    /// Whether it applies an approved proposal: offered with only
+    /// [`crate::proposals::PROPOSAL_ARGUMENT`] (a mutating tool whose schema has it).
+    pub applies_proposal: bool,
     /// Path arguments left out of the listed `inputSchema` (refused when a call sends them).
     pub hidden_paths: Vec<String>,
     /// The argument offered as a JSON value and passed on stdin as `-` (DISC-21).
@@ -268,20 +272,20 @@ fn make_tool(
     {
         hide_arguments(schema, session_args.iter().map(|(name, _)| name.as_str()));
     }
+    let applies_proposal = mutating
+        && input
+            .as_object_mut()
+            .is_some_and(proposals::only_the_proposal_argument);
     let properties = input
         .as_object_mut()
         .map(|schema| schema.entry("properties").or_insert_with(|| json!({})))
         .and_then(Value::as_object_mut);
-    let (mut takes_fields, mut takes_confirm) = (false, false);
-    if let Some(properties) = properties {
-        if !properties.contains_key("fields") {
-            properties.insert("fields".into(), fields_schema());
-            takes_fields = true;
-        }
-        if mutating && !properties.contains_key("confirm") {
-            properties.insert("confirm".into(), confirm_schema());
-            takes_confirm = true;
-        }
+    let mut takes_fields = false;
+    if let Some(properties) = properties
+        && !properties.contains_key("fields")
+    {
+        properties.insert("fields".into(), fields_schema());
+        takes_fields = true;
     }
     let command: String = std::iter::once(program_name.to_string())
         .chain(
@@ -306,8 +310,8 @@ fn make_tool(
         if takes_fields {
             projection_safe(&mut output);
         }
-        let output = if takes_confirm {
-            with_proposal(&output)
+        let output = if mutating {
+            proposals::output_schema(&output)
         } else {
             output
         };
@@ -328,7 +332,7 @@ fn make_tool(
         listed: Value::Object(listed),
         mutating,
         takes_fields,
-        takes_confirm,
+        applies_proposal,
         hidden_paths,
         stdin_argument,
         session_args,
@@ -434,57 +438,6 @@ fn listed_input(input: &Value) -> Value {
     listed
 }
 
-fn confirm_schema() -> Value {
-    json!({
-        "type": "string",
-        "pattern": "^[0-9a-fA-F]{64}$",
-        "description": "plan_digest van een eerder voorstel. Zonder confirm gebeurt er niets: je krijgt \
-            het plan en zijn plan_digest terug. Voer daarna uit met dezelfde argumenten en confirm=<plan_digest>."
-    })
-}
-
-/// The proposal a mutating tool returns without `confirm`.
-fn proposal_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "requires_confirmation": {"const": true},
-            "plan": {"type": "object"},
-            "plan_digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"}
-        },
-        "required": ["requires_confirmation", "plan", "plan_digest"]
-    })
-}
-
-/// What a mutating tool answers when nothing was done (a person declined or cancelled).
-fn not_performed_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {"uitgevoerd": {"const": false}, "reden": {"type": "string"}},
-        "required": ["uitgevoerd", "reden"]
-    })
-}
-
-/// `outputSchema` of a mutating tool: its own result, a proposal, or "nothing was done". `$schema` and `$defs`
-/// stay at the root so `#/$defs/…` references keep resolving.
-fn with_proposal(output: &Value) -> Value {
-    let mut own = output.clone();
-    let mut root = Map::new();
-    if let Some(own) = own.as_object_mut() {
-        for key in ["$schema", "$defs", "definitions", "$id"] {
-            if let Some(value) = own.remove(key) {
-                root.insert(key.into(), value);
-            }
-        }
-    }
-    root.insert("type".into(), "object".into());
-    root.insert(
-        "anyOf".into(),
-        json!([own, proposal_schema(), not_performed_schema()]),
-    );
-    Value::Object(root)
-}
-
 fn make_resource(
     resource: &Value,
     own_tools: &HashMap<String, usize>,
@@ -559,7 +512,7 @@ mod tests {
     }
 
     #[test]
-    fn prefixes_names_and_adds_fields_and_confirm() {
+    fn prefixes_names_adds_fields_and_never_confirm() {
         let mut catalog = Catalog::default();
         let warnings = catalog.add(PathBuf::from("/x/demo-cli"), &discovery());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
@@ -567,7 +520,7 @@ mod tests {
         let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["demo__ding_get", "demo__ding_maak"]);
         let get = catalog.tool("demo__ding_get").unwrap();
-        assert!(get.takes_fields && !get.takes_confirm);
+        assert!(get.takes_fields && !get.applies_proposal);
         assert_eq!(get.listed["inputSchema"]["required"], json!(["id"]));
         assert_eq!(get.listed["outputSchema"], json!({"type": "object"}));
         assert_eq!(get.command, "demo-cli ding get");
@@ -577,16 +530,21 @@ mod tests {
             json!({"readOnlyHint": true, "openWorldHint": false})
         );
         let maak = catalog.tool("demo__ding_maak").unwrap();
-        assert!(maak.takes_confirm);
-        assert!(maak.listed["inputSchema"]["properties"]["confirm"].is_object());
+        assert!(maak.mutating && !maak.applies_proposal);
+        assert!(
+            maak.listed["inputSchema"]["properties"]
+                .get("confirm")
+                .is_none()
+        );
         let output = &maak.listed["outputSchema"];
         assert_eq!(output["$defs"]["x"]["type"], "string");
         assert!(output["anyOf"][0].get("$schema").is_none());
         let validator = jsonschema::validator_for(output).unwrap();
         assert!(validator.is_valid(&json!({"id": "a"})));
         assert!(!validator.is_valid(&json!({"id": 1})));
+        assert!(validator.is_valid(&json!({"uitgevoerd": false, "reden": "x"})));
         assert!(validator.is_valid(
-            &json!({"requires_confirmation": true, "plan": {}, "plan_digest": "a".repeat(64)})
+            &json!({"uitgevoerd": false, "voorstel_id": "a", "status": "open", "instructie": "x"})
         ));
         assert_eq!(catalog.resources.len(), 1);
         assert_eq!(

@@ -10,22 +10,22 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-    DiscoverResult, ElicitationCapability, InputRequiredResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult,
+    ElicitRequestParams, InputRequiredResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerConfig,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
-use crate::approval::{self, Answer, INPUT_KEY};
 use crate::bridge::{Bridge, Transport};
-use crate::call::{self, Confirm, Invocation, Outcome};
+use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
+use crate::proposals::{self, Waiting, elicit};
 use crate::resource;
 use crate::session::Session;
 
@@ -45,9 +45,9 @@ const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdrac
     het outputSchema (naam, adres.plaats, adressen[0].plaats, lijst[].x), of één JSONPath-query \
     die met $ begint. De herkomst van elk resultaat staat in \
     _meta.\"nl.overheid/provenance\". Het bedrijf waarover het gaat komt uit de sessie, niet uit \
-    de argumenten. Muterende tools vragen de gebruiker om akkoord (elicitation); een host zonder \
-    elicitation krijgt over stdio een plan en plan_digest en herhaalt na akkoord van de \
-    gebruiker met confirm=<plan_digest>.";
+    de argumenten. Een mutatie gebeurt alleen via een voorstel dat een persoon goedkeurt: leg \
+    het voorstel vast (…_voorstel), geef de persoon de goedkeuringslink uit het antwoord, en voer \
+    het goedgekeurde voorstel daarna uit met voorstel_id. Een model kan niet zelf goedkeuren.";
 
 /// One MCP server over the shared bridge (cheap to clone: one per HTTP request).
 #[derive(Clone)]
@@ -130,30 +130,26 @@ fn provenance_form(context: &RequestContext<RoleServer>) -> Result<ProvenanceFor
     }
 }
 
-/// Whether the request's client declared form elicitation (an empty `elicitation` means form).
-fn can_elicit(context: &RequestContext<RoleServer>) -> bool {
-    modern(context)
-        && context
+/// Whether the request's client declared URL-mode elicitation: per request in 2026-07-28, in
+/// `initialize` before (known over stdio; a stateless HTTP server does not keep it).
+fn can_elicit_url(context: &RequestContext<RoleServer>) -> bool {
+    if modern(context) {
+        context
             .meta
             .client_capabilities()
             .and_then(|caps| caps.elicitation)
-            .is_some_and(|e| e.form.is_some() || e.url.is_none())
+            .is_some_and(|e| e.url.is_some())
+    } else {
+        context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Url)
+    }
 }
 
 fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value)
         .map_err(|e| ErrorData::internal_error(format!("ongeldig resultaat: {e}"), None))
-}
-
-/// The complete result "nothing was done" (decline, cancel, refused approval).
-fn not_performed(reason: &str, error: bool) -> Value {
-    let data = json!({"uitgevoerd": false, "reden": reason});
-    json!({
-        "content": [{"type": "text", "text": data.to_string()}],
-        "structuredContent": data,
-        "isError": error,
-        "resultType": "complete",
-    })
 }
 
 impl ServerHandler for Handler {
@@ -241,24 +237,18 @@ impl ServerHandler for Handler {
         let session = self.session(&context)?;
         let arguments = request.arguments.clone().unwrap_or_default();
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
-        let mutating = self.bridge.catalog.tools[index].mutating;
-        let confirm = if !mutating {
-            Confirm::FromArguments
-        } else if can_elicit(&context) {
-            return self
-                .approve(index, arguments, session, request, trace, &context)
-                .await;
-        } else if self.bridge.transport == Transport::Http {
-            let mut needed = ClientCapabilities::default();
-            needed.elicitation = Some(ElicitationCapability::default());
-            return Err(ErrorData::missing_required_client_capability(needed));
-        } else {
-            Confirm::FromArguments
-        };
-        let outcome = self
-            .run(index, arguments, session, confirm, trace, &context)
-            .await?;
-        complete(call::tool_result(outcome))
+        let tool = &self.bridge.catalog.tools[index];
+        if !tool.mutating {
+            let outcome = self
+                .run(index, &arguments, session, trace, &context)
+                .await?;
+            return complete(call::tool_result(outcome));
+        }
+        if arguments.contains_key(proposals::CONFIRM) {
+            return complete(Some(proposals::confirm_refused()));
+        }
+        self.mutate(index, arguments, session, request, trace, &context)
+            .await
     }
 }
 
@@ -276,24 +266,23 @@ impl Handler {
     async fn run(
         &self,
         index: usize,
-        arguments: Map<String, Value>,
+        arguments: &Map<String, Value>,
         session: Option<Session>,
-        confirm: Confirm,
         trace: TraceContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<Outcome, ErrorData> {
         let invocation = Invocation {
             tool: &self.bridge.catalog.tools[index],
-            arguments: &arguments,
+            arguments,
             session: session.as_ref(),
-            confirm,
             provenance: provenance_form(context)?,
         };
         call::run(&self.bridge, &invocation, &trace, context.ct.cancelled()).await
     }
 
-    /// A mutation for a client that can elicit: propose with a sealed state, or act on the answer.
-    async fn approve(
+    /// A mutating tool: run it (the program decides; the bridge never confirms), and when a
+    /// proposal waits for a person, tell the client where the person approves it.
+    async fn mutate(
         &self,
         index: usize,
         arguments: Map<String, Value>,
@@ -304,82 +293,120 @@ impl Handler {
     ) -> Result<CallToolResponse, ErrorData> {
         let tool = &self.bridge.catalog.tools[index];
         let principal = Session::principal(session.as_ref());
-        let Some(state) = request.request_state.as_deref() else {
-            let outcome = self
-                .run(
-                    index,
-                    arguments.clone(),
-                    session,
-                    Confirm::Propose,
-                    trace,
-                    context,
-                )
-                .await?;
-            let Outcome::Proposal { plan, digest } = outcome else {
-                return complete(call::tool_result(outcome));
-            };
-            let sealed = self
+        // A retry of a URL elicitation round: the state must be ours, for this call; it approves
+        // nothing, the call simply runs again.
+        let retried = match request.request_state.as_deref() {
+            None => false,
+            Some(state) => match self
                 .bridge
                 .approval
-                .seal(&tool.name, &arguments, &principal, &digest);
-            let elicitation = approval::input_request(&plan, &digest, &principal);
-            let mut meta = Map::new();
-            meta.insert(format!("{META_PREFIX}/plan"), plan);
-            let result = json!({
-                "resultType": "input_required",
-                "inputRequests": {INPUT_KEY: elicitation},
-                "requestState": sealed,
-                "_meta": meta,
-            });
-            let result: InputRequiredResult = from_json(result)?;
-            return Ok(CallToolResponse::InputRequired(result));
+                .open(state, &tool.name, &arguments, &principal)
+            {
+                Ok(_) => true,
+                Err(why) => {
+                    let reason = format!(
+                        "De staat van deze aanvraag is ongeldig ({why}): hij hoort niet bij deze \
+                         tool, deze argumenten en deze sessie, of is verlopen. Er is niets \
+                         uitgevoerd; roep de tool opnieuw aan zonder requestState."
+                    );
+                    return complete(Some(proposals::not_performed(&reason, true)));
+                }
+            },
         };
-        let digest = match self
-            .bridge
-            .approval
-            .open(state, &tool.name, &arguments, &principal)
+        let outcome = self
+            .run(index, &arguments, session.clone(), trace.clone(), context)
+            .await?;
+        let Some(waiting) = self.waiting(index, &arguments, &outcome) else {
+            return complete(call::tool_result(outcome));
+        };
+        let meta = match &outcome {
+            Outcome::Data { provenance, .. } => {
+                Some(json!({ format!("{META_PREFIX}/provenance"): provenance }))
+            }
+            _ => None,
+        };
+        let offer = waiting.url.is_some() && !retried;
+        if offer && modern(context) && can_elicit_url(context) {
+            let state = self
+                .bridge
+                .approval
+                .seal(&tool.name, &arguments, &principal, &waiting.id);
+            if let Some(result) = elicit::input_required(&waiting, &state, meta.clone()) {
+                return Ok(CallToolResponse::InputRequired(from_json::<
+                    InputRequiredResult,
+                >(result)?));
+            }
+        }
+        if offer
+            && !modern(context)
+            && self.bridge.transport == Transport::Stdio
+            && can_elicit_url(context)
+            && let Some(params) = elicit::params(&waiting)
         {
-            Ok(digest) => digest,
-            Err(why) => {
-                let reason = format!(
-                    "Goedkeuring ongeldig ({why}): de staat hoort niet bij deze tool, deze argumenten \
-                     en deze sessie, of is verlopen. Er is niets uitgevoerd; roep de tool opnieuw aan."
-                );
-                return complete(Some(not_performed(&reason, true)));
+            let params: ElicitRequestParams = from_json(params)?;
+            // The answer only says whether the person went to the page; then the call runs again.
+            let asked = context
+                .peer
+                .create_elicitation_with_timeout(params, Some(self.bridge.timeout))
+                .await;
+            if asked.is_ok() {
+                let again = self.run(index, &arguments, session, trace, context).await?;
+                return match self.waiting(index, &arguments, &again) {
+                    Some(still) => complete(Some(still.result(meta))),
+                    None => complete(call::tool_result(again)),
+                };
             }
+        } else if offer
+            && !modern(context)
+            && self.bridge.transport == Transport::Http
+            && tool.applies_proposal
+            && let Some(error) = elicit::required_error(&waiting)
+        {
+            return Err(error);
+        }
+        complete(Some(waiting.result(meta)))
+    }
+
+    /// The proposal a mutating call left waiting for a person, if any: a recorded proposal that
+    /// is still open, or a refusal to apply one that no person approved yet.
+    fn waiting(
+        &self,
+        index: usize,
+        arguments: &Map<String, Value>,
+        outcome: &Outcome,
+    ) -> Option<Waiting> {
+        let catalog = &self.bridge.catalog;
+        let tool = &catalog.tools[index];
+        let source = &catalog.sources[tool.source];
+        let appliers: Vec<&str> = catalog
+            .tools
+            .iter()
+            .filter(|t| t.source == tool.source && t.applies_proposal)
+            .map(|t| t.name.as_str())
+            .collect();
+        let apply_tool = match appliers[..] {
+            [one] => Some(one.to_string()),
+            _ => None,
         };
-        let answer = approval::answer(
-            request
-                .input_responses
-                .as_ref()
-                .and_then(|responses| responses.get(INPUT_KEY)),
-        );
-        match answer {
-            Some(Answer::Accept) => {
-                let outcome = self
-                    .run(
-                        index,
-                        arguments,
-                        session,
-                        Confirm::Approved(digest),
-                        trace,
-                        context,
-                    )
-                    .await?;
-                complete(call::tool_result(outcome))
+        let at = &self.bridge.approval_at;
+        match outcome {
+            Outcome::Data { data, .. } => {
+                let id = data.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;
+                let status = data.get("status")?.as_str()?;
+                if status != proposals::OPEN {
+                    return None;
+                }
+                let own = data.as_object().cloned().unwrap_or_default();
+                Waiting::new(id, status, at, source, apply_tool, own)
             }
-            Some(Answer::Decline) => complete(Some(not_performed(
-                "De gebruiker heeft niet ingestemd. Er is niets uitgevoerd.",
-                false,
-            ))),
-            Some(Answer::Cancel) => complete(Some(not_performed(
-                "De gebruiker heeft de goedkeuring afgebroken. Er is niets uitgevoerd.",
-                false,
-            ))),
-            None => complete(Some(not_performed(
-                "Geen antwoord op de goedkeuringsvraag. Er is niets uitgevoerd.",
-                true,
-            ))),
+            Outcome::Failed { error, .. }
+                if tool.applies_proposal
+                    && error["code"].as_str() == Some(proposals::WAITING_CODE) =>
+            {
+                let id = arguments.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;
+                Waiting::new(id, proposals::OPEN, at, source, apply_tool, Map::new())
+            }
+            _ => None,
         }
     }
 }

@@ -19,6 +19,7 @@ mod http;
 mod local_paths;
 mod options;
 mod problem;
+mod proposals;
 mod resource;
 mod session;
 mod stdin_value;
@@ -36,6 +37,7 @@ use crate::approval::Approval;
 use crate::bridge::{Bridge, Transport};
 use crate::catalog::Catalog;
 use crate::options::{Options, Request};
+use crate::proposals::ApprovalAt;
 use crate::session::Session;
 
 const HELP: &str = "\
@@ -43,6 +45,7 @@ overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)
 
 Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
                       [--session-from-meta] [--max-result-bytes BYTES]
+                      [--goedkeuring-url URL]
          overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
                       --auth-audience AUD [--auth-kvk-claim CLAIM] | --insecure-no-auth)
                       [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
@@ -69,6 +72,11 @@ Opties:
   --session-from-meta  (stdio) de host geeft per aanroep het bedrijf in
                        _meta.\"nl.overheid/sessie\"; sessiegebonden argumenten worden dan
                        nooit aan het model getoond
+  --goedkeuring-url URL
+                       goedkeuringspagina (…/voorstellen van een overheid-mcp --http met
+                       dezelfde opslag) waarnaar de link van een wachtend voorstel wijst;
+                       zonder noemt het antwoord de opdracht die de persoon in een terminal
+                       uitvoert (<cli> voorstel goedkeuren ID)
   --http ADRES:POORT   Streamable HTTP op /mcp in plaats van stdio, zonder sessies
   --auth-jwks BESTAND  JWKS waarmee bearer-tokens worden gecontroleerd (verplicht bij --http)
   --auth-issuer ISS    verwachte iss van het token
@@ -89,7 +97,11 @@ OVERHEID_FOREIGN_PROCESSOR: over HTTP de publieke URL (--public-url, anders http
 over stdio de eigen waarde van de host, anders urn:overheid-mcp:stdio.
 KVK_SESSIE_NUMMER komt per aanroep uit de identiteit (token, _meta) als die er is.
 OVERHEID_MCP_STATE_KEY (minstens 32 bytes, gedeeld door replica's) verzegelt de
-goedkeuringsvragen van muterende tools; zonder wordt per proces een sleutel gekozen.
+requestState van een goedkeuringsronde; zonder wordt per proces een sleutel gekozen.
+
+Muteren: over MCP voert de brug nooit een opdracht met --confirm uit; confirm wordt geweigerd.
+Een mutatie gebeurt alleen via een voorstel dat een persoon goedkeurt (na inloggen op de
+goedkeuringspagina, of in een terminal); een tool met voorstel_id voert het daarna uit.
 
 Configuratie in een MCP-host:
   {\"mcpServers\": {\"overheid\": {\"command\": \"overheid-mcp\",
@@ -137,6 +149,10 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         Some(address) => Some(http::Settings::new(address, &options).map_err(config)?),
         None => None,
     };
+    let approval_at = match &options.approval_url {
+        Some(url) => ApprovalAt::Page(url.clone()),
+        None => ApprovalAt::Terminal,
+    };
     let state_key = env::state_key();
     let (approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;
     if random && transport == Transport::Http {
@@ -162,6 +178,7 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         options.max_result_bytes,
         transport,
         approval,
+        approval_at,
         process_session,
         env::own_vars(),
     ));

@@ -41,6 +41,9 @@ pub struct Options {
     /// `--session-from-meta` (stdio): the host gives the identity per call in `_meta`, so
     /// session-bound arguments are not listed even without `KVK_SESSIE_NUMMER`.
     pub session_from_meta: bool,
+    /// `--goedkeuring-url`: the approval page's base (`…/voorstellen`) that a waiting proposal's
+    /// link points to.
+    pub approval_url: Option<String>,
 }
 
 /// How HTTP requests are authenticated.
@@ -74,6 +77,7 @@ impl Default for Options {
             allowed_hosts: Vec::new(),
             public_url: None,
             session_from_meta: false,
+            approval_url: None,
         }
     }
 }
@@ -136,6 +140,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
                         format!("--max-result-bytes verwacht 1024 tot 4194304, niet {given:?}")
                     })?;
             }
+            "--goedkeuring-url" => {
+                options.approval_url = Some(approval_url(&text(name, value(name)?)?)?);
+            }
             "--max-calls" => {
                 let given = text(name, value(name)?)?;
                 options.max_calls = given
@@ -154,6 +161,27 @@ fn text(name: &str, value: OsString) -> Result<String, String> {
     value
         .into_string()
         .map_err(|_| format!("{name} verwacht tekst (UTF-8)"))
+}
+
+/// `--goedkeuring-url`: an `https://` URL, or `http://` on loopback; no query, fragment, spaces
+/// or control characters (a proposal's id is appended as one more path segment).
+fn approval_url(url: &str) -> Result<String, String> {
+    let loopback = ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+        .iter()
+        .any(|prefix| {
+            url.strip_prefix(prefix)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/']))
+        });
+    let clean = !url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '"' | '<' | '>'));
+    if (url.starts_with("https://") && url.len() > "https://".len() || loopback) && clean {
+        Ok(url.trim_end_matches('/').to_string())
+    } else {
+        Err(format!(
+            "--goedkeuring-url verwacht een https-URL (http alleen op loopback) zonder query, niet {url:?}"
+        ))
+    }
 }
 
 fn seconds(text: &OsStr) -> Result<Duration, String> {
@@ -233,6 +261,24 @@ mod tests {
         };
         assert_eq!(capped.max_result_bytes, 2048);
         assert!(parse_strs(&["--insecure-no-auth=1"]).is_err());
+        for bad in [
+            "http://mcp.example.nl/voorstellen",
+            "https://x/v?a=b",
+            "https://x/ v",
+            "ftp://x",
+            "http://127.0.0.1.evil.nl/",
+        ] {
+            assert!(parse_strs(&["--goedkeuring-url", bad]).is_err(), "{bad}");
+        }
+        let Ok(Request::Serve(page)) =
+            parse_strs(&["--goedkeuring-url=https://mcp.example.nl/voorstellen/"])
+        else {
+            panic!("--goedkeuring-url");
+        };
+        assert_eq!(
+            page.approval_url.as_deref(),
+            Some("https://mcp.example.nl/voorstellen")
+        );
         let Ok(Request::Serve(http)) = parse_strs(&[
             "--http=0.0.0.0:8080",
             "--auth-jwks",

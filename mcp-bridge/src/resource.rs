@@ -16,7 +16,7 @@ use rmcp::model::ErrorCode;
 use crate::bridge::Bridge;
 use common::provenance::ProvenanceForm;
 
-use crate::call::{self, Confirm, Invocation, Outcome};
+use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::session::Session;
 
@@ -58,7 +58,6 @@ pub async fn read(
         tool,
         arguments: &arguments,
         session,
-        confirm: Confirm::Propose,
         provenance: ProvenanceForm::Full,
     };
     let private = !tool.session_args.is_empty();
@@ -73,7 +72,7 @@ pub async fn read(
             "_meta": { format!("{META_PREFIX}/provenance"): provenance },
         }))),
         Outcome::Cancelled => Ok(None),
-        Outcome::Proposal { .. } => Err(ErrorData::internal_error(
+        Outcome::Planned { .. } => Err(ErrorData::internal_error(
             "Resource-tool wilde muteren",
             None,
         )),

@@ -1,110 +1,308 @@
-//! A person approves every mutation (MCP 2026-07-28 multi round-trip requests), and identity per
-//! call over stdio: both with the fixture CLI.
+//! A mutation happens only through a proposal that a person approved: no call sequence a model
+//! makes alone files anything, in either protocol era; a waiting proposal's link is offered as
+//! URL elicitation where the client declared it; identity per call over stdio. All with the
+//! fixture CLI, whose proposals a person approves with its terminal command.
 
 mod harness;
 
+use std::path::Path;
+use std::process::Command;
+
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_bridge_modern};
+use harness::{Bridge, demo_bridge_env, demo_bridge_modern, demo_cli};
 
-fn retry(bridge: &mut Bridge, arguments: &Value, state: &str, action: Value) -> Value {
-    bridge.request(
-        "tools/call",
-        json!({"name": "demo__notitie_maak", "arguments": arguments,
-               "requestState": state, "inputResponses": {"akkoord": action}}),
-    )
+const PAGE: &str = "https://mcp.example.nl/voorstellen";
+
+/// The person's act at a terminal (the fixture's utility command).
+fn person(dir: &Path, verb: &str, id: &str) {
+    let status = Command::new(demo_cli())
+        .args(["voorstel", verb, "--", id])
+        .env("DEMO_STORE", dir.join("store.json"))
+        .status()
+        .unwrap();
+    assert!(status.success());
 }
 
-fn accept() -> Value {
-    json!({"action": "accept", "content": {"akkoord": true}})
+fn filed(dir: &Path) -> Value {
+    std::fs::read_to_string(dir.join("store.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| json!({}))
 }
 
-#[test]
-fn only_an_accepted_elicitation_files_and_exactly_once() {
-    let (mut bridge, dir) = demo_bridge_modern(&[], &[], json!({"elicitation": {"form": {}}}));
-    let store = dir.path().join("store.json");
-    let arguments = json!({"id": "n1", "tekst": "hallo"});
-    let listed = bridge.listed_tool("demo__notitie_maak");
-    let output = jsonschema::validator_for(&listed["outputSchema"]).unwrap();
-
-    let first = bridge.call("demo__notitie_maak", arguments.clone());
-    assert_eq!(first["resultType"], "input_required", "{first}");
-    assert!(first.get("ttlMs").is_none() && first.get("content").is_none());
-    let request = &first["inputRequests"]["akkoord"];
-    assert_eq!(request["method"], "elicitation/create");
-    assert_eq!(request["params"]["mode"], "form");
-    let digest = first["_meta"]["nl.overheid/plan"]["plan_digest"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let message = request["params"]["message"].as_str().unwrap();
-    assert!(
-        message.contains(&digest) && message.contains("Maakt notitie n1"),
-        "{message}"
-    );
-    let state = first["requestState"].as_str().unwrap().to_string();
-    assert!(!store.exists(), "asking files nothing");
-
-    // The model computes the digest itself: with a client that can elicit, that is a new question.
-    let mut self_confirmed = arguments.clone();
-    self_confirmed["confirm"] = json!(digest);
-    let asked = bridge.call("demo__notitie_maak", self_confirmed);
-    assert_eq!(asked["resultType"], "input_required", "{asked}");
-    assert!(!store.exists(), "a model-set confirm files nothing");
-
-    // A modified state, or other arguments with the state: refused, nothing filed.
-    let mut forged = state.clone();
-    let last = forged.pop().unwrap();
-    forged.push(if last == 'A' { 'B' } else { 'A' });
-    let refused = retry(&mut bridge, &arguments, &forged, accept());
-    assert_eq!(refused["isError"], true, "{refused}");
-    assert_eq!(refused["structuredContent"]["uitgevoerd"], false);
-    let changed = json!({"id": "n1", "tekst": "anders"});
-    let refused = retry(&mut bridge, &changed, &state, accept());
-    assert_eq!(refused["isError"], true, "{refused}");
-    assert!(!store.exists());
-
-    // Decline and cancel: a complete result that says nothing was done.
-    for action in [json!({"action": "decline"}), json!({"action": "cancel"})] {
-        let declined = retry(&mut bridge, &arguments, &state, action);
-        assert_eq!(declined["resultType"], "complete");
-        assert_eq!(declined["isError"], false, "{declined}");
-        assert_eq!(declined["structuredContent"]["uitgevoerd"], false);
-        assert!(output.is_valid(&declined["structuredContent"]));
+/// The eras a client can speak, over stdio.
+fn every_era(extra_args: &[&str]) -> Vec<(&'static str, Bridge, tempfile::TempDir)> {
+    let mut eras = Vec::new();
+    let (bridge, dir) = demo_bridge_env(extra_args, &[]);
+    eras.push(("2025-11-25", bridge, dir));
+    for (label, capabilities) in [
+        ("2026-07-28", json!({})),
+        ("2026-07-28 form", json!({"elicitation": {"form": {}}})),
+        (
+            "2026-07-28 url",
+            json!({"elicitation": {"form": {}, "url": {}}}),
+        ),
+    ] {
+        let (bridge, dir) = demo_bridge_modern(extra_args, &[], capabilities);
+        eras.push((label, bridge, dir));
     }
-    assert!(!store.exists());
+    eras
+}
 
-    // Accept: filed once; the same accepted retry again is a replay of the same note.
-    let done = retry(&mut bridge, &arguments, &state, accept());
-    assert_eq!(done["isError"], false, "{done}");
-    assert_eq!(done["structuredContent"]["replayed"], false);
-    assert!(output.is_valid(&done["structuredContent"]));
-    let again = retry(&mut bridge, &arguments, &state, accept());
-    assert_eq!(again["structuredContent"]["replayed"], true, "{again}");
-    assert_eq!(
-        again["structuredContent"]["id"],
-        done["structuredContent"]["id"]
-    );
+/// The proposal a `notitie_voorstel` call recorded, whatever form the answer took.
+fn proposal_id(result: &Value) -> String {
+    let id = result["structuredContent"]["voorstel_id"]
+        .as_str()
+        .or_else(|| result["_meta"]["nl.overheid/plan"]["voorstel_id"].as_str())
+        .or_else(|| {
+            result["inputRequests"]["goedkeuring"]["params"]["url"]
+                .as_str()
+                .and_then(|url| url.rsplit('/').next())
+        });
+    id.unwrap_or_else(|| panic!("no proposal id: {result}"))
+        .to_string()
 }
 
 #[test]
-fn a_client_without_elicitation_over_stdio_gets_the_two_step_flow() {
-    let (mut bridge, dir) = demo_bridge_modern(&[], &[], json!({}));
-    let arguments = json!({"id": "n2", "tekst": "x"});
-    let proposal = bridge.call("demo__notitie_maak", arguments.clone());
-    assert_eq!(proposal["resultType"], "complete");
-    assert_eq!(proposal["structuredContent"]["requires_confirmation"], true);
-    // The proposal is also its text, in both eras (a host may show a model only `content`).
-    let text: Value =
-        serde_json::from_str(proposal["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, proposal["structuredContent"]);
-    let mut confirmed = arguments;
-    confirmed["confirm"] = proposal["structuredContent"]["plan_digest"].clone();
-    let done = bridge.call("demo__notitie_maak", confirmed);
-    assert_eq!(done["structuredContent"]["replayed"], false, "{done}");
-    assert!(dir.path().join("store.json").exists());
+fn confirm_is_never_offered_and_no_model_only_sequence_files_anything() {
+    for (era, mut bridge, dir) in every_era(&["--goedkeuring-url", PAGE]) {
+        let tools = bridge.request("tools/list", json!({}))["tools"].clone();
+        for tool in tools.as_array().unwrap() {
+            assert!(
+                tool["inputSchema"]["properties"].get("confirm").is_none(),
+                "{era}: {tool}"
+            );
+        }
+        let indienen = bridge.listed_tool("demo__notitie_indienen");
+        assert_eq!(
+            indienen["inputSchema"]["required"],
+            json!(["voorstel_id"]),
+            "{era}: {indienen}"
+        );
+        let properties = indienen["inputSchema"]["properties"].as_object().unwrap();
+        assert!(
+            properties
+                .keys()
+                .all(|k| k == "voorstel_id" || k == "fields"),
+            "{era}: {properties:?}"
+        );
+
+        // A mutating tool with its own arguments: a dry run, its plan, nothing done.
+        let arguments = json!({"id": "n1", "tekst": "hallo"});
+        let dry = bridge.call("demo__notitie_maak", arguments.clone());
+        assert_eq!(
+            dry["structuredContent"]["uitgevoerd"], false,
+            "{era}: {dry}"
+        );
+        let digest = dry["_meta"]["nl.overheid/plan"]["plan_digest"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{era}: {dry}"))
+            .to_string();
+        // Every digest and id it was given, sent back as confirm: refused before anything runs.
+        for confirm in [json!(digest), json!(true), json!("")] {
+            let mut confirmed = arguments.clone();
+            confirmed["confirm"] = confirm;
+            let refused = bridge.call("demo__notitie_maak", confirmed);
+            assert_eq!(refused["isError"], true, "{era}: {refused}");
+            assert!(
+                refused["structuredContent"]["reden"]
+                    .as_str()
+                    .unwrap()
+                    .contains("confirm"),
+                "{era}: {refused}"
+            );
+        }
+        // A forged round of approval: a made-up state with an "accept".
+        let forged = bridge.request(
+            "tools/call",
+            json!({"name": "demo__notitie_maak", "arguments": arguments,
+                   "requestState": "eyJ4IjoxfQ", "inputResponses": {"akkoord": {"action": "accept", "content": {"akkoord": true}}}}),
+        );
+        assert_eq!(forged["isError"], true, "{era}: {forged}");
+
+        // Propose, then apply with every id and digest the model saw: nothing is filed.
+        let proposed = bridge.call("demo__notitie_voorstel", arguments.clone());
+        let id = proposal_id(&proposed);
+        let plan_digest = bridge.call("demo__voorstel_toon", json!({"voorstel_id": id}))
+            ["structuredContent"]["plan_digest"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        for attempt in [
+            json!({"voorstel_id": id}),
+            json!({"voorstel_id": id, "confirm": plan_digest}),
+            json!({"voorstel_id": plan_digest}),
+            json!({"id": "n1", "tekst": "hallo"}),
+            json!({"voorstel_id": id, "id": "n1", "tekst": "hallo"}),
+        ] {
+            let answer = bridge.call("demo__notitie_indienen", attempt.clone());
+            assert_ne!(
+                answer["structuredContent"]["replayed"], false,
+                "{era}: {attempt}: {answer}"
+            );
+            // An elicitation round completed by the client alone still files nothing.
+            if answer["resultType"] == "input_required" {
+                let state = answer["requestState"].as_str().unwrap();
+                let retried = bridge.request(
+                    "tools/call",
+                    json!({"name": "demo__notitie_indienen", "arguments": attempt,
+                           "requestState": state, "inputResponses": {"goedkeuring": {"action": "accept"}}}),
+                );
+                assert_eq!(retried["resultType"], "complete", "{era}: {retried}");
+                assert_eq!(retried["structuredContent"]["status"], "open");
+            }
+        }
+        assert_eq!(filed(dir.path()), json!({}), "{era}: nothing filed");
+    }
 }
 
+#[test]
+fn a_person_approves_and_a_client_in_another_process_applies_once() {
+    let (mut first, dir) = demo_bridge_modern(&[], &[], json!({}));
+    let proposed = first.call(
+        "demo__notitie_voorstel",
+        json!({"id": "n2", "tekst": "goed"}),
+    );
+    assert_eq!(proposed["resultType"], "complete", "{proposed}");
+    let id = proposal_id(&proposed);
+    // Without an approval page, the answer names the person's terminal command.
+    let content = &proposed["structuredContent"];
+    assert_eq!(content["status"], "open");
+    assert_eq!(
+        content["goedkeuring_opdracht"],
+        format!("demo-cli voorstel goedkeuren {id}")
+    );
+    assert!(content.get("goedkeuring_url").is_none());
+    let instruction = content["instructie"].as_str().unwrap();
+    assert!(instruction.contains("demo__notitie_indienen") && instruction.contains(&id));
+    let listed = first.listed_tool("demo__notitie_voorstel");
+    let output = jsonschema::validator_for(&listed["outputSchema"]).unwrap();
+    assert!(output.is_valid(content), "{content}");
+    // The same input gives the same open proposal.
+    let again = first.call(
+        "demo__notitie_voorstel",
+        json!({"id": "n2", "tekst": "goed"}),
+    );
+    assert_eq!(proposal_id(&again), id);
+    drop(first);
+
+    person(dir.path(), "goedkeuren", &id);
+    let store = dir.path().join("store.json");
+    let mut other = Bridge::start_raw(
+        &["--tool", demo_cli().to_str().unwrap()],
+        &[("DEMO_STORE", store.to_str().unwrap())],
+    );
+    other.modern(json!({}));
+    let done = other.call("demo__notitie_indienen", json!({"voorstel_id": id}));
+    assert_eq!(done["structuredContent"]["replayed"], false, "{done}");
+    assert_eq!(done["structuredContent"]["tekst"], "goed");
+    let replay = other.call("demo__notitie_indienen", json!({"voorstel_id": id}));
+    assert_eq!(replay["structuredContent"]["replayed"], true, "{replay}");
+    assert_eq!(filed(dir.path()).as_object().unwrap().len(), 1);
+
+    // Declined: applying it files nothing.
+    let declined = other.call(
+        "demo__notitie_voorstel",
+        json!({"id": "n3", "tekst": "nee"}),
+    );
+    let declined = proposal_id(&declined);
+    person(dir.path(), "afwijzen", &declined);
+    let refused = other.call("demo__notitie_indienen", json!({"voorstel_id": declined}));
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(
+        refused["_meta"]["nl.overheid/problem"]["code"],
+        "VOORSTEL_AFGEWEZEN"
+    );
+    assert!(filed(dir.path()).get("n3").is_none());
+}
+
+#[test]
+fn a_waiting_proposal_is_offered_as_url_elicitation_where_the_client_declared_it() {
+    // 2026-07-28 with URL elicitation: an InputRequiredResult with a url-mode request.
+    let url_caps = json!({"elicitation": {"url": {}}});
+    let (mut bridge, _dir) = demo_bridge_modern(&["--goedkeuring-url", PAGE], &[], url_caps);
+    let arguments = json!({"id": "n4", "tekst": "x"});
+    let asked = bridge.call("demo__notitie_voorstel", arguments.clone());
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    let request = &asked["inputRequests"]["goedkeuring"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["mode"], "url");
+    let id = proposal_id(&asked);
+    assert_eq!(request["params"]["url"], format!("{PAGE}/{id}"));
+    assert!(request["params"]["elicitationId"].is_string());
+    assert!(
+        request["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Maakt notitie n4")
+    );
+    // The retry (the person went there, or not) is a complete result with the current status.
+    let state = asked["requestState"].as_str().unwrap();
+    let retried = bridge.request(
+        "tools/call",
+        json!({"name": "demo__notitie_voorstel", "arguments": arguments,
+               "requestState": state, "inputResponses": {"goedkeuring": {"action": "accept"}}}),
+    );
+    assert_eq!(retried["resultType"], "complete", "{retried}");
+    assert_eq!(retried["structuredContent"]["voorstel_id"], id);
+    // The state is bound to its call.
+    let elsewhere = bridge.request(
+        "tools/call",
+        json!({"name": "demo__notitie_voorstel", "arguments": {"id": "n5", "tekst": "y"},
+               "requestState": state, "inputResponses": {"goedkeuring": {"action": "accept"}}}),
+    );
+    assert_eq!(elsewhere["isError"], true, "{elsewhere}");
+
+    // 2026-07-28 with form only: no elicitation, the complete result with id, link and instruction.
+    let (mut bridge, _dir) = demo_bridge_modern(
+        &["--goedkeuring-url", PAGE],
+        &[],
+        json!({"elicitation": {"form": {}}}),
+    );
+    let told = bridge.call("demo__notitie_voorstel", arguments.clone());
+    assert_eq!(told["resultType"], "complete", "{told}");
+    let id = proposal_id(&told);
+    let link = format!("{PAGE}/{id}");
+    assert_eq!(told["structuredContent"]["goedkeuring_url"], link);
+    assert!(told["content"][0]["text"].as_str().unwrap().contains(&link));
+
+    // 2025-11-25 over stdio, URL elicitation declared in initialize: elicitation/create, mode url.
+    let store = _dir.path().join("store.json");
+    let mut legacy = Bridge::start_raw(
+        &[
+            "--tool",
+            demo_cli().to_str().unwrap(),
+            "--goedkeuring-url",
+            PAGE,
+        ],
+        &[("DEMO_STORE", store.to_str().unwrap())],
+    );
+    legacy.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"url": {}}},
+               "clientInfo": {"name": "test", "version": "0"}}),
+    );
+    legacy.notify("notifications/initialized", json!({}));
+    let call = legacy.send(
+        "tools/call",
+        json!({"name": "demo__notitie_indienen", "arguments": {"voorstel_id": id}}),
+    );
+    let elicitation = legacy.next_message();
+    assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
+    assert_eq!(elicitation["params"]["mode"], "url");
+    assert_eq!(elicitation["params"]["url"], link);
+    legacy.send_line(
+        &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}})
+            .to_string(),
+    );
+    let answer = legacy.response(call);
+    assert_eq!(
+        answer["result"]["structuredContent"]["status"], "open",
+        "{answer}"
+    );
+    assert_eq!(filed(_dir.path()), json!({}));
+}
 fn sessie(bridge: &mut Bridge, arguments: Value, meta: Option<&str>) -> Value {
     let mut params = json!({"name": "demo__sessie_toon", "arguments": arguments});
     if let Some(number) = meta {

@@ -114,14 +114,15 @@ fn an_absent_positional_before_a_given_one_is_refused_naming_it() {
     let message = refused["message"].as_str().unwrap();
     assert!(message.contains("kvk_nummer"), "{message}");
 
-    // With the company given, the positionals pass in order and the CLI proposes its plan.
-    let proposed = bridge.call(
+    // With the company given, the positionals pass in order: the CLI's plan, nothing filed.
+    let planned = bridge.call(
         "rvo__rapportage_indienen",
         json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": "LED-verlichting"}),
     );
-    assert_eq!(proposed["isError"], false, "{proposed}");
+    assert_eq!(planned["isError"], false, "{planned}");
+    assert_eq!(planned["structuredContent"]["uitgevoerd"], false);
     assert!(
-        proposed["structuredContent"]["plan_digest"].is_string(),
-        "{proposed}"
+        planned["_meta"]["nl.overheid/plan"]["plan_digest"].is_string(),
+        "{planned}"
     );
 }

@@ -142,13 +142,14 @@ fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
     );
     assert!(!dir.path().join("store.json").exists());
 
-    // Just under the limit, the tool runs (and proposes).
+    // Just under the limit, the tool runs (a dry run: its plan, nothing done).
     let fits = bridge.call(
         "demo__notitie_maak",
         json!({"id": "n1", "tekst": "z".repeat(60 * 1024)}),
     );
     assert_eq!(fits["isError"], false);
-    assert_eq!(fits["structuredContent"]["requires_confirmation"], true);
+    assert_eq!(fits["structuredContent"]["uitgevoerd"], false);
+    assert!(fits["_meta"]["nl.overheid/plan"]["plan_digest"].is_string());
 }
 
 #[test]

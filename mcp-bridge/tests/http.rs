@@ -197,15 +197,14 @@ fn the_transport_checks_headers_origin_methods_and_capabilities() {
     assert_eq!(answered.status, 200);
     assert_eq!(answered.headers["content-type"], "application/json");
     assert_eq!(answered.body["result"]["resultType"], "complete");
-    // A mutation for a client that cannot elicit: refused over HTTP, naming the capability.
+    // A model that sends confirm: refused before anything runs, nothing filed.
     let maak = call(
         "demo__notitie_maak",
         json!({"id": "n1", "tekst": "x", "confirm": "0".repeat(64)}),
     );
     let refused = bridge.post(None, &maak, &[]);
-    assert_eq!(refused.status, 400, "{refused:?}");
-    assert_eq!(refused.body["error"]["code"], -32021);
-    assert!(refused.body["error"]["data"]["requiredCapabilities"]["elicitation"].is_object());
+    assert_eq!(refused.status, 200, "{refused:?}");
+    assert_eq!(refused.body["result"]["isError"], true, "{refused:?}");
     assert!(!store.exists());
     // The 2025-11-25 era over the same endpoint: initialize, then a plain request.
     let init = json!({"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {
@@ -290,4 +289,70 @@ fn overload_is_a_503_and_sigterm_lets_the_call_in_flight_finish() {
     let status = bridge.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
     assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_proposal_waiting_for_a_person_is_offered_in_each_era_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = demo_cli();
+    let store = dir.path().join("store.json");
+    let page = "https://mcp.example.nl/voorstellen";
+    let bridge = HttpBridge::start(
+        &[
+            "--tool",
+            cli.to_str().unwrap(),
+            "--insecure-no-auth",
+            "--goedkeuring-url",
+            page,
+        ],
+        &[("DEMO_STORE", store.to_str().unwrap())],
+    );
+    // 2025-11-25: recording a proposal is a complete result with the id and the link ...
+    let legacy = |id: i64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": name, "arguments": arguments}})
+    };
+    let proposed = bridge.post(
+        None,
+        &legacy(
+            1,
+            "demo__notitie_voorstel",
+            json!({"id": "h1", "tekst": "x"}),
+        ),
+        &[],
+    );
+    let content = &proposed.body["result"]["structuredContent"];
+    let id = content["voorstel_id"].as_str().unwrap().to_string();
+    let link = format!("{page}/{id}");
+    assert_eq!(content["goedkeuring_url"], link, "{proposed:?}");
+    // ... and applying it before a person approved is -32042 with the url-mode elicitation.
+    let apply = legacy(2, "demo__notitie_indienen", json!({"voorstel_id": id}));
+    let waiting = bridge.post(None, &apply, &[]);
+    let error = &waiting.body["error"];
+    assert_eq!(error["code"], -32042, "{waiting:?}");
+    assert_eq!(error["data"]["elicitations"][0]["mode"], "url");
+    assert_eq!(error["data"]["elicitations"][0]["url"], link);
+    assert!(error["message"].as_str().unwrap().contains(&link));
+    // 2026-07-28 with URL elicitation: an InputRequiredResult.
+    let modern = request(
+        3,
+        "tools/call",
+        json!({"name": "demo__notitie_indienen", "arguments": {"voorstel_id": id}}),
+        json!({"elicitation": {"url": {}}}),
+    );
+    let asked = bridge.post(None, &modern, &[]);
+    let result = &asked.body["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked:?}");
+    assert_eq!(
+        result["inputRequests"]["goedkeuring"]["params"]["url"],
+        link
+    );
+    // Without it: the complete result.
+    let plain = call("demo__notitie_indienen", json!({"voorstel_id": id}));
+    let told = bridge.post(None, &plain, &[]);
+    assert_eq!(
+        told.body["result"]["structuredContent"]["goedkeuring_url"], link,
+        "{told:?}"
+    );
+    assert!(!store.exists(), "nothing filed");
 }

@@ -1,7 +1,7 @@
 //! The family's `tools/list`, as the built `overheid-mcp` serves it over stdio after the
 //! 2025-11-25 `initialize` handshake, stays within its budget (issue 17): what every agent pays
 //! before its first call. The tool entries come from the CLIs' compact discovery (DISC-17); the
-//! bridge adds its own `fields`, `confirm` and `_meta`, measured apart so a regression shows
+//! bridge adds its own `fields` and `_meta`, measured apart so a regression shows
 //! where it came from.
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 
@@ -83,11 +83,11 @@ fn the_family_s_tools_list_stays_within_its_budget() {
             .count();
         assert_eq!(served, count, "{name}: every command is a tool");
     }
-    // What the bridge adds itself: its `fields`/`confirm` arguments and its `_meta`.
+    // What the bridge adds itself: its `fields` argument and its `_meta`.
     let added: usize = tools
         .iter()
         .map(|tool| {
-            let arguments: usize = ["fields", "confirm"]
+            let arguments: usize = ["fields"]
                 .iter()
                 .filter_map(|k| tool["inputSchema"]["properties"].get(*k).map(|v| (k, v)))
                 .map(|(k, v)| k.len() + 4 + bytes(v))

@@ -7,12 +7,12 @@ Streamable HTTP (with a bearer JWT signed by a key made here):
 - calls a tool of every CLI, with and without `fields` (the SDK validates `structuredContent`
   against the listed `outputSchema`);
 - reads a koop:// resource;
-- files an RVO report: with an elicitation callback (accept files once, a second accepted retry
-  returns the same reference, decline files nothing, a modified `requestState` or changed
-  arguments are refused), or, in legacy mode over stdio, by the two-step digest flow; legacy over
-  HTTP is refused with -32021.
-Then two HTTP replicas sharing the state key and the RVO store: the first round on A, the accepted
-retry on B files once, and 20 concurrent accepted retries over both give one filing. Last, 200
+- tries, as a model alone, every way to file an RVO report: its own arguments (a dry run), every
+  digest and id it was given sent back as `confirm` (refused) and, where rvo-cli records proposals,
+  propose and then apply by id: nothing is ever filed (`rvo__rapportage_lijst` stays empty). A
+  client with an elicitation callback (the SDK then declares form and url) is offered the waiting
+  proposal's link as url-mode elicitation; one without gets the id, the link and the instruction.
+Last, 200
 concurrent read-only calls over HTTP: a 503 with Retry-After is the only refusal (and is retried);
 all are answered; p50 and p95 are printed.
 
@@ -67,20 +67,20 @@ CALLS = [
 class Person:
     """The elicitation callback: a person who answers as told, and is counted."""
 
-    def __init__(self):
-        self.answer, self.asked, self.messages = "accept", 0, []
+    def __init__(self, declares=True):
+        self.asked, self.requests, self.declares = 0, [], declares
 
     async def __call__(self, context, params):
         self.asked += 1
-        self.messages.append(params.message)
-        if self.answer == "accept":
-            return types.ElicitResult(action="accept", content={"akkoord": True})
-        return types.ElicitResult(action=self.answer)
+        self.requests.append(params)
+        # A url-mode answer only says the person went to the page; it approves nothing.
+        return types.ElicitResult(action="accept")
 
 
 async def conversation(label, server, mode, person, http):
     modern = mode != "legacy"
-    async with Client(server, mode=mode, elicitation_callback=person, read_timeout_seconds=60) as client:
+    callback = {"elicitation_callback": person} if person.declares else {}
+    async with Client(server, mode=mode, read_timeout_seconds=60, **callback) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         check(f"{label}: tools/list has every CLI", all(
             any(name.startswith(cli.removesuffix("-cli") + "__") for name in tools) for cli in CLIS), sorted(tools))
@@ -106,73 +106,52 @@ async def conversation(label, server, mode, person, http):
 
         arguments = {"regeling_id": "EBR-2027", "maatregelen": "warmtepomp, led-verlichting",
                      "toelichting": f"test {label}", "peildatum": "2027-06-01"}
-        if not modern and http:
-            try:
-                await client.call_tool("rvo__rapportage_indienen", arguments)
-                check(f"{label}: a mutation without elicitation is refused", False, "no error")
-            except MCPError as error:
-                check(f"{label}: a mutation without elicitation is refused (-32021)", error.error.code == -32021,
-                      error.error)
-            return
-        if not modern:
-            await two_step(label, client, arguments)
-            return
-        await approved(label, client, person, arguments)
+        await model_alone(label, client, person, arguments, tools, modern, http)
 
 
-async def two_step(label, client, arguments):
-    proposal = await client.call_tool("rvo__rapportage_indienen", arguments)
-    content = proposal.structured_content or {}
-    digest = content.get("plan_digest", "")
-    check(f"{label}: two-step: proposal", content.get("requires_confirmation") is True and len(digest) == 64, content)
-    stale = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": "0" * 64})
-    check(f"{label}: two-step: a wrong digest is refused", stale.is_error is True, stale)
-    done = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
-    filed = done.structured_content or {}
-    check(f"{label}: two-step: filed", not done.is_error and filed.get("status") == "ONTVANGEN"
-          and filed.get("replayed") is False, done)
-    again = await client.call_tool("rvo__rapportage_indienen", {**arguments, "confirm": digest})
-    check(f"{label}: two-step: a replay, same reference",
-          (again.structured_content or {}).get("referentienummer") == filed.get("referentienummer"), again)
+async def attempt(client, name, arguments):
+    """A call as a model makes it: the result, or the JSON-RPC error (e.g. -32042)."""
+    try:
+        return await client.call_tool(name, arguments)
+    except MCPError as error:
+        return error.error
 
 
-async def approved(label, client, person, arguments):
+async def model_alone(label, client, person, arguments, tools, modern, http):
+    """Every sequence a model can make alone files nothing."""
     name = "rvo__rapportage_indienen"
-    # Decline: nothing filed.
-    person.answer, person.asked = "decline", 0
-    declined = await client.call_tool(name, {**arguments, "toelichting": arguments["toelichting"] + " (nee)"})
-    check(f"{label}: decline files nothing", person.asked == 1 and not declined.is_error
-          and (declined.structured_content or {}).get("uitgevoerd") is False, declined)
-    check(f"{label}: the question shows what, for whom and the digest",
-          person.messages and KVK in person.messages[-1] and "Plan-digest:" in person.messages[-1]
-          and "EBR-2027" in person.messages[-1], person.messages[-1:])
-    # A model that computes the digest itself still gets the question.
-    person.answer, person.asked = "accept", 0
-    first = await client.session.call_tool(name, {**arguments, "confirm": "0" * 64}, allow_input_required=True)
-    check(f"{label}: model-set confirm asks the person", isinstance(first, types.InputRequiredResult), first)
-    state = first.request_state
-    accept = {"akkoord": {"action": "accept", "content": {"akkoord": True}}}
-    forged = state[:-2] + ("AA" if state[-2:] != "AA" else "BB")
-    refused = await client.call_tool(name, arguments, input_responses=accept, request_state=forged)
-    check(f"{label}: a modified requestState is refused", refused.is_error
-          and (refused.structured_content or {}).get("uitgevoerd") is False, refused)
-    changed = await client.call_tool(name, {**arguments, "maatregelen": "zonnepanelen"},
-                                     input_responses=accept, request_state=state)
-    check(f"{label}: changed arguments are refused", changed.is_error, changed)
-    # Accept: filed exactly once; the same accepted retry returns the same reference.
-    done = await client.call_tool(name, arguments, input_responses=accept, request_state=state)
-    filed = done.structured_content or {}
-    check(f"{label}: accept files", not done.is_error and filed.get("status") == "ONTVANGEN"
-          and filed.get("replayed") is False, done)
-    again = await client.call_tool(name, arguments, input_responses=accept, request_state=state)
-    check(f"{label}: a second accepted retry returns the same reference",
-          (again.structured_content or {}).get("referentienummer") == filed.get("referentienummer")
-          and (again.structured_content or {}).get("replayed") is True, again)
-    # The SDK's own loop: the callback answers, the SDK retries.
-    person.asked = 0
-    auto = await client.call_tool(name, {**arguments, "toelichting": arguments["toelichting"] + " (auto)"})
-    check(f"{label}: the SDK drives the rounds through the callback", person.asked == 1
-          and (auto.structured_content or {}).get("replayed") is False, auto)
+    check(f"{label}: confirm is offered by no tool",
+          all("confirm" not in tool.input_schema.get("properties", {}) for tool in tools.values()))
+    seen = set()
+    applies = "voorstel_id" in tools[name].input_schema.get("properties", {})
+    if not applies:
+        dry = await client.call_tool(name, arguments)
+        content = dry.structured_content or {}
+        digest = ((dry.meta or {}).get("nl.overheid/plan") or {}).get("plan_digest")
+        check(f"{label}: a mutation with its own arguments is a dry run",
+              not dry.is_error and content.get("uitgevoerd") is False and digest, dry)
+        seen.add(digest)
+    if "rvo__rapportage_voorstel" in tools:
+        person.asked, person.requests = 0, []
+        proposed = await client.call_tool("rvo__rapportage_voorstel", arguments)
+        content = proposed.structured_content or {}
+        proposal = content.get("voorstel_id")
+        check(f"{label}: propose gives an id, status and instruction", proposal and content.get("status")
+              and content.get("instructie"), proposed)
+        seen |= {proposal, content.get("plan_digest")}
+        if person.requests:
+            check(f"{label}: the waiting proposal is offered as url elicitation",
+                  all(r.mode == "url" and proposal in r.url for r in person.requests), person.requests)
+        for candidate in sorted(filter(None, seen)):
+            applied = await attempt(client, name, {"voorstel_id": candidate})
+            filed = getattr(applied, "structured_content", None) or {}
+            check(f"{label}: applying {candidate[:8]} alone files nothing", filed.get("replayed") is None
+                  and filed.get("referentienummer") is None, applied)
+    for digest in sorted(filter(None, seen)):
+        refused = await client.call_tool(name, {**arguments, "confirm": digest})
+        check(f"{label}: confirm={digest[:8]} is refused", refused.is_error is True, refused)
+    listed = await client.call_tool("rvo__rapportage_lijst", {})
+    check(f"{label}: nothing was filed", (listed.structured_content or {}).get("aantal") == 0, listed)
 
 
 def keys(tmp):
@@ -210,7 +189,7 @@ def http_server(url, token):
 
 
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+        "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 async def post(http, url, token, name, arguments, **extra):
@@ -220,35 +199,6 @@ async def post(http, url, token, name, arguments, **extra):
         "Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name})
     return response
-
-
-async def replicas(target, env, jwks, token):
-    a, url_a = start_http(target, env, jwks)
-    b, url_b = start_http(target, env, jwks)
-    try:
-        async with httpx2.AsyncClient(timeout=60) as http:
-            arguments = {"regeling_id": "EBR-2027", "maatregelen": "warmtepomp", "toelichting": "twee replica's",
-                         "peildatum": "2027-06-01"}
-            first = (await post(http, url_a, token, "rvo__rapportage_indienen", arguments)).json()["result"]
-            check("replicas: the first round on A asks", first.get("resultType") == "input_required", first)
-            retry = {"requestState": first.get("requestState"),
-                     "inputResponses": {"akkoord": {"action": "accept", "content": {"akkoord": True}}}}
-            on_b = (await post(http, url_b, token, "rvo__rapportage_indienen", arguments, **retry)).json()["result"]
-            filed = on_b.get("structuredContent", {})
-            check("replicas: the accepted retry on B files", filed.get("replayed") is False, on_b)
-            replies = await asyncio.gather(*[
-                post(http, (url_a, url_b)[i % 2], token, "rvo__rapportage_indienen", arguments, **retry)
-                for i in range(20)])
-            results = [reply.json().get("result", {}) for reply in replies]
-            references = {r.get("structuredContent", {}).get("referentienummer") for r in results}
-            fresh = [r for r in results if r.get("structuredContent", {}).get("replayed") is False]
-            check("replicas: 20 concurrent accepted retries over both give one filing",
-                  references == {filed.get("referentienummer")} and not fresh,
-                  [r.get("structuredContent") or r for r in results][:3])
-    finally:
-        for process in (a, b):
-            process.terminate()
-            process.wait(timeout=30)
 
 
 async def load(target, env, jwks, token, calls=200, budget=150):
@@ -314,16 +264,16 @@ def main():
                 env={**env, "KVK_SESSIE_NUMMER": KVK},
             )
             for mode in MODES:
-                asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(), http=False))
+                asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(mode != "legacy"), http=False))
             jwks, token = keys(tmp)
             process, url = start_http(target, env, jwks)
             try:
                 for mode in MODES:
-                    asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(), http=True))
+                    asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(mode != "legacy"),
+                                             http=True))
             finally:
                 process.terminate()
                 process.wait(timeout=30)
-            asyncio.run(replicas(target, env, jwks, token))
             asyncio.run(load(target, env, jwks, token))
     finally:
         fake.kill()

@@ -1,0 +1,310 @@
+//! A mutation over MCP happens only through a proposal that a person approved.
+//!
+//! Nothing a model sends approves anything, in any protocol era, over either transport:
+//! - `confirm` is never offered, and a call that sends it is refused before anything runs;
+//! - the bridge never runs a program with `--confirm`: a mutating tool called with its own
+//!   arguments is a dry run whose plan comes back as "nothing was done";
+//! - a tool that records a proposal runs like any tool; its result (`voorstel_id`, `status`)
+//!   says whether a person still has to decide;
+//! - a mutating tool whose `inputSchema` has [`PROPOSAL_ARGUMENT`] applies a proposal: it is
+//!   offered with that argument only, and the program applies the proposal only when its record
+//!   says a person approved it. Approving is a person's act outside MCP: on the approval page after
+//!   a login, or at a terminal after typing the digest. A link alone approves nothing.
+//!
+//! When a proposal waits for a person, [`Waiting`] is what the bridge says about it: the id, the
+//! link to the approval page (or the terminal command when there is no page) and a plain
+//! instruction; [`elicit`] offers the link as URL-mode elicitation where the client declared it.
+
+pub mod elicit;
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::Source;
+
+/// The argument of a tool that applies a proposal: the proposal's id.
+pub const PROPOSAL_ARGUMENT: &str = "voorstel_id";
+
+/// The error code of a program asked to apply a proposal that no person has approved yet.
+pub const WAITING_CODE: &str = "VOORSTEL_NIET_GOEDGEKEURD";
+
+/// The status of a proposal that waits for a person.
+pub const OPEN: &str = "open";
+
+/// The name of the argument a model might send to approve by itself; refused.
+pub const CONFIRM: &str = "confirm";
+
+/// Keep only [`PROPOSAL_ARGUMENT`] in a mutating tool's input schema, required, when it has one.
+/// Returns whether it had one (the tool applies proposals).
+pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> bool {
+    let Some(argument) = schema
+        .get("properties")
+        .and_then(|p| p.get(PROPOSAL_ARGUMENT))
+        .cloned()
+    else {
+        return false;
+    };
+    schema.insert("properties".into(), json!({ PROPOSAL_ARGUMENT: argument }));
+    schema.insert("required".into(), json!([PROPOSAL_ARGUMENT]));
+    schema.insert("additionalProperties".into(), Value::Bool(false));
+    for keyword in [
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "dependentRequired",
+        "if",
+        "then",
+        "else",
+    ] {
+        schema.remove(keyword);
+    }
+    true
+}
+
+/// Whether `id` can be a proposal id: text-safe, as long as 128 random bits or longer. Checked
+/// before an id is put in a link or handed to a program.
+pub fn is_proposal_id(id: &str) -> bool {
+    (16..=128).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// What a mutating tool answers when nothing was done.
+fn not_performed_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"uitgevoerd": {"const": false}, "reden": {"type": "string"}},
+        "required": ["uitgevoerd", "reden"]
+    })
+}
+
+/// What a mutating tool answers when a proposal waits for a person.
+fn waiting_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "uitgevoerd": {"const": false},
+            "voorstel_id": {"type": "string"},
+            "status": {"type": "string"},
+            "goedkeuring_url": {"type": "string"},
+            "goedkeuring_opdracht": {"type": "string"},
+            "instructie": {"type": "string"}
+        },
+        "required": ["uitgevoerd", "voorstel_id", "status", "instructie"]
+    })
+}
+
+/// `outputSchema` of a mutating tool: its own result, "waiting for a person", or "nothing was
+/// done". `$schema` and `$defs` stay at the root so `#/$defs/…` references keep resolving.
+pub fn output_schema(output: &Value) -> Value {
+    let mut own = output.clone();
+    let mut root = Map::new();
+    if let Some(own) = own.as_object_mut() {
+        for key in ["$schema", "$defs", "definitions", "$id"] {
+            if let Some(value) = own.remove(key) {
+                root.insert(key.into(), value);
+            }
+        }
+    }
+    root.insert("type".into(), "object".into());
+    root.insert(
+        "anyOf".into(),
+        json!([own, waiting_schema(), not_performed_schema()]),
+    );
+    Value::Object(root)
+}
+
+/// The complete result "nothing was done", with the reason.
+pub fn not_performed(reason: &str, error: bool) -> Value {
+    let data = json!({"uitgevoerd": false, "reden": reason});
+    json!({
+        "content": [{"type": "text", "text": data.to_string()}],
+        "structuredContent": data,
+        "isError": error,
+        "resultType": "complete",
+    })
+}
+
+/// The result of a call that sent `confirm`: refused, nothing ran.
+pub fn confirm_refused() -> Value {
+    not_performed(
+        "Het argument confirm wordt over MCP niet aangenomen: een model kan niet zelf goedkeuren. \
+         Er is niets uitgevoerd. Leg een voorstel vast; een persoon keurt het goed op de \
+         goedkeuringspagina of in een terminal, daarna voert u het uit met voorstel_id.",
+        true,
+    )
+}
+
+/// The reason in the result of a mutating tool's dry run (a call with its own arguments).
+pub const DRY_RUN_ONLY: &str = "Er is niets uitgevoerd: over MCP voert de brug een muterende \
+    opdracht alleen uit via een voorstel dat een persoon heeft goedgekeurd. Het plan staat in \
+    _meta.\"nl.overheid/plan\".";
+
+/// Where a person approves: the organisation's approval page, or the terminal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApprovalAt {
+    /// The page's base URL (`…/voorstellen`); a proposal's link is `<base>/<id>`.
+    Page(String),
+    /// No page: the person runs the program's own command at a terminal.
+    Terminal,
+}
+
+/// A proposal that waits for a person, and how to tell them.
+#[derive(Clone, Debug)]
+pub struct Waiting {
+    pub id: String,
+    pub status: String,
+    /// The link to the approval page, if there is one.
+    pub url: Option<String>,
+    /// The terminal command, when there is no page.
+    pub command: Option<String>,
+    /// The tool that applies it once approved (when the source has exactly one).
+    pub apply_tool: Option<String>,
+    /// The program's own data about the proposal (the plan, digest and expiry), if it gave it.
+    pub data: Map<String, Value>,
+}
+
+impl Waiting {
+    /// A proposal `id` of `source`'s program, with its link or command.
+    pub fn new(
+        id: &str,
+        status: &str,
+        at: &ApprovalAt,
+        source: &Source,
+        apply_tool: Option<String>,
+        data: Map<String, Value>,
+    ) -> Option<Self> {
+        if !is_proposal_id(id) {
+            return None;
+        }
+        let (url, command) = match at {
+            ApprovalAt::Page(base) => (Some(format!("{}/{id}", base.trim_end_matches('/'))), None),
+            ApprovalAt::Terminal => (
+                None,
+                Some(format!("{} voorstel goedkeuren {id}", source.program_name)),
+            ),
+        };
+        Some(Self {
+            id: id.to_string(),
+            status: status.to_string(),
+            url,
+            command,
+            apply_tool,
+            data,
+        })
+    }
+
+    /// The plain instruction: give the link to the person; apply by id afterwards.
+    pub fn instruction(&self) -> String {
+        let id = &self.id;
+        let how = match (&self.url, &self.command) {
+            (Some(url), _) => format!(
+                "Geef deze link aan de persoon die namens het bedrijf beslist: {url} . Die logt \
+                 daar in, ziet wat er wordt ingediend en kiest Goedkeuren of Afwijzen; de link \
+                 alleen keurt niets goed."
+            ),
+            (None, Some(command)) => format!(
+                "Vraag de persoon die namens het bedrijf beslist om in een eigen terminal \
+                 `{command}` uit te voeren; die toont het plan en vraagt om de eerste tekens van \
+                 de digest."
+            ),
+            (None, None) => "Een persoon moet het voorstel goedkeuren.".to_string(),
+        };
+        let then = match &self.apply_tool {
+            Some(tool) => format!(" Voer het daarna uit met {tool} en voorstel_id=\"{id}\"."),
+            None => format!(" Voer het daarna uit met voorstel_id=\"{id}\"."),
+        };
+        format!(
+            "Voorstel {id} wacht op goedkeuring door een persoon; er is niets ingediend. {how}{then}"
+        )
+    }
+
+    /// The structured answer: the program's data about the proposal, and the link and instruction.
+    pub fn structured(&self) -> Value {
+        let mut data = self.data.clone();
+        data.insert("uitgevoerd".into(), Value::Bool(false));
+        data.insert("voorstel_id".into(), self.id.clone().into());
+        data.insert("status".into(), self.status.clone().into());
+        data.remove("goedkeuring_url");
+        if let Some(url) = &self.url {
+            data.insert("goedkeuring_url".into(), url.clone().into());
+        }
+        if let Some(command) = &self.command {
+            data.insert("goedkeuring_opdracht".into(), command.clone().into());
+        }
+        data.insert("instructie".into(), self.instruction().into());
+        Value::Object(data)
+    }
+
+    /// The complete result: the structured answer, and the instruction as text for a host that
+    /// shows a model only `content`.
+    pub fn result(&self, meta: Option<Value>) -> Value {
+        let mut result = json!({
+            "content": [{"type": "text", "text": self.instruction()}],
+            "structuredContent": self.structured(),
+            "isError": false,
+            "resultType": "complete",
+        });
+        if let Some(meta) = meta {
+            result["_meta"] = meta;
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::EnvPolicy;
+
+    fn source() -> Source {
+        Source {
+            program_name: "rvo-cli".into(),
+            program: "/x/rvo-cli".into(),
+            env: EnvPolicy::new(Vec::<String>::new()),
+            session_vars: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_tool_that_applies_a_proposal_takes_only_its_id() {
+        let mut schema = json!({"type": "object", "properties": {
+            "regeling_id": {"type": "string"}, "voorstel_id": {"type": "string"}},
+            "required": ["regeling_id"]});
+        assert!(only_the_proposal_argument(schema.as_object_mut().unwrap()));
+        assert_eq!(
+            schema,
+            json!({"type": "object", "properties": {"voorstel_id": {"type": "string"}},
+                   "required": ["voorstel_id"], "additionalProperties": false})
+        );
+        let mut other = json!({"type": "object", "properties": {"id": {}}});
+        assert!(!only_the_proposal_argument(other.as_object_mut().unwrap()));
+    }
+
+    #[test]
+    fn the_link_is_checked_and_the_instruction_names_it() {
+        let at = ApprovalAt::Page("https://mcp.example.nl/voorstellen/".into());
+        let id = "AbCdEfGhIjKlMnOpQrStUv";
+        let waiting =
+            Waiting::new(id, OPEN, &at, &source(), Some("rvo__x".into()), Map::new()).unwrap();
+        let url = format!("https://mcp.example.nl/voorstellen/{id}");
+        assert_eq!(waiting.url.as_deref(), Some(url.as_str()));
+        let text = waiting.instruction();
+        assert!(
+            text.contains(&url) && text.contains("rvo__x") && text.contains(id),
+            "{text}"
+        );
+        let structured = waiting.structured();
+        assert_eq!(structured["goedkeuring_url"], url);
+        assert!(jsonschema::is_valid(&waiting_schema(), &structured));
+        let terminal =
+            Waiting::new(id, OPEN, &ApprovalAt::Terminal, &source(), None, Map::new()).unwrap();
+        assert_eq!(
+            terminal.command.as_deref(),
+            Some(format!("rvo-cli voorstel goedkeuren {id}").as_str())
+        );
+        for bad in ["kort", "../../mcp?x=AbCdEfGhIjKlMnOp", "AbCdEfGhIjKlMnOp/x"] {
+            assert!(Waiting::new(bad, OPEN, &at, &source(), None, Map::new()).is_none());
+        }
+    }
+}
