@@ -10,15 +10,19 @@ use std::time::Duration;
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde_json::{Map, Value, json};
 
+use crate::proposals::ApprovalAt;
+
 /// How long a retry may come back.
 pub const APPROVAL_TTL: Duration = Duration::from_secs(600);
 
 /// Smallest accepted `OVERHEID_MCP_STATE_KEY`, in bytes.
 pub const MIN_KEY_BYTES: usize = 32;
 
-/// Seals and opens the approval state.
+/// Where a person approves, and the sealing of elicitation rounds.
 pub struct Approval {
     codec: RequestStateCodec,
+    /// Where a person approves a proposal: the approval page, or the terminal.
+    pub at: ApprovalAt,
 }
 
 impl Approval {
@@ -39,7 +43,13 @@ impl Approval {
             }
         };
         let codec = RequestStateCodec::try_new(key).map_err(|e| e.to_string())?;
-        Ok((Self { codec }, random))
+        Ok((
+            Self {
+                codec,
+                at: ApprovalAt::Terminal,
+            },
+            random,
+        ))
     }
 
     /// The sealed state of a round: the proposal id, bound to tool, arguments and principal.

@@ -13,7 +13,6 @@ use jsonschema::Validator;
 
 use crate::approval::Approval;
 use crate::catalog::{Catalog, Tool};
-use crate::proposals::ApprovalAt;
 use crate::session::Session;
 
 /// How the bridge is reached, which decides where identity comes from and the default for
@@ -35,8 +34,6 @@ pub struct Bridge {
     pub max_result_bytes: usize,
     pub transport: Transport,
     pub approval: Approval,
-    /// Where a person approves a proposal: the approval page, or the terminal.
-    pub approval_at: ApprovalAt,
     /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
     pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
@@ -56,7 +53,6 @@ impl Bridge {
         max_result_bytes: usize,
         transport: Transport,
         approval: Approval,
-        approval_at: ApprovalAt,
         process_session: Option<Session>,
         own_vars: impl Iterator<Item = (OsString, OsString)>,
     ) -> Self {
@@ -72,7 +68,6 @@ impl Bridge {
             max_result_bytes,
             transport,
             approval,
-            approval_at,
             process_session,
             validators: Mutex::default(),
             child_env,

@@ -388,7 +388,7 @@ impl Handler {
             [one] => Some(one.to_string()),
             _ => None,
         };
-        let at = &self.bridge.approval_at;
+        let at = &self.bridge.approval.at;
         match outcome {
             Outcome::Data { data, .. } => {
                 let id = data.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;

@@ -154,7 +154,8 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         None => ApprovalAt::Terminal,
     };
     let state_key = env::state_key();
-    let (approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;
+    let (mut approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;
+    approval.at = approval_at;
     if random && transport == Transport::Http {
         eprintln!(
             "overheid-mcp: waarschuwing: OVERHEID_MCP_STATE_KEY is niet gezet; een willekeurige \
@@ -178,7 +179,6 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         options.max_result_bytes,
         transport,
         approval,
-        approval_at,
         process_session,
         env::own_vars(),
     ));
