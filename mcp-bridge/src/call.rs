@@ -99,9 +99,15 @@ pub async fn run(
     } else {
         None
     };
-    // A tool that applies a proposal gets its id only: the proposal names the company, and the
-    // session variable in the child's environment binds it (SEC-7).
-    if let Some(session) = call.session.filter(|_| !tool.applies_proposal) {
+    // A tool that applies a proposal gets its id only, by the program's name for it: the
+    // proposal names the company, and the session variable in the child's environment binds it
+    // (SEC-7).
+    if let Some(name) = &tool.proposal_argument
+        && let Some(id) = own.remove(proposals::PROPOSAL_ARGUMENT)
+    {
+        own.insert(name.clone(), id);
+    }
+    if let Some(session) = call.session.filter(|_| tool.proposal_argument.is_none()) {
         for (argument, _) in &tool.session_args {
             if let Some(value) = session.values.get(argument) {
                 own.insert(argument.clone(), Value::String(value.clone()));

@@ -60,9 +60,9 @@ pub struct Tool {
     pub mutating: bool,
     /// Whether the bridge added the `fields` argument.
     pub takes_fields: bool,
-    /// Whether it applies an approved proposal: offered with only
-    /// [`crate::proposals::PROPOSAL_ARGUMENT`] (a mutating tool whose schema has it).
-    pub applies_proposal: bool,
+    /// It applies an approved proposal: offered with only
+    /// [`crate::proposals::PROPOSAL_ARGUMENT`]; the program's own name for that argument.
+    pub proposal_argument: Option<String>,
     /// Path arguments left out of the listed `inputSchema` (refused when a call sends them).
     pub hidden_paths: Vec<String>,
     /// The argument offered as a JSON value and passed on stdin as `-` (DISC-21).
@@ -272,10 +272,10 @@ fn make_tool(
     {
         hide_arguments(schema, session_args.iter().map(|(name, _)| name.as_str()));
     }
-    let applies_proposal = mutating
-        && input
-            .as_object_mut()
-            .is_some_and(proposals::only_the_proposal_argument);
+    let proposal_argument = input
+        .as_object_mut()
+        .filter(|_| mutating)
+        .and_then(proposals::only_the_proposal_argument);
     let properties = input
         .as_object_mut()
         .map(|schema| schema.entry("properties").or_insert_with(|| json!({})))
@@ -332,7 +332,7 @@ fn make_tool(
         listed: Value::Object(listed),
         mutating,
         takes_fields,
-        applies_proposal,
+        proposal_argument,
         hidden_paths,
         stdin_argument,
         session_args,
@@ -520,7 +520,7 @@ mod tests {
         let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["demo__ding_get", "demo__ding_maak"]);
         let get = catalog.tool("demo__ding_get").unwrap();
-        assert!(get.takes_fields && !get.applies_proposal);
+        assert!(get.takes_fields && get.proposal_argument.is_none());
         assert_eq!(get.listed["inputSchema"]["required"], json!(["id"]));
         assert_eq!(get.listed["outputSchema"], json!({"type": "object"}));
         assert_eq!(get.command, "demo-cli ding get");
@@ -530,7 +530,7 @@ mod tests {
             json!({"readOnlyHint": true, "openWorldHint": false})
         );
         let maak = catalog.tool("demo__ding_maak").unwrap();
-        assert!(maak.mutating && !maak.applies_proposal);
+        assert!(maak.mutating && maak.proposal_argument.is_none());
         assert!(
             maak.listed["inputSchema"]["properties"]
                 .get("confirm")

@@ -359,7 +359,7 @@ impl Handler {
         } else if offer
             && !modern(context)
             && self.bridge.transport == Transport::Http
-            && tool.applies_proposal
+            && tool.proposal_argument.is_some()
             && let Some(error) = elicit::required_error(&waiting)
         {
             return Err(error);
@@ -381,7 +381,7 @@ impl Handler {
         let appliers: Vec<&str> = catalog
             .tools
             .iter()
-            .filter(|t| t.source == tool.source && t.applies_proposal)
+            .filter(|t| t.source == tool.source && t.proposal_argument.is_some())
             .map(|t| t.name.as_str())
             .collect();
         let apply_tool = match appliers[..] {
@@ -391,8 +391,7 @@ impl Handler {
         let at = &self.bridge.approval.at;
         match outcome {
             Outcome::Data { data, .. } => {
-                let id = data.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;
-                let status = data.get("status")?.as_str()?;
+                let (id, status) = proposals::id_and_status(data)?;
                 if status != proposals::OPEN {
                     return None;
                 }
@@ -400,7 +399,7 @@ impl Handler {
                 Waiting::new(id, status, at, source, apply_tool, own)
             }
             Outcome::Failed { error, .. }
-                if tool.applies_proposal
+                if tool.proposal_argument.is_some()
                     && error["code"].as_str() == Some(proposals::WAITING_CODE) =>
             {
                 let id = arguments.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;

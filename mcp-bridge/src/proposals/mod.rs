@@ -21,8 +21,14 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::Source;
 
-/// The argument of a tool that applies a proposal: the proposal's id.
+/// The argument of a tool that applies a proposal, as the bridge lists it: the proposal's id.
 pub const PROPOSAL_ARGUMENT: &str = "voorstel_id";
+
+/// The names a program may give that argument in discovery (rvo-cli: `voorstel`, `--voorstel`).
+const PROGRAM_ARGUMENTS: &[&str] = &[PROPOSAL_ARGUMENT, "voorstel"];
+
+/// The members that name a proposal's id in a program's data about it.
+const ID_MEMBERS: &[&str] = &[PROPOSAL_ARGUMENT, "id"];
 
 /// The error code of a program asked to apply a proposal that no person has approved yet.
 pub const WAITING_CODE: &str = "VOORSTEL_NIET_GOEDGEKEURD";
@@ -33,16 +39,14 @@ pub const OPEN: &str = "open";
 /// The name of the argument a model might send to approve by itself; refused.
 pub const CONFIRM: &str = "confirm";
 
-/// Keep only [`PROPOSAL_ARGUMENT`] in a mutating tool's input schema, required, when it has one.
-/// Returns whether it had one (the tool applies proposals).
-pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> bool {
-    let Some(argument) = schema
-        .get("properties")
-        .and_then(|p| p.get(PROPOSAL_ARGUMENT))
-        .cloned()
-    else {
-        return false;
-    };
+/// Keep only the proposal id in a mutating tool's input schema, listed as [`PROPOSAL_ARGUMENT`]
+/// and required, when the tool has such an argument. Returns the program's own name for it
+/// (the tool applies proposals), which the call passes it by.
+pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> Option<String> {
+    let properties = schema.get("properties")?;
+    let (name, argument) = PROGRAM_ARGUMENTS
+        .iter()
+        .find_map(|name| Some((name.to_string(), properties.get(*name)?.clone())))?;
     schema.insert("properties".into(), json!({ PROPOSAL_ARGUMENT: argument }));
     schema.insert("required".into(), json!([PROPOSAL_ARGUMENT]));
     schema.insert("additionalProperties".into(), Value::Bool(false));
@@ -57,7 +61,16 @@ pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> bool {
     ] {
         schema.remove(keyword);
     }
-    true
+    Some(name)
+}
+
+/// The id and status of a proposal in a program's data about it (`None`: not a proposal).
+pub fn id_and_status(data: &Value) -> Option<(&str, &str)> {
+    let id = ID_MEMBERS
+        .iter()
+        .find_map(|member| data.get(*member)?.as_str())
+        .filter(|id| is_proposal_id(id))?;
+    Some((id, data.get("status")?.as_str()?))
 }
 
 /// Whether `id` can be a proposal id: text-safe, as long as 128 random bits or longer. Checked
@@ -271,14 +284,37 @@ mod tests {
         let mut schema = json!({"type": "object", "properties": {
             "regeling_id": {"type": "string"}, "voorstel_id": {"type": "string"}},
             "required": ["regeling_id"]});
-        assert!(only_the_proposal_argument(schema.as_object_mut().unwrap()));
+        assert_eq!(
+            only_the_proposal_argument(schema.as_object_mut().unwrap()).as_deref(),
+            Some("voorstel_id")
+        );
         assert_eq!(
             schema,
             json!({"type": "object", "properties": {"voorstel_id": {"type": "string"}},
                    "required": ["voorstel_id"], "additionalProperties": false})
         );
+        // rvo-cli's name for it, listed under the bridge's.
+        let mut rvo = json!({"type": "object", "properties": {
+            "kvk_nummer": {"type": "string"}, "voorstel": {"type": "string", "pattern": "^vs_"}}});
+        assert_eq!(
+            only_the_proposal_argument(rvo.as_object_mut().unwrap()).as_deref(),
+            Some("voorstel")
+        );
+        assert_eq!(
+            rvo["properties"],
+            json!({"voorstel_id": {"type": "string", "pattern": "^vs_"}})
+        );
         let mut other = json!({"type": "object", "properties": {"id": {}}});
-        assert!(!only_the_proposal_argument(other.as_object_mut().unwrap()));
+        assert!(only_the_proposal_argument(other.as_object_mut().unwrap()).is_none());
+        let id = "vs_abcdefghijklmnopqrstuvwxyz234567";
+        assert_eq!(
+            id_and_status(&json!({"id": id, "status": "open"})),
+            Some((id, "open"))
+        );
+        assert_eq!(
+            id_and_status(&json!({"id": "KVK-1", "status": "open"})),
+            None
+        );
     }
 
     #[test]
