@@ -29,6 +29,7 @@ pub mod help;
 pub mod http;
 pub mod input;
 pub mod jq;
+pub mod number;
 pub mod output;
 pub mod paging;
 pub mod plan;

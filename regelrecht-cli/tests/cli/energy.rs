@@ -137,7 +137,7 @@ fn invalid_values_are_all_reported_at_once() {
             "--elektriciteit-kwh",
             "-5",
             "--gas-m3",
-            "50.000",
+            "50.5",
             "--peildatum",
             "2025-12-31",
         ],
@@ -153,4 +153,40 @@ fn invalid_values_are_all_reported_at_once() {
         pointers,
         ["/kvk_nummer", "/elektriciteit_kwh", "/gas_m3", "/peildatum"]
     );
+}
+
+/// NUM-3: a consumption is read by the family's one number rule, as `concept --opgave` reads it:
+/// `62.000` is 62000 (never 62, never refused), a unit may follow and must be the field's, and
+/// what could be read two ways is refused.
+#[test]
+fn a_consumption_is_read_by_the_one_number_rule() {
+    for kwh in ["62000", "62.000", "62.000 kWh", "62000kwh"] {
+        let result = check(kwh, "31.000 m3", &[]);
+        assert_eq!(
+            result["gebruikte_waarden"]["elektriciteitsverbruik_kwh"], 62000,
+            "{kwh}"
+        );
+        assert_eq!(result["gebruikte_waarden"]["aardgasverbruik_m3"], 31000);
+    }
+    let sandbox = Sandbox::new();
+    for (kwh, says) in [
+        ("62.5", "Nederlandse schrijfwijze"),
+        ("62,000", "Nederlandse schrijfwijze"),
+        ("62 MWh", "verkeerde eenheid"),
+    ] {
+        let args = [
+            "check",
+            "energiebesparing",
+            "68750110",
+            "--elektriciteit-kwh",
+            kwh,
+            "--gas-m3",
+            "0",
+        ];
+        let error = run(sandbox.cmd(), args).error(65);
+        assert!(
+            error["detail"].as_str().unwrap().contains(says),
+            "{kwh}: {error}"
+        );
+    }
 }

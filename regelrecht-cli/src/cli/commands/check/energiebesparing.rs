@@ -11,8 +11,7 @@ use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result, session,
 };
 use regelrecht_engine::builtin::BAL_ID;
-use regelrecht_engine::params::parse_text;
-use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, FieldType, check_energiebesparing};
+use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, check_energiebesparing};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
@@ -101,9 +100,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kwh = usage(
         "elektriciteit_kwh",
         &args.elektriciteit_kwh,
+        "kWh",
         &mut validation,
     );
-    let gas = usage("gas_m3", &args.gas_m3, &mut validation);
+    let gas = usage("gas_m3", &args.gas_m3, "m3", &mut validation);
     let date = args.peildatum.date(ctx.today(), &mut validation);
     let corpus = Corpus::with_builtins();
     if args.peildatum.is_given()
@@ -150,9 +150,10 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
 }
 
 /// A yearly usage: a non-negative number, written without thousands separators.
-fn usage(name: &str, text: &str, validation: &mut Validation) -> Option<Decimal> {
-    match parse_text(name, FieldType::Number, text).map(|v| v.as_number()) {
-        Ok(Some(n)) if !n.is_sign_negative() => Some(n),
+/// A consumption as a person types it (the family's number rule, [`common::number`]), in `unit`.
+fn usage(name: &str, text: &str, unit: &str, validation: &mut Validation) -> Option<Decimal> {
+    match common::number::parse(text, Some(unit)) {
+        Ok(n) if !n.is_sign_negative() => Some(n),
         Ok(_) => {
             validation.push(
                 name,
@@ -160,8 +161,8 @@ fn usage(name: &str, text: &str, validation: &mut Validation) -> Option<Decimal>
             );
             None
         }
-        Err(e) => {
-            validation.push(name, e.to_string());
+        Err(reason) => {
+            validation.push(name, format!("{name}: {reason}"));
             None
         }
     }
