@@ -418,7 +418,7 @@ fn clap_error(
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if args.len() <= 1 => {
             let help = help::dutch(&err.render().to_string());
-            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), help.as_bytes());
+            early.stderr_text(&help);
             ExitStatus::Usage
         }
         _ => report_early(&usage_problem(&err, cmd), early, trace),

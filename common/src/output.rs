@@ -29,6 +29,18 @@ pub fn stderr_is_terminal() -> bool {
     *ANSWER.get_or_init(|| io::stderr().is_terminal())
 }
 
+/// The process's stdout: written only here, by the printer.
+#[allow(clippy::disallowed_methods, reason = "the one printer")]
+fn stdout() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}
+
+/// The process's stderr: written only here, by the printer.
+#[allow(clippy::disallowed_methods, reason = "the one printer")]
+fn stderr() -> io::StderrLock<'static> {
+    io::stderr().lock()
+}
+
 /// How data is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -115,7 +127,7 @@ impl Printer {
         match self.problem_text {
             Some(color) => {
                 let text = crate::render::problem_text::render(&json, color);
-                let _ = io::stderr().lock().write_all(text.as_bytes());
+                let _ = stderr().write_all(text.as_bytes());
             }
             None => self.stderr_json(&json),
         }
@@ -159,7 +171,7 @@ impl Printer {
 
     /// Write rendered data to stdout. A closed pipe counts as success.
     pub fn stdout(&self, text: &str) -> Result<(), Problem> {
-        let mut out = io::stdout().lock();
+        let mut out = stdout();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
                 "uitvoer kon niet worden geschreven: {e}"
@@ -171,19 +183,14 @@ impl Printer {
     /// Write one JSON object as one line on stderr, without held secrets.
     pub fn stderr_json(&self, value: &Value) {
         let value = secrets::scrubbed(value);
-        let mut err = io::stderr().lock();
-        let _ = writeln!(err, "{value}");
+        let _ = writeln!(stderr(), "{value}");
     }
 
     /// A plain line for people on stderr (a closing summary), unless `--quiet`.
     pub fn note(&self, line: &str) {
         if !self.quiet {
             let line = secrets::scrub(line);
-            let _ = writeln!(
-                io::stderr().lock(),
-                "{}",
-                crate::render::printable(&line, false)
-            );
+            let _ = writeln!(stderr(), "{}", crate::render::printable(&line, false));
         }
     }
 
@@ -191,8 +198,13 @@ impl Printer {
     pub fn warn(&self, message: &str) {
         if !self.quiet {
             let message = secrets::scrub(message);
-            let _ = writeln!(io::stderr().lock(), "waarschuwing: {message}");
+            let _ = writeln!(stderr(), "waarschuwing: {message}");
         }
+    }
+
+    /// Text for people on stderr as it is (the bare tool's help, ERR-11).
+    pub fn stderr_text(&self, text: &str) {
+        let _ = stderr().write_all(text.as_bytes());
     }
 }
 

@@ -1,5 +1,9 @@
 //! Writes the generated large law to stdout, for the bench script and the fake repository server:
 //! `cargo run --release -p koop-cli --example large_law -- [MB] > BWBR9999999.xml`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a generator, not a tool of the profile"
+)]
 
 use std::io::Write;
 

@@ -84,6 +84,10 @@ mod enabled {
         }
 
         /// Announces and sleeps when `phase` is the configured one.
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "test-only pause hook, read on stderr"
+        )]
         pub fn at_phase(&self, phase: Phase) {
             if let Some((wanted, duration)) = self.0
                 && wanted == phase

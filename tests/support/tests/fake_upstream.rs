@@ -1,5 +1,6 @@
 //! The `fake-upstream` binary: announces its URLs, serves the mounted KvK fake, logs
 //! requests, and refuses non-loopback addresses.
+#![allow(clippy::disallowed_methods, reason = "own test client")]
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};

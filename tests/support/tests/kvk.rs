@@ -1,4 +1,5 @@
 //! The fake KvK router: authentication, profile routes, errors, special numbers and search.
+#![allow(clippy::disallowed_methods, reason = "own test client")]
 
 use serde_json::Value;
 use test_support::kvk::{self, KEY_FORBIDDEN, KEY_INVALID, special};

@@ -5,6 +5,10 @@
 //! source's URLs, and a demo key the fake accepts), so the output can be `source`d; then
 //! logs each request on stderr until it is stopped.
 #![allow(clippy::print_stderr, reason = "request log")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test server, not a tool of the profile"
+)]
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
