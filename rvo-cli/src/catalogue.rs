@@ -288,7 +288,7 @@ impl Catalogue {
     /// The provenance source string: says plainly that this is an embedded snapshot.
     pub fn source_label(&self) -> String {
         format!(
-            "RVO regelingencatalogus (ingebed, peildatum {}, versie {})",
+            "RVO regelingencatalogus (ingebed, stand {}, versie {})",
             self.peildatum, self.versie
         )
     }

@@ -158,7 +158,7 @@ fn states_its_own_date_and_version_and_no_frozen_status() {
     assert!(
         catalogue
             .source_label()
-            .starts_with("RVO regelingencatalogus (ingebed, peildatum 2026-11-30")
+            .starts_with("RVO regelingencatalogus (ingebed, stand 2026-11-30")
     );
     let raw: serde_json::Value = serde_json::from_str(rvo_cli::catalogue::CATALOGUE_JSON).unwrap();
     for regeling in raw["regelingen"].as_array().unwrap() {

@@ -138,7 +138,7 @@ fn lijst_with_provenance_names_the_embedded_catalogue() {
         provenance["source"]
             .as_str()
             .unwrap()
-            .starts_with("RVO regelingencatalogus (ingebed, peildatum 2026-11-30")
+            .starts_with("RVO regelingencatalogus (ingebed, stand 2026-11-30")
     );
     assert_eq!(provenance["method"], "LOCAL");
     assert_eq!(provenance["environment"], "local");
@@ -164,4 +164,27 @@ fn read_only_commands_pass_the_gate_too() {
         .run(["regeling", "lijst", "--peildatum", "30-11-2026"])
         .error(65);
     assert_eq!(error["errors"][0]["pointer"], "/peildatum");
+}
+
+/// `regeling toon --peildatum D` reports D as its peildatum; the catalogue's own date is its
+/// `stand`, never called a peildatum (issue 29).
+#[test]
+fn toon_names_the_catalogue_date_its_stand_not_the_peildatum() {
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "toon",
+        "EIA-2026",
+        "--peildatum",
+        "2026-06-01",
+        "--provenance",
+    ];
+    let envelope = sandbox.run(args).json();
+    assert_eq!(envelope["data"]["status_op"], "2026-06-01");
+    let provenance = &envelope["provenance"];
+    let source = provenance["source"].as_str().unwrap();
+    assert!(source.contains("stand 2026-11-30"), "{source}");
+    assert!(!source.contains("peildatum"), "{source}");
+    assert_eq!(provenance["catalogus_stand"], "2026-11-30");
+    assert!(provenance.get("catalogus_peildatum").is_none());
 }

@@ -30,7 +30,7 @@ pub fn catalogue_outcome(data: Value) -> Outcome {
             sha256_hex(CATALOGUE_JSON.as_bytes()),
         )
         .extra(
-            "catalogus_peildatum",
+            "catalogus_stand",
             catalogue.peildatum.to_string().into(),
         )
 }

@@ -51,7 +51,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = Catalogue::embedded();
     let regeling = catalogue.get(&args.regeling_id).map_err(|unknown| {
         Problem::not_found(format!(
-            "regeling {:?} staat niet in de catalogus (peildatum {})",
+            "regeling {:?} staat niet in de catalogus (stand {})",
             unknown.id.trim(),
             catalogue.peildatum
         ))
