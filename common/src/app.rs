@@ -163,6 +163,19 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         Some(Err(err)) => (None, Some(err)),
         None => (None, None),
     };
+    // `--jq` prints its own lines: a table asked for beside it would be silently ignored (OUT-9).
+    let bad_jq = bad_jq.or_else(|| {
+        (globals.jq.is_some() && globals.output == Some(crate::output::OutputFormat::Table)).then(
+            || {
+                Problem::usage(
+                    "--jq en --output table gaan niet samen: --jq drukt zijn eigen regels af",
+                )
+                .with_hint(
+                    "laat --output weg, of kies de velden met --fields en gebruik --output table",
+                )
+            },
+        )
+    });
     let refused = bad_timeout
         .or_else(|| env.check().err())
         .or(short_secret)

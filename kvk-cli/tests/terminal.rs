@@ -497,6 +497,32 @@ fn a_bad_jq_expression_is_exit_2_before_any_request() {
     );
 }
 
+#[test]
+fn jq_beside_output_table_is_a_usage_error_not_silently_ignored() {
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let out = run(
+        tool(home.path(), &fake.base_url()),
+        &[
+            "basisprofiel",
+            "toon",
+            "68750110",
+            "--jq",
+            ".naam",
+            "-o",
+            "table",
+        ],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    let detail = json(&out.stderr)["detail"].as_str().unwrap().to_string();
+    assert!(
+        detail.contains("--jq") && detail.contains("table"),
+        "{detail}"
+    );
+    assert!(fake.requests().is_empty(), "refused before any request");
+}
+
 // ---- 8. spinner ------------------------------------------------------------
 
 #[test]

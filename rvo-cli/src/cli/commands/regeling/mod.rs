@@ -29,8 +29,5 @@ pub fn catalogue_outcome(data: Value) -> Outcome {
             "LOCAL",
             sha256_hex(CATALOGUE_JSON.as_bytes()),
         )
-        .extra(
-            "catalogus_stand",
-            catalogue.peildatum.to_string().into(),
-        )
+        .extra("catalogus_stand", catalogue.peildatum.to_string().into())
 }
