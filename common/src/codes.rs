@@ -91,6 +91,10 @@ pub const NIET_GEVONDEN: Code = Code::new("NIET_GEVONDEN", &[X::NotFound, X::Dat
 /// The source is unreachable or answered 5xx.
 pub const BRON_ONBEREIKBAAR: Code =
     Code::renamed("BRON_ONBEREIKBAAR", &[X::Unavailable], "SOURCE_UNAVAILABLE");
+/// The source's TLS certificate chain leads to no trusted root (NET-12); the hint names the
+/// issuer and how to add its CA.
+pub const CERTIFICAAT_NIET_VERTROUWD: Code =
+    Code::new("CERTIFICAAT_NIET_VERTROUWD", &[X::Unavailable]);
 /// A bug or a panic.
 pub const INTERNE_FOUT: Code = Code::new("INTERNE_FOUT", &[X::Software]);
 /// Stdout could not be written.
@@ -149,6 +153,7 @@ pub const ALL: &[Code] = &[
     ONGELDIG,
     NIET_GEVONDEN,
     BRON_ONBEREIKBAAR,
+    CERTIFICAAT_NIET_VERTROUWD,
     INTERNE_FOUT,
     IO_FOUT,
     AUDIT_FOUT,

@@ -423,6 +423,8 @@ pub struct HttpClient {
     inner: reqwest::blocking::Client,
     deadline: Instant,
     max_body: u64,
+    /// The issuer of a chain the TLS verifier refused as untrusted (NET-12).
+    untrusted: crate::tls::UntrustedIssuer,
 }
 
 impl HttpClient {
@@ -436,9 +438,15 @@ impl HttpClient {
             .connect_timeout(remaining.clamp(Duration::from_millis(1), Duration::from_secs(10)))
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
-            .tls_built_in_native_certs(needs_tls)
+            .tls_built_in_native_certs(false)
             .dns_resolver(std::sync::Arc::new(Resolver::new()))
             .pool_max_idle_per_host(1);
+        let mut untrusted = crate::tls::UntrustedIssuer::default();
+        if needs_tls {
+            let (tls, issuer) = crate::tls::client_config()?;
+            builder = builder.use_preconfigured_tls(tls);
+            untrusted = issuer;
+        }
         if let Some(proxy) = check_proxy(config.proxy)? {
             let proxy = reqwest::Proxy::https(proxy.as_str())
                 .map_err(|e| Problem::config(format!("ongeldige proxy: {e}")))?;
@@ -451,6 +459,7 @@ impl HttpClient {
             inner,
             deadline: config.deadline,
             max_body: config.max_body,
+            untrusted,
         })
     }
 
@@ -462,6 +471,7 @@ impl HttpClient {
             inner: self.inner.clone(),
             deadline,
             max_body,
+            untrusted: std::sync::Arc::clone(&self.untrusted),
         }
     }
 
@@ -552,7 +562,14 @@ impl HttpClient {
                 .header("content-type", *content_type)
                 .body(bytes.clone());
         }
-        let response = builder.send().map_err(|e| transport_error(&e))?;
+        let response = builder.send().map_err(|e| {
+            let issuer = self
+                .untrusted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            transport_error(&e, issuer)
+        })?;
         let status = response.status().as_u16();
         let final_url = response.url().to_string();
         let headers = response
@@ -598,7 +615,9 @@ fn deadline_passed() -> Error {
     Problem::timeout("de tijdslimiet (--timeout) is verstreken voordat de bron antwoordde").into()
 }
 
-fn transport_error(err: &reqwest::Error) -> Error {
+/// The problem of a failed exchange; `issuer` names the issuer of a chain the verifier refused as
+/// untrusted, if it did.
+fn transport_error(err: &reqwest::Error, issuer: Option<String>) -> Error {
     if err.is_builder() {
         // The request could not be formed, e.g. a key with a control character.
         return Problem::config("het verzoek kon niet worden opgebouwd: een sleutel of instelling bevat een ongeldig teken")
@@ -620,6 +639,7 @@ fn transport_error(err: &reqwest::Error) -> Error {
         }
         Failure::Dns => "de naam kon niet worden opgezocht (DNS)",
         Failure::Refused => "de verbinding werd geweigerd",
+        Failure::Untrusted => return untrusted_chain(&host, issuer),
         Failure::Tls { certificate: true } => {
             "de TLS-verbinding kon niet worden opgezet (certificaat)"
         }
@@ -630,6 +650,28 @@ fn transport_error(err: &reqwest::Error) -> Error {
     Problem::unavailable(format!("{host} is niet bereikbaar: {what}"))
         .with_hint("controleer de netwerkverbinding en de basis-URL; probeer het later opnieuw")
         .into()
+}
+
+/// A certificate chain that leads to no trusted root (NET-12): its own code, and a hint naming the
+/// issuer and how to add its CA.
+fn untrusted_chain(host: &str, issuer: Option<String>) -> Error {
+    let issuer = issuer.unwrap_or_else(|| "een onbekende uitgever".to_string());
+    Problem::new(
+        crate::ExitStatus::Unavailable,
+        crate::codes::CERTIFICAAT_NIET_VERTROUWD,
+        "Certificaat niet vertrouwd",
+        format!(
+            "{host} is niet bereikbaar: de certificaatketen leidt niet naar een vertrouwd \
+             basiscertificaat (uitgegeven door {issuer})"
+        ),
+    )
+    .with_hint(format!(
+        "voeg het basiscertificaat van {issuer} toe aan de vertrouwde certificaten van het systeem \
+         (bv. /usr/local/share/ca-certificates en update-ca-certificates), of zet SSL_CERT_FILE op \
+         een PEM-bundel met de systeemcertificaten plus dat certificaat (SSL_CERT_FILE vervangt de \
+         systeemcertificaten)"
+    ))
+    .into()
 }
 
 /// What a failed exchange came down to, told by the types in its error chain (never by the
@@ -644,7 +686,9 @@ enum Failure {
     Dns,
     /// An I/O error of kind `ConnectionRefused`.
     Refused,
-    /// A `rustls` error; `certificate` when the server's certificate was refused.
+    /// The server's chain leads to no trusted root (rustls's `UnknownIssuer`).
+    Untrusted,
+    /// Another `rustls` error; `certificate` when the server's certificate was refused.
     Tls {
         certificate: bool,
     },
@@ -684,6 +728,12 @@ impl Failure {
             .iter()
             .find_map(|cause| cause.downcast_ref::<rustls::Error>())
         {
+            if matches!(
+                tls,
+                rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer)
+            ) {
+                return Self::Untrusted;
+            }
             let certificate = matches!(
                 tls,
                 rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented
@@ -954,9 +1004,13 @@ mod tests {
             of(Box::new(NameNotResolved(Io::other("no such host")))),
             Failure::Dns
         );
-        let certificate =
-            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        let untrusted = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
         // tokio-rustls hands rustls's error on inside an `io::Error` (whose `source` skips it).
+        assert_eq!(
+            of(Box::new(Io::new(ErrorKind::InvalidData, untrusted))),
+            Failure::Untrusted
+        );
+        let certificate = rustls::Error::InvalidCertificate(rustls::CertificateError::Expired);
         assert_eq!(
             of(Box::new(Io::new(ErrorKind::InvalidData, certificate))),
             Failure::Tls { certificate: true }

@@ -23,3 +23,4 @@ mod session;
 mod shape;
 mod shared_args;
 mod support;
+mod tls;

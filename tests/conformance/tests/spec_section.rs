@@ -22,6 +22,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("CACHE-3", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-4", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-6", "koop-cli/tests/cli/cache.rs"),
+    ("NET-12", "kvk-cli/tests/cli/tls.rs"),
 ];
 
 fn catalogue() -> Vec<Value> {
