@@ -73,7 +73,12 @@ impl Selection {
             )));
         }
         let query = jsonpath_rust::parser::parse_json_path(text)
-            .map_err(|e| Problem::usage(format!("ongeldige JSONPath-expressie: {e}")))?;
+            // jsonpath-rust explains in English; the place is what helps.
+            .map_err(|_| {
+                Problem::usage(format!("ongeldige JSONPath-expressie: {text:?}")).with_hint(
+                    "JSONPath volgens RFC 9535, bijv. $.naam of $..plaats[?@ == 'Utrecht']",
+                )
+            })?;
         // Decided from the parsed query, never from substrings: a word like
         // `in` inside a string literal is data (rules FIELDS-2, FIELDS-5).
         let checker = QueryCheck { root: schema, text };

@@ -348,8 +348,9 @@ impl Response {
     pub fn json(&self) -> Result<Value> {
         let value = serde_json::from_slice(&self.body).map_err(|e| {
             Problem::protocol(format!(
-                "het antwoord (HTTP {}) is geen geldige JSON: {e}",
-                self.status
+                "het antwoord (HTTP {}) is geen geldige JSON: {}",
+                self.status,
+                crate::input::json_reason(&e)
             ))
             .with_status(self.status)
         })?;

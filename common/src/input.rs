@@ -31,5 +31,42 @@ pub fn read_json(source: &str, max_bytes: u64) -> Result<Value, String> {
     if text.len() as u64 > max_bytes {
         return Err(format!("{source} is groter dan {max_bytes} bytes"));
     }
-    serde_json::from_str(&text).map_err(|e| format!("{source} is geen geldige JSON: {e}"))
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{source} is geen geldige JSON: {}", json_reason(&e)))
+}
+
+/// Why a text is not JSON, in Dutch with the place (serde_json's own message is English).
+pub fn json_reason(err: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match err.classify() {
+        Category::Eof => "de tekst houdt halverwege op",
+        Category::Syntax => "ongeldige JSON-syntaxis",
+        Category::Data => "een waarde van het verkeerde soort",
+        Category::Io => "de tekst kon niet gelezen worden",
+    };
+    if err.line() == 0 {
+        what.to_string()
+    } else {
+        format!("{what} (regel {}, kolom {})", err.line(), err.column())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_reason;
+
+    #[test]
+    fn json_errors_are_explained_in_dutch_with_their_place() {
+        let reason =
+            |text: &str| json_reason(&serde_json::from_str::<serde_json::Value>(text).unwrap_err());
+        assert_eq!(
+            reason("{\"a\": \"b"),
+            "de tekst houdt halverwege op (regel 1, kolom 8)"
+        );
+        assert_eq!(
+            reason("{\"a\" 1}"),
+            "ongeldige JSON-syntaxis (regel 1, kolom 6)"
+        );
+        assert!(!reason("[1,]").contains("trailing"));
+    }
 }

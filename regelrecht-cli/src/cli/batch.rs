@@ -42,8 +42,12 @@ fn parse_case(line: &str) -> std::result::Result<Case, (Value, Problem)> {
             Problem::invalid(vec![FieldError::new("batch", detail)]),
         )
     };
-    let value: Value = serde_json::from_str(line)
-        .map_err(|e| invalid(&Value::Null, format!("geen geldige JSON: {e}")))?;
+    let value: Value = serde_json::from_str(line).map_err(|e| {
+        invalid(
+            &Value::Null,
+            format!("geen geldige JSON: {}", common::input::json_reason(&e)),
+        )
+    })?;
     let Value::Object(mut obj) = value else {
         return Err(invalid(&Value::Null, "een geval is een JSON-object".into()));
     };

@@ -564,3 +564,31 @@ fn a_computed_date_beyond_year_9999_is_refused_as_input_is() {
     let error = later("10000-01-01").error(65);
     assert!(error.to_string().contains("datum"), "{error}");
 }
+
+/// Errors are Dutch throughout: a cut-off `--param-json` names the place, not serde_json's
+/// English ("EOF while parsing a string").
+#[test]
+fn a_cut_off_param_json_is_explained_in_dutch() {
+    let sandbox = Sandbox::new();
+    let cut = sandbox.write("kort.json", r#"{"elektriciteitsverbruik_kwh": "62"#);
+    let cut = cut.display().to_string();
+    let error = run(
+        sandbox.cmd(),
+        evalueer(&[
+            "--param-json",
+            &cut,
+            "--uitvoer",
+            "heeft_energiebesparingsplicht",
+        ]),
+    )
+    .error(65);
+    let text = error.to_string();
+    assert!(
+        text.contains("houdt halverwege op (regel 1, kolom"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("EOF") && !text.contains("while parsing"),
+        "{text}"
+    );
+}

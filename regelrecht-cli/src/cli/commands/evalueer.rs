@@ -570,7 +570,10 @@ fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<Stri
             "--param-json moet één JSON-object zijn, niet {}",
             json_kind(&other)
         )),
-        Err(e) => Err(format!("--param-json is geen geldige JSON: {e}")),
+        Err(e) => Err(format!(
+            "--param-json is geen geldige JSON: {}",
+            common::input::json_reason(&e)
+        )),
     });
     match parsed {
         Ok(map) => Some(map),

@@ -59,8 +59,8 @@ fn read(source: &str) -> std::result::Result<Value, String> {
     } else {
         evalueer::read_source(source)?
     };
-    let value: Value =
-        serde_json::from_str(&text).map_err(|e| format!("geen geldige JSON: {e}"))?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("geen geldige JSON: {}", common::input::json_reason(&e)))?;
     // The receipt itself, the data of `evalueer --ontvangstbewijs`, or its envelope.
     let receipt = value
         .get("ontvangstbewijs")
