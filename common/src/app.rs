@@ -56,9 +56,12 @@ pub fn main<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
 fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     let started = Utc::now();
     let clock = Instant::now();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|arg| arg == crate::jq::WORKER_ARG) {
+        return crate::jq::worker();
+    }
     let env = Env::read(&info.env_vars());
     let trace = TraceContext::start(env.get("TRACEPARENT"));
-    let args: Vec<OsString> = std::env::args_os().collect();
     let early = Printer::early(&args, &env);
 
     if let Some(document) = discovery::requested::<C>(info, &args) {
@@ -278,6 +281,7 @@ impl Finish<'_, '_> {
             && self.jq.is_none()
             && ctx.globals.provenance.is_none()
             && ctx.printer.format != crate::output::OutputFormat::Table;
+        let mut filtered = None;
         let text = match (&document, lines) {
             (Value::Array(items), true) => {
                 let compact = crate::output::Printer {
@@ -288,6 +292,24 @@ impl Finish<'_, '_> {
             }
             _ => match self.printed(&document) {
                 Ok(text) => text,
+                // A filter that fails after a mutation does not hide it (OUT-10): the
+                // mutation is recorded and kept, its result printed unfiltered, and the
+                // filter's error (recorded too) names what it made.
+                Err(err) if ctx.spec.is_mutating() && self.jq.is_some() => {
+                    let made = outcome
+                        .reference
+                        .as_deref()
+                        .map_or(String::new(), |r| format!(" (referentie {r})"));
+                    let err = Problem {
+                        detail: format!("na de uitgevoerde wijziging{made}: {}", err.detail),
+                        hint: Some(format!(
+                            "de wijziging{made} is uitgevoerd; het resultaat staat ongefilterd op stdout"
+                        )),
+                        ..err
+                    };
+                    filtered = Some(err);
+                    ctx.printer.render(&document)
+                }
                 Err(err) => return self.failure(log, &err),
             },
         };
@@ -302,12 +324,15 @@ impl Finish<'_, '_> {
             let _ = self.record(log, err.exit, Some(&err));
             return self.print_problem(&err);
         }
+        if let Some(err) = &filtered {
+            let _ = self.record(log, err.exit, Some(err));
+        }
         match ctx.printer.stdout(&text) {
             Ok(()) => {
                 if let Some(line) = &outcome.closing {
                     ctx.printer.note(line);
                 }
-                match &failure {
+                match filtered.as_ref().or(failure.as_ref()) {
                     Some(problem) => self.print_problem(problem),
                     None => ExitStatus::Ok,
                 }

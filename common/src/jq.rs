@@ -1,5 +1,5 @@
 //! `--jq EXPR`: a jq filter over the result, evaluated by jaq, no external jq
-//! (rule OUT-9).
+//! (rules OUT-9, OUT-10).
 //!
 //! The expression is compiled before any work (a bad one is exit 2, before
 //! any request) and applied to the document that would have been printed
@@ -7,27 +7,47 @@
 //! raw, anything else as compact JSON, as `gh --jq` does. The output is the
 //! user's: no `outputSchema` describes it.
 //!
-//! Evaluation runs on its own thread so the command's deadline bounds it
-//! (exit 124), and its output is capped. Filters that would reach outside
-//! the document are not offered: `env` and `$ENV` (the environment is read in
-//! one place), `halt`/`halt_error` (only `main` ends the process), `input`,
-//! `inputs`, `debug` and `stderr` (nothing but data on stdout).
+//! A filter is a program, and no filter may end the process that holds the
+//! command's result (OUT-10): `def f: [f]; f` recurses until its stack runs
+//! out, `[.,.]` repeated doubles a value until memory does, and jaq has no
+//! bound on either. So evaluation runs in a worker: the same program started
+//! again with [`WORKER_ARG`] (nothing else of it runs), without any
+//! environment, reading the expression and the document on stdin. Its
+//! evaluating thread has a stack of [`STACK_BYTES`], which bounds the depth of
+//! recursion; its address space is capped at [`MEMORY_BYTES`], which bounds
+//! its values; its output at [`MAX_OUTPUT_BYTES`] (a value is measured before it
+//! is written out); the command's deadline bounds its time (exit 124). A filter
+//! that exceeds a bound ends the worker, and the command reports exit 2 with
+//! its audit record.
+//!
+//! Filters that would reach outside the document are not offered: `env` and
+//! `$ENV` (the environment is read in one place), `halt`/`halt_error` (only
+//! `main` ends the process), `input`, `inputs`, `debug` and `stderr` (nothing
+//! but data on stdout), and `import`/`include` of modules or data (exit 2).
 
-use std::sync::mpsc;
+use std::io::Read;
 use std::time::Instant;
 
 use jaq_core::box_iter::box_once;
-use jaq_core::load::{Arena, File, Loader};
+use jaq_core::load::{Arena, File, Import, Loader};
 use jaq_core::{Compiler, Ctx, Exn, Native, RcIter};
 use jaq_json::Val;
 use serde_json::Value;
 
+use crate::child::{Ending, Environment, Spawn};
 use crate::error::Problem;
+use crate::exit::ExitStatus;
 
+/// The argument that starts a program as the `--jq` worker.
+pub const WORKER_ARG: &str = "--overheid-jq-worker";
 /// The longest expression accepted, in bytes.
 const MAX_EXPRESSION_LEN: usize = 4096;
 /// The most output one evaluation may produce, in bytes.
 const MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
+/// The stack of the worker's evaluating thread: the bound on recursion.
+pub const STACK_BYTES: usize = 64 * 1024 * 1024;
+/// The worker's address space: the bound on its values (with its stack, code and input).
+pub const MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
 /// Native filters not offered (see the module documentation).
 const DENIED: [&str; 7] = [
     "env",
@@ -38,6 +58,8 @@ const DENIED: [&str; 7] = [
     "debug",
     "stderr",
 ];
+/// Why `import` and `include` fail.
+const NO_MODULES: &str = "import en include zijn niet beschikbaar onder --jq";
 
 /// A checked `--jq` expression.
 #[derive(Clone, Debug)]
@@ -62,33 +84,88 @@ impl JqFilter {
         })
     }
 
-    /// The lines `document` gives under this filter, each ending in a newline.
-    /// A runtime error of the filter is exit 2; not done by `deadline`, 124.
+    /// The lines `document` gives under this filter, each ending in a newline, evaluated in
+    /// the worker. A runtime error of the filter, or a filter that exceeds the worker's
+    /// bounds, is exit 2; not done by `deadline`, 124.
     pub fn apply(&self, document: &Value, deadline: Instant) -> Result<String, Problem> {
-        let (tx, rx) = mpsc::channel();
-        let expression = self.expression.clone();
-        let input = document.clone();
-        let spawned = std::thread::Builder::new()
-            .name("jq".into())
-            .stack_size(16 * 1024 * 1024)
-            .spawn(move || {
-                let _ = tx.send(evaluate(&expression, input));
-            });
-        if let Err(e) = spawned {
-            return Err(Problem::software(format!("--jq kon niet starten: {e}")));
-        }
+        let program = std::env::current_exe()
+            .map_err(|e| Problem::software(format!("--jq kon niet starten: {e}")))?;
+        let request = serde_json::json!({"expression": self.expression, "document": document});
+        let spawn = Spawn {
+            stdin: Some(request.to_string().into_bytes()),
+            max_output: MAX_OUTPUT_BYTES + 1,
+            ..Spawn::new(
+                program,
+                vec![WORKER_ARG.into()],
+                Environment::Only(Vec::new()),
+            )
+        };
         let remaining = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(remaining) {
-            Ok(Ok(text)) => Ok(text),
-            Ok(Err(reason)) => Err(Problem::usage(format!("--jq-expressie faalde: {reason}"))),
-            // The thread is left behind; the process ends right after.
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(Problem::timeout(
+        let finished = crate::child::run(spawn, remaining)
+            .map_err(|e| Problem::software(format!("--jq kon niet starten: {e}")))?;
+        let failed = |reason: &str| Problem::usage(format!("--jq-expressie faalde: {reason}"));
+        match finished.ending {
+            Ending::Exited(0) if finished.stdout.len() <= MAX_OUTPUT_BYTES => {
+                String::from_utf8(finished.stdout)
+                    .map_err(|_| Problem::software("--jq gaf geen UTF-8"))
+            }
+            Ending::Exited(0) => Err(failed(&format!("meer dan {MAX_OUTPUT_BYTES} bytes uitvoer"))),
+            Ending::Exited(1) => {
+                Err(failed(&String::from_utf8_lossy(&finished.stdout)))
+            }
+            Ending::TimedOut => Err(Problem::timeout(
                 "de tijdslimiet (--timeout) verstreek tijdens het uitvoeren van --jq",
             )),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(Problem::software("--jq stopte zonder uitkomst"))
-            }
+            Ending::Signalled | Ending::Exited(_) | Ending::Cancelled => Err(failed(&format!(
+                "de filter overschreed de grenzen van --jq (recursiediepte: een stapel van {} MiB; geheugen: {} MiB)",
+                STACK_BYTES >> 20,
+                MEMORY_BYTES >> 20
+            ))
+            .with_hint("een filter zonder onbegrensde recursie of verdubbeling van waarden")),
         }
+    }
+}
+
+/// The worker ([`WORKER_ARG`]): read `{"expression", "document"}` on stdin, evaluate under
+/// the bounds of the module documentation, write the lines on stdout. Exit 0 with the
+/// lines, 1 with the filter's error; a filter that exceeds a bound ends
+/// the process by a signal.
+pub(crate) fn worker() -> ExitStatus {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    let limit = |bytes| Rlimit {
+        current: Some(bytes),
+        maximum: Some(bytes),
+    };
+    // No core file of a filter that ran out of stack or memory.
+    let _ = setrlimit(Resource::Core, limit(0));
+    let _ = setrlimit(Resource::As, limit(MEMORY_BYTES));
+    let mut input = Vec::new();
+    let request: Option<(String, Value)> = std::io::stdin()
+        .read_to_end(&mut input)
+        .ok()
+        .and_then(|_| serde_json::from_slice::<Value>(&input).ok())
+        .and_then(|mut v| {
+            let expression = v.get("expression")?.as_str()?.to_string();
+            Some((expression, v.get_mut("document")?.take()))
+        });
+    drop(input);
+    let Some((expression, document)) = request else {
+        return ExitStatus::Usage;
+    };
+    let evaluated = std::thread::Builder::new()
+        .name("jq".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || evaluate(&expression, document))
+        .ok()
+        .and_then(|thread| thread.join().ok());
+    let (status, text) = match evaluated {
+        Some(Ok(text)) => (ExitStatus::Ok, text),
+        Some(Err(reason)) => (ExitStatus::Error, reason),
+        None => return ExitStatus::Software,
+    };
+    match crate::output::Printer::new(None, true, true).stdout(&text) {
+        Ok(()) => status,
+        Err(_) => ExitStatus::Software,
     }
 }
 
@@ -99,27 +176,36 @@ fn compile(expression: &str) -> Result<JqProgram, String> {
         code: expression,
         path: (),
     };
-    let loader = Loader::new(jaq_std::defs().chain(jaq_json::defs()));
+    let loader = Loader::new(jaq_std::defs().chain(jaq_json::defs())).with_read(
+        |_: Import<&str, ()>| -> Result<File<String, ()>, String> { Err(NO_MODULES.to_string()) },
+    );
     let arena = Arena::default();
-    let modules = loader.load(&arena, program).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|(_, e)| match e {
-                jaq_core::load::Error::Io(list) => list
-                    .into_iter()
-                    .map(|(_, m)| m)
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                jaq_core::load::Error::Lex(list) => {
-                    expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
-                }
-                jaq_core::load::Error::Parse(list) => {
-                    expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
+    let modules = loader
+        .load(&arena, program)
+        .and_then(|modules| {
+            // `import "…" as $x` (data) does not pass the reader.
+            jaq_core::load::import(&modules, |_| Err(NO_MODULES.to_string()))?;
+            Ok(modules)
+        })
+        .map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|(_, e)| match e {
+                    jaq_core::load::Error::Io(list) => list
+                        .into_iter()
+                        .map(|(_, m)| m)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    jaq_core::load::Error::Lex(list) => {
+                        expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
+                    }
+                    jaq_core::load::Error::Parse(list) => {
+                        expected(list.into_iter().map(|(e, at)| (e.as_str(), at)))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
     // The standard definitions refer to the denied filters, so they stay
     // defined, as an error.
     let funs = jaq_std::funs()
@@ -171,9 +257,13 @@ fn evaluate(expression: &str, input: Value) -> Result<String, String> {
     let mut out = String::new();
     for result in filter.run((Ctx::new([], &inputs), Val::from(input))) {
         let value = result.map_err(|e| e.to_string())?;
+        let room = MAX_OUTPUT_BYTES.saturating_sub(out.len());
         match value {
-            Val::Str(s) => out.push_str(&s),
-            other => out.push_str(&Value::from(other).to_string()),
+            Val::Str(s) if s.len() <= room => out.push_str(&s),
+            // Measured before it is written out: a value shared many times over (`[.,.]`
+            // repeated) is small in memory and may not be as text.
+            other if fits(&other, room) => out.push_str(&Value::from(other).to_string()),
+            _ => return Err(format!("meer dan {MAX_OUTPUT_BYTES} bytes uitvoer")),
         }
         out.push('\n');
         if out.len() > MAX_OUTPUT_BYTES {
@@ -183,15 +273,47 @@ fn evaluate(expression: &str, input: Value) -> Result<String, String> {
     Ok(out)
 }
 
+/// Whether `value` as compact JSON takes at most `room` bytes (counted with a separator for
+/// every member, a few bytes over its length; the walk stops as soon as it is too long).
+fn fits(value: &Val, room: usize) -> bool {
+    fn take(room: &mut usize, n: usize) -> bool {
+        match room.checked_sub(n) {
+            Some(left) => {
+                *room = left;
+                true
+            }
+            None => false,
+        }
+    }
+    fn walk(value: &Val, room: &mut usize) -> bool {
+        match value {
+            Val::Null | Val::Bool(_) | Val::Int(_) | Val::Float(_) => take(room, 1),
+            Val::Num(n) => take(room, n.len()),
+            Val::Str(s) => take(room, s.len() + 2),
+            Val::Arr(items) => {
+                take(room, 2) && items.iter().all(|item| take(room, 1) && walk(item, room))
+            }
+            Val::Obj(map) => {
+                take(room, 2)
+                    && map
+                        .iter()
+                        .all(|(k, v)| take(room, k.len() + 4) && walk(v, room))
+            }
+        }
+    }
+    walk(value, &mut { room })
+}
+
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use serde_json::json;
 
-    fn run(expr: &str, doc: Value) -> Result<String, Problem> {
-        JqFilter::parse(expr)?.apply(&doc, Instant::now() + Duration::from_secs(10))
+    /// Evaluation on this thread (the worker's own step; `apply` runs the program again,
+    /// which only the binaries' tests do).
+    fn run(expr: &str, doc: Value) -> Result<String, String> {
+        JqFilter::parse(expr).map_err(|p| p.detail)?;
+        evaluate(expr, doc)
     }
 
     #[test]
@@ -217,29 +339,40 @@ mod tests {
         }
     }
 
+    /// OUT-10: modules and data files are not read, whatever the path.
     #[test]
-    fn the_deadline_bounds_evaluation() {
-        let filter = JqFilter::parse("last(range(1e18))").unwrap();
-        let started = Instant::now();
-        let err = filter
-            .apply(&json!(1), Instant::now() + Duration::from_millis(300))
-            .expect_err("endless");
-        assert_eq!(err.exit.code(), 124);
-        assert!(started.elapsed() < Duration::from_secs(3));
+    fn import_and_include_are_usage_errors() {
+        for bad in [
+            r#"import "/etc/hostname" as $h; $h"#,
+            r#"import "lib" as lib; ."#,
+            r#"include "/etc/hostname"; ."#,
+            r#"include "lib"; ."#,
+        ] {
+            let err = JqFilter::parse(bad).expect_err(bad);
+            assert_eq!(err.exit.code(), 2, "{bad}: {err:?}");
+            assert!(err.detail.contains(NO_MODULES), "{err:?}");
+        }
     }
 
     #[test]
     fn filters_that_reach_outside_the_document_fail() {
         for denied in ["env", "halt", "halt_error(1)", "input", "debug", "stderr"] {
             let err = run(denied, json!({"a": 1})).expect_err(denied);
-            assert_eq!(err.exit.code(), 2, "{denied}: {err:?}");
-            assert!(err.detail.contains("niet beschikbaar"), "{err:?}");
+            assert!(err.contains("niet beschikbaar"), "{err:?}");
         }
     }
 
     #[test]
     fn a_runtime_error_is_reported() {
-        let err = run(".a.b", json!({"a": [1]})).expect_err("index of array");
-        assert_eq!(err.exit.code(), 2);
+        run(".a.b", json!({"a": [1]})).expect_err("index of array");
+    }
+
+    /// A value shared many times over is measured before it is written out.
+    #[test]
+    fn output_is_measured_before_it_is_written() {
+        let err = run("reduce range(60) as $i (.; [., .])", json!("x")).expect_err("2^60");
+        assert!(err.contains("bytes uitvoer"), "{err}");
+        assert!(fits(&Val::from(json!({"a": [1, "bc"]})), 16));
+        assert!(!fits(&Val::from(json!({"a": [1, "bc"]})), 15));
     }
 }

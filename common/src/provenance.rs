@@ -82,6 +82,9 @@ pub struct Outcome {
     /// The data is a list printed as JSON Lines: one compact document per element (OUT-3;
     /// not with `--provenance` or `--output table`, which print one document).
     pub json_lines: bool,
+    /// What a mutation made, in the words a user looks it up by (rvo-cli: the filing's
+    /// reference): an error after the mutation names it (OUT-10).
+    pub reference: Option<String>,
 }
 
 impl Outcome {
@@ -99,6 +102,7 @@ impl Outcome {
             failure: None,
             closing: None,
             json_lines: false,
+            reference: None,
         }
     }
 
@@ -109,6 +113,13 @@ impl Outcome {
         commit: impl FnOnce() -> Result<(), crate::error::Problem> + 'static,
     ) -> Self {
         self.commit = Some(Box::new(commit));
+        self
+    }
+
+    /// Name what the mutation made (OUT-10).
+    #[must_use]
+    pub fn reference(mut self, reference: impl Into<String>) -> Self {
+        self.reference = Some(reference.into());
         self
     }
 

@@ -12,6 +12,7 @@ mod fields;
 mod golden;
 mod hostile_env;
 mod hostile_http;
+mod jq;
 mod network;
 mod otlp;
 mod output;

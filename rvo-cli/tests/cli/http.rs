@@ -251,3 +251,40 @@ fn the_digest_in_the_header_is_the_plan_digest_of_the_arguments() {
     let doc = r#"{"arguments":{"kvk_nummer":"68750110","maatregelen":["led-verlichting","warmtepomp"],"regeling_id":"EBR-2027"},"command":"rvo-cli rapportage indienen"}"#;
     assert_eq!(default_digest(), sha256_hex(doc.as_bytes()));
 }
+
+/// OUT-10: a `--jq` filter that fails after the backend took the filing does not hide it:
+/// the result is printed unfiltered, the filing recorded (then the filter's error), the error
+/// names its reference, and the same call again replays it rather than filing twice.
+#[test]
+fn out_10_a_failing_filter_after_a_filing_names_its_reference() {
+    let fake = contract_fake();
+    let base = fake.url("/api/");
+    let sandbox = Sandbox::new();
+    let confirm = format!("--confirm={}", default_digest());
+    let mut args = indienen("warmtepomp, led-verlichting", &[&confirm]);
+    args.extend(["--jq", "def f: {f: f}; f"]);
+    let filed = http_run(&sandbox, &base, &args);
+    assert_eq!(filed.code, 2, "{filed:#?}");
+    assert_eq!(fake.request_count(), 1, "the backend took the filing");
+    let result = test_support::cli::compact_document(&filed.stdout);
+    assert_eq!(result["referentienummer"], "FAKE-1");
+    let error = test_support::cli::compact_document(&filed.stderr);
+    test_support::cli::assert_valid("error.schema.json", &error);
+    assert_eq!(error["exit_code"], 2);
+    assert!(
+        error["detail"].as_str().unwrap().contains("FAKE-1"),
+        "{error}"
+    );
+    let records = sandbox.audit_records();
+    let exits: Vec<&Value> = records.iter().map(|r| &r["exit_code"]).collect();
+    assert_eq!(exits, [0, 2], "{records:#?}");
+    assert_eq!(records[0]["span_id"], records[1]["span_id"]);
+    assert_no_token(&sandbox, &filed);
+
+    let again = http_run(
+        &sandbox,
+        &base,
+        &indienen("warmtepomp, led-verlichting", &[&confirm]),
+    );
+    assert_eq!(again.json()["replayed"], true);
+}

@@ -336,7 +336,9 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     };
     ctx.audit_attribute("overheid.replayed", result.replayed.into());
     let data = to_json(&result)?;
-    let outcome = backend.outcome(data, &format!("rapportages:{key}"));
+    let outcome = backend
+        .outcome(data, &format!("rapportages:{key}"))
+        .reference(result.referentienummer.clone());
     Ok(match pending {
         // The report becomes visible only after its audit record is written (MUT-13); if the
         // audit append fails, the pending filing is dropped and nothing is filed.
