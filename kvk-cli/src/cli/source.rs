@@ -91,6 +91,28 @@ impl Kvk {
         self.interpret(&response, shape)
     }
 
+    /// [`Kvk::fetch`] for a command bound to one company (SEC-6): an answer that names another
+    /// KvK number than `number` (an upstream's mistake) is refused with 76 before anything is
+    /// printed, without naming that other company.
+    pub(crate) fn fetch_of(
+        &self,
+        ctx: &mut Context<'_>,
+        request: &Checked,
+        shape: &Shape,
+        number: &str,
+    ) -> Result<Value> {
+        let response = ctx.send(request)?;
+        let value = self.interpret(&response, shape)?;
+        match value.get("kvkNummer").and_then(Value::as_str) {
+            Some(named) if named != number => Err(Problem::protocol(format!(
+                "het antwoord van de KvK API gaat over een ander bedrijf dan KvK-nummer {number}"
+            ))
+            .with_status(response.status)
+            .into()),
+            _ => Ok(value),
+        }
+    }
+
     /// The document of a successful answer when it has `shape`, else the profile error
     /// (76 for JSON of another shape).
     pub(crate) fn interpret(&self, response: &Response, shape: &Shape) -> Result<Value> {

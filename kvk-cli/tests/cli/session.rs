@@ -205,3 +205,33 @@ fn sec_9_no_number_and_no_session_is_usage_with_hint() {
     assert_eq!(fake.request_count(), 0);
     assert_eq!(sandbox.single_audit_record()["exit_code"], 2, "AUDIT-1");
 }
+
+/// SEC-6 through the answer: a bound command whose upstream answers with another company's
+/// document (here the fake serves 69599068's for every number) prints nothing of it (76) and does
+/// not name that company.
+#[test]
+fn sec_6_an_answer_about_another_company_is_refused() {
+    let fake = KvkFake::with(|request| {
+        let path = request.path.replace(SESSION, "69599068");
+        test_support::kvk::kvk(&test_support::RecordedRequest {
+            path,
+            ..request.clone()
+        })
+    });
+    let sandbox = Sandbox::new();
+    for args in [
+        &["basisprofiel", "toon"][..],
+        &["basisprofiel", "vestigingen"],
+        &["basisprofiel", "hoofdvestiging"],
+        &["naamgeving", "toon"],
+    ] {
+        let output = session_cmd(&sandbox, &fake)
+            .args(args)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(76), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("69599068"), "{stderr}");
+    }
+}

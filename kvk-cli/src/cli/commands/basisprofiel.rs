@@ -103,6 +103,6 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let request = ctx
         .gate(PlanSpec::new(arguments).request(request))?
         .take()?;
-    let data = kvk.fetch(ctx, &request, shape)?;
+    let data = kvk.fetch_of(ctx, &request, shape, &number)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }

@@ -43,6 +43,6 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let request = ctx
         .gate(PlanSpec::new(json!({"kvk_nummer": number})).request(request))?
         .take()?;
-    let data = kvk.fetch(ctx, &request, &shape::NAAMGEVING)?;
+    let data = kvk.fetch_of(ctx, &request, &shape::NAAMGEVING, &number)?;
     Ok(Outcome::new(data, kvk.label(), kvk.environment))
 }
