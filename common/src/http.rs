@@ -94,6 +94,21 @@ impl Request {
         }
     }
 
+    /// A POST of an HTML form (`application/x-www-form-urlencoded`), e.g. an OAuth token
+    /// request. Values given as secret are held ([`crate::secrets`]). Not retried.
+    pub fn post_form(url: impl Into<String>, pairs: &[(&str, &str)], secrets: &[&str]) -> Self {
+        for secret in secrets {
+            crate::secrets::hold(secret);
+        }
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        Self {
+            payload: Some(("application/x-www-form-urlencoded", body.into_bytes())),
+            ..Self::get(url).with_method("POST")
+        }
+    }
+
     fn with_method(mut self, method: &'static str) -> Self {
         self.method = method;
         self

@@ -70,6 +70,22 @@ impl Approval {
         )
     }
 
+    /// `payload` sealed for one `purpose` (the associated data) for `ttl`: the approval page's
+    /// cookies and form tokens, keyed like every replica's.
+    pub fn seal_for(&self, purpose: &str, payload: &[u8], ttl: Duration) -> String {
+        self.codec.seal_with(
+            payload,
+            &SealOptions::new()
+                .associated_data(purpose.as_bytes())
+                .ttl(ttl),
+        )
+    }
+
+    /// The payload of `token`, when it was sealed here for `purpose` and has not expired.
+    pub fn open_for(&self, purpose: &str, token: &str) -> Option<Vec<u8>> {
+        self.codec.open_with(token, purpose.as_bytes()).ok()
+    }
+
     /// The proposal id in `state`, when it was sealed here for this tool, these arguments and
     /// this principal and has not expired.
     pub fn open(

@@ -22,7 +22,7 @@ use crate::session::Session;
 pub const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
 
 /// Signature algorithms accepted: asymmetric only (a shared secret in a JWKS is refused).
-const ALGORITHMS: &[Algorithm] = &[
+pub const ALGORITHMS: &[Algorithm] = &[
     Algorithm::EdDSA,
     Algorithm::ES256,
     Algorithm::ES384,

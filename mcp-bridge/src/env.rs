@@ -41,3 +41,18 @@ pub fn foreign_processor() -> Option<String> {
         .ok()
         .filter(|value| !value.trim().is_empty())
 }
+
+/// `OVERHEID_MCP_OIDC_CLIENT_SECRET`: the approval page's client secret at the identity provider,
+/// when it is a confidential client (never on the command line).
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
+pub fn oidc_client_secret() -> Option<String> {
+    std::env::var("OVERHEID_MCP_OIDC_CLIENT_SECRET")
+        .ok()
+        .filter(|value| !value.is_empty())
+}
+
+/// Where the records are (`OVERHEID_STORE_URL`, else the data directory), for the approval page.
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
+pub fn store_location() -> Result<overheid_records::Location, String> {
+    overheid_records::Location::from_env(|name| std::env::var(name).ok()).map_err(|e| e.to_string())
+}

@@ -23,8 +23,10 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::auth::Verifier;
+use crate::approval_page::{self, Asked, Page};
+use crate::auth::{DEFAULT_KVK_CLAIM, Verifier};
 use crate::bridge::Bridge;
+use crate::env;
 use crate::handler::Handler;
 use crate::options::Options;
 use crate::stdio::MAX_MESSAGE_BYTES;
@@ -41,6 +43,8 @@ pub struct Settings {
     allowed_hosts: Vec<String>,
     /// `--public-url`: the URL of `/mcp` as clients reach it.
     public_url: Option<String>,
+    /// The approval page (`--oidc-issuer`), read from the provider at start.
+    pub page: Option<Page>,
 }
 
 impl Settings {
@@ -86,6 +90,24 @@ impl Settings {
                 )?)
             }
         };
+        let page = match (&options.oidc_issuer, &options.oidc_client_id) {
+            (None, None) => None,
+            (Some(issuer), Some(client_id)) => {
+                let public = options.public_url.as_deref().ok_or(
+                    "--oidc-issuer vereist --public-url (de goedkeuringspagina en haar terugkeer-URL)",
+                )?;
+                let base = public.strip_suffix("/mcp").unwrap_or(public);
+                Some(Page::new(
+                    issuer,
+                    client_id,
+                    env::oidc_client_secret(),
+                    base,
+                    env::store_location()?,
+                    auth.kvk_claim.as_deref().unwrap_or(DEFAULT_KVK_CLAIM),
+                )?)
+            }
+            _ => return Err("--oidc-issuer en --oidc-client-id horen samen".to_string()),
+        };
         Ok(Self {
             address,
             verifier,
@@ -93,6 +115,7 @@ impl Settings {
             allowed_origins: options.allowed_origins.clone(),
             allowed_hosts: options.allowed_hosts.clone(),
             public_url: options.public_url.clone(),
+            page,
         })
     }
 }
@@ -214,6 +237,13 @@ async fn route(server: &Server, mut request: Request<Incoming>) -> Response<Body
     let path = request.uri().path().to_string();
     match (request.method(), path.as_str()) {
         (&Method::GET, "/health") => health(server),
+        (&Method::GET | &Method::POST, page)
+            if server.settings.page.is_some()
+                && (page == approval_page::PATH
+                    || page.starts_with(&format!("{}/", approval_page::PATH))) =>
+        {
+            approval(server, request).await
+        }
         (
             &Method::GET,
             "/.well-known/oauth-protected-resource" | "/.well-known/oauth-protected-resource/mcp",
@@ -250,6 +280,44 @@ async fn route(server: &Server, mut request: Request<Incoming>) -> Response<Body
         }
         _ => json_response(StatusCode::NOT_FOUND, &json!({"error": "niet gevonden"})),
     }
+}
+
+/// A request to the approval page: its form read whole (bounded), answered by the page.
+async fn approval(server: &Server, request: Request<Incoming>) -> Response<Body> {
+    let Some(page) = &server.settings.page else {
+        return json_response(StatusCode::NOT_FOUND, &json!({"error": "niet gevonden"}));
+    };
+    let (parts, body) = request.into_parts();
+    let limited = http_body_util::Limited::new(body, approval_page::MAX_FORM_BYTES);
+    let Ok(collected) = limited.collect().await else {
+        return json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &json!({"error": "formulier te groot"}),
+        );
+    };
+    let form = collected.to_bytes();
+    let header = |name: header::HeaderName| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+    };
+    let asked = Asked {
+        post: parts.method == Method::POST,
+        path: parts.uri.path(),
+        query: parts.uri.query().unwrap_or_default(),
+        cookie: header(header::COOKIE),
+        origin: header(header::ORIGIN),
+        form: &form,
+    };
+    let reply = page.handle(&server.bridge.approval, asked).await;
+    let mut response = Response::builder().status(reply.status);
+    for (name, value) in &reply.headers {
+        response = response.header(*name, value);
+    }
+    response
+        .body(Full::new(Bytes::from(reply.body)).boxed())
+        .unwrap_or_default()
 }
 
 /// `GET /health`: for load balancers; what is loaded and whether calls can be taken.

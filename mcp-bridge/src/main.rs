@@ -5,6 +5,7 @@
 //! Nothing about a particular tool is written here.
 
 mod approval;
+mod approval_page;
 mod argv;
 mod auth;
 
@@ -87,6 +88,10 @@ Opties:
   --allowed-origin O   toegestane Origin naast de eigen, herhaalbaar
   --allowed-host H     toegestane Host naast loopback, herhaalbaar
   --public-url URL     publieke URL van /mcp (RFC 9728 resource)
+  --oidc-issuer ISS    goedkeuringspagina op /voorstellen: inloggen met OpenID Connect
+                       (authorization code + PKCE) bij deze identiteitsprovider; een
+                       vertrouwelijke client zet OVERHEID_MCP_OIDC_CLIENT_SECRET
+  --oidc-client-id ID  client-id van de goedkeuringspagina bij die provider
   -h, --help           deze hulp
   -V, --version        versie
 
@@ -149,9 +154,11 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         Some(address) => Some(http::Settings::new(address, &options).map_err(config)?),
         None => None,
     };
-    let approval_at = match &options.approval_url {
-        Some(url) => ApprovalAt::Page(url.clone()),
-        None => ApprovalAt::Terminal,
+    let page = http.as_ref().and_then(|settings| settings.page.as_ref());
+    let approval_at = match (&options.approval_url, page) {
+        (Some(url), _) => ApprovalAt::Page(url.clone()),
+        (None, Some(page)) => ApprovalAt::Page(page.links()),
+        (None, None) => ApprovalAt::Terminal,
     };
     let state_key = env::state_key();
     let (mut approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;

@@ -44,6 +44,9 @@ pub struct Options {
     /// `--goedkeuring-url`: the approval page's base (`…/voorstellen`) that a waiting proposal's
     /// link points to.
     pub approval_url: Option<String>,
+    /// `--oidc-issuer` and `--oidc-client-id`: the approval page's login (HTTP only).
+    pub oidc_issuer: Option<String>,
+    pub oidc_client_id: Option<String>,
 }
 
 /// How HTTP requests are authenticated.
@@ -78,6 +81,8 @@ impl Default for Options {
             public_url: None,
             session_from_meta: false,
             approval_url: None,
+            oidc_issuer: None,
+            oidc_client_id: None,
         }
     }
 }
@@ -140,6 +145,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
                         format!("--max-result-bytes verwacht 1024 tot 4194304, niet {given:?}")
                     })?;
             }
+            "--oidc-issuer" => options.oidc_issuer = Some(text(name, value(name)?)?),
+            "--oidc-client-id" => options.oidc_client_id = Some(text(name, value(name)?)?),
             "--goedkeuring-url" => {
                 options.approval_url = Some(approval_url(&text(name, value(name)?)?)?);
             }
