@@ -34,6 +34,20 @@ pub const ALGORITHMS: &[Algorithm] = &[
     Algorithm::PS512,
 ];
 
+/// The usable public keys of a JWKS, by `kid`: a shared secret (`oct`) is never a key here.
+pub fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
+    set.keys
+        .iter()
+        .filter(|jwk| {
+            !matches!(
+                jwk.algorithm,
+                jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_)
+            )
+        })
+        .filter_map(|jwk: &Jwk| Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?)))
+        .collect()
+}
+
 /// Verifies bearer tokens.
 pub struct Verifier {
     keys: Vec<(Option<String>, DecodingKey)>,
@@ -58,19 +72,7 @@ impl Verifier {
             .map_err(|e| format!("--auth-jwks {}: {e}", jwks.display()))?;
         let set: JwkSet = serde_json::from_str(&text)
             .map_err(|e| format!("--auth-jwks {} is geen JWKS: {e}", jwks.display()))?;
-        let keys: Vec<(Option<String>, DecodingKey)> = set
-            .keys
-            .iter()
-            .filter(|jwk| {
-                !matches!(
-                    jwk.algorithm,
-                    jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_)
-                )
-            })
-            .filter_map(|jwk: &Jwk| {
-                Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?))
-            })
-            .collect();
+        let keys = public_keys(&set);
         if keys.is_empty() {
             return Err(format!(
                 "--auth-jwks {} bevat geen bruikbare publieke sleutel",

@@ -95,7 +95,7 @@ impl UriTemplate {
 }
 
 /// Decode `%XX` escapes; `None` for a broken escape or bytes that are not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
+pub fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -25,6 +25,7 @@ use overheid_records::{Decision, Location, Person as Decider, Proposal, Store};
 use serde_json::{Value, json};
 
 use crate::approval::Approval;
+use crate::template::percent_decode;
 use oidc::{Person, Provider};
 
 /// How long a login may take.
@@ -141,23 +142,6 @@ fn form_pairs(encoded: &[u8]) -> Vec<(String, String)> {
             Some((decode(key)?, decode(value)?))
         })
         .collect()
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 impl Page {

@@ -21,7 +21,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use crate::auth::ALGORITHMS;
+use crate::auth::{ALGORITHMS, public_keys};
 
 /// How long one request to the provider may take.
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -119,17 +119,7 @@ impl Provider {
         }
         let set: JwkSet = serde_json::from_value(get_json(&text("jwks_uri")?)?)
             .map_err(|e| format!("jwks_uri van {issuer} is geen JWKS: {e}"))?;
-        let keys: Vec<(Option<String>, DecodingKey)> = set
-            .keys
-            .iter()
-            .filter(|jwk| {
-                !matches!(
-                    jwk.algorithm,
-                    jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_)
-                )
-            })
-            .filter_map(|jwk| Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?)))
-            .collect();
+        let keys = public_keys(&set);
         if keys.is_empty() {
             return Err(format!(
                 "{issuer} publiceert geen bruikbare publieke sleutel"
