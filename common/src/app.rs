@@ -352,8 +352,8 @@ impl Finish<'_, '_> {
             Halt::DryRun(plan) => {
                 // A dry run's `--fields` was checked against the plan schema: it selects from the plan.
                 let shown = match selection {
-                    Some(sel) => sel.apply(&plan.json),
-                    None => plan.json,
+                    Some(sel) => sel.apply(&plan),
+                    None => plan,
                 };
                 let text = match self.printed(&shown) {
                     Ok(text) => text,
@@ -371,7 +371,7 @@ impl Finish<'_, '_> {
                 if let Err(err) = self.record(log, problem.exit, Some(&problem)) {
                     return self.print_problem(&err);
                 }
-                let _ = ctx.printer.stdout(&ctx.printer.render(&plan.json));
+                let _ = ctx.printer.stdout(&ctx.printer.render(&plan));
                 self.print_problem(&problem)
             }
         }

@@ -7,11 +7,9 @@
 
 use chrono::NaiveDate;
 
-use crate::context::Context;
-use crate::error::Result;
-use crate::session;
+pub use crate::session::{KvkNummer, check_kvk_nummer, is_kvk_nummer, kvk_nummer_problem};
 use crate::tool::ArgSchema;
-use crate::validate::{Validation, is_digits};
+use crate::validate::Validation;
 
 /// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -33,7 +31,7 @@ impl Peildatum {
         self.peildatum.is_some()
     }
 
-    /// The given date, else `today` (see [`Context::today`]). An invalid date is recorded in
+    /// The given date, else `today` (see [`crate::Context::today`]). An invalid date is recorded in
     /// `validation` and `today` returned, so the other checks still run.
     pub fn date(&self, today: NaiveDate, validation: &mut Validation) -> NaiveDate {
         match self.peildatum.as_deref() {
@@ -64,52 +62,6 @@ pub fn parse_date(text: &str) -> Option<NaiveDate> {
     shape
         .then(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok())
         .flatten()
-}
-
-/// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
-/// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct KvkNummer {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
-}
-
-impl KvkNummer {
-    /// The published schema of every `kvk_nummer` argument (also the required positional of
-    /// `rvo-cli rapportage indienen` and kvk-cli's `zoek --kvk-nummer`).
-    pub const SCHEMA: ArgSchema = ArgSchema {
-        name: "kvk_nummer",
-        schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
-    };
-
-    /// The whole session rule: the argument, else the session's number (neither: exit 2),
-    /// checked (exit 65), and refused when the session is bound to another (exit 77).
-    pub fn bound(&self, ctx: &mut Context<'_>) -> Result<String> {
-        session::bound_kvk_number(ctx, self.kvk_nummer.as_deref())
-    }
-
-    /// The argument, else the session's number (neither: exit 2), not yet checked.
-    pub fn resolve(&self, ctx: &Context<'_>) -> Result<String> {
-        session::kvk_number(ctx, self.kvk_nummer.as_deref())
-    }
-}
-
-/// Whether `value` is a KvK number: exactly eight ASCII digits, as [`KvkNummer::SCHEMA`] says.
-pub fn is_kvk_nummer(value: &str) -> bool {
-    is_digits(value, 8)
-}
-
-/// Record in `validation` (argument `kvk_nummer`) that `value` is no KvK number, if it is not.
-pub fn check_kvk_nummer(value: &str, validation: &mut Validation) {
-    if let Some(detail) = kvk_nummer_problem(value) {
-        validation.push("kvk_nummer", detail);
-    }
-}
-
-/// What is wrong with `value` as a KvK number, if anything (the one wording every tool uses).
-pub fn kvk_nummer_problem(value: &str) -> Option<String> {
-    (!is_kvk_nummer(value))
-        .then(|| format!("KvK-nummer {value:?} moet uit precies 8 cijfers bestaan"))
 }
 
 #[cfg(test)]
@@ -163,25 +115,5 @@ mod tests {
             errors[0].detail,
             "peildatum \"morgen\" is geen geldige datum van de vorm JJJJ-MM-DD"
         );
-    }
-
-    #[test]
-    fn kvk_numbers_are_exactly_eight_digits() {
-        assert!(is_kvk_nummer("68750110"));
-        assert!(is_kvk_nummer("00000000"));
-        for bad in [
-            "6875011",
-            "687501100",
-            "6875011a",
-            " 68750110",
-            "68750110 ",
-            "68750110\n",
-            "٦٨٧٥٠١١٠",
-            "",
-        ] {
-            assert!(!is_kvk_nummer(bad), "{bad:?}");
-            assert!(kvk_nummer_problem(bad).is_some(), "{bad:?}");
-        }
-        assert_eq!(kvk_nummer_problem("68750110"), None);
     }
 }

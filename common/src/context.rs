@@ -7,10 +7,10 @@ use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::audit::AuditAttributes;
-use crate::cli::GlobalArgs;
 use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES};
 use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
+use crate::globals::GlobalArgs;
 use crate::http::{ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Request, Response};
 use crate::output::Printer;
 use crate::plan::{Checked, Passed, Plan, PlanSpec};
@@ -233,13 +233,14 @@ impl<'a> Context<'a> {
         let plan = Plan::build(self.tool.name, &self.name, mutating, dry_run, spec);
         self.plan_digest = Some(plan.digest.clone());
         if dry_run {
-            return Err(Error::Halt(Box::new(Halt::DryRun(plan))));
+            return Err(Error::Halt(Box::new(Halt::DryRun(plan.json))));
         }
         if !mutating {
             return Ok(Passed::new(plan.digest, requests));
         }
-        let refuse =
-            |plan: Plan, problem: Problem| Err(Error::Halt(Box::new(Halt::Refused(plan, problem))));
+        let refuse = |plan: Plan, problem: Problem| {
+            Err(Error::Halt(Box::new(Halt::Refused(plan.json, problem))))
+        };
         match self.globals.confirmation() {
             None => {
                 let err = Problem::new(

@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use crate::codes::{self, Code};
 use crate::exit::ExitStatus;
-use crate::plan::Plan;
 
 /// One invalid input, with a JSON Pointer to the argument it concerns.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -48,14 +47,15 @@ pub struct Problem {
     pub hint: Option<String>,
 }
 
-/// A planned stop: the plan is the result.
+/// A planned stop: the plan is the result. It is carried as printed (the JSON of
+/// [`crate::plan::Plan`], its digest in `plan_digest`), so errors need not know plans.
 #[derive(Debug)]
 pub enum Halt {
     /// `--dry-run`: print the plan, exit 0.
-    DryRun(Plan),
+    DryRun(serde_json::Value),
     /// A mutation refused by the gate (no `--confirm`: exit 80; a digest that
     /// does not match: exit 81): print the plan on stdout and the problem on stderr.
-    Refused(Plan, Problem),
+    Refused(serde_json::Value, Problem),
 }
 
 /// Why a command did not produce data.
@@ -277,105 +277,8 @@ impl Error {
     }
 }
 
-impl Problem {
-    /// The error object as printed on stderr (rule ERR-1). Texts that may echo
-    /// input or an upstream are scrubbed of held secrets and capped, so a huge
-    /// argument cannot make a huge error.
-    pub fn to_json(&self, trace_id: &str) -> serde_json::Value {
-        let mut obj = serde_json::Map::new();
-        obj.insert(
-            "type".into(),
-            format!("urn:overheid-cli:problem:{}", self.code).into(),
-        );
-        obj.insert("title".into(), self.title.as_ref().into());
-        if let Some(status) = self.status {
-            obj.insert("status".into(), status.into());
-        }
-        obj.insert("detail".into(), capped(&self.detail).into());
-        obj.insert("code".into(), self.code.name.into());
-        obj.insert("exit_code".into(), self.exit.code().into());
-        obj.insert("instance".into(), format!("urn:trace:{trace_id}").into());
-        if !self.errors.is_empty() {
-            let errors: Vec<FieldError> = self
-                .errors
-                .iter()
-                .map(|e| FieldError {
-                    pointer: capped(&e.pointer),
-                    detail: capped(&e.detail),
-                })
-                .collect();
-            obj.insert(
-                "errors".into(),
-                serde_json::to_value(errors).unwrap_or_default(),
-            );
-        }
-        if let Some(secs) = self.retry_after {
-            obj.insert("retry_after".into(), secs.into());
-        }
-        if let Some(hint) = &self.hint {
-            obj.insert("hint".into(), capped(hint).into());
-        }
-        let mut json = obj.into();
-        crate::secrets::scrub_value(&mut json);
-        json
-    }
-}
-
-/// The longest text an error object repeats, in characters.
-const MAX_TEXT: usize = 1000;
-
-/// `text` without held secrets (rule ERR-13), cut at [`MAX_TEXT`] characters
-/// with an ellipsis. Scrubbing comes first, so a cut never leaves part of a
-/// secret behind.
-fn capped(text: &str) -> String {
-    let text = crate::secrets::scrub(text);
-    let text = text.as_ref();
-    match text.char_indices().nth(MAX_TEXT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
-}
-
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
         Problem::io(err.to_string()).into()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn invalid_lists_every_error() {
-        let err = Problem::invalid(vec![
-            FieldError::new("postcode", "postcode ongeldig"),
-            FieldError::new("huisnummer", "huisnummer ongeldig"),
-        ]);
-        let json = err.to_json(&"0".repeat(32));
-        assert_eq!(json["exit_code"], 65);
-        assert_eq!(json["errors"].as_array().unwrap().len(), 2);
-        assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
-        assert_eq!(json["type"], "urn:overheid-cli:problem:ONGELDIGE_INVOER");
-    }
-
-    #[test]
-    fn echoed_input_is_capped() {
-        let huge = "x".repeat(120_000);
-        let err = Problem::invalid(vec![FieldError::new(
-            "naam",
-            format!("naam {huge} te lang"),
-        )]);
-        let json = err.to_json("ab").to_string();
-        assert!(json.len() < 5_000, "{}", json.len());
-        assert!(json.contains('…'));
-    }
-
-    #[test]
-    fn optional_members_are_absent_when_unset() {
-        let json = Problem::not_found("x").to_json("ab");
-        assert!(json.get("status").is_none());
-        assert!(json.get("retry_after").is_none());
-        assert_eq!(json["instance"], "urn:trace:ab");
     }
 }

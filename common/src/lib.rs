@@ -25,6 +25,7 @@ pub mod env;
 pub mod error;
 pub mod exit;
 pub mod fields;
+pub mod globals;
 pub mod help;
 pub mod http;
 pub mod input;

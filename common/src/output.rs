@@ -11,7 +11,7 @@ use std::io::{self, IsTerminal, Write};
 use clap::ValueEnum;
 use serde_json::Value;
 
-use crate::error::{Problem, Result};
+use crate::error::{FieldError, Problem, Result};
 use crate::secrets;
 
 /// Whether stdout is a terminal, asked once a process: each question is a system call, and the
@@ -208,6 +208,67 @@ impl Printer {
     }
 }
 
+/// The error object, made where it is printed: held secrets are masked at this sink, before
+/// any text is capped (ERR-13), so `error` itself knows nothing of secrets.
+impl Problem {
+    /// The error object as printed on stderr (rule ERR-1). Texts that may echo
+    /// input or an upstream are scrubbed of held secrets and capped, so a huge
+    /// argument cannot make a huge error.
+    pub fn to_json(&self, trace_id: &str) -> serde_json::Value {
+        let mut obj = serde_json::Map::new();
+        obj.insert(
+            "type".into(),
+            format!("urn:overheid-cli:problem:{}", self.code).into(),
+        );
+        obj.insert("title".into(), self.title.as_ref().into());
+        if let Some(status) = self.status {
+            obj.insert("status".into(), status.into());
+        }
+        obj.insert("detail".into(), capped(&self.detail).into());
+        obj.insert("code".into(), self.code.name.into());
+        obj.insert("exit_code".into(), self.exit.code().into());
+        obj.insert("instance".into(), format!("urn:trace:{trace_id}").into());
+        if !self.errors.is_empty() {
+            let errors: Vec<FieldError> = self
+                .errors
+                .iter()
+                .map(|e| FieldError {
+                    pointer: capped(&e.pointer),
+                    detail: capped(&e.detail),
+                })
+                .collect();
+            obj.insert(
+                "errors".into(),
+                serde_json::to_value(errors).unwrap_or_default(),
+            );
+        }
+        if let Some(secs) = self.retry_after {
+            obj.insert("retry_after".into(), secs.into());
+        }
+        if let Some(hint) = &self.hint {
+            obj.insert("hint".into(), capped(hint).into());
+        }
+        let mut json = obj.into();
+        secrets::scrub_value(&mut json);
+        json
+    }
+}
+
+/// The longest text an error object repeats, in characters.
+const MAX_TEXT: usize = 1000;
+
+/// `text` without held secrets (rule ERR-13), cut at [`MAX_TEXT`] characters
+/// with an ellipsis. Scrubbing comes first, so a cut never leaves part of a
+/// secret behind.
+fn capped(text: &str) -> String {
+    let text = secrets::scrub(text);
+    let text = text.as_ref();
+    match text.char_indices().nth(MAX_TEXT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,5 +319,38 @@ mod tests {
             printer(OutputFormat::Table).render(&json!([])),
             "(geen resultaten)\n"
         );
+    }
+
+    #[test]
+    fn invalid_lists_every_error() {
+        let err = Problem::invalid(vec![
+            FieldError::new("postcode", "postcode ongeldig"),
+            FieldError::new("huisnummer", "huisnummer ongeldig"),
+        ]);
+        let json = err.to_json(&"0".repeat(32));
+        assert_eq!(json["exit_code"], 65);
+        assert_eq!(json["errors"].as_array().unwrap().len(), 2);
+        assert_eq!(json["errors"][1]["pointer"], "/huisnummer");
+        assert_eq!(json["type"], "urn:overheid-cli:problem:ONGELDIGE_INVOER");
+    }
+
+    #[test]
+    fn echoed_input_is_capped() {
+        let huge = "x".repeat(120_000);
+        let err = Problem::invalid(vec![FieldError::new(
+            "naam",
+            format!("naam {huge} te lang"),
+        )]);
+        let json = err.to_json("ab").to_string();
+        assert!(json.len() < 5_000, "{}", json.len());
+        assert!(json.contains('…'));
+    }
+
+    #[test]
+    fn optional_members_are_absent_when_unset() {
+        let json = Problem::not_found("x").to_json("ab");
+        assert!(json.get("status").is_none());
+        assert!(json.get("retry_after").is_none());
+        assert_eq!(json["instance"], "urn:trace:ab");
     }
 }

@@ -1,14 +1,15 @@
-//! The KvK session rule (rules SEC-6 … SEC-10).
+//! The KvK number and the KvK session rule (rules SEC-6 … SEC-10), in one module: the
+//! argument, its check and the rule that binds it to the session.
 //!
 //! When `KVK_SESSIE_NUMMER` is set, a command that addresses one company
 //! defaults to that number and refuses any other with exit 77; the attempt is
 //! audited with the attempted number as data subject.
 
-use crate::args::{check_kvk_nummer, is_kvk_nummer};
 use crate::context::Context;
 use crate::env::KVK_SESSIE_NUMMER;
 use crate::error::{Problem, Result};
-use crate::validate::Validation;
+use crate::tool::ArgSchema;
+use crate::validate::{Validation, is_digits};
 
 /// The session's KvK number, if the session is bound. A value that is not
 /// a KvK number is a configuration error (exit 78).
@@ -91,4 +92,75 @@ pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result
     validation.finish()?;
     enforce(ctx, &number)?;
     Ok(number)
+}
+
+/// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
+/// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct KvkNummer {
+    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+}
+
+impl KvkNummer {
+    /// The published schema of every `kvk_nummer` argument (also the required positional of
+    /// `rvo-cli rapportage indienen` and kvk-cli's `zoek --kvk-nummer`).
+    pub const SCHEMA: ArgSchema = ArgSchema {
+        name: "kvk_nummer",
+        schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
+    };
+
+    /// The whole session rule: the argument, else the session's number (neither: exit 2),
+    /// checked (exit 65), and refused when the session is bound to another (exit 77).
+    pub fn bound(&self, ctx: &mut Context<'_>) -> Result<String> {
+        bound_kvk_number(ctx, self.kvk_nummer.as_deref())
+    }
+
+    /// The argument, else the session's number (neither: exit 2), not yet checked.
+    pub fn resolve(&self, ctx: &Context<'_>) -> Result<String> {
+        kvk_number(ctx, self.kvk_nummer.as_deref())
+    }
+}
+
+/// Whether `value` is a KvK number: exactly eight ASCII digits, as [`KvkNummer::SCHEMA`] says.
+pub fn is_kvk_nummer(value: &str) -> bool {
+    is_digits(value, 8)
+}
+
+/// Record in `validation` (argument `kvk_nummer`) that `value` is no KvK number, if it is not.
+pub fn check_kvk_nummer(value: &str, validation: &mut Validation) {
+    if let Some(detail) = kvk_nummer_problem(value) {
+        validation.push("kvk_nummer", detail);
+    }
+}
+
+/// What is wrong with `value` as a KvK number, if anything (the one wording every tool uses).
+pub fn kvk_nummer_problem(value: &str) -> Option<String> {
+    (!is_kvk_nummer(value))
+        .then(|| format!("KvK-nummer {value:?} moet uit precies 8 cijfers bestaan"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kvk_numbers_are_exactly_eight_digits() {
+        assert!(is_kvk_nummer("68750110"));
+        assert!(is_kvk_nummer("00000000"));
+        for bad in [
+            "6875011",
+            "687501100",
+            "6875011a",
+            " 68750110",
+            "68750110 ",
+            "68750110\n",
+            "٦٨٧٥٠١١٠",
+            "",
+        ] {
+            assert!(!is_kvk_nummer(bad), "{bad:?}");
+            assert!(kvk_nummer_problem(bad).is_some(), "{bad:?}");
+        }
+        assert_eq!(kvk_nummer_problem("68750110"), None);
+    }
 }
