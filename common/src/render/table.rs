@@ -20,6 +20,22 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{printable, styled};
 
+/// Members that only a program follows (HAL's `_links`): never shown in a table.
+const MACHINE_ONLY: &[&str] = &["_links"];
+
+/// Whether column `name` holds identifiers a person needs whole to take the next step (a KvK or
+/// vestigingsnummer, a law's or scheme's id, a reference): such a column is never cut.
+fn is_identifier(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    lower == "id"
+        || lower == "rsin"
+        || lower.ends_with("_id")
+        || name.ends_with("Id")
+        || ["nummer", "kenmerk", "referentie"]
+            .iter()
+            .any(|suffix| lower.ends_with(suffix))
+}
+
 /// The narrowest a shrunk table column gets before the list becomes blocks.
 const MIN_COLUMN: usize = 8;
 /// The narrowest a wrapped value gets, however deep its label.
@@ -142,7 +158,10 @@ fn flatten<'a>(
 ) {
     match value {
         Value::Object(map) if !map.is_empty() => {
-            for (k, v) in map {
+            for (k, v) in map
+                .iter()
+                .filter(|(k, _)| !MACHINE_ONLY.contains(&k.as_str()))
+            {
                 let key = if prefix.is_empty() {
                     k.clone()
                 } else {
@@ -161,7 +180,7 @@ fn records(items: &[Value], layout: Layout, indent: usize, out: &mut String) {
     let mut columns: Vec<&str> = Vec::new();
     for item in items {
         if let Value::Object(map) = item {
-            for key in map.keys() {
+            for key in map.keys().filter(|k| !MACHINE_ONLY.contains(&k.as_str())) {
                 if !columns.contains(&key.as_str()) {
                     columns.push(key);
                 }
@@ -228,9 +247,9 @@ fn records(items: &[Value], layout: Layout, indent: usize, out: &mut String) {
     }
 }
 
-/// Column widths that fit `width`: the widest columns give way first, down
-/// to [`MIN_COLUMN`] (or less if neither header nor cells need more).
-/// `None` if even that does not fit.
+/// Column widths that fit `width`: the widest descriptive columns give way first, down to
+/// [`MIN_COLUMN`] (or less if neither header nor cells need more); an identifier column
+/// ([`is_identifier`]) keeps its whole width. `None` if even that does not fit.
 fn fitted_widths(
     columns: &[&str],
     cells: &[Vec<String>],
@@ -252,7 +271,17 @@ fn fitted_widths(
         return Some(widths);
     };
     let gaps = 2 * columns.len().saturating_sub(1);
-    let floor: Vec<usize> = widths.iter().map(|w| (*w).min(MIN_COLUMN)).collect();
+    let floor: Vec<usize> = widths
+        .iter()
+        .zip(columns)
+        .map(|(w, c)| {
+            if is_identifier(c) {
+                *w
+            } else {
+                (*w).min(MIN_COLUMN)
+            }
+        })
+        .collect();
     if floor.iter().sum::<usize>() + gaps > width {
         return None;
     }
@@ -384,6 +413,49 @@ mod tests {
         assert!(text.starts_with("id  titel"), "{text}");
         // In a pipe without COLUMNS: nothing cut.
         assert!(!table(&Value::from(rows), None).contains('…'));
+    }
+
+    #[test]
+    fn identifiers_stay_whole_and_descriptions_give_way() {
+        let rows: Vec<Value> = (0..3)
+            .map(|i| {
+                json!({
+                    "law_id": format!("besluit_activiteiten_leefomgeving_{i}"),
+                    "vestigingsnummer": "000037178598",
+                    "naam": "n".repeat(60),
+                    "_links": {"self": {"href": "https://example.invalid/x"}},
+                })
+            })
+            .collect();
+        let text = table(&Value::from(rows), Some(80));
+        assert!(
+            text.contains("besluit_activiteiten_leefomgeving_2"),
+            "{text}"
+        );
+        assert!(text.contains("000037178598"), "{text}");
+        assert!(text.contains("nnn…"), "the description gives way: {text}");
+        assert!(!text.contains("_links") && !text.contains("href"), "{text}");
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
+        // Too narrow for the whole identifiers beside the other columns: record by record,
+        // the identifier not cut.
+        let row = json!({"law_id": "wet_op_de_zorgtoesl", "naam": "Zorgtoeslag", "soort": "WET", "omschrijving": "o".repeat(40)});
+        let narrow = table(&Value::from(vec![row.clone(), row]), Some(30));
+        assert!(
+            narrow.contains("law_id        wet_op_de_zorgtoesl\n"),
+            "{narrow}"
+        );
+        assert!(!narrow.contains('…'), "{narrow}");
+    }
+
+    #[test]
+    fn machine_only_members_are_left_out_of_a_document() {
+        let doc = json!({"kvkNummer": "68750110", "_links": {"self": {"href": "x"}}, "_embedded": {"naam": "A"}});
+        let text = table(&doc, None);
+        assert!(!text.contains("_links"), "{text}");
+        assert!(
+            text.contains("_embedded.naam"),
+            "data under _embedded stays: {text}"
+        );
     }
 
     #[test]

@@ -341,3 +341,36 @@ fn out_6_term_dumb_and_no_color_are_honoured() {
         assert!(result.stdout.contains("Test BV Donald"));
     }
 }
+
+/// OUT-4: at 60 columns a search result keeps every vestigingsnummer and kvkNummer whole (the
+/// next command needs them) and shows no `_links` (only a program follows those).
+#[test]
+fn out_4_a_narrow_table_keeps_identifiers_and_drops_links() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let args = ["zoek", "--naam", "Donald"];
+    let data = run(sandbox.cmd(&fake.base()), args).json();
+    let mut table = sandbox.cmd(&fake.base());
+    table.env("COLUMNS", "60");
+    let table = run(table, ["zoek", "--naam", "Donald", "--output", "table"]);
+    assert_eq!(table.code, 0, "{table:#?}");
+    assert!(!table.stdout.contains("_links"), "{}", table.stdout);
+    assert!(
+        table.stdout.lines().all(|l| l.chars().count() <= 60),
+        "{}",
+        table.stdout
+    );
+    let results = data["resultaten"].as_array().expect("resultaten");
+    assert!(!results.is_empty());
+    for result in results {
+        for id in ["kvkNummer", "vestigingsnummer"] {
+            if let Some(number) = result[id].as_str() {
+                assert!(
+                    table.stdout.contains(number),
+                    "{id} {number}: {}",
+                    table.stdout
+                );
+            }
+        }
+    }
+}
