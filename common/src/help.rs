@@ -6,6 +6,8 @@
 //! same list discovery publishes as `_meta.examples`; the exit codes from
 //! [`crate::exit::ExitStatus`], the same table discovery publishes.
 
+use std::io::Write as _;
+
 use clap::{Arg, ArgMatches, Command};
 
 use crate::error::Problem;
@@ -289,27 +291,80 @@ fn rename(cmd: &mut Command, bin_name: &str) {
     }
 }
 
-/// The tool's man page (roff), with Dutch section names.
+/// The tool's man page (roff), with Dutch section names: one page that holds every command
+/// (its usage, description and own options), so it refers to no other page that the tool
+/// cannot write. Global options are described once, at the top.
 fn man_page(cmd: &Command) -> Result<String, Problem> {
+    let failed =
+        |e: std::io::Error| Problem::io(format!("man-pagina kon niet worden gemaakt: {e}"));
+    let man = clap_mangen::Man::new(cmd.clone());
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone())
-        .render(&mut page)
-        .map_err(|e| Problem::io(format!("man-pagina kon niet worden gemaakt: {e}")))?;
-    const SECTIONS: [(&str, &str); 8] = [
+    man.render_title(&mut page).map_err(failed)?;
+    man.render_name_section(&mut page).map_err(failed)?;
+    man.render_synopsis_section(&mut page).map_err(failed)?;
+    man.render_description_section(&mut page).map_err(failed)?;
+    man.render_options_section(&mut page).map_err(failed)?;
+    page.extend_from_slice(b".SH OPDRACHTEN\n");
+    let mut path = vec![cmd.get_name().to_string()];
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        man_commands(sub, &mut path, &mut page).map_err(failed)?;
+    }
+    man.render_extra_section(&mut page).map_err(failed)?;
+    man.render_version_section(&mut page).map_err(failed)?;
+    const SECTIONS: [(&str, &str); 7] = [
         (".SH NAME", ".SH NAAM"),
         (".SH SYNOPSIS", ".SH OVERZICHT"),
         (".SH DESCRIPTION", ".SH BESCHRIJVING"),
         (".SH OPTIONS", ".SH OPTIES"),
         (".SH EXTRA", ".SH AFSLUITCODES"),
         (".SH VERSION", ".SH VERSIE"),
-        (".SH AUTHORS", ".SH AUTEURS"),
-        (".SH Opdrachten", ".SH OPDRACHTEN"),
+        ("\\fIPossible values:\\fR", "\\fIMogelijke waarden:\\fR"),
     ];
     let page = String::from_utf8_lossy(&page);
     let page = SECTIONS
         .iter()
         .fold(page.into_owned(), |page, (en, nl)| page.replace(en, nl));
     Ok(dutch(&page).replace("May also be specified with the", "Ook te zetten met de"))
+}
+
+/// One command of the man page and the commands below it: a subsection per command that does
+/// work, with its usage, its description and its own options (the global ones are at the top).
+fn man_commands(cmd: &Command, path: &mut Vec<String>, page: &mut Vec<u8>) -> std::io::Result<()> {
+    path.push(cmd.get_name().to_string());
+    let subs: Vec<&Command> = cmd.get_subcommands().filter(|s| !s.is_hide_set()).collect();
+    if subs.is_empty() {
+        let own = cmd.clone().mut_args(|arg| {
+            if arg.is_global_set() {
+                arg.hide(true)
+            } else {
+                arg
+            }
+        });
+        let words = path.join(" ");
+        writeln!(page, ".SS \"{}\"", words.replace('-', "\\-"))?;
+        let man = clap_mangen::Man::new(own.clone().bin_name(words));
+        let mut block = Vec::new();
+        man.render_synopsis_section(&mut block)?;
+        man.render_description_section(&mut block)?;
+        if own.get_arguments().any(|a| !a.is_hide_set()) {
+            man.render_options_section(&mut block)?;
+        }
+        // The command's parts as paragraphs of its subsection, not sections of the page.
+        let block = String::from_utf8_lossy(&block)
+            .lines()
+            .filter(|line| !line.starts_with(".TH "))
+            .map(|line| match line.starts_with(".SH ") {
+                true => ".PP\n".to_string(),
+                false => format!("{line}\n"),
+            })
+            .collect::<String>();
+        page.extend_from_slice(block.as_bytes());
+    }
+    for sub in subs {
+        man_commands(sub, path, page)?;
+    }
+    path.pop();
+    Ok(())
 }
 
 #[cfg(test)]

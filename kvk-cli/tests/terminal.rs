@@ -312,9 +312,23 @@ fn man_prints_a_roff_page_outside_discovery() {
         "{}",
         &page.stdout[..200]
     );
-    for section in [".SH NAAM", ".SH OVERZICHT", ".SH OPTIES", "basisprofiel"] {
+    for section in [
+        ".SH NAAM",
+        ".SH OVERZICHT",
+        ".SH OPTIES",
+        ".SH OPDRACHTEN",
+        ".SS \"kvk\\-cli basisprofiel toon\"",
+        "\\fB\\-\\-geo\\fR",
+        "Mogelijke waarden:",
+    ] {
         assert!(page.stdout.contains(section), "{section}");
     }
+    // One page holds every command: no reference to a page the tool cannot write, no English.
+    assert!(
+        !page.stdout.contains("kvk\\-cli\\-"),
+        "a dangling reference"
+    );
+    assert!(!page.stdout.contains("Possible values"));
     let discovery = run(tool(home.path(), "x"), &["--help", "--json"]).stdout;
     for utility in ["\"man", "\"help", "\"completions"] {
         assert!(
