@@ -305,17 +305,14 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
 }
 
 /// The compact form of a full tool entry, as the root document lists it (DISC-10,
-/// DISC-17): the same entry without its display `title` and the `examples` of its input
-/// properties (`_meta.examples` has whole command lines), the description cut to its
-/// first paragraph, no `_meta.examples` (the command's own entry and `--help` have them), only
-/// the hints that differ from MCP's defaults ([`mcp_annotations`]), and the output schema cut to
-/// the members `--fields` can select, each `{}`, nothing required. Any projection of the output
-/// validates against it.
+/// DISC-17): the same entry (its Dutch `title` included, which a host shows) without the
+/// `examples` of its input properties (`_meta.examples` has whole command lines), the
+/// description cut to its first paragraph, no `_meta.examples` (the command's own entry and
+/// `--help` have them), only the hints that differ from MCP's defaults ([`mcp_annotations`]),
+/// and the output schema cut to the members `--fields` can select, each with only its JSON
+/// type(s) ([`member_type`]), nothing required. Any projection of the output validates against it.
 pub fn compact_entry(full: &Value) -> Value {
     let mut entry = full.clone();
-    if let Value::Object(map) = &mut entry {
-        map.remove("title");
-    }
     if let Some(meta) = entry["_meta"].as_object_mut() {
         meta.remove("examples");
     }
@@ -336,14 +333,119 @@ pub fn compact_entry(full: &Value) -> Value {
     {
         entry["description"] = first.trim_end().into();
     }
-    let members: Map<String, Value> = full["outputSchema"]["properties"]
+    let output = &full["outputSchema"];
+    let members: Map<String, Value> = output["properties"]
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(name, _)| (name.clone(), json!({})))
+        .map(|(name, schema)| (name.clone(), member_type(name, schema, output)))
         .collect();
     entry["outputSchema"] = json!({"type": "object", "properties": members});
     entry
+}
+
+/// A member of the member list (DISC-10): `{"type": …}` with every JSON type the full schema's
+/// member allows (through a local `$ref`, `anyOf`/`oneOf` branches, `const` and `enum`), or `{}`
+/// when the full schema does not bound its type. Nothing else: no form, no nested members.
+/// A member listed as `{}` beside root-level `anyOf`/`oneOf` shapes (regelrecht-cli's `concept`:
+/// the members of both forms for `--fields`) gets the types it has in the shapes that name it.
+pub fn member_type(name: &str, schema: &Value, root: &Value) -> Value {
+    let own = if schema.as_object().is_some_and(Map::is_empty) {
+        shape_types(name, root)
+    } else {
+        types_of(schema, root, 0)
+    };
+    match own {
+        Some(types) if types.len() == 1 => json!({"type": types[0]}),
+        Some(types) => json!({"type": types}),
+        None => json!({}),
+    }
+}
+
+/// The types member `name` has in the root's `anyOf`/`oneOf` shapes that list it; `None` when no
+/// shape lists it or one leaves its type open.
+fn shape_types(name: &str, root: &Value) -> Option<Vec<&'static str>> {
+    let shapes = root["anyOf"]
+        .as_array()
+        .or_else(|| root["oneOf"].as_array())?;
+    let mut types: Vec<&'static str> = Vec::new();
+    for shape in shapes {
+        let shape = match shape["$ref"].as_str() {
+            Some(target) => root.pointer(target.strip_prefix('#')?)?,
+            None => shape,
+        };
+        if let Some(member) = shape["properties"].get(name) {
+            for t in types_of(member, root, 0)? {
+                if !types.contains(&t) {
+                    types.push(t);
+                }
+            }
+        }
+    }
+    (!types.is_empty()).then_some(types)
+}
+
+/// The JSON types `schema` allows, in the order first named; `None` when it allows any.
+fn types_of(schema: &Value, root: &Value, depth: usize) -> Option<Vec<&'static str>> {
+    const TYPES: [&str; 7] = [
+        "object", "array", "string", "integer", "number", "boolean", "null",
+    ];
+    if depth > 8 {
+        return None;
+    }
+    if let Some(target) = schema["$ref"].as_str() {
+        let resolved = target
+            .strip_prefix('#')
+            .and_then(|pointer| root.pointer(pointer))?;
+        return types_of(resolved, root, depth + 1);
+    }
+    let named = |name: &str| TYPES.iter().copied().find(|t| *t == name);
+    let mut types: Vec<&'static str> = Vec::new();
+    let add = |t: &'static str, types: &mut Vec<&'static str>| {
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    };
+    match &schema["type"] {
+        Value::String(name) => add(named(name)?, &mut types),
+        Value::Array(names) => {
+            for name in names {
+                add(named(name.as_str()?)?, &mut types);
+            }
+        }
+        _ => {
+            let of_value = |value: &Value| match value {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            if let Some(value) = schema.get("const") {
+                add(of_value(value), &mut types);
+            } else if let Some(values) = schema["enum"].as_array() {
+                for value in values {
+                    add(of_value(value), &mut types);
+                }
+            } else {
+                let branches = schema["anyOf"]
+                    .as_array()
+                    .or_else(|| schema["oneOf"].as_array())?;
+                for branch in branches {
+                    for t in types_of(branch, root, depth + 1)? {
+                        add(t, &mut types);
+                    }
+                }
+            }
+        }
+    }
+    // An integer is a number too: a list naming both needs only "number".
+    if types.contains(&"number") {
+        types.retain(|t| *t != "integer");
+    }
+    (!types.is_empty()).then_some(types)
 }
 
 /// The hints MCP defines (`tools/list`), with their defaults there.
@@ -461,7 +563,7 @@ mod tests {
             "_meta": {"argv": ["x", "get"], "examples": [["x", "get", "1234"]]},
         });
         let compact = compact_entry(&full);
-        assert!(compact.get("title").is_none());
+        assert_eq!(compact["title"], "X ophalen");
         assert_eq!(compact["description"], "Haal X op");
         assert_eq!(
             compact["inputSchema"],
@@ -472,13 +574,56 @@ mod tests {
         );
         assert_eq!(
             compact["outputSchema"],
-            json!({"type": "object", "properties": {"id": {}, "n": {}}})
+            json!({"type": "object", "properties": {"id": {"type": "string"}, "n": {"type": "integer"}}})
         );
         assert_eq!(compact["_meta"], json!({"argv": ["x", "get"]}));
         assert_eq!(
             compact["annotations"],
             json!({"readOnlyHint": true, "openWorldHint": false})
         );
+    }
+
+    #[test]
+    fn a_member_keeps_every_type_its_full_schema_allows_and_nothing_else() {
+        let root = json!({"$defs": {"A": {"type": ["object", "null"], "properties": {"x": {}}},
+                                     "B": {"$ref": "#/$defs/A"}}});
+        let member = |schema: Value| member_type("m", &schema, &root);
+        assert_eq!(
+            member(json!({"$ref": "#/$defs/B"})),
+            json!({"type": ["object", "null"]})
+        );
+        assert_eq!(
+            member(json!({"type": "array", "items": {"type": "string"}, "description": "d"})),
+            json!({"type": "array"})
+        );
+        assert_eq!(
+            member(json!({"anyOf": [{"type": "integer"}, {"type": "number"}, {"const": null}]})),
+            json!({"type": ["number", "null"]})
+        );
+        assert_eq!(
+            member(json!({"enum": ["a", 1]})),
+            json!({"type": ["string", "integer"]})
+        );
+        // Unbounded: any value, so no type.
+        assert_eq!(member(json!({})), json!({}));
+        assert_eq!(
+            member(json!({"anyOf": [{"type": "string"}, {}]})),
+            json!({})
+        );
+        assert_eq!(member(json!({"$ref": "#/$defs/Missing"})), json!({}));
+        // Listed as {} beside the shapes: the types it has where a shape names it.
+        let shapes = json!({"properties": {"a": {}, "b": {}, "c": {}},
+            "anyOf": [{"$ref": "#/$defs/S"}, {"properties": {"a": {"type": "integer"}, "c": {}}}],
+            "$defs": {"S": {"properties": {"a": {"type": "string"}, "b": {"type": "boolean"}}}}});
+        assert_eq!(
+            member_type("a", &json!({}), &shapes),
+            json!({"type": ["string", "integer"]})
+        );
+        assert_eq!(
+            member_type("b", &json!({}), &shapes),
+            json!({"type": "boolean"})
+        );
+        assert_eq!(member_type("c", &json!({}), &shapes), json!({}));
     }
 
     #[test]

@@ -85,6 +85,15 @@ impl ArgSchema {
             schema: r#"{"format": "path", "contentMediaType": "application/json", "x-stdin": true}"#,
         }
     }
+
+    /// [`ArgSchema::path_or_stdin_json`] whose JSON is one object (`"contentSchema": {"type":
+    /// "object"}`), so a bridge that offers the content as a value offers a typed one.
+    pub const fn path_or_stdin_json_object(name: &'static str) -> Self {
+        Self {
+            name,
+            schema: r#"{"format": "path", "contentMediaType": "application/json", "x-stdin": true, "contentSchema": {"type": "object"}}"#,
+        }
+    }
 }
 
 /// One command (a leaf of the clap tree) as a tool entry.

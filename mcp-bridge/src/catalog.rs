@@ -124,6 +124,16 @@ impl Catalog {
             env: EnvPolicy::new(declared),
             session_vars: Vec::new(),
         });
+        // A tool that is bound without taking the company as an argument (rvo's
+        // `rapportage_status`) names the variable too: every session variable of the CLI.
+        let session_variables: Vec<String> = discovery["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry["_meta"]["session"].as_object())
+            .flat_map(|session| session.values())
+            .filter_map(|variable| variable.as_str().map(str::to_string))
+            .collect();
         let mut own_tools = HashMap::new();
         for entry in discovery["tools"].as_array().into_iter().flatten() {
             let Some(tool_name) = entry["name"].as_str() else {
@@ -137,7 +147,8 @@ impl Catalog {
                 ));
                 continue;
             }
-            let tool = match make_tool(name.clone(), source, entry, &program_name, self) {
+            let words = (program_name.as_str(), session_variables.as_slice());
+            let tool = match make_tool(name.clone(), source, entry, words, self) {
                 Ok(tool) => tool,
                 Err(why) => {
                     warnings.push(format!("{program_name}: {name} overgeslagen: {why}"));
@@ -234,11 +245,12 @@ pub fn source_prefix(program_name: &str) -> String {
         .collect()
 }
 
+/// One tool of `program_name` (whose session variables are `session_variables`) from its entry.
 fn make_tool(
     name: String,
     source: usize,
     entry: &Value,
-    program_name: &str,
+    (program_name, session_variables): (&str, &[String]),
     catalog: &Catalog,
 ) -> Result<Tool, String> {
     let mutating = entry["annotations"]["readOnlyHint"].as_bool() != Some(true);
@@ -284,7 +296,7 @@ fn make_tool(
     if let Some(properties) = properties
         && !properties.contains_key("fields")
     {
-        properties.insert("fields".into(), fields_schema());
+        properties.insert("fields".into(), fields_schema(&entry["outputSchema"]));
         takes_fields = true;
     }
     let command: String = std::iter::once(program_name.to_string())
@@ -299,12 +311,16 @@ fn make_tool(
         .join(" ");
     let mut listed = Map::new();
     listed.insert("name".into(), name.clone().into());
-    for key in ["title", "description"] {
-        if let Some(value) = entry.get(key) {
-            listed.insert(key.into(), value.clone());
-        }
+    let words = ModelWords::new(entry, &input, session_variables);
+    if let Some(title) = entry.get("title") {
+        listed.insert("title".into(), title.clone());
     }
-    listed.insert("inputSchema".into(), listed_input(&input));
+    if let Some(description) = entry["description"].as_str() {
+        listed.insert("description".into(), words.apply(description).into());
+    }
+    let mut shown_input = listed_input(&input);
+    words.apply_to_descriptions(&mut shown_input);
+    listed.insert("inputSchema".into(), shown_input);
     if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
         let mut output = output.clone();
         if takes_fields {
@@ -400,11 +416,101 @@ pub fn projection_safe(schema: &mut Value) {
     }
 }
 
-/// The `fields` argument every tool gets. Its rule (paths of `outputSchema` members, or one
-/// JSONPath) is stated once, in the server's instructions, not in each of the family's tools.
+/// The `fields` argument every tool gets, with its syntax and an example from the tool's own
+/// output members in its description: many hosts do not pass the server's `instructions` on.
 /// An empty list or path reaches the CLI as an empty `--fields`, which it refuses (exit 2).
-fn fields_schema() -> Value {
-    json!({"type": "array", "items": {"type": "string"}, "description": "Alleen deze velden"})
+fn fields_schema(output: &Value) -> Value {
+    let members: Vec<&String> = output["properties"]
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .take(1)
+        .collect();
+    let example = serde_json::to_string(&members).unwrap_or_default();
+    json!({
+        "type": "array",
+        "items": {"type": "string"},
+        "description": format!(
+            "Alleen deze velden, bijv. {example}; ook a.b, a[].b of één JSONPath ($…)"
+        ),
+    })
+}
+
+/// What a model reads instead of the CLI's own words: a tool's descriptions name its options as
+/// flags (`--postcode`) and its session by its variable (`KVK_SESSIE_NUMMER`), which a model
+/// cannot use. Only the exact tokens of the tool's own `_meta` are replaced: a flag by the
+/// argument it sets (`postcode`), a global option the bridge offers as an argument (`--fields`)
+/// by that argument, a session variable by "het bedrijf van de sessie".
+struct ModelWords {
+    /// (token, replacement), longest token first so `--per-pagina` is not read as `--per`.
+    pairs: Vec<(String, String)>,
+}
+
+/// The phrase a session variable becomes.
+const SESSION_WORDS: &str = "het bedrijf van de sessie";
+
+impl ModelWords {
+    fn new(entry: &Value, input: &Value, session_variables: &[String]) -> Self {
+        let mut pairs: Vec<(String, String)> = entry["_meta"]["flags"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(property, flag)| Some((flag.as_str()?.to_string(), property.clone())))
+            .collect();
+        for property in input["properties"]
+            .as_object()
+            .into_iter()
+            .flat_map(|p| p.keys())
+        {
+            let flag = format!("--{}", property.replace('_', "-"));
+            if !pairs.iter().any(|(token, _)| *token == flag) {
+                pairs.push((flag, property.clone()));
+            }
+        }
+        for variable in session_variables {
+            if !pairs.iter().any(|(token, _)| token == variable) {
+                pairs.push((variable.clone(), SESSION_WORDS.to_string()));
+            }
+        }
+        pairs.sort_by_key(|(token, _)| std::cmp::Reverse(token.len()));
+        Self { pairs }
+    }
+
+    /// `text` with every whole token replaced (a token ends where no name character follows).
+    fn apply(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        'scan: while !rest.is_empty() {
+            for (token, replacement) in &self.pairs {
+                if let Some(after) = rest.strip_prefix(token.as_str())
+                    && !after.starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
+                    && !out.ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
+                {
+                    out.push_str(replacement);
+                    rest = after;
+                    continue 'scan;
+                }
+            }
+            let mut chars = rest.chars();
+            if let Some(c) = chars.next() {
+                out.push(c);
+            }
+            rest = chars.as_str();
+        }
+        out
+    }
+
+    /// Apply to the `description` of every property of an `inputSchema`.
+    fn apply_to_descriptions(&self, schema: &mut Value) {
+        let Some(properties) = schema["properties"].as_object_mut() else {
+            return;
+        };
+        for property in properties.values_mut() {
+            if let Some(Value::String(text)) = property.get_mut("description") {
+                *text = self.apply(text);
+            }
+        }
+    }
 }
 
 /// The pattern a peildatum carries next to `"format": "date"` (DISC-23).
@@ -551,6 +657,39 @@ mod tests {
             catalog.resources[0].listed["_meta"]["nl.overheid/tool"],
             "demo__ding_get"
         );
+    }
+
+    #[test]
+    fn descriptions_name_arguments_and_the_session_not_flags_or_variables() {
+        let mut discovery = discovery();
+        discovery["tools"][0] = json!({"name": "ding_zoek", "title": "Dingen zoeken",
+            "description": "Zoek met --per-pagina of --fields, voor DEMO_SESSIE (niet --per of DEMO_SESSIE_X)",
+            "inputSchema": {"type": "object", "properties": {
+                "per_pagina": {"type": "integer", "description": "Aantal (alleen met --q)"},
+                "q": {"type": "string", "description": "Standaard DEMO_SESSIE; --quiet blijft"}}},
+            "outputSchema": {"type": "object", "properties": {"treffers": {"type": "array"}}},
+            "annotations": {"readOnlyHint": true},
+            "_meta": {"argv": ["ding", "zoek"], "positional": [], "flags": {"per_pagina": "--per-pagina", "q": "--q"},
+                      "session": {"kvk_nummer": "DEMO_SESSIE"}}});
+        let mut catalog = Catalog::default();
+        catalog.add(PathBuf::from("/x/demo-cli"), &discovery);
+        let zoek = &catalog.tool("demo__ding_zoek").unwrap().listed;
+        assert_eq!(zoek["title"], "Dingen zoeken");
+        assert_eq!(
+            zoek["description"],
+            "Zoek met per_pagina of fields, voor het bedrijf van de sessie (niet --per of DEMO_SESSIE_X)"
+        );
+        let properties = &zoek["inputSchema"]["properties"];
+        assert_eq!(
+            properties["per_pagina"]["description"],
+            "Aantal (alleen met q)"
+        );
+        assert_eq!(
+            properties["q"]["description"],
+            "Standaard het bedrijf van de sessie; --quiet blijft"
+        );
+        let fields = properties["fields"]["description"].as_str().unwrap();
+        assert!(fields.contains(r#"bijv. ["treffers"]"#), "{fields}");
     }
 
     #[test]

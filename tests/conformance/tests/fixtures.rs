@@ -150,6 +150,7 @@ const VARIATIONS: &[(&str, &str)] = &[
     ("fields-silent", "fields-unknown"),
     ("reuse-span", "trace-context"),
     ("version-mismatch", "discovery-identity"),
+    ("untyped-members", "command-discovery"),
     ("help-json", "plain-help"),
     ("unknown-flag-exit-1", "usage-unknown-option"),
     ("pretty-compact", "output-pretty"),

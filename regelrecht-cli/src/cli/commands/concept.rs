@@ -80,7 +80,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
         },
         Peildatum::SCHEMA,
-        ArgSchema::path_or_stdin_json("toets"),
+        ArgSchema::path_or_stdin_json_object("toets"),
         laws::CORPUS_SCHEMA,
         definition::DEFINITIONS_SCHEMA,
     ],

@@ -39,7 +39,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     output_schema: include_str!("../../../../schemas/ontvangstbewijs_controleer.json"),
     examples: &[&["ontvangstbewijs", "controleer", EXAMPLE]],
     args: &[
-        ArgSchema::path_or_stdin_json("bestand"),
+        ArgSchema::path_or_stdin_json_object("bestand"),
         laws::CORPUS_SCHEMA,
     ],
 }];

@@ -122,7 +122,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             schema: r#"{"maxLength": 2000}"#,
         },
         Peildatum::SCHEMA,
-        ArgSchema::path_or_stdin_json("concept"),
+        ArgSchema::path_or_stdin_json_object("concept"),
         ArgSchema {
             name: "maatregel",
             schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}, "examples": [["GF4", "LED-verlichting"]]}"#,

@@ -242,14 +242,13 @@ pub(super) fn command_discovery(session: &Session) -> Verdict {
 }
 
 /// DISC-17: the root entry is the compact form of the command's own (full) entry: the same
-/// members except no `title`, the first paragraph of `description`, no `examples` on input
-/// properties, no `_meta.examples`, only the hints that differ from MCP's defaults (none that
-/// MCP ignores for a read-only tool), and as `outputSchema` the full schema's top-level
-/// members, each `{}`.
+/// members (its `title` too) except the first paragraph of `description`, no `examples` on
+/// input properties, no `_meta.examples`, only the hints that differ from MCP's defaults (none
+/// that MCP ignores for a read-only tool), and as `outputSchema` the full schema's top-level
+/// members, each with only the JSON types the full schema allows it (DISC-10).
 fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
     let mut expected = full.clone();
     let map = expected.as_object_mut()?;
-    map.remove("title");
     let description = full["description"].as_str().unwrap_or_default();
     let first = description
         .split("\n\n")
@@ -285,11 +284,12 @@ fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
             value.as_bool() != Some(default) && !ignored
         });
     }
-    let members: serde_json::Map<String, Value> = full["outputSchema"]["properties"]
+    let output = &full["outputSchema"];
+    let members: serde_json::Map<String, Value> = output["properties"]
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(name, _)| (name.clone(), Value::Object(Default::default())))
+        .map(|(name, schema)| (name.clone(), listed_member(name, schema, output)))
         .collect();
     map.insert(
         "outputSchema".into(),
@@ -308,6 +308,93 @@ fn compact_mismatch(root: &Value, full: &Value) -> Option<String> {
     .filter(|key| root.get(*key) != expected.get(*key))
     .collect();
     (!differing.is_empty()).then(|| format!("verschilt in {}", differing.join(", ")))
+}
+
+/// DISC-10: how the member list lists member `name` of the full `output` schema: `{"type": …}`
+/// with the JSON types its schema allows (read through local `$ref`s, `anyOf`/`oneOf`, `const`
+/// and `enum`; "integer" left out beside "number"), or `{}` when its type is open. A member the
+/// full schema lists as `{}` beside root-level `anyOf`/`oneOf` shapes takes its types from the
+/// shapes that name it.
+fn listed_member(name: &str, schema: &Value, output: &Value) -> Value {
+    let mut types = Vec::new();
+    let bounded = if schema.as_object().is_some_and(|m| m.is_empty()) {
+        let shapes = output["anyOf"]
+            .as_array()
+            .or_else(|| output["oneOf"].as_array());
+        let named: Vec<&Value> = shapes
+            .into_iter()
+            .flatten()
+            .filter_map(|shape| deref(shape, output)?["properties"].get(name))
+            .collect();
+        !named.is_empty()
+            && named
+                .into_iter()
+                .all(|member| json_types(member, output, 0, &mut types))
+    } else {
+        json_types(schema, output, 0, &mut types)
+    };
+    if types.iter().any(|t| t == "number") {
+        types.retain(|t| t != "integer");
+    }
+    match types.as_slice() {
+        _ if !bounded || types.is_empty() => serde_json::json!({}),
+        [one] => serde_json::json!({"type": one}),
+        many => serde_json::json!({"type": many}),
+    }
+}
+
+/// `schema`, or what its local `$ref` points at.
+fn deref<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
+    match schema["$ref"].as_str() {
+        Some(target) => root.pointer(target.strip_prefix('#')?),
+        None => Some(schema),
+    }
+}
+
+/// Adds the JSON types `schema` allows to `types`; false when it leaves the type open.
+fn json_types(schema: &Value, root: &Value, depth: u8, types: &mut Vec<String>) -> bool {
+    let Some(schema) = deref(schema, root).filter(|_| depth < 10) else {
+        return false;
+    };
+    if schema.get("$ref").is_some() {
+        return json_types(schema, root, depth + 1, types);
+    }
+    let mut add = |t: &str| {
+        if !types.iter().any(|known| known == t) {
+            types.push(t.to_string());
+        }
+    };
+    let kind = |value: &Value| match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    match &schema["type"] {
+        Value::String(t) => add(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).for_each(add),
+        _ if schema.get("const").is_some() => add(kind(&schema["const"])),
+        _ if schema["enum"].is_array() => schema["enum"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .for_each(|v| add(kind(v))),
+        _ => {
+            let Some(branches) = schema["anyOf"]
+                .as_array()
+                .or_else(|| schema["oneOf"].as_array())
+            else {
+                return false;
+            };
+            return branches
+                .iter()
+                .all(|branch| json_types(branch, root, depth + 1, types));
+        }
+    }
+    true
 }
 
 pub(super) fn examples_declared(session: &Session) -> Verdict {
