@@ -30,7 +30,7 @@ use crate::cli::backend::{Backend, store_error, to_json};
 use crate::cli::clock;
 use crate::cli::concept;
 
-/// Dien een rapportage in (muterend: eerst het plan, dan --confirm)
+/// Dien een rapportage in (muterend: alleen na akkoord op het plan)
 ///
 /// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
 /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
