@@ -242,13 +242,32 @@ impl ServerHandler for Handler {
             let outcome = self
                 .run(index, &arguments, session, trace, &context)
                 .await?;
-            return complete(call::tool_result(outcome));
+            // A read-only tool that shows an open proposal says where the person approves it,
+            // when its outputSchema allows the added members.
+            let open_schema = tool.listed["outputSchema"]["additionalProperties"] != false;
+            return match self
+                .waiting(index, &arguments, &outcome)
+                .filter(|_| open_schema)
+            {
+                Some(waiting) => complete(Some(waiting.result(provenance_meta(&outcome)))),
+                None => complete(call::tool_result(outcome)),
+            };
         }
         if arguments.contains_key(proposals::CONFIRM) {
             return complete(Some(proposals::confirm_refused()));
         }
         self.mutate(index, arguments, session, request, trace, &context)
             .await
+    }
+}
+
+/// The `_meta` with a successful outcome's provenance.
+fn provenance_meta(outcome: &Outcome) -> Option<Value> {
+    match outcome {
+        Outcome::Data { provenance, .. } => {
+            Some(json!({ format!("{META_PREFIX}/provenance"): provenance }))
+        }
+        _ => None,
     }
 }
 
@@ -319,12 +338,7 @@ impl Handler {
         let Some(waiting) = self.waiting(index, &arguments, &outcome) else {
             return complete(call::tool_result(outcome));
         };
-        let meta = match &outcome {
-            Outcome::Data { provenance, .. } => {
-                Some(json!({ format!("{META_PREFIX}/provenance"): provenance }))
-            }
-            _ => None,
-        };
+        let meta = provenance_meta(&outcome);
         let offer = waiting.url.is_some() && !retried;
         if offer && modern(context) && can_elicit_url(context) {
             let state = self

@@ -78,7 +78,7 @@ fn reply(status: u16, title: &str, body: &str) -> Reply {
             ("content-type", "text/html; charset=utf-8".into()),
             ("content-security-policy", html::content_security_policy()),
             ("x-content-type-options", "nosniff".into()),
-            ("referrer-policy", "no-referrer".into()),
+            ("referrer-policy", "same-origin".into()),
             ("cache-control", "no-store".into()),
         ],
         body: html::page(title, body),
