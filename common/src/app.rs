@@ -411,7 +411,13 @@ impl Finish<'_, '_> {
     ) -> Result<(), Problem> {
         let ctx = self.ctx;
         let records = |exit, problem: Option<&Problem>| {
-            ctx.audit_records(&self.started, self.processing_activity, exit, problem)
+            crate::audit::record::records(
+                &ctx.audit_call(),
+                &self.started,
+                self.processing_activity,
+                exit,
+                problem,
+            )
         };
         log.write(
             &records(exit, problem),

@@ -1,10 +1,9 @@
 //! What a running command can see and do: configuration, the gate, the network;
-//! and what it leaves behind: its audit record.
+//! and what it leaves behind for its audit record (assembled in [`crate::audit::record`]).
 
 use std::time::Instant;
 
-use chrono::{SecondsFormat, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::audit::AuditAttributes;
 use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES};
@@ -89,99 +88,18 @@ impl<'a> Context<'a> {
         self.audit.extra.insert(key.to_string(), value);
     }
 
-    /// This invocation's audit records (AUDIT-*): the call's record first,
-    /// then, when the call concerns several data subjects, one child record
-    /// per subject (AUDIT-14); every held secret masked (SEC-2).
-    pub(crate) fn audit_records(
-        &self,
-        started: &str,
-        processing_activity: &str,
-        exit: ExitStatus,
-        problem: Option<&Problem>,
-    ) -> Vec<Value> {
-        let call = self.audit_record(started, processing_activity, exit, problem);
-        let mut records = Vec::with_capacity(1 + self.audit.child_subjects().len());
-        for subject in self.audit.child_subjects() {
-            let mut attributes = Map::new();
-            attributes.insert(
-                "dpl.core.processing_activity_id".into(),
-                processing_activity.into(),
-            );
-            subject.insert_into(&mut attributes);
-            for key in [
-                "dpl.core.foreign_operation.processor",
-                "error.code",
-                "exception.type",
-                "exception.message",
-                "overheid.dry_run",
-            ] {
-                if let Some(value) = call["attributes"].get(key) {
-                    attributes.insert(key.into(), value.clone());
-                }
-            }
-            let mut child = call.clone();
-            child["span_id"] = subject.span_id.clone().into();
-            child["parent_span_id"] = self.trace.span_id.clone().into();
-            child["attributes"] = Value::Object(attributes);
-            crate::secrets::scrub_value(&mut child);
-            records.push(child);
+    /// What this invocation left behind for its audit records ([`crate::audit::record`]).
+    pub(crate) fn audit_call(&self) -> crate::audit::record::Call<'_> {
+        crate::audit::record::Call {
+            trace: &self.trace,
+            name: &self.name,
+            tool: self.tool,
+            attributes: &self.audit,
+            foreign_processor: self.env(FOREIGN_PROCESSOR),
+            dry_run: self.globals.dry_run,
+            plan_digest: self.plan_digest.as_deref(),
+            cache: self.cache.used,
         }
-        records.insert(0, call);
-        records
-    }
-
-    /// The call's own record: the span, its outcome and its attributes.
-    fn audit_record(
-        &self,
-        started: &str,
-        processing_activity: &str,
-        exit: ExitStatus,
-        problem: Option<&Problem>,
-    ) -> Value {
-        let mut attributes = self.audit.to_json(processing_activity);
-        let status = crate::audit::status(exit);
-        if let Some(processor) = self.env(FOREIGN_PROCESSOR) {
-            attributes.insert(
-                "dpl.core.foreign_operation.processor".into(),
-                processor.into(),
-            );
-        }
-        if let Some(p) = problem {
-            attributes.insert("error.code".into(), p.code.name.into());
-            if status == "ERROR" && !attributes.contains_key("exception.type") {
-                // A technical failure (LDV `Error`): its class, never the detail,
-                // which may quote the source's answer (AUDIT-7). A panic has set
-                // its own (AUDIT-19).
-                attributes.insert("exception.type".into(), p.code.name.into());
-                attributes.insert("exception.message".into(), p.title.as_ref().into());
-            }
-        }
-        if self.globals.dry_run {
-            attributes.insert("overheid.dry_run".into(), true.into());
-        }
-        if let Some(digest) = &self.plan_digest {
-            attributes.insert("overheid.plan_digest".into(), digest.clone().into());
-        }
-        if let Some(cache) = self.cache.used {
-            attributes.insert("overheid.cache".into(), cache.as_str().into());
-        }
-        let mut record = json!({
-            "trace_id": self.trace.trace_id,
-            "span_id": self.trace.span_id,
-            "name": self.name,
-            "start_time": started,
-            "end_time": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
-            "status": status,
-            "exit_code": exit.code(),
-            "tool": self.tool.name,
-            "tool_version": self.tool.version,
-            "attributes": attributes,
-        });
-        if let Some(parent) = &self.trace.parent_span_id {
-            record["parent_span_id"] = parent.clone().into();
-        }
-        crate::secrets::scrub_value(&mut record);
-        record
     }
 
     /// The client the command used, if it has the TLS roots when `needs_tls`

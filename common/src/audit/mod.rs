@@ -12,6 +12,7 @@
 
 mod file;
 pub mod otlp;
+pub mod record;
 pub mod span;
 
 use std::path::{Path, PathBuf};
