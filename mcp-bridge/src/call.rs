@@ -30,7 +30,7 @@ use crate::argv::{self, Gap, TooLarge};
 use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
 use crate::local_paths;
-use crate::problem::{check_input, invalid_input, pointer, problem};
+use crate::problem::{check_input, invalid_input, nul_characters, pointer, problem};
 use crate::proposals;
 use crate::session::Session;
 use crate::stdin_value;
@@ -93,6 +93,10 @@ pub async fn run(
     if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
         return Ok(failed(error));
     }
+    let nul = nul_characters(arguments, tool.stdin_argument.as_deref());
+    if !nul.is_empty() {
+        return Ok(failed(invalid_input(&tool.name, &nul, trace)));
+    }
     let mut own = arguments.clone();
     let fields = if tool.takes_fields {
         own.remove("fields")
@@ -153,7 +157,8 @@ pub async fn run(
     let finished = match child::run_async(spawn, bridge.timeout, cancelled).await {
         Ok(finished) => finished,
         Err(e) => {
-            let detail = format!("{} kon niet starten: {e}", source.program.display());
+            // The tool's command, never the server's path to the program.
+            let detail = format!("{} kon niet starten: {e}", tool.command);
             return Ok(failed(problem(
                 codes::BRON_ONBEREIKBAAR,
                 "Tool niet te starten",

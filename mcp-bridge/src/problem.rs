@@ -49,6 +49,48 @@ pub fn check_input(
     (!errors.is_empty()).then(|| invalid_input(tool, &errors, trace))
 }
 
+/// Every string in `arguments` (values and member names, at any depth) that holds a NUL
+/// character, as (JSON Pointer, Dutch explanation): a command line cannot carry one, so such an
+/// argument is refused as input (65) before anything runs, not reported as a program that could
+/// not start. `skip` is the argument passed as JSON on stdin, where a NUL stays escaped.
+pub fn nul_characters(
+    arguments: &serde_json::Map<String, Value>,
+    skip: Option<&str>,
+) -> Vec<(String, String)> {
+    const WHY: &str = "bevat een NUL-teken (\\u0000); dat kan niet in een argument";
+    fn walk(value: &Value, at: String, found: &mut Vec<(String, String)>) {
+        match value {
+            Value::String(text) if text.contains('\0') => found.push((at, WHY.into())),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, format!("{at}/{i}"), found);
+                }
+            }
+            Value::Object(members) => {
+                for (name, member) in members {
+                    let here = format!("{at}{}", pointer(name));
+                    if name.contains('\0') {
+                        found.push((here.clone(), WHY.into()));
+                    }
+                    walk(member, here, found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for (name, value) in arguments
+        .iter()
+        .filter(|(name, _)| Some(name.as_str()) != skip)
+    {
+        if name.contains('\0') {
+            found.push((pointer(name), WHY.into()));
+        }
+        walk(value, pointer(name), &mut found);
+    }
+    found
+}
+
 /// The error object (65) for invalid arguments of `tool`, each as (JSON Pointer, Dutch explanation).
 pub fn invalid_input(tool: &str, errors: &[(String, String)], trace: &TraceContext) -> Value {
     let detail = match errors.len() {

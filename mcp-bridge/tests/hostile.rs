@@ -1,5 +1,5 @@
 //! The bridge under hostile or odd input: request ids that rmcp cannot hold, messages over
-//! the bridge's size limit, arguments too large for the OS, arguments that name local files, and
+//! the bridge's size limit, arguments too large for the OS or holding a NUL, arguments that name local files, and
 //! bytes that are not UTF-8 in the environment and on the command line.
 
 mod harness;
@@ -150,6 +150,35 @@ fn an_argument_too_large_for_the_os_is_invalid_input_named_by_its_property() {
     assert_eq!(fits["isError"], false);
     assert_eq!(fits["structuredContent"]["uitgevoerd"], false);
     assert!(fits["_meta"]["nl.overheid/plan"]["plan_digest"].is_string());
+}
+
+#[test]
+fn a_nul_in_an_argument_is_invalid_input_naming_it_and_no_server_path() {
+    let (mut bridge, dir) = demo_bridge(&[]);
+    let program = demo_cli();
+    for (arguments, at) in [
+        (json!({"id": "n1", "tekst": "a\u{0}b"}), "/tekst"),
+        (
+            json!({"id": "n1", "tekst": "t", "label": ["ok", "x\u{0}"]}),
+            "/label/1",
+        ),
+    ] {
+        let refused = bridge.call("demo__notitie_maak", arguments);
+        let error = &refused["_meta"]["nl.overheid/problem"];
+        assert_eq!(refused["isError"], true, "{refused}");
+        assert_eq!(error["exit_code"], 65, "{error}");
+        assert_eq!(error["code"], "ONGELDIGE_INVOER");
+        assert_eq!(error["errors"][0]["pointer"], at, "{error}");
+        assert!(
+            error["errors"][0]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("NUL")
+        );
+        let text = refused.to_string();
+        assert!(!text.contains(program.to_str().unwrap()), "{text}");
+    }
+    assert!(!dir.path().join("store.json").exists());
 }
 
 #[test]
