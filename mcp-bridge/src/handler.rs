@@ -41,7 +41,7 @@ const SUPPORTED: &[ProtocolVersion] = &[
 pub const CATALOGUE_TTL_MS: u64 = 3_600_000;
 
 const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdracht>. Vraag met fields \
-    alleen de velden op die je nodig hebt (dataminimalisatie): elk veld een pad vanaf een lid van \
+    alleen de velden op die u nodig hebt (dataminimalisatie): elk veld een pad vanaf een lid van \
     het outputSchema (naam, adres.plaats, adressen[0].plaats, lijst[].x), of één JSONPath-query \
     die met $ begint. De herkomst van elk resultaat staat in \
     _meta.\"nl.overheid/provenance\". Het bedrijf waarover het gaat komt uit de sessie, niet uit \

@@ -330,3 +330,19 @@ fn retired_spellings_are_hidden_from_help_and_completions() {
         }
     }
 }
+
+/// The family says "u", never "je" (issue 29): in every tool's discovery, help and man page.
+#[test]
+fn the_family_says_u_never_je() {
+    let informal = |text: &str| {
+        text.split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "je" | "jij" | "jou" | "jouw" | "Je" | "Jij" | "Jouw"))
+    };
+    for tool in TOOLS {
+        for args in [&["--help", "--json"][..], &["--help"], &["man"]] {
+            let output = run(tool, args);
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert!(!informal(&text), "{tool} {args:?} says 'je'");
+        }
+    }
+}
