@@ -134,6 +134,8 @@ pub const SCENARIO_GEFAALD: Code = Code::new("SCENARIO_GEFAALD", &[X::Error]);
 pub const BATCH_DEELS_GEFAALD: Code = Code::new("BATCH_DEELS_GEFAALD", &[X::Error]);
 /// regelrecht-cli `ontvangstbewijs controleer`: the receipt no longer reproduces.
 pub const ONTVANGSTBEWIJS_AFWIJKEND: Code = Code::new("ONTVANGSTBEWIJS_AFWIJKEND", &[X::Error]);
+/// regelrecht-cli `wet valideer`: a law file violates the format.
+pub const WET_ONGELDIG: Code = Code::new("WET_ONGELDIG", &[X::Error]);
 
 /// Every registered code, in the order of the spec's table (by usual exit code).
 pub const ALL: &[Code] = &[
@@ -172,6 +174,7 @@ pub const ALL: &[Code] = &[
     SCENARIO_GEFAALD,
     BATCH_DEELS_GEFAALD,
     ONTVANGSTBEWIJS_AFWIJKEND,
+    WET_ONGELDIG,
 ];
 
 #[cfg(test)]

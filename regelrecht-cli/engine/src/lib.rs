@@ -38,6 +38,7 @@ pub mod scenario;
 mod scope;
 pub mod trace;
 mod units;
+pub mod validate;
 pub mod value;
 
 pub use data::DataSources;

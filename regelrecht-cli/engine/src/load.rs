@@ -406,11 +406,11 @@ impl Corpus {
     /// `status.yaml` are skipped, and any other YAML without a top-level `$id` is no law: it
     /// is skipped with a warning, not refused.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let paths = walk(dir, &["yaml", "yml"], &CORPUS_METADATA, self.limits)?;
+        let paths = corpus_files(dir, self.limits)?;
         let mut added = 0;
         for path in &paths {
             let (origin, text) = self.read(path)?;
-            if !declares_id(&text) {
+            if !is_law_text(&text) {
                 self.warnings.push(format!(
                     "{}: geen wetbestand (geen $id); overgeslagen",
                     origin.display()
@@ -583,9 +583,15 @@ pub fn find_files(
 /// each law folder.
 const CORPUS_METADATA: [&str; 1] = ["status.yaml"];
 
+/// The YAML files of a corpus directory, sorted: every `*.yaml` / `*.yml` under `dir` but
+/// hidden ones and the upstream corpus's `status.yaml` (see [`Corpus::add_dir`]).
+pub fn corpus_files(dir: &Path, limits: Limits) -> Result<Vec<PathBuf>, LoadError> {
+    walk(dir, &["yaml", "yml"], &CORPUS_METADATA, limits)
+}
+
 /// Whether a text has a top-level `$id` key (plain or quoted): a law file does, and the
 /// upstream corpus's other YAML (status, enrichment, annotations) does not.
-fn declares_id(text: &str) -> bool {
+pub fn is_law_text(text: &str) -> bool {
     text.lines().any(|line| {
         ["$id", "\"$id\"", "'$id'"].iter().any(|key| {
             line.strip_prefix(key)
@@ -869,7 +875,7 @@ pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
 /// symlink to a secret) is never echoed: quoted excerpts (`"…"`, `` `…` ``) before "expected"
 /// are dropped. What follows "expected", and the names in "missing field" / "duplicate field",
 /// come from the law format itself and stay.
-fn without_file_text(message: &str) -> String {
+pub(crate) fn without_file_text(message: &str) -> String {
     if message.starts_with("missing field") || message.starts_with("duplicate field") {
         return message.to_string();
     }

@@ -104,3 +104,15 @@ fn the_shipped_grammar_is_regelrechts_own() {
         "bdd/grammar.yaml changed upstream: copy it to regelrecht-cli/engine/bdd/"
     );
 }
+
+#[test]
+fn the_shipped_schema_is_regelrechts_own() {
+    test_support::conformance_dir!();
+    let upstream =
+        std::fs::read_to_string(shared_regelrecht().join("schema/v0.5.6/schema.json")).unwrap();
+    assert_eq!(
+        regelrecht_engine::validate::SCHEMA_JSON,
+        upstream,
+        "schema/v0.5.6/schema.json differs from the shared copy: copy it to regelrecht-cli/engine/schema/"
+    );
+}

@@ -30,7 +30,7 @@ pub const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_V
 /// `--corpus`, for every command that loads laws beyond the built-in set.
 #[derive(clap::Args, Debug, Default)]
 pub struct CorpusArgs {
-    /// Map met wetten (*.yaml, ook in submappen) of één wetbestand, naast de ingebouwde wetten en REGELRECHT_CORPUS; herhaalbaar
+    /// Map met wetten (*.yaml) of één wetbestand, naast ingebouwde en REGELRECHT_CORPUS; herhaalbaar
     #[arg(long = "corpus", value_name = "PAD")]
     pub corpus: Vec<PathBuf>,
 }

@@ -13,7 +13,7 @@ pub const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";
 pub const TOOL: ToolInfo = ToolInfo {
     name: "regelrecht-cli",
     version: env!("CARGO_PKG_VERSION"),
-    description: "Machineleesbare wetgeving (RegelRecht-formaat v0.5) lokaal uitvoeren: wetten bekijken, uitkomsten berekenen met hun wettelijke grondslag, en de energiebesparingsplicht (Bal 5.15–5.15b) toetsen",
+    description: "Machineleesbare wetgeving (RegelRecht v0.5) lokaal uitvoeren: wetten bekijken en valideren, uitkomsten met wettelijke grondslag, energiebesparingsplicht (Bal 5.15–5.15b)",
     help: "RegelRecht: machineleesbare Nederlandse wetgeving lokaal uitvoeren, met de wettelijke grondslag. Wetten komen uit de ingebouwde set (Besluit activiteiten leefomgeving, art. 5.15–5.15b) en uit elke *.yaml onder de mappen van --corpus en REGELRECHT_CORPUS. Alles werkt zonder netwerk. Machineleesbare beschrijving: regelrecht-cli --help --json.",
     env: &[
         EnvVar::new(
@@ -24,7 +24,7 @@ pub const TOOL: ToolInfo = ToolInfo {
         EnvVar::new(
             KVK_SESSIE_NUMMER,
             EnvKind::Setting,
-            "bindt de sessie aan één KvK-nummer: check energiebesparing, concept en regelingen voor een ander nummer worden geweigerd (exit 77)",
+            "bindt de sessie aan één KvK-nummer: check energiebesparing, concept en regelingen weigeren een ander (exit 77)",
         ),
         EnvVar::new(
             DEFINITIONS_ENV,

@@ -19,4 +19,5 @@ mod scenario;
 mod shared_args;
 mod startup_order;
 mod support;
+mod valideer;
 mod vectors;

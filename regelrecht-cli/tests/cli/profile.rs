@@ -29,6 +29,7 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
             "wet_lijst",
             "wet_toon",
             "wet_notities",
+            "wet_valideer",
             "evalueer",
             "scenario",
             "ontvangstbewijs_controleer",
@@ -65,7 +66,12 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
     ] {
         assert!(env.contains(&name), "{name} not declared: {env:?}");
     }
-    let check = &document["tools"][6];
+    let check = document["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|t| t["name"] == "check_energiebesparing")
+        .expect("check_energiebesparing");
     assert_eq!(
         check["_meta"]["positional"],
         serde_json::json!(["kvk_nummer"])

@@ -45,20 +45,19 @@ pub struct Args {
     /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
     #[arg(long, value_name = "BESTAND", conflicts_with = "batch")]
     pub param_json: Option<String>,
-    /// Onvertaalbare constructies (RFC-012): error weigert niet-geaccepteerde, propagate
-    /// rekent door en markeert wat ervan afhangt, warn rekent door met een waarschuwing,
-    /// ignore als error maar zonder melding van geaccepteerde
+    /// Onvertaalbare constructies (RFC-012): error weigert; propagate markeert wat ervan afhangt;
+    /// warn waarschuwt; ignore: error zonder melding
     #[arg(long, value_enum, default_value_t = Onvertaalbaar::Error)]
     pub onvertaalbaar: Onvertaalbaar,
-    /// Doorloop de procedure van het besluit (Awb, RFC-008) tot en met deze fase, bijv.
-    /// BESLUIT of BEKENDMAKING; elke fase vuurt haar eigen hooks
+    /// Doorloop de procedure (Awb, RFC-008) tot en met deze fase, bijv. BEKENDMAKING; elke fase
+    /// vuurt haar hooks
     #[arg(long, value_name = "NAAM")]
     pub fase: Option<String>,
-    /// Voeg een ontvangstbewijs toe: alles om de berekening te herhalen (zie ontvangstbewijs controleer)
+    /// Voeg een ontvangstbewijs toe om de berekening te herhalen (ontvangstbewijs controleer)
     #[arg(long)]
     pub ontvangstbewijs: bool,
-    /// Veel gevallen: JSON Lines uit een bestand of '-' (stdin), één geval per regel
-    /// {"id", "params", "peildatum"?, "uitvoer"?}; één uitkomst of probleem per regel terug
+    /// JSON Lines ('-': stdin), per regel {"id", "params", "peildatum"?, "uitvoer"?}; per regel
+    /// een uitkomst of probleem terug
     #[arg(long, value_name = "BESTAND")]
     pub batch: Option<String>,
     #[command(flatten)]

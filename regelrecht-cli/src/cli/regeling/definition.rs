@@ -228,7 +228,7 @@ pub struct Catalogue {
 /// `--regelingen`, for the commands that read regulation definitions.
 #[derive(clap::Args, Debug, Default)]
 pub struct DefinitionArgs {
-    /// Map met regelingdefinities (*.json) en een bronnenregister (bronnen.json), naast de ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
+    /// Map met regelingen (*.json) en bronnen.json, naast ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
     #[arg(long = "regelingen", value_name = "MAP")]
     pub regelingen: Vec<PathBuf>,
 }

@@ -1,13 +1,16 @@
-//! `wet lijst|toon|notities`: the loaded laws and the notes on them.
+//! `wet lijst|toon|notities|valideer`: the loaded laws, the notes on them, and validating law
+//! files against the format.
 
 pub mod lijst;
 pub mod notities;
 pub mod toon;
+pub mod valideer;
 
 common::commands! {
     pub enum Action {
         Lijst(lijst::Args) => lijst,
         Toon(toon::Args) => toon,
         Notities(notities::Args) => notities,
+        Valideer(valideer::Args) => valideer,
     }
 }

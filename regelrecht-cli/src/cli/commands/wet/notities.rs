@@ -31,8 +31,8 @@ use crate::cli::problems;
 pub struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
-    /// Notitiebestand (annotations.yaml) of map met <law_id>/annotations.yaml; standaard
-    /// annotations/ naast of in elke corpusmap
+    /// Notities (annotations.yaml) of een map met <law_id>/annotations.yaml; standaard
+    /// annotations/ bij elke corpusmap
     #[arg(long, value_name = "PAD")]
     pub notities: Option<PathBuf>,
     #[command(flatten)]
