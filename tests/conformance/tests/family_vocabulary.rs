@@ -40,7 +40,7 @@ const NOUN_LEAVES: [&str; 13] = [
     "regelingen",
     "evalueer",
 ];
-const VERBS: [&str; 4] = ["zoek", "toon", "lijst", "controleer"];
+const VERBS: [&str; 5] = ["zoek", "toon", "lijst", "controleer", "valideer"];
 
 /// The directory of this build's binaries (this test runs as `target/<profile>/deps/…`).
 fn binary(name: &str) -> PathBuf {
