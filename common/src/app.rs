@@ -254,8 +254,30 @@ impl Finish<'_, '_> {
         selection: Option<&Selection>,
     ) -> ExitStatus {
         let ctx = self.ctx;
-        let data = match selection {
-            Some(sel) => sel.apply(&outcome.data),
+        // A selection or filter that fails after a mutation does not hide it (OUT-10): the
+        // mutation is recorded and kept, its result printed unselected and unfiltered, and
+        // the error (recorded too) names what it made.
+        let mut filtered = None;
+        let after_mutation = |err: Problem| {
+            let made = outcome
+                .reference
+                .as_deref()
+                .map_or(String::new(), |r| format!(" (referentie {r})"));
+            Problem {
+                detail: format!("na de uitgevoerde wijziging{made}: {}", err.detail),
+                hint: Some(format!(
+                    "de wijziging{made} is uitgevoerd; het resultaat staat ongefilterd op stdout"
+                )),
+                ..err
+            }
+        };
+        let data = match selection.map(|sel| sel.apply(&outcome.data, ctx.deadline())) {
+            Some(Ok(data)) => data,
+            Some(Err(err)) if ctx.spec.is_mutating() => {
+                filtered = Some(after_mutation(err));
+                std::mem::take(&mut outcome.data)
+            }
+            Some(Err(err)) => return self.failure(log, &err),
             None => std::mem::take(&mut outcome.data),
         };
         let document = if let Some(form) = ctx.globals.provenance {
@@ -281,7 +303,6 @@ impl Finish<'_, '_> {
             && self.jq.is_none()
             && ctx.globals.provenance.is_none()
             && ctx.printer.format != crate::output::OutputFormat::Table;
-        let mut filtered = None;
         let text = match (&document, lines) {
             (Value::Array(items), true) => {
                 let compact = crate::output::Printer {
@@ -290,24 +311,11 @@ impl Finish<'_, '_> {
                 };
                 items.iter().map(|item| compact.render(item)).collect()
             }
+            _ if filtered.is_some() => ctx.printer.render(&document),
             _ => match self.printed(&document) {
                 Ok(text) => text,
-                // A filter that fails after a mutation does not hide it (OUT-10): the
-                // mutation is recorded and kept, its result printed unfiltered, and the
-                // filter's error (recorded too) names what it made.
                 Err(err) if ctx.spec.is_mutating() && self.jq.is_some() => {
-                    let made = outcome
-                        .reference
-                        .as_deref()
-                        .map_or(String::new(), |r| format!(" (referentie {r})"));
-                    let err = Problem {
-                        detail: format!("na de uitgevoerde wijziging{made}: {}", err.detail),
-                        hint: Some(format!(
-                            "de wijziging{made} is uitgevoerd; het resultaat staat ongefilterd op stdout"
-                        )),
-                        ..err
-                    };
-                    filtered = Some(err);
+                    filtered = Some(after_mutation(err));
                     ctx.printer.render(&document)
                 }
                 Err(err) => return self.failure(log, &err),
@@ -351,8 +359,9 @@ impl Finish<'_, '_> {
         match halt {
             Halt::DryRun(plan) => {
                 // A dry run's `--fields` was checked against the plan schema: it selects from the plan.
-                let shown = match selection {
-                    Some(sel) => sel.apply(&plan),
+                let shown = match selection.map(|sel| sel.apply(&plan, ctx.deadline())) {
+                    Some(Ok(shown)) => shown,
+                    Some(Err(err)) => return self.failure(log, &err),
                     None => plan,
                 };
                 let text = match self.printed(&shown) {

@@ -8,7 +8,10 @@
 //! so two fields named `naam` at different depths both survive. Paths are
 //! checked against the command's `outputSchema` before any work is done.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::sync::mpsc;
+use std::time::Instant;
 
 use jsonpath_rust::JsonPath;
 use jsonpath_rust::parser::model::{
@@ -24,6 +27,9 @@ const MAX_EXPRESSION_LEN: usize = 512;
 const ANY: &Value = &Value::Bool(true);
 /// A bound on the schema nodes a descendant segment (`..`) visits.
 const MAX_SCHEMA_NODES: usize = 10_000;
+/// How deep filters may nest (FIELDS-9): `$..[?@.a[?@.b]]` is two deep. Each level
+/// multiplies the work by the size of the document.
+pub const MAX_FILTER_DEPTH: usize = 2;
 
 /// One step of a path through a JSON document.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,7 +87,11 @@ impl Selection {
             })?;
         // Decided from the parsed query, never from substrings: a word like
         // `in` inside a string literal is data (rules FIELDS-2, FIELDS-5).
-        let checker = QueryCheck { root: schema, text };
+        let checker = QueryCheck {
+            root: schema,
+            text,
+            depth: Cell::new(0),
+        };
         checker.segments(&[schema], &query.segments)?;
         Ok(Self::JsonPath(text.to_string()))
     }
@@ -99,8 +109,10 @@ impl Selection {
         }
     }
 
-    /// A pruned copy of `doc` holding only the selected nodes.
-    pub fn apply(&self, doc: &Value) -> Value {
+    /// A pruned copy of `doc` holding only the selected nodes. A JSONPath query is evaluated
+    /// on a thread of its own, waited for until `deadline` (exit 124, FIELDS-9): its filters
+    /// may take time in the size of the document to the power of their nesting.
+    pub fn apply(&self, doc: &Value, deadline: Instant) -> Result<Value, Problem> {
         let mut trie = Trie::default();
         match self {
             Self::Paths(paths) => {
@@ -111,15 +123,38 @@ impl Selection {
                 }
             }
             Self::JsonPath(expr) => {
-                for normalized in doc.query_only_path(expr).unwrap_or_default() {
+                for normalized in query_paths(doc, expr, deadline)? {
                     if let Some(steps) = parse_normalized_path(&normalized) {
                         trie.insert(&steps);
                     }
                 }
             }
         }
-        trie.extract(doc)
-            .unwrap_or_else(|| Value::Object(Map::new()))
+        Ok(trie
+            .extract(doc)
+            .unwrap_or_else(|| Value::Object(Map::new())))
+    }
+}
+
+/// The normalized paths `expr` selects in `doc`, or exit 124 when `deadline` passes first.
+/// The evaluating thread is left behind then: the process ends right after.
+fn query_paths(doc: &Value, expr: &str, deadline: Instant) -> Result<Vec<String>, Problem> {
+    let (tx, rx) = mpsc::channel();
+    let (doc, expr) = (doc.clone(), expr.to_string());
+    std::thread::Builder::new()
+        .name("fields".into())
+        .spawn(move || {
+            let _ = tx.send(doc.query_only_path(&expr).unwrap_or_default());
+        })
+        .map_err(|e| Problem::software(format!("--fields kon niet starten: {e}")))?;
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(paths) => Ok(paths),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(Problem::timeout(
+            "de tijdslimiet (--timeout) verstreek tijdens het toepassen van --fields",
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(Problem::software("--fields stopte zonder uitkomst"))
+        }
     }
 }
 
@@ -189,6 +224,8 @@ fn parse_normalized_path(path: &str) -> Option<Vec<Step>> {
 struct QueryCheck<'a> {
     root: &'a Value,
     text: &'a str,
+    /// How many filters enclose the part being checked (FIELDS-9).
+    depth: Cell<usize>,
 }
 
 impl<'a> QueryCheck<'a> {
@@ -241,7 +278,17 @@ impl<'a> QueryCheck<'a> {
         match selector {
             Selector::Name(_) if out.is_empty() => Err(unknown_field(self.text, self.root)),
             Selector::Filter(filter) => {
-                self.filter(&out, filter)?;
+                let depth = self.depth.get() + 1;
+                if depth > MAX_FILTER_DEPTH {
+                    return Err(Problem::usage(format!(
+                        "JSONPath-filters zijn dieper genest dan {MAX_FILTER_DEPTH} niveaus"
+                    ))
+                    .with_hint("splits de vraag, of selecteer ruimer en filter daarna met --jq"));
+                }
+                self.depth.set(depth);
+                let checked = self.filter(&out, filter);
+                self.depth.set(depth - 1);
+                checked?;
                 Ok(out)
             }
             _ => Ok(out),
@@ -599,8 +646,15 @@ mod tests {
         })
     }
 
+    fn far() -> Instant {
+        Instant::now() + std::time::Duration::from_secs(60)
+    }
+
     fn select(text: &str) -> Value {
-        Selection::parse(text, &schema()).unwrap().apply(&doc())
+        Selection::parse(text, &schema())
+            .unwrap()
+            .apply(&doc(), far())
+            .unwrap()
     }
 
     #[test]
@@ -633,7 +687,10 @@ mod tests {
     fn known_but_absent_fields_are_left_out() {
         let schema = schema();
         let sel = Selection::parse("naam,vrij", &schema).unwrap();
-        assert_eq!(sel.apply(&json!({"naam": "x"})), json!({"naam": "x"}));
+        assert_eq!(
+            sel.apply(&json!({"naam": "x"}), far()).unwrap(),
+            json!({"naam": "x"})
+        );
     }
 
     #[test]
@@ -700,7 +757,7 @@ mod tests {
         let doc = json!({"resultaten": [{"naam": "Wonen in Lollum"}, {"naam": "b"}]});
         let sel = Selection::parse("$.resultaten[?@.naam == 'Wonen in Lollum'].naam", &schema);
         assert_eq!(
-            sel.unwrap().apply(&doc),
+            sel.unwrap().apply(&doc, far()).unwrap(),
             json!({"resultaten": [{"naam": "Wonen in Lollum"}]})
         );
     }
@@ -779,5 +836,49 @@ mod tests {
                 Step::Key("b'c".into())
             ])
         );
+    }
+
+    /// FIELDS-9: filters nest at most two deep, counted through every place a filter can
+    /// hold a query (a test, a comparison, a function's argument).
+    #[test]
+    fn filters_nest_at_most_two_deep() {
+        let schema = json!({"type": "object", "additionalProperties": true});
+        for ok in [
+            "$..[?@.a]",
+            "$..[?@..[?@.b]]",
+            "$.x[?@.a && @.b[?@.c]]",
+            "$[?length(@[?@.a]) > 1]",
+        ] {
+            assert!(Selection::parse(ok, &schema).is_ok(), "{ok}");
+        }
+        for deep in [
+            "$..[?@..[?@..[?@]]]",
+            "$..[?@.a[?@.b[?@.c == 1]]]",
+            "$[?count(@[?@[?@.x]]) > 0]",
+            "$[?@.a[?$.b[?@.c]] || @.d]",
+        ] {
+            let err = Selection::parse(deep, &schema).expect_err(deep);
+            assert_eq!(err.exit.code(), 2, "{deep}");
+            assert!(err.detail.contains("genest"), "{deep}: {err:?}");
+        }
+    }
+
+    /// FIELDS-9: evaluation ends by the deadline, however long the query would take.
+    #[test]
+    fn evaluation_ends_by_the_deadline() {
+        let schema = json!({"type": "object", "additionalProperties": true});
+        let doc = json!({"a": (0..3000).map(|i| json!({"b": [i, {"c": i}]})).collect::<Vec<_>>()});
+        // Every node counts the whole document again: the square of its size.
+        let sel =
+            Selection::parse("$..[?count($..*) > count(@..[?count($..*) > 0])]", &schema).unwrap();
+        let started = Instant::now();
+        let applied = sel.apply(&doc, Instant::now() + std::time::Duration::from_millis(300));
+        let elapsed = started.elapsed();
+        assert_eq!(
+            applied.map_err(|e| e.exit.code()).err(),
+            Some(124),
+            "{elapsed:?}"
+        );
+        assert!(elapsed < std::time::Duration::from_secs(2));
     }
 }

@@ -204,3 +204,57 @@ fn fields_7_no_data_in_the_audit_log() {
     assert!(!text.is_empty());
     assert!(!text.contains("Test BV Donald"), "{text}");
 }
+
+/// FIELDS-9: filters nested three deep are exit 2 before any request.
+#[test]
+fn fields_9_filters_nested_three_deep_are_refused() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let result = run(
+        sandbox.cmd(&fake.base()),
+        [
+            "basisprofiel",
+            "toon",
+            "68750110",
+            "--fields",
+            "$..[?@.sbiActiviteiten[?@[?@.sbiCode]]]",
+        ],
+    );
+    let error = result.error(2);
+    assert!(
+        error["detail"].as_str().unwrap().contains("genest"),
+        "{error}"
+    );
+    assert!(fake.requests().is_empty());
+}
+
+/// FIELDS-9: a selection whose evaluation takes the square of a large answer ends by
+/// `--timeout` (124, audited), not minutes later.
+#[test]
+fn fields_9_evaluation_ends_by_the_deadline() {
+    let fake = KvkFake::with(|request| {
+        let mut body = test_support::kvk::kvk(request)
+            .body_json()
+            .expect("a profile");
+        let one = body["sbiActiviteiten"][0].clone();
+        body["sbiActiviteiten"] = Value::Array(vec![one; 4000]);
+        test_support::Reply::json(200, &body)
+    });
+    let sandbox = Sandbox::new();
+    let started = std::time::Instant::now();
+    let result = run(
+        sandbox.cmd(&fake.base()),
+        [
+            "basisprofiel",
+            "toon",
+            "68750110",
+            "--timeout",
+            "2",
+            "--fields",
+            "$..[?count($..*) > count(@..[?count($..*) > 0])]",
+        ],
+    );
+    result.error(124);
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+    assert_eq!(sandbox.audit_records()[0]["exit_code"], 124);
+}
