@@ -98,3 +98,63 @@ fn read(program: &Path) -> Result<Value, String> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The family's tools, as the workspace has them: each member package named `*-cli` with a
+    /// program (`src/main.rs`). Adding a tool is adding such a member; this test then names the
+    /// two other lists that must say so.
+    fn workspace_tools() -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+        let members = manifest
+            .split("members = [")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .expect("a members list");
+        let mut tools = Vec::new();
+        for member in members.split(',').map(|m| m.trim().trim_matches('"')) {
+            let dir = root.join(member);
+            let Ok(package) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+                continue;
+            };
+            let name = package
+                .lines()
+                .find_map(|line| line.strip_prefix("name = "))
+                .map(|name| name.trim_matches('"').to_string())
+                .unwrap_or_default();
+            if name.ends_with("-cli") && dir.join("src/main.rs").is_file() {
+                tools.push(name);
+            }
+        }
+        tools
+    }
+
+    #[test]
+    fn one_list_of_tools_in_the_workspace_the_bridge_and_ci() {
+        let tools = workspace_tools();
+        assert!(tools.len() >= 4, "{tools:?}");
+        let mut bridge: Vec<String> = super::DEFAULT_TOOLS.iter().map(|t| t.to_string()).collect();
+        let mut expected = tools.clone();
+        bridge.sort();
+        expected.sort();
+        assert_eq!(bridge, expected, "mcp-bridge/src/discover.rs DEFAULT_TOOLS");
+        let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/run"))
+            .expect(".ci/run");
+        let checked: Vec<&str> = ci
+            .lines()
+            .find_map(|line| line.strip_prefix("for tool in "))
+            .and_then(|rest| rest.strip_suffix("; do"))
+            .expect("the profile-check loop of .ci/run")
+            .split_whitespace()
+            .collect();
+        let mut checked: Vec<String> = checked.iter().map(|t| t.to_string()).collect();
+        checked.sort();
+        assert_eq!(
+            checked, expected,
+            ".ci/run: the tools profile-check runs over"
+        );
+    }
+}
