@@ -29,6 +29,7 @@ use common::trace::TraceContext;
 use crate::argv::{self, Gap, TooLarge};
 use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
+use crate::handler::{SERVER_INFO_KEY, server_info};
 use crate::local_paths;
 use crate::problem::{check_input, invalid_input, nul_characters, pointer, problem};
 use crate::proposals;
@@ -377,6 +378,7 @@ pub fn tool_result(outcome: Outcome) -> Option<Value> {
         }
     };
     result["resultType"] = json!("complete");
+    result["_meta"][SERVER_INFO_KEY] = server_info();
     Some(result)
 }
 

@@ -49,6 +49,14 @@ const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdrac
     het voorstel vast (…_voorstel), geef de persoon de goedkeuringslink uit het antwoord, en voer \
     het goedgekeurde voorstel daarna uit met voorstel_id. Een model kan niet zelf goedkeuren.";
 
+/// The `_meta` key under which a 2026-07-28 result names its server (SHOULD, on every result).
+pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The server's identity: `serverInfo` of `initialize`, and `_meta[SERVER_INFO_KEY]` of results.
+pub fn server_info() -> Value {
+    json!({"name": "overheid-mcp", "title": "Overheid-CLI's", "version": env!("CARGO_PKG_VERSION")})
+}
+
 /// One MCP server over the shared bridge (cheap to clone: one per HTTP request).
 #[derive(Clone)]
 pub struct Handler {
@@ -64,7 +72,7 @@ impl Handler {
         let info: ServerConfig = serde_json::from_value(json!({
             "protocolVersion": ProtocolVersion::V_2025_11_25,
             "capabilities": {"tools": {"listChanged": false}, "resources": {}},
-            "serverInfo": {"name": "overheid-mcp", "title": "Overheid-CLI's", "version": env!("CARGO_PKG_VERSION")},
+            "serverInfo": server_info(),
             "instructions": INSTRUCTIONS,
         }))
         .unwrap_or_default();
@@ -73,12 +81,14 @@ impl Handler {
             "ttlMs": CATALOGUE_TTL_MS,
             "cacheScope": "public",
             "resultType": "complete",
+            "_meta": {SERVER_INFO_KEY: server_info()},
         });
         let templates = json!({
             "resourceTemplates": catalog.resources.iter().map(|r| &r.listed).collect::<Vec<_>>(),
             "ttlMs": CATALOGUE_TTL_MS,
             "cacheScope": "public",
             "resultType": "complete",
+            "_meta": {SERVER_INFO_KEY: server_info()},
         });
         Self {
             bridge,
@@ -189,6 +199,7 @@ impl ServerHandler for Handler {
             "ttlMs": CATALOGUE_TTL_MS,
             "cacheScope": "public",
             "resultType": "complete",
+            "_meta": {SERVER_INFO_KEY: server_info()},
         }))
     }
 

@@ -18,6 +18,7 @@ use common::provenance::ProvenanceForm;
 
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
+use crate::handler::{SERVER_INFO_KEY, server_info};
 use crate::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.
@@ -69,7 +70,10 @@ pub async fn read(
             "ttlMs": if private { 0 } else { PUBLIC_TTL_MS },
             "cacheScope": if private { "private" } else { "public" },
             "resultType": "complete",
-            "_meta": { format!("{META_PREFIX}/provenance"): provenance },
+            "_meta": {
+                format!("{META_PREFIX}/provenance"): provenance,
+                SERVER_INFO_KEY: server_info(),
+            },
         }))),
         Outcome::Cancelled => Ok(None),
         Outcome::Planned { .. } => Err(ErrorData::internal_error(

@@ -110,6 +110,13 @@ fn revision_2026_07_28_is_served_per_request_without_a_handshake() {
         absent["_meta"]["nl.overheid/problem"]["code"],
         "NIET_GEVONDEN"
     );
+    // Every result names its server (2026-07-28: SHOULD).
+    let listed_resources = bridge.request("resources/list", json!({}));
+    for result in [&discover, &tools, &templates, &listed_resources, &absent] {
+        let info = &result["_meta"]["io.modelcontextprotocol/serverInfo"];
+        assert_eq!(info["name"], "overheid-mcp", "{result}");
+        assert!(info["version"].is_string());
+    }
     // An unknown revision: -32022 naming the supported ones.
     bridge.send_line(
         r#"{"jsonrpc":"2.0","id":999,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
