@@ -137,6 +137,29 @@ pub const ONTVANGSTBEWIJS_AFWIJKEND: Code = Code::new("ONTVANGSTBEWIJS_AFWIJKEND
 /// regelrecht-cli `wet valideer`: a law file violates the format.
 pub const WET_ONGELDIG: Code = Code::new("WET_ONGELDIG", &[X::Error]);
 
+/// A proposal id that is unknown, or another company's (the same answer: no oracle).
+pub const VOORSTEL_ONBEKEND: Code = Code::new("VOORSTEL_ONBEKEND", &[X::NotFound]);
+/// A proposal a person declined: it is never applied.
+pub const VOORSTEL_AFGEWEZEN: Code = Code::new("VOORSTEL_AFGEWEZEN", &[X::DataErr]);
+/// A proposal whose time ran out before it was approved or applied.
+pub const VOORSTEL_VERLOPEN: Code = Code::new("VOORSTEL_VERLOPEN", &[X::DataErr]);
+/// A decision on a proposal that was approved already.
+pub const VOORSTEL_AL_GOEDGEKEURD: Code = Code::new("VOORSTEL_AL_GOEDGEKEURD", &[X::DataErr]);
+/// A decision on a proposal that was filed already.
+pub const VOORSTEL_INGEDIEND: Code = Code::new("VOORSTEL_INGEDIEND", &[X::DataErr]);
+/// The store of proposals and filings (a shared database) cannot be reached; nothing was done.
+pub const OPSLAG_ONBEREIKBAAR: Code = Code::new("OPSLAG_ONBEREIKBAAR", &[X::Unavailable]);
+/// A person's act (approving, declining) asked for outside an interactive terminal.
+pub const TERMINAL_VEREIST: Code = Code::new("TERMINAL_VEREIST", &[X::NoPerm]);
+/// Applying a proposal that no person approved yet.
+pub const VOORSTEL_NIET_GOEDGEKEURD: Code =
+    Code::new("VOORSTEL_NIET_GOEDGEKEURD", &[X::ConfirmationRequired]);
+/// Applying a proposal whose plan is no longer the one approved (the catalogue or the concept
+/// changed); nothing was sent.
+pub const VOORSTEL_GEWIJZIGD: Code = Code::new("VOORSTEL_GEWIJZIGD", &[X::PlanStale]);
+/// At a terminal, the characters typed are not the start of the plan digest; nothing decided.
+pub const BEVESTIGING_ONJUIST: Code = Code::new("BEVESTIGING_ONJUIST", &[X::PlanStale]);
+
 /// Every registered code, in the order of the spec's table (by usual exit code).
 pub const ALL: &[Code] = &[
     ONGELDIG_GEBRUIK,
@@ -144,6 +167,10 @@ pub const ALL: &[Code] = &[
     ONGELDIGE_INVOER,
     API_FOUT,
     IDEMPOTENTIE_CONFLICT,
+    VOORSTEL_AFGEWEZEN,
+    VOORSTEL_VERLOPEN,
+    VOORSTEL_AL_GOEDGEKEURD,
+    VOORSTEL_INGEDIEND,
     WETBESTAND_ONGELDIG,
     NIET_GELDIG,
     ONTBREEKT,
@@ -154,8 +181,10 @@ pub const ALL: &[Code] = &[
     DELING_DOOR_NUL,
     ONGELDIG,
     NIET_GEVONDEN,
+    VOORSTEL_ONBEKEND,
     BRON_ONBEREIKBAAR,
     CERTIFICAAT_NIET_VERTROUWD,
+    OPSLAG_ONBEREIKBAAR,
     INTERNE_FOUT,
     IO_FOUT,
     AUDIT_FOUT,
@@ -167,9 +196,13 @@ pub const ALL: &[Code] = &[
     OMLEIDING_GEWEIGERD,
     VELD_ONTBREEKT,
     NIET_TOEGESTAAN,
+    TERMINAL_VEREIST,
     CONFIG_FOUT,
     BEVESTIGING_VEREIST,
+    VOORSTEL_NIET_GOEDGEKEURD,
     PLAN_VERLOPEN,
+    VOORSTEL_GEWIJZIGD,
+    BEVESTIGING_ONJUIST,
     TIJDLIMIET_VERSTREKEN,
     SCENARIO_GEFAALD,
     BATCH_DEELS_GEFAALD,

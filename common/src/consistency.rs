@@ -76,7 +76,9 @@ pub fn consistency_problems(
     }
     for spec in specs {
         let path: Vec<String> = spec.path.iter().map(|s| s.to_string()).collect();
-        let Some(sub) = find(cmd, &path).filter(|_| leaves.contains(&path)) else {
+        // A hidden leaf is a tool's own utility command (CONV-2): run, never a tool.
+        let Some(sub) = find(cmd, &path).filter(|sub| leaves.contains(&path) || sub.is_hide_set())
+        else {
             problems.push(format!("CommandSpec {:?} is not a clap command", spec.path));
             continue;
         };

@@ -128,7 +128,18 @@ impl<'a> Context<'a> {
     /// `--dry-run` (exit 0 with the plan) or for a mutation without a valid
     /// `--confirm` (exit 80 / 81). When the command may go on it gets the checked
     /// requests back ([`Passed`]): the only ones [`Context::send`] sends.
-    pub fn gate(&mut self, mut spec: PlanSpec) -> Result<Passed> {
+    pub fn gate(&mut self, spec: PlanSpec) -> Result<Passed> {
+        self.pass_gate(spec, None)
+    }
+
+    /// The gate for applying an approved proposal (MUT-15): as [`Context::gate`], but the
+    /// digest a person approved stands in for `--confirm`. The plan of now must still have it;
+    /// otherwise the call stops with exit 81 (`VOORSTEL_GEWIJZIGD`) and nothing is sent.
+    pub fn gate_approved(&mut self, spec: PlanSpec, approved_digest: &str) -> Result<Passed> {
+        self.pass_gate(spec, Some(approved_digest))
+    }
+
+    fn pass_gate(&mut self, mut spec: PlanSpec, approved: Option<&str>) -> Result<Passed> {
         if !spec.requests.is_empty() {
             self.client_config()?;
         }
@@ -159,6 +170,22 @@ impl<'a> Context<'a> {
         let refuse = |plan: Plan, problem: Problem| {
             Err(Error::Halt(Box::new(Halt::Refused(plan.json, problem))))
         };
+        if let Some(approved) = approved {
+            if plan.digest == approved {
+                return Ok(Passed::new(plan.digest, requests));
+            }
+            let err = Problem::new(
+                ExitStatus::PlanStale,
+                crate::codes::VOORSTEL_GEWIJZIGD,
+                "Plan gewijzigd sinds de goedkeuring",
+                format!(
+                    "het plan van nu (digest {}) is niet het goedgekeurde plan (digest {approved}); er is niets verzonden",
+                    plan.digest
+                ),
+            )
+            .with_hint("stel een nieuw voorstel op en laat dat goedkeuren");
+            return refuse(plan, err);
+        }
         match self.globals.confirmation() {
             None => {
                 let err = Problem::new(

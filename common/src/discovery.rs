@@ -134,7 +134,10 @@ pub fn document(cmd: &Command, info: &ToolInfo, specs: &[CommandSpec], prefix: &
         })
         .filter_map(|spec| {
             let path: Vec<String> = spec.path.iter().map(|s| s.to_string()).collect();
-            find(cmd, &path).map(|sub| compact_entry(&tool_entry(sub, spec)))
+            // A hidden leaf is a tool's own utility command (CONV-2), never a tool.
+            find(cmd, &path)
+                .filter(|sub| !sub.is_hide_set())
+                .map(|sub| compact_entry(&tool_entry(sub, spec)))
         })
         .collect();
     let own = info.env_vars();

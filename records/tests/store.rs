@@ -19,24 +19,9 @@ fn sqlite() -> (tempfile::TempDir, Location) {
     (dir, location)
 }
 
-/// The shared database of the PostgreSQL tests, or `None` (said once per test).
-#[allow(
-    clippy::disallowed_methods,
-    clippy::print_stderr,
-    reason = "test switches; a skip says why"
-)]
+/// The shared database of the PostgreSQL tests, or `None` (the test says it skips).
 fn postgres() -> Option<Location> {
-    match std::env::var("OVERHEID_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => Some(Location::Postgres(url)),
-        _ => {
-            assert!(
-                std::env::var("OVERHEID_TEST_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-                "OVERHEID_TEST_REQUIRE_POSTGRES=1 but OVERHEID_TEST_POSTGRES_URL is not set"
-            );
-            eprintln!("overgeslagen: zet OVERHEID_TEST_POSTGRES_URL (tests/postgres/run.sh)");
-            None
-        }
-    }
+    test_support::postgres::url().map(Location::Postgres)
 }
 
 /// A company number no other test (or earlier run on the same database) uses.

@@ -1,6 +1,6 @@
 //! Filing a concept-aanvraag (`rapportage indienen --concept FILE|-`): the same check before as
 //! after. The concept is re-evaluated by `regelrecht-cli concept --toets -`, run as a child through
-//! its profile (one engine, no copy of it here); a concept that was edited, or whose outcome the
+//! its profile (one engine, no copy of it here), also when a recorded proposal is applied; a concept that was edited, or whose outcome the
 //! ruleset loaded now no longer gives, is refused (exit 65). Then its Bal 5.15a contents are
 //! built ([`rvo_cli::inhoud`]).
 
@@ -9,28 +9,26 @@ use common::{FieldError, Problem, Result, session};
 use rvo_cli::inhoud::{FromConcept, InhoudInput, from_concept};
 use serde_json::Value;
 
-use crate::cli::commands::rapportage::indienen::Args;
+use crate::cli::commands::rapportage::aanvraag::FilingArgs;
 
 /// The most bytes of a concept read.
-const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
+pub const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The family program that evaluates concepts.
 const EVALUATOR: &str = "regelrecht-cli";
 
-/// Read, re-evaluate and convert the concept at `source`.
+/// Re-evaluate and convert `concept` (read from a file, or recorded in a proposal).
 pub fn file_concept(
     ctx: &mut common::Context<'_>,
-    args: &Args,
-    source: &str,
+    args: &FilingArgs,
+    concept: &Value,
 ) -> Result<FromConcept> {
-    let concept = common::input::read_json(source, MAX_CONCEPT_BYTES)
-        .map_err(|detail| Problem::invalid(vec![FieldError::new("concept", detail)]))?;
     let kvk = concept["kvk_nummer"]
         .as_str()
         .unwrap_or_default()
         .to_string();
     session::bound_kvk_number(ctx, Some(&kvk))?;
-    let toets = recheck(ctx, &concept)?;
+    let toets = recheck(ctx, concept)?;
     if toets["overeenkomst"] != Value::Bool(true)
         || toets["concept_digest"] != concept["concept_digest"]
     {
@@ -56,7 +54,7 @@ pub fn file_concept(
             .into());
     }
     let input = InhoudInput {
-        concept: &concept,
+        concept,
         maatregelen: &args.maatregel,
         overige: &args.overige_maatregel,
         kalenderjaar: args.kalenderjaar.as_deref(),

@@ -5,15 +5,17 @@
 //! - [`backend`]: the local store or the HTTP backend, chosen from the environment.
 //! - [`tool`]: the tool's declaration (environment, defaults).
 //! - [`clock`]: what "now" is for this call.
+//! - [`records`]: the store of proposals (overheid-records) as this tool uses it.
 //! - [`concept`]: filing a concept-aanvraag, re-evaluated by regelrecht-cli first.
 
 pub mod backend;
 pub mod clock;
 pub mod commands;
 pub mod concept;
+pub mod records;
 pub mod tool;
 
-use crate::cli::commands::{rapportage, regeling};
+use crate::cli::commands::{rapportage, regeling, voorstel};
 
 common::commands! {
     /// The commands of this tool.
@@ -24,5 +26,8 @@ common::commands! {
         /// Rapportages indienen en teruglezen (gebonden aan KVK_SESSIE_NUMMER)
         #[command(subcommand)]
         Rapportage(rapportage::Action) => rapportage,
+        /// Voorstellen die een persoon goedkeurt voordat ze worden ingediend (gebonden aan KVK_SESSIE_NUMMER)
+        #[command(subcommand)]
+        Voorstel(voorstel::Action) => voorstel,
     }
 }

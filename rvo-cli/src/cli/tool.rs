@@ -36,6 +36,16 @@ pub const TOOL: ToolInfo = ToolInfo {
             EnvKind::Setting,
             "bindt rapportage-opdrachten aan één KvK-nummer: andere nummers worden geweigerd (exit 77); zonder KvK-nummer geldt dit nummer",
         ),
+        EnvVar::new(
+            overheid_records::STORE_URL_ENV,
+            EnvKind::Secret,
+            "gedeelde opslag van voorstellen (postgres://…); niet gezet: SQLite in de map van RVO_DATA_DIR; het wachtwoord wordt nooit getoond",
+        ),
+        EnvVar::new(
+            crate::cli::records::APPROVAL_URL_ENV,
+            EnvKind::Setting,
+            "basis-URL van de goedkeuringspagina (overheid-mcp --http); een voorstel toont dan {basis}/voorstellen/{id}",
+        ),
         CLI_DIR_VAR,
     ],
     audit_env: "RVO_AUDIT_LOG",
@@ -58,7 +68,15 @@ mod tests {
             .filter(|c| c.is_mutating())
             .map(|c| c.tool_name())
             .collect();
-        assert_eq!(mutating, ["rapportage_indienen"]);
+        // The two decisions are a person's acts at a terminal: hidden, never tools.
+        assert_eq!(
+            mutating,
+            [
+                "rapportage_indienen",
+                "voorstel_goedkeuren",
+                "voorstel_afwijzen"
+            ]
+        );
         let indienen = rapportage::indienen::SPECS[0].annotations;
         assert!(!indienen.destructive && indienen.idempotent && indienen.open_world);
     }

@@ -26,6 +26,8 @@ fn discovery_validates_and_declares_the_environment() {
     assert_eq!(kind("XDG_DATA_HOME")["kind"], "path");
     assert_eq!(kind("KVK_SESSIE_NUMMER")["kind"], "setting");
     assert_eq!(kind("RVO_AUDIT_LOG")["kind"], "path");
+    assert_eq!(kind("OVERHEID_STORE_URL")["secret"], true);
+    assert_eq!(kind("OVERHEID_GOEDKEURING_URL")["kind"], "setting");
 
     let tools = doc["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -36,8 +38,11 @@ fn discovery_validates_and_declares_the_environment() {
             "regeling_toon",
             "regeling_lijst",
             "rapportage_indienen",
+            "rapportage_voorstel",
             "rapportage_status",
-            "rapportage_lijst"
+            "rapportage_lijst",
+            "voorstel_toon",
+            "voorstel_lijst"
         ]
     );
     for tool in tools {

@@ -22,3 +22,4 @@ mod shared_args;
 mod store_hook;
 mod support;
 mod unreadable_env;
+mod voorstel;

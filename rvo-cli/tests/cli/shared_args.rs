@@ -10,16 +10,16 @@ use crate::support::Sandbox;
 fn peildatum_errors_are_the_family_s() {
     let sandbox = Sandbox::new();
     let tried = check_peildatum(&sandbox.discovery(), &|words| sandbox.run(words));
-    // regeling zoek|lijst|get, rapportage indienen.
-    assert_eq!(tried, 4);
+    // regeling zoek|lijst|get, rapportage indienen|voorstel.
+    assert_eq!(tried, 5);
 }
 
 #[test]
 fn kvk_nummer_pattern_is_what_is_accepted() {
     let sandbox = Sandbox::new();
     let tried = check_kvk_nummer(&sandbox.discovery(), &|words| sandbox.run(words));
-    // rapportage indienen|lijst.
-    assert_eq!(tried, 2);
+    // rapportage indienen|voorstel|lijst.
+    assert_eq!(tried, 3);
 }
 
 #[test]

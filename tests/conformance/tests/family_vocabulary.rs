@@ -25,7 +25,7 @@ const RETIRED_PAGING: [&str; 6] = ["start", "max", "page", "limit", "offset", "p
 
 /// The verbs of §15.1. A leaf that is not one of them must be a noun (a part of the thing) or
 /// the separable verb `indienen`; this list is the review point for a new one.
-const NOUN_LEAVES: [&str; 13] = [
+const NOUN_LEAVES: [&str; 14] = [
     "eigenaar",
     "hoofdvestiging",
     "vestigingen",
@@ -39,6 +39,7 @@ const NOUN_LEAVES: [&str; 13] = [
     "concept",
     "regelingen",
     "evalueer",
+    "voorstel",
 ];
 const VERBS: [&str; 5] = ["zoek", "toon", "lijst", "controleer", "valideer"];
 

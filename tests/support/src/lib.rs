@@ -14,6 +14,7 @@
 //!   and audit records against the profile and `spec/schemas/`.
 //! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
 //! - [`conformance`] finds RegelRecht's own conformance material, or skips a test visibly.
+//! - [`postgres`] names the shared-store tests' PostgreSQL database, or skips a test visibly.
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -38,6 +39,7 @@ pub mod kvk;
 pub mod lines;
 mod mount;
 pub mod otlp;
+pub mod postgres;
 mod reply;
 mod request;
 mod server;

@@ -2,3 +2,4 @@
 
 pub mod rapportage;
 pub mod regeling;
+pub mod voorstel;

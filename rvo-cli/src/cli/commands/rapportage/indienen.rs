@@ -7,30 +7,32 @@
 //! file under the plan digest as idempotency key (local store, or `POST` with
 //! `Idempotency-Key`). A repeat returns the first result with `replayed: true`.
 //!
+//! With `--voorstel ID` it applies a recorded proposal instead: only an approved, unexpired one
+//! (else a registered refusal and nothing sent), planned again from the input the person
+//! approved, and filed only if the plan still has the approved digest (the approval stands in
+//! for `--confirm`); a retry returns the first result (`replayed`). The proposal is then marked
+//! filed with the filing's key and the digest of its result.
+//!
 //! The local store files in two phases: the record is prepared (written and synced, lock held)
 //! here, and committed by `common` after the audit record is appended, so a crash can leave an
 //! audit record without its report but never a report without its audit record.
 
-use common::args::{KvkNummer, Peildatum, is_kvk_nummer};
-use common::validate::{Validation, is_digits};
-use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
-};
+use common::plan::Passed;
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
+use overheid_records::{Apply, Status, Store};
 use rvo_cli::backend_types::RapportageOntvangst;
-use rvo_cli::catalogue::Catalogue;
-use rvo_cli::filing::{
-    Backend as ResultBackend, FieldError, FilingInput, ValidFiling, build_result, canonicalise,
-    check_scheme, idempotency_key, split_maatregelen, validate,
-};
+use rvo_cli::filing::{Backend as ResultBackend, ValidFiling, build_result};
 use rvo_cli::reference::is_path_safe;
 use rvo_cli::store::Prepared;
 
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, store_error, to_json};
 use crate::cli::clock;
-use crate::cli::concept;
+use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs, Planned, StoredInput};
+use crate::cli::records;
+use common::args::{KvkNummer, Peildatum};
 
-/// Dien een rapportage in (muterend: alleen na akkoord op het plan)
+/// Dien een rapportage in (muterend: alleen na akkoord op het plan, of een goedgekeurd voorstel met --voorstel)
 ///
 /// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
 /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
@@ -38,45 +40,15 @@ use crate::cli::concept;
 /// "replayed": true. Standaard lokaal (er gaat niets naar RVO); met RVO_API_BASE naar een
 /// backend. Gebonden aan KVK_SESSIE_NUMMER. De --peildatum bepaalt alleen op welke datum de
 /// openstelling van de regeling wordt getoetst; hij hoort niet bij de rapportage en telt dus niet
-/// mee in de digest.
+/// mee in de digest. Met --voorstel ID wordt een door een persoon goedgekeurd voorstel ingediend
+/// (rvo-cli rapportage voorstel), alleen als het plan nog het goedgekeurde is; zonder --confirm.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert; standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
-    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli (met --concept: uit het concept)
-    pub regeling_id: Option<String>,
-    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet (zonder --concept)
-    pub maatregelen: Option<String>,
-    /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
-    #[arg(long, value_name = "TEKST")]
-    pub toelichting: Option<String>,
-    /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
-    #[arg(long, value_name = "BESTAND")]
-    pub concept: Option<String>,
-    /// Getroffen maatregel van de erkende lijst, op code of naam (hoofdletters tellen niet); herhaalbaar, met --concept
-    #[arg(long, value_name = "CODE|NAAM")]
-    pub maatregel: Vec<String>,
-    /// Andere getroffen maatregel met een terugverdientijd van ten hoogste vijf jaar (vrije tekst, art. 5.15a lid 1 onder d); herhaalbaar, met --concept
-    #[arg(long, value_name = "TEKST")]
-    pub overige_maatregel: Vec<String>,
-    /// Kalenderjaar waarover het energiegebruik is gemeten (JJJJ), met --concept
-    #[arg(long, value_name = "JJJJ")]
-    pub kalenderjaar: Option<String>,
     #[command(flatten)]
-    pub peildatum: Peildatum,
-}
-
-/// The positionals as meant: a first one that is not all digits is the scheme id, so
-/// `indienen EBR-2027 "LED"` with `KVK_SESSIE_NUMMER` set takes the number from the session.
-fn positionals(args: &Args) -> (Option<String>, Option<String>, Option<String>) {
-    let first = args.kvk_nummer.clone();
-    let looks_like_number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    match first {
-        Some(text) if !looks_like_number(&text) && args.maatregelen.is_none() => {
-            (None, Some(text), args.regeling_id.clone())
-        }
-        first => (first, args.regeling_id.clone(), args.maatregelen.clone()),
-    }
+    pub filing: FilingArgs,
+    /// Dien het goedgekeurde voorstel met dit id in (zonder andere argumenten en zonder --confirm)
+    #[arg(long, value_name = "ID")]
+    pub voorstel: Option<String>,
 }
 
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -107,186 +79,102 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
             "Locatie Utrecht",
         ],
     ],
-    args: &[
-        KvkNummer::SCHEMA,
-        ArgSchema {
-            name: "regeling_id",
-            schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
-        },
-        ArgSchema {
-            name: "maatregelen",
-            schema: r#"{"minLength": 1, "examples": ["LED-verlichting,Isolatie dak"]}"#,
-        },
-        ArgSchema {
-            name: "toelichting",
-            schema: r#"{"maxLength": 2000}"#,
-        },
-        Peildatum::SCHEMA,
-        ArgSchema::path_or_stdin_json_object("concept"),
-        ArgSchema {
-            name: "maatregel",
-            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}, "examples": [["GF4", "LED-verlichting"]]}"#,
-        },
-        ArgSchema {
-            name: "overige_maatregel",
-            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}"#,
-        },
-        ArgSchema {
-            name: "kalenderjaar",
-            schema: r#"{"pattern": "^[0-9]{4}$", "examples": ["2025"]}"#,
-        },
-    ],
+    args: ARGS,
 }];
 
+/// The argument schemas: the report's (shared with `rapportage voorstel`), then `--voorstel`.
+pub const ARGS: &[ArgSchema] = &[
+    KvkNummer::SCHEMA,
+    ArgSchema {
+        name: "regeling_id",
+        schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
+    },
+    ArgSchema {
+        name: "maatregelen",
+        schema: r#"{"minLength": 1, "examples": ["LED-verlichting,Isolatie dak"]}"#,
+    },
+    ArgSchema {
+        name: "toelichting",
+        schema: r#"{"maxLength": 2000}"#,
+    },
+    Peildatum::SCHEMA,
+    ArgSchema::path_or_stdin_json_object("concept"),
+    ArgSchema {
+        name: "maatregel",
+        schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}, "examples": [["GF4", "LED-verlichting"]]}"#,
+    },
+    ArgSchema {
+        name: "overige_maatregel",
+        schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}"#,
+    },
+    ArgSchema {
+        name: "kalenderjaar",
+        schema: r#"{"pattern": "^[0-9]{4}$", "examples": ["2025"]}"#,
+    },
+    ArgSchema {
+        name: "voorstel",
+        schema: r#"{"pattern": "^vs_[a-z2-7]{32}$"}"#,
+    },
+];
+
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let catalogue = Catalogue::embedded();
-    let mut validation = Validation::new();
-    let date = args.peildatum.date(clock::today(ctx), &mut validation);
-    let (kvk_argument, regeling_argument, maatregelen_argument) = positionals(args);
-    // The options' own patterns first, so a bad value is 65 whatever else is given.
-    let mut patterns = Validation::new();
-    if let Some(year) = &args.kalenderjaar {
-        patterns.check(is_digits(year, 4), "kalenderjaar", || {
-            format!("{year:?} is geen kalenderjaar (JJJJ)")
-        });
+    if let Some(id) = &args.voorstel {
+        return apply(args, id, ctx);
     }
-    patterns.finish()?;
-    let from_concept = match &args.concept {
-        Some(source) => Some(concept::file_concept(ctx, args, source)?),
-        None => {
-            let concept_only = !args.maatregel.is_empty()
-                || !args.overige_maatregel.is_empty()
-                || args.kalenderjaar.is_some();
-            if concept_only {
-                return Err(Problem::usage(
-                    "--maatregel, --overige-maatregel en --kalenderjaar horen bij --concept",
-                )
-                .with_hint("stel eerst een concept op met regelrecht-cli concept REGELING")
-                .into());
-            }
-            None
-        }
+    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input())?;
+    let passed = ctx.gate(planned.spec()?)?;
+    file(ctx, planned, passed, None)
+}
+
+/// `--voorstel ID`: apply an approved proposal of this session's company.
+fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let id = id.trim();
+    records::check_id(id, "voorstel")?;
+    if args.filing.any_given() || args.filing.peildatum.is_given() {
+        return Err(Problem::usage("met --voorstel horen geen andere argumenten")
+            .with_hint("het voorstel bevat de rapportage al: rvo-cli rapportage indienen --voorstel ID")
+            .into());
+    }
+    if ctx.globals.confirmation().is_some() {
+        return Err(Problem::usage("--voorstel en --confirm gaan niet samen")
+            .with_hint("een goedgekeurd voorstel is de bevestiging; laat --confirm weg")
+            .into());
+    }
+    ctx.audit_attribute("overheid.voorstel_id", id.into());
+    let (store, proposal) = records::find(ctx, id)?;
+    if proposal.command != records::APPLY_COMMAND {
+        return Err(records::unknown(id).into());
+    }
+    let approved = match (&proposal.status, &proposal.decision) {
+        (Status::Approved | Status::Filed, Some(decision)) => decision.digest.clone(),
+        (status, _) => return Err(records::refused(id, *status).into()),
     };
-    if let Some(filed) = &from_concept {
-        let differs = |given: &Option<String>, own: &str, upper: bool| {
-            given.as_deref().is_some_and(|g| {
-                if upper {
-                    !g.trim().eq_ignore_ascii_case(own)
-                } else {
-                    g != own
-                }
-            })
-        };
-        validation.check(
-            !differs(&kvk_argument, &filed.kvk_nummer, false),
-            "kvk_nummer",
-            || format!("het concept is van KvK-nummer {}", filed.kvk_nummer),
-        );
-        validation.check(
-            !differs(&regeling_argument, &filed.regeling_id, true),
-            "regeling_id",
-            || format!("het concept leidt tot regeling {}", filed.regeling_id),
-        );
-        validation.check(maatregelen_argument.is_none(), "maatregelen", || {
-            "met --concept gaan maatregelen met --maatregel en --overige-maatregel".to_string()
-        });
-    }
-    let kvk_nummer = match &from_concept {
-        Some(filed) => filed.kvk_nummer.clone(),
-        None => session::kvk_number(ctx, kvk_argument.as_deref())?,
-    };
-    if from_concept.is_none() && (regeling_argument.is_none() || maatregelen_argument.is_none()) {
-        return Err(
-            Problem::usage("geef REGELING_ID en MAATREGELEN, of --concept BESTAND")
-                .with_hint("rvo-cli rapportage indienen [KVK_NUMMER] REGELING_ID MAATREGELEN")
-                .into(),
-        );
-    }
-    if is_kvk_nummer(&kvk_nummer) {
-        ctx.subject(&kvk_nummer, "KVK_NUMMER");
-    }
-    let input = match &from_concept {
-        Some(filed) => FilingInput {
-            kvk_nummer,
-            regeling_id: filed.regeling_id.clone(),
-            maatregelen: filed.maatregelen.clone(),
-            toelichting: args.toelichting.clone(),
-            inhoud: Some(filed.inhoud.clone()),
-        },
-        None => FilingInput {
-            kvk_nummer,
-            regeling_id: regeling_argument.clone().unwrap_or_default(),
-            maatregelen: split_maatregelen(maatregelen_argument.as_deref().unwrap_or_default()),
-            toelichting: args.toelichting.clone(),
-            inhoud: None,
-        },
-    };
-    let invalid = |validation: &mut Validation, errors: Vec<FieldError>| {
-        for error in errors {
-            validation.push(error.pointer.trim_start_matches('/'), error.detail);
-        }
-    };
-    let aanvraag = canonicalise(&input);
-    if aanvraag.is_err() {
-        // Every error at once, the scheme's state included.
-        if let Err(errors) = validate(catalogue, &input, date) {
-            invalid(&mut validation, errors);
-        }
-    }
-    validation.finish()?;
-    // Its errors are in `validation` already, so this is `Ok`; the error is mapped all the same.
-    let aanvraag = aanvraag.map_err(|errors| {
-        Problem::invalid(
-            errors
-                .into_iter()
-                .map(|e| common::FieldError::new(e.pointer.trim_start_matches('/'), e.detail))
-                .collect(),
-        )
+    let input: StoredInput = serde_json::from_value(proposal.input.clone()).map_err(|_| {
+        records::problem(overheid_records::Error::Corrupt(format!(
+            "de invoer van voorstel {id} is niet te lezen"
+        )))
     })?;
-    session::enforce(ctx, &aanvraag.kvk_nummer)?;
-    let backend = Backend::from_env(ctx)?;
-    let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
+    let (filing_args, concept) = input.to_args();
+    let planned = aanvraag::plan(ctx, &filing_args, concept)?;
+    let passed = ctx.gate_approved(planned.spec()?, &approved)?;
+    file(ctx, planned, passed, Some((store, proposal.id)))
+}
 
-    // A completed key returns its first result whatever the date or the catalogue now say
-    // (MUT-9): look it up before any check whose outcome can change between a filing and its
-    // retry. The HTTP backend can only be asked by filing, so there the backend judges the
-    // scheme's state after its own key lookup (spec/rvo-backend.md).
-    let completed = match &backend {
-        Backend::Lokaal(store) => store.lookup(&key, &aanvraag).map_err(store_error)?,
-        Backend::Http(_) => None,
-    };
-    let regeling = match (&completed, &backend) {
-        (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
-            Ok(regeling) => Some(regeling),
-            Err(errors) => {
-                let mut validation = Validation::new();
-                invalid(&mut validation, errors);
-                validation.finish()?;
-                None
-            }
-        },
-        _ => catalogue.get(&aanvraag.regeling_id).ok(),
-    };
-
-    let arguments = to_json(&aanvraag)?;
-    let where_to = match &backend {
-        Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
-        Backend::Http(_) => "via de backend van RVO_API_BASE",
-    };
-    let mut plan = PlanSpec::new(arguments)
-        .effect(format!(
-            "Dient een rapportage in voor {} namens {} ({where_to}).",
-            aanvraag.regeling_id, aanvraag.kvk_nummer
-        ))
-        .extra("backend", backend.name().into())
-        .extra("peildatum", date.to_string().into());
-    if completed.is_some() {
-        plan = plan.extra("al_ingediend", true.into());
-    }
-    if let Backend::Http(http) = &backend {
-        plan = plan.request(http.file_request(&aanvraag, &key)?);
-    }
-    let mut passed = ctx.gate(plan)?;
+/// Files a planned report that passed the gate; with a proposal, marks it filed afterwards.
+fn file(
+    ctx: &mut Context<'_>,
+    planned: Planned,
+    mut passed: Passed,
+    proposal: Option<(Store, String)>,
+) -> Result<Outcome> {
+    let Planned {
+        aanvraag,
+        key,
+        backend,
+        completed,
+        regeling,
+        ..
+    } = planned;
     if passed.digest() != key {
         return Err(Problem::software("plan-digest wijkt af van de idempotentiesleutel").into());
     }
@@ -294,7 +182,6 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Backend::Http(_) => Some(passed.take()?),
         Backend::Lokaal(_) => None,
     };
-
     let (result, pending) = match (&backend, &request, completed, regeling) {
         (Backend::Lokaal(_), _, Some(result), _) => (result, None),
         (Backend::Lokaal(store), _, None, Some(regeling)) => {
@@ -339,10 +226,41 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let outcome = backend
         .outcome(data, &format!("rapportages:{key}"))
         .reference(result.referentienummer.clone());
+    // The proposal is marked filed once the report exists: a crash in between leaves it
+    // approved, and applying it again replays the report (same key) and marks it then.
+    let mark = proposal.map(|(mut store, id)| {
+        let result_digest = result_digest(&result);
+        let key = key.clone();
+        move || -> std::result::Result<(), Problem> {
+            let apply = Apply {
+                proposal_id: &id,
+                plan_digest: &key,
+            };
+            store
+                .mark_filed(apply, &key, &result_digest, clock::now())
+                .map(drop)
+                .map_err(records::problem)
+        }
+    });
     Ok(match pending {
         // The report becomes visible only after its audit record is written (MUT-13); if the
         // audit append fails, the pending filing is dropped and nothing is filed.
-        Some(pending) => outcome.commit_after_audit(move || pending.commit().map_err(store_error)),
-        None => outcome,
+        Some(pending) => outcome.commit_after_audit(move || {
+            pending.commit().map_err(store_error)?;
+            mark.map_or(Ok(()), |mut mark| mark())
+        }),
+        None => {
+            if let Some(mut mark) = mark {
+                mark()?;
+            }
+            outcome
+        }
     })
+}
+
+/// SHA-256 of a filing's result as first returned: what a proposal keeps of it.
+fn result_digest(result: &rvo_cli::filing::FilingResult) -> String {
+    let mut first = result.clone();
+    first.replayed = false;
+    rvo_cli::canonical::canonical_sha256(&first).unwrap_or_default()
 }

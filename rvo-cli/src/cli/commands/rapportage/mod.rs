@@ -1,13 +1,16 @@
-//! `rapportage indienen|status|lijst`: filing a report exactly once, and reading back what was
-//! filed. Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that company.
+//! `rapportage indienen|voorstel|status|lijst`: filing a report exactly once (or proposing it for
+//! a person's approval), and reading back what was filed. Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that company.
 
+pub mod aanvraag;
 pub mod indienen;
 pub mod lijst;
 pub mod status;
+pub mod voorstel;
 
 common::commands! {
     pub enum Action {
         Indienen(indienen::Args) => indienen,
+        Voorstel(voorstel::Args) => voorstel,
         Status(status::Args) => status,
         Lijst(lijst::Args) => lijst,
     }

@@ -1,0 +1,360 @@
+//! What `rapportage indienen` and `rapportage voorstel` share: the report's arguments, and
+//! planning a filing from them (validate and canonicalise, all errors at once → re-check the
+//! concept → session rule → configuration → a completed key → the scheme's state → the plan).
+//! Applying a proposal plans again from the input it recorded ([`StoredInput`]), so the same
+//! checks run before the approval and after it.
+
+use chrono::NaiveDate;
+use common::args::{Peildatum, is_kvk_nummer};
+use common::http::Request;
+use common::validate::{Validation, is_digits};
+use common::{Context, PlanSpec, Problem, Result, session};
+use rvo_cli::backend_types::RapportageAanvraag;
+use rvo_cli::catalogue::{Catalogue, Regeling};
+use rvo_cli::filing::{
+    FieldError, FilingInput, FilingResult, canonicalise, check_scheme, idempotency_key,
+    split_maatregelen, validate,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cli::backend::{Backend, store_error, to_json};
+use crate::cli::clock;
+use crate::cli::concept;
+
+/// The report's arguments (shared by `indienen` and `voorstel`).
+#[derive(clap::Args, Debug, Default)]
+pub struct FilingArgs {
+    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert; standaard KVK_SESSIE_NUMMER
+    pub kvk_nummer: Option<String>,
+    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli (met --concept: uit het concept)
+    pub regeling_id: Option<String>,
+    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet (zonder --concept)
+    pub maatregelen: Option<String>,
+    /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
+    #[arg(long, value_name = "TEKST")]
+    pub toelichting: Option<String>,
+    /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
+    #[arg(long, value_name = "BESTAND")]
+    pub concept: Option<String>,
+    /// Getroffen maatregel van de erkende lijst, op code of naam (hoofdletters tellen niet); herhaalbaar, met --concept
+    #[arg(long, value_name = "CODE|NAAM")]
+    pub maatregel: Vec<String>,
+    /// Andere getroffen maatregel met een terugverdientijd van ten hoogste vijf jaar (vrije tekst, art. 5.15a lid 1 onder d); herhaalbaar, met --concept
+    #[arg(long, value_name = "TEKST")]
+    pub overige_maatregel: Vec<String>,
+    /// Kalenderjaar waarover het energiegebruik is gemeten (JJJJ), met --concept
+    #[arg(long, value_name = "JJJJ")]
+    pub kalenderjaar: Option<String>,
+    #[command(flatten)]
+    pub peildatum: Peildatum,
+}
+
+impl FilingArgs {
+    /// Whether any of the report's arguments was given.
+    pub fn any_given(&self) -> bool {
+        self.kvk_nummer.is_some()
+            || self.regeling_id.is_some()
+            || self.maatregelen.is_some()
+            || self.toelichting.is_some()
+            || self.concept.is_some()
+            || !self.maatregel.is_empty()
+            || !self.overige_maatregel.is_empty()
+            || self.kalenderjaar.is_some()
+            || self.peildatum.is_given()
+    }
+
+    /// Where the concept comes from, as given on the command line.
+    pub fn concept_input(&self) -> ConceptInput<'_> {
+        match &self.concept {
+            Some(source) => ConceptInput::Path(source),
+            None => ConceptInput::Absent,
+        }
+    }
+}
+
+/// The concept of a filing: none, a file (or `-`), or the document itself (a recorded proposal).
+pub enum ConceptInput<'a> {
+    Absent,
+    Path(&'a str),
+    Value(Value),
+}
+
+/// The input a proposal records: the arguments as meant (positionals resolved, the concept as
+/// a document rather than a path), enough to plan the same filing again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredInput {
+    pub kvk_nummer: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regeling_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maatregelen: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toelichting: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concept: Option<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maatregel: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overige_maatregel: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kalenderjaar: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peildatum: Option<String>,
+}
+
+impl StoredInput {
+    /// The arguments and the concept to plan this input again.
+    pub fn to_args(&self) -> (FilingArgs, ConceptInput<'static>) {
+        let args = FilingArgs {
+            kvk_nummer: Some(self.kvk_nummer.clone()),
+            regeling_id: self.regeling_id.clone(),
+            maatregelen: self.maatregelen.clone(),
+            toelichting: self.toelichting.clone(),
+            concept: None,
+            maatregel: self.maatregel.clone(),
+            overige_maatregel: self.overige_maatregel.clone(),
+            kalenderjaar: self.kalenderjaar.clone(),
+            peildatum: Peildatum {
+                peildatum: self.peildatum.clone(),
+            },
+        };
+        let concept = match &self.concept {
+            Some(value) => ConceptInput::Value(value.clone()),
+            None => ConceptInput::Absent,
+        };
+        (args, concept)
+    }
+}
+
+/// A planned filing: everything the gate and the filing need.
+pub struct Planned {
+    pub aanvraag: RapportageAanvraag,
+    /// The idempotency key: the plan digest of `rapportage indienen`.
+    pub key: String,
+    pub backend: Backend,
+    /// The first result, when the key was filed before (MUT-9).
+    pub completed: Option<FilingResult>,
+    pub regeling: Option<&'static Regeling>,
+    pub date: NaiveDate,
+    /// The request to the HTTP backend.
+    pub request: Option<Request>,
+    /// The concept's digest, when filed from a concept.
+    pub concept_digest: Option<String>,
+    /// The input as a proposal records it.
+    pub input: StoredInput,
+}
+
+impl Planned {
+    /// The plan of filing this report (`rapportage indienen`'s arguments and effect).
+    pub fn spec(&self) -> Result<PlanSpec> {
+        let where_to = match &self.backend {
+            Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
+            Backend::Http(_) => "via de backend van RVO_API_BASE",
+        };
+        let mut plan = PlanSpec::new(to_json(&self.aanvraag)?)
+            .effect(format!(
+                "Dient een rapportage in voor {} namens {} ({where_to}).",
+                self.aanvraag.regeling_id, self.aanvraag.kvk_nummer
+            ))
+            .extra("backend", self.backend.name().into())
+            .extra("peildatum", self.date.to_string().into());
+        if self.completed.is_some() {
+            plan = plan.extra("al_ingediend", true.into());
+        }
+        if let Some(request) = &self.request {
+            plan = plan.request(request.clone());
+        }
+        Ok(plan)
+    }
+}
+
+/// The positionals as meant: a first one that is not all digits is the scheme id, so
+/// `indienen EBR-2027 "LED"` with `KVK_SESSIE_NUMMER` set takes the number from the session.
+fn positionals(args: &FilingArgs) -> (Option<String>, Option<String>, Option<String>) {
+    let first = args.kvk_nummer.clone();
+    let looks_like_number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    match first {
+        Some(text) if !looks_like_number(&text) && args.maatregelen.is_none() => {
+            (None, Some(text), args.regeling_id.clone())
+        }
+        first => (first, args.regeling_id.clone(), args.maatregelen.clone()),
+    }
+}
+
+/// Plans the filing of `args` (with `concept`): every check before the gate.
+pub fn plan(
+    ctx: &mut Context<'_>,
+    args: &FilingArgs,
+    concept: ConceptInput<'_>,
+) -> Result<Planned> {
+    let catalogue = Catalogue::embedded();
+    let mut validation = Validation::new();
+    let date = args.peildatum.date(clock::today(ctx), &mut validation);
+    let (kvk_argument, regeling_argument, maatregelen_argument) = positionals(args);
+    // The options' own patterns first, so a bad value is 65 whatever else is given.
+    let mut patterns = Validation::new();
+    if let Some(year) = &args.kalenderjaar {
+        patterns.check(is_digits(year, 4), "kalenderjaar", || {
+            format!("{year:?} is geen kalenderjaar (JJJJ)")
+        });
+    }
+    patterns.finish()?;
+    let concept = match concept {
+        ConceptInput::Absent => None,
+        ConceptInput::Path(source) => Some(
+            common::input::read_json(source, concept::MAX_CONCEPT_BYTES).map_err(|detail| {
+                Problem::invalid(vec![common::FieldError::new("concept", detail)])
+            })?,
+        ),
+        ConceptInput::Value(value) => Some(value),
+    };
+    let from_concept = match &concept {
+        Some(concept) => Some(concept::file_concept(ctx, args, concept)?),
+        None => {
+            let concept_only = !args.maatregel.is_empty()
+                || !args.overige_maatregel.is_empty()
+                || args.kalenderjaar.is_some();
+            if concept_only {
+                return Err(Problem::usage(
+                    "--maatregel, --overige-maatregel en --kalenderjaar horen bij --concept",
+                )
+                .with_hint("stel eerst een concept op met regelrecht-cli concept REGELING")
+                .into());
+            }
+            None
+        }
+    };
+    if let Some(filed) = &from_concept {
+        let differs = |given: &Option<String>, own: &str, upper: bool| {
+            given.as_deref().is_some_and(|g| {
+                if upper {
+                    !g.trim().eq_ignore_ascii_case(own)
+                } else {
+                    g != own
+                }
+            })
+        };
+        validation.check(
+            !differs(&kvk_argument, &filed.kvk_nummer, false),
+            "kvk_nummer",
+            || format!("het concept is van KvK-nummer {}", filed.kvk_nummer),
+        );
+        validation.check(
+            !differs(&regeling_argument, &filed.regeling_id, true),
+            "regeling_id",
+            || format!("het concept leidt tot regeling {}", filed.regeling_id),
+        );
+        validation.check(maatregelen_argument.is_none(), "maatregelen", || {
+            "met --concept gaan maatregelen met --maatregel en --overige-maatregel".to_string()
+        });
+    }
+    let kvk_nummer = match &from_concept {
+        Some(filed) => filed.kvk_nummer.clone(),
+        None => session::kvk_number(ctx, kvk_argument.as_deref())?,
+    };
+    if from_concept.is_none() && (regeling_argument.is_none() || maatregelen_argument.is_none()) {
+        return Err(
+            Problem::usage("geef REGELING_ID en MAATREGELEN, of --concept BESTAND")
+                .with_hint("rvo-cli rapportage indienen [KVK_NUMMER] REGELING_ID MAATREGELEN")
+                .into(),
+        );
+    }
+    if is_kvk_nummer(&kvk_nummer) {
+        ctx.subject(&kvk_nummer, "KVK_NUMMER");
+    }
+    let input = match &from_concept {
+        Some(filed) => FilingInput {
+            kvk_nummer,
+            regeling_id: filed.regeling_id.clone(),
+            maatregelen: filed.maatregelen.clone(),
+            toelichting: args.toelichting.clone(),
+            inhoud: Some(filed.inhoud.clone()),
+        },
+        None => FilingInput {
+            kvk_nummer,
+            regeling_id: regeling_argument.clone().unwrap_or_default(),
+            maatregelen: split_maatregelen(maatregelen_argument.as_deref().unwrap_or_default()),
+            toelichting: args.toelichting.clone(),
+            inhoud: None,
+        },
+    };
+    let invalid = |validation: &mut Validation, errors: Vec<FieldError>| {
+        for error in errors {
+            validation.push(error.pointer.trim_start_matches('/'), error.detail);
+        }
+    };
+    let aanvraag = canonicalise(&input);
+    if aanvraag.is_err() {
+        // Every error at once, the scheme's state included.
+        if let Err(errors) = validate(catalogue, &input, date) {
+            invalid(&mut validation, errors);
+        }
+    }
+    validation.finish()?;
+    // Its errors are in `validation` already, so this is `Ok`; the error is mapped all the same.
+    let aanvraag = aanvraag.map_err(|errors| {
+        Problem::invalid(
+            errors
+                .into_iter()
+                .map(|e| common::FieldError::new(e.pointer.trim_start_matches('/'), e.detail))
+                .collect(),
+        )
+    })?;
+    session::enforce(ctx, &aanvraag.kvk_nummer)?;
+    let backend = Backend::from_env(ctx)?;
+    let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
+
+    // A completed key returns its first result whatever the date or the catalogue now say
+    // (MUT-9): look it up before any check whose outcome can change between a filing and its
+    // retry. The HTTP backend can only be asked by filing, so there the backend judges the
+    // scheme's state after its own key lookup (spec/rvo-backend.md).
+    let completed = match &backend {
+        Backend::Lokaal(store) => store.lookup(&key, &aanvraag).map_err(store_error)?,
+        Backend::Http(_) => None,
+    };
+    let regeling = match (&completed, &backend) {
+        (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
+            Ok(regeling) => Some(regeling),
+            Err(errors) => {
+                let mut validation = Validation::new();
+                invalid(&mut validation, errors);
+                validation.finish()?;
+                None
+            }
+        },
+        _ => catalogue.get(&aanvraag.regeling_id).ok(),
+    };
+
+    let request = match &backend {
+        Backend::Http(http) => Some(http.file_request(&aanvraag, &key)?),
+        Backend::Lokaal(_) => None,
+    };
+    let concept_digest = concept
+        .as_ref()
+        .and_then(|c| c["concept_digest"].as_str())
+        .map(str::to_string);
+    let input = StoredInput {
+        kvk_nummer: aanvraag.kvk_nummer.clone(),
+        regeling_id: regeling_argument,
+        maatregelen: maatregelen_argument,
+        toelichting: args.toelichting.clone(),
+        concept,
+        maatregel: args.maatregel.clone(),
+        overige_maatregel: args.overige_maatregel.clone(),
+        kalenderjaar: args.kalenderjaar.clone(),
+        peildatum: args.peildatum.peildatum.clone(),
+    };
+    Ok(Planned {
+        aanvraag,
+        key,
+        backend,
+        completed,
+        regeling,
+        date,
+        request,
+        concept_digest,
+        input,
+    })
+}

@@ -1,0 +1,77 @@
+//! `rapportage voorstel`: record a filing as a proposal that a person approves; nothing is sent.
+//!
+//! It takes `indienen`'s arguments and runs the same checks (the concept re-checked too), then
+//! records the proposal: the input as meant, the plan of `rapportage indienen` and its digest,
+//! the concept digest, 7 days to live. The same input gives back the same live proposal. A
+//! person approves it at a terminal (`rvo-cli voorstel goedkeuren ID`) or on the approval page
+//! (`OVERHEID_GOEDKEURING_URL`); any agent then applies it with
+//! `rapportage indienen --voorstel ID`.
+//!
+//! Not gated by `--confirm` (declared read-only): recording a proposal changes nothing outside
+//! the family's own records, and is what stands in for a confirmation.
+
+use common::plan::Plan;
+use common::{Annotations, CommandSpec, Context, Outcome, Result};
+use overheid_records::{DEFAULT_TTL, NewProposal};
+
+use crate::cli::clock;
+use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs};
+use crate::cli::commands::rapportage::indienen;
+use crate::cli::records;
+use crate::cli::tool::TOOL;
+
+/// Stel een rapportage voor die een persoon goedkeurt; er wordt niets ingediend
+///
+/// Dezelfde argumenten en controles als rapportage indienen (ook --concept, dat opnieuw wordt
+/// getoetst). Het voorstel krijgt een id, het plan en de plan-digest, en verloopt na 7 dagen.
+/// Dezelfde invoer geeft hetzelfde open voorstel terug. Een persoon keurt het goed met
+/// rvo-cli voorstel goedkeuren ID (op een terminal) of op de goedkeuringspagina
+/// (OVERHEID_GOEDKEURING_URL); daarna dient rvo-cli rapportage indienen --voorstel ID het in.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub filing: FilingArgs,
+}
+
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
+    path: &["rapportage", "voorstel"],
+    title: "Rapportage voorstellen (ter goedkeuring)",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../../schemas/voorstel.json"),
+    examples: &[&[
+        "rapportage",
+        "voorstel",
+        "68750110",
+        "EBR-2027",
+        "LED-verlichting,Isolatie dak",
+    ]],
+    // `indienen`'s, without `--voorstel` (the last).
+    args: indienen::ARGS.split_at(indienen::ARGS.len() - 1).0,
+}];
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input())?;
+    // The gate of this command: `--dry-run` shows the plan and records nothing.
+    ctx.gate(planned.spec()?)?;
+    let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
+    let plan = Plan::build(TOOL.name, &command, true, false, planned.spec()?);
+    let new = NewProposal {
+        company: planned.aanvraag.kvk_nummer.clone(),
+        tool: TOOL.name.into(),
+        command: records::APPLY_COMMAND.into(),
+        input: serde_json::to_value(&planned.input)
+            .map_err(|e| common::Problem::software(e.to_string()))?,
+        plan: plan.json,
+        plan_digest: plan.digest,
+        concept_digest: planned.concept_digest.clone(),
+        ttl: DEFAULT_TTL,
+    };
+    let mut store = records::open(ctx)?;
+    let (proposal, is_new) = store
+        .propose(&new, clock::now())
+        .map_err(records::problem)?;
+    ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
+    let mut data = records::to_json(ctx, &proposal);
+    data["nieuw"] = is_new.into();
+    Ok(records::outcome(&store, data, &proposal.id))
+}

@@ -1,0 +1,37 @@
+//! `voorstel goedkeuren ID`: a person approves a proposal at a terminal (hidden; never a tool).
+
+use common::{Annotations, CommandSpec, Context, Outcome, Result};
+use overheid_records::Decision;
+
+/// Keur een voorstel goed (alleen op een terminal: u typt het begin van de plan-digest)
+///
+/// Toont het plan en vraagt de eerste 8 tekens van de plan-digest. De goedkeuring noemt de
+/// gebruiker van het besturingssysteem. In een shell die u deelt met een agent is de terminal de
+/// grens, geen login: keur alleen goed wat u zelf hebt gelezen.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Id van het voorstel (vs_…)
+    pub id: String,
+}
+
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
+    path: &["voorstel", "goedkeuren"],
+    title: "Voorstel goedkeuren (terminal)",
+    annotations: Annotations {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: false,
+    },
+    output_schema: include_str!("../../../../schemas/voorstel.json"),
+    examples: &[&[
+        "voorstel",
+        "goedkeuren",
+        "vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    ]],
+    args: &[super::ID_SCHEMA],
+}];
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    super::decide(ctx, args.id.trim(), Decision::Approve)
+}

@@ -1,0 +1,54 @@
+//! `voorstel lijst [--status S]`: the proposals of the session's company, newest first
+//! (read-only). Without `KVK_SESSIE_NUMMER`, those of every company in the store.
+
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use overheid_records::Status;
+use serde_json::{Value, json};
+
+use crate::cli::clock;
+use crate::cli::records;
+
+/// Toon de voorstellen van het bedrijf van deze sessie, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Alleen voorstellen met deze status
+    #[arg(long, value_name = "STATUS", value_parser = ["open", "approved", "declined", "expired", "filed"])]
+    pub status: Option<String>,
+}
+
+pub const SPECS: &[CommandSpec] = &[CommandSpec {
+    path: &["voorstel", "lijst"],
+    title: "Voorstellen tonen",
+    annotations: Annotations::READ_LOCAL,
+    output_schema: include_str!("../../../../schemas/voorstel-lijst.json"),
+    examples: &[&["voorstel", "lijst", "--status", "open"]],
+    args: &[ArgSchema {
+        name: "status",
+        schema: r#"{"examples": ["open"]}"#,
+    }],
+}];
+
+pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let status = args.status.as_deref().and_then(Status::parse);
+    ctx.gate(PlanSpec::new(json!({"status": args.status})))?;
+    let company = common::session::session_number(ctx)?;
+    if let Some(company) = &company {
+        ctx.subject(company, "KVK_NUMMER");
+    }
+    let mut store = records::open(ctx)?;
+    let proposals = store
+        .proposals(company.as_deref(), status, clock::now())
+        .map_err(records::problem)?;
+    let items: Vec<Value> = proposals
+        .iter()
+        .map(|proposal| {
+            let mut item = records::to_json(ctx, proposal);
+            if let Some(map) = item.as_object_mut() {
+                map.remove("plan");
+            }
+            item
+        })
+        .collect();
+    let data = json!({"aantal": items.len(), "voorstellen": items});
+    Ok(records::outcome(&store, data, "lijst"))
+}

@@ -1,0 +1,245 @@
+//! The store of proposals (`overheid-records`) as this tool uses it: opened from the declared
+//! environment, its errors as profile problems, a proposal as it is printed, and the person at
+//! the terminal.
+
+use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
+use overheid_records::{Error, Location, Proposal, Status, Store};
+use serde_json::{Value, json};
+
+/// The command a proposal of this tool applies.
+pub const APPLY_COMMAND: &str = "rapportage indienen";
+/// Base URL of the approval page (overheid-mcp --http); a proposal's page is `{base}/voorstellen/{id}`.
+pub const APPROVAL_URL_ENV: &str = "OVERHEID_GOEDKEURING_URL";
+
+/// The store from `OVERHEID_STORE_URL` or the data directory; every wait ends by the deadline.
+pub fn open(ctx: &Context<'_>) -> Result<Store> {
+    let location = Location::from_env(|name| ctx.env(name).map(str::to_string)).map_err(problem)?;
+    Ok(Store::open(&location, Some(ctx.deadline())).map_err(problem)?)
+}
+
+/// Checks that `id` (argument `field`) has the form of a proposal id (exit 65 otherwise), before
+/// anything else is looked at.
+pub fn check_id(id: &str, field: &str) -> Result<()> {
+    let mut validation = common::validate::Validation::new();
+    validation.check(overheid_records::is_proposal_id(id), field, || {
+        format!("{id:?} is geen voorstel-id (vs_ en 32 tekens a-z, 2-7)")
+    });
+    Ok(validation.finish()?)
+}
+
+/// Proposal `id` of this tool and of the session's company (another company's, or another
+/// tool's, reads as unknown), with the store it came from; names its company as data subject.
+pub fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)> {
+    let company = common::session::session_number(ctx)?;
+    let mut store = open(ctx)?;
+    let proposal = store
+        .proposal(id, company.as_deref(), crate::cli::clock::now())
+        .map_err(problem)?
+        .filter(|p| p.tool == crate::cli::tool::TOOL.name)
+        .ok_or_else(|| unknown(id))?;
+    ctx.subject(&proposal.company, "KVK_NUMMER");
+    Ok((store, proposal))
+}
+
+/// The answer for an unknown proposal id, and for another company's (no oracle).
+pub fn unknown(id: &str) -> Problem {
+    Problem::new(
+        ExitStatus::NotFound,
+        codes::VOORSTEL_ONBEKEND,
+        "Onbekend voorstel",
+        format!("er is geen voorstel {id}"),
+    )
+    .with_hint("rvo-cli voorstel lijst toont de voorstellen van het bedrijf van deze sessie")
+}
+
+/// Why a proposal in `status` cannot take the step asked for.
+pub fn refused(id: &str, status: Status) -> Problem {
+    let (exit, code, title, detail) = match status {
+        Status::Open => (
+            ExitStatus::ConfirmationRequired,
+            codes::VOORSTEL_NIET_GOEDGEKEURD,
+            "Voorstel nog niet goedgekeurd",
+            format!("voorstel {id} wacht op goedkeuring door een persoon; er is niets ingediend"),
+        ),
+        Status::Approved => (
+            ExitStatus::DataErr,
+            codes::VOORSTEL_AL_GOEDGEKEURD,
+            "Voorstel al goedgekeurd",
+            format!("voorstel {id} is al goedgekeurd"),
+        ),
+        Status::Declined => (
+            ExitStatus::DataErr,
+            codes::VOORSTEL_AFGEWEZEN,
+            "Voorstel afgewezen",
+            format!("voorstel {id} is afgewezen en wordt nooit ingediend"),
+        ),
+        Status::Expired => (
+            ExitStatus::DataErr,
+            codes::VOORSTEL_VERLOPEN,
+            "Voorstel verlopen",
+            format!("voorstel {id} is verlopen; er is niets ingediend"),
+        ),
+        Status::Filed => (
+            ExitStatus::DataErr,
+            codes::VOORSTEL_INGEDIEND,
+            "Voorstel al ingediend",
+            format!("voorstel {id} is al ingediend"),
+        ),
+    };
+    let problem = Problem::new(exit, code, title, detail);
+    match status {
+        Status::Open => problem.with_hint(format!(
+            "laat een persoon het goedkeuren (rvo-cli voorstel goedkeuren {id}, of de goedkeuringspagina) en herhaal dan"
+        )),
+        Status::Declined | Status::Expired => {
+            problem.with_hint("stel zo nodig een nieuw voorstel op met rvo-cli rapportage voorstel")
+        }
+        _ => problem,
+    }
+}
+
+/// A store error as a profile problem: unsafe directory or bad URL 78, unreachable 69, busy
+/// past the deadline 124, file-system or database trouble 74.
+pub fn problem(error: Error) -> Problem {
+    let detail = error.to_string();
+    match error {
+        Error::Config(_) => Problem::config(detail).with_hint(
+            "zet RVO_DATA_DIR (of XDG_DATA_HOME of HOME), of OVERHEID_STORE_URL=postgres://…",
+        ),
+        Error::Unsafe { .. } => Problem::config(detail).with_hint(
+            "de opslag moet van uzelf zijn en door niemand anders beschreven kunnen worden",
+        ),
+        Error::Unreachable(_) => Problem::new(
+            ExitStatus::Unavailable,
+            codes::OPSLAG_ONBEREIKBAAR,
+            "Opslag niet bereikbaar",
+            format!("{detail}; er is niets gedaan"),
+        )
+        .with_hint("controleer OVERHEID_STORE_URL en of de database draait; herhaal daarna"),
+        Error::Busy => Problem::timeout(detail)
+            .with_hint("herhaal dezelfde opdracht (dat doet niets dubbel) of geef meer --timeout"),
+        Error::Io { .. } | Error::Database(_) => Problem::new(
+            ExitStatus::IoErr,
+            codes::OPSLAG_FOUT,
+            "Opslag niet te gebruiken",
+            detail,
+        ),
+        Error::Corrupt(_) => Problem::new(
+            ExitStatus::IoErr,
+            codes::OPSLAG_BESCHADIGD,
+            "Record in de opslag is beschadigd",
+            detail,
+        ),
+        Error::NotFound => Problem::new(
+            ExitStatus::NotFound,
+            codes::VOORSTEL_ONBEKEND,
+            "Onbekend voorstel",
+            detail,
+        ),
+        Error::Refused(status) => refused("", status),
+        Error::DigestMismatch => Problem::new(
+            ExitStatus::PlanStale,
+            codes::VOORSTEL_GEWIJZIGD,
+            "Plan komt niet overeen met het voorstel",
+            detail,
+        ),
+        Error::Random(_) => Problem::software(detail),
+    }
+}
+
+/// The page where a person approves proposal `id`, when `OVERHEID_GOEDKEURING_URL` is set.
+pub fn approval_url(ctx: &Context<'_>, id: &str) -> Option<String> {
+    ctx.env(APPROVAL_URL_ENV)
+        .map(str::trim)
+        .filter(|base| !base.is_empty())
+        .map(|base| format!("{}/voorstellen/{id}", base.trim_end_matches('/')))
+}
+
+/// A proposal as this tool prints it.
+pub fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
+    let mut out = json!({
+        "id": proposal.id,
+        "status": proposal.status.as_str(),
+        "kvk_nummer": proposal.company,
+        "opdracht": format!("{} {}", proposal.tool, proposal.command),
+        "plan_digest": proposal.plan_digest,
+        "aangemaakt_op": proposal.created_at,
+        "verloopt_op": proposal.expires_at,
+    });
+    if let Some(digest) = &proposal.concept_digest {
+        out["concept_digest"] = digest.clone().into();
+    }
+    if let Some(decision) = &proposal.decision {
+        out["beslissing"] = json!({
+            "door": {
+                "subject": decision.by.subject,
+                "naam": decision.by.name,
+                "methode": decision.by.method,
+            },
+            "op": decision.at,
+            "digest": decision.digest,
+        });
+    }
+    if let Some(key) = &proposal.filing_key {
+        out["idempotentiesleutel"] = key.clone().into();
+    }
+    if proposal.status == Status::Open {
+        if let Some(url) = approval_url(ctx, &proposal.id) {
+            out["goedkeuring_url"] = url.into();
+        }
+        out["goedkeuren"] = format!("rvo-cli voorstel goedkeuren {}", proposal.id).into();
+    }
+    if proposal.status == Status::Approved {
+        out["indienen"] = format!("rvo-cli rapportage indienen --voorstel {}", proposal.id).into();
+    }
+    out["plan"] = proposal.plan.clone();
+    out
+}
+
+/// The answer of a command that read or changed proposals: local data, nothing sent anywhere.
+pub fn outcome(store: &Store, data: Value, urn: &str) -> Outcome {
+    let sha = common::digest::sha256_hex(data.to_string().as_bytes());
+    Outcome::new(
+        data,
+        "Voorstellen van rvo-cli (opslag van de familie; er is niets naar RVO verzonden)",
+        common::Environment::Local,
+    )
+    .source_url(format!("urn:rvo-cli:voorstellen:{urn}"), "LOCAL", sha)
+    .extra("opslag", store.location().kind().into())
+}
+
+/// Whether this process talks to a person: stdin and stderr are both a terminal.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "stdin, which common::output does not ask about, is where the person types"
+)]
+pub fn at_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && common::output::stderr_is_terminal()
+}
+
+/// The operating-system user at the terminal, as the approver: subject `unix:<uid>@<host>`,
+/// name from the password database (else `uid <n>`).
+pub fn terminal_person() -> overheid_records::Person {
+    let uid = rustix::process::getuid().as_raw();
+    let host = rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned();
+    let name = std::fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|passwd| {
+            passwd.lines().find_map(|line| {
+                let mut fields = line.split(':');
+                let name = fields.next()?;
+                let id = fields.nth(1)?;
+                (id == uid.to_string()).then(|| name.to_string())
+            })
+        })
+        .unwrap_or_else(|| format!("uid {uid}"));
+    overheid_records::Person {
+        subject: format!("unix:{uid}@{host}"),
+        name,
+        method: "terminal".into(),
+    }
+}

@@ -1,0 +1,477 @@
+//! Proposals (issue 30): `rapportage voorstel` records and sends nothing; a person approves or
+//! declines at a real pseudo-terminal (`script`, util-linux); `rapportage indienen --voorstel`
+//! files an approved proposal once, and refuses an open, declined, expired, unknown or other
+//! company's one with its registered code, filing nothing. The store is SQLite in
+//! `RVO_DATA_DIR` (0600 in a 0700 directory; a directory others can write is refused), or the
+//! PostgreSQL of `OVERHEID_TEST_POSTGRES_URL` (`tests/postgres/run.sh`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{PEILDATUM, Run, Sandbox, assert_valid_against, output_schema, run};
+
+const REPORT: [&str; 5] = [
+    "68750110",
+    "EBR-2027",
+    "LED-verlichting,Isolatie dak",
+    "--peildatum",
+    PEILDATUM,
+];
+
+fn propose(sandbox: &Sandbox, env: &[(&str, &str)]) -> Value {
+    let mut cmd = sandbox.cmd();
+    cmd.envs(env.iter().copied());
+    let out = run(cmd, ["rapportage", "voorstel"].iter().chain(REPORT.iter()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let proposal = out.json();
+    assert_valid_against(&output_schema("rapportage_voorstel"), &proposal, "voorstel");
+    proposal
+}
+
+fn apply(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> Run {
+    let mut cmd = sandbox.cmd();
+    cmd.envs(env.iter().copied());
+    run(cmd, ["rapportage", "indienen", "--voorstel", id])
+}
+
+fn show(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> Value {
+    let mut cmd = sandbox.cmd();
+    cmd.envs(env.iter().copied());
+    let out = run(cmd, ["voorstel", "toon", id]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()
+}
+
+/// Whether `script` (util-linux) is here; `.ci/run` installs it, so CI never skips.
+#[allow(clippy::print_stderr, reason = "the reason for a skip")]
+fn have_script() -> bool {
+    let found = std::path::Path::new("/usr/bin/script").exists();
+    if !found {
+        eprintln!("overgeslagen: script (util-linux) is niet geïnstalleerd");
+    }
+    found
+}
+
+/// `rvo-cli voorstel VERB ID` on a real pseudo-terminal, typing `typed` when asked.
+fn at_terminal(
+    sandbox: &Sandbox,
+    verb: &str,
+    id: &str,
+    typed: &str,
+    env: &[(&str, &str)],
+) -> (i32, String) {
+    let line = format!(
+        "{} voorstel {verb} {id} --timeout 30 --output json",
+        env!("CARGO_BIN_EXE_rvo-cli")
+    );
+    let mut child = sandbox
+        .process_of("/usr/bin/script", &["-qec", &line, "/dev/null"])
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // A program that ended early closed the pipe; its screen says why.
+    let _ = writeln!(stdin, "{typed}");
+    std::thread::sleep(Duration::from_millis(300));
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+    )
+}
+
+/// The proposal JSON a terminal decision printed last.
+fn decided(screen: &str) -> Value {
+    let line = screen
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no JSON on the terminal: {screen}"));
+    serde_json::from_str(line).unwrap()
+}
+
+fn approve(sandbox: &Sandbox, proposal: &Value, env: &[(&str, &str)]) {
+    let id = proposal["id"].as_str().unwrap();
+    let digest = proposal["plan_digest"].as_str().unwrap();
+    let (code, screen) = at_terminal(sandbox, "goedkeuren", id, &digest[..8], env);
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains(digest),
+        "the plan digest is shown: {screen}"
+    );
+    let approved = decided(&screen);
+    assert_eq!(approved["status"], "approved", "{screen}");
+    assert_eq!(approved["beslissing"]["door"]["methode"], "terminal");
+    assert!(
+        approved["beslissing"]["door"]["subject"]
+            .as_str()
+            .unwrap()
+            .starts_with("unix:")
+    );
+    assert_eq!(approved["beslissing"]["digest"], proposal["plan_digest"]);
+}
+
+/// A sandbox with one approved proposal (approved at a pseudo-terminal), or `None` without
+/// `script`.
+fn approved_proposal() -> Option<(Sandbox, Value)> {
+    if !have_script() {
+        return None;
+    }
+    let sandbox = Sandbox::new();
+    let proposal = propose(&sandbox, &[]);
+    approve(&sandbox, &proposal, &[]);
+    Some((sandbox, proposal))
+}
+
+#[test]
+fn a_proposal_is_recorded_once_and_files_nothing() {
+    let sandbox = Sandbox::new();
+    let first = propose(&sandbox, &[]);
+    assert_eq!(first["status"], "open");
+    assert_eq!(first["nieuw"], true);
+    assert_eq!(first["opdracht"], "rvo-cli rapportage indienen");
+    assert_eq!(first["plan"]["plan_digest"], first["plan_digest"]);
+    assert!(
+        first["goedkeuren"]
+            .as_str()
+            .unwrap()
+            .ends_with(first["id"].as_str().unwrap())
+    );
+    let again = propose(&sandbox, &[]);
+    assert_eq!(
+        (again["id"].clone(), again["nieuw"].clone()),
+        (first["id"].clone(), false.into())
+    );
+    sandbox.assert_store(0);
+    // The page, where one is configured.
+    let with_page = propose(
+        &sandbox,
+        &[("OVERHEID_GOEDKEURING_URL", "https://mcp.example.nl/")],
+    );
+    assert_eq!(
+        with_page["goedkeuring_url"],
+        format!(
+            "https://mcp.example.nl/voorstellen/{}",
+            first["id"].as_str().unwrap()
+        )
+    );
+    // The database file is the user's alone.
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&sandbox.data_dir()), 0o700);
+    assert_eq!(
+        mode(&sandbox.data_dir().join(overheid_records::DATABASE_FILE)),
+        0o600
+    );
+    // A dry run records nothing.
+    let dry = sandbox.run([
+        "rapportage",
+        "voorstel",
+        "--dry-run",
+        "68750110",
+        "EBR-2027",
+        "warmtepomp",
+    ]);
+    assert_eq!(dry.code, 0);
+    let listed = sandbox
+        .run(["voorstel", "lijst", "--output", "json"])
+        .json();
+    assert_valid_against(&output_schema("voorstel_lijst"), &listed, "voorstel lijst");
+    assert_eq!(listed["aantal"], 1);
+}
+
+#[test]
+fn approved_at_a_terminal_then_applied_once() {
+    if !have_script() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let proposal = propose(&sandbox, &[]);
+    let id = proposal["id"].as_str().unwrap();
+
+    let waiting = apply(&sandbox, id, &[]).error(80);
+    assert_eq!(waiting["code"], "VOORSTEL_NIET_GOEDGEKEURD");
+    sandbox.assert_store(0);
+
+    // Typing anything but the digest's start decides nothing.
+    let (code, screen) = at_terminal(&sandbox, "goedkeuren", id, "00000000", &[]);
+    assert_eq!(code, 81, "{screen}");
+    assert!(screen.contains("BEVESTIGING_ONJUIST"), "{screen}");
+    assert_eq!(show(&sandbox, id, &[])["status"], "open");
+
+    approve(&sandbox, &proposal, &[]);
+    let filed = apply(&sandbox, id, &[]);
+    assert_eq!(filed.code, 0, "{}", filed.stderr);
+    let first = filed.json();
+    assert_eq!(first["replayed"], false);
+    let retry = apply(&sandbox, id, &[]).json();
+    assert_eq!(retry["replayed"], true);
+    assert_eq!(retry["referentienummer"], first["referentienummer"]);
+    sandbox.assert_store(1);
+    sandbox.assert_every_report_audited();
+
+    let shown = show(&sandbox, id, &[]);
+    assert_valid_against(&output_schema("voorstel_toon"), &shown, "voorstel toon");
+    assert_eq!(shown["status"], "filed");
+    assert_eq!(shown["idempotentiesleutel"], proposal["plan_digest"]);
+    let history: Vec<&str> = shown["geschiedenis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(history, ["open", "approved", "filed"]);
+    // The record holds digests, never the answer: the reference number is not in it.
+    assert!(
+        !shown
+            .to_string()
+            .contains(first["referentienummer"].as_str().unwrap())
+    );
+    // A decision on a filed proposal is refused.
+    let (code, screen) = at_terminal(&sandbox, "afwijzen", id, &id[..8], &[]);
+    assert_eq!(code, 65, "{screen}");
+    assert!(screen.contains("VOORSTEL_INGEDIEND"), "{screen}");
+}
+
+#[test]
+fn declined_unknown_and_other_company_file_nothing() {
+    let sandbox = Sandbox::new();
+    let proposal = propose(&sandbox, &[]);
+    let id = proposal["id"].as_str().unwrap();
+
+    // Not a terminal: a person's act is refused, nothing decided.
+    let piped = sandbox.run(["voorstel", "goedkeuren", id]).error(77);
+    assert_eq!(piped["code"], "TERMINAL_VEREIST");
+    // Never a tool.
+    let tools = sandbox.discovery().to_string();
+    assert!(!tools.contains("voorstel_goedkeuren") && !tools.contains("voorstel_afwijzen"));
+
+    let unknown = apply(&sandbox, "vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &[]).error(66);
+    assert_eq!(unknown["code"], "VOORSTEL_ONBEKEND");
+    let other = apply(&sandbox, id, &[("KVK_SESSIE_NUMMER", "12345678")]).error(66);
+    assert_eq!(other["code"], "VOORSTEL_ONBEKEND");
+    assert_eq!(
+        other["detail"].as_str().unwrap().replace(id, "ID"),
+        unknown["detail"]
+            .as_str()
+            .unwrap()
+            .replace("vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ID"),
+        "another company's id is answered as an unknown one"
+    );
+    let mut cmd = sandbox.cmd();
+    cmd.env("KVK_SESSIE_NUMMER", "12345678");
+    assert_eq!(
+        run(cmd, ["voorstel", "toon", id]).error(66)["code"],
+        "VOORSTEL_ONBEKEND"
+    );
+    // --voorstel takes no report arguments and no --confirm.
+    assert_eq!(
+        sandbox
+            .run(["rapportage", "indienen", "--voorstel", id, "68750110"])
+            .code,
+        2
+    );
+
+    if have_script() {
+        let (code, screen) = at_terminal(
+            &sandbox,
+            "afwijzen",
+            id,
+            &proposal["plan_digest"].as_str().unwrap()[..8],
+            &[],
+        );
+        assert_eq!(code, 0, "{screen}");
+        assert_eq!(decided(&screen)["status"], "declined");
+        let declined = apply(&sandbox, id, &[]).error(65);
+        assert_eq!(declined["code"], "VOORSTEL_AFGEWEZEN");
+    }
+    sandbox.assert_store(0);
+}
+
+#[test]
+fn an_expired_proposal_is_refused() {
+    let sandbox = Sandbox::new();
+    let created = sandbox.run_at(
+        "2026-11-30T10:00:00Z",
+        &[
+            "rapportage",
+            "voorstel",
+            "68750110",
+            "EBR-2027",
+            "warmtepomp",
+        ],
+    );
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let proposal = created.json();
+    assert_eq!(proposal["verloopt_op"], "2026-12-07T10:00:00Z");
+    let id = proposal["id"].as_str().unwrap();
+    let late = sandbox.run_at(
+        "2026-12-07T10:00:01Z",
+        &["rapportage", "indienen", "--voorstel", id],
+    );
+    assert_eq!(late.error(65)["code"], "VOORSTEL_VERLOPEN");
+    sandbox.assert_store(0);
+}
+
+#[test]
+fn a_plan_changed_since_the_approval_is_refused() {
+    let Some((sandbox, proposal)) = approved_proposal() else {
+        return;
+    };
+    let id = proposal["id"].as_str().unwrap();
+    // The recorded input changes after the approval (as a changed concept or catalogue
+    // changes the plan): the plan of now no longer has the approved digest.
+    let db = rusqlite::Connection::open(sandbox.data_dir().join(overheid_records::DATABASE_FILE))
+        .unwrap();
+    db.execute(
+        "UPDATE overheid_proposals SET input = replace(input, 'Isolatie dak', 'Zonnepanelen') WHERE id = ?1",
+        [id],
+    )
+    .unwrap();
+    let changed = apply(&sandbox, id, &[]).refusal(81);
+    assert_eq!(changed["code"], "VOORSTEL_GEWIJZIGD");
+    sandbox.assert_store(0);
+}
+
+/// Applies `id` from 20 processes at once; how many filed anew (the others replayed).
+fn applied_concurrently(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> usize {
+    let children: Vec<_> = (0..20)
+        .map(|_| {
+            sandbox
+                .process(&[
+                    "rapportage",
+                    "indienen",
+                    "--voorstel",
+                    id,
+                    "--timeout",
+                    "60",
+                ])
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|child| {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        })
+        .filter(|r| r["replayed"] == false)
+        .count()
+}
+
+#[test]
+fn twenty_concurrent_applies_file_once() {
+    let Some((sandbox, proposal)) = approved_proposal() else {
+        return;
+    };
+    let id = proposal["id"].as_str().unwrap().to_string();
+    assert_eq!(applied_concurrently(&sandbox, &id, &[]), 1);
+    sandbox.assert_store(1);
+    assert_eq!(show(&sandbox, &id, &[])["status"], "filed");
+}
+
+#[test]
+fn an_applier_killed_midway_is_retried_into_one_filing() {
+    let Some((sandbox, proposal)) = approved_proposal() else {
+        return;
+    };
+    let id = proposal["id"].as_str().unwrap();
+    let mut child = sandbox
+        .hooked_process(&["rapportage", "indienen", "--voorstel", id])
+        .env("RVO_CLI_TEST_PAUSE", "synced:30000")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("RVO_CLI_TEST_PAUSED synced") {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the applier never paused"
+        );
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    sandbox.assert_store(0);
+    assert_eq!(show(&sandbox, id, &[])["status"], "approved");
+    let retried = apply(&sandbox, id, &[]);
+    assert_eq!(retried.code, 0, "{}", retried.stderr);
+    assert_eq!(retried.json()["replayed"], false);
+    sandbox.assert_store(1);
+    assert_eq!(show(&sandbox, id, &[])["status"], "filed");
+}
+
+#[test]
+fn an_unsafe_directory_and_an_unreachable_store_do_nothing() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir()).unwrap();
+    std::fs::set_permissions(sandbox.data_dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = sandbox
+        .run(["rapportage", "voorstel"].iter().chain(REPORT.iter()))
+        .error(78);
+    assert_eq!(refused["code"], "CONFIG_FOUT");
+    std::fs::set_permissions(sandbox.data_dir(), std::fs::Permissions::from_mode(0o700)).unwrap();
+
+    let port = test_support::cli::closed_port();
+    let url = format!("postgres://app:geheim-wachtwoord@127.0.0.1:{port}/records");
+    let mut cmd = sandbox.cmd();
+    cmd.env("OVERHEID_STORE_URL", &url);
+    let out = run(cmd, ["rapportage", "voorstel"].iter().chain(REPORT.iter()));
+    assert_eq!(out.error(69)["code"], "OPSLAG_ONBEREIKBAAR");
+    assert!(!out.stdout.contains("geheim") && !out.stderr.contains("geheim"));
+    assert!(
+        !sandbox.audit_text().contains("geheim"),
+        "the password is never logged"
+    );
+}
+
+#[test]
+fn postgres_two_processes_share_proposals_and_file_once() {
+    let Some(url) = test_support::postgres::url() else {
+        return;
+    };
+    if !have_script() {
+        return;
+    }
+    let env = [("OVERHEID_STORE_URL", url.as_str())];
+    // A proposal made by one rvo-cli is found by another with its own data directory.
+    let proposer = Sandbox::new();
+    let applier = Sandbox::new();
+    let proposal = propose(&proposer, &env);
+    let id = proposal["id"].as_str().unwrap().to_string();
+    assert_eq!(show(&applier, &id, &env)["status"], "open");
+    approve(&applier, &proposal, &env);
+    assert_eq!(
+        applied_concurrently(&applier, &id, &env),
+        1,
+        "20 concurrent applies file once"
+    );
+    assert_eq!(show(&proposer, &id, &env)["status"], "filed");
+    // The password never shows.
+    assert!(
+        !proposer
+            .audit_text()
+            .contains(url.split('@').next().unwrap())
+    );
+}

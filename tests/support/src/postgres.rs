@@ -1,0 +1,32 @@
+//! The PostgreSQL database of the shared-store tests: `OVERHEID_TEST_POSTGRES_URL`, which
+//! `tests/postgres/run.sh` sets after starting a throwaway cluster on a loopback port. Without it
+//! a test is skipped with one line on stderr past libtest's capture; with
+//! `OVERHEID_TEST_REQUIRE_POSTGRES=1` (as `.ci/run` sets) a skip fails the test instead.
+
+use std::io::Write as _;
+
+/// The URL of the test database (it holds a password: never print it).
+pub const URL_VAR: &str = "OVERHEID_TEST_POSTGRES_URL";
+
+/// Set to `1` where the database must be there (CI).
+pub const REQUIRED_VAR: &str = "OVERHEID_TEST_REQUIRE_POSTGRES";
+
+/// The test database's URL, or `None` after saying the test is skipped.
+///
+/// # Panics
+/// When there is none and `OVERHEID_TEST_REQUIRE_POSTGRES=1`.
+pub fn url() -> Option<String> {
+    if let Some(url) = std::env::var(URL_VAR).ok().filter(|v| !v.is_empty()) {
+        return Some(url);
+    }
+    assert!(
+        std::env::var_os(REQUIRED_VAR).is_none_or(|v| v != "1"),
+        "{REQUIRED_VAR}=1 maar {URL_VAR} is niet gezet (tests/postgres/run.sh zet hem)"
+    );
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("postgres");
+    let line = format!("overgeslagen: {test}: zet {URL_VAR} (tests/postgres/run.sh)\n");
+    // `eprintln!` would be captured by libtest and shown only for a failing test.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    None
+}
