@@ -132,9 +132,10 @@ impl<'a> Context<'a> {
         self.pass_gate(spec, None)
     }
 
-    /// The gate for applying an approved proposal (MUT-15): as [`Context::gate`], but the
-    /// digest a person approved stands in for `--confirm`. The plan of now must still have it;
-    /// otherwise the call stops with exit 81 (`VOORSTEL_GEWIJZIGD`) and nothing is sent.
+    /// The gate of a mutation a person confirmed by other means than `--confirm` (MUT-15,
+    /// MUT-16): an approved proposal, or the start of the digest typed at a terminal. As
+    /// [`Context::gate`], but `approved_digest` stands in for `--confirm`: the plan of now must
+    /// have it; otherwise the call stops with exit 81 (`VOORSTEL_GEWIJZIGD`) and nothing is sent.
     pub fn gate_approved(&mut self, spec: PlanSpec, approved_digest: &str) -> Result<Passed> {
         self.pass_gate(spec, Some(approved_digest))
     }

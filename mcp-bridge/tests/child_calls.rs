@@ -105,7 +105,7 @@ fn an_absent_positional_before_a_given_one_is_refused_naming_it() {
     );
     let refused = bridge.request_error(
         "tools/call",
-        json!({"name": "rvo__rapportage_indienen",
+        json!({"name": "rvo__rapportage_voorstel",
                "arguments": {"regeling_id": "EBR-2027", "maatregelen": "LED-verlichting"}}),
     );
     assert_eq!(refused["code"], -32602, "{refused}");
@@ -114,15 +114,15 @@ fn an_absent_positional_before_a_given_one_is_refused_naming_it() {
     let message = refused["message"].as_str().unwrap();
     assert!(message.contains("kvk_nummer"), "{message}");
 
-    // With the company given, the positionals pass in order: the CLI's plan, nothing filed.
-    let planned = bridge.call(
-        "rvo__rapportage_indienen",
+    // With the company given, the positionals pass in order: a proposal of that report,
+    // waiting for a person; nothing filed.
+    let proposed = bridge.call(
+        "rvo__rapportage_voorstel",
         json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": "LED-verlichting"}),
     );
-    assert_eq!(planned["isError"], false, "{planned}");
-    assert_eq!(planned["structuredContent"]["uitgevoerd"], false);
-    assert!(
-        planned["_meta"]["nl.overheid/plan"]["plan_digest"].is_string(),
-        "{planned}"
-    );
+    assert_eq!(proposed["isError"], false, "{proposed}");
+    let proposal = &proposed["structuredContent"];
+    assert_eq!(proposal["status"], "open", "{proposed}");
+    assert_eq!(proposal["kvk_nummer"], "68750110");
+    assert_eq!(proposal["plan"]["arguments"]["regeling_id"], "EBR-2027");
 }

@@ -23,7 +23,7 @@ const FROM_DISCOVERY_BUDGET: usize = 29_000;
 const FAMILY: [(&str, usize); 4] = [
     ("kvk-cli", 7),
     ("koop-cli", 4),
-    ("rvo-cli", 6),
+    ("rvo-cli", 9),
     ("regelrecht-cli", 9),
 ];
 

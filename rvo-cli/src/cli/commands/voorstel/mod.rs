@@ -88,6 +88,15 @@ pub fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Out
         )
         .into());
     }
+    // The typed characters are this decision's confirmation: the gate passes on them.
+    let spec = || {
+        common::PlanSpec::new(serde_json::json!({"id": id, "plan_digest": proposal.plan_digest}))
+            .effect(format!(
+                "Legt de beslissing ({verb}) over voorstel {id} vast."
+            ))
+    };
+    let digest = common::plan::digest(&ctx.name, &serde_json::Value::Object(spec().arguments));
+    ctx.gate_approved(spec(), &digest)?;
     let decided = store
         .decide(
             id,
