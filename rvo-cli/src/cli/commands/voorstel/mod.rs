@@ -7,7 +7,7 @@ pub mod goedkeuren;
 pub mod lijst;
 pub mod toon;
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::mpsc;
 
 use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
@@ -66,18 +66,17 @@ pub fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Out
         .deadline()
         .saturating_duration_since(std::time::Instant::now())
         .as_secs();
-    let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(
-        stderr,
-        "Voorstel {id} {verb} voor KvK-nummer {}\nOpdracht: {} {}\nVerloopt op: {}\n\nPlan:\n{plan}\n\nPlan-digest: {}\nTyp de eerste 8 tekens van de plan-digest ({prefix}) om {act} (u heeft {seconds} s; meer met --timeout):",
+    let text = format!(
+        "Voorstel {id} {verb} voor KvK-nummer {}\nOpdracht: {} {}\nVerloopt op: {}\n\nPlan:\n{plan}\n\nPlan-digest: {}\nTyp de eerste 8 tekens van de plan-digest ({prefix}) om {act} (u heeft {seconds} s; meer met --timeout):\n",
         proposal.company,
         proposal.tool,
         proposal.command,
         proposal.expires_at,
         proposal.plan_digest,
     );
-    let _ = stderr.flush();
-    drop(stderr);
+    // Text from the record (a toelichting) is shown with control and bidi characters neutralised.
+    ctx.printer
+        .stderr_text(&common::render::printable(&text, true));
     let typed = read_line(ctx)?;
     if typed.trim().to_ascii_lowercase() != prefix {
         return Err(Problem::new(
