@@ -15,10 +15,13 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use test_support::lines::LineChild;
 
-/// The most bytes the whole `tools/list` response may have: issue 31's target, 32 KiB.
-const TOOLS_LIST_BUDGET: usize = 32_768;
-/// The most bytes of it that come from the CLIs' discovery (the rest is the bridge's own).
-const FROM_DISCOVERY_BUDGET: usize = 29_000;
+/// The most bytes the whole `tools/list` response may have: issue 31's target, 32 KiB, plus
+/// 4 KiB for the three proposal tools of issue 30 (`rvo__rapportage_voorstel`,
+/// `rvo__voorstel_toon`, `rvo__voorstel_lijst`; 35,418 bytes measured with them).
+const TOOLS_LIST_BUDGET: usize = 36_864;
+/// The most bytes of it that come from the CLIs' discovery (the rest is the bridge's own;
+/// 31,066 measured).
+const FROM_DISCOVERY_BUDGET: usize = 32_000;
 /// The family's CLIs and how many tools each has.
 const FAMILY: [(&str, usize); 4] = [
     ("kvk-cli", 7),
