@@ -249,22 +249,16 @@ impl ServerHandler for Handler {
         let arguments = request.arguments.clone().unwrap_or_default();
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
         let tool = &self.bridge.catalog.tools[index];
-        if !tool.mutating {
+        // A read-only tool is answered as it is, unless its result may be an open proposal (its
+        // outputSchema allows the members the bridge adds): then it says where the person approves.
+        let open_schema = tool.listed["outputSchema"]["additionalProperties"] != false;
+        if !tool.mutating && !open_schema {
             let outcome = self
                 .run(index, &arguments, session, trace, &context)
                 .await?;
-            // A read-only tool that shows an open proposal says where the person approves it,
-            // when its outputSchema allows the added members.
-            let open_schema = tool.listed["outputSchema"]["additionalProperties"] != false;
-            return match self
-                .waiting(index, &arguments, &outcome)
-                .filter(|_| open_schema)
-            {
-                Some(waiting) => complete(Some(waiting.result(provenance_meta(&outcome)))),
-                None => complete(call::tool_result(outcome)),
-            };
+            return complete(call::tool_result(outcome));
         }
-        if arguments.contains_key(proposals::CONFIRM) {
+        if tool.mutating && arguments.contains_key(proposals::CONFIRM) {
             return complete(Some(proposals::confirm_refused()));
         }
         self.mutate(index, arguments, session, request, trace, &context)
@@ -310,8 +304,9 @@ impl Handler {
         call::run(&self.bridge, &invocation, &trace, context.ct.cancelled()).await
     }
 
-    /// A mutating tool: run it (the program decides; the bridge never confirms), and when a
-    /// proposal waits for a person, tell the client where the person approves it.
+    /// A mutating tool, or one whose result may be a proposal: run it (the program decides; the
+    /// bridge never confirms), and when a proposal waits for a person, tell the client where the
+    /// person approves it.
     async fn mutate(
         &self,
         index: usize,

@@ -45,6 +45,8 @@ CLIS = ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli")
 KVK = "68750110"
 ISSUER, AUDIENCE = "https://login.test", "overheid-mcp-test"
 MODES = ("auto", "legacy", "2026-07-28")
+# The approval page a waiting proposal's link points at (--goedkeuring-url; never opened here).
+PAGE = "https://goedkeuring.example.test/voorstellen"
 failures = []
 
 
@@ -139,9 +141,12 @@ async def model_alone(label, client, person, arguments, tools, modern, http):
         check(f"{label}: propose gives an id, status and instruction", proposal and content.get("status")
               and content.get("instructie"), proposed)
         seen |= {proposal, content.get("plan_digest")}
-        if person.requests:
-            check(f"{label}: the waiting proposal is offered as url elicitation",
-                  all(r.mode == "url" and proposal in r.url for r in person.requests), person.requests)
+        if person.declares:
+            check(f"{label}: the waiting proposal is offered as url elicitation", person.requests
+                  and all(r.mode == "url" and proposal in r.url for r in person.requests), person.requests)
+        else:
+            check(f"{label}: without url elicitation: the link and the instruction",
+                  content.get("goedkeuring_url") == f"{PAGE}/{proposal}", content)
         for candidate in sorted(filter(None, seen)):
             applied = await attempt(client, name, {"voorstel_id": candidate})
             filed = getattr(applied, "structured_content", None) or {}
@@ -169,7 +174,7 @@ def keys(tmp):
 def start_http(target, env, jwks, extra=()):
     args = [str(target / "overheid-mcp"), "--http", "127.0.0.1:0", "--auth-jwks", str(jwks),
             "--auth-issuer", ISSUER, "--auth-audience", AUDIENCE, *extra,
-            *[arg for cli in CLIS for arg in ("--tool", str(target / cli))]]
+            "--goedkeuring-url", PAGE, *[arg for cli in CLIS for arg in ("--tool", str(target / cli))]]
     process = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True)
     for line in process.stderr:
         if "luistert op " in line:
@@ -260,7 +265,7 @@ def main():
             }
             stdio = StdioServerParameters(
                 command=str(target / "overheid-mcp"),
-                args=[arg for cli in CLIS for arg in ("--tool", str(target / cli))],
+                args=["--goedkeuring-url", PAGE, *[arg for cli in CLIS for arg in ("--tool", str(target / cli))]],
                 env={**env, "KVK_SESSIE_NUMMER": KVK},
             )
             for mode in MODES:
