@@ -97,10 +97,19 @@ def log_in(driver, url, login):
     wait.until(ready.presence_of_element_located((By.NAME, "login")))
     driver.find_element(By.NAME, "login").send_keys(login)
     driver.find_element(By.NAME, "password").send_keys("geheim")
+    field = driver.find_element(By.NAME, "login")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait.until(lambda d: "/voorstellen" in d.current_url or d.find_elements(By.CSS_SELECTOR, "button[autofocus], button[type=submit]"))
-    if "/voorstellen" not in driver.current_url:
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait.until(ready.staleness_of(field))
+    # The provider's consent page (first login of this browser), then back at the page.
+    for _ in range(3):
+        if "/voorstellen" in driver.current_url:
+            break
+        wait.until(lambda d: "/voorstellen" in d.current_url
+                   or d.find_elements(By.CSS_SELECTOR, "button[type=submit]"))
+        buttons = driver.find_elements(By.CSS_SELECTOR, "button[type=submit]")
+        if buttons and "/voorstellen" not in driver.current_url:
+            buttons[0].click()
+            wait.until(ready.staleness_of(buttons[0]))
     wait.until(lambda d: "/voorstellen" in d.current_url)
 
 
