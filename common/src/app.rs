@@ -154,6 +154,48 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
             spec.output_schema()
         }
     };
+    let (selection, jq, bad_options) = output_options(&globals, &schema);
+    let refused = bad_timeout
+        .or_else(|| env.check().err())
+        .or(short_secret)
+        .or(bad_options);
+    let result = match crash::catch(|| match refused {
+        Some(problem) => Err(problem.into()),
+        None => tool.command.run(&mut ctx),
+    }) {
+        Ok(result) => result,
+        Err(report) => {
+            for (key, value) in report.attributes() {
+                ctx.audit_attribute(key, value);
+            }
+            Err(report.problem().into())
+        }
+    };
+
+    let result = settled(result, &ctx, info, timeout);
+    if result.is_ok() {
+        // The answers the command used are sound: their cache entries go in place (CACHE-1).
+        ctx.commit_cache();
+    }
+    let finish = Finish {
+        ctx: &ctx,
+        jq: jq.as_ref(),
+        started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
+        processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
+    };
+    match result {
+        Ok(outcome) => finish.success(&mut log, outcome, selection.as_ref()),
+        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt, selection.as_ref()),
+        Err(Error::Problem(problem)) => finish.failure(&mut log, &problem),
+    }
+}
+
+/// Phase: `--fields` (against the schema of what will be printed) and `--jq` parsed, and
+/// refused together as they cannot be used: the first problem, if any, is the call's answer.
+fn output_options(
+    globals: &crate::globals::GlobalArgs,
+    schema: &dyn Fn() -> Value,
+) -> (Option<Selection>, Option<JqFilter>, Option<Problem>) {
     let (selection, bad_fields) = match globals.fields.as_deref() {
         Some(text) => match Selection::parse(text, &schema()) {
             Ok(sel) => (Some(sel), None),
@@ -179,24 +221,18 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
             },
         )
     });
-    let refused = bad_timeout
-        .or_else(|| env.check().err())
-        .or(short_secret)
-        .or(bad_fields)
-        .or(bad_jq);
-    let result = match crash::catch(|| match refused {
-        Some(problem) => Err(problem.into()),
-        None => tool.command.run(&mut ctx),
-    }) {
-        Ok(result) => result,
-        Err(report) => {
-            for (key, value) in report.attributes() {
-                ctx.audit_attribute(key, value);
-            }
-            Err(report.problem().into())
-        }
-    };
+    (selection, jq, bad_fields.or(bad_jq))
+}
 
+/// Phase: a command's result as the call reports it: a timeout names its limit and where it
+/// came from, and a result without the plan gate is refused (exit 70).
+fn settled(
+    result: Result<Outcome, Error>,
+    ctx: &Context<'_>,
+    info: &ToolInfo,
+    timeout: Duration,
+) -> Result<Outcome, Error> {
+    let globals = ctx.globals;
     let result = result.map_err(|err| match err {
         Error::Problem(problem) if problem.exit == ExitStatus::Timeout => {
             let origin = match globals.timeout {
@@ -212,28 +248,13 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     // A command cannot send without passing the gate (`Context::send` takes only the requests
     // it checked); one without requests that returns a result without passing it would have
     // ignored `--dry-run` and `--confirm`.
-    let result = match result {
+    match result {
         Ok(_) if ctx.plan_digest.is_none() => Err(Problem::software(format!(
             "{} gaf een resultaat zonder de plan-gate te passeren",
             ctx.name
         ))
         .into()),
         other => other,
-    };
-    if result.is_ok() {
-        // The answers the command used are sound: their cache entries go in place (CACHE-1).
-        ctx.commit_cache();
-    }
-    let finish = Finish {
-        ctx: &ctx,
-        jq: jq.as_ref(),
-        started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
-        processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
-    };
-    match result {
-        Ok(outcome) => finish.success(&mut log, outcome, selection.as_ref()),
-        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt, selection.as_ref()),
-        Err(Error::Problem(problem)) => finish.failure(&mut log, &problem),
     }
 }
 
