@@ -85,6 +85,8 @@ impl Verifier {
         validation.set_audience(&[audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         validation.leeway = 30;
+        // A token not valid yet is refused as one that is no longer valid (RFC 7519 §4.1.5).
+        validation.validate_nbf = true;
         Ok(Self {
             keys,
             validation,
@@ -118,11 +120,30 @@ impl Verifier {
         let mut last = Refused("geen sleutel past bij dit token".to_string());
         for (_, key) in candidates {
             match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
-                Ok(data) => return self.identity(&data.claims),
+                Ok(data) => {
+                    self.issued_in_the_past(&data.claims)?;
+                    return self.identity(&data.claims);
+                }
                 Err(e) => last = Refused(format!("token geweigerd: {e}")),
             }
         }
         Err(last)
+    }
+
+    /// An `iat` (when present) must be a number no later than now, within the leeway: a token
+    /// issued in the future comes from a clock or issuer that cannot be trusted.
+    fn issued_in_the_past(&self, claims: &Map<String, Value>) -> Result<(), Refused> {
+        let Some(iat) = claims.get("iat") else {
+            return Ok(());
+        };
+        let now = jsonwebtoken::get_current_timestamp();
+        match iat.as_f64() {
+            Some(at) if at <= (now + self.validation.leeway) as f64 => Ok(()),
+            Some(_) => Err(Refused(
+                "token geweigerd: iat ligt in de toekomst".to_string(),
+            )),
+            None => Err(Refused("token geweigerd: iat is geen getal".to_string())),
+        }
     }
 
     fn identity(&self, claims: &Map<String, Value>) -> Result<Option<Session>, Refused> {

@@ -77,6 +77,10 @@ fn nothing_runs_without_a_valid_token_and_the_metadata_says_where_to_get_one() {
     no_exp.as_object_mut().unwrap().remove("exp");
     let mut bad_claim = claims("11111111");
     bad_claim["kvk_nummer"] = json!("1234");
+    let mut not_yet = claims("11111111");
+    not_yet["nbf"] = json!(now() + 3600);
+    let mut issued_later = claims("11111111");
+    issued_later["iat"] = json!(now() + 3600);
     let tokens = [
         ("no token", None),
         ("garbage", Some("geen.jwt.token".to_string())),
@@ -86,6 +90,14 @@ fn nothing_runs_without_a_valid_token_and_the_metadata_says_where_to_get_one() {
         ("no expiry", Some(server.signer.token(&no_exp))),
         ("bad signature", Some(other.token(&claims("11111111")))),
         ("not a KvK number", Some(server.signer.token(&bad_claim))),
+        (
+            "not valid before an hour",
+            Some(server.signer.token(&not_yet)),
+        ),
+        (
+            "issued in an hour",
+            Some(server.signer.token(&issued_later)),
+        ),
     ];
     for (label, token) in tokens {
         let reply = server.bridge.post(token.as_deref(), &wacht, &[]);
