@@ -645,3 +645,39 @@ fn a_table_fits_the_width_of_the_terminal() {
         narrow.stdout
     );
 }
+
+/// OUT-11: bidi controls, line separators, CR and other control characters in a source's data
+/// are shown escaped on a terminal, never raw: in a table and in a problem's text.
+#[test]
+fn bidi_controls_and_separators_from_data_are_escaped_on_a_terminal() {
+    if !available("script") {
+        return;
+    }
+    const HOSTILE: &str = "Bouw\u{202E}fdp.exe\u{2069} BV\u{2028}regel\rterug\u{1b}]0;titel\u{7}";
+    let fake = FakeServer::start(|request| {
+        if request.path.contains("basisprofielen") {
+            let mut body = test_support::kvk::kvk(request)
+                .body_json()
+                .expect("a profile");
+            body["naam"] = HOSTILE.into();
+            return test_support::Reply::json(200, &body);
+        }
+        test_support::Reply::json(
+            400,
+            &serde_json::json!({"fout": [{"code": "IPD0001", "omschrijving": HOSTILE}]}),
+        )
+    });
+    let home = home();
+    let base = fake.base_url();
+    for line in [
+        "basisprofiel toon 68750110 -o table",
+        "naamgeving toon 68750110",
+    ] {
+        let (shown, _) = on_terminal(home.path(), &base, line, &[]);
+        for raw in ['\u{202E}', '\u{2069}', '\u{2028}', '\r', '\u{7}'] {
+            assert!(!shown.contains(raw), "{line}: {raw:?} raw in {shown:?}");
+        }
+        assert!(!shown.contains("\u{1b}]0;"), "{line}: {shown:?}");
+        assert!(shown.contains("\\u{202E}"), "{line}: {shown:?}");
+    }
+}
