@@ -27,7 +27,7 @@ const FAMILY: [(&str, usize); 4] = [
     ("kvk-cli", 7),
     ("koop-cli", 4),
     ("rvo-cli", 9),
-    ("regelrecht-cli", 9),
+    ("regelrecht-cli", 10),
 ];
 
 /// `name` in the workspace's `target/debug`, next to the bridge; the test fails when it is missing.

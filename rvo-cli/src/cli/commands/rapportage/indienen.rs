@@ -46,7 +46,7 @@ use common::args::{KvkNummer, Peildatum};
 pub struct Args {
     #[command(flatten)]
     pub filing: FilingArgs,
-    /// Dien het goedgekeurde voorstel met dit id in (zonder andere argumenten en zonder --confirm)
+    /// Dien het goedgekeurde voorstel met dit id in (zonder andere argumenten; geen bevestiging nodig)
     #[arg(long, value_name = "ID")]
     pub voorstel: Option<String>,
 }
