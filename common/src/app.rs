@@ -126,7 +126,8 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
         globals.quiet,
     )
-    .with_width(env.get("COLUMNS"));
+    .with_width(env.get("COLUMNS"))
+    .with_pager(globals.geen_pager, &env);
     // A bad `--timeout` is a usage error like any other after parsing, so it
     // is audited (AUDIT-1); until then the default bounds the audit waits.
     let (timeout, bad_timeout) = globals.time_limit(Duration::from_secs(info.default_timeout_secs));

@@ -73,6 +73,8 @@ pub const OTLP_TIMEOUT: &str = "OTEL_EXPORTER_OTLP_TIMEOUT";
 pub const OTEL_SERVICE_NAME: &str = "OTEL_SERVICE_NAME";
 pub const OTEL_RESOURCE_ATTRIBUTES: &str = "OTEL_RESOURCE_ATTRIBUTES";
 /// The session variable of the KvK session rule.
+/// The pager for long output for people on a terminal (CONV-6); before `PAGER`.
+pub const OVERHEID_PAGER: &str = "OVERHEID_PAGER";
 pub const KVK_SESSIE_NUMMER: &str = "KVK_SESSIE_NUMMER";
 
 /// Where a tool finds the other CLIs of the family it runs as children (`common::child`).
@@ -181,6 +183,16 @@ pub const PROFILE_ENV: &[EnvVar] = &[
         OTEL_RESOURCE_ATTRIBUTES,
         EnvKind::Setting,
         "extra resource-attributen voor OTLP (sleutel=waarde,…)",
+    ),
+    EnvVar::new(
+        OVERHEID_PAGER,
+        EnvKind::Setting,
+        "pager voor lange uitvoer voor mensen op een terminal (gaat voor PAGER); standaard less -FRX",
+    ),
+    EnvVar::new(
+        "PAGER",
+        EnvKind::Setting,
+        "pager als OVERHEID_PAGER niet gezet is",
     ),
     EnvVar::new(
         "COLUMNS",

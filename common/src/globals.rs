@@ -79,6 +79,10 @@ pub struct GlobalArgs {
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 
+    /// Geen pager: lange uitvoer op een terminal gaat direct naar de terminal
+    #[arg(long, global = true)]
+    pub geen_pager: bool,
+
     /// Lees en schrijf de cache niet: haal alles opnieuw bij de bron, lees elk bestand opnieuw
     #[arg(long, global = true)]
     pub geen_cache: bool,

@@ -64,6 +64,55 @@ pub struct Printer {
     pub problem_text: Option<bool>,
     /// The width tables fit: `COLUMNS`, else the terminal's ([`Printer::with_width`]).
     pub width: Option<usize>,
+    /// The pager for text longer than the terminal ([`Printer::with_pager`], rule CONV-6).
+    pub pager: Option<Pager>,
+}
+
+/// A pager command and the size of the terminal it pages for (rule CONV-6).
+#[derive(Clone, Copy, Debug)]
+pub struct Pager {
+    /// The command line, split at spaces (`less -FRX`). Leaked: there is one
+    /// a process, and it lives until the process ends.
+    command: &'static str,
+    rows: usize,
+    cols: usize,
+}
+
+impl Pager {
+    /// Whether `text` takes more lines on the terminal than it has rows (a
+    /// line wider than the terminal counts as the lines it wraps into).
+    fn needed_for(&self, text: &str) -> bool {
+        let mut used = 0;
+        for line in text.lines() {
+            used += line.chars().count().div_ceil(self.cols).max(1);
+            if used > self.rows {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Show `text` through the pager; `false` if it could not be started,
+    /// and the caller prints directly. A pager that quits early (`q` in
+    /// `less`) is no error.
+    fn show(&self, text: &str) -> bool {
+        let mut words = self.command.split_whitespace();
+        let Some(program) = words.next() else {
+            return false;
+        };
+        let Ok(mut child) = std::process::Command::new(program)
+            .args(words)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+        else {
+            return false;
+        };
+        if let Some(mut input) = child.stdin.take() {
+            let _ = input.write_all(text.as_bytes());
+        }
+        let _ = child.wait();
+        true
+    }
 }
 
 impl Printer {
@@ -84,7 +133,35 @@ impl Printer {
             quiet,
             problem_text,
             width: None,
+            pager: None,
         }
+    }
+
+    /// Long text for people on a terminal goes through a pager (rule CONV-6):
+    /// `OVERHEID_PAGER`, else `PAGER`, else `less -FRX`; not with `off`
+    /// (`--geen-pager`), not outside a terminal, not for `--output json`, not
+    /// when the pager is `cat` or the terminal's size is unknown.
+    #[must_use]
+    pub fn with_pager(mut self, off: bool, env: &crate::env::Env) -> Self {
+        if off || self.format == OutputFormat::Json || !stdout_is_terminal() {
+            return self;
+        }
+        let command = env
+            .get(crate::env::OVERHEID_PAGER)
+            .or_else(|| env.get("PAGER"))
+            .unwrap_or("less -FRX")
+            .trim();
+        if command.is_empty() || command == "cat" {
+            return self;
+        }
+        self.pager = console::Term::stdout()
+            .size_checked()
+            .map(|(rows, cols)| Pager {
+                command: Box::leak(command.into()),
+                rows: usize::from(rows),
+                cols: usize::from(cols),
+            });
+        self
     }
 
     /// Tables fit `columns` (the `COLUMNS` variable) if it is a number, else
@@ -117,6 +194,7 @@ impl Printer {
             || env.get("NO_COLOR").is_some()
             || env.get("TERM") == Some("dumb");
         Self::new(json.then_some(OutputFormat::Json), no_color, false)
+            .with_pager(words.contains(&"--geen-pager"), env)
     }
 
     /// A problem on stderr: text for people on a terminal, else the one
@@ -169,8 +247,15 @@ impl Printer {
         }
     }
 
-    /// Write rendered data to stdout. A closed pipe counts as success.
+    /// Write rendered data to stdout, through the pager if it is longer than
+    /// the terminal (rule CONV-6). A closed pipe counts as success.
     pub fn stdout(&self, text: &str) -> Result<(), Problem> {
+        if let Some(pager) = &self.pager
+            && pager.needed_for(text)
+            && pager.show(text)
+        {
+            return Ok(());
+        }
         let mut out = stdout();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
@@ -281,7 +366,22 @@ mod tests {
             quiet: false,
             problem_text: None,
             width: None,
+            pager: None,
         }
+    }
+
+    #[test]
+    fn the_pager_is_needed_only_for_more_lines_than_the_terminal_has() {
+        let pager = Pager {
+            command: "less",
+            rows: 3,
+            cols: 10,
+        };
+        assert!(!pager.needed_for("a\nb\nc\n"));
+        assert!(pager.needed_for("a\nb\nc\nd\n"));
+        // A line wider than the terminal wraps: 25 characters take 3 rows.
+        assert!(!pager.needed_for(&"x".repeat(25)));
+        assert!(pager.needed_for(&format!("{}\ny", "x".repeat(25))));
     }
 
     #[test]

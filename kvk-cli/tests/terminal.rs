@@ -104,7 +104,7 @@ fn bash_completes_commands_options_and_values_at_every_depth() {
         assert!(depth2.contains(&sub.to_string()), "{depth2:?}");
     }
     let depth3 = bash_completes(&["kvk-cli", "basisprofiel", "hoofdvestiging", "--g"]);
-    assert_eq!(depth3, ["--geo"]);
+    assert_eq!(depth3, ["--geo", "--geen-pager"]);
     assert_eq!(
         bash_completes(&["kvk-cli", "basisprofiel", "toon", "--out"]),
         ["--output"]
@@ -613,6 +613,8 @@ fn a_table_fits_the_width_of_the_terminal() {
             .env("PATH", "/usr/bin:/bin")
             .env("SHELL", "/bin/sh")
             .env("TERM", "dumb")
+            // 24 rows may not hold the table: no pager waiting for a key here.
+            .env("OVERHEID_PAGER", "cat")
             .env("KVK_AUDIT_LOG", home.path().join("audit.jsonl"))
             .env("KVK_API_BASE", &base)
             .env("KVK_API_KEY", "sleutel-terminal")
@@ -680,4 +682,160 @@ fn bidi_controls_and_separators_from_data_are_escaped_on_a_terminal() {
         assert!(!shown.contains("\u{1b}]0;"), "{line}: {shown:?}");
         assert!(shown.contains("\\u{202E}"), "{line}: {shown:?}");
     }
+}
+
+// ---- 7. a pager for long output on a terminal (CONV-6) ---------------------
+
+/// `kvk-cli LINE` on a pseudo-terminal of `rows` rows and 80 columns, with a
+/// fake pager that records its calls in `$HOME/pager.log` and what it was
+/// given in `$HOME/paged.txt`.
+fn paged_terminal(
+    home: &Path,
+    base: &str,
+    rows: u16,
+    line: &str,
+    env: &[(&str, &str)],
+) -> (String, i32) {
+    let pager = home.join("pager.sh");
+    if !pager.exists() {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(
+            &pager,
+            "#!/bin/sh\necho \"$@\" >> \"$HOME/pager.log\"\ncat > \"$HOME/paged.txt\"\n",
+        )
+        .expect("pager written");
+        std::fs::set_permissions(&pager, std::fs::Permissions::from_mode(0o755))
+            .expect("pager executable");
+    }
+    let line = format!("stty rows {rows} cols 80; {TOOL} {line}");
+    let out = Command::new("script")
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm-256color")
+        .env("OVERHEID_PAGER", format!("{} --fake", pager.display()))
+        .env("KVK_AUDIT_LOG", home.join("audit.jsonl"))
+        .env("KVK_API_BASE", base)
+        .env("KVK_API_KEY", "sleutel-terminal")
+        .envs(env.iter().copied())
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    (
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// How often the fake pager ran, and forget it.
+fn pager_calls(home: &Path) -> usize {
+    let log = home.join("pager.log");
+    let calls = std::fs::read_to_string(&log).map_or(0, |l| l.lines().count());
+    let _ = std::fs::remove_file(log);
+    calls
+}
+
+#[test]
+fn long_output_on_a_terminal_goes_through_the_pager_never_in_a_pipe() {
+    if !available("script") {
+        return;
+    }
+    let fake = FakeServer::start(test_support::kvk::kvk);
+    let home = home();
+    let base = fake.base_url();
+    let table = "basisprofiel toon 68750110 -o table";
+    let piped = run(
+        tool(home.path(), &base),
+        &table.split(' ').collect::<Vec<_>>(),
+    );
+    assert!(piped.stdout.lines().count() > 10, "long enough to test");
+
+    // Longer than the terminal: the pager gets the data, with its own arguments.
+    let (shown, code) = paged_terminal(home.path(), &base, 10, table, &[]);
+    assert_eq!(code, 0, "{shown}");
+    assert_eq!(pager_calls(home.path()), 1, "{shown}");
+    let paged = std::fs::read_to_string(home.path().join("paged.txt")).expect("paged");
+    assert!(paged.contains("68750110"), "{paged}");
+    assert!(
+        !shown.contains("68750110"),
+        "only the pager shows it: {shown}"
+    );
+    assert!(
+        std::fs::read_to_string(home.path().join("audit.jsonl")).is_ok_and(|log| !log.is_empty()),
+        "the call is audited as always"
+    );
+    // `--output pretty` too, and the help.
+    paged_terminal(
+        home.path(),
+        &base,
+        10,
+        "basisprofiel toon 68750110 -o pretty",
+        &[],
+    );
+    assert_eq!(pager_calls(home.path()), 1, "pretty");
+    paged_terminal(home.path(), &base, 10, "--help", &[]);
+    assert_eq!(pager_calls(home.path()), 1, "help");
+
+    // Never: with --geen-pager, in a pipe, for --output json, when it fits.
+    let (shown, code) = paged_terminal(
+        home.path(),
+        &base,
+        10,
+        &format!("{table} --geen-pager"),
+        &[],
+    );
+    assert_eq!((code, pager_calls(home.path())), (0, 0), "--geen-pager");
+    assert!(shown.contains("68750110"), "{shown}");
+    let (shown, code) = paged_terminal(home.path(), &base, 10, &format!("{table} | cat"), &[]);
+    assert_eq!((code, pager_calls(home.path())), (0, 0), "a pipe");
+    assert!(shown.contains("68750110"), "{shown}");
+    paged_terminal(
+        home.path(),
+        &base,
+        10,
+        "basisprofiel toon 68750110 -o json",
+        &[],
+    );
+    assert_eq!(pager_calls(home.path()), 0, "json");
+    let (shown, _) = paged_terminal(home.path(), &base, 200, table, &[]);
+    assert_eq!(pager_calls(home.path()), 0, "fits");
+    assert!(shown.contains("68750110"), "{shown}");
+    let piped = run(
+        {
+            let mut cmd = tool(home.path(), &base);
+            cmd.env("OVERHEID_PAGER", home.path().join("pager.sh"));
+            cmd
+        },
+        &["basisprofiel", "toon", "68750110", "-o", "table"],
+    );
+    assert_eq!(
+        (piped.code, pager_calls(home.path())),
+        (0, 0),
+        "no terminal"
+    );
+
+    // PAGER when OVERHEID_PAGER is not set.
+    let pager = home.path().join("pager.sh");
+    let pager = pager.to_str().expect("utf-8 path");
+    paged_terminal(
+        home.path(),
+        &base,
+        10,
+        table,
+        &[("OVERHEID_PAGER", ""), ("PAGER", pager)],
+    );
+    assert_eq!(pager_calls(home.path()), 1, "PAGER");
+
+    // A pager that cannot be started: the data is printed directly.
+    let (shown, code) = paged_terminal(
+        home.path(),
+        &base,
+        10,
+        table,
+        &[("OVERHEID_PAGER", "/bestaat/niet -R")],
+    );
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("68750110"), "{shown}");
 }

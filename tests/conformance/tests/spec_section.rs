@@ -17,6 +17,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
+    ("CONV-6", "kvk-cli/tests/terminal.rs"),
     ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-3", "koop-cli/tests/cli/cache.rs"),
