@@ -14,6 +14,9 @@ const END: &str = "## 18. References";
 /// Rules the checker cannot test from outside, with the repository test that covers them.
 const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-13", "rvo-cli/tests/cli/crash.rs"),
+    ("MUT-15", "rvo-cli/tests/cli/voorstel.rs"),
+    ("MUT-16", "rvo-cli/tests/cli/voorstel.rs"),
+    ("MUT-17", "records/tests/store.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
