@@ -24,8 +24,9 @@ pub fn printable(text: &str, keep_newlines: bool) -> String {
     out
 }
 
-/// The bidirectional controls and the Unicode line and paragraph separators.
-fn is_bidi_or_separator(c: char) -> bool {
+/// The bidirectional controls and the Unicode line and paragraph separators: never shown raw,
+/// on a terminal ([`printable`]) or on the bridge's approval page.
+pub fn is_bidi_or_separator(c: char) -> bool {
     matches!(
         c,
         '\u{202A}'..='\u{202E}'

@@ -42,13 +42,7 @@ pub fn text(value: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\u{202A}'..='\u{202E}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{200E}'
-            | '\u{200F}'
-            | '\u{061C}'
-            | '\u{2028}'
-            | '\u{2029}' => out.push('\u{FFFD}'),
+            c if common::render::is_bidi_or_separator(c) => out.push('\u{FFFD}'),
             '\n' | '\t' => out.push(' '),
             c if c.is_control() => {}
             c => out.push(c),
