@@ -12,7 +12,7 @@
 # children it reaped: cutime + cstime), and the load generator's own.
 # The call is regelrecht-cli's `check energiebesparing` (embedded law text, no network), so the
 # figures are the bridge and the CLI, not an upstream. HTTP calls carry a bearer JWT (Ed25519, made
-# here with PyJWT + cryptography from the venv of mcp-bridge/tests/python/run.sh, created if absent),
+# here with PyJWT + cryptography from the venv of overheid-mcp/tests/python/run.sh, created if absent),
 # since over HTTP the company comes only from a verified token.
 # Also prints the bytes a result costs, and how many of them are its text block (the same JSON as
 # structuredContent, sent in both eras for hosts that show a model only `content`).
@@ -28,7 +28,7 @@ if [ -n "${MCP_BENCH_BIN:-}" ]; then
   mkdir "$bin"
   ln -s "$(cd "$MCP_BENCH_BIN" && pwd)/overheid-mcp" "$(cd "$MCP_BENCH_BIN" && pwd)/regelrecht-cli" "$bin/"
 else
-  cargo build --release --quiet -p mcp-bridge -p regelrecht-cli
+  cargo build --release --quiet -p overheid-mcp -p regelrecht-cli
   bin=$PWD/target/release
 fi
 # The other three CLIs are only read for their discovery (the catalogue's size); their release

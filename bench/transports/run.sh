@@ -26,7 +26,7 @@ profile=${PROFILE:-debug}
 flag=()
 [ "$profile" = release ] && flag=(--release)
 cargo build --quiet "${flag[@]}" -p kvk-cli -p koop-cli -p rvo-cli -p regelrecht-cli \
-  -p mcp-bridge -p test-support -p bench-transports --bins
+  -p overheid-mcp -p test-support -p bench-transports --bins
 bin="target/$profile"
 exec "$bin/bench-transports" --bin-dir "$bin" --runs "${RUNS:-3}" \
   --out bench/transports/results.json "$@"

@@ -2,7 +2,7 @@
 # overheid-mcp: idle resident memory, and the latency a call through the bridge adds to calling
 # the CLI directly (targets: idle < 10 MiB, added < 5 ms). Standalone or from bench/run.sh.
 #
-#   bench/mcp-bridge.sh [CALLS]     (default 200 calls each way)
+#   bench/overheid-mcp.sh [CALLS]     (default 200 calls each way)
 #
 # Both sides run the same command against the fake KvK: kvk-cli basisprofiel toon 68750110
 # --fields naam,kvkNummer --provenance. "direct" is hyperfine -N (exec, no shell); "bridge" is
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 calls=${1:-200}
 command -v hyperfine >/dev/null && command -v jq >/dev/null || { echo "hyperfine en jq nodig (zie bench/run.sh)" >&2; exit 1; }
 
-cargo build --release --quiet -p mcp-bridge -p kvk-cli -p test-support --bins
+cargo build --release --quiet -p overheid-mcp -p kvk-cli -p test-support --bins
 bin=$PWD/target/release
 work=$(mktemp -d)
 fake_pid=

