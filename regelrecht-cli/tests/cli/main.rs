@@ -15,6 +15,7 @@ mod notes;
 mod precision;
 mod prepared;
 mod profile;
+mod reference_receipt;
 mod scenario;
 mod shared_args;
 mod startup_order;

@@ -1,26 +1,30 @@
 //! `ontvangstbewijs controleer BESTAND|-`: re-run an execution receipt (from `evalueer
-//! --ontvangstbewijs`) and confirm the same result: the seal is intact, every law version it
-//! names has the same SHA-256 now, and the same parameters give the same outputs in the same
-//! mode and stage. A receipt whose seal does not match is exit 65; a receipt that no longer
+//! --ontvangstbewijs`, or the reference engine's `evaluate --receipt`; see [`super::claim`])
+//! and confirm the same result: the seal is intact (own receipts), every law version it names
+//! has the same SHA-256 now, and the same parameters give the same outputs in the same mode
+//! and stage. A receipt whose seal does not match is exit 65; a receipt that no longer
 //! reproduces prints what differs and ends with exit 1 (`ONTVANGSTBEWIJS_AFWIJKEND`).
 
-use chrono::NaiveDate;
+use std::str::FromStr;
+
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, FieldError, Outcome,
-    PlanSpec, Problem, Result,
+    Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec,
+    Problem, Result,
 };
-use regelrecht_engine::{Request, UntranslatableMode, parse_iso_date};
-use serde_json::{Map, Value, json};
+use regelrecht_engine::Request;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
 
+use super::claim::{self, Claim, ClaimedLaw, Format};
 use crate::cli::commands::evalueer::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
-use crate::cli::receipt;
 
 /// Herhaal een ontvangstbewijs en bevestig dezelfde uitkomst
 ///
-/// Leest een ontvangstbewijs (of de uitvoer van evalueer --ontvangstbewijs) uit BESTAND,
-/// '-' (stdin) of de JSON zelf, controleert de verzegeling (SHA-256), vergelijkt de hash van elke genoemde
+/// Leest een ontvangstbewijs (de uitvoer van evalueer --ontvangstbewijs, of het
+/// ontvangstbewijs van de referentie-engine, RFC-013) uit BESTAND, '-' (stdin) of de JSON
+/// zelf, controleert de verzegeling (SHA-256; de referentie-engine verzegelt niet), vergelijkt de hash van elke genoemde
 /// wetsversie met de geladen versie en rekent opnieuw met dezelfde parameters, peildatum,
 /// modus en fase. Gelijk: exit 0. Afwijkend: de verschillen en exit 1.
 #[derive(clap::Args, Debug)]
@@ -73,14 +77,6 @@ fn read(source: &str) -> std::result::Result<Value, String> {
     Ok(receipt)
 }
 
-fn text<'v>(receipt: &'v Value, key: &str, validation: &mut Validation) -> &'v str {
-    let value = receipt[key].as_str();
-    validation.check(value.is_some(), "bestand", || {
-        format!("het ontvangstbewijs mist \"{key}\"")
-    });
-    value.unwrap_or_default()
-}
-
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.corpus.validate(&mut validation);
@@ -92,139 +88,70 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     };
     validation.finish()?;
-    let mut validation = Validation::new();
-    let law_id = text(&receipt, "law_id", &mut validation).to_string();
-    let date_text = text(&receipt, "peildatum", &mut validation).to_string();
-    let mode_text = text(&receipt, "onvertaalbaar", &mut validation).to_string();
-    let seal = text(&receipt, "sha256", &mut validation).to_string();
-    validation.check(receipt["versie"] == receipt::VERSION, "bestand", || {
-        format!(
-            "alleen versie {} van het ontvangstbewijs wordt gelezen",
-            receipt::VERSION
-        )
-    });
-    let date: Option<NaiveDate> = parse_iso_date(&date_text);
-    validation.check(date.is_some() || date_text.is_empty(), "bestand", || {
-        format!("peildatum '{date_text}' is geen datum")
-    });
-    let mode: Option<UntranslatableMode> = mode_text.parse().ok();
-    validation.check(mode.is_some() || mode_text.is_empty(), "bestand", || {
-        format!("onbekende modus '{mode_text}'")
-    });
-    let outputs: Vec<String> = receipt["uitvoer"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|o| o.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    validation.check(!outputs.is_empty(), "bestand", || {
-        "het ontvangstbewijs noemt geen uitvoer".to_string()
-    });
-    let params: Map<String, Value> = receipt["parameters"]
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
-    validation.finish()?;
-    if receipt::seal(&receipt) != seal {
-        return Err(Problem::invalid(vec![FieldError::new(
-            "bestand",
-            "de verzegeling (sha256) klopt niet: het ontvangstbewijs is gewijzigd",
-        )])
-        .into());
-    }
-    let (Some(date), Some(mode)) = (date, mode) else {
-        return Err(Problem::software("gevalideerde velden ontbreken").into());
-    };
-    let fase = receipt["fase"].as_str();
+    let claim = claim::read(&receipt)?;
 
     let corpus = args.corpus.load(ctx)?;
-    let file = laws::select(&corpus, &law_id, date)?;
+    let file = laws::select(&corpus, &claim.law_id, claim.date)?;
     let law = file
         .law()
         .map_err(|e| crate::cli::problems::load_error(&e))?;
     ctx.gate(PlanSpec::new(json!({
         "bestand": args.bestand,
-        "law_id": law_id,
+        "law_id": claim.law_id,
         "corpus": args.corpus.arguments(),
     })))?;
-    let (typed, _) = evalueer::typed(law, Some(params.clone()), &[])?;
+    let (typed, _) = evalueer::typed(law, Some(claim.params.clone()), &[])?;
     evalueer::audit_subjects(ctx, &typed.values);
     let request = Request {
-        law_id: law_id.clone(),
-        outputs,
+        law_id: claim.law_id.clone(),
+        outputs: claim.outputs.clone(),
         params: typed.values,
-        date,
+        date: claim.date,
     };
     let options = Options {
-        mode,
-        fase,
+        mode: claim.mode,
+        fase: claim.fase.as_deref(),
         uitleg: false,
         receipt: true,
     };
-    let again = evalueer::evaluate(&corpus, &request, &params, &options)?;
+    let again = evalueer::evaluate(&corpus, &request, &claim.params, &options)?;
     let now = &again.data["ontvangstbewijs"];
 
     let mut verschillen: Vec<String> = Vec::new();
     let empty = Vec::new();
-    let then_laws = receipt["wetten"].as_array().unwrap_or(&empty);
     let now_laws = now["wetten"].as_array().unwrap_or(&empty);
-    let mut wetten = Vec::new();
-    for l in then_laws {
-        let current = now_laws.iter().find(|n| n["law_id"] == l["law_id"]);
-        let same = current.is_some_and(|c| c["sha256"] == l["sha256"]);
-        if !same {
-            verschillen.push(format!(
-                "wet {} is niet meer dezelfde versie",
-                l["law_id"].as_str().unwrap_or("?")
-            ));
-        }
-        wetten.push(json!({
-            "law_id": l["law_id"],
-            "valid_from": l["valid_from"],
-            "sha256_bewijs": l["sha256"],
-            "sha256_nu": current.map(|c| c["sha256"].clone()),
-            "gelijk": same,
-        }));
-    }
-    for n in now_laws {
-        if !then_laws.iter().any(|l| l["law_id"] == n["law_id"]) {
-            verschillen.push(format!(
-                "wet {} wordt nu ook gebruikt",
-                n["law_id"].as_str().unwrap_or("?")
-            ));
-        }
-    }
+    let wetten = compare_laws(&claim, now_laws, &mut verschillen);
     let mut uitvoer = Vec::new();
-    let then_out = receipt["resultaat"]
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
     let now_out = now["resultaat"].as_object().cloned().unwrap_or_default();
-    for (name, before) in &then_out {
+    for (name, before) in &claim.results {
         let after = now_out.get(name).cloned().unwrap_or(Value::Null);
-        let same = &after == before;
+        let same = same_value(&after, before);
         if !same {
             verschillen.push(format!("uitvoer {name}: was {before}, nu {after}"));
         }
         uitvoer.push(json!({"naam": name, "bewijs": before, "nu": after, "gelijk": same}));
     }
-    for key in ["gemarkeerd", "onvertaalbaarheden"] {
-        if receipt[key] != now[key] {
-            verschillen.push(format!("{key}: was {}, nu {}", receipt[key], now[key]));
+    if let Some((gemarkeerd, onvertaalbaarheden)) = &claim.marks {
+        for (key, then) in [
+            ("gemarkeerd", gemarkeerd),
+            ("onvertaalbaarheden", onvertaalbaarheden),
+        ] {
+            if *then != now[key] {
+                verschillen.push(format!("{key}: was {then}, nu {}", now[key]));
+            }
         }
     }
-    let engine_same = receipt["engine"] == now["engine"];
+    let engine_same = claim.engine == now["engine"];
     let gelijk = verschillen.is_empty();
     let data = json!({
         "gelijk": gelijk,
-        "verzegeling": "klopt",
-        "law_id": law_id,
-        "peildatum": date.to_string(),
+        "formaat": claim.format.label(),
+        "verzegeling": claim.format.seal(),
+        "law_id": claim.law_id,
+        "peildatum": claim.date.to_string(),
         "wetten": wetten,
         "uitvoer": uitvoer,
-        "engine": {"bewijs": receipt["engine"], "nu": now["engine"], "gelijk": engine_same},
+        "engine": {"bewijs": claim.engine, "nu": now["engine"], "gelijk": engine_same},
         "verschillen": verschillen,
     });
     let line = if gelijk {
@@ -245,4 +172,76 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ));
     }
     Ok(outcome)
+}
+
+/// The law versions the receipt names against those the evaluation reaches now, as the
+/// result's `wetten`; every difference is pushed to `verschillen`.
+///
+/// An own receipt names exactly the versions its evaluation reached, so each must still be
+/// reached with the same hash. The reference's receipt names every version it had loaded,
+/// reached or not, so there only the versions reached now are compared: each must be named,
+/// with the same hash.
+fn compare_laws(claim: &Claim, now_laws: &[Value], verschillen: &mut Vec<String>) -> Vec<Value> {
+    let current = |claimed: &ClaimedLaw| {
+        now_laws.iter().find(|n| {
+            n["law_id"] == claimed.law_id.as_str()
+                && (claim.format == Format::Own
+                    || claimed.valid_from.is_none()
+                    || n["valid_from"].as_str() == claimed.valid_from.as_deref())
+        })
+    };
+    let mut wetten = Vec::new();
+    for claimed in &claim.laws {
+        let now = current(claimed);
+        if claim.format == Format::Reference && now.is_none() && claimed.law_id != claim.law_id {
+            continue;
+        }
+        let same = now.is_some_and(|n| n["sha256"] == claimed.sha256.as_str());
+        if !same {
+            verschillen.push(format!(
+                "wet {} is niet meer dezelfde versie",
+                claimed.law_id
+            ));
+        }
+        wetten.push(json!({
+            "law_id": claimed.law_id,
+            "valid_from": claimed.valid_from,
+            "sha256_bewijs": claimed.sha256,
+            "sha256_nu": now.map(|n| n["sha256"].clone()),
+            "gelijk": same,
+        }));
+    }
+    for n in now_laws {
+        if !claim.laws.iter().any(|l| n["law_id"] == l.law_id.as_str()) {
+            verschillen.push(format!(
+                "wet {} wordt nu ook gebruikt",
+                n["law_id"].as_str().unwrap_or("?")
+            ));
+        }
+    }
+    wetten
+}
+
+/// Equal outputs: numbers by their exact decimal value (the reference writes decimals as
+/// binary floating point, `1` and `1.0` are the same amount), the rest as JSON.
+fn same_value(now: &Value, then: &Value) -> bool {
+    match (now, then) {
+        (Value::Number(a), Value::Number(b)) => decimal(a).is_some() && decimal(a) == decimal(b),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, v)| b.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => now == then,
+    }
+}
+
+fn decimal(number: &serde_json::Number) -> Option<Decimal> {
+    let text = number.to_string();
+    Decimal::from_str(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()
 }

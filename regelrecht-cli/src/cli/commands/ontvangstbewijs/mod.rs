@@ -1,5 +1,6 @@
 //! `ontvangstbewijs controleer`: execution receipts (RFC-013) checked by re-running them.
 
+mod claim;
 pub mod controleer;
 
 common::commands! {

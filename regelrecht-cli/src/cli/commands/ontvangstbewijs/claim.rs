@@ -1,0 +1,268 @@
+//! What a receipt claims, read from either of two formats:
+//!
+//! - this tool's own receipt (`evalueer --ontvangstbewijs`, `versie` 1), sealed with a SHA-256
+//!   over its canonical JSON; a seal that does not match is refused;
+//! - the reference engine's execution receipt (RFC-013, `evaluate --receipt`): `provenance`,
+//!   `engine_config`, `scope`, `execution` and `results`. It carries no seal, so only its law
+//!   hashes (`sha256:<hex>` of the law file's bytes) and its outputs can be checked.
+//!
+//! Either way the result is one [`Claim`], which `controleer` re-runs.
+
+use chrono::NaiveDate;
+use common::validate::Validation;
+use common::{FieldError, Problem, Result};
+use regelrecht_engine::{UntranslatableMode, parse_iso_date};
+use serde_json::{Map, Value};
+
+use crate::cli::receipt;
+
+/// Which format a receipt was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// This tool's own sealed receipt.
+    Own,
+    /// The reference engine's RFC-013 execution receipt (no seal).
+    Reference,
+}
+
+impl Format {
+    /// The name printed in the result's `formaat`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Own => "regelrecht-cli",
+            Format::Reference => "referentie-engine",
+        }
+    }
+
+    /// What the result's `verzegeling` says.
+    pub fn seal(self) -> &'static str {
+        match self {
+            Format::Own => "klopt",
+            Format::Reference => "geen",
+        }
+    }
+}
+
+/// A law version a receipt names, with the SHA-256 (hex) of its file then.
+pub struct ClaimedLaw {
+    pub law_id: String,
+    pub valid_from: Option<String>,
+    pub sha256: String,
+}
+
+/// Everything a receipt claims about one evaluation.
+pub struct Claim {
+    pub format: Format,
+    pub law_id: String,
+    pub date: NaiveDate,
+    pub mode: UntranslatableMode,
+    pub fase: Option<String>,
+    pub outputs: Vec<String>,
+    pub params: Map<String, Value>,
+    pub laws: Vec<ClaimedLaw>,
+    pub results: Map<String, Value>,
+    /// The engine that wrote the receipt, as it names itself.
+    pub engine: Value,
+    /// `gemarkeerd` and `onvertaalbaarheden` (own format only; the reference has neither).
+    pub marks: Option<(Value, Value)>,
+}
+
+/// Reads `receipt` in whichever format it is. An incomplete receipt, or an own receipt whose
+/// seal does not match, is invalid input (65) naming what is wrong.
+pub fn read(receipt: &Value) -> Result<Claim> {
+    if is_reference(receipt) {
+        reference(receipt)
+    } else {
+        own(receipt)
+    }
+}
+
+/// An RFC-013 receipt: the reference engine's five top-level members.
+fn is_reference(receipt: &Value) -> bool {
+    ["provenance", "execution", "results"]
+        .iter()
+        .all(|key| receipt[key].is_object())
+        && receipt.get("versie").is_none()
+}
+
+fn text<'v>(value: &'v Value, path: &str, validation: &mut Validation) -> &'v str {
+    let found = path
+        .split('.')
+        .try_fold(value, |v, key| v.get(key))
+        .and_then(Value::as_str);
+    validation.check(found.is_some(), "bestand", || {
+        format!("het ontvangstbewijs mist \"{path}\"")
+    });
+    found.unwrap_or_default()
+}
+
+fn date(text: &str, validation: &mut Validation) -> Option<NaiveDate> {
+    let date = parse_iso_date(text);
+    validation.check(date.is_some() || text.is_empty(), "bestand", || {
+        format!("peildatum '{text}' is geen datum")
+    });
+    date
+}
+
+fn mode(text: &str, validation: &mut Validation) -> Option<UntranslatableMode> {
+    let mode = text.parse().ok();
+    validation.check(mode.is_some() || text.is_empty(), "bestand", || {
+        format!("onbekende modus '{text}'")
+    });
+    mode
+}
+
+fn names(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|o| o.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn object(value: &Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+fn validated<T>(value: Option<T>) -> Result<T> {
+    value.ok_or_else(|| Problem::software("gevalideerde velden ontbreken").into())
+}
+
+fn own(receipt: &Value) -> Result<Claim> {
+    let mut validation = Validation::new();
+    let law_id = text(receipt, "law_id", &mut validation).to_string();
+    let date_text = text(receipt, "peildatum", &mut validation);
+    let mode_text = text(receipt, "onvertaalbaar", &mut validation);
+    let seal = text(receipt, "sha256", &mut validation);
+    validation.check(receipt["versie"] == receipt::VERSION, "bestand", || {
+        format!(
+            "alleen versie {} van het ontvangstbewijs of een ontvangstbewijs van de \
+             referentie-engine (RFC-013) wordt gelezen",
+            receipt::VERSION
+        )
+    });
+    let date = date(date_text, &mut validation);
+    let mode = mode(mode_text, &mut validation);
+    let outputs = names(&receipt["uitvoer"]);
+    validation.check(!outputs.is_empty(), "bestand", || {
+        "het ontvangstbewijs noemt geen uitvoer".to_string()
+    });
+    validation.finish()?;
+    if receipt::seal(receipt) != seal {
+        return Err(Problem::invalid(vec![FieldError::new(
+            "bestand",
+            "de verzegeling (sha256) klopt niet: het ontvangstbewijs is gewijzigd",
+        )])
+        .into());
+    }
+    let laws = receipt["wetten"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|l| ClaimedLaw {
+            law_id: l["law_id"].as_str().unwrap_or("?").to_string(),
+            valid_from: l["valid_from"].as_str().map(str::to_string),
+            sha256: l["sha256"].as_str().unwrap_or_default().to_string(),
+        })
+        .collect();
+    Ok(Claim {
+        format: Format::Own,
+        law_id,
+        date: validated(date)?,
+        mode: validated(mode)?,
+        fase: receipt["fase"].as_str().map(str::to_string),
+        outputs,
+        params: object(&receipt["parameters"]),
+        laws,
+        results: object(&receipt["resultaat"]),
+        engine: receipt["engine"].clone(),
+        marks: Some((
+            receipt["gemarkeerd"].clone(),
+            receipt["onvertaalbaarheden"].clone(),
+        )),
+    })
+}
+
+/// `sha256:<64 hex>` of the reference's hashes, as bare lower-case hex; anything else is
+/// kept as written, so that it can never match a real digest.
+fn hex(hash: &str) -> String {
+    hash.strip_prefix("sha256:")
+        .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map_or_else(|| hash.to_string(), str::to_ascii_lowercase)
+}
+
+fn reference(receipt: &Value) -> Result<Claim> {
+    let mut validation = Validation::new();
+    let provenance = &receipt["provenance"];
+    let law_id = text(receipt, "provenance.regulation_id", &mut validation).to_string();
+    let date_text = text(receipt, "execution.calculation_date", &mut validation);
+    let date = date(date_text, &mut validation);
+    let mode_text = receipt["engine_config"]["untranslatable_mode"]
+        .as_str()
+        .unwrap_or("error");
+    let mode = mode(mode_text, &mut validation);
+    let results = object(&receipt["results"]["outputs"]);
+    let mut outputs = names(&receipt["results"]["requested_outputs"]);
+    if outputs.is_empty() {
+        outputs = results.keys().cloned().collect();
+    }
+    validation.check(!outputs.is_empty(), "bestand", || {
+        "het ontvangstbewijs noemt geen uitvoer".to_string()
+    });
+    let primary_hash = provenance["regulation_hash"].as_str();
+    validation.check(primary_hash.is_some(), "bestand", || {
+        "het ontvangstbewijs mist \"provenance.regulation_hash\": zonder hash is de \
+         wetsversie niet te controleren"
+            .to_string()
+    });
+    validation.finish()?;
+    let mut laws = vec![ClaimedLaw {
+        law_id: law_id.clone(),
+        valid_from: provenance["regulation_valid_from"]
+            .as_str()
+            .map(str::to_string),
+        sha256: hex(primary_hash.unwrap_or_default()),
+    }];
+    for loaded in receipt["scope"]["loaded_regulations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let (Some(id), Some(hash)) = (loaded["id"].as_str(), loaded["hash"].as_str()) else {
+            continue;
+        };
+        let valid_from = loaded["valid_from"].as_str().map(str::to_string);
+        let sha256 = hex(hash);
+        if !laws
+            .iter()
+            .any(|l| l.law_id == id && l.valid_from == valid_from && l.sha256 == sha256)
+        {
+            laws.push(ClaimedLaw {
+                law_id: id.to_string(),
+                valid_from,
+                sha256,
+            });
+        }
+    }
+    let engine = format!(
+        "{} {}",
+        provenance["engine"].as_str().unwrap_or("regelrecht"),
+        provenance["engine_version"].as_str().unwrap_or("?")
+    );
+    Ok(Claim {
+        format: Format::Reference,
+        law_id,
+        date: validated(date)?,
+        mode: validated(mode)?,
+        fase: None,
+        outputs,
+        params: object(&receipt["execution"]["parameters"]),
+        laws,
+        results,
+        engine: Value::String(engine),
+        marks: None,
+    })
+}
