@@ -6,7 +6,9 @@
 //! Text is compared in Unicode NFC, so a composed and a decomposed `é` are the same. A measure is
 //! a name from a list, not prose: its canonical form also folds case and collapses runs of white
 //! space, so `Isolatie  dak`, `isolatie dak` and `ISOLATIE DAK` are one measure. (No scheme in
-//! the catalogue has a closed measure list yet; the folded form is the canonical spelling.)
+//! the catalogue has a closed measure list yet; the folded form is the canonical spelling.) A
+//! measure a person describes in their own words (`--overige-maatregel`) is prose: it is filed as
+//! written ([`canonical_words`]) and folded only to be compared.
 
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
@@ -27,8 +29,15 @@ pub fn canonical_text(text: &str) -> String {
 /// The canonical spelling of a measure: NFC, lower case, runs of white space as one space,
 /// trimmed.
 pub fn canonical_maatregel(measure: &str) -> String {
-    let folded = canonical_text(measure).to_lowercase();
-    let words: Vec<&str> = folded.split_whitespace().collect();
+    canonical_words(&canonical_text(measure).to_lowercase())
+}
+
+/// A person's own words as filed (`--overige-maatregel`): NFC, runs of white space as one
+/// space, trimmed, and the case as typed. Compared with others in the folded form
+/// ([`canonical_maatregel`]), never filed in it.
+pub fn canonical_words(text: &str) -> String {
+    let text = canonical_text(text);
+    let words: Vec<&str> = text.split_whitespace().collect();
     words.join(" ").nfc().collect()
 }
 
@@ -47,6 +56,10 @@ mod tests {
             "isolatie caf\u{e9}"
         );
         assert_eq!(canonical_text(" cafe\u{301}\n"), "caf\u{e9}");
+        assert_eq!(
+            canonical_words(" Isolatie  Cafe\u{301} "),
+            "Isolatie Caf\u{e9}"
+        );
     }
     use serde_json::json;
 

@@ -17,7 +17,7 @@
 use serde_json::Value;
 
 use crate::backend_types::{Energiegebruik, LijstMaatregel, NietVanToepassing, RapportageInhoud};
-use crate::canonical::canonical_maatregel;
+use crate::canonical::{canonical_maatregel, canonical_words};
 use crate::filing::{FieldError, MAX_MAATREGEL_CHARS};
 
 /// What the entrepreneur adds to a concept when filing it.
@@ -218,9 +218,10 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             }
         }
     }
-    let mut overige: Vec<String> = Vec::new();
+    // Filed as the person wrote them; the folded form only compares (one measure once).
+    let mut overige: Vec<(String, String)> = Vec::new();
     for text in input.overige {
-        let canonical = canonical_maatregel(text);
+        let canonical = canonical_words(text);
         if canonical.is_empty() {
             errors.push(error("/overige_maatregel", "een overige maatregel is leeg"));
             continue;
@@ -242,11 +243,14 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
                     item.code, item.naam, item.code
                 ),
             )),
-            Match::None => overige.push(canonical),
+            Match::None => overige.push((canonical_maatregel(&canonical), canonical)),
         }
     }
+    // Sorted by the folded form, then the spelling, so the order given changes nothing and of
+    // two spellings of one measure the same one is kept.
     overige.sort();
-    overige.dedup();
+    overige.dedup_by(|a, b| a.0 == b.0);
+    let overige: Vec<String> = overige.into_iter().map(|(_, text)| text).collect();
     if taken.is_empty() && overige.is_empty() {
         errors.push(error(
             "/maatregel",
@@ -409,8 +413,33 @@ mod tests {
         let built = file(&[], &["Zonnepanelen op het dak"]).unwrap();
         assert_eq!(
             built.inhoud.overige_maatregelen,
-            ["zonnepanelen op het dak"]
+            ["Zonnepanelen op het dak"]
         );
         assert!(built.maatregelen.is_empty());
+    }
+
+    #[test]
+    fn other_measures_are_filed_as_written_and_compared_folded() {
+        let built = file(
+            &[],
+            &["Warmtepomp  ACV", "Zonnepanelen (SDE)", "warmtepomp acv"],
+        )
+        .unwrap();
+        assert_eq!(
+            built.inhoud.overige_maatregelen,
+            ["Warmtepomp ACV", "Zonnepanelen (SDE)"]
+        );
+        let reversed = file(
+            &[],
+            &["warmtepomp acv", "Zonnepanelen (SDE)", "Warmtepomp  ACV"],
+        )
+        .unwrap();
+        assert_eq!(
+            reversed.inhoud.overige_maatregelen,
+            built.inhoud.overige_maatregelen
+        );
+        // Still refused when it is a list measure in another case.
+        let errors = file(&[], &["LED VERLICHTING"]).unwrap_err();
+        assert_eq!(errors[0].pointer, "/overige_maatregel");
     }
 }

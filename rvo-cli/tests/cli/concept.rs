@@ -156,7 +156,7 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
             "--maatregel",
             "FE4",
             "--overige-maatregel",
-            "zonnepanelen op het dak",
+            " Zonnepanelen  op het dak",
             "--kalenderjaar",
             "2025",
             "--peildatum",
@@ -194,8 +194,8 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
     );
     assert_eq!(
         inhoud["overige_maatregelen"],
-        json!(["zonnepanelen op het dak"])
-    ); // (d)
+        json!(["Zonnepanelen op het dak"])
+    ); // (d), as the person wrote it
     assert_eq!(
         inhoud["energiegebruik"],
         json!({"kalenderjaar": 2025, "elektriciteit_kwh": 250000, "aardgas_m3_aardgasequivalent": 31000})
@@ -386,7 +386,7 @@ fn a_concept_goes_to_the_http_backend_with_its_contents() {
     assert_eq!(body["maatregelen"], json!([]));
     assert_eq!(
         body["inhoud"]["overige_maatregelen"],
-        json!(["zonnepanelen"])
+        json!(["Zonnepanelen"])
     );
     assert_eq!(body["inhoud"]["concept_digest"], complete["concept_digest"]);
     let status = crate::http::http_run(&sandbox, &base, &["rapportage", "status", "FAKE-1"]).json();
