@@ -16,6 +16,7 @@ mod discover;
 mod env;
 mod handler;
 mod http;
+mod incoming;
 
 mod local_paths;
 mod options;

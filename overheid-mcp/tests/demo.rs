@@ -37,7 +37,11 @@ fn initialize_ping_and_protocol_errors() {
     // A legacy session keeps the legacy shapes: no resultType, text duplicated.
     let listed = bridge.request("tools/list", json!({}));
     assert!(listed.get("resultType").is_none(), "{listed}");
+    // Text that is no JSON: a parse error with id null (JSON-RPC 2.0 §5.1).
     bridge.send_line("{dit is geen json");
+    let unparsable = bridge.next_message();
+    assert_eq!(unparsable["error"]["code"], -32700, "{unparsable}");
+    assert_eq!(unparsable["id"], Value::Null);
     // A notification gets no answer; the next message is the ping's.
     bridge.notify("notifications/iets", json!({}));
     let id = bridge.send("ping", json!({}));

@@ -47,6 +47,42 @@ fn request_ids_come_back_as_sent_and_others_are_refused() {
 }
 
 #[test]
+fn no_line_goes_unanswered_for_its_encoding_and_a_lone_surrogate_is_replaced() {
+    let (mut bridge, _dir) = demo_bridge(&[]);
+    // A lone surrogate (valid JSON text; JavaScript makes it when it cuts a string inside an
+    // emoji) reaches the tool as U+FFFD; a pair stays the character it encodes.
+    bridge.send_line(
+        r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"demo__json_toon","arguments":{"invoer":{"a":"\ud83d\ude00"},"kop":"snee\ud83d"}}}"#,
+    );
+    let answer = bridge.response(41);
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    assert_eq!(
+        result["structuredContent"]["kop"], "snee\u{fffd}",
+        "{answer}"
+    );
+    assert_eq!(
+        result["structuredContent"]["inhoud"]["a"], "\u{1f600}",
+        "{answer}"
+    );
+    // Bytes that are not UTF-8, and text that is not JSON: -32700 with id null, and the
+    // bridge serves on.
+    for line in [
+        &b"{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}"[..],
+        b"{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"ping\"",
+        b"\xc3\x28",
+    ] {
+        bridge.send_bytes(line);
+        let refused: Value = serde_json::from_str(&bridge.next_line()).unwrap();
+        assert_eq!(refused["error"]["code"], -32700, "{refused}");
+        assert_eq!(refused["id"], Value::Null, "{refused}");
+        assert!(refused.get("result").is_none());
+    }
+    let ping = bridge.send("ping", json!({}));
+    assert_eq!(bridge.response(ping)["result"], json!({}));
+}
+
+#[test]
 fn a_cancellation_kills_the_calls_process_group() {
     let (mut bridge, dir) = demo_bridge(&["--timeout", "60"]);
     let pid_file = dir.path().join("pids");

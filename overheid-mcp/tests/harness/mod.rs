@@ -209,6 +209,14 @@ impl Bridge {
         stdin.flush().unwrap();
     }
 
+    /// Write one raw line of bytes (which need not be UTF-8).
+    pub fn send_bytes(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     /// Send a request; returns its id.
     pub fn send(&mut self, method: &str, mut params: Value) -> i64 {
         let id = self.next_id;
