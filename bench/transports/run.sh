@@ -9,6 +9,8 @@
 #   RUNS=5 bench/transports/run.sh          more runs (the median wall time is reported)
 #   PROFILE=release bench/transports/run.sh release build (slower to build, faster to run)
 #
+# The filing task goes through a proposal in every variant: rapportage voorstel, a person's approval
+# at a terminal (rvo-cli voorstel goedkeuren under `script`, util-linux; not timed), then apply by id.
 # Needs jq (the carried-state variant's follow-ups, and judging answers): installed from
 # Debian when missing. Takes about 4 minutes on 2 cores after the build.
 set -euo pipefail

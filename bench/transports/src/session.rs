@@ -4,7 +4,12 @@
 //! It prints one JSON object: the calls made, the texts the model would read (tool
 //! definitions once, then every result), the data each answer is extracted from, the wall
 //! time, and the peak RSS. Judging the answers and counting tokens is the parent's work.
+//!
+//! A filing goes through a proposal in every variant: the agent records it, a person approves it
+//! at a terminal (`rvo-cli voorstel goedkeuren`, the digest typed under `script`; not timed, as in
+//! `bench/proposals`), and the agent applies it by id.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -24,7 +29,12 @@ pub struct Setup {
 
 impl Setup {
     fn command(&self, program: &str) -> Command {
-        let mut command = Command::new(self.bin_dir.join(program));
+        self.command_at(&self.bin_dir.join(program))
+    }
+
+    /// A program outside the family (`script`), in the session's environment.
+    fn command_at(&self, program: &Path) -> Command {
+        let mut command = Command::new(program);
         command
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -52,6 +62,10 @@ struct Record {
     text_blocks: Vec<Value>,
     /// Per question: the data it is answered from, and the jq to apply (null: it is the answer).
     answers: Vec<Value>,
+    /// The proposal the last call recorded (id, plan digest), until it is applied.
+    proposal: Option<(String, String)>,
+    /// Time spent on the person's approval, left out of the wall time.
+    untimed: Duration,
 }
 
 /// Runs one session and returns its report.
@@ -66,7 +80,7 @@ pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
         "mcp-http" => mcp(setup, task, Mcp::Http, true, &mut record),
         _ => cli(setup, task, variant, &mut record),
     }
-    let wall = started.elapsed();
+    let wall = started.elapsed().saturating_sub(record.untimed);
     let rss = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
         .map(|usage| usage.max_rss())
         .unwrap_or(0);
@@ -119,22 +133,60 @@ fn programs(task: &Task) -> Vec<&'static str> {
     programs
 }
 
-fn digest_of(data: &str) -> String {
-    serde_json::from_str::<Value>(data)
-        .ok()
-        .and_then(|plan| {
-            plan["plan_digest"]
-                .as_str()
-                .or(plan["plan"]["plan_digest"].as_str())
-                .map(str::to_string)
-        })
-        .unwrap_or_default()
+/// The id and plan digest of a proposal in a call's data (`None`: the data is no proposal).
+fn proposal_of(data: &Value) -> Option<(String, String)> {
+    let id = data["voorstel_id"].as_str().or(data["id"].as_str())?;
+    let digest = data["plan_digest"].as_str()?;
+    id.starts_with("vs_")
+        .then(|| (id.to_string(), digest.to_string()))
 }
 
-fn argv(call: &Call, digest: &str) -> Vec<String> {
+impl Record {
+    /// Remember the proposal a call's data names.
+    fn note(&mut self, data: &Value) {
+        if let Some(proposal) = proposal_of(data) {
+            self.proposal = Some(proposal);
+        }
+    }
+
+    /// The id of the proposal a call applies, after a person approved it at a terminal: the
+    /// plan shown, the first 8 characters of the digest typed (under `script`, a pseudo-terminal).
+    /// Not timed: the person's minutes are no cost of the transport.
+    fn approved(&mut self, setup: &Setup) -> String {
+        let started = Instant::now();
+        let (id, digest) = self
+            .proposal
+            .take()
+            .expect("a proposal was recorded before it is applied");
+        let program = setup.bin_dir.join("rvo-cli");
+        let mut command = setup.command_at(Path::new("script"));
+        command
+            .env("SHELL", "/bin/sh")
+            .env("TERM", "xterm")
+            .arg("-qec")
+            .arg(format!(
+                "{} voorstel goedkeuren {id} --timeout 30",
+                program.display()
+            ))
+            .arg("/dev/null")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = command.spawn().expect("script (util-linux) runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "{}", &digest[..8]).expect("the digest is typed");
+        drop(stdin);
+        let status = child.wait().expect("the approval ends");
+        assert!(status.success(), "the person's approval of {id} failed");
+        self.untimed += started.elapsed();
+        id
+    }
+}
+
+fn argv(call: &Call, setup: &Setup, record: &mut Record) -> Vec<String> {
     let mut words: Vec<String> = call.argv.iter().map(|w| w.to_string()).collect();
-    if call.confirms {
-        words.push(format!("--confirm={digest}"));
+    if call.applies {
+        words.push(record.approved(setup));
     }
     words
 }
@@ -147,14 +199,13 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
         command.args(["--help", "--json"]);
         record.definitions.push(execute(command).stdout);
     }
-    let mut digest = String::new();
     match variant {
         "cli" | "cli-state" => {
             let state = variant == "cli-state";
             let mut data: Vec<String> = Vec::new();
             for (index, call) in task.calls.iter().enumerate() {
                 let mut command = setup.command(call.program);
-                command.args(argv(call, &digest));
+                command.args(argv(call, setup, record));
                 let output = execute(command);
                 record.calls += 1;
                 if state {
@@ -165,9 +216,7 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
                 } else {
                     record.results.push(read_by_model(&output));
                 }
-                if output.code == 80 {
-                    digest = digest_of(&output.stdout);
-                }
+                record.note(&serde_json::from_str(&output.stdout).unwrap_or_default());
                 data.push(output.stdout);
             }
             for question in task.questions {
@@ -190,8 +239,19 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
             let jq_option = variant == "cli-jq";
             for question in task.questions {
                 let call = &task.calls[question.call];
+                if call.applies && record.proposal.is_none() {
+                    // The answer left out the proposal's id: ask again for only its id and digest
+                    // (the same input gives back the same open proposal).
+                    let mut again = setup.command(call.program);
+                    again.args(task.calls[question.call - 1].argv);
+                    again.args(["--fields", "id,plan_digest"]);
+                    let output = execute(again);
+                    record.calls += 1;
+                    record.results.push(read_by_model(&output));
+                    record.note(&serde_json::from_str(&output.stdout).unwrap_or_default());
+                }
                 let mut command = setup.command(call.program);
-                command.args(argv(call, &digest));
+                command.args(argv(call, setup, record));
                 let mut extraction = question.jq;
                 if jq_option {
                     command.args(["--jq", question.jq]);
@@ -202,9 +262,7 @@ fn cli(setup: &Setup, task: &Task, variant: &str, record: &mut Record) {
                 let output = execute(command);
                 record.calls += 1;
                 record.results.push(read_by_model(&output));
-                if output.code == 80 {
-                    digest = digest_of(&output.stdout);
-                }
+                record.note(&serde_json::from_str(&output.stdout).unwrap_or_default());
                 let answered_by_jq = jq_option && output.code == 0;
                 record.answers.push(json!({
                     "data": output.stdout,
@@ -239,8 +297,7 @@ enum Mcp {
     /// stdio, 2026-07-28 requests (per-request `_meta`): the data once, and the compact
     /// provenance asked for per call (`nl.overheid/provenance`).
     StdioLean,
-    /// Streamable HTTP (`--http 127.0.0.1:0`), 2026-07-28 as `StdioLean`, with form elicitation: a
-    /// mutation is approved by answering the bridge's input request. The company comes from a
+    /// Streamable HTTP (`--http 127.0.0.1:0`), 2026-07-28 as `StdioLean`. The company comes from a
     /// bearer token (an Ed25519 key made here, its JWKS given to the bridge), as in production:
     /// the listed tools have no `kvk_nummer`, so the calls leave out the session's own number, and a
     /// question about another company is refused by design.
@@ -371,8 +428,7 @@ impl Connection {
                 {
                     arguments.remove("kvk_nummer");
                 }
-                let capabilities = json!({"elicitation": {}});
-                params["_meta"] = merged(&modern_meta(capabilities), extra_meta);
+                params["_meta"] = merged(&modern_meta(json!({})), extra_meta);
                 let body =
                     json!({"jsonrpc": "2.0", "id": *next_id, "method": method, "params": params});
                 *next_id += 1;
@@ -416,9 +472,8 @@ fn merged(base: &Value, extra: &Value) -> Value {
 }
 
 /// One MCP session: `tools/list` once, then one `tools/call` per call (full) or per question
-/// (with `fields`). Over HTTP a mutation is approved through the bridge's form elicitation:
-/// the proposal is its input request, the retry that accepts it files, and a later call that
-/// only confirms is that retry's result.
+/// (with `fields`). A filing is a proposal (`rvo__rapportage_voorstel`), approved by a person at a
+/// terminal (not timed), then applied by id (`rvo__rapportage_indienen` with `voorstel_id`).
 fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Record) {
     let mut connection = Connection::open(setup, kind);
     let call_meta = match kind {
@@ -427,17 +482,10 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
     };
     let list = connection.request("tools/list", json!({}), &json!({}));
     record.definitions.push(list.to_string());
-    let mut digest = String::new();
-    let mut approved: Option<Value> = None;
     let mut call_tool = |call: &Call, fields: Option<&str>, record: &mut Record| -> Value {
-        if call.confirms
-            && let Some(result) = approved.take()
-        {
-            return result;
-        }
         let mut arguments: Value = serde_json::from_str(call.arguments).expect("arguments");
-        if call.confirms {
-            arguments["confirm"] = digest.clone().into();
+        if call.applies {
+            arguments["voorstel_id"] = record.approved(setup).into();
         }
         if let Some(fields) = fields {
             arguments["fields"] = if fields.starts_with('$') {
@@ -447,43 +495,8 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
             };
         }
         let params = json!({"name": call.tool, "arguments": arguments});
-        let mut result = connection.request("tools/call", params.clone(), &call_meta);
+        let mut result = connection.request("tools/call", params, &call_meta);
         record.calls += 1;
-        if result["resultType"] == "input_required" {
-            // What the host shows the person: the plan's effect is the message's first line.
-            record.results.push(result.to_string());
-            let requests = result["inputRequests"]
-                .as_object()
-                .cloned()
-                .unwrap_or_default();
-            let effect = requests
-                .values()
-                .find_map(|r| r["params"]["message"].as_str())
-                .and_then(|m| m.lines().next())
-                .unwrap_or_default()
-                .to_string();
-            let responses: serde_json::Map<String, Value> = requests
-                .iter()
-                .map(|(key, request)| {
-                    let content: serde_json::Map<String, Value> =
-                        request["params"]["requestedSchema"]["properties"]
-                            .as_object()
-                            .into_iter()
-                            .flatten()
-                            .map(|(name, _)| (name.clone(), Value::Bool(true)))
-                            .collect();
-                    (key.clone(), json!({"action": "accept", "content": content}))
-                })
-                .collect();
-            let mut retry = params;
-            retry["inputResponses"] = responses.into();
-            retry["requestState"] = result["requestState"].clone();
-            let filed = connection.request("tools/call", retry, &call_meta);
-            record.calls += 1;
-            record.results.push(filed.to_string());
-            approved = Some(filed["structuredContent"].clone());
-            return json!({"effect": effect});
-        }
         record.results.push(result.to_string());
         let structured = result["structuredContent"].clone();
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
@@ -502,9 +515,7 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
             map.remove("_meta");
         }
         record.without_provenance.push(result.to_string());
-        if let Some(d) = structured["plan_digest"].as_str() {
-            digest = d.to_string();
-        }
+        record.note(&structured);
         structured
     };
     if with_fields {

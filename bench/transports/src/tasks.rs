@@ -17,8 +17,9 @@ pub struct Call {
     pub tool: &'static str,
     /// The MCP arguments, as JSON text.
     pub arguments: &'static str,
-    /// A mutation finished with the digest of the proposal made by the call before.
-    pub confirms: bool,
+    /// Applies the proposal the call before recorded, once a person approved it at a terminal
+    /// (not timed): the CLI gets the id after `argv`, the tool gets it as `voorstel_id`.
+    pub applies: bool,
 }
 
 /// One question of a task.
@@ -47,7 +48,7 @@ const DONALD: Call = Call {
     argv: &["basisprofiel", "toon", "68750110"],
     tool: "kvk__basisprofiel_toon",
     arguments: r#"{"kvk_nummer": "68750110"}"#,
-    confirms: false,
+    applies: false,
 };
 
 const fn profile(argv: &'static [&'static str], arguments: &'static str) -> Call {
@@ -56,7 +57,7 @@ const fn profile(argv: &'static [&'static str], arguments: &'static str) -> Call
         argv,
         tool: "kvk__basisprofiel_toon",
         arguments,
-        confirms: false,
+        applies: false,
     }
 }
 
@@ -70,16 +71,16 @@ const fn employees(call: usize, expected: &'static str) -> Question {
     }
 }
 
-const FILING: &[&str] = &[
+const PROPOSAL: &[&str] = &[
     "rapportage",
-    "indienen",
+    "voorstel",
     "68750110",
     "EBR-2027",
     "LED-verlichting",
     "--peildatum",
     "2026-12-01",
 ];
-const FILING_ARGUMENTS: &str = r#"{"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": "LED-verlichting", "peildatum": "2026-12-01"}"#;
+const PROPOSAL_ARGUMENTS: &str = r#"{"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": "LED-verlichting", "peildatum": "2026-12-01"}"#;
 
 pub const TASKS: &[Task] = &[
     Task {
@@ -128,7 +129,7 @@ pub const TASKS: &[Task] = &[
             ],
             tool: "regelrecht__check_energiebesparing",
             arguments: r#"{"kvk_nummer": "68750110", "elektriciteit_kwh": 60000, "gas_m3": 30000, "peildatum": "2026-12-01"}"#,
-            confirms: false,
+            applies: false,
         }],
         questions: &[Question {
             call: 0,
@@ -153,7 +154,7 @@ pub const TASKS: &[Task] = &[
             ],
             tool: "koop__regeling_artikel",
             arguments: r#"{"bwb_id": "BWBR0041330", "artikel": "5.15a", "peildatum": "2026-12-01"}"#,
-            confirms: false,
+            applies: false,
         }],
         questions: &[Question {
             call: 0,
@@ -165,28 +166,28 @@ pub const TASKS: &[Task] = &[
     },
     Task {
         id: "rapportage",
-        prompt: "Dien de rapportage in: voorstel, akkoord op het plan, bevestigen.",
+        prompt: "Dien de rapportage in: een voorstel, dat een persoon goedkeurt, dan indienen.",
         calls: &[
             Call {
                 program: "rvo-cli",
-                argv: FILING,
-                tool: "rvo__rapportage_indienen",
-                arguments: FILING_ARGUMENTS,
-                confirms: false,
+                argv: PROPOSAL,
+                tool: "rvo__rapportage_voorstel",
+                arguments: PROPOSAL_ARGUMENTS,
+                applies: false,
             },
             Call {
                 program: "rvo-cli",
-                argv: FILING,
+                argv: &["rapportage", "indienen", "--voorstel"],
                 tool: "rvo__rapportage_indienen",
-                arguments: FILING_ARGUMENTS,
-                confirms: true,
+                arguments: "{}",
+                applies: true,
             },
         ],
         questions: &[
             Question {
                 call: 0,
                 fields: None,
-                jq: "[(.plan // .).effect]",
+                jq: "[.plan.effect]",
                 jq_fields: None,
                 expected: r#"["Dient een rapportage in voor EBR-2027 namens 68750110 (lokaal, er gaat niets naar RVO)."]"#,
             },
@@ -207,7 +208,7 @@ pub const TASKS: &[Task] = &[
             argv: &["regeling", "lijst", "--peildatum", "2026-12-01"],
             tool: "rvo__regeling_lijst",
             arguments: r#"{"peildatum": "2026-12-01"}"#,
-            confirms: false,
+            applies: false,
         }],
         questions: &[Question {
             call: 0,
@@ -245,7 +246,7 @@ pub const TASKS: &[Task] = &[
             argv: &["basisprofiel", "vestigingen", "68750110"],
             tool: "kvk__basisprofiel_vestigingen",
             arguments: r#"{"kvk_nummer": "68750110"}"#,
-            confirms: false,
+            applies: false,
         }],
         questions: &[Question {
             call: 0,
@@ -270,14 +271,14 @@ pub const TASKS: &[Task] = &[
                 ],
                 tool: "koop__regeling_zoek",
                 arguments: r#"{"trefwoord": "activiteiten leefomgeving", "peildatum": "2026-12-01"}"#,
-                confirms: false,
+                applies: false,
             },
             Call {
                 program: "koop-cli",
                 argv: &["regeling", "versies", "BWBR0041330"],
                 tool: "koop__regeling_versies",
                 arguments: r#"{"bwb_id": "BWBR0041330"}"#,
-                confirms: false,
+                applies: false,
             },
         ],
         questions: &[
