@@ -4,8 +4,9 @@
 //! JWKS file (`--auth-jwks`): an asymmetric signature by a key of that set (by `kid` when the
 //! token names one), the issuer (`--auth-issuer`), the audience (`--auth-audience`) and the
 //! expiry. The company comes from one claim (`--auth-kvk-claim`, default `kvk_nummer`) and only
-//! from there. Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata,
-//! before anything runs.
+//! from there; the person from `sub`; what the token may do from `scope` ([`crate::scope`]).
+//! Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata, before
+//! anything runs.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -16,6 +17,7 @@ use serde_json::{Map, Value};
 
 use common::args::{KvkNummer, is_kvk_nummer};
 
+use crate::scope::Scope;
 use crate::session::Session;
 
 /// Default claim that names the company.
@@ -60,6 +62,35 @@ pub struct Verifier {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refused(pub String);
 
+/// What a verified token grants: who calls, for which company, with which scopes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// The token's `sub`: the person (or the intermediary) who makes the calls.
+    pub subject: Option<String>,
+    /// The company the token acts for, from the company claim.
+    pub company: Option<String>,
+    /// The token's scopes; `None` when it has no `scope` claim.
+    pub scopes: Option<Vec<String>>,
+}
+
+impl Grant {
+    /// Whether the token carries `scope`. A token without a `scope` claim may read and not file
+    /// (see [`crate::scope`]).
+    pub fn allows(&self, scope: Scope) -> bool {
+        match &self.scopes {
+            None => scope == Scope::Read,
+            Some(granted) => granted.iter().any(|g| g == scope.name()),
+        }
+    }
+
+    /// The identity of a call made with this token.
+    pub fn session(&self) -> Option<Session> {
+        let company = self.company.as_ref()?;
+        let values = BTreeMap::from([(KvkNummer::SCHEMA.name.to_string(), company.clone())]);
+        Some(Session::per_request(values))
+    }
+}
+
 impl Verifier {
     /// Read the JWKS and set the checks.
     pub fn new(
@@ -95,8 +126,8 @@ impl Verifier {
         })
     }
 
-    /// The identity in the `Authorization` header value, or why there is none.
-    pub fn verify(&self, authorization: Option<&str>) -> Result<Option<Session>, Refused> {
+    /// What the token in the `Authorization` header value grants, or why it grants nothing.
+    pub fn verify(&self, authorization: Option<&str>) -> Result<Grant, Refused> {
         let token = authorization
             .and_then(|value| {
                 let (scheme, token) = value.split_once(' ')?;
@@ -122,7 +153,7 @@ impl Verifier {
             match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
                 Ok(data) => {
                     self.issued_in_the_past(&data.claims)?;
-                    return self.identity(&data.claims);
+                    return self.grant(&data.claims);
                 }
                 Err(e) => last = Refused(format!("token geweigerd: {e}")),
             }
@@ -146,17 +177,77 @@ impl Verifier {
         }
     }
 
-    fn identity(&self, claims: &Map<String, Value>) -> Result<Option<Session>, Refused> {
-        match claims.get(&self.kvk_claim) {
-            None => Ok(None),
-            Some(Value::String(number)) if is_kvk_nummer(number) => {
-                let values = BTreeMap::from([(KvkNummer::SCHEMA.name.to_string(), number.clone())]);
-                Ok(Some(Session::per_request(values)))
+    fn grant(&self, claims: &Map<String, Value>) -> Result<Grant, Refused> {
+        let company = match claims.get(&self.kvk_claim) {
+            None => None,
+            Some(Value::String(number)) if is_kvk_nummer(number) => Some(number.clone()),
+            Some(_) => {
+                return Err(Refused(format!(
+                    "claim {} is geen KvK-nummer (8 cijfers)",
+                    self.kvk_claim
+                )));
             }
-            Some(_) => Err(Refused(format!(
-                "claim {} is geen KvK-nummer (8 cijfers)",
-                self.kvk_claim
-            ))),
-        }
+        };
+        let subject = match claims.get("sub") {
+            None => None,
+            Some(Value::String(sub)) if !sub.is_empty() => Some(sub.clone()),
+            Some(_) => return Err(Refused("claim sub is geen tekst".to_string())),
+        };
+        Ok(Grant {
+            subject,
+            company,
+            scopes: scopes(claims.get("scope"))?,
+        })
+    }
+}
+
+/// The `scope` claim: a space-separated text (RFC 9068 §2.2.3, RFC 8693 §4.2), or a list of
+/// texts as some providers issue it.
+fn scopes(claim: Option<&Value>) -> Result<Option<Vec<String>>, Refused> {
+    let refused = || Refused("claim scope is geen tekst of lijst van teksten".to_string());
+    match claim {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.split_whitespace().map(String::from).collect())),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(String::from).ok_or_else(refused))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(refused()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn without_a_scope_claim_a_token_reads_and_does_not_file() {
+        let grant = |scopes| Grant {
+            subject: None,
+            company: None,
+            scopes,
+        };
+        let unscoped = grant(None);
+        assert!(unscoped.allows(Scope::Read) && !unscoped.allows(Scope::File));
+        let filing = grant(Some(vec!["overheid:indienen".to_string()]));
+        assert!(filing.allows(Scope::File) && !filing.allows(Scope::Read));
+        let other = grant(Some(vec!["openid".to_string()]));
+        assert!(!other.allows(Scope::Read) && !other.allows(Scope::File));
+        assert_eq!(
+            scopes(Some(&json!("openid  overheid:lezen"))),
+            Ok(Some(vec![
+                "openid".to_string(),
+                "overheid:lezen".to_string()
+            ]))
+        );
+        assert_eq!(
+            scopes(Some(&json!(["overheid:indienen"]))),
+            Ok(Some(vec!["overheid:indienen".to_string()]))
+        );
+        assert!(scopes(Some(&json!(7))).is_err());
+        assert!(scopes(Some(&json!([7]))).is_err());
     }
 }

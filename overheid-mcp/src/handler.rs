@@ -22,11 +22,13 @@ use serde_json::{Map, Value, json};
 use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
+use crate::auth::Grant;
 use crate::bridge::{Bridge, Transport};
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::proposals::{self, Waiting, elicit};
 use crate::resource;
+use crate::scope::Scope;
 use crate::session::Session;
 
 /// The revisions served: 2026-07-28 natively, the older ones through `initialize`.
@@ -101,17 +103,33 @@ impl Handler {
     /// The identity of this request (see [`crate::session`]).
     fn session(&self, context: &RequestContext<RoleServer>) -> Result<Option<Session>, ErrorData> {
         match self.bridge.transport {
-            Transport::Http => Ok(context
-                .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| parts.extensions.get::<Session>())
-                .cloned()),
+            Transport::Http => Ok(grant(context).and_then(Grant::session)),
             Transport::Stdio => match Session::from_meta(&context.meta) {
                 Err(why) => Err(ErrorData::invalid_params(why, None)),
                 Ok(Some(session)) => Ok(Some(session)),
                 Ok(None) => Ok(self.bridge.process_session.clone()),
             },
         }
+    }
+}
+
+/// The verified token of an HTTP request (none over stdio or with `--insecure-no-auth`).
+fn grant(context: &RequestContext<RoleServer>) -> Option<&Grant> {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Grant>())
+}
+
+/// Refuse a call whose token lacks `scope`. The HTTP layer answers such a call with 403 and a
+/// step-up challenge before it gets here; this holds the rule for any message that got past it.
+fn permitted(context: &RequestContext<RoleServer>, scope: Scope) -> Result<(), ErrorData> {
+    match grant(context) {
+        Some(grant) if !grant.allows(scope) => Err(ErrorData::invalid_request(
+            format!("Deze aanroep vereist scope {}", scope.name()),
+            Some(json!({"error": "insufficient_scope", "scope": scope.name()})),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -216,6 +234,7 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        permitted(&context, Scope::Read)?;
         let session = self.session(&context)?;
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
         let read = resource::read(
@@ -245,6 +264,7 @@ impl ServerHandler for Handler {
                 Some(json!({"name": request.name})),
             ));
         };
+        permitted(&context, Scope::for_tool(&self.bridge.catalog.tools[index]))?;
         let session = self.session(&context)?;
         let arguments = request.arguments.clone().unwrap_or_default();
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));

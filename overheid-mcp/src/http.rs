@@ -4,7 +4,8 @@
 //! rmcp's `StreamableHttpService` (no sessions, JSON responses) does the MCP part: the header
 //! checks against the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`: 400/-32020),
 //! `Host` and `Origin` validation (403), the body cap (413), 405 for GET and DELETE. In front
-//! of it this file adds what is the bridge's own: the bearer token (401, see [`crate::auth`]),
+//! of it this file adds what is the bridge's own: the bearer token (401, see [`crate::auth`]) and
+//! its scope for the call in the body (403 with a step-up challenge, see [`crate::scope`]),
 //! a bound on concurrent calls (503 with `Retry-After`), `GET /health`, the RFC 9728 metadata
 //! and a graceful stop on SIGTERM (in-flight calls finish, then the process exits).
 
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full, combinators::BoxBody};
+use http_body_util::{BodyExt, Either, Full, combinators::BoxBody};
 use hyper::body::{Bytes, Incoming};
 use hyper_util::rt::TokioIo;
 use rmcp::transport::StreamableHttpServerConfig;
@@ -29,6 +30,7 @@ use crate::bridge::Bridge;
 use crate::env;
 use crate::handler::Handler;
 use crate::options::Options;
+use crate::scope::Scope;
 use crate::stdio::MAX_MESSAGE_BYTES;
 
 /// Seconds a client is asked to wait after a 503.
@@ -233,7 +235,7 @@ fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
         .unwrap_or_default()
 }
 
-async fn route(server: &Server, mut request: Request<Incoming>) -> Response<Body> {
+async fn route(server: &Server, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path().to_string();
     match (request.method(), path.as_str()) {
         (&Method::GET, "/health") => health(server),
@@ -249,23 +251,10 @@ async fn route(server: &Server, mut request: Request<Incoming>) -> Response<Body
             "/.well-known/oauth-protected-resource" | "/.well-known/oauth-protected-resource/mcp",
         ) => metadata(server),
         (_, "/mcp") => {
-            if request.method() == Method::POST
-                && let Some(verifier) = &server.settings.verifier
-            {
-                let authorization = request
-                    .headers()
-                    .get(header::AUTHORIZATION)
-                    .and_then(|v| v.to_str().ok());
-                match verifier.verify(authorization) {
-                    Ok(Some(session)) => {
-                        request.extensions_mut().insert(session);
-                    }
-                    Ok(None) => {}
-                    Err(refused) => {
-                        return unauthorized(server, authorization.is_some(), &refused.0);
-                    }
-                }
-            }
+            let request = match authorize(server, request).await {
+                Ok(request) => request,
+                Err(refused) => return refused,
+            };
             let Ok(permit) = Arc::clone(&server.calls).try_acquire_owned() else {
                 return overloaded();
             };
@@ -280,6 +269,61 @@ async fn route(server: &Server, mut request: Request<Incoming>) -> Response<Body
         }
         _ => json_response(StatusCode::NOT_FOUND, &json!({"error": "niet gevonden"})),
     }
+}
+
+/// The body a request to `/mcp` is passed on with: as it came, or read whole to see its scope.
+type McpBody = Either<Incoming, Full<Bytes>>;
+
+/// Check a POST's bearer token (401) and that it carries the scope its message needs (403),
+/// before anything runs; the request goes on with the token's [`Grant`] in its extensions.
+/// Without `--auth-jwks` (and for the methods rmcp refuses anyway) it goes on as it came.
+async fn authorize(
+    server: &Server,
+    request: Request<Incoming>,
+) -> Result<Request<McpBody>, Response<Body>> {
+    let Some(verifier) = server
+        .settings
+        .verifier
+        .as_ref()
+        .filter(|_| request.method() == Method::POST)
+    else {
+        return Ok(request.map(Either::Left));
+    };
+    let authorization = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let grant = verifier
+        .verify(authorization)
+        .map_err(|refused| unauthorized(server, authorization.is_some(), &refused.0))?;
+    let (mut parts, body) = request.into_parts();
+    let body = match http_body_util::Limited::new(body, MAX_MESSAGE_BYTES)
+        .collect()
+        .await
+    {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+            return Err(json_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &json!({"error": format!("bericht groter dan {MAX_MESSAGE_BYTES} bytes")}),
+            ));
+        }
+        Err(_) => {
+            return Err(json_response(
+                StatusCode::BAD_REQUEST,
+                &json!({"error": "bericht niet volledig ontvangen"}),
+            ));
+        }
+    };
+    // A body that is no JSON goes on: rmcp answers it (parse error), and nothing runs.
+    if let Ok(message) = serde_json::from_slice::<Value>(&body)
+        && let Some(scope) = Scope::for_message(&server.bridge.catalog, &message)
+        && !grant.allows(scope)
+    {
+        return Err(insufficient_scope(server, scope));
+    }
+    parts.extensions.insert(grant);
+    Ok(Request::from_parts(parts, Either::Right(Full::new(body))))
 }
 
 /// A request to the approval page: its form read whole (bounded), answered by the page.
@@ -342,6 +386,7 @@ fn metadata(server: &Server) -> Response<Body> {
     });
     if let Some(verifier) = &server.settings.verifier {
         body["authorization_servers"] = json!([verifier.issuer]);
+        body["scopes_supported"] = json!(Scope::ALL.map(Scope::name));
     }
     json_response(StatusCode::OK, &body)
 }
@@ -352,9 +397,14 @@ fn metadata_url(server: &Server) -> String {
     format!("{base}/.well-known/oauth-protected-resource")
 }
 
-/// 401 with `WWW-Authenticate` (RFC 6750, RFC 9728 `resource_metadata`); nothing has run.
+/// 401 with `WWW-Authenticate` (RFC 6750, RFC 9728 `resource_metadata`); nothing has run. The
+/// challenge asks for the reading scope only: filing is asked for when a call needs it (403).
 fn unauthorized(server: &Server, token_given: bool, why: &str) -> Response<Body> {
-    let mut challenge = format!("Bearer resource_metadata=\"{}\"", metadata_url(server));
+    let mut challenge = format!(
+        "Bearer resource_metadata=\"{}\", scope=\"{}\"",
+        metadata_url(server),
+        Scope::Read.name()
+    );
     if token_given {
         let why = why.replace(['"', '\\'], "'");
         challenge.push_str(&format!(
@@ -364,6 +414,31 @@ fn unauthorized(server: &Server, token_given: bool, why: &str) -> Response<Body>
     let mut response = json_response(
         StatusCode::UNAUTHORIZED,
         &json!({"error": if token_given { "invalid_token" } else { "unauthorized" }, "error_description": why}),
+    );
+    if let Ok(value) = challenge.parse() {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// 403 `insufficient_scope` with the step-up challenge (RFC 6750 §3.1, MCP authorization): the
+/// scope this call needs, and only that one; nothing has run.
+fn insufficient_scope(server: &Server, scope: Scope) -> Response<Body> {
+    let why = format!(
+        "deze aanroep vereist scope {}; vraag een token aan met die scope",
+        scope.name()
+    );
+    let challenge = format!(
+        "Bearer error=\"insufficient_scope\", scope=\"{}\", resource_metadata=\"{}\", \
+         error_description=\"{why}\"",
+        scope.name(),
+        metadata_url(server)
+    );
+    let mut response = json_response(
+        StatusCode::FORBIDDEN,
+        &json!({"error": "insufficient_scope", "scope": scope.name(), "error_description": why}),
     );
     if let Ok(value) = challenge.parse() {
         response

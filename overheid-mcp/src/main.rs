@@ -23,6 +23,7 @@ mod options;
 mod problem;
 mod proposals;
 mod resource;
+mod scope;
 mod session;
 mod stdin_value;
 mod stdio;

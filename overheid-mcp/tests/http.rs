@@ -377,3 +377,113 @@ fn a_proposal_waiting_for_a_person_is_offered_in_each_era_over_http() {
     );
     assert!(!store.exists(), "nothing filed");
 }
+
+/// A token with these scopes (`None`: no `scope` claim) for company 11111111.
+fn scoped(scope: Option<Value>) -> Value {
+    let mut claims = claims("11111111");
+    if let Some(scope) = scope {
+        claims["scope"] = scope;
+    }
+    claims
+}
+
+#[test]
+fn reading_and_filing_are_two_scopes_and_a_missing_one_is_a_step_up_challenge() {
+    let server = authed(&[]);
+    // Proposals are kept beside the store.
+    let store = server.dir.path().join("store.json.voorstellen");
+    let token = |scope: Option<Value>| server.signer.token(&scoped(scope));
+    let lezen = token(Some(json!("openid overheid:lezen")));
+    let indienen = token(Some(json!(["overheid:indienen"])));
+    let both = token(Some(json!("overheid:lezen overheid:indienen")));
+    let unscoped = token(None);
+    let read = call("demo__sessie_toon", json!({}));
+    let propose = call("demo__notitie_voorstel", json!({"id": "s1", "tekst": "x"}));
+    let resource = request(
+        2,
+        "resources/read",
+        json!({"uri": "demo://notitie/s1"}),
+        json!({}),
+    );
+    let challenged = |token: &str, body: &Value, scope: &str| {
+        let reply = server.bridge.post(Some(token), body, &[]);
+        assert_eq!(reply.status, 403, "{body}: {reply:?}");
+        let challenge = reply.headers["www-authenticate"].to_str().unwrap();
+        assert!(
+            challenge.starts_with("Bearer error=\"insufficient_scope\"")
+                && challenge.contains(&format!("scope=\"{scope}\""))
+                && challenge.contains("resource_metadata=\"http://127.0.0.1:")
+                && challenge.contains("/.well-known/oauth-protected-resource\""),
+            "{challenge}"
+        );
+        assert_eq!(reply.body["error"], "insufficient_scope", "{reply:?}");
+    };
+    // Reading: overheid:lezen, or a token without any scope claim.
+    for reader in [&lezen, &unscoped, &both] {
+        let reply = server.bridge.post(Some(reader), &read, &[]);
+        assert_eq!(
+            reply.body["result"]["structuredContent"]["kvk_nummer"], "11111111",
+            "{reply:?}"
+        );
+    }
+    challenged(&indienen, &read, "overheid:lezen");
+    challenged(&indienen, &resource, "overheid:lezen");
+    // Filing (any tool that is not read-only): overheid:indienen only; nothing runs without it.
+    for reader in [&lezen, &unscoped] {
+        challenged(reader, &propose, "overheid:indienen");
+        // A 2025-11-25 client sends no Mcp-Method or Mcp-Name: the body decides.
+        let legacy = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                            "params": {"name": "demo__notitie_voorstel",
+                                       "arguments": {"id": "s1", "tekst": "x"}}});
+        let reply = server
+            .bridge
+            .client()
+            .post(format!("{}/mcp", server.bridge.base))
+            .bearer_auth(reader)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(legacy.to_string())
+            .send()
+            .unwrap();
+        assert_eq!(reply.status(), 403);
+        assert!(
+            reply.headers()["www-authenticate"]
+                .to_str()
+                .unwrap()
+                .contains("scope=\"overheid:indienen\"")
+        );
+    }
+    assert!(!store.exists(), "a call without the filing scope ran");
+    let filed = server.bridge.post(Some(&indienen), &propose, &[]);
+    assert_eq!(filed.status, 200, "{filed:?}");
+    assert!(
+        filed.body["result"]["structuredContent"]["voorstel_id"].is_string(),
+        "{filed:?}"
+    );
+    assert!(store.exists());
+    // Listing needs a valid token and no scope.
+    let list = request(3, "tools/list", json!({}), json!({}));
+    let listed = server.bridge.post(Some(&indienen), &list, &[]);
+    assert!(listed.body["result"]["tools"].is_array(), "{listed:?}");
+    // The metadata names both; a 401 asks for reading only.
+    let metadata: Value = server
+        .bridge
+        .get("/.well-known/oauth-protected-resource")
+        .json_value();
+    assert_eq!(
+        metadata["scopes_supported"],
+        json!(["overheid:lezen", "overheid:indienen"])
+    );
+    let anonymous = server.bridge.post(None, &read, &[]);
+    assert_eq!(anonymous.status, 401);
+    assert!(
+        anonymous.headers["www-authenticate"]
+            .to_str()
+            .unwrap()
+            .contains("scope=\"overheid:lezen\"")
+    );
+    // A scope claim of another type is no valid token.
+    let odd = token(Some(json!({"overheid:lezen": true})));
+    assert_eq!(server.bridge.post(Some(&odd), &read, &[]).status, 401);
+}

@@ -196,9 +196,9 @@ def keys(tmp):
            "x": base64.urlsafe_b64encode(public).rstrip(b"=").decode()}
     path = Path(tmp) / "jwks.json"
     path.write_text(json.dumps({"keys": [jwk]}))
-    token = jwt.encode({"iss": ISSUER, "aud": AUDIENCE, "sub": "ondernemer", "kvk_nummer": KVK,
-                        "exp": int(time.time()) + 3600}, key, algorithm="EdDSA", headers={"kid": "test"})
-    return path, token
+    return path, lambda **claims: jwt.encode(
+        {"iss": ISSUER, "aud": AUDIENCE, "sub": "ondernemer", "kvk_nummer": KVK, "exp": int(time.time()) + 3600,
+         **claims}, key, algorithm="EdDSA", headers={"kid": "test"})
 
 
 def start_http(target, env, jwks, extra=()):
@@ -234,6 +234,32 @@ async def post(http, url, token, name, arguments, **extra):
         "Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name})
     return response
+
+
+async def scopes(url, sign):
+    """Reading and filing are two scopes; a token without the one a call needs gets the step-up 403."""
+    apply = {"voorstel_id": "vs_" + "a" * 32}
+    async with httpx2.AsyncClient(timeout=60) as http:
+        metadata = (await http.get(url.removesuffix("/mcp") + "/.well-known/oauth-protected-resource")).json()
+        check("http: scopes_supported names reading and filing",
+              metadata.get("scopes_supported") == ["overheid:lezen", "overheid:indienen"], metadata)
+        for label, token in (("a reading token", sign(scope="overheid:lezen")),
+                             ("a token without a scope claim", sign())):
+            refused = await post(http, url, token, "rvo__rapportage_indienen", apply)
+            challenge = refused.headers.get("www-authenticate", "")
+            check(f"http: {label} may not file: 403 insufficient_scope with the filing scope",
+                  refused.status_code == 403 and 'error="insufficient_scope"' in challenge
+                  and 'scope="overheid:indienen"' in challenge and "resource_metadata=" in challenge,
+                  (refused.status_code, challenge))
+            read = await post(http, url, token, "rvo__regeling_toon", {"regeling_id": "EBR-2027"})
+            check(f"http: {label} may read", read.status_code == 200
+                  and read.json()["result"].get("isError") is False, read.text[:300])
+        filing_only = await post(http, url, sign(scope="overheid:indienen"), "rvo__regeling_toon",
+                                 {"regeling_id": "EBR-2027"})
+        check("http: a filing-only token may not read",
+              filing_only.status_code == 403
+              and 'scope="overheid:lezen"' in filing_only.headers.get("www-authenticate", ""),
+              filing_only.status_code)
 
 
 async def load(target, env, jwks, token, calls=200, budget=150):
@@ -300,9 +326,11 @@ def main():
             )
             for mode, declares in MODES:
                 asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(declares), http=False))
-            jwks, token = keys(tmp)
+            jwks, sign = keys(tmp)
+            token = sign(scope="overheid:lezen overheid:indienen")
             process, url = start_http(target, env, jwks)
             try:
+                asyncio.run(scopes(url, sign))
                 for mode, declares in MODES:
                     asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(declares),
                                              http=True))
