@@ -29,6 +29,7 @@ use crate::auth::{DEFAULT_KVK_CLAIM, Verifier};
 use crate::bridge::Bridge;
 use crate::env;
 use crate::handler::Handler;
+use crate::incoming;
 use crate::options::Options;
 use crate::scope::Scope;
 use crate::stdio::MAX_MESSAGE_BYTES;
@@ -315,8 +316,10 @@ async fn authorize(
             ));
         }
     };
-    // A body that is no JSON goes on: rmcp answers it (parse error), and nothing runs.
-    if let Ok(message) = serde_json::from_slice::<Value>(&body)
+    // Read as the message will be read (`incoming`: a lone surrogate is U+FFFD); a body that is
+    // no JSON goes on, and is answered as a parse error without anything running.
+    if let Ok(text) = incoming::check(&body)
+        && let Ok(message) = serde_json::from_slice::<Value>(&text)
         && let Some(scope) = Scope::for_message(&server.bridge.catalog, &message)
         && !grant.allows(scope)
     {
