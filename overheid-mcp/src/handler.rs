@@ -29,7 +29,7 @@ use crate::catalog::META_PREFIX;
 use crate::proposals::{self, Waiting, elicit};
 use crate::resource;
 use crate::scope::Scope;
-use crate::session::Session;
+use crate::session::{self, Session};
 
 /// The revisions served: 2026-07-28 natively, the older ones through `initialize`.
 const SUPPORTED: &[ProtocolVersion] = &[
@@ -100,15 +100,45 @@ impl Handler {
         }
     }
 
-    /// The identity of this request (see [`crate::session`]).
+    /// The session-bound argument names of the catalogue (`kvk_nummer`).
+    fn session_arguments(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .bridge
+            .catalog
+            .sources
+            .iter()
+            .flat_map(|source| &source.session_vars)
+            .map(|(argument, _)| argument.as_str())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// The identity of this request (see [`crate::session`]). A key of the bridge's `_meta`
+    /// namespace that it does not know (a misspelled `nl.overheid/sessie`) is refused, never
+    /// ignored.
     fn session(&self, context: &RequestContext<RoleServer>) -> Result<Option<Session>, ErrorData> {
+        if let Some(unknown) = context.meta.keys().find(|key| {
+            key.starts_with(META_NAMESPACE) && !REQUEST_META_KEYS.contains(&key.as_str())
+        }) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "_meta.{unknown} is onbekend; bekend: {}",
+                    REQUEST_META_KEYS.join(", ")
+                ),
+                None,
+            ));
+        }
         match self.bridge.transport {
             Transport::Http => Ok(grant(context).and_then(Grant::session)),
-            Transport::Stdio => match Session::from_meta(&context.meta) {
-                Err(why) => Err(ErrorData::invalid_params(why, None)),
-                Ok(Some(session)) => Ok(Some(session)),
-                Ok(None) => Ok(self.bridge.process_session.clone()),
-            },
+            Transport::Stdio => {
+                match Session::from_meta(&context.meta, &self.session_arguments()) {
+                    Err(why) => Err(ErrorData::invalid_params(why, None)),
+                    Ok(Some(session)) => Ok(Some(session)),
+                    Ok(None) => Ok(self.bridge.process_session.clone()),
+                }
+            }
         }
     }
 }
@@ -143,6 +173,12 @@ fn modern(context: &RequestContext<RoleServer>) -> bool {
 
 /// The request's `_meta` key by which a client asks for the compact provenance (PROV-1).
 pub const PROVENANCE_KEY: &str = "nl.overheid/provenance";
+
+/// The bridge's own namespace of `_meta` keys.
+const META_NAMESPACE: &str = "nl.overheid/";
+
+/// The keys of that namespace a request may carry.
+const REQUEST_META_KEYS: &[&str] = &[session::META_KEY, PROVENANCE_KEY];
 
 /// The provenance a call's result carries in `_meta`: full, unless the request's `_meta` asks
 /// for `"compact"` under [`PROVENANCE_KEY`].

@@ -15,6 +15,8 @@ use std::ffi::OsString;
 
 use serde_json::Value;
 
+use common::args::{KvkNummer, is_kvk_nummer};
+
 use crate::catalog::Source;
 
 /// `_meta` key of the per-call identity over stdio.
@@ -59,21 +61,41 @@ impl Session {
         )
     }
 
-    /// The identity in a request's `_meta` (`None` when absent; `Err` when malformed).
-    pub fn from_meta(meta: &serde_json::Map<String, Value>) -> Result<Option<Self>, String> {
+    /// The identity in a request's `_meta` (`None` when absent; `Err` naming the problem when
+    /// malformed). `arguments` are the session-bound argument names the catalogue knows: the
+    /// identity must name at least one, and nothing else, each as a text (a KvK number as 8
+    /// digits). A malformed identity is never ignored: the call would then run with another
+    /// identity (the process's own, or a company the model chose) than the host meant.
+    pub fn from_meta(
+        meta: &serde_json::Map<String, Value>,
+        arguments: &[&str],
+    ) -> Result<Option<Self>, String> {
         let Some(value) = meta.get(META_KEY) else {
             return Ok(None);
         };
+        let example = "bijv. {\"kvk_nummer\": \"68750110\"}";
         let Some(object) = value.as_object() else {
-            return Err(format!(
-                "_meta.{META_KEY} moet een object zijn, bijv. {{\"kvk_nummer\": \"68750110\"}}"
-            ));
+            return Err(format!("_meta.{META_KEY} moet een object zijn, {example}"));
         };
+        if object.is_empty() {
+            return Err(format!("_meta.{META_KEY} noemt geen bedrijf; {example}"));
+        }
         let mut values = BTreeMap::new();
         for (name, value) in object {
+            if !arguments.contains(&name.as_str()) {
+                return Err(format!(
+                    "_meta.{META_KEY}.{name} is onbekend; bekend: {}",
+                    arguments.join(", ")
+                ));
+            }
             let Some(text) = value.as_str() else {
                 return Err(format!("_meta.{META_KEY}.{name} moet een tekst zijn"));
             };
+            if name == KvkNummer::SCHEMA.name && !is_kvk_nummer(text) {
+                return Err(format!(
+                    "_meta.{META_KEY}.{name} is geen KvK-nummer (8 cijfers)"
+                ));
+            }
             values.insert(name.clone(), text.to_string());
         }
         Ok(Some(Self::per_request(values)))
@@ -139,17 +161,34 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_identity_from_meta_and_refuses_other_shapes() {
-        let meta = serde_json::json!({META_KEY: {"kvk_nummer": "68750110"}});
-        let session = Session::from_meta(meta.as_object().unwrap())
+    fn reads_the_identity_from_meta_and_refuses_every_other_shape() {
+        let read = |meta: serde_json::Value| {
+            Session::from_meta(meta.as_object().unwrap(), &["kvk_nummer"])
+        };
+        let session = read(serde_json::json!({META_KEY: {"kvk_nummer": "68750110"}}))
             .unwrap()
             .unwrap();
         assert_eq!(session.values["kvk_nummer"], "68750110");
         assert_eq!(Session::principal(Some(&session)), "kvk_nummer=68750110");
-        let bad = serde_json::json!({META_KEY: "68750110"});
-        assert!(Session::from_meta(bad.as_object().unwrap()).is_err());
-        let none = serde_json::json!({});
-        assert_eq!(Session::from_meta(none.as_object().unwrap()), Ok(None));
+        assert_eq!(read(serde_json::json!({})), Ok(None));
+        for (identity, named) in [
+            (serde_json::json!("68750110"), "een object"),
+            (serde_json::json!(null), "een object"),
+            (serde_json::json!({}), "noemt geen bedrijf"),
+            (
+                serde_json::json!({"kvk_nr": "68750110"}),
+                "kvk_nr is onbekend",
+            ),
+            (
+                serde_json::json!({"kvk_nummer": "68750110", "naam": "x"}),
+                "naam is onbekend",
+            ),
+            (serde_json::json!({"kvk_nummer": 68750110}), "een tekst"),
+            (serde_json::json!({"kvk_nummer": "6875"}), "geen KvK-nummer"),
+        ] {
+            let refused = read(serde_json::json!({META_KEY: identity})).unwrap_err();
+            assert!(refused.contains(named), "{identity}: {refused}");
+        }
     }
 
     #[test]

@@ -388,3 +388,48 @@ fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
         json!({"kvk_nummer": "55555555", "sessie": null})
     );
 }
+
+#[test]
+fn a_malformed_identity_in_meta_is_refused_and_never_lets_the_models_company_win() {
+    // The argument is listed here (no session of the process), so a model may fill it: an
+    // identity the host meant to give must never be dropped in favour of that value.
+    let (mut bridge, _dir) = demo_bridge_modern(&[], &[], json!({}));
+    for (meta, named) in [
+        (json!({"nl.overheid/sessie": {}}), "noemt geen bedrijf"),
+        (
+            json!({"nl.overheid/sessie": {"kvk_nr": "11111111"}}),
+            "nl.overheid/sessie.kvk_nr is onbekend",
+        ),
+        (
+            json!({"nl.overheid/sessie": {"kvk_nummer": 11111111}}),
+            "moet een tekst zijn",
+        ),
+        (
+            json!({"nl.overheid/sessie": {"kvk_nummer": "1111"}}),
+            "geen KvK-nummer",
+        ),
+        (json!({"nl.overheid/sessie": null}), "moet een object zijn"),
+        (
+            json!({"nl.overheid/sesie": {"kvk_nummer": "11111111"}}),
+            "nl.overheid/sesie is onbekend",
+        ),
+    ] {
+        let error = bridge.request_error(
+            "tools/call",
+            json!({"name": "demo__sessie_toon", "arguments": {"kvk_nummer": "55555555"},
+                   "_meta": meta}),
+        );
+        assert_eq!(error["code"], -32602, "{meta}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(named), "{meta}: {message}");
+        assert!(!message.contains("55555555"), "{message}");
+    }
+    // With a session of its own, a malformed identity does not fall back to it either.
+    let (mut bridge, _dir) =
+        demo_bridge_modern(&[], &[("KVK_SESSIE_NUMMER", "44444444")], json!({}));
+    let error = bridge.request_error(
+        "tools/call",
+        json!({"name": "demo__sessie_toon", "arguments": {}, "_meta": {"nl.overheid/sessie": {}}}),
+    );
+    assert_eq!(error["code"], -32602, "{error}");
+}
