@@ -13,6 +13,7 @@ use jsonschema::Validator;
 
 use crate::approval::Approval;
 use crate::catalog::{Catalog, Tool};
+use crate::completions::Cache;
 use crate::session::Session;
 
 /// How the bridge is reached, which decides where identity comes from and the default for
@@ -37,6 +38,8 @@ pub struct Bridge {
     /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
     pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
+    /// The lists completions are taken from, read on first use ([`crate::completions`]).
+    pub completions: Cache,
     /// Per source: the bridge's variables its CLI may see (its allow-list applied once).
     child_env: Vec<Vec<(OsString, OsString)>>,
     processor: OnceLock<String>,
@@ -70,6 +73,7 @@ impl Bridge {
             approval,
             process_session,
             validators: Mutex::default(),
+            completions: Cache::default(),
             child_env,
             processor: OnceLock::new(),
         }

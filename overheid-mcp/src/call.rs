@@ -31,6 +31,7 @@ use crate::bridge::Bridge;
 use crate::catalog::{META_PREFIX, Tool};
 use crate::handler::{SERVER_INFO_KEY, server_info};
 use crate::local_paths;
+use crate::notify::Notifier;
 use crate::problem::{check_input, invalid_input, nul_characters, pointer, problem};
 use crate::proposals;
 use crate::session::Session;
@@ -62,6 +63,8 @@ pub struct Invocation<'a> {
     pub session: Option<&'a Session>,
     /// The provenance the result carries in `_meta` (PROV-1: the client may ask for compact).
     pub provenance: ProvenanceForm,
+    /// Where progress and the CLI's warnings go while it runs ([`crate::notify`]).
+    pub notifier: Option<&'a Notifier>,
 }
 
 /// Run one invocation of a tool until it ends or `cancelled` completes. `Err` is a refusal
@@ -155,7 +158,12 @@ pub async fn run(
         .var("TRACEPARENT", trace.traceparent())
         .var(FOREIGN_PROCESSOR, bridge.processor())
         .stdin(stdin);
-    let finished = match child::run_async(spawn, bridge.timeout, cancelled).await {
+    let running = child::run_async(spawn, bridge.timeout, cancelled);
+    let finished = match call.notifier {
+        Some(notifier) => notifier.while_running(&tool.name, running).await,
+        None => running.await,
+    };
+    let finished = match finished {
         Ok(finished) => finished,
         Err(e) => {
             // The tool's command, never the server's path to the program.
@@ -169,6 +177,9 @@ pub async fn run(
             )));
         }
     };
+    if let (Some(notifier), Ending::Exited(_)) = (call.notifier, &finished.ending) {
+        notifier.warnings(&tool.name, &finished.stderr).await;
+    }
     let command = &tool.command;
     let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
     let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);

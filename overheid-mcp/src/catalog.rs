@@ -78,8 +78,12 @@ pub struct Resource {
     pub template: UriTemplate,
     /// Index into [`Catalog::tools`].
     pub tool: usize,
-    /// The template as `resources/templates/list` shows it.
+    /// The template as `resources/templates/list` shows it (or, without variables, as
+    /// `resources/list` shows the one resource).
     pub listed: Value,
+    /// About the session's own company (the bridge's views, [`crate::views`]): read only with an
+    /// identity, and never cached for anyone else.
+    pub private: bool,
 }
 
 /// Everything the bridge serves.
@@ -171,6 +175,30 @@ impl Catalog {
             }
         }
         warnings
+    }
+
+    /// The index of tool entry `tool` of the CLI named `program` (`rvo-cli`, `regeling_lijst`).
+    pub fn find(&self, program: &str, tool: &str) -> Option<usize> {
+        self.tools
+            .iter()
+            .position(|t| t.entry["name"] == tool && self.sources[t.source].program_name == program)
+    }
+
+    /// Add a resource of the bridge's own ([`crate::views`]), in the shape of a discovery
+    /// resource, read by tool `tool`; `Err` when the template does not fit the tool.
+    pub fn add_view(&mut self, resource: &Value, tool: usize, private: bool) -> Result<(), String> {
+        let name = self.tools[tool].entry["name"].as_str().unwrap_or_default();
+        let own = HashMap::from([(name.to_string(), tool)]);
+        let mut resource = make_resource(resource, &own, &self.tools)?;
+        resource.private = private;
+        if resource.template.variables().is_empty()
+            && let Some(listed) = resource.listed.as_object_mut()
+            && let Some(uri) = listed.remove("uriTemplate")
+        {
+            listed.insert("uri".into(), uri);
+        }
+        self.resources.push(resource);
+        Ok(())
     }
 
     /// The tool called `name`.
@@ -586,6 +614,7 @@ fn make_resource(
         template,
         tool,
         listed: Value::Object(listed),
+        private: false,
     })
 }
 

@@ -9,11 +9,17 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+#[allow(
+    deprecated,
+    reason = "logging/setLevel: deprecated by 2026-07-28, still served to 2025 clients"
+)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult,
-    ElicitRequestParams, InputRequiredResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+    CompleteResult, DiscoverResult, ElicitRequestParams, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, ServerConfig,
 };
 use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -26,6 +32,9 @@ use crate::auth::Grant;
 use crate::bridge::{Bridge, Transport};
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
+use crate::completions::{self, Ask};
+use crate::notify::{LogLevel, Notifier};
+use crate::prompts;
 use crate::proposals::{self, Waiting, elicit};
 use crate::resource;
 use crate::scope::Scope;
@@ -66,6 +75,10 @@ pub struct Handler {
     info: Arc<ServerConfig>,
     tools: Arc<Value>,
     templates: Arc<Value>,
+    resources: Arc<Value>,
+    prompts: Arc<Value>,
+    /// The level a 2025-11-25 client set with `logging/setLevel` (stdio: one client per process).
+    log_level: Arc<LogLevel>,
 }
 
 impl Handler {
@@ -73,7 +86,13 @@ impl Handler {
         let catalog = &bridge.catalog;
         let info: ServerConfig = serde_json::from_value(json!({
             "protocolVersion": ProtocolVersion::V_2025_11_25,
-            "capabilities": {"tools": {"listChanged": false}, "resources": {}},
+            "capabilities": {
+                "tools": {"listChanged": false},
+                "resources": {},
+                "prompts": {"listChanged": false},
+                "completions": {},
+                "logging": {},
+            },
             "serverInfo": server_info(),
             "instructions": INSTRUCTIONS,
         }))
@@ -85,19 +104,51 @@ impl Handler {
             "resultType": "complete",
             "_meta": {SERVER_INFO_KEY: server_info()},
         });
-        let templates = json!({
-            "resourceTemplates": catalog.resources.iter().map(|r| &r.listed).collect::<Vec<_>>(),
-            "ttlMs": CATALOGUE_TTL_MS,
-            "cacheScope": "public",
-            "resultType": "complete",
-            "_meta": {SERVER_INFO_KEY: server_info()},
-        });
+        let (plain, templated): (Vec<_>, Vec<_>) = catalog
+            .resources
+            .iter()
+            .partition(|r| r.template.variables().is_empty());
+        let list = |key: &str, items: Vec<&Value>| {
+            json!({
+                key: items,
+                "ttlMs": CATALOGUE_TTL_MS,
+                "cacheScope": "public",
+                "resultType": "complete",
+                "_meta": {SERVER_INFO_KEY: server_info()},
+            })
+        };
+        let templates = list(
+            "resourceTemplates",
+            templated.iter().map(|r| &r.listed).collect(),
+        );
+        let resources = list("resources", plain.iter().map(|r| &r.listed).collect());
+        let prompts = prompts::list(catalog);
+        let prompts = list("prompts", prompts.iter().collect());
         Self {
             bridge,
             info: Arc::new(info),
             tools: Arc::new(tools),
             templates: Arc::new(templates),
+            resources: Arc::new(resources),
+            prompts: Arc::new(prompts),
+            log_level: Arc::default(),
         }
+    }
+
+    /// Where this request's progress and log messages go: the progress token of its `_meta`,
+    /// and its log level (per request in 2026-07-28, else this connection's `logging/setLevel`).
+    fn notifier(&self, context: &RequestContext<RoleServer>) -> Notifier {
+        let level = if modern(context) {
+            LogLevel::of_request(&context.meta)
+        } else {
+            self.log_level.get()
+        };
+        Notifier::new(
+            context.peer.clone(),
+            context.meta.get_progress_token(),
+            level,
+            self.bridge.timeout,
+        )
     }
 
     /// The session-bound argument names of the catalogue (`kvk_nummer`).
@@ -248,13 +299,99 @@ impl ServerHandler for Handler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        from_json((*self.resources).clone())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        from_json((*self.prompts).clone())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let arguments = request.arguments.clone().unwrap_or_default();
+        match prompts::get(&self.bridge.catalog, &request.name, &arguments) {
+            Ok(mut result) => {
+                result["resultType"] = json!("complete");
+                result["_meta"] = json!({SERVER_INFO_KEY: server_info()});
+                Ok(GetPromptResponse::Complete(from_json::<GetPromptResult>(
+                    result,
+                )?))
+            }
+            Err(refused) => Err(ErrorData::invalid_params(
+                prompts::refusal(&request.name, &refused),
+                Some(json!({"name": request.name})),
+            )),
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let name = request.argument.name.as_str();
+        let known = match &request.r#ref {
+            Reference::Prompt(prompt) => {
+                prompts::argument_names(&self.bridge.catalog, &prompt.name)
+                    .ok_or_else(|| ErrorData::invalid_params("Onbekende prompt", None))?
+                    .contains(&name)
+            }
+            Reference::Resource(template) => self
+                .bridge
+                .catalog
+                .resources
+                .iter()
+                .find(|r| r.listed["uriTemplate"] == template.uri.as_str())
+                .ok_or_else(|| ErrorData::invalid_params("Onbekend resource-sjabloon", None))?
+                .template
+                .variables()
+                .contains(&name),
+            _ => false,
+        };
+        let session = self.session(&context)?;
+        let context_arguments = request
+            .context
+            .as_ref()
+            .and_then(|c| c.arguments.clone())
+            .unwrap_or_default();
+        let completion = if known {
+            let ask = Ask {
+                name,
+                typed: &request.argument.value,
+                context: &context_arguments,
+            };
+            completions::complete(&self.bridge, &ask, session.as_ref()).await
+        } else {
+            json!({"values": [], "total": 0, "hasMore": false})
+        };
         from_json(json!({
-            "resources": [],
-            "ttlMs": CATALOGUE_TTL_MS,
-            "cacheScope": "public",
+            "completion": completion,
             "resultType": "complete",
             "_meta": {SERVER_INFO_KEY: server_info()},
         }))
+    }
+
+    #[allow(
+        deprecated,
+        reason = "logging/setLevel: deprecated by 2026-07-28, still served to 2025 clients"
+    )]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // Over HTTP nothing outlasts a request: the level is asked per request there.
+        if self.bridge.transport == Transport::Stdio {
+            self.log_level.set(request.level);
+        }
+        Ok(())
     }
 
     async fn list_resource_templates(
@@ -273,11 +410,13 @@ impl ServerHandler for Handler {
         permitted(&context, Scope::Read)?;
         let session = self.session(&context)?;
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
+        let notifier = self.notifier(&context);
         let read = resource::read(
             &self.bridge,
             &request.uri,
             session.as_ref(),
             &trace,
+            &notifier,
             context.ct.cancelled(),
         )
         .await?;
@@ -351,11 +490,13 @@ impl Handler {
         trace: TraceContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<Outcome, ErrorData> {
+        let notifier = self.notifier(context);
         let invocation = Invocation {
             tool: &self.bridge.catalog.tools[index],
             arguments,
             session: session.as_ref(),
             provenance: provenance_form(context)?,
+            notifier: Some(&notifier),
         };
         call::run(&self.bridge, &invocation, &trace, context.ct.cancelled()).await
     }

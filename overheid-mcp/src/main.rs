@@ -12,6 +12,7 @@ mod auth;
 mod bridge;
 mod call;
 mod catalog;
+mod completions;
 mod discover;
 mod env;
 mod handler;
@@ -19,8 +20,10 @@ mod http;
 mod incoming;
 
 mod local_paths;
+mod notify;
 mod options;
 mod problem;
+mod prompts;
 mod proposals;
 mod resource;
 mod scope;
@@ -28,6 +31,7 @@ mod session;
 mod stdin_value;
 mod stdio;
 mod template;
+mod views;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -260,6 +264,11 @@ fn build(
     }
     if catalog.sources.is_empty() {
         return Err("geen enkele CLI gevonden; geef er een met --tool".to_string());
+    }
+    for warning in views::add(&mut catalog) {
+        if warn {
+            eprintln!("overheid-mcp: waarschuwing: {warning}");
+        }
     }
     Ok(catalog)
 }

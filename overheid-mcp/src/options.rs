@@ -4,8 +4,15 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
-/// Default deadline of one tool call.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default deadline of one tool call: below the TypeScript SDK's default request timeout
+/// (60 s, `DEFAULT_REQUEST_TIMEOUT_MSEC`), so a host hears the bridge's own
+/// `TIJDLIMIET_VERSTREKEN` rather than giving up just as the answer comes (the Python SDK reads
+/// for 300 s). A host that sends a `progressToken` gets progress every half second as well.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(50);
+const _: () = assert!(
+    DEFAULT_TIMEOUT.as_secs() < 60,
+    "below the SDKs' request timeout"
+);
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]

@@ -19,6 +19,7 @@ use common::provenance::ProvenanceForm;
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::handler::{SERVER_INFO_KEY, server_info};
+use crate::notify::Notifier;
 use crate::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.
@@ -26,13 +27,15 @@ pub const PUBLIC_TTL_MS: u64 = 300_000;
 
 /// Read `uri` (a `ReadResourceResult` as JSON). `Ok(None)` when the client cancelled.
 ///
-/// Company data (a resource whose tool is session-bound) is `cacheScope: private` with
-/// `ttlMs: 0`; anything else is `public` for [`PUBLIC_TTL_MS`].
+/// Company data (a resource whose tool is session-bound, or a view of the session's own company,
+/// which is read only with an identity) is `cacheScope: private` with `ttlMs: 0`; anything else
+/// is `public` for [`PUBLIC_TTL_MS`].
 pub async fn read(
     bridge: &Bridge,
     uri: &str,
     session: Option<&Session>,
     trace: &TraceContext,
+    notifier: &Notifier,
     cancelled: impl Future<Output = ()>,
 ) -> Result<Option<Value>, ErrorData> {
     let found = bridge
@@ -46,6 +49,13 @@ pub async fn read(
             Some(json!({"uri": uri})),
         ));
     };
+    if resource.private && session.is_none() {
+        return Err(ErrorData::invalid_params(
+            "Deze resource gaat over het bedrijf van de sessie, en deze aanvraag heeft geen \
+             sessie (geen identiteit van de host of uit het token).",
+            Some(json!({"uri": uri})),
+        ));
+    }
     let tool = &bridge.catalog.tools[resource.tool];
     let properties = &tool.entry["inputSchema"]["properties"];
     let arguments: Map<String, Value> = variables
@@ -60,8 +70,9 @@ pub async fn read(
         arguments: &arguments,
         session,
         provenance: ProvenanceForm::Full,
+        notifier: Some(notifier),
     };
-    let private = !tool.session_args.is_empty();
+    let private = resource.private || !tool.session_args.is_empty();
     match call::run(bridge, &invocation, trace, cancelled).await? {
         Outcome::Data {
             text, provenance, ..

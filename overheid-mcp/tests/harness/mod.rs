@@ -81,6 +81,12 @@ pub fn regelrecht_cli() -> PathBuf {
     })
 }
 
+/// A workspace CLI by name (`koop-cli`), `$MCP_BRIDGE_<NAME>` when set; `None` when not built.
+pub fn workspace_cli(name: &str) -> Option<PathBuf> {
+    let variable = format!("MCP_BRIDGE_{}", name.to_uppercase().replace('-', "_"));
+    workspace_binary(name, &variable)
+}
+
 /// `$variable` when set, else `name` next to this test's target directory or in the workspace's
 /// `target/debug`.
 fn workspace_binary(name: &str, variable: &str) -> Option<PathBuf> {
@@ -276,6 +282,11 @@ impl Bridge {
             }
             self.pending.push_back(message);
         }
+    }
+
+    /// The messages read while waiting for a response (notifications, mostly), oldest first.
+    pub fn take_pending(&mut self) -> Vec<Value> {
+        self.pending.drain(..).collect()
     }
 
     /// Send a request and return its `result` (panics on a JSON-RPC error).
