@@ -18,6 +18,12 @@ pub trait Commands: Subcommand + std::fmt::Debug {
     /// The entry of every leaf command, in discovery order.
     const SPECS: &'static [CommandSpec];
 
+    /// Where these commands' names sit in their entries' paths: 0 for a tool's own commands,
+    /// 1 for a group's. [`crate::commands!`] computes it at compile time
+    /// ([`crate::tool::commands_level`]), so an entry whose path does not name its command
+    /// the way clap names it does not compile; a hand-written implementation claims 0.
+    const LEVEL: usize = 0;
+
     /// Run the selected command.
     fn run(self, ctx: &mut Context<'_>) -> Result<Outcome>;
 
@@ -59,6 +65,9 @@ macro_rules! commands {
         $vis const SPECS: &[$crate::CommandSpec] =
             &$crate::tool::concat::<{ 0 $(+ $module::SPECS.len())+ }>(&[$($module::SPECS),+]);
 
+        // A free constant is always evaluated, an associated one only where used.
+        const _: usize = <$name as $crate::Commands>::LEVEL;
+
         /// Run the chosen command.
         $vis fn run(
             command: &$name,
@@ -71,6 +80,9 @@ macro_rules! commands {
 
         impl $crate::Commands for $name {
             const SPECS: &'static [$crate::CommandSpec] = SPECS;
+            const LEVEL: usize = $crate::tool::commands_level(&[
+                $( (stringify!($variant), $module::SPECS) ),+
+            ]);
 
             fn run(self, ctx: &mut $crate::Context<'_>) -> $crate::Result<$crate::Outcome> {
                 run(&self, ctx)

@@ -171,8 +171,9 @@ fn resource_problems(cmd: &Command, resource: &ResourceSpec, specs: &[CommandSpe
     problems
 }
 
-/// The test every tool runs: `common::consistency_test!(cli::Command, cli::tool::TOOL);`
-/// in its binary's test module asserts that [`tool_problems`] finds nothing.
+/// The tests every tool runs: [`crate::entry!`] emits them in the binary's test module, so
+/// no tool can forget them; they assert that [`tool_problems`] and [`named_parser_problems`]
+/// find nothing.
 #[macro_export]
 macro_rules! consistency_test {
     ($commands:ty, $tool:expr) => {

@@ -47,6 +47,21 @@ macro_rules! entry {
         fn main() -> ::std::process::ExitCode {
             ::std::process::ExitCode::from($crate::main::<$commands>($tool).code())
         }
+
+        // A tool's own commands are the first word of their paths.
+        const _: () = assert!(
+            <$commands as $crate::Commands>::LEVEL == 0,
+            "a tool's commands must be the first word of their entries' paths"
+        );
+
+        /// The profile's consistency tests, for every tool that has an entry point: none can
+        /// forget them (rule DISC-3).
+        #[cfg(test)]
+        mod profile_consistency {
+            #[allow(unused_imports, reason = "the tool's paths are relative to its root")]
+            use super::*;
+            $crate::consistency_test!($commands, *$tool);
+        }
     };
 }
 

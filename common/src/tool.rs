@@ -158,6 +158,103 @@ pub const fn concat<const N: usize>(groups: &[&[CommandSpec]]) -> [CommandSpec; 
     out
 }
 
+/// Whether `name` is the command name clap derives for the enum variant `ident`: its
+/// kebab case (`VoorstelToon` is `voorstel-toon`). [`crate::commands!`] uses it at compile
+/// time, so that an entry's path cannot drift from the command it describes.
+pub const fn is_clap_name(ident: &str, name: &str) -> bool {
+    let (ident, name) = (ident.as_bytes(), name.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < ident.len() {
+        let c = ident[i];
+        if c.is_ascii_uppercase() && i > 0 {
+            if j >= name.len() || name[j] != b'-' {
+                return false;
+            }
+            j += 1;
+        }
+        if j >= name.len() || name[j] != c.to_ascii_lowercase() {
+            return false;
+        }
+        i += 1;
+        j += 1;
+    }
+    j == name.len()
+}
+
+/// The one position at which every entry of `specs` has the segment clap names `variant`
+/// by ([`is_clap_name`]), or `None` when some entry lacks it there (or `specs` is empty).
+pub const fn level_of(specs: &[CommandSpec], variant: &str) -> Option<usize> {
+    if specs.is_empty() {
+        return None;
+    }
+    let mut level = 0;
+    while level < specs[0].path.len() {
+        let mut k = 0;
+        while k < specs.len()
+            && level < specs[k].path.len()
+            && is_clap_name(variant, specs[k].path[level])
+        {
+            k += 1;
+        }
+        if k == specs.len() {
+            return Some(level);
+        }
+        level += 1;
+    }
+    None
+}
+
+/// The level of a [`crate::commands!`] enum: where each variant's name sits in its entries'
+/// paths, the same for all. In a constant, an entry that does not name its command is a
+/// compile error:
+///
+/// ```
+/// use common::tool::{CommandSpec, commands_level};
+/// use common::Annotations;
+/// const fn spec(path: &'static [&'static str]) -> CommandSpec {
+///     CommandSpec { path, title: "", annotations: Annotations::READ_LOCAL, output_schema: "",
+///                   examples: &[], args: &[] }
+/// }
+/// const ZOEK: &[CommandSpec] = &[spec(&["zoek"])];
+/// const TOON: &[CommandSpec] = &[spec(&["voorstel", "toon"])];
+/// const LIJST: &[CommandSpec] = &[spec(&["voorstel", "lijst"])];
+/// const _: () = assert!(commands_level(&[("Zoek", ZOEK)]) == 0);
+/// const _: () = assert!(commands_level(&[("Toon", TOON), ("Lijst", LIJST)]) == 1);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use common::tool::{CommandSpec, commands_level};
+/// use common::Annotations;
+/// const fn spec(path: &'static [&'static str]) -> CommandSpec {
+///     CommandSpec { path, title: "", annotations: Annotations::READ_LOCAL, output_schema: "",
+///                   examples: &[], args: &[] }
+/// }
+/// const ZOEK: &[CommandSpec] = &[spec(&["zoeken"])];
+/// const _: usize = commands_level(&[("Zoek", ZOEK)]);
+/// ```
+pub const fn commands_level(modules: &[(&str, &[CommandSpec])]) -> usize {
+    let mut level = None;
+    let mut m = 0;
+    while m < modules.len() {
+        let (variant, specs) = modules[m];
+        match (level_of(specs, variant), level) {
+            (None, _) => panic!("a command's entries do not name it in their path"),
+            (Some(l), None) => level = Some(l),
+            (Some(l), Some(expected)) => {
+                assert!(
+                    l == expected,
+                    "the commands of one enum sit at different levels of their paths"
+                );
+            }
+        }
+        m += 1;
+    }
+    match level {
+        Some(level) => level,
+        None => panic!("an enum of commands without commands"),
+    }
+}
+
 /// The entry with this command path.
 pub fn find_spec(specs: &'static [CommandSpec], path: &[String]) -> Option<&'static CommandSpec> {
     specs
@@ -248,6 +345,16 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+
+    #[test]
+    fn clap_names_are_the_kebab_case_of_the_variant() {
+        assert!(is_clap_name("Zoek", "zoek"));
+        assert!(is_clap_name("VoorstelToon", "voorstel-toon"));
+        assert!(!is_clap_name("VoorstelToon", "voorsteltoon"));
+        assert!(!is_clap_name("Zoek", "zoeken"));
+        assert!(!is_clap_name("Zoeken", "zoek"));
+        assert!(!is_clap_name("Zoek", "Zoek"));
+    }
 
     #[test]
     fn a_stdin_json_path_is_a_path_with_the_stdin_keyword_and_json_content() {

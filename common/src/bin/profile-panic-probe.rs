@@ -6,44 +6,76 @@
 
 use common::{Annotations, CommandSpec, Context, Outcome, ToolInfo};
 
-/// The probe's commands.
-#[derive(clap::Subcommand, Debug)]
-enum Probe {
-    /// Panic with a literal message.
-    Letterlijk,
-    /// Panic with a formatted message that holds the argument.
-    Opgemaakt { waarde: String },
-    /// Answer without passing the plan gate (a command without requests that forgot it).
-    ZonderGate,
-}
-
-impl common::Commands for Probe {
-    const SPECS: &'static [CommandSpec] = &[
-        spec(&["letterlijk"]),
-        spec(&["opgemaakt"]),
-        spec(&["zonder-gate"]),
-    ];
-
-    fn run(self, _: &mut Context<'_>) -> common::Result<Outcome> {
-        match self {
-            Probe::Letterlijk => panic!("proefpaniek"),
-            Probe::Opgemaakt { waarde } => panic!("proefpaniek met {waarde}"),
-            Probe::ZonderGate => Ok(Outcome::new(
-                serde_json::json!({}),
-                "Proef",
-                common::Environment::Local,
-            )),
-        }
+common::commands! {
+    /// The probe's commands.
+    enum Probe {
+        /// Panic with a literal message.
+        Letterlijk(letterlijk::Args) => letterlijk,
+        /// Panic with a formatted message that holds the argument.
+        Opgemaakt(opgemaakt::Args) => opgemaakt,
+        /// Answer without passing the plan gate (a command without requests that forgot it).
+        ZonderGate(zonder_gate::Args) => zonder_gate,
     }
 }
 
-const fn spec(path: &'static [&'static str]) -> CommandSpec {
+/// `letterlijk`: panics with a literal message.
+mod letterlijk {
+    use super::*;
+
+    #[derive(clap::Args, Debug)]
+    pub struct Args;
+
+    pub const SPECS: &[CommandSpec] = &[spec(&["letterlijk"], &[&["letterlijk"]])];
+
+    pub fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+        panic!("proefpaniek")
+    }
+}
+
+/// `opgemaakt WAARDE`: panics with a formatted message that holds the argument.
+mod opgemaakt {
+    use super::*;
+
+    #[derive(clap::Args, Debug)]
+    pub struct Args {
+        waarde: String,
+    }
+
+    pub const SPECS: &[CommandSpec] = &[spec(&["opgemaakt"], &[&["opgemaakt", "x"]])];
+
+    pub fn run(args: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+        panic!("proefpaniek met {}", args.waarde)
+    }
+}
+
+/// `zonder-gate`: answers without passing the plan gate.
+mod zonder_gate {
+    use super::*;
+
+    #[derive(clap::Args, Debug)]
+    pub struct Args;
+
+    pub const SPECS: &[CommandSpec] = &[spec(&["zonder-gate"], &[&["zonder-gate"]])];
+
+    pub fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+        Ok(Outcome::new(
+            serde_json::json!({}),
+            "Proef",
+            common::Environment::Local,
+        ))
+    }
+}
+
+const fn spec(
+    path: &'static [&'static str],
+    examples: &'static [&'static [&'static str]],
+) -> CommandSpec {
     CommandSpec {
         path,
         title: "Proef",
         annotations: Annotations::READ_REMOTE,
         output_schema: r#"{"type":"object"}"#,
-        examples: &[],
+        examples,
         args: &[],
     }
 }

@@ -55,8 +55,3 @@ const RESOURCES: [ResourceSpec; 2] = [
         tool: "regeling_artikel",
     },
 ];
-
-#[cfg(test)]
-mod tests {
-    common::consistency_test!(crate::cli::Command, super::TOOL);
-}

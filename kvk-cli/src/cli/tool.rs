@@ -28,8 +28,3 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
     resources: &[],
     cached: &[],
 };
-
-#[cfg(test)]
-mod tests {
-    common::consistency_test!(crate::cli::Command, super::TOOL);
-}

@@ -48,8 +48,3 @@ pub const TOOL: ToolInfo = ToolInfo {
         commands::wet::notities::SPECS[0].path,
     ],
 };
-
-#[cfg(test)]
-mod tests {
-    common::consistency_test!(crate::cli::Command, super::TOOL);
-}

@@ -59,8 +59,6 @@ mod tests {
     use crate::cli::SPECS;
     use crate::cli::commands::rapportage;
 
-    common::consistency_test!(crate::cli::Command, super::TOOL);
-
     #[test]
     fn only_filing_mutates() {
         let mutating: Vec<_> = SPECS
