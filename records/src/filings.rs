@@ -18,6 +18,13 @@ use crate::{Error, Store};
 const COLUMNS: &str = "idempotency_key, reference, company, tool, request_sha256, request, \
      result, filed_at, proposal_id";
 
+/// A stored filing that cannot be read: its key and what is wrong (never its values).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damaged {
+    pub key: String,
+    pub detail: String,
+}
+
 /// The first phase of a filing.
 #[must_use = "a pending filing files nothing until it is committed"]
 pub enum Begun {
@@ -60,7 +67,9 @@ impl Store {
         rows.first().map(filing).transpose()
     }
 
-    /// The filing with `reference`; with `company`, only if it is that company's.
+    /// The filing with `reference`; with `company`, only if it is that company's. Another
+    /// company's filing reads as unknown before any of it is parsed, so a damaged record of
+    /// another company answers as no record at all (no existence oracle).
     pub fn filing_by_reference(
         &mut self,
         reference: &str,
@@ -70,15 +79,30 @@ impl Store {
             &format!("SELECT {COLUMNS} FROM overheid_filings WHERE reference = $1"),
             &[Param::Text(reference)],
         )?;
-        Ok(rows
-            .first()
-            .map(filing)
-            .transpose()?
-            .filter(|f| company.is_none_or(|c| c == f.company)))
+        match rows.first() {
+            Some(row) if company.is_none_or(|c| row[2].text().ok() == Some(c)) => {
+                filing(row).map(Some)
+            }
+            _ => Ok(None),
+        }
     }
 
-    /// The filings of `company` (all without one), oldest first.
-    pub fn filings(&mut self, company: Option<&str>) -> Result<Vec<Filing>, Error> {
+    /// The company of the filing with `reference`, if there is one and its company is readable:
+    /// what an audit record names as the data subject before deciding whether to show it.
+    pub fn filing_company(&mut self, reference: &str) -> Result<Option<String>, Error> {
+        let rows = self.conn.query(
+            "SELECT company FROM overheid_filings WHERE reference = $1",
+            &[Param::Text(reference)],
+        )?;
+        Ok(rows
+            .first()
+            .and_then(|row| row[0].text().ok().map(str::to_string)))
+    }
+
+    /// The filings of `company` (all without one), oldest first, and the keys of the records
+    /// that cannot be read, each with what is wrong (they are left out, the rest stays
+    /// readable).
+    pub fn filings(&mut self, company: Option<&str>) -> Result<(Vec<Filing>, Vec<Damaged>), Error> {
         let rows = match company {
             Some(company) => self.conn.query(
                 &format!(
@@ -92,7 +116,21 @@ impl Store {
                 &[],
             )?,
         };
-        rows.iter().map(filing).collect()
+        let mut sound = Vec::with_capacity(rows.len());
+        let mut damaged = Vec::new();
+        for row in &rows {
+            match parse(row) {
+                Ok(filing) => sound.push(filing),
+                Err(error) => damaged.push(Damaged {
+                    key: row[0].text().unwrap_or("?").to_string(),
+                    detail: match error {
+                        Error::Corrupt(detail) => detail,
+                        other => other.to_string(),
+                    },
+                }),
+            }
+        }
+        Ok((sound, damaged))
     }
 
     /// The first phase of filing: `make` builds the new filing (called again, for a new
@@ -176,12 +214,13 @@ fn begin(
                     Error::Database("de filing verdween tijdens het lezen".into())
                 })?)?;
             if let Some(apply) = apply {
-                proposal_filed(conn, apply, &existing.key, None, now)?;
+                let digest = existing.result_digest();
+                proposal_filed(conn, apply, &existing.key, Some(&digest), now)?;
             }
             return Ok(Outcome::Existing(existing));
         }
         if let Some(apply) = apply {
-            proposal_filed(conn, apply, &new.key, None, now)?;
+            proposal_filed(conn, apply, &new.key, Some(&new.result_digest()), now)?;
         }
         return Ok(Outcome::New(Filing {
             proposal_id: apply.map(|a| a.proposal_id.to_string()),
@@ -232,7 +271,17 @@ pub(crate) fn proposal_filed(
     Err(Error::Refused(status))
 }
 
+/// A row of [`COLUMNS`] as a filing; a damaged one is [`Error::Corrupt`] naming its key.
 fn filing(row: &Row) -> Result<Filing, Error> {
+    parse(row).map_err(|error| match error {
+        Error::Corrupt(detail) => {
+            Error::Corrupt(format!("filing {}: {detail}", row[0].text().unwrap_or("?")))
+        }
+        other => other,
+    })
+}
+
+fn parse(row: &Row) -> Result<Filing, Error> {
     let json = |index: usize| -> Result<serde_json::Value, Error> {
         serde_json::from_str(row[index].text()?)
             .map_err(|_| Error::Corrupt("geen geldige JSON in een filing".into()))

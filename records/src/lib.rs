@@ -6,7 +6,8 @@
 //!   (shared by every machine and replica) or SQLite in the data directory (the default).
 //! - [`Store`]: one connection; proposals ([`Store::propose`], [`Store::proposal`],
 //!   [`Store::proposals`], [`Store::decide`], [`Store::events`], [`Store::mark_filed`]) and
-//!   filings ([`Store::filing`], [`Store::filings`], [`Store::begin_filing`]).
+//!   filings ([`Store::filing`], [`Store::filing_by_reference`], [`Store::filings`],
+//!   [`Store::begin_filing`]).
 //! - [`model`]: the records themselves.
 //!
 //! Exactly-once comes from the database: a unique key on the idempotency key, and every status
@@ -27,7 +28,7 @@ mod sql;
 use std::time::Instant;
 
 pub use error::Error;
-pub use filings::{Begun, PendingFiling};
+pub use filings::{Begun, Damaged, PendingFiling};
 pub use id::is_well_formed as is_proposal_id;
 pub use location::{DATA_DIR_ENV, DATABASE_FILE, Location, STORE_URL_ENV};
 pub use model::{

@@ -6,7 +6,7 @@
 //! the database file is made 0600 and must belong to the user and be readable by nobody else.
 //! Anything else is refused ([`Error::Unsafe`]) before a byte is read or written.
 
-use std::fs::{self, DirBuilder, OpenOptions};
+use std::fs::{DirBuilder, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -75,6 +75,16 @@ impl Location {
         }
     }
 
+    /// Whether the store may hold records yet: an SQLite store whose file was never created is
+    /// empty, so a reader need not create it (a dry run writes nothing). A shared database may
+    /// always hold records.
+    pub fn may_hold_records(&self) -> bool {
+        match self {
+            Location::Sqlite(dir) => dir.join(DATABASE_FILE).exists(),
+            Location::Postgres(_) => true,
+        }
+    }
+
     /// `sqlite` or `postgres`.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -102,8 +112,9 @@ fn redact(url: &str) -> String {
     format!("{scheme}://{authority}{path}")
 }
 
-/// Makes `dir` (0700, parents too) if missing, and checks it belongs to this user and nobody
-/// else can write in it.
+/// Makes `dir` (0700, parents too) if missing, and checks it as every directory the family
+/// trusts is checked (`common::trust`): it belongs to this user and nobody else can write in it,
+/// nor replace it through its parent.
 pub(crate) fn safe_dir(dir: &Path) -> Result<(), Error> {
     DirBuilder::new()
         .recursive(true)
@@ -114,31 +125,14 @@ pub(crate) fn safe_dir(dir: &Path) -> Result<(), Error> {
             path: dir.to_path_buf(),
             source,
         })?;
-    let meta = fs::metadata(dir).map_err(|source| Error::Io {
-        action: "map bekijken",
+    common::trust::check_dir(dir).map_err(|why| Error::Unsafe {
         path: dir.to_path_buf(),
-        source,
-    })?;
-    let unsafe_dir = |why: &str| Error::Unsafe {
-        path: dir.to_path_buf(),
-        why: why.to_string(),
-    };
-    if !meta.is_dir() {
-        return Err(unsafe_dir("geen map"));
-    }
-    if meta.uid() != rustix::process::geteuid().as_raw() {
-        return Err(unsafe_dir("de map is van een andere gebruiker"));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(unsafe_dir(
-            "anderen kunnen in de map schrijven; maak hem alleen voor uzelf (chmod 700)",
-        ));
-    }
-    Ok(())
+        why: format!("{why}; maak de map alleen voor uzelf (chmod 700)"),
+    })
 }
 
 /// Creates the database file 0600 if missing (never through a symlink), and checks it is a
-/// regular file of this user that nobody else can read or write.
+/// regular file of this user that nobody else can write (`common::trust`) or read.
 pub(crate) fn safe_file(path: &Path) -> Result<(), Error> {
     let file = OpenOptions::new()
         .read(true)
@@ -159,18 +153,11 @@ pub(crate) fn safe_file(path: &Path) -> Result<(), Error> {
     })?;
     let unsafe_file = |why: &str| Error::Unsafe {
         path: path.to_path_buf(),
-        why: why.to_string(),
+        why: format!("{why}; maak het alleen voor uzelf (chmod 600)"),
     };
-    if !meta.is_file() {
-        return Err(unsafe_file("geen gewoon bestand"));
-    }
-    if meta.uid() != rustix::process::geteuid().as_raw() {
-        return Err(unsafe_file("het bestand is van een andere gebruiker"));
-    }
-    if meta.mode() & 0o077 != 0 {
-        return Err(unsafe_file(
-            "anderen kunnen het bestand lezen of schrijven; maak het alleen voor uzelf (chmod 600)",
-        ));
+    common::trust::check_file(&meta).map_err(unsafe_file)?;
+    if meta.mode() & 0o044 != 0 {
+        return Err(unsafe_file("anderen kunnen het bestand lezen"));
     }
     Ok(())
 }

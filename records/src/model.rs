@@ -178,6 +178,14 @@ pub struct Filing {
     pub proposal_id: Option<String>,
 }
 
+impl Filing {
+    /// SHA-256 of the canonical JSON of the result as first returned: what a proposal keeps of
+    /// it (never the result itself).
+    pub fn result_digest(&self) -> String {
+        common::digest::sha256_hex(common::digest::canonical_json(&self.result).as_bytes())
+    }
+}
+
 /// Applying an approved proposal: which one, and the plan digest the plan has now (it must be
 /// the approved one).
 #[derive(Debug, Clone, Copy)]

@@ -97,12 +97,13 @@ impl Store {
             &format!("SELECT {COLUMNS} FROM overheid_proposals WHERE id = $1"),
             &[Param::Text(id)],
         )?;
+        // Another company's proposal is unknown before any of it is parsed: a damaged record
+        // of another company answers as no record at all (no existence oracle).
         match rows.first() {
-            Some(row) => {
-                let found = proposal(row, now)?;
-                Ok(company.is_none_or(|c| c == found.company).then_some(found))
+            Some(row) if company.is_none_or(|c| row[1].text().ok() == Some(c)) => {
+                proposal(row, now).map(Some)
             }
-            None => Ok(None),
+            _ => Ok(None),
         }
     }
 

@@ -207,7 +207,12 @@ fn lifecycle(location: &Location) {
     assert_eq!(filed.filing_key.as_deref(), Some(plan_digest.as_str()));
     let filing = store.filing(&plan_digest).unwrap().unwrap();
     assert_eq!(filing.proposal_id.as_deref(), Some(first.id.as_str()));
-    assert_eq!(store.filings(Some(&company)).unwrap().len(), 1);
+    assert_eq!(
+        filed.result_digest,
+        Some(filing.result_digest()),
+        "the proposal keeps the digest of the result, never the result"
+    );
+    assert_eq!(store.filings(Some(&company)).unwrap().0.len(), 1);
 
     let events: Vec<Status> = store
         .events(&first.id)
@@ -335,7 +340,7 @@ fn concurrent_applies(location: &Location) {
         .count();
     assert_eq!(filed, 1, "20 concurrent applies file once");
     let mut store = Store::open(location, None).unwrap();
-    assert_eq!(store.filings(Some(&company)).unwrap().len(), 1);
+    assert_eq!(store.filings(Some(&company)).unwrap().0.len(), 1);
 }
 
 fn dropped_filing_files_nothing(location: &Location) {
@@ -463,4 +468,71 @@ fn postgres_unreachable_is_said_without_the_password() {
         }
         other => panic!("{:?}", other.err()),
     }
+}
+
+/// F8: another company's record, even a damaged one, reads as unknown, never as damage (which
+/// would say that it exists); the company's own damaged record is named by its key, and a list
+/// leaves it out and keeps the sound ones.
+#[test]
+fn sqlite_another_companys_damaged_record_reads_as_unknown() {
+    let (_dir, location) = sqlite();
+    let owner = company();
+    let (id, plan_digest) = approved(&location, &owner);
+    assert!(apply(&location, &owner, &id, &plan_digest).unwrap());
+    let mut store = Store::open(&location, None).unwrap();
+    let reference = store.filing(&plan_digest).unwrap().unwrap().reference;
+    let Begun::Pending(sound) = Store::open(&location, None)
+        .unwrap()
+        .begin_filing(None, Utc::now(), || Ok(filing(&owner, &digest("s"))))
+        .unwrap()
+    else {
+        panic!("a new key files");
+    };
+    sound.commit().unwrap();
+
+    let db = rusqlite::Connection::open(match &location {
+        Location::Sqlite(dir) => dir.join(DATABASE_FILE),
+        Location::Postgres(_) => unreachable!(),
+    })
+    .unwrap();
+    db.execute(
+        "UPDATE overheid_filings SET result = '{' WHERE idempotency_key = ?1",
+        [&plan_digest],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE overheid_proposals SET plan = '{' WHERE id = ?1",
+        [&id],
+    )
+    .unwrap();
+
+    let other = company();
+    assert!(
+        store
+            .filing_by_reference(&reference, Some(&other))
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .proposal(&id, Some(&other), Utc::now())
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        store.filing_company(&reference).unwrap().as_deref(),
+        Some(owner.as_str())
+    );
+    match store.filing_by_reference(&reference, Some(&owner)) {
+        Err(Error::Corrupt(detail)) => assert!(detail.contains(&plan_digest), "{detail}"),
+        other => panic!("expected the damage, got {other:?}"),
+    }
+    assert!(matches!(
+        store.proposal(&id, Some(&owner), Utc::now()),
+        Err(Error::Corrupt(_))
+    ));
+    let (sound, damaged) = store.filings(Some(&owner)).unwrap();
+    assert_eq!(sound.len(), 1);
+    assert_eq!(damaged.len(), 1);
+    assert_eq!(damaged[0].key, plan_digest);
 }

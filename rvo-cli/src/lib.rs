@@ -6,23 +6,26 @@
 //! - [`filing`]: validation and normalisation of a report filing, and the result shape.
 //! - [`inhoud`]: the Bal 5.15a contents of a report, built from a concept and the measures named.
 //! - [`reference`]: reference numbers (`RVO-EBR-2027-…`) that are unique and not guessable.
-//! - [`store`]: the local sandbox backend ("lokaal") with exactly-once filing.
-//! - [`verify`]: a consistency check of a local store, reusable by tests.
+//! - [`record`]: a filed report as a record of the family's store (`overheid-records`), which
+//!   gives the local sandbox backend ("lokaal") its exactly-once filing.
+//! - [`verify`]: a consistency check of the filings in a store, reusable by tests.
+//! - [`hook`]: the crash tests' pause points (compiled in only for test builds).
 //! - [`canonical`]: canonical text (one report, one digest) and canonical JSON with its SHA-256.
 //! - [`clock`]: "now", fixed only in test programs.
 //! - [`backend_types`]: request/response types of the HTTP backend contract (`spec/rvo-backend.md`).
 //!
-//! Nothing here does network I/O; the clap commands and the HTTP client live on top of `common`.
+//! Nothing here does network I/O (only [`verify`] opens the store it is given); the clap commands and the HTTP client live on top of `common`.
 
 pub mod backend_types;
 pub mod canonical;
 pub mod catalogue;
 pub mod clock;
 pub mod filing;
+pub mod hook;
 pub mod inhoud;
+pub mod record;
 pub mod reference;
 pub mod search;
 pub mod status;
-pub mod store;
 mod text;
 pub mod verify;

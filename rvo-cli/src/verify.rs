@@ -1,25 +1,22 @@
-//! Consistency check of a local store, for tests (including the CLI's crash tests) and diagnostics.
+//! Consistency check of this tool's filings in a store, for tests (including the CLI's crash
+//! tests) and diagnostics.
 //!
-//! A store is consistent when every record file is complete and parseable, passes the checks the
-//! store makes when it reads a record (`StoredRecord::problems`), and has a reference number that
-//! no other record has.
-//! Leftover temporary files of a crashed writer are reported but are not an inconsistency:
-//! readers never look at them and the next writer removes them.
+//! The filings are consistent when every one of them can be read and is sound as
+//! [`crate::record::read`] checks it. Unique keys and reference numbers are the database's own
+//! constraints, so they need no check here.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-
+use overheid_records::{Error, Location, Store};
 use serde::Serialize;
 
-use crate::store::{RECORDS_DIR, StoredRecord, TEMP_PREFIX, record_key};
+use crate::record::{self, TOOL};
 
 /// What [`verify_store`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct StoreReport {
-    /// Number of complete, consistent records.
+    /// Number of sound filings of this tool.
     pub records: usize,
-    /// Leftover temporary files (crash debris; harmless).
-    pub temp_files: Vec<PathBuf>,
+    /// The idempotency keys of the sound filings, sorted.
+    pub keys: Vec<String>,
     /// Every inconsistency found; empty for a consistent store.
     pub problems: Vec<String>,
 }
@@ -31,56 +28,27 @@ impl StoreReport {
     }
 }
 
-/// Checks the store rooted at `dir`. A missing store is consistent and empty.
-pub fn verify_store(dir: &Path) -> std::io::Result<StoreReport> {
-    let records_dir = dir.join(RECORDS_DIR);
+/// Checks the filings of this tool in the store at `location` (all companies).
+pub fn verify_store(location: &Location) -> Result<StoreReport, Error> {
+    let mut store = Store::open(location, None)?;
+    let (filings, damaged) = store.filings(None)?;
     let mut report = StoreReport::default();
-    let entries = match fs::read_dir(&records_dir) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(report),
-        Err(error) => return Err(error),
-    };
-    let mut references = std::collections::HashMap::new();
-    for entry in entries {
-        let entry = entry?;
-        let name = entry.file_name();
-        let path = entry.path();
-        if name.to_string_lossy().starts_with(TEMP_PREFIX) {
-            report.temp_files.push(path);
-            continue;
-        }
-        let Some(key) = record_key(&name) else {
-            report
-                .problems
-                .push(format!("onbekend bestand {}", path.display()));
-            continue;
-        };
-        let record: StoredRecord = match serde_json::from_slice(&fs::read(&path)?) {
-            Ok(record) => record,
-            Err(error) => {
-                report
-                    .problems
-                    .push(format!("{}: onleesbaar record: {error}", path.display()));
-                continue;
-            }
-        };
-        let before = report.problems.len();
-        report.problems.extend(
-            record
-                .problems(&key)
-                .into_iter()
-                .map(|problem| format!("record {key}: {problem}")),
-        );
-        let reference = record.resultaat.referentienummer.clone();
-        if let Some(other) = references.insert(reference.clone(), key.clone()) {
-            report.problems.push(format!(
-                "referentienummer {reference} staat bij {other} én {key}"
-            ));
-        }
-        if report.problems.len() == before {
-            report.records += 1;
+    for bad in damaged {
+        report
+            .problems
+            .push(format!("record {}: {}", bad.key, bad.detail));
+    }
+    for filing in filings.iter().filter(|f| f.tool == TOOL) {
+        match record::read(filing) {
+            Ok(_) => report.keys.push(filing.key.clone()),
+            Err(problems) => report.problems.extend(
+                problems
+                    .into_iter()
+                    .map(|problem| format!("record {}: {problem}", filing.key)),
+            ),
         }
     }
-    report.temp_files.sort();
+    report.keys.sort();
+    report.records = report.keys.len();
     Ok(report)
 }

@@ -2,7 +2,7 @@
 //!
 //! The same commands as the `rvo-cli` binary (its modules, compiled in again), plus two hooks:
 //!
-//! - `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` makes the local store's writer announce
+//! - `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` makes a filing announce
 //!   `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleep there, so a crash test can kill it there.
 //! - `RVO_CLI_TEST_NOW=<RFC 3339 instant>` fixes "now" (and so "today"), so a test that depends on
 //!   the calendar (a scheme closing) runs the same on every day.
@@ -14,7 +14,7 @@
 mod cli;
 
 use rvo_cli::clock::{NOW_ENV, install_now};
-use rvo_cli::store::{PAUSE_ENV, install_pause, parse_pause};
+use rvo_cli::hook::{PAUSE_ENV, install_pause, parse_pause};
 
 #[allow(clippy::disallowed_methods, reason = "test-only pause hook")]
 fn main() -> std::process::ExitCode {

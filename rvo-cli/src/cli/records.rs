@@ -11,10 +11,14 @@ pub const APPLY_COMMAND: &str = "rapportage indienen";
 /// Base URL of the approval page (overheid-mcp --http); a proposal's page is `{base}/voorstellen/{id}`.
 pub const APPROVAL_URL_ENV: &str = "OVERHEID_GOEDKEURING_URL";
 
+/// Where the store is: `OVERHEID_STORE_URL` or the data directory.
+pub fn location(ctx: &Context<'_>) -> Result<Location> {
+    Ok(Location::from_env(|name| ctx.env(name).map(str::to_string)).map_err(problem)?)
+}
+
 /// The store from `OVERHEID_STORE_URL` or the data directory; every wait ends by the deadline.
 pub fn open(ctx: &Context<'_>) -> Result<Store> {
-    let location = Location::from_env(|name| ctx.env(name).map(str::to_string)).map_err(problem)?;
-    Ok(Store::open(&location, Some(ctx.deadline())).map_err(problem)?)
+    Ok(Store::open(&location(ctx)?, Some(ctx.deadline())).map_err(problem)?)
 }
 
 /// Checks that `id` (argument `field`) has the form of a proposal id (exit 65 otherwise), before

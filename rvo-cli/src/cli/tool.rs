@@ -39,7 +39,7 @@ pub const TOOL: ToolInfo = ToolInfo {
         EnvVar::new(
             overheid_records::STORE_URL_ENV,
             EnvKind::Secret,
-            "gedeelde opslag van voorstellen (postgres://…); niet gezet: SQLite in de map van RVO_DATA_DIR; het wachtwoord wordt nooit getoond",
+            "gedeelde opslag van voorstellen en van de rapportages van de lokale proefopslag (postgres://…); niet gezet: SQLite in de map van RVO_DATA_DIR; het wachtwoord wordt nooit getoond",
         ),
         EnvVar::new(
             crate::cli::records::APPROVAL_URL_ENV,

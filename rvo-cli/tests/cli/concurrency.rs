@@ -1,7 +1,7 @@
 //! Exactly once under pressure: twenty processes filing the same report at once produce one
-//! report and twenty audit records. The store's lock is held from the replay check until the
-//! report is committed, which is after the winner's audit record is appended; the others wait
-//! and then replay.
+//! report and twenty audit records. The store's unique key on the idempotency key decides: the
+//! winner's transaction is open from its insert until after its audit record is appended; the
+//! others wait for it and then replay.
 
 use std::collections::HashSet;
 use std::process::{Child, Stdio};
@@ -40,7 +40,6 @@ fn twenty_processes_filing_the_same_report_produce_one() {
     let first_filings = results.iter().filter(|r| r["replayed"] == false).count();
     assert_eq!(first_filings, 1);
     sandbox.assert_store(1);
-    assert!(sandbox.store().temp_files.is_empty());
     let audit = sandbox.audit_records();
     assert_eq!(audit.len(), 20);
     assert!(audit.iter().all(|r| r["status"] == "OK"), "{audit:#?}");
@@ -52,21 +51,16 @@ fn twenty_processes_filing_the_same_report_produce_one() {
     sandbox.assert_every_report_audited();
 }
 
-/// NET-2: waiting for the store's lock is bounded by `--timeout`. A filer that cannot get the lock
-/// (here: the test holds it) gives up at the deadline with exit 124 and files nothing, and
-/// readers, which take no lock, are not held up.
+/// NET-2: waiting for the store is bounded by `--timeout`. A filer that cannot write (here: the
+/// test holds the SQLite store's write lock) gives up at the deadline with exit 124 and files
+/// nothing, and readers, which take no lock, are not held up.
 #[test]
-#[allow(clippy::disallowed_methods, reason = "the test holds the lock")]
-fn a_held_store_lock_ends_a_filing_at_its_deadline_and_readers_go_on() {
+fn a_held_store_ends_a_filing_at_its_deadline_and_readers_go_on() {
     let sandbox = Sandbox::new();
-    std::fs::create_dir_all(sandbox.data_dir()).unwrap();
-    let lock = std::fs::File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(sandbox.data_dir().join(rvo_cli::store::LOCK_FILE))
-        .unwrap();
-    lock.lock().unwrap();
+    // The store exists once a report was filed.
+    sandbox.run(indienen("Isolatie", &["--confirm"])).json();
+    let holder = sandbox.sqlite();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
 
     let started = std::time::Instant::now();
     let run = sandbox.run(indienen("LED", &["--confirm", "--timeout", "1"]));
@@ -80,9 +74,10 @@ fn a_held_store_lock_ends_a_filing_at_its_deadline_and_readers_go_on() {
     let listed = sandbox
         .run(["rapportage", "lijst", "68750110", "--timeout", "1"])
         .json();
-    assert_eq!(listed["aantal"], 0);
-    drop(lock);
-    sandbox.assert_store(0);
+    assert_eq!(listed["aantal"], 1);
+    holder.execute_batch("ROLLBACK").unwrap();
+    sandbox.assert_store(1);
     let audit = sandbox.audit_records();
-    assert_eq!(audit[0]["exit_code"], 124, "{audit:#?}");
+    assert_eq!(audit[1]["name"], "rvo-cli rapportage indienen");
+    assert_eq!(audit[1]["exit_code"], 124, "{audit:#?}");
 }

@@ -1,13 +1,13 @@
-//! MUT-13 for the local store: a filing killed with SIGKILL at every phase (test-only pause hook:
-//! `RVO_CLI_TEST_PAUSE`, read only by the `rvo-cli-test-hooks` binary), and a filing whose audit
-//! append or commit fails.
+//! MUT-13 for the local sandbox: a filing killed with SIGKILL at every phase (test-only pause
+//! hook: `RVO_CLI_TEST_PAUSE`, read only by the `rvo-cli-test-hooks` binary), and a filing whose
+//! audit append fails.
 //!
-//! The store files in two phases around the audit record: prepare (lock, replay check, temporary
-//! file written and synced), then `common` appends and syncs the audit record, then commit
-//! (rename into place, directory sync, unlock). So after a kill at any phase the store is
-//! consistent and every stored report already has a successful audit record carrying its key as
-//! `overheid.plan_digest`; the reverse (an audit record of a filing that was never committed) is
-//! possible after a kill between the two, and rerunning the command then files the report.
+//! The store files in two phases around the audit record: begin (the filing written in an open
+//! transaction of the store), then `common` appends and syncs the audit record, then the
+//! transaction commits. So after a kill at any phase the store is consistent and every stored
+//! report already has a successful audit record carrying its key as `overheid.plan_digest`; the
+//! reverse (an audit record of a filing that was never committed) is possible after a kill
+//! between the two, and rerunning the command then files the report.
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Sandbox, compact_document, digest_of_default_report, indienen};
+use crate::support::{Sandbox, digest_of_default_report, indienen};
 
 /// Starts a filing that pauses at `phase` for `pause`, and waits until it is there.
 fn pause_at(sandbox: &Sandbox, phase: &str, pause: Duration) -> std::process::Child {
@@ -62,50 +62,32 @@ fn assert_filing_audited(record: &Value, replayed: bool) {
     assert_eq!(attributes["overheid.replayed"], replayed, "{record}");
 }
 
-/// One kill phase: whether the killed call had appended its audit record, whether its report
-/// was in place, and how many temporary files it left.
+/// One kill phase: whether the killed call had appended its audit record, and whether its
+/// report was committed.
 struct KillCase {
     phase: &'static str,
     audited: bool,
     stored: bool,
-    temp_files: usize,
 }
 
-const KILL_CASES: [KillCase; 5] = [
-    // Lock held, nothing written.
+const KILL_CASES: [KillCase; 3] = [
+    // The filing written in an open transaction, before the audit.
     KillCase {
-        phase: "locked",
+        phase: "begun",
         audited: false,
         stored: false,
-        temp_files: 0,
     },
-    // Temporary file half written.
-    KillCase {
-        phase: "half-written",
-        audited: false,
-        stored: false,
-        temp_files: 1,
-    },
-    // Before the audit: temporary file complete and synced.
-    KillCase {
-        phase: "synced",
-        audited: false,
-        stored: false,
-        temp_files: 1,
-    },
-    // After the audit, before the rename.
+    // After the audit, before the commit.
     KillCase {
         phase: "committing",
         audited: true,
         stored: false,
-        temp_files: 1,
     },
-    // After the rename, before the directory sync and the result.
+    // After the commit, before the result.
     KillCase {
-        phase: "renamed",
+        phase: "committed",
         audited: true,
         stored: true,
-        temp_files: 0,
     },
 ];
 
@@ -121,7 +103,6 @@ fn a_kill_at_any_phase_never_leaves_a_report_without_its_audit_record() {
         assert!(output.stdout.is_empty(), "{phase}: the caller saw a result");
 
         sandbox.assert_store(usize::from(case.stored));
-        assert_eq!(sandbox.store().temp_files.len(), case.temp_files, "{phase}");
         let audit = sandbox.audit_records();
         assert_eq!(
             audit.len(),
@@ -134,7 +115,7 @@ fn a_kill_at_any_phase_never_leaves_a_report_without_its_audit_record() {
         sandbox.assert_every_report_audited();
 
         // The caller saw no result and reruns the same command: it replays the committed report
-        // or files the uncommitted one, and removes the debris.
+        // or files the uncommitted one (the killed transaction left nothing behind).
         let rerun = sandbox
             .run(indienen("warmtepomp,led-verlichting", &["--confirm"]))
             .json();
@@ -145,10 +126,6 @@ fn a_kill_at_any_phase_never_leaves_a_report_without_its_audit_record() {
             [digest_of_default_report()],
             "{phase}"
         );
-        assert!(
-            sandbox.store().temp_files.is_empty(),
-            "{phase}: the next writer leaves no debris"
-        );
         let audit = sandbox.audit_records();
         assert_eq!(audit.len(), usize::from(case.audited) + 1, "{phase}");
         assert_filing_audited(audit.last().unwrap(), case.stored);
@@ -156,8 +133,8 @@ fn a_kill_at_any_phase_never_leaves_a_report_without_its_audit_record() {
     }
 }
 
-/// With the audit log on a full device the append fails: exit 74, and the prepared report is
-/// abandoned (no report, no temporary file, the lock released for the next writer).
+/// With the audit log on a full device the append fails: exit 74, and the begun filing is
+/// rolled back (no report; the store free for the next writer).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_audit_append_files_nothing() {
@@ -173,7 +150,6 @@ fn a_failed_audit_append_files_nothing() {
     let error = run.error(74);
     assert_eq!(error["code"], "AUDIT_FOUT", "{error}");
     sandbox.assert_store(0);
-    assert!(sandbox.store().temp_files.is_empty(), "temporary file left");
 
     let filed = sandbox
         .run(indienen("warmtepomp,led-verlichting", &["--confirm"]))
@@ -181,39 +157,6 @@ fn a_failed_audit_append_files_nothing() {
     assert_eq!(filed["replayed"], false);
     sandbox.assert_store(1);
     sandbox.assert_every_report_audited();
-}
-
-/// A commit that fails after the audit record was written (here: another file took the record's
-/// name while the writer paused before the rename) is exit 74, and a second audit record of the
-/// same span says the filing failed. The temporary file is removed and the lock released.
-#[test]
-fn a_failed_commit_is_audited_as_an_error() {
-    let sandbox = Sandbox::new();
-    let child = pause_at(&sandbox, "committing", Duration::from_secs(3));
-    let record = sandbox
-        .data_dir()
-        .join(rvo_cli::store::RECORDS_DIR)
-        .join(format!("{}.json", digest_of_default_report()));
-    std::fs::write(&record, "{}").expect("take the record's name");
-    let output = child.wait_with_output().expect("rvo-cli ends");
-
-    assert_eq!(output.status.code(), Some(74), "{output:?}");
-    assert!(output.stdout.is_empty(), "a result was printed: {output:?}");
-    let error = compact_document(&String::from_utf8(output.stderr).unwrap());
-    assert_eq!(error["code"], "OPSLAG_FOUT", "{error}");
-    let audit = sandbox.audit_records();
-    assert_eq!(audit.len(), 2, "{audit:#?}");
-    assert_filing_audited(&audit[0], false);
-    assert_eq!(audit[1]["status"], "ERROR", "{:#}", audit[1]);
-    assert_eq!(audit[1]["exit_code"], 74);
-    assert_eq!(audit[1]["span_id"], audit[0]["span_id"]);
-    assert_eq!(audit[1]["trace_id"], audit[0]["trace_id"]);
-    assert!(sandbox.store().temp_files.is_empty(), "temporary file left");
-    assert_eq!(
-        std::fs::read_to_string(&record).unwrap(),
-        "{}",
-        "overwritten"
-    );
 }
 
 /// The pause hook lives only in `rvo-cli-test-hooks`: `rvo-cli` itself ignores
@@ -224,7 +167,7 @@ fn rvo_cli_itself_has_no_pause_hook() {
     let started = std::time::Instant::now();
     let output = sandbox
         .process(&indienen("warmtepomp,led-verlichting", &["--confirm"]))
-        .env("RVO_CLI_TEST_PAUSE", "locked:20000")
+        .env("RVO_CLI_TEST_PAUSE", "begun:20000")
         .output()
         .expect("rvo-cli runs");
     assert!(output.status.success(), "{output:?}");

@@ -326,6 +326,8 @@ fn the_store_defaults_to_xdg_data_home() {
     let mut cmd = sandbox.cmd();
     cmd.env_remove("RVO_DATA_DIR").env("XDG_DATA_HOME", &xdg);
     crate::support::run(cmd, indienen("LED", &["--confirm"])).json();
-    let report = rvo_cli::verify::verify_store(&xdg.join("rvo-cli")).unwrap();
+    let report =
+        rvo_cli::verify::verify_store(&overheid_records::Location::Sqlite(xdg.join("rvo-cli")))
+            .unwrap();
     assert_eq!(report.records, 1, "{report:?}");
 }

@@ -1,6 +1,6 @@
 //! Integration tests of rvo-cli, in one test binary (one link step): the binary, where every call
 //! is a fresh process in a clean environment with its own temporary store and audit log, and the
-//! library's public API (`catalogue`, `filing`, `store_hook`).
+//! library's public API (`catalogue`, `filing`).
 
 mod calendar;
 mod catalogue;
@@ -19,7 +19,6 @@ mod regeling;
 mod scrub;
 mod sessie;
 mod shared_args;
-mod store_hook;
 mod support;
 mod unreadable_env;
 mod voorstel;

@@ -1,27 +1,39 @@
-//! A damaged local store: a bad record is named in its own error (`OPSLAG_BESCHADIGD`, exit 74)
-//! where it is needed, and set aside everywhere else, so the sound reports stay readable.
+//! A damaged store: a bad record is named in its own error (`OPSLAG_BESCHADIGD`, exit 74) where
+//! it is needed, and set aside everywhere else, so the sound reports stay readable. Another
+//! company's record, damaged or not, is answered as an unknown one (no existence oracle, F8).
+//! The old JSON-file store is not read: the sandbox starts empty and says so.
 
 use crate::support::{Sandbox, indienen, indienen_digest};
+
+/// Damages the result of the filing under `key` in the sandbox's SQLite store.
+fn damage(sandbox: &Sandbox, key: &str) {
+    let changed = sandbox
+        .sqlite()
+        .execute(
+            "UPDATE overheid_filings SET result = '{\"status\": ' WHERE idempotency_key = ?1",
+            [key],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+}
+
+fn warmtepomp_key() -> String {
+    indienen_digest(&serde_json::json!({
+        "kvk_nummer": "68750110",
+        "regeling_id": "EBR-2027",
+        "maatregelen": ["warmtepomp"],
+    }))
+}
 
 #[test]
 fn a_bad_record_is_named_and_the_sound_ones_stay_readable() {
     let sandbox = Sandbox::new();
     let sound = sandbox.run(indienen("LED", &["--confirm"])).json();
     sandbox.run(indienen("Warmtepomp", &["--confirm"])).json();
-    let bad_key = indienen_digest(&serde_json::json!({
-        "kvk_nummer": "68750110",
-        "regeling_id": "EBR-2027",
-        "maatregelen": ["warmtepomp"],
-    }));
-    let bad_file = sandbox
-        .data_dir()
-        .join(rvo_cli::store::RECORDS_DIR)
-        .join(format!("{bad_key}.json"));
-    let text = std::fs::read_to_string(&bad_file).unwrap();
-    std::fs::write(&bad_file, &text[..text.len() / 2]).unwrap();
-    let bad_name = bad_file.display().to_string();
+    let bad_key = warmtepomp_key();
+    damage(&sandbox, &bad_key);
 
-    // The list shows the sound report and names the bad file (data and a warning).
+    // The list shows the sound report and names the bad record by its key (data and a warning).
     let listed = sandbox
         .run(["rapportage", "lijst", "68750110"])
         .json_after_warnings();
@@ -30,7 +42,8 @@ fn a_bad_record_is_named_and_the_sound_ones_stay_readable() {
         listed["rapportages"][0]["referentienummer"],
         sound["referentienummer"]
     );
-    assert_eq!(listed["onleesbaar"][0]["bestand"], bad_name.as_str());
+    assert_eq!(listed["onleesbaar"][0]["sleutel"], bad_key.as_str());
+    assert!(!sandbox.store().is_consistent());
 
     // The sound report's status is readable.
     let status = sandbox
@@ -42,21 +55,65 @@ fn a_bad_record_is_named_and_the_sound_ones_stay_readable() {
         .json();
     assert_eq!(status["referentienummer"], sound["referentienummer"]);
 
-    // Filing the report whose record is bad names the file and changes nothing.
+    // Filing the report whose record is bad names the record and changes nothing.
     let error = sandbox
         .run(indienen("warmtepomp", &["--confirm"]))
         .error(74);
     assert_eq!(error["code"], "OPSLAG_BESCHADIGD", "{error:#}");
     assert!(
-        error["detail"].as_str().unwrap().contains(&bad_name),
+        error["detail"].as_str().unwrap().contains(&bad_key),
         "{error:#}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&bad_file).unwrap(),
-        text[..text.len() / 2]
     );
 
     // Any other report is filed as usual.
     let other = sandbox.run(indienen("Isolatie", &["--confirm"])).json();
     assert_eq!(other["replayed"], false);
+}
+
+/// F8: with a session, a damaged record of another company gets the answer of an unknown
+/// reference (66, the same detail and hint), not the damage (74) that would confirm it exists.
+#[test]
+fn another_companys_damaged_record_is_answered_as_unknown() {
+    let sandbox = Sandbox::new();
+    let filed = sandbox.run(indienen("Warmtepomp", &["--confirm"])).json();
+    damage(&sandbox, &warmtepomp_key());
+    let reference = filed["referentienummer"].as_str().unwrap();
+    let missing = "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD";
+    let in_session = |reference: &str| {
+        let mut cmd = sandbox.cmd();
+        cmd.env("KVK_SESSIE_NUMMER", "12345678");
+        crate::support::run(cmd, ["rapportage", "status", reference])
+    };
+    let comparable = |error: serde_json::Value, reference: &str| {
+        let mut error = error;
+        error.as_object_mut().unwrap().remove("instance");
+        error.to_string().replace(reference, "REF")
+    };
+    let damaged = in_session(reference).error(66);
+    let unknown = in_session(missing).error(66);
+    assert_eq!(comparable(damaged, reference), comparable(unknown, missing));
+    // Its own company learns that it is damaged.
+    let own = sandbox.run(["rapportage", "status", reference]).error(74);
+    assert_eq!(own["code"], "OPSLAG_BESCHADIGD", "{own:#}");
+}
+
+/// The JSON files of versions before the family's store are not read: the sandbox starts empty,
+/// and every local call names the old directory on stderr while it exists.
+#[test]
+fn the_old_json_store_is_named_and_not_read() {
+    let sandbox = Sandbox::new();
+    let old = sandbox.data_dir().join("rapportages");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join(format!("{}.json", warmtepomp_key())), "{}").unwrap();
+    let run = sandbox.run(["rapportage", "lijst", "68750110"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&old.display().to_string()) && run.stderr.contains("niet overgenomen"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json_after_warnings()["aantal"], 0);
+    std::fs::remove_dir_all(&old).unwrap();
+    let quiet = sandbox.run(["rapportage", "lijst", "68750110"]);
+    assert!(!quiet.stderr.contains("rapportages"), "{}", quiet.stderr);
 }

@@ -9,15 +9,11 @@ use test_support::{FakeServer, Reply};
 
 use crate::support::{Sandbox, digest_of_default_report, indienen};
 
-/// How many complete reports the store at `data_dir` holds right now (a prepared
-/// temporary file is not one).
+/// How many committed reports the store at `data_dir` holds right now (a filing whose
+/// transaction is still open is not one).
 fn filed(data_dir: &Path) -> usize {
-    std::fs::read_dir(data_dir.join(rvo_cli::store::RECORDS_DIR))
-        .map(|entries| {
-            entries
-                .filter_map(|e| rvo_cli::store::record_key(&e.ok()?.file_name()))
-                .count()
-        })
+    rvo_cli::verify::verify_store(&overheid_records::Location::Sqlite(data_dir.to_path_buf()))
+        .map(|report| report.records)
         .unwrap_or(0)
 }
 

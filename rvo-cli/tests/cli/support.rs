@@ -10,9 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-pub use test_support::cli::{
-    Run, assert_valid, assert_valid_against, canonical, compact_document, run, sha256_hex,
-};
+pub use test_support::cli::{Run, assert_valid, assert_valid_against, canonical, run, sha256_hex};
 
 /// The date the filing tests validate against (EBR-2027 is open, EBR-2023 is closed).
 pub const PEILDATUM: &str = "2026-11-30";
@@ -58,23 +56,25 @@ impl Sandbox {
         run(self.cmd_at(now), args)
     }
 
-    /// The store's consistency report.
-    pub fn store(&self) -> rvo_cli::verify::StoreReport {
-        rvo_cli::verify::verify_store(&self.data_dir()).expect("store is readable")
+    /// The store of this sandbox: SQLite in its `RVO_DATA_DIR`.
+    pub fn location(&self) -> overheid_records::Location {
+        overheid_records::Location::Sqlite(self.data_dir())
     }
 
-    /// The idempotency keys of all complete records in the store.
+    /// The store's consistency report (this tool's filings).
+    pub fn store(&self) -> rvo_cli::verify::StoreReport {
+        rvo_cli::verify::verify_store(&self.location()).expect("store is readable")
+    }
+
+    /// The idempotency keys of all sound filings in the store.
     pub fn stored_keys(&self) -> Vec<String> {
-        let dir = self.data_dir().join(rvo_cli::store::RECORDS_DIR);
-        let mut keys: Vec<String> = std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .filter_map(|e| rvo_cli::store::record_key(&e.ok()?.file_name()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        keys.sort();
-        keys
+        self.store().keys
+    }
+
+    /// Runs `sql` on the sandbox's SQLite store (to damage a record, or hold its write lock).
+    pub fn sqlite(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.data_dir().join(overheid_records::DATABASE_FILE))
+            .expect("the store's database opens")
     }
 
     /// Asserts the store is consistent and holds `records` reports.

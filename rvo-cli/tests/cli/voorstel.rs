@@ -397,14 +397,14 @@ fn an_applier_killed_midway_is_retried_into_one_filing() {
     let id = proposal["id"].as_str().unwrap();
     let mut child = sandbox
         .hooked_process(&["rapportage", "indienen", "--voorstel", id])
-        .env("RVO_CLI_TEST_PAUSE", "synced:30000")
+        .env("RVO_CLI_TEST_PAUSE", "begun:30000")
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
-    while !line.contains("RVO_CLI_TEST_PAUSED synced") {
+    while !line.contains("RVO_CLI_TEST_PAUSED begun") {
         line.clear();
         assert!(
             stderr.read_line(&mut line).unwrap() > 0,

@@ -1,47 +1,106 @@
-//! Where reports go: the local sandbox store (default) or an HTTP backend (`RVO_API_BASE`).
+//! Where reports go: the local sandbox (default) or an HTTP backend (`RVO_API_BASE`).
 //!
 //! The choice is configuration, made once per call from the declared environment (read through
 //! `ctx.env`, never `std::env`). Both backends answer in the same shapes, and every answer says
 //! which backend produced it (`backend: "lokaal"` or `"http"`).
+//!
+//! The local sandbox keeps its filings in the family's store (`overheid-records`: SQLite in the
+//! data directory, or the PostgreSQL of `OVERHEID_STORE_URL`), with the proposals. Reports
+//! filed by versions before that store (JSON files under `rapportages/` in the data directory)
+//! are not carried over: the sandbox starts empty, and while that old directory exists every
+//! local call says so once on stderr.
 
 pub mod http;
-mod local;
 
-use std::ffi::OsString;
-
-use common::{Context, Environment, Outcome, Problem, Result};
-use rvo_cli::backend_types::{API_BASE_ENV, RapportageRecord, RapportageStatus};
+use common::{Context, Environment, ExitStatus, Outcome, Problem, Result, codes};
+use overheid_records::{Location, Store};
+use rvo_cli::backend_types::{
+    API_BASE_ENV, RapportageAanvraag, RapportageRecord, RapportageStatus,
+};
 use rvo_cli::filing::FilingResult;
-use rvo_cli::store::LocalStore;
 use serde::Serialize;
 
 pub use http::HttpBackend;
-pub use local::store_error;
+
+use crate::cli::records;
+
+/// The directory of the JSON files of versions before the family's store, in the data directory.
+const OLD_RECORDS_DIR: &str = "rapportages";
 
 /// The backend of this call.
 pub enum Backend {
-    /// The local sandbox store: nothing is sent to RVO.
-    Lokaal(LocalStore),
+    /// The local sandbox: nothing is sent to RVO; filings live in the family's store.
+    Lokaal(Local),
     /// A backend implementing `spec/rvo-backend.md`.
     Http(HttpBackend),
 }
 
+/// The local sandbox's store, opened when first needed: a reader of a store never created
+/// finds it empty without creating it (a dry run writes nothing but its audit record).
+pub struct Local {
+    location: Location,
+    deadline: std::time::Instant,
+    store: Option<Store>,
+}
+
+impl Local {
+    /// Where the store is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// The store to read, or `None` while it was never created (it is empty then).
+    pub fn existing(&mut self) -> Result<Option<&mut Store>> {
+        if self.store.is_none() && !self.location.may_hold_records() {
+            return Ok(None);
+        }
+        self.store().map(Some)
+    }
+
+    /// The store, created if needed.
+    pub fn store(&mut self) -> Result<&mut Store> {
+        if self.store.is_none() {
+            let opened =
+                Store::open(&self.location, Some(self.deadline)).map_err(records::problem)?;
+            self.store = Some(opened);
+        }
+        Ok(self.store.as_mut().expect("opened above"))
+    }
+
+    /// The store to file in, created if needed.
+    pub fn into_store(mut self) -> Result<Store> {
+        self.store()?;
+        Ok(self.store.expect("opened above"))
+    }
+}
+
 impl Backend {
     /// `RVO_API_BASE` set: HTTP (the URL must be https, or http to loopback; else exit 78).
-    /// Unset: the local store under `RVO_DATA_DIR`, `$XDG_DATA_HOME/rvo-cli` or
-    /// `~/.local/share/rvo-cli` (none of them known: exit 78).
+    /// Unset: the local sandbox in the family's store (`OVERHEID_STORE_URL`, else SQLite under
+    /// `RVO_DATA_DIR`, `$XDG_DATA_HOME/rvo-cli` or `~/.local/share/rvo-cli`; none known or a
+    /// directory others can write: exit 78; a database that cannot be reached: exit 69).
     pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
         if let Some(base) = ctx.env(API_BASE_ENV) {
             return HttpBackend::from_env(ctx, base).map(Backend::Http);
         }
-        let dir =
-            LocalStore::default_dir(|name| ctx.env(name).map(OsString::from)).ok_or_else(|| {
-                Problem::config("er is geen map voor de lokale proefopslag")
-                    .with_hint("zet RVO_DATA_DIR (of XDG_DATA_HOME of HOME)")
-            })?;
-        Ok(Backend::Lokaal(
-            LocalStore::new(dir).with_deadline(ctx.deadline()),
-        ))
+        let location = records::location(ctx)?;
+        if let Location::Sqlite(dir) = &location {
+            let old = dir.join(OLD_RECORDS_DIR);
+            if old.is_dir() {
+                ctx.printer.warn(&format!(
+                    "De lokale proefopslag staat nu in {}; de rapportages in {} (van een eerdere \
+                     versie) worden niet meer gelezen en zijn niet overgenomen. Verwijder of \
+                     verplaats die map om deze melding niet meer te zien.",
+                    dir.join(overheid_records::DATABASE_FILE).display(),
+                    old.display()
+                ));
+            }
+        }
+        Ok(Backend::Lokaal(Local {
+            location,
+            deadline: ctx.deadline(),
+            store: None,
+        }))
     }
 
     /// `lokaal` or `http`, as answers and plans name it.
@@ -52,23 +111,12 @@ impl Backend {
         }
     }
 
-    /// Provenance of data from this backend. For the local store it says plainly that nothing
-    /// was sent to RVO; `key` names the record (`urn:rvo-cli:lokaal:…`) and `sha256` is the
-    /// digest of the compact JSON of the data (PROV-10).
+    /// Provenance of data from this backend. For the local sandbox it says plainly that
+    /// nothing was sent to RVO; `key` names the record (`urn:rvo-cli:lokaal:…`) and `sha256` is
+    /// the digest of the compact JSON of the data (PROV-10).
     pub fn outcome(&self, data: serde_json::Value, local_urn: &str) -> Outcome {
         match self {
-            Backend::Lokaal(store) => {
-                let sha = common::digest::sha256_hex(data.to_string().as_bytes());
-                Outcome::new(
-                    data,
-                    "RVO-rapportages, lokale proefopslag van rvo-cli (er is niets naar RVO verzonden)",
-                    Environment::Local,
-                )
-                .source_url(format!("urn:rvo-cli:lokaal:{local_urn}"), "LOCAL", sha)
-                .extra("backend", "lokaal".into())
-                .extra("verzonden_naar_rvo", false.into())
-                .extra("opslag", store.dir().display().to_string().into())
-            }
+            Backend::Lokaal(local) => local_outcome(local.location(), data, local_urn),
             Backend::Http(http) => Outcome::new(
                 data,
                 "RVO-rapportagebackend via RVO_API_BASE (geen productieomgeving van RVO)",
@@ -77,6 +125,55 @@ impl Backend {
             .extra("backend", "http".into()),
         }
     }
+
+    /// The replay of the filing under `key`, when there is one (`rvo_cli::record`); always
+    /// `None` for the HTTP backend, which can only be asked by filing.
+    pub fn completed(
+        &mut self,
+        key: &str,
+        aanvraag: &RapportageAanvraag,
+    ) -> Result<Option<FilingResult>> {
+        match self {
+            Backend::Lokaal(local) => match local.existing()? {
+                Some(store) => store
+                    .filing(key)
+                    .map_err(records::problem)?
+                    .map(|record| replay_of(&record, aanvraag))
+                    .transpose(),
+                None => Ok(None),
+            },
+            Backend::Http(_) => Ok(None),
+        }
+    }
+}
+
+/// [`Backend::outcome`] of the local sandbox in the store at `location` (shown without a
+/// password).
+pub fn local_outcome(location: &Location, data: serde_json::Value, local_urn: &str) -> Outcome {
+    let sha = common::digest::sha256_hex(data.to_string().as_bytes());
+    Outcome::new(
+        data,
+        "RVO-rapportages, lokale proefopslag van rvo-cli (er is niets naar RVO verzonden)",
+        Environment::Local,
+    )
+    .source_url(format!("urn:rvo-cli:lokaal:{local_urn}"), "LOCAL", sha)
+    .extra("backend", "lokaal".into())
+    .extra("verzonden_naar_rvo", false.into())
+    .extra("opslag", location.shown().into())
+}
+
+/// The stored filing `record` as the replay of filing `aanvraag`: its first result with
+/// `replayed: true`; a damaged record exit 74, a record of another request under the same key
+/// exit 65 (`IDEMPOTENTIE_CONFLICT`).
+pub fn replay_of(
+    record: &overheid_records::Filing,
+    aanvraag: &RapportageAanvraag,
+) -> Result<FilingResult> {
+    let result = rvo_cli::record::replay(record).map_err(|p| damaged(&record.key, &p))?;
+    if !rvo_cli::record::is_for(record, aanvraag) {
+        return Err(key_conflict(&record.reference).into());
+    }
+    Ok(result)
 }
 
 /// A filed report as `rapportage status` and `rapportage lijst` show it, from either backend.
@@ -126,6 +223,38 @@ impl Overzicht {
             backend: "http",
         }
     }
+}
+
+/// A key filed before for another request: exit 65, nothing filed.
+pub fn key_conflict(referentienummer: &str) -> Problem {
+    Problem::new(
+        ExitStatus::DataErr,
+        codes::IDEMPOTENTIE_CONFLICT,
+        "Plan-digest al gebruikt voor een andere rapportage",
+        format!(
+            "Deze plan-digest is al gebruikt voor een andere rapportage ({referentienummer}); er \
+             is niets opnieuw ingediend."
+        ),
+    )
+    .with_hint("er is niets ingediend; controleer de argumenten en vraag een nieuw plan op")
+}
+
+/// A stored filing that is not sound (`rvo_cli::record::read`): exit 74, naming its key and
+/// what is wrong, never a value from it.
+pub fn damaged(key: &str, problems: &[String]) -> Problem {
+    Problem::new(
+        ExitStatus::IoErr,
+        codes::OPSLAG_BESCHADIGD,
+        "Record in de opslag is beschadigd",
+        format!(
+            "opslag: record {key} is beschadigd: {}",
+            problems.join("; ")
+        ),
+    )
+    .with_hint(
+        "er is niets ingediend of overschreven; herstel of verwijder het genoemde record \
+         (de andere rapportages blijven leesbaar)",
+    )
 }
 
 /// Any serialisable value as JSON (a failure is a bug: exit 70).

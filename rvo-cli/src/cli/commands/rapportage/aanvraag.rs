@@ -18,7 +18,7 @@ use rvo_cli::filing::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli::backend::{Backend, store_error, to_json};
+use crate::cli::backend::{Backend, to_json};
 use crate::cli::clock;
 use crate::cli::concept;
 
@@ -303,17 +303,14 @@ pub fn plan(
         )
     })?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
-    let backend = Backend::from_env(ctx)?;
+    let mut backend = Backend::from_env(ctx)?;
     let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
 
     // A completed key returns its first result whatever the date or the catalogue now say
     // (MUT-9): look it up before any check whose outcome can change between a filing and its
     // retry. The HTTP backend can only be asked by filing, so there the backend judges the
     // scheme's state after its own key lookup (spec/rvo-backend.md).
-    let completed = match &backend {
-        Backend::Lokaal(store) => store.lookup(&key, &aanvraag).map_err(store_error)?,
-        Backend::Http(_) => None,
-    };
+    let completed = backend.completed(&key, &aanvraag)?;
     let regeling = match (&completed, &backend) {
         (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
             Ok(regeling) => Some(regeling),

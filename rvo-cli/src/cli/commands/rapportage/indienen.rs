@@ -10,23 +10,28 @@
 //! With `--voorstel ID` it applies a recorded proposal instead: only an approved, unexpired one
 //! (else a registered refusal and nothing sent), planned again from the input the person
 //! approved, and filed only if the plan still has the approved digest (the approval stands in
-//! for `--confirm`); a retry returns the first result (`replayed`). The proposal is then marked
-//! filed with the filing's key and the digest of its result.
+//! for `--confirm`); a retry returns the first result (`replayed`). The proposal is marked filed
+//! with the filing's key and the digest of its result.
 //!
-//! The local store files in two phases: the record is prepared (written and synced, lock held)
-//! here, and committed by `common` after the audit record is appended, so a crash can leave an
-//! audit record without its report but never a report without its audit record.
+//! The local sandbox files through the family's store (`overheid-records`): exactly once from the
+//! database (a unique key on the idempotency key; applying a proposal moves it approved → filed
+//! in the same transaction). It files in two phases: the filing is written in an open
+//! transaction here, and committed by `common` after the audit record is appended, so a crash
+//! can leave an audit record without its report but never a report without its audit record.
 
+use chrono::SubsecRound;
 use common::plan::Passed;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
-use overheid_records::{Apply, Status, Store};
-use rvo_cli::backend_types::RapportageOntvangst;
-use rvo_cli::filing::{Backend as ResultBackend, ValidFiling, build_result};
-use rvo_cli::reference::is_path_safe;
-use rvo_cli::store::Prepared;
+use overheid_records::{Apply, Begun, Status, Store};
+use rvo_cli::backend_types::{RapportageAanvraag, RapportageOntvangst};
+use rvo_cli::catalogue::Regeling;
+use rvo_cli::filing::{Backend as ResultBackend, FilingResult, build_result};
+use rvo_cli::hook::{self, Phase};
+use rvo_cli::record::new_record;
+use rvo_cli::reference::{is_path_safe, new_reference};
 
 use crate::cli::backend::http::{Call, error_for, parse};
-use crate::cli::backend::{Backend, store_error, to_json};
+use crate::cli::backend::{Backend, local_outcome, replay_of, to_json};
 use crate::cli::clock;
 use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs, Planned, StoredInput};
 use crate::cli::records;
@@ -160,7 +165,8 @@ fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     file(ctx, planned, passed, Some((store, proposal.id)))
 }
 
-/// Files a planned report that passed the gate; with a proposal, marks it filed afterwards.
+/// Files a planned report that passed the gate; with a proposal, it is marked filed (for the
+/// local sandbox in the filing's own transaction).
 fn file(
     ctx: &mut Context<'_>,
     planned: Planned,
@@ -178,24 +184,19 @@ fn file(
     if passed.digest() != key {
         return Err(Problem::software("plan-digest wijkt af van de idempotentiesleutel").into());
     }
-    let request = match &backend {
-        Backend::Http(_) => Some(passed.take()?),
-        Backend::Lokaal(_) => None,
-    };
-    let (result, pending) = match (&backend, &request, completed, regeling) {
-        (Backend::Lokaal(_), _, Some(result), _) => (result, None),
-        (Backend::Lokaal(store), _, None, Some(regeling)) => {
-            let filing = ValidFiling { regeling, aanvraag };
-            match store
-                .prepare(&key, &filing, clock::now())
-                .map_err(store_error)?
-            {
-                Prepared::Replay(result) => (result, None),
-                Prepared::Pending(pending) => (pending.result().clone(), Some(pending)),
-            }
-        }
-        (Backend::Http(_), Some(request), _, regeling) => {
-            let response = ctx.send(request)?;
+    match backend {
+        Backend::Lokaal(local) => file_local(
+            ctx,
+            local.into_store()?,
+            &aanvraag,
+            &key,
+            completed,
+            regeling,
+            proposal,
+        ),
+        Backend::Http(http) => {
+            let request = passed.take()?;
+            let response = ctx.send(&request)?;
             if !matches!(response.status, 200 | 201) {
                 return Err(error_for(&response, Call::File));
             }
@@ -217,49 +218,127 @@ fn file(
             );
             result.status = receipt.status;
             result.replayed = response.status == 200;
+            // The backend keeps its own idempotency: the proposal is marked filed once the
+            // report exists there; a crash in between leaves it approved, and applying it again
+            // replays the report (same key) and marks it then.
+            if let Some((mut store, id)) = proposal {
+                mark_filed(&mut store, &id, &key, &result)?;
+            }
+            finish(
+                ctx,
+                Backend::Http(http).outcome(to_json(&result)?, &format!("rapportages:{key}")),
+                &result,
+            )
+        }
+    }
+}
+
+/// Files in the local sandbox: a replay of the key's first filing, or a new filing in two
+/// phases: written in an open transaction of the store here (with the proposal's change to
+/// filed), committed by `common` after the audit record is appended (MUT-13). A crash between
+/// the two leaves an audit record without its report, never a report without its audit record;
+/// the transaction dies with the process, and the retry files the report.
+fn file_local(
+    ctx: &mut Context<'_>,
+    store: Store,
+    aanvraag: &RapportageAanvraag,
+    key: &str,
+    completed: Option<FilingResult>,
+    regeling: Option<&'static Regeling>,
+    proposal: Option<(Store, String)>,
+) -> Result<Outcome> {
+    let location = store.location().clone();
+    let (result, pending) = match completed {
+        Some(result) => {
+            if let Some((mut proposal_store, id)) = proposal {
+                mark_filed(&mut proposal_store, &id, key, &result)?;
+            }
             (result, None)
         }
-        _ => return Err(Problem::software("geen regeling of verzoek voor de backend").into()),
-    };
-    ctx.audit_attribute("overheid.replayed", result.replayed.into());
-    let data = to_json(&result)?;
-    let outcome = backend
-        .outcome(data, &format!("rapportages:{key}"))
-        .reference(result.referentienummer.clone());
-    // The proposal is marked filed once the report exists: a crash in between leaves it
-    // approved, and applying it again replays the report (same key) and marks it then.
-    let mark = proposal.map(|(mut store, id)| {
-        let result_digest = result_digest(&result);
-        let key = key.clone();
-        move || -> std::result::Result<(), Problem> {
-            let apply = Apply {
-                proposal_id: &id,
-                plan_digest: &key,
-            };
-            store
-                .mark_filed(apply, &key, &result_digest, clock::now())
-                .map(drop)
-                .map_err(records::problem)
+        None => {
+            let regeling = regeling
+                .ok_or_else(|| Problem::software("geen regeling voor de lokale proefopslag"))?;
+            let id = proposal.map(|(_, id)| id);
+            let apply = id.as_deref().map(|proposal_id| Apply {
+                proposal_id,
+                plan_digest: key,
+            });
+            let now = clock::now();
+            let ingediend_op = now.trunc_subsecs(3);
+            let begun = store
+                .begin_filing(apply, now, || {
+                    let reference = new_reference(&regeling.id, ingediend_op)
+                        .map_err(overheid_records::Error::Random)?;
+                    let result = build_result(
+                        Some(regeling),
+                        aanvraag,
+                        &reference,
+                        ingediend_op,
+                        ResultBackend::Lokaal,
+                    );
+                    new_record(key, aanvraag, &result, ingediend_op)
+                        .map_err(|e| overheid_records::Error::Database(e.to_string()))
+                })
+                .map_err(|error| match (error, id.as_deref()) {
+                    (overheid_records::Error::Refused(status), Some(id)) => {
+                        records::refused(id, status)
+                    }
+                    (error, _) => records::problem(error),
+                })?;
+            match begun {
+                Begun::Filed(record, _) => (replay_of(&record, aanvraag)?, None),
+                Begun::Pending(pending) => {
+                    let result: FilingResult =
+                        serde_json::from_value(pending.filing().result.clone())
+                            .map_err(|e| Problem::software(e.to_string()))?;
+                    hook::pause(Phase::Begun);
+                    (result, Some(pending))
+                }
+            }
         }
-    });
+    };
+    let outcome = finish(
+        ctx,
+        local_outcome(&location, to_json(&result)?, &format!("rapportages:{key}")),
+        &result,
+    )?;
     Ok(match pending {
         // The report becomes visible only after its audit record is written (MUT-13); if the
-        // audit append fails, the pending filing is dropped and nothing is filed.
+        // audit append fails, the pending filing is dropped (rolled back) and nothing is filed.
         Some(pending) => outcome.commit_after_audit(move || {
-            pending.commit().map_err(store_error)?;
-            mark.map_or(Ok(()), |mut mark| mark())
+            hook::pause(Phase::Committing);
+            pending.commit().map_err(records::problem)?;
+            hook::pause(Phase::Committed);
+            Ok(())
         }),
-        None => {
-            if let Some(mut mark) = mark {
-                mark()?;
-            }
-            outcome
-        }
+        None => outcome,
     })
 }
 
+/// The answer of a filing: its reference, and whether it replayed in the audit record.
+fn finish(ctx: &mut Context<'_>, outcome: Outcome, result: &FilingResult) -> Result<Outcome> {
+    ctx.audit_attribute("overheid.replayed", result.replayed.into());
+    Ok(outcome.reference(result.referentienummer.clone()))
+}
+
+/// Marks the applied proposal `id` filed under `key` with the digest of the filing's first
+/// result (never the result).
+fn mark_filed(store: &mut Store, id: &str, key: &str, result: &FilingResult) -> Result<()> {
+    let apply = Apply {
+        proposal_id: id,
+        plan_digest: key,
+    };
+    store
+        .mark_filed(apply, key, &result_digest(result), clock::now())
+        .map_err(|error| match error {
+            overheid_records::Error::Refused(status) => records::refused(id, status),
+            error => records::problem(error),
+        })?;
+    Ok(())
+}
+
 /// SHA-256 of a filing's result as first returned: what a proposal keeps of it.
-fn result_digest(result: &rvo_cli::filing::FilingResult) -> String {
+fn result_digest(result: &FilingResult) -> String {
     let mut first = result.clone();
     first.replayed = false;
     rvo_cli::canonical::canonical_sha256(&first).unwrap_or_default()

@@ -6,12 +6,13 @@ use rvo_cli::backend_types::RapportageLijst;
 use serde_json::json;
 
 use crate::cli::backend::http::{Call, error_for, parse};
-use crate::cli::backend::{Backend, Overzicht, store_error};
+use crate::cli::backend::{Backend, Overzicht};
+use crate::cli::records;
 
 /// Ingediende rapportages van één bedrijf, oudste eerst (gebonden aan KVK_SESSIE_NUMMER)
 ///
 /// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
-/// Beschadigde records in de lokale opslag worden overgeslagen en genoemd in "onleesbaar".
+/// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".
 /// Geen rapportages is een lege lijst (exit 0).
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -30,7 +31,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 
 pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk_nummer = args.kvk_nummer.bound(ctx)?;
-    let backend = Backend::from_env(ctx)?;
+    let mut backend = Backend::from_env(ctx)?;
     let mut plan =
         PlanSpec::new(json!({"kvk_nummer": kvk_nummer})).extra("backend", backend.name().into());
     if let Backend::Http(http) = &backend {
@@ -39,22 +40,31 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut passed = ctx.gate(plan)?;
 
     let mut onleesbaar = Vec::new();
-    let rapportages: Vec<Overzicht> = match &backend {
-        Backend::Lokaal(store) => {
-            let (results, bad) = store.list(Some(&kvk_nummer)).map_err(store_error)?;
-            // A bad record cannot say whose it is: name the file, show the sound reports.
-            for record in bad {
-                ctx.printer.warn(&format!(
-                    "Lokale opslag: record {} is beschadigd en overgeslagen: {}",
-                    record.path.display(),
-                    record.detail
-                ));
-                onleesbaar.push(json!({
-                    "bestand": record.path.display().to_string(),
-                    "reden": record.detail,
-                }));
+    let rapportages: Vec<Overzicht> = match &mut backend {
+        Backend::Lokaal(local) => {
+            let (filings, unreadable) = match local.existing()? {
+                Some(store) => store.filings(Some(&kvk_nummer)).map_err(records::problem)?,
+                None => Default::default(),
+            };
+            let mut sound = Vec::with_capacity(filings.len());
+            let mut bad: Vec<(String, String)> = unreadable
+                .into_iter()
+                .map(|damaged| (damaged.key, damaged.detail))
+                .collect();
+            for filing in &filings {
+                match rvo_cli::record::read(filing) {
+                    Ok(result) => sound.push(Overzicht::from_local(result)),
+                    Err(problems) => bad.push((filing.key.clone(), problems.join("; "))),
+                }
             }
-            results.into_iter().map(Overzicht::from_local).collect()
+            // A damaged record is named by its key and skipped; the sound reports are shown.
+            for (key, reden) in bad {
+                ctx.printer.warn(&format!(
+                    "Opslag: record {key} is beschadigd en overgeslagen: {reden}"
+                ));
+                onleesbaar.push(json!({"sleutel": key, "reden": reden}));
+            }
+            sound
         }
         Backend::Http(_) => {
             let response = ctx.send(&passed.take()?)?;

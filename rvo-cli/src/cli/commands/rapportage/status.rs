@@ -16,7 +16,8 @@ use rvo_cli::reference::{is_path_safe, is_well_formed};
 use serde_json::json;
 
 use crate::cli::backend::http::{Call, error_for, parse};
-use crate::cli::backend::{Backend, Overzicht, store_error, to_json};
+use crate::cli::backend::{Backend, Overzicht, damaged, to_json};
+use crate::cli::records;
 
 /// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
 ///
@@ -49,7 +50,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     });
     validation.finish()?;
     let session = session::session_number(ctx)?;
-    let backend = Backend::from_env(ctx)?;
+    let mut backend = Backend::from_env(ctx)?;
     let mut plan = PlanSpec::new(json!({"referentienummer": referentienummer}))
         .extra("backend", backend.name().into());
     if let Backend::Http(http) = &backend {
@@ -57,24 +58,43 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     }
     let mut passed = ctx.gate(plan)?;
 
+    let where_from = match &backend {
+        Backend::Lokaal(local) => format!("lokale opslag {}", local.location().shown()),
+        Backend::Http(_) => "backend van RVO_API_BASE".to_string(),
+    };
     let not_found = || {
         Problem::not_found(format!(
-            "er is geen rapportage met referentienummer {referentienummer} ({})",
-            match &backend {
-                Backend::Lokaal(store) => format!("lokale opslag {}", store.dir().display()),
-                Backend::Http(_) => "backend van RVO_API_BASE".to_string(),
-            }
+            "er is geen rapportage met referentienummer {referentienummer} ({where_from})"
         ))
         .with_hint("rapportage lijst KVK_NUMMER toont de referentienummers van een bedrijf")
     };
-    let overzicht = match &backend {
-        Backend::Lokaal(store) => {
-            let found = if is_well_formed(referentienummer) {
-                store.get(referentienummer).map_err(store_error)?
-            } else {
-                None
+    let overzicht = match &mut backend {
+        Backend::Lokaal(local) => {
+            let store = match local.existing()? {
+                Some(store) if is_well_formed(referentienummer) => store,
+                _ => return Err(not_found().into()),
             };
-            Overzicht::from_local(found.ok_or_else(not_found)?)
+            // Another company's report is unknown before any of it is read: its record, sound
+            // or damaged, answers as no record at all (no existence oracle). The audit record
+            // still names the subject asked about.
+            let company = store
+                .filing_company(referentienummer)
+                .map_err(records::problem)?;
+            if let Some(session) = &session
+                && company.as_deref() != Some(session.as_str())
+            {
+                if let Some(company) = &company {
+                    ctx.subject(company, "KVK_NUMMER");
+                    ctx.audit_attribute("overheid.session_refused", true.into());
+                }
+                return Err(not_found().into());
+            }
+            let record = store
+                .filing_by_reference(referentienummer, session.as_deref())
+                .map_err(records::problem)?
+                .ok_or_else(not_found)?;
+            let result = rvo_cli::record::read(&record).map_err(|p| damaged(&record.key, &p))?;
+            Overzicht::from_local(result)
         }
         Backend::Http(_) => {
             let response = ctx.send(&passed.take()?)?;

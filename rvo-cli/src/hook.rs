@@ -1,35 +1,34 @@
-//! Test-only pause hook for crash tests of the local store.
+//! Test-only pause hook for crash tests of a filing.
 //!
-//! A crash test needs the writer to stop at a known point so it can `kill -9` it there. The hook
+//! A crash test needs the filer to stop at a known point so it can `kill -9` it there. The hook
 //! exists only in builds with `cfg(test)` (this crate's unit tests) or the `test-hooks` cargo
 //! feature (switched on for `cargo test` builds by the self dev-dependency; never by
-//! `cargo build`, `cargo build --release` or `cargo install`). In every other build [`Pause`] is
-//! an empty type whose methods compile to nothing.
+//! `cargo build`, `cargo build --release` or `cargo install`). In every other build [`pause`]
+//! compiles to nothing.
 //!
 //! Even where it is compiled in, the library never reads the environment for it: a pause is
-//! either given to one store (`LocalStore::with_pause`) or installed for the whole process
-//! with `install_pause`. Only test programs do that: the
-//! `rvo-cli-test-hooks` binary (a copy of rvo-cli for the crash tests, built only with the
-//! feature) reads `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` (`parse_pause`) and installs
-//! it; the `rvo-cli` binary never does, so nothing from outside can switch the hook on there.
+//! installed for the whole process with `install_pause`. Only the `rvo-cli-test-hooks` binary
+//! (a copy of rvo-cli for the crash tests, built only with the feature) reads
+//! `RVO_CLI_TEST_PAUSE=<phase>:<milliseconds>` (`parse_pause`) and installs it; the `rvo-cli`
+//! binary never does, so nothing from outside can switch the hook on there.
 //!
-//! A paused writer prints `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleeps at that point.
+//! A paused filer prints `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleeps at that point.
 
-/// Points in a filing where a crash test can pause the writer.
+/// Points in a filing where a crash test can pause the filer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
-    /// Holding the lock; nothing written yet.
-    Locked,
-    /// Half of the record written to the temporary file (flushed, not synced).
-    HalfWritten,
-    /// The temporary file is complete and synced; the last point of
-    /// [`prepare`](super::LocalStore::prepare). In the CLI: the audit record is not yet written.
-    Synced,
-    /// [`commit`](super::PendingFiling::commit) has started; the record is not yet renamed into
-    /// place. In the CLI: the audit record is written and synced.
+    /// The filing is written in an open transaction of the store; its audit record is not
+    /// yet written.
+    Begun,
+    /// The audit record is written and synced; the transaction is not yet committed.
     Committing,
-    /// The record is in place; the directory is not yet synced.
-    Renamed,
+    /// The transaction is committed; the result is not yet printed.
+    Committed,
+}
+
+/// Pauses here when a test program installed a pause at `phase` (see the module header).
+pub fn pause(phase: Phase) {
+    enabled::Pause::installed().at_phase(phase);
 }
 
 /// The environment variable the test programs read (never the library or `rvo-cli` itself).
@@ -38,22 +37,14 @@ pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
 #[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
 impl Phase {
-    const ALL: [Phase; 5] = [
-        Phase::Locked,
-        Phase::HalfWritten,
-        Phase::Synced,
-        Phase::Committing,
-        Phase::Renamed,
-    ];
+    const ALL: [Phase; 3] = [Phase::Begun, Phase::Committing, Phase::Committed];
 
     /// The name used in [`PAUSE_ENV`] and in the pause marker.
     pub fn as_str(self) -> &'static str {
         match self {
-            Phase::Locked => "locked",
-            Phase::HalfWritten => "half-written",
-            Phase::Synced => "synced",
+            Phase::Begun => "begun",
             Phase::Committing => "committing",
-            Phase::Renamed => "renamed",
+            Phase::Committed => "committed",
         }
     }
 }
@@ -65,7 +56,7 @@ mod enabled {
     use std::sync::OnceLock;
     use std::time::Duration;
 
-    /// The pause every store of this process starts with, once a test program installed one.
+    /// The pause of this process, once a test program installed one.
     static INSTALLED: OnceLock<Pause> = OnceLock::new();
 
     /// Where (if anywhere) the writer pauses.
@@ -83,7 +74,7 @@ mod enabled {
             Pause(Some((phase, duration)))
         }
 
-        /// Announces and sleeps when `phase` is the configured one.
+        /// Announces and sleeps when `phase` is the installed one.
         #[allow(
             clippy::disallowed_methods,
             reason = "test-only pause hook, read on stderr"
@@ -102,7 +93,7 @@ mod enabled {
     }
 
     /// Parses `<phase>:<milliseconds>` (the value of [`PAUSE_ENV`](super::PAUSE_ENV)), e.g.
-    /// `synced:30000`; anything else is `None`.
+    /// `begun:30000`; anything else is `None`.
     pub fn parse_pause(value: &str) -> Option<(Phase, Duration)> {
         let (name, millis) = value.split_once(':')?;
         let phase = Phase::ALL
@@ -111,7 +102,7 @@ mod enabled {
         Some((phase, Duration::from_millis(millis.parse().ok()?)))
     }
 
-    /// Makes every store created afterwards in this process pause at `phase` for `duration`.
+    /// Makes this process's filings pause at `phase` for `duration`.
     /// For test programs only; the first call wins.
     pub fn install_pause(phase: Phase, duration: Duration) {
         let _ = INSTALLED.set(Pause::at(phase, duration));
@@ -138,6 +129,5 @@ mod enabled {
     }
 }
 
-pub use enabled::Pause;
 #[cfg(any(test, feature = "test-hooks"))]
 pub use enabled::{install_pause, parse_pause};
