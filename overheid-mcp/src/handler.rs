@@ -337,22 +337,17 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let name = request.argument.name.as_str();
+        // An unknown prompt or template gets no values rather than an error: completion is
+        // help while typing, and an empty list shows nothing wrong in a host's field.
         let known = match &request.r#ref {
             Reference::Prompt(prompt) => {
                 prompts::argument_names(&self.bridge.catalog, &prompt.name)
-                    .ok_or_else(|| ErrorData::invalid_params("Onbekende prompt", None))?
-                    .contains(&name)
+                    .is_some_and(|names| names.contains(&name))
             }
-            Reference::Resource(template) => self
-                .bridge
-                .catalog
-                .resources
-                .iter()
-                .find(|r| r.listed["uriTemplate"] == template.uri.as_str())
-                .ok_or_else(|| ErrorData::invalid_params("Onbekend resource-sjabloon", None))?
-                .template
-                .variables()
-                .contains(&name),
+            Reference::Resource(template) => self.bridge.catalog.resources.iter().any(|r| {
+                r.listed["uriTemplate"] == template.uri.as_str()
+                    && r.template.variables().contains(&name)
+            }),
             _ => false,
         };
         let session = self.session(&context)?;

@@ -14,7 +14,9 @@ Streamable HTTP (with a bearer JWT signed by a key made here):
   proposal's link as url-mode elicitation in its era's form (2026-07-28: an InputRequiredResult;
   2025-11-25 over stdio: `elicitation/create`; 2025-11-25 over HTTP: applying fails with -32042);
   one without gets the id, status, link and instruction.
-Last, 200
+Then prompts, views, completions (the four CLIs over stdio, both eras), progress seen by the SDK's
+progress callback and the CLI's warning by its logging callback on a slow call of the fixture CLI
+(`tests/fixtures/demo-cli`, over stdio and HTTP, both eras). Last, 200
 concurrent read-only calls over HTTP: a 503 with Retry-After is the only refusal (and is retried);
 all are answered; p50 and p95 are printed.
 
@@ -31,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import httpx2
@@ -189,6 +192,92 @@ async def model_alone(label, client, person, arguments, tools, modern, http):
     check(f"{label}: nothing was filed", (listed.structured_content or {}).get("aantal") == 0, listed)
 
 
+async def features(label, server, mode):
+    """Prompts listed and fetched, views listed and read, completions, through the SDK's own calls."""
+    async with Client(server, mode=mode, read_timeout_seconds=60) as client:
+        prompts = {p.name: p for p in (await client.list_prompts()).prompts}
+        check(f"{label}: prompts/list", {"informatieplicht_energiebesparing", "regelingen_voor_mijn_bedrijf",
+                                         "artikel_uitleggen", "status_voorstellen_en_rapportages"} <= set(prompts),
+              sorted(prompts))
+        got = await client.get_prompt("artikel_uitleggen", {"bwb_id": "BWBR0018451", "artikel": "2"})
+        text = got.messages[0].content.text if got.messages else ""
+        check(f"{label}: prompts/get fills the arguments and names the tool",
+              "BWBR0018451" in text and "koop__regeling_artikel" in text, text)
+        try:
+            await client.get_prompt("artikel_uitleggen", {"bwb_id": "geen id", "artikel": "2"})
+            check(f"{label}: prompts/get refuses an argument of another form", False)
+        except MCPError as error:
+            check(f"{label}: prompts/get refuses an argument of another form", error.error.code == -32602, error)
+        uris = {str(r.uri) for r in (await client.list_resources()).resources}
+        check(f"{label}: resources/list has the views",
+              {"kvk://mijn/basisprofiel", "rvo://mijn/voorstellen", "rvo://regelingen", "regelrecht://wetten"} <= uris,
+              sorted(uris))
+        templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
+        check(f"{label}: resources/templates/list has the view templates",
+              {"regelrecht://wetten/{law_id}", "rvo://regelingen/{regeling_id}"} <= templates, sorted(templates))
+        own = await client.read_resource("kvk://mijn/basisprofiel")
+        check(f"{label}: the session's own company is read without naming it",
+              json.loads(own.contents[0].text).get("kvkNummer") == KVK, own.contents[0].text[:200])
+        laws = await client.complete(types.ResourceTemplateReference(uri="regelrecht://wetten/{law_id}"),
+                                     {"name": "law_id", "value": "bes"})
+        check(f"{label}: completion of law_id", laws.completion.values == ["besluit_activiteiten_leefomgeving"],
+              laws.completion)
+        articles = await client.complete(types.PromptReference(name="artikel_uitleggen"),
+                                         {"name": "artikel", "value": "5.15"}, {"bwb_id": "BWBR0041330"})
+        check(f"{label}: completion of artikel in the context of bwb_id", "5.15a" in articles.completion.values,
+              articles.completion)
+        codes = await client.complete(types.PromptReference(name="informatieplicht_energiebesparing"),
+                                      {"name": "maatregelen", "value": "GC"})
+        check(f"{label}: completion of EML codes", codes.completion.values == ["GC1", "GC3"], codes.completion)
+
+
+async def slow(label, server, mode, logs_expected):
+    """A call of 2.2 s: progress through the SDK's progress callback, the CLI's warning through its
+    logging callback (2026-07-28: the per-request level; 2025-11-25: logging/setLevel)."""
+    logged, progress = [], []
+
+    async def on_log(params):
+        logged.append(params)
+
+    async def on_progress(value, total, message):
+        progress.append((time.perf_counter(), value, total, message))
+
+    level = {"log_level": "warning"} if mode != "legacy" else {}
+    async with Client(server, mode=mode, read_timeout_seconds=60, logging_callback=on_log, **level) as client:
+        if mode == "legacy":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # deprecated by 2026-07-28, still 2025-11-25's way
+                await client.set_logging_level("warning")
+        started = time.perf_counter()
+        result = await client.call_tool("demo__slaap", {"seconden": 2.2}, progress_callback=on_progress)
+        check(f"{label}: the slow call answers", not result.is_error, result)
+        gaps = [b[0] - a[0] for a, b in zip([(started,)] + progress, progress)]
+        check(f"{label}: progress at least every second ({len(progress)} seen)",
+              len(progress) >= 3 and max(gaps) < 1.0 and all(a[1] < b[1] for a, b in zip(progress, progress[1:])),
+              [(round(t - started, 2), v) for t, v, _, _ in progress])
+        warnings = [p for p in logged if p.level == "warning" and "slaapt" in str(p.data)]
+        if logs_expected:
+            check(f"{label}: the CLI's warning as a log message", len(warnings) == 1
+                  and warnings[0].logger == "demo__slaap", logged)
+        else:
+            check(f"{label}: no log message without a level that lasts", not logged, logged)
+
+
+def demo_http(target, env):
+    demo = str(HERE.parent / "fixtures" / "demo-cli")
+    process = subprocess.Popen([str(target / "overheid-mcp"), "--http", "127.0.0.1:0", "--insecure-no-auth",
+                                "--tool", demo], env=env, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if "luistert op " in line:
+            url = line.strip().split("luistert op ")[1]
+            break
+    else:
+        raise RuntimeError("overheid-mcp --http did not start")
+    import threading
+    threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
+    return process, url
+
+
 def keys(tmp):
     key = Ed25519PrivateKey.generate()
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
@@ -326,6 +415,21 @@ def main():
             )
             for mode, declares in MODES:
                 asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(declares), http=False))
+            for mode in ("legacy", "2026-07-28"):
+                asyncio.run(features(f"features stdio {mode}", stdio, mode))
+            demo_env = {**env, "DEMO_STORE": str(Path(tmp) / "demo.json")}
+            demo = StdioServerParameters(command=str(target / "overheid-mcp"),
+                                         args=["--tool", str(HERE.parent / "fixtures" / "demo-cli")], env=demo_env)
+            for mode in ("legacy", "2026-07-28"):
+                asyncio.run(slow(f"slow stdio {mode}", demo, mode, logs_expected=True))
+            process, url = demo_http(target, demo_env)
+            try:
+                for mode in ("legacy", "2026-07-28"):
+                    # Over stateless HTTP a 2025 client's logging/setLevel lasts for nothing.
+                    asyncio.run(slow(f"slow http {mode}", url, mode, logs_expected=mode != "legacy"))
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
             jwks, sign = keys(tmp)
             token = sign(scope="overheid:lezen overheid:indienen")
             process, url = start_http(target, env, jwks)

