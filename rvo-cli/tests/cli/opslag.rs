@@ -117,3 +117,46 @@ fn the_old_json_store_is_named_and_not_read() {
     let quiet = sandbox.run(["rapportage", "lijst", "68750110"]);
     assert!(!quiet.stderr.contains("rapportages"), "{}", quiet.stderr);
 }
+
+/// The SQLite store of a filing is 0600 in a 0700 directory; a directory others can write is
+/// refused (78) and nothing is filed; an unreachable shared store is 69, nothing is filed, and
+/// its password shows nowhere (output, audit record, plan).
+#[test]
+fn the_store_is_private_and_an_unusable_one_files_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    sandbox.run(indienen("LED", &["--confirm"])).json();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&sandbox.data_dir()), 0o700);
+    assert_eq!(
+        mode(&sandbox.data_dir().join(overheid_records::DATABASE_FILE)),
+        0o600
+    );
+
+    std::fs::set_permissions(sandbox.data_dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = sandbox
+        .run(indienen("Warmtepomp", &["--confirm"]))
+        .error(78);
+    assert_eq!(refused["code"], "CONFIG_FOUT", "{refused:#}");
+    std::fs::set_permissions(sandbox.data_dir(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    sandbox.assert_store(1);
+
+    let port = test_support::cli::closed_port();
+    let url = format!("postgres://app:geheim-wachtwoord@127.0.0.1:{port}/records");
+    for extra in [&["--confirm"][..], &["--dry-run"][..]] {
+        let mut cmd = sandbox.cmd();
+        cmd.env("OVERHEID_STORE_URL", &url);
+        let out = crate::support::run(cmd, indienen("Warmtepomp", extra));
+        assert_eq!(out.error(69)["code"], "OPSLAG_ONBEREIKBAAR", "{extra:?}");
+        assert!(
+            !out.stdout.contains("geheim") && !out.stderr.contains("geheim"),
+            "{extra:?}: {out:?}"
+        );
+    }
+    assert!(
+        !sandbox.audit_text().contains("geheim"),
+        "the password is never logged"
+    );
+    sandbox.assert_store(1);
+}

@@ -3,7 +3,9 @@
 //! files an approved proposal once, and refuses an open, declined, expired, unknown or other
 //! company's one with its registered code, filing nothing. The store is SQLite in
 //! `RVO_DATA_DIR` (0600 in a 0700 directory; a directory others can write is refused), or the
-//! PostgreSQL of `OVERHEID_TEST_POSTGRES_URL` (`tests/postgres/run.sh`).
+//! PostgreSQL of `OVERHEID_TEST_POSTGRES_URL` (`tests/postgres/run.sh`): there 20 concurrent
+//! applies, an applier killed midway and retried, and two "machines" (data directories) sharing
+//! one database each file once.
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -23,9 +25,13 @@ const REPORT: [&str; 5] = [
 ];
 
 fn propose(sandbox: &Sandbox, env: &[(&str, &str)]) -> Value {
+    propose_report(sandbox, &REPORT, env)
+}
+
+fn propose_report(sandbox: &Sandbox, report: &[&str], env: &[(&str, &str)]) -> Value {
     let mut cmd = sandbox.cmd();
     cmd.envs(env.iter().copied());
-    let out = run(cmd, ["rapportage", "voorstel"].iter().chain(REPORT.iter()));
+    let out = run(cmd, ["rapportage", "voorstel"].iter().chain(report.iter()));
     assert_eq!(out.code, 0, "{}", out.stderr);
     let proposal = out.json();
     assert_valid_against(&output_schema("rapportage_voorstel"), &proposal, "voorstel");
@@ -394,9 +400,23 @@ fn an_applier_killed_midway_is_retried_into_one_filing() {
     let Some((sandbox, proposal)) = approved_proposal() else {
         return;
     };
+    killed_midway_then_retried(&sandbox, &proposal, &[], &sandbox.location());
+}
+
+/// Kills (SIGKILL) an applier of the approved `proposal` once its filing is written in an
+/// open transaction, before its audit record: nothing is filed and the proposal stays
+/// approved; a retry files once, and the proposal is filed.
+fn killed_midway_then_retried(
+    sandbox: &Sandbox,
+    proposal: &Value,
+    env: &[(&str, &str)],
+    location: &overheid_records::Location,
+) {
     let id = proposal["id"].as_str().unwrap();
+    let key = proposal["plan_digest"].as_str().unwrap();
     let mut child = sandbox
         .hooked_process(&["rapportage", "indienen", "--voorstel", id])
+        .envs(env.iter().copied())
         .env("RVO_CLI_TEST_PAUSE", "begun:30000")
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
@@ -413,13 +433,42 @@ fn an_applier_killed_midway_is_retried_into_one_filing() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    sandbox.assert_store(0);
-    assert_eq!(show(&sandbox, id, &[])["status"], "approved");
-    let retried = apply(&sandbox, id, &[]);
+    assert!(filed(location, key).is_none(), "the killed applier filed");
+    assert_eq!(show(sandbox, id, env)["status"], "approved");
+    let retried = apply(sandbox, id, env);
     assert_eq!(retried.code, 0, "{}", retried.stderr);
-    assert_eq!(retried.json()["replayed"], false);
-    sandbox.assert_store(1);
-    assert_eq!(show(&sandbox, id, &[])["status"], "filed");
+    let retried = retried.json();
+    assert_eq!(retried["replayed"], false);
+    let filing = filed(location, key).expect("the retry filed");
+    assert_eq!(
+        filing.reference,
+        retried["referentienummer"].as_str().unwrap()
+    );
+    assert_eq!(filing.proposal_id.as_deref(), Some(id));
+    assert_eq!(show(sandbox, id, env)["status"], "filed");
+    assert_eq!(apply(sandbox, id, env).json()["replayed"], true);
+}
+
+/// The filing under `key` in the store at `location`, if any.
+fn filed(location: &overheid_records::Location, key: &str) -> Option<overheid_records::Filing> {
+    overheid_records::Store::open(location, None)
+        .unwrap()
+        .filing(key)
+        .unwrap()
+}
+
+/// A report no other test on the shared PostgreSQL database files (its explanation is unique).
+fn unique_report(label: &str) -> Vec<String> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let mut report: Vec<String> = REPORT.iter().map(|a| a.to_string()).collect();
+    report.extend([
+        "--toelichting".into(),
+        format!("{label} {} {nanos}", std::process::id()),
+    ]);
+    report
 }
 
 #[test]
@@ -474,4 +523,93 @@ fn postgres_two_processes_share_proposals_and_file_once() {
             .audit_text()
             .contains(url.split('@').next().unwrap())
     );
+}
+
+#[test]
+fn postgres_an_applier_killed_midway_is_retried_into_one_filing() {
+    let Some(url) = test_support::postgres::url() else {
+        return;
+    };
+    if !have_script() {
+        return;
+    }
+    let env = [("OVERHEID_STORE_URL", url.as_str())];
+    let sandbox = Sandbox::new();
+    let report = unique_report("kill");
+    let report: Vec<&str> = report.iter().map(String::as_str).collect();
+    let proposal = propose_report(&sandbox, &report, &env);
+    approve(&sandbox, &proposal, &env);
+    killed_midway_then_retried(
+        &sandbox,
+        &proposal,
+        &env,
+        &overheid_records::Location::Postgres(url.clone()),
+    );
+    assert!(
+        !sandbox
+            .data_dir()
+            .join(overheid_records::DATABASE_FILE)
+            .exists(),
+        "with OVERHEID_STORE_URL nothing is kept in the data directory"
+    );
+}
+
+/// Two rvo-cli "machines" (each its own data directory and audit log) share one PostgreSQL
+/// store: 20 processes, half on each, filing the same report with --confirm file it once, and
+/// each machine reads the other's filing back.
+#[test]
+fn postgres_two_machines_file_once_with_confirm() {
+    let Some(url) = test_support::postgres::url() else {
+        return;
+    };
+    let env = [("OVERHEID_STORE_URL", url.as_str())];
+    let machines = [Sandbox::new(), Sandbox::new()];
+    let report = unique_report("confirm");
+    let mut args: Vec<&str> = vec!["rapportage", "indienen"];
+    args.extend(report.iter().map(String::as_str));
+    args.extend(["--confirm", "--timeout", "60"]);
+    let children: Vec<_> = (0..20)
+        .map(|n| {
+            machines[n % 2]
+                .process(&args)
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let results: Vec<Value> = children
+        .into_iter()
+        .map(|child| {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice(&out.stdout).unwrap()
+        })
+        .collect();
+    assert_eq!(results.iter().filter(|r| r["replayed"] == false).count(), 1);
+    let reference = results[0]["referentienummer"].as_str().unwrap();
+    assert!(results.iter().all(|r| r["referentienummer"] == reference));
+    for machine in &machines {
+        let mut cmd = machine.cmd();
+        cmd.envs(env.iter().copied());
+        let status = run(cmd, ["rapportage", "status", reference]).json();
+        assert_eq!(status["referentienummer"], reference);
+        assert!(
+            !machine
+                .audit_text()
+                .contains(url.split('@').next().unwrap()),
+            "the password is never logged"
+        );
+    }
+    let record = overheid_records::Store::open(&overheid_records::Location::Postgres(url), None)
+        .unwrap()
+        .filing_by_reference(reference, None)
+        .unwrap()
+        .expect("the filing is in the shared store");
+    assert!(rvo_cli::record::read(&record).is_ok(), "a sound record");
 }
