@@ -613,3 +613,42 @@ fn postgres_two_machines_file_once_with_confirm() {
         .expect("the filing is in the shared store");
     assert!(rvo_cli::record::read(&record).is_ok(), "a sound record");
 }
+
+#[test]
+fn postgres_over_tls_verifies_the_server() {
+    let Some(url) = test_support::postgres::url() else {
+        return;
+    };
+    // tests/postgres/run.sh serves TLS with a certificate for 127.0.0.1 from a CA it made.
+    let Some(ca) = test_support::postgres::ca() else {
+        return;
+    };
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let tls = format!("{url}{sep}sslmode=require");
+    let sandbox = Sandbox::new();
+    // The CA trusted (SSL_CERT_FILE, as for every HTTPS call of the family): a proposal is
+    // recorded over TLS, in the same database a plain connection reads.
+    let trusted = [
+        ("OVERHEID_STORE_URL", tls.as_str()),
+        ("SSL_CERT_FILE", ca.as_str()),
+    ];
+    let id = propose(&sandbox, &trusted)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let plain = [("OVERHEID_STORE_URL", url.as_str())];
+    assert_eq!(show(&sandbox, &id, &plain)["id"], id.as_str());
+    // Without the CA the server's certificate is not trusted: nothing is done, exit 69, and the
+    // password never shows.
+    let mut cmd = sandbox.cmd();
+    cmd.env("OVERHEID_STORE_URL", &tls);
+    let out = run(cmd, ["voorstel", "toon", id.as_str()]);
+    let refused = out.error(69);
+    assert_eq!(refused["code"], "OPSLAG_ONBEREIKBAAR");
+    assert!(
+        refused["detail"].as_str().unwrap().contains("certificate"),
+        "{refused}"
+    );
+    let password = url.split('@').next().unwrap();
+    assert!(!out.stdout.contains(password) && !out.stderr.contains(password));
+}

@@ -8,6 +8,9 @@ use std::io::Write as _;
 /// The URL of the test database (it holds a password: never print it).
 pub const URL_VAR: &str = "OVERHEID_TEST_POSTGRES_URL";
 
+/// The CA of the test database's TLS certificate (PEM), for `sslmode=require`.
+pub const CA_VAR: &str = "OVERHEID_TEST_POSTGRES_CA";
+
 /// Set to `1` where the database must be there (CI).
 pub const REQUIRED_VAR: &str = "OVERHEID_TEST_REQUIRE_POSTGRES";
 
@@ -16,16 +19,30 @@ pub const REQUIRED_VAR: &str = "OVERHEID_TEST_REQUIRE_POSTGRES";
 /// # Panics
 /// When there is none and `OVERHEID_TEST_REQUIRE_POSTGRES=1`.
 pub fn url() -> Option<String> {
-    if let Some(url) = std::env::var(URL_VAR).ok().filter(|v| !v.is_empty()) {
-        return Some(url);
+    given(URL_VAR)
+}
+
+/// The file of the CA that signed the test database's TLS certificate (`tests/postgres/run.sh`
+/// makes both), or `None` after saying the test is skipped.
+///
+/// # Panics
+/// When there is none and `OVERHEID_TEST_REQUIRE_POSTGRES=1`.
+pub fn ca() -> Option<String> {
+    given(CA_VAR)
+}
+
+/// The value of `name`, or `None` after saying the test is skipped (a failure where required).
+fn given(name: &str) -> Option<String> {
+    if let Some(value) = std::env::var(name).ok().filter(|v| !v.is_empty()) {
+        return Some(value);
     }
     assert!(
         std::env::var_os(REQUIRED_VAR).is_none_or(|v| v != "1"),
-        "{REQUIRED_VAR}=1 maar {URL_VAR} is niet gezet (tests/postgres/run.sh zet hem)"
+        "{REQUIRED_VAR}=1 maar {name} is niet gezet (tests/postgres/run.sh zet hem)"
     );
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("postgres");
-    let line = format!("overgeslagen: {test}: zet {URL_VAR} (tests/postgres/run.sh)\n");
+    let line = format!("overgeslagen: {test}: zet {name} (tests/postgres/run.sh)\n");
     // `eprintln!` would be captured by libtest and shown only for a failing test.
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
     None
