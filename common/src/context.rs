@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::audit::AuditAttributes;
-use crate::env::{Env, FOREIGN_PROCESSOR, MAX_RESPONSE_BYTES};
+use crate::env::{Env, FOREIGN_PROCESSOR, FOREIGN_USER, MAX_RESPONSE_BYTES};
 use crate::error::{Error, Halt, Problem, Result};
 use crate::exit::ExitStatus;
 use crate::globals::GlobalArgs;
@@ -96,6 +96,7 @@ impl<'a> Context<'a> {
             tool: self.tool,
             attributes: &self.audit,
             foreign_processor: self.env(FOREIGN_PROCESSOR),
+            foreign_user: self.env(FOREIGN_USER).filter(|user| !user.is_empty()),
             dry_run: self.globals.dry_run,
             plan_digest: self.plan_digest.as_deref(),
             cache: self.cache.used,

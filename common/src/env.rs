@@ -64,6 +64,9 @@ pub const MAX_RESPONSE_BYTES: &str = "OVERHEID_MAX_RESPONSE_BYTES";
 pub const AUDIT_EXPORT: &str = "OVERHEID_AUDIT_EXPORT";
 /// The calling application or organisation, recorded as `dpl.core.foreign_operation.processor`.
 pub const FOREIGN_PROCESSOR: &str = "OVERHEID_FOREIGN_PROCESSOR";
+/// The person for whom the calling application made the call (its login's `sub`), recorded as
+/// `user.id` (AUDIT-22).
+pub const FOREIGN_USER: &str = "OVERHEID_FOREIGN_USER";
 /// The standard OpenTelemetry exporter variables the OTLP destination reads.
 pub const OTLP_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
 pub const OTLP_TRACES_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
@@ -145,6 +148,11 @@ pub const PROFILE_ENV: &[EnvVar] = &[
         FOREIGN_PROCESSOR,
         EnvKind::Setting,
         "URL van de aanroepende applicatie of organisatie (dpl.core.foreign_operation.processor)",
+    ),
+    EnvVar::new(
+        FOREIGN_USER,
+        EnvKind::Setting,
+        "de persoon voor wie de aanroepende applicatie de aanroep doet, bijv. de sub van haar login (user.id)",
     ),
     EnvVar::new(
         OTLP_ENDPOINT,

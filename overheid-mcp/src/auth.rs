@@ -4,7 +4,9 @@
 //! JWKS file (`--auth-jwks`): an asymmetric signature by a key of that set (by `kid` when the
 //! token names one), the issuer (`--auth-issuer`), the audience (`--auth-audience`) and the
 //! expiry. The company comes from one claim (`--auth-kvk-claim`, default `kvk_nummer`) and only
-//! from there; the person from `sub`; what the token may do from `scope` ([`crate::scope`]).
+//! from there; an intermediary's token may list several (`--auth-companies-claim`), of which a
+//! call names one in `_meta["nl.overheid/sessie"]`. The person comes from `sub`; what the token
+//! may do from `scope` ([`crate::scope`]).
 //! Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata, before
 //! anything runs.
 
@@ -55,8 +57,13 @@ pub struct Verifier {
     keys: Vec<(Option<String>, DecodingKey)>,
     validation: Validation,
     kvk_claim: String,
+    companies_claim: Option<String>,
     pub issuer: String,
 }
+
+/// A call that names a company its token does not list.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NotYours;
 
 /// Why a token was refused (the `error_description` of the 401).
 #[derive(Debug, PartialEq, Eq)]
@@ -67,8 +74,8 @@ pub struct Refused(pub String);
 pub struct Grant {
     /// The token's `sub`: the person (or the intermediary) who makes the calls.
     pub subject: Option<String>,
-    /// The company the token acts for, from the company claim.
-    pub company: Option<String>,
+    /// The companies the token acts for: the company claim's, then the list claim's.
+    pub companies: Vec<String>,
     /// The token's scopes; `None` when it has no `scope` claim.
     pub scopes: Option<Vec<String>>,
 }
@@ -83,11 +90,32 @@ impl Grant {
         }
     }
 
-    /// The identity of a call made with this token.
-    pub fn session(&self) -> Option<Session> {
-        let company = self.company.as_ref()?;
-        let values = BTreeMap::from([(KvkNummer::SCHEMA.name.to_string(), company.clone())]);
-        Some(Session::per_request(values))
+    /// The identity of a call made with this token, given the identity the call names in
+    /// `_meta` (if any): that company when the token lists it, else the token's only company.
+    /// `Err` when the call names a company the token does not list.
+    pub fn session(&self, named: Option<Session>) -> Result<Session, NotYours> {
+        let argument = KvkNummer::SCHEMA.name;
+        let company = match named {
+            Some(named) => {
+                let company = named.values.get(argument).ok_or(NotYours)?;
+                if !self.companies.contains(company) {
+                    return Err(NotYours);
+                }
+                Some(company.clone())
+            }
+            None => match self.companies.as_slice() {
+                [only] => Some(only.clone()),
+                _ => None,
+            },
+        };
+        let values = company
+            .map(|company| BTreeMap::from([(argument.to_string(), company)]))
+            .unwrap_or_default();
+        Ok(Session {
+            subject: self.subject.clone(),
+            companies: self.companies.len(),
+            ..Session::per_request(values)
+        })
     }
 }
 
@@ -98,6 +126,7 @@ impl Verifier {
         issuer: &str,
         audience: &str,
         kvk_claim: Option<&str>,
+        companies_claim: Option<&str>,
     ) -> Result<Self, String> {
         let text = std::fs::read_to_string(jwks)
             .map_err(|e| format!("--auth-jwks {}: {e}", jwks.display()))?;
@@ -122,6 +151,7 @@ impl Verifier {
             keys,
             validation,
             kvk_claim: kvk_claim.unwrap_or(DEFAULT_KVK_CLAIM).to_string(),
+            companies_claim: companies_claim.map(str::to_string),
             issuer: issuer.to_string(),
         })
     }
@@ -178,9 +208,9 @@ impl Verifier {
     }
 
     fn grant(&self, claims: &Map<String, Value>) -> Result<Grant, Refused> {
-        let company = match claims.get(&self.kvk_claim) {
-            None => None,
-            Some(Value::String(number)) if is_kvk_nummer(number) => Some(number.clone()),
+        let mut companies = match claims.get(&self.kvk_claim) {
+            None => Vec::new(),
+            Some(Value::String(number)) if is_kvk_nummer(number) => vec![number.clone()],
             Some(_) => {
                 return Err(Refused(format!(
                     "claim {} is geen KvK-nummer (8 cijfers)",
@@ -188,6 +218,22 @@ impl Verifier {
                 )));
             }
         };
+        if let Some(list) = self
+            .companies_claim
+            .as_ref()
+            .and_then(|name| Some((name, claims.get(name)?)))
+        {
+            let refused = || Refused(format!("claim {} is geen lijst van KvK-nummers", list.0));
+            for item in list.1.as_array().ok_or_else(refused)? {
+                let number = item
+                    .as_str()
+                    .filter(|n| is_kvk_nummer(n))
+                    .ok_or_else(refused)?;
+                if !companies.iter().any(|known| known == number) {
+                    companies.push(number.to_string());
+                }
+            }
+        }
         let subject = match claims.get("sub") {
             None => None,
             Some(Value::String(sub)) if !sub.is_empty() => Some(sub.clone()),
@@ -195,7 +241,7 @@ impl Verifier {
         };
         Ok(Grant {
             subject,
-            company,
+            companies,
             scopes: scopes(claims.get("scope"))?,
         })
     }
@@ -227,7 +273,7 @@ mod tests {
     fn without_a_scope_claim_a_token_reads_and_does_not_file() {
         let grant = |scopes| Grant {
             subject: None,
-            company: None,
+            companies: Vec::new(),
             scopes,
         };
         let unscoped = grant(None);

@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
+use common::env::FOREIGN_USER;
 use jsonschema::Validator;
 
 use crate::approval::Approval;
@@ -59,7 +60,10 @@ impl Bridge {
         process_session: Option<Session>,
         own_vars: impl Iterator<Item = (OsString, OsString)>,
     ) -> Self {
-        let own_vars: Vec<(OsString, OsString)> = own_vars.collect();
+        // Over HTTP the person comes from the token only (AUDIT-22): the bridge's own never passes.
+        let own_vars: Vec<(OsString, OsString)> = own_vars
+            .filter(|(name, _)| transport == Transport::Stdio || name != FOREIGN_USER)
+            .collect();
         let child_env = catalog
             .sources
             .iter()

@@ -101,6 +101,24 @@ pub async fn run(
     if !nul.is_empty() {
         return Ok(failed(invalid_input(&tool.name, &nul, trace)));
     }
+    // A bound argument the model cannot give (it is not listed) and the identity does not
+    // fill: the bridge says who can fix that, rather than the program's hint to set its
+    // variable, which only whoever starts the server can do.
+    if bridge.catalog.hide_session_args
+        && tool.proposal_argument.is_none()
+        && let Some((argument, variable)) = tool
+            .session_args
+            .iter()
+            .find(|(argument, _)| call.session.and_then(|s| s.values.get(argument)).is_none())
+    {
+        let bound = (argument.as_str(), variable.as_str());
+        return Ok(failed(Session::no_company(
+            call.session,
+            bridge.transport,
+            bound,
+            trace,
+        )));
+    }
     let mut own = arguments.clone();
     let fields = if tool.takes_fields {
         own.remove("fields")

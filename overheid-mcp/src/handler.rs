@@ -169,26 +169,58 @@ impl Handler {
     /// The identity of this request (see [`crate::session`]). A key of the bridge's `_meta`
     /// namespace that it does not know (a misspelled `nl.overheid/sessie`) is refused, never
     /// ignored.
-    fn session(&self, context: &RequestContext<RoleServer>) -> Result<Option<Session>, ErrorData> {
+    ///
+    /// Over HTTP the identity is the verified token's; a call names one of its companies in
+    /// `_meta["nl.overheid/sessie"]` (an intermediary's token lists several), and a company the
+    /// token does not list is [`Refused::NotYours`]. Over stdio it is the `_meta` identity the
+    /// host sets, else the process's own.
+    fn session(&self, context: &RequestContext<RoleServer>) -> Result<Option<Session>, Refused> {
         if let Some(unknown) = context.meta.keys().find(|key| {
             key.starts_with(META_NAMESPACE) && !REQUEST_META_KEYS.contains(&key.as_str())
         }) {
-            return Err(ErrorData::invalid_params(
+            return Err(Refused::Malformed(ErrorData::invalid_params(
                 format!(
                     "_meta.{unknown} is onbekend; bekend: {}",
                     REQUEST_META_KEYS.join(", ")
                 ),
                 None,
-            ));
+            )));
         }
+        let named = Session::from_meta(&context.meta, &self.session_arguments())
+            .map_err(|why| Refused::Malformed(ErrorData::invalid_params(why, None)))?;
         match self.bridge.transport {
-            Transport::Http => Ok(grant(context).and_then(Grant::session)),
-            Transport::Stdio => {
-                match Session::from_meta(&context.meta, &self.session_arguments()) {
-                    Err(why) => Err(ErrorData::invalid_params(why, None)),
-                    Ok(Some(session)) => Ok(Some(session)),
-                    Ok(None) => Ok(self.bridge.process_session.clone()),
-                }
+            Transport::Http => match grant(context) {
+                Some(grant) => grant
+                    .session(named)
+                    .map(Some)
+                    .map_err(|_| Refused::NotYours),
+                // `--insecure-no-auth`: no identity at all.
+                None => Ok(None),
+            },
+            Transport::Stdio => Ok(named.or_else(|| self.bridge.process_session.clone())),
+        }
+    }
+}
+
+/// Why a request gets no identity.
+enum Refused {
+    /// The `_meta` identity is malformed: -32602.
+    Malformed(ErrorData),
+    /// The call names a company its token does not list: refused as the program refuses
+    /// another company (77), the same for every number.
+    NotYours,
+}
+
+impl Refused {
+    /// The refusal as a JSON-RPC error, for a request that has no tool result to carry it
+    /// (a resource read, a completion).
+    fn error(self, trace: &TraceContext) -> ErrorData {
+        match self {
+            Refused::Malformed(error) => error,
+            Refused::NotYours => {
+                let error = Session::not_yours(trace);
+                let message = error["detail"].as_str().unwrap_or_default().to_string();
+                ErrorData::invalid_params(message, Some(error))
             }
         }
     }
@@ -350,7 +382,12 @@ impl ServerHandler for Handler {
             }),
             _ => false,
         };
-        let session = self.session(&context)?;
+        permitted(&context, Scope::Read)?;
+        let session = self.session(&context).map_err(|refused| {
+            refused.error(&TraceContext::start(
+                context.meta.get("traceparent").and_then(Value::as_str),
+            ))
+        })?;
         let context_arguments = request
             .context
             .as_ref()
@@ -403,8 +440,10 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         permitted(&context, Scope::Read)?;
-        let session = self.session(&context)?;
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
+        let session = self
+            .session(&context)
+            .map_err(|refused| refused.error(&trace))?;
         let notifier = self.notifier(&context);
         let read = resource::read(
             &self.bridge,
@@ -435,9 +474,18 @@ impl ServerHandler for Handler {
             ));
         };
         permitted(&context, Scope::for_tool(&self.bridge.catalog.tools[index]))?;
-        let session = self.session(&context)?;
-        let arguments = request.arguments.clone().unwrap_or_default();
         let trace = TraceContext::start(context.meta.get("traceparent").and_then(Value::as_str));
+        let session = match self.session(&context) {
+            Ok(session) => session,
+            Err(Refused::Malformed(error)) => return Err(error),
+            Err(Refused::NotYours) => {
+                return complete(call::tool_result(Outcome::Failed {
+                    error: Session::not_yours(&trace),
+                    plan: None,
+                }));
+            }
+        };
+        let arguments = request.arguments.clone().unwrap_or_default();
         let tool = &self.bridge.catalog.tools[index];
         // A read-only tool is answered as it is, unless its result may be an open proposal (its
         // outputSchema allows the members the bridge adds): then it says where the person approves.

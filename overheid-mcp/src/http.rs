@@ -90,6 +90,7 @@ impl Settings {
                     issuer,
                     audience,
                     auth.kvk_claim.as_deref(),
+                    auth.companies_claim.as_deref(),
                 )?)
             }
         };

@@ -54,7 +54,8 @@ Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-loca
                       [--session-from-meta] [--max-result-bytes BYTES]
                       [--goedkeuring-url URL]
          overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
-                      --auth-audience AUD [--auth-kvk-claim CLAIM] | --insecure-no-auth)
+                      --auth-audience AUD [--auth-kvk-claim CLAIM]
+                      [--auth-companies-claim CLAIM] | --insecure-no-auth)
                       [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
                       [--public-url URL] [--tool ...]
 
@@ -89,6 +90,9 @@ Opties:
   --auth-issuer ISS    verwachte iss van het token
   --auth-audience AUD  verwachte aud van het token
   --auth-kvk-claim C   claim met het KvK-nummer (standaard kvk_nummer)
+  --auth-companies-claim C
+                       claim met de lijst van KvK-nummers waarvoor een intermediair
+                       optreedt; een aanroep noemt er een in _meta.\"nl.overheid/sessie\"
   --insecure-no-auth   geen tokens (alleen ontwikkeling, alleen op loopback)
   --max-calls N        gelijktijdige aanroepen over HTTP (standaard 16); daarboven 503
   --allowed-origin O   toegestane Origin naast de eigen, herhaalbaar

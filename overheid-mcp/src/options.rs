@@ -63,6 +63,8 @@ pub struct AuthOptions {
     pub issuer: Option<String>,
     pub audience: Option<String>,
     pub kvk_claim: Option<String>,
+    /// `--auth-companies-claim`: the claim that lists the companies an intermediary acts for.
+    pub companies_claim: Option<String>,
     pub insecure_no_auth: bool,
 }
 
@@ -139,6 +141,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
             "--auth-issuer" => options.auth.issuer = Some(text(name, value(name)?)?),
             "--auth-audience" => options.auth.audience = Some(text(name, value(name)?)?),
             "--auth-kvk-claim" => options.auth.kvk_claim = Some(text(name, value(name)?)?),
+            "--auth-companies-claim" => {
+                options.auth.companies_claim = Some(text(name, value(name)?)?);
+            }
             "--allowed-origin" => options.allowed_origins.push(text(name, value(name)?)?),
             "--allowed-host" => options.allowed_hosts.push(text(name, value(name)?)?),
             "--public-url" => options.public_url = Some(text(name, value(name)?)?),

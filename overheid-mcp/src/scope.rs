@@ -2,9 +2,9 @@
 //!
 //! Which scope a request needs follows from the tool's own discovery, never from a list kept
 //! here: a tool whose annotations say `readOnlyHint: true` needs [`Scope::Read`], every other
-//! tool (it records a proposal or applies one) needs [`Scope::File`]. A resource read runs a
-//! read-only tool, so it needs [`Scope::Read`]. Every other method (discovery, the lists, ping)
-//! needs a valid token and no scope.
+//! tool (it applies a proposal) needs [`Scope::File`]. A resource read runs a read-only tool,
+//! and a completion reads data to offer values, so both need [`Scope::Read`]. Every other method
+//! (discovery, the lists, prompts, ping) needs a valid token and no scope.
 //!
 //! A token without a `scope` claim is taken to grant reading only: an identity provider that
 //! issues no scopes says nothing about filing, and filing is what may not happen by default.
@@ -53,7 +53,7 @@ impl Scope {
                 let index = catalog.index(name)?;
                 Some(Self::for_tool(&catalog.tools[index]))
             }
-            "resources/read" => Some(Scope::Read),
+            "resources/read" | "completion/complete" => Some(Scope::Read),
             _ => None,
         }
     }
@@ -90,6 +90,8 @@ mod tests {
         assert_eq!(Scope::for_message(&catalog, &call("demo__onbekend")), None);
         let read = json!({"method": "resources/read", "params": {"uri": "demo://x"}});
         assert_eq!(Scope::for_message(&catalog, &read), Some(Scope::Read));
+        let complete = json!({"method": "completion/complete", "params": {}});
+        assert_eq!(Scope::for_message(&catalog, &complete), Some(Scope::Read));
         let list = json!({"method": "tools/list"});
         assert_eq!(Scope::for_message(&catalog, &list), None);
     }

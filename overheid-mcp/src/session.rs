@@ -13,11 +13,17 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use common::args::{KvkNummer, is_kvk_nummer};
+use common::codes;
+use common::env::FOREIGN_USER;
+use common::exit::ExitStatus;
+use common::trace::TraceContext;
 
+use crate::bridge::Transport;
 use crate::catalog::Source;
+use crate::problem::problem;
 
 /// `_meta` key of the per-call identity over stdio.
 pub const META_KEY: &str = "nl.overheid/sessie";
@@ -31,11 +37,18 @@ pub enum Origin {
     Request,
 }
 
-/// The identity of one call: values of session-bound arguments, by argument name.
+/// The identity of one call: values of session-bound arguments, by argument name, and the
+/// person who makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Session {
+    /// The company (`kvk_nummer`); empty when the identity names none.
     pub values: BTreeMap<String, String>,
     pub origin: Origin,
+    /// The person (or intermediary) who makes the call: the bearer token's `sub`.
+    pub subject: Option<String>,
+    /// How many companies the token lets the call choose from (HTTP): for the hint when the
+    /// call names none.
+    pub companies: usize,
 }
 
 impl Session {
@@ -44,19 +57,25 @@ impl Session {
         Self {
             values,
             origin: Origin::Request,
+            subject: None,
+            companies: 0,
         }
     }
 
-    /// The principal as one string, for binding sealed state (`kvk_nummer=68750110`).
+    /// The principal as one string, for binding sealed state: the company and, when known, the
+    /// person (`kvk_nummer=68750110&sub="ab12"`), so another person of the same company cannot
+    /// finish someone else's round.
     pub fn principal(session: Option<&Self>) -> String {
         session.map_or_else(
             || "-".to_string(),
             |s| {
-                s.values
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join("&")
+                let mut parts: Vec<String> =
+                    s.values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                if let Some(subject) = &s.subject {
+                    // Quoted as JSON: a `sub` may hold any character, `&` and `=` too.
+                    parts.push(format!("sub={}", Value::from(subject.as_str())));
+                }
+                parts.join("&")
             },
         )
     }
@@ -120,6 +139,8 @@ impl Session {
         (!values.is_empty()).then_some(Self {
             values,
             origin: Origin::Process,
+            subject: None,
+            companies: 0,
         })
     }
 
@@ -142,7 +163,75 @@ impl Session {
                     env.push((variable.into(), value.into()));
                 }
             }
+            // The person, for the CLI's audit record (AUDIT-22).
+            if let Some(subject) = &session.subject {
+                env.retain(|(name, _)| name != FOREIGN_USER);
+                env.push((FOREIGN_USER.into(), subject.into()));
+            }
         }
+    }
+
+    /// The refusal (77, `NIET_TOEGESTAAN`) of a call that names a company its token does not
+    /// list. The same for every number (one that exists or not, one another token lists): it
+    /// tells nothing about the company.
+    pub fn not_yours(trace: &TraceContext) -> Value {
+        let mut error = problem(
+            codes::NIET_TOEGESTAAN,
+            "Niet toegestaan",
+            "U treedt niet op voor het bedrijf dat deze aanroep noemt.",
+            ExitStatus::NoPerm,
+            trace,
+        );
+        error["hint"] = json!(format!(
+            "Noem in _meta[\"{META_KEY}\"] een bedrijf waarvoor uw token geldt."
+        ));
+        error
+    }
+
+    /// The refusal of a session-bound call whose identity names no company, with the hint that
+    /// fits who can fix it: over HTTP the token (the person logs in for a company, or the client
+    /// names one of the token's companies), over stdio the host or whoever starts the server.
+    pub fn no_company(
+        session: Option<&Self>,
+        transport: Transport,
+        (argument, variable): (&str, &str),
+        trace: &TraceContext,
+    ) -> Value {
+        let choices = session.map_or(0, |s| s.companies);
+        let (code, exit, detail, hint) = match transport {
+            Transport::Http if choices > 1 => (
+                codes::ONGELDIG_GEBRUIK,
+                ExitStatus::Usage,
+                format!(
+                    "Uw token geldt voor {choices} bedrijven en deze aanroep noemt er geen; \
+                     {argument} komt uit de sessie."
+                ),
+                format!(
+                    "De client noemt het bedrijf per aanroep in _meta[\"{META_KEY}\"], bijv. \
+                     {{\"{argument}\": \"68750110\"}}: een van de bedrijven van het token."
+                ),
+            ),
+            Transport::Http => (
+                codes::NIET_TOEGESTAAN,
+                ExitStatus::NoPerm,
+                format!("Uw token noemt geen bedrijf; {argument} komt uit de sessie."),
+                "Meld u aan met een account dat voor een bedrijf optreedt: de identiteitsdienst \
+                 geeft het KvK-nummer dan in het token mee."
+                    .to_string(),
+            ),
+            Transport::Stdio => (
+                codes::ONGELDIG_GEBRUIK,
+                ExitStatus::Usage,
+                format!("Er is geen bedrijf voor deze sessie; {argument} komt uit de sessie."),
+                format!(
+                    "De host geeft het bedrijf per aanroep in _meta[\"{META_KEY}\"] (bijv. \
+                     {{\"{argument}\": \"68750110\"}}), of wie de server start zet {variable}."
+                ),
+            ),
+        };
+        let mut error = problem(code, "Geen bedrijf", &detail, exit, trace);
+        error["hint"] = json!(hint);
+        error
     }
 }
 
@@ -170,6 +259,14 @@ mod tests {
             .unwrap();
         assert_eq!(session.values["kvk_nummer"], "68750110");
         assert_eq!(Session::principal(Some(&session)), "kvk_nummer=68750110");
+        let person = Session {
+            subject: Some("a&b=\"c".into()),
+            ..session.clone()
+        };
+        assert_eq!(
+            Session::principal(Some(&person)),
+            "kvk_nummer=68750110&sub=\"a&b=\\\"c\""
+        );
         assert_eq!(read(serde_json::json!({})), Ok(None));
         for (identity, named) in [
             (serde_json::json!("68750110"), "een object"),

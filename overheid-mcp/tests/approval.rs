@@ -348,6 +348,14 @@ fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
         none["_meta"]["nl.overheid/problem"]["exit_code"], 2,
         "{none}"
     );
+    // Over stdio the host, or whoever starts the server, can fix it: the hint names both.
+    let hint = none["_meta"]["nl.overheid/problem"]["hint"]
+        .as_str()
+        .unwrap();
+    assert!(
+        hint.contains("_meta[\"nl.overheid/sessie\"]") && hint.contains("KVK_SESSIE_NUMMER"),
+        "{hint}"
+    );
     let malformed = bridge.request_error(
         "tools/call",
         json!({"name": "demo__sessie_toon", "arguments": {}, "_meta": {"nl.overheid/sessie": "11111111"}}),

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use harness::demo_cli;
 use harness::http::{HttpBridge, Signer, now, request};
+use harness::{demo_cli, regelrecht_cli};
 
 const ISSUER: &str = "https://login.example.test";
 const AUDIENCE: &str = "https://mcp.example.test/mcp";
@@ -159,7 +159,9 @@ fn a_token_for_company_a_never_reaches_company_b() {
     }
     let shown = |token: &str, arguments: Value, meta: Value| {
         let mut body = call("demo__sessie_toon", arguments);
-        body["params"]["_meta"]["nl.overheid/sessie"] = meta;
+        if !meta.is_null() {
+            body["params"]["_meta"]["nl.overheid/sessie"] = meta;
+        }
         server.bridge.post(Some(token), &body, &[]).body["result"].clone()
     };
     let mine = shown(&a, json!({}), Value::Null);
@@ -168,9 +170,15 @@ fn a_token_for_company_a_never_reaches_company_b() {
         json!({"kvk_nummer": "11111111", "sessie": "11111111"}),
         "{mine}"
     );
-    // Neither an argument nor _meta can point token A at company B.
+    // Neither an argument nor _meta can point token A at company B: naming B is refused.
     let by_meta = shown(&a, json!({}), json!({"kvk_nummer": "22222222"}));
-    assert_eq!(by_meta["structuredContent"]["kvk_nummer"], "11111111");
+    assert_eq!(by_meta["isError"], true, "{by_meta}");
+    let problem = &by_meta["_meta"]["nl.overheid/problem"];
+    assert_eq!(problem["code"], "NIET_TOEGESTAAN", "{by_meta}");
+    assert!(!by_meta.to_string().contains("22222222"), "{by_meta}");
+    // Naming its own company is what it would get anyway.
+    let own = shown(&a, json!({}), json!({"kvk_nummer": "11111111"}));
+    assert_eq!(own["structuredContent"]["kvk_nummer"], "11111111", "{own}");
     let by_argument = shown(&a, json!({"kvk_nummer": "22222222"}), Value::Null);
     assert_eq!(by_argument["isError"], true, "{by_argument}");
     assert!(!by_argument.to_string().contains("22222222\",\"sessie"));
@@ -486,4 +494,124 @@ fn reading_and_filing_are_two_scopes_and_a_missing_one_is_a_step_up_challenge() 
     // A scope claim of another type is no valid token.
     let odd = token(Some(json!({"overheid:lezen": true})));
     assert_eq!(server.bridge.post(Some(&odd), &read, &[]).status, 401);
+}
+
+#[test]
+fn a_token_without_a_company_is_told_how_to_get_one_not_to_set_a_variable() {
+    let server = authed(&[]);
+    let mut anonymous = claims("11111111");
+    anonymous.as_object_mut().unwrap().remove("kvk_nummer");
+    let token = server.signer.token(&anonymous);
+    let reply = server
+        .bridge
+        .post(Some(&token), &call("demo__sessie_toon", json!({})), &[]);
+    let result = &reply.body["result"];
+    assert_eq!(result["isError"], true, "{reply:?}");
+    let problem = &result["_meta"]["nl.overheid/problem"];
+    assert_eq!(problem["code"], "NIET_TOEGESTAAN", "{problem}");
+    assert_eq!(problem["exit_code"], 77);
+    let hint = problem["hint"].as_str().unwrap();
+    assert!(hint.contains("Meld u aan"), "{hint}");
+    assert!(
+        !result.to_string().contains("KVK_SESSIE_NUMMER"),
+        "{result}"
+    );
+}
+
+/// The audit records in `path`.
+fn records(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn an_intermediary_names_one_of_its_companies_per_call_and_the_audit_names_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let signer = Signer::new("sleutel-1");
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(&jwks, json!({"keys": [signer.jwk()]}).to_string()).unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let cli = regelrecht_cli();
+    let bridge = HttpBridge::start(
+        &[
+            "--tool",
+            cli.to_str().unwrap(),
+            "--auth-jwks",
+            jwks.to_str().unwrap(),
+            "--auth-issuer",
+            ISSUER,
+            "--auth-audience",
+            AUDIENCE,
+            "--auth-companies-claim",
+            "kvk_nummers",
+        ],
+        &[("REGELRECHT_AUDIT_LOG", audit.to_str().unwrap())],
+    );
+    let claims = json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "accountant-7", "exp": now() + 600,
+                        "kvk_nummers": ["68750110", "11111111"]});
+    let token = signer.token(&claims);
+    let check = |company: Option<&str>| {
+        let mut body = call(
+            "regelrecht__check_energiebesparing",
+            json!({"elektriciteit_kwh": 60000, "gas_m3": 30000}),
+        );
+        if let Some(company) = company {
+            body["params"]["_meta"]["nl.overheid/sessie"] = json!({"kvk_nummer": company});
+        }
+        bridge.post(Some(&token), &body, &[]).body["result"].clone()
+    };
+    for company in ["11111111", "68750110"] {
+        let checked = check(Some(company));
+        assert_eq!(checked["isError"], false, "{checked}");
+        let record = records(&audit).pop().expect("an audit record");
+        let attributes = &record["attributes"];
+        assert_eq!(attributes["dpl.core.data_subject_id"], company, "{record}");
+        assert_eq!(attributes["user.id"], "accountant-7", "{record}");
+        assert!(
+            attributes["dpl.core.foreign_operation.processor"]
+                .as_str()
+                .unwrap()
+                .ends_with("/mcp")
+        );
+    }
+    let written = records(&audit).len();
+    // None named: the client is told to name one; not to set a variable.
+    let unnamed = check(None);
+    let problem = &unnamed["_meta"]["nl.overheid/problem"];
+    assert_eq!(problem["code"], "ONGELDIG_GEBRUIK", "{unnamed}");
+    assert!(
+        problem["hint"]
+            .as_str()
+            .unwrap()
+            .contains("_meta[\"nl.overheid/sessie\"]"),
+        "{problem}"
+    );
+    assert!(!unnamed.to_string().contains("KVK_SESSIE_NUMMER"));
+    // A company not in the list: one refusal whatever the number, naming none; nothing runs.
+    let refusal = |company: &str| {
+        let mut refused = check(Some(company));
+        assert!(!refused.to_string().contains(company), "{refused}");
+        let problem = &mut refused["_meta"]["nl.overheid/problem"];
+        assert_eq!(problem["code"], "NIET_TOEGESTAAN", "{problem}");
+        problem.as_object_mut().unwrap().remove("instance");
+        problem.clone()
+    };
+    assert_eq!(refusal("22222222"), refusal("99999999"));
+    assert_eq!(
+        records(&audit).len(),
+        written,
+        "a refused call ran the tool"
+    );
+    // A list claim that is no list of KvK numbers makes the token invalid.
+    let mut bad = claims.clone();
+    bad["kvk_nummers"] = json!(["6875"]);
+    let reply = bridge.post(
+        Some(&signer.token(&bad)),
+        &call("regelrecht__wet_lijst", json!({})),
+        &[],
+    );
+    assert_eq!(reply.status, 401, "{reply:?}");
 }

@@ -21,6 +21,8 @@ pub struct Call<'a> {
     pub attributes: &'a AuditAttributes,
     /// `OVERHEID_FOREIGN_PROCESSOR`: the party the call is processed for.
     pub foreign_processor: Option<&'a str>,
+    /// `OVERHEID_FOREIGN_USER`: the person the calling party made the call for (AUDIT-22).
+    pub foreign_user: Option<&'a str>,
     pub dry_run: bool,
     /// The digest of the plan the gate passed, if it did.
     pub plan_digest: Option<&'a str>,
@@ -49,6 +51,7 @@ pub(crate) fn records(
         subject.insert_into(&mut attributes);
         for key in [
             "dpl.core.foreign_operation.processor",
+            "user.id",
             "error.code",
             "exception.type",
             "exception.message",
@@ -84,6 +87,9 @@ fn record(
             "dpl.core.foreign_operation.processor".into(),
             processor.into(),
         );
+    }
+    if let Some(user) = call.foreign_user {
+        attributes.insert("user.id".into(), user.into());
     }
     if let Some(p) = problem {
         attributes.insert("error.code".into(), p.code.name.into());

@@ -19,6 +19,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-17", "records/tests/store.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
+    ("AUDIT-22", "overheid-mcp/tests/http.rs"),
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
     ("CONV-6", "kvk-cli/tests/terminal.rs"),
     ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
