@@ -255,10 +255,10 @@ async def slow(label, server, mode, logs_expected):
         check(f"{label}: progress at least every second ({len(progress)} seen)",
               len(progress) >= 3 and max(gaps) < 1.0 and all(a[1] < b[1] for a, b in zip(progress, progress[1:])),
               [(round(t - started, 2), v) for t, v, _, _ in progress])
-        warnings = [p for p in logged if p.level == "warning" and "slaapt" in str(p.data)]
+        warned = [p for p in logged if p.level == "warning" and "slaapt" in str(p.data)]
         if logs_expected:
-            check(f"{label}: the CLI's warning as a log message", len(warnings) == 1
-                  and warnings[0].logger == "demo__slaap", logged)
+            check(f"{label}: the CLI's warning as a log message", len(warned) == 1
+                  and warned[0].logger == "demo__slaap", logged)
         else:
             check(f"{label}: no log message without a level that lasts", not logged, logged)
 
@@ -285,9 +285,11 @@ def keys(tmp):
            "x": base64.urlsafe_b64encode(public).rstrip(b"=").decode()}
     path = Path(tmp) / "jwks.json"
     path.write_text(json.dumps({"keys": [jwk]}))
+    # A claim given as None is left out.
     return path, lambda **claims: jwt.encode(
-        {"iss": ISSUER, "aud": AUDIENCE, "sub": "ondernemer", "kvk_nummer": KVK, "exp": int(time.time()) + 3600,
-         **claims}, key, algorithm="EdDSA", headers={"kid": "test"})
+        {k: v for k, v in {"iss": ISSUER, "aud": AUDIENCE, "sub": "ondernemer", "kvk_nummer": KVK,
+                           "exp": int(time.time()) + 3600, **claims}.items() if v is not None},
+        key, algorithm="EdDSA", headers={"kid": "test"})
 
 
 def start_http(target, env, jwks, extra=()):
@@ -349,6 +351,35 @@ async def scopes(url, sign):
               filing_only.status_code == 403
               and 'scope="overheid:lezen"' in filing_only.headers.get("www-authenticate", ""),
               filing_only.status_code)
+
+
+async def intermediary(url, sign):
+    """An intermediary's token lists companies; a call names one in _meta, checked against the list."""
+    token = sign(kvk_nummer=None, kvk_nummers=[KVK, "11111111"], sub="accountant")
+    arguments = {"elektriciteit_kwh": 60000, "gas_m3": 30000}
+
+    async def check_for(company):
+        extra = {} if company is None else {"_meta": {**META, "nl.overheid/sessie": {"kvk_nummer": company}}}
+        async with httpx2.AsyncClient(timeout=60) as http:
+            reply = await post(http, url, token, "regelrecht__check_energiebesparing", arguments, **extra)
+        return reply.json().get("result", {})
+
+    for company in (KVK, "11111111"):
+        result = await check_for(company)
+        check(f"http: an intermediary names {company} in _meta and gets its check",
+              result.get("isError") is False
+              and (result.get("structuredContent") or {}).get("kvk_nummer") == company, result)
+    refused = [await check_for(company) for company in ("22222222", "99999999")]
+    problems = [{k: v for k, v in (r.get("_meta") or {}).get("nl.overheid/problem", {}).items() if k != "instance"}
+                for r in refused]
+    check("http: a company not in the intermediary's list: one refusal for every number, naming none",
+          problems[0].get("code") == "NIET_TOEGESTAAN" and problems[0] == problems[1]
+          and "22222222" not in json.dumps(refused[0]), problems)
+    unnamed = await check_for(None)
+    hint = (unnamed.get("_meta") or {}).get("nl.overheid/problem", {}).get("hint", "")
+    check("http: an intermediary that names no company is told to name one, not to set a variable",
+          unnamed.get("isError") is True and "nl.overheid/sessie" in hint and "KVK_SESSIE_NUMMER" not in hint,
+          unnamed)
 
 
 async def load(target, env, jwks, token, calls=200, budget=150):
@@ -432,9 +463,10 @@ def main():
                 process.wait(timeout=30)
             jwks, sign = keys(tmp)
             token = sign(scope="overheid:lezen overheid:indienen")
-            process, url = start_http(target, env, jwks)
+            process, url = start_http(target, env, jwks, ("--auth-companies-claim", "kvk_nummers"))
             try:
                 asyncio.run(scopes(url, sign))
+                asyncio.run(intermediary(url, sign))
                 for mode, declares in MODES:
                     asyncio.run(conversation(f"http {mode}", http_server(url, token), mode, Person(declares),
                                              http=True))
