@@ -365,6 +365,8 @@ impl Connection {
                 let token = signer.token(&json!({
                     "iss": TOKEN_ISSUER, "aud": TOKEN_AUDIENCE, "exp": now + 3600,
                     "kvk_nummer": SESSION_COMPANY,
+                    // Reading and filing (applying an approved proposal) are two scopes.
+                    "scope": "overheid:lezen overheid:indienen",
                 }));
                 let mut command = setup.command("overheid-mcp");
                 command

@@ -58,6 +58,8 @@ writeFileSync(join(keys, "jwks.json"), JSON.stringify({
 const header = b64url(JSON.stringify({ alg: "EdDSA", typ: "JWT", kid: "ts" }));
 const claims = b64url(JSON.stringify({
   iss: ISSUER, aud: AUDIENCE, sub: "ts", kvk_nummer: KVK, exp: Math.floor(Date.now() / 1000) + 3600,
+  // Applying a proposal needs the filing scope (a token without a scope claim only reads).
+  scope: "overheid:lezen overheid:indienen",
 }));
 const token = `${header}.${claims}.${b64url(sign(null, Buffer.from(`${header}.${claims}`), privateKey))}`;
 
