@@ -40,7 +40,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Map, Value, json};
 
-use crate::digest::{canonical_json, sha256_hex};
+use crate::digest::canonical_sha256;
 use crate::error::{Problem, Result};
 use crate::http::Request;
 
@@ -190,7 +190,7 @@ impl std::ops::Deref for Checked {
 /// SHA-256 (hex) of the canonical JSON of `{command, arguments}`.
 pub fn digest(command: &str, arguments: &Value) -> String {
     let doc = json!({"command": command, "arguments": arguments});
-    sha256_hex(canonical_json(&doc).as_bytes())
+    canonical_sha256(&doc)
 }
 
 #[cfg(test)]

@@ -111,8 +111,7 @@ impl Approval {
 /// What the state is bound to: the method, the tool, the SHA-256 of the arguments (canonical)
 /// and the principal.
 fn binding(tool: &str, arguments: &Map<String, Value>, principal: &str) -> String {
-    let canonical = common::digest::canonical_json(&Value::Object(arguments.clone()));
-    let hex = common::digest::sha256_hex(canonical.as_bytes());
+    let hex = common::digest::canonical_sha256(&Value::Object(arguments.clone()));
     format!("tools/call\n{tool}\n{hex}\n{principal}")
 }
 

@@ -182,7 +182,7 @@ impl Filing {
     /// SHA-256 of the canonical JSON of the result as first returned: what a proposal keeps of
     /// it (never the result itself).
     pub fn result_digest(&self) -> String {
-        common::digest::sha256_hex(common::digest::canonical_json(&self.result).as_bytes())
+        common::digest::canonical_sha256(&self.result)
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use common::digest::{canonical_json, sha256_hex};
+use common::digest::canonical_sha256;
 use regelrecht_engine::{Corpus, Evaluation, TraceKind, TraceNode, UntranslatableMode};
 use serde_json::{Map, Value, json};
 
@@ -104,7 +104,7 @@ pub fn seal(receipt: &Value) -> String {
     if let Some(map) = body.as_object_mut() {
         map.remove("sha256");
     }
-    sha256_hex(canonical_json(&body).as_bytes())
+    canonical_sha256(&body)
 }
 
 #[cfg(test)]

@@ -138,6 +138,18 @@ fn the_whole_chain_files_a_concept_once_and_status_shows_a_to_e() {
     assert_eq!(again["replayed"], true);
     assert_eq!(again["referentienummer"], filed["referentienummer"]);
     sandbox.assert_store(1);
+    // The concept as another program writes it (its numbers as 2.5e5 and 31000.0) is the same
+    // report: canonical JSON gives it the same plan digest, so the filing replays (MUT-3).
+    let respelled = complete
+        .to_string()
+        .replace(":250000", ":2.5e5")
+        .replace(":31000", ":31000.0");
+    assert!(respelled.contains(":2.5e5") && respelled.contains(":31000.0"));
+    let path = sandbox.path().join("respelled.json");
+    std::fs::write(&path, respelled).unwrap();
+    let respelled = indienen(&sandbox, path.to_str().unwrap(), &[&confirm]).json();
+    assert_eq!(respelled["replayed"], true, "{respelled}");
+    assert_eq!(respelled["referentienummer"], filed["referentienummer"]);
     // The concept on stdin is the same report.
     let mut cmd = sandbox.cmd();
     cmd.env("OVERHEID_CLI_DIR", family())

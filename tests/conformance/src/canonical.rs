@@ -1,44 +1,10 @@
-//! Canonical JSON (RFC 8785 for the values a plan holds) and the plan digest of MUT-3.
+//! The plan digest of MUT-3: SHA-256 of the canonical JSON ([`crate::jcs`]) of
+//! `{"command","arguments"}`.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// The canonical serialisation: members sorted by UTF-16 code units, no whitespace.
-pub(crate) fn canonical(value: &Value) -> String {
-    let mut out = String::new();
-    write(value, &mut out);
-    out
-}
-
-fn write(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
-            out.push('{');
-            for (index, (name, member)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(name.clone()).to_string());
-                out.push(':');
-                write(member, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
+use crate::jcs::canonical;
 
 /// Lower-case hex SHA-256 of `text`.
 pub(crate) fn sha256_hex(text: &str) -> String {
@@ -67,14 +33,6 @@ mod tests {
         assert_eq!(
             plan_digest(&json!("rvo-cli rapportage indienen"), &arguments),
             "1f4f39fc2c5b136013af29e53af88b72ef6bc9e77764d641b038a84f285ecc53"
-        );
-    }
-
-    #[test]
-    fn sorts_by_utf16_and_escapes() {
-        assert_eq!(
-            canonical(&json!({"b":1,"a":"x\n\"","\u{e000}":0,"\u{1f600}":0})),
-            "{\"a\":\"x\\n\\\"\",\"b\":1,\"\u{1f600}\":0,\"\u{e000}\":0}"
         );
     }
 }

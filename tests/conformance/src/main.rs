@@ -9,6 +9,7 @@ mod canonical;
 mod checks;
 mod cli;
 mod invoke;
+mod jcs;
 mod model;
 mod probe;
 mod recorder;

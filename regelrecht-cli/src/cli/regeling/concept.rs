@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{NaiveDate, SecondsFormat, Utc};
-use common::digest::{canonical_json, sha256_hex};
+use common::digest::canonical_sha256;
 use common::{FieldError, Problem, Result};
 use regelrecht_engine::params::declarations;
 use regelrecht_engine::{Corpus, FieldType, Law};
@@ -181,8 +181,7 @@ pub fn build(
             entry["bron"] = "opgave".into();
             entry["opgehaald_op"] = now().into();
             entry["herkomst_sha256"] =
-                sha256_hex(canonical_json(&json!({"naam": field.naam, "opgave": text})).as_bytes())
-                    .into();
+                canonical_sha256(&json!({"naam": field.naam, "opgave": text})).into();
             if let Some(record) = source_record {
                 entry["correctie_van"] = record;
             }
@@ -295,7 +294,7 @@ pub fn digest(concept: &Value) -> String {
     if let Some(map) = body.as_object_mut() {
         map.remove("concept_digest");
     }
-    sha256_hex(canonical_json(&body).as_bytes())
+    canonical_sha256(&body)
 }
 
 /// The value of a law constant and the SHA-256 of the law file it is in.

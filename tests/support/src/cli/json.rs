@@ -1,7 +1,10 @@
 //! JSON helpers for output checks: the one-compact-document rule, canonical JSON for plan
-//! digests, SHA-256 and an object's member names.
+//! digests (the oracle of `tests/conformance/src/jcs.rs`), SHA-256 and an object's member names.
 
 use serde_json::{Map, Value};
+
+#[path = "../../../conformance/src/jcs.rs"]
+mod jcs;
 
 /// Lower-case hex SHA-256 (the profile's digest format).
 pub use common::digest::sha256_hex;
@@ -18,27 +21,11 @@ pub fn compact_document(text: &str) -> Value {
     value
 }
 
-/// Canonical JSON (sorted keys, no whitespace) as the profile's plan digest uses it.
-///
-/// Written independently of `common::digest::canonical_json` on purpose: the tests check the
-/// tools' digests against it, so it must not share their code.
+/// Canonical JSON as the profile's digests use it (§2): the test oracle shared with
+/// profile-check, written apart from `common::digest` on purpose so that the tests check the
+/// tools' digests against code they do not share.
 pub fn canonical(value: &Value) -> String {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            let members: Vec<String> = keys
-                .into_iter()
-                .map(|k| format!("{}:{}", Value::from(k.as_str()), canonical(&map[k])))
-                .collect();
-            format!("{{{}}}", members.join(","))
-        }
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(canonical).collect::<Vec<_>>().join(",")
-        ),
-        other => other.to_string(),
-    }
+    jcs::canonical(value)
 }
 
 /// The members of an object in order, for readable assertions on key order.
@@ -67,4 +54,43 @@ pub fn full_entry_words(entry: &Value) -> Vec<&str> {
     let mut words = argv_of(entry);
     words.extend(["--help", "--json"]);
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::canonical;
+
+    /// The oracle and the tools' one implementation agree: on member order by UTF-16 code units,
+    /// on escapes, and on every spelling of numbers (doubles over their whole range, in plain and
+    /// exponent form, and decimals with more digits than a double keeps).
+    #[test]
+    fn the_oracle_agrees_with_common() {
+        let mut cases = vec![
+            json!({"\u{fb01}": 1, "\u{1f600}": [true, null], "\u{e000}": "\u{1}\n\"", "a": {}}),
+            serde_json::from_str::<Value>(
+                r#"[1.0,1e2,-0,1E30,4.50,2e-3,333333333.33333329,9007199254740993,1e-7,0.000001,1e400]"#,
+            )
+            .unwrap(),
+        ];
+        let mut bits: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..5_000 {
+            bits = bits
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let x = f64::from_bits(bits);
+            if x.is_finite() {
+                let text = format!("[{x},{x:e},{x:E}]");
+                cases.push(serde_json::from_str(&text).unwrap());
+            }
+        }
+        for case in &cases {
+            assert_eq!(
+                canonical(case),
+                common::digest::canonical_json(case),
+                "{case}"
+            );
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! Every file is parsed in full, so a malformed file is reported (exit 65, file and line)
 //! instead of being skipped.
 
-use common::digest::{canonical_json, sha256_hex};
+use common::digest::canonical_sha256;
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
 use regelrecht_engine::LawFile;
@@ -45,7 +45,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         wetten.push(entry(group));
     }
     let data = json!({"aantal": wetten.len(), "aantal_versies": files.len(), "wetten": wetten});
-    let digest = sha256_hex(canonical_json(&data).as_bytes());
+    let digest = canonical_sha256(&data);
     let directories: Vec<Value> = laws::env_dirs(ctx)
         .iter()
         .chain(&args.corpus.corpus)

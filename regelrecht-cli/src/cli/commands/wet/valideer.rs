@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use common::digest::{canonical_json, sha256_hex};
+use common::digest::canonical_sha256;
 use common::validate::Validation;
 use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec,
@@ -103,7 +103,7 @@ pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "schema": SCHEMA_VERSION,
         "resultaten": resultaten,
     });
-    let digest = sha256_hex(canonical_json(&data).as_bytes());
+    let digest = canonical_sha256(&data);
     let mut outcome = Outcome::new(data, SOURCE, Environment::Local)
         .source_url("urn:regelrecht:valideer", "LOCAL", digest)
         .extra("engine_version", ENGINE_VERSION.into());
