@@ -119,7 +119,7 @@ text_bytes = size(legacy["content"])
 
 # HTTP: idle memory and read-only calls per second with CLIENTS keep-alive connections.
 server = subprocess.Popen([f"{bin}/overheid-mcp", "--http", "127.0.0.1:0", "--auth-jwks", f"{work}/jwks.json",
-                           "--auth-issuer", "https://login.bench", "--auth-audience", "bench", "--max-calls", "64", *tools],
+                           "--auth-issuer", "https://login.bench", "--auth-audience", "bench", "--max-calls", "64", "--max-calls-per-principal", "64", *tools],
                           stderr=subprocess.PIPE, text=True)
 port = None
 for line in server.stderr:

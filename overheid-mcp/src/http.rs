@@ -3,11 +3,15 @@
 //!
 //! rmcp's `StreamableHttpService` (no sessions, JSON responses) does the MCP part: the header
 //! checks against the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`: 400/-32020),
-//! `Host` and `Origin` validation (403), the body cap (413), 405 for GET and DELETE. In front
-//! of it this file adds what is the bridge's own: the bearer token (401, see [`crate::auth`]) and
-//! its scope for the call in the body (403 with a step-up challenge, see [`crate::scope`]),
-//! a bound on concurrent calls (503 with `Retry-After`), `GET /health`, the RFC 9728 metadata
-//! and a graceful stop on SIGTERM (in-flight calls finish, then the process exits).
+//! `Host` and `Origin` validation (403), 405 for GET and DELETE. In front of it this file adds
+//! what is the bridge's own: the same `Host`/`Origin` rules for `/health` and the RFC 9728
+//! metadata, the bearer token (401, see [`crate::auth`]), the body read whole under a deadline
+//! and checked as JSON text (400 with -32700, see [`crate::incoming`]) before any call slot is
+//! taken, the token's scope for the call in the body (403 with a step-up challenge, see
+//! [`crate::scope`]), a bound on concurrent calls per principal (429) and in all (503), both
+//! with `Retry-After`, a 2025-11-25 client's `notifications/cancelled` (see
+//! [`crate::inflight`]), `GET /health`, and a stop on SIGTERM bounded by the call deadline
+//! whatever clients do.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -15,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Either, Full, combinators::BoxBody};
+use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::body::{Bytes, Incoming};
 use hyper_util::rt::TokioIo;
 use rmcp::transport::StreamableHttpServerConfig;
@@ -23,25 +27,37 @@ use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 
 use crate::approval_page::{self, Asked, Page};
-use crate::auth::{DEFAULT_KVK_CLAIM, Verifier};
+use crate::auth::{DEFAULT_KVK_CLAIM, Grant, Verifier};
 use crate::bridge::Bridge;
 use crate::env;
 use crate::handler::Handler;
 use crate::incoming;
+use crate::inflight::InFlight;
 use crate::options::Options;
 use crate::scope::Scope;
 use crate::stdio::MAX_MESSAGE_BYTES;
 
-/// Seconds a client is asked to wait after a 503.
+/// Seconds a client is asked to wait after a 503 or a 429.
 const RETRY_AFTER_SECONDS: u64 = 1;
+
+/// How long a client may take to send a request's head, and then its body. Only then does the
+/// request take a call slot.
+const BODY_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long SIGTERM waits for the requests in flight beyond the call deadline.
+const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// How the HTTP server is set up.
 pub struct Settings {
     address: SocketAddr,
     verifier: Option<Verifier>,
     max_calls: usize,
+    /// Concurrent requests of one principal (authenticated only: without a token there is
+    /// no principal to tell apart, and `max_calls` alone applies).
+    max_calls_per_principal: usize,
     allowed_origins: Vec<String>,
     allowed_hosts: Vec<String>,
     /// `--public-url`: the URL of `/mcp` as clients reach it.
@@ -112,10 +128,16 @@ impl Settings {
             }
             _ => return Err("--oidc-issuer en --oidc-client-id horen samen".to_string()),
         };
+        let max_calls_per_principal = match (&verifier, options.max_calls_per_principal) {
+            (None, _) => options.max_calls,
+            (Some(_), Some(n)) => n,
+            (Some(_), None) => (options.max_calls / 4).max(1),
+        };
         Ok(Self {
             address,
             verifier,
             max_calls: options.max_calls,
+            max_calls_per_principal,
             allowed_origins: options.allowed_origins.clone(),
             allowed_hosts: options.allowed_hosts.clone(),
             public_url: options.public_url.clone(),
@@ -132,6 +154,10 @@ struct Server {
     mcp: StreamableHttpService<Handler, NeverSessionManager>,
     settings: Settings,
     calls: Arc<Semaphore>,
+    /// The requests in flight per principal: their limit and their cancellation.
+    in_flight: Arc<InFlight>,
+    /// Cancelled at SIGTERM: bodies still being read are not waited for.
+    stopping: CancellationToken,
     /// The RFC 9728 resource identifier: `--public-url`, else `http://<bound address>/mcp`.
     resource: String,
 }
@@ -177,6 +203,7 @@ pub fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
             config,
         );
         let calls = Arc::new(Semaphore::new(settings.max_calls));
+        let in_flight = InFlight::new(settings.max_calls_per_principal);
         let resource = settings
             .public_url
             .clone()
@@ -188,6 +215,8 @@ pub fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
             mcp,
             settings,
             calls,
+            in_flight,
+            stopping: CancellationToken::new(),
             resource,
         });
         // The line a supervisor (or a test) waits for.
@@ -199,7 +228,11 @@ pub fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
 
 async fn accept(listener: tokio::net::TcpListener, server: Arc<Server>) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let builder = hyper::server::conn::http1::Builder::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    // A client that never finishes its request head is dropped; its body has its own deadline.
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(BODY_DEADLINE);
     let mut terminate =
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
             Ok(signal) => signal,
@@ -214,9 +247,9 @@ async fn accept(listener: tokio::net::TcpListener, server: Arc<Server>) {
             _ = terminate.recv() => break,
             _ = tokio::signal::ctrl_c() => break,
         };
-        let server = Arc::clone(&server);
+        let server_for_service = Arc::clone(&server);
         let service = hyper::service::service_fn(move |request| {
-            let server = Arc::clone(&server);
+            let server = Arc::clone(&server_for_service);
             async move { Ok::<_, Infallible>(route(&server, request).await) }
         });
         let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
@@ -225,8 +258,12 @@ async fn accept(listener: tokio::net::TcpListener, server: Arc<Server>) {
         });
     }
     drop(listener);
-    // In-flight calls finish (each is bounded by the call deadline); idle connections close.
-    let _ = tokio::time::timeout(Duration::from_secs(120), graceful.shutdown()).await;
+    // Bodies still arriving are refused (503) at once; the calls in flight finish, each bounded
+    // by the call deadline; idle connections close. Nothing a client does makes the stop wait
+    // longer than that.
+    server.stopping.cancel();
+    let bound = server.bridge.timeout + STOP_GRACE;
+    let _ = tokio::time::timeout(bound, graceful.shutdown()).await;
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
@@ -240,6 +277,12 @@ fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
 async fn route(server: &Server, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path().to_string();
     match (request.method(), path.as_str()) {
+        (
+            &Method::GET,
+            "/health"
+            | "/.well-known/oauth-protected-resource"
+            | "/.well-known/oauth-protected-resource/mcp",
+        ) if let Some(refused) = host_refused(server, &request).await => refused,
         (&Method::GET, "/health") => health(server),
         (&Method::GET | &Method::POST, page)
             if server.settings.page.is_some()
@@ -252,82 +295,103 @@ async fn route(server: &Server, request: Request<Incoming>) -> Response<Body> {
             &Method::GET,
             "/.well-known/oauth-protected-resource" | "/.well-known/oauth-protected-resource/mcp",
         ) => metadata(server),
-        (_, "/mcp") => {
-            let request = match authorize(server, request).await {
-                Ok(request) => request,
-                Err(refused) => return refused,
-            };
-            let Ok(permit) = Arc::clone(&server.calls).try_acquire_owned() else {
-                return overloaded();
-            };
-            let response = server.mcp.handle(request).await;
-            // A JSON response is complete here; a stream keeps the permit until it ends.
-            let (parts, body) = response.into_parts();
-            let body = body.map_frame(move |frame| {
-                let _held = &permit;
-                frame
-            });
-            Response::from_parts(parts, body.boxed())
-        }
+        (_, "/mcp") => mcp(server, request).await,
         _ => json_response(StatusCode::NOT_FOUND, &json!({"error": "niet gevonden"})),
     }
 }
 
-/// The body a request to `/mcp` is passed on with: as it came, or read whole to see its scope.
-type McpBody = Either<Incoming, Full<Bytes>>;
-
-/// Check a POST's bearer token (401) and that it carries the scope its message needs (403),
-/// before anything runs; the request goes on with the token's [`Grant`] in its extensions.
-/// Without `--auth-jwks` (and for the methods rmcp refuses anyway) it goes on as it came.
-async fn authorize(
-    server: &Server,
-    request: Request<Incoming>,
-) -> Result<Request<McpBody>, Response<Body>> {
-    let Some(verifier) = server
-        .settings
-        .verifier
-        .as_ref()
-        .filter(|_| request.method() == Method::POST)
-    else {
-        return Ok(request.map(Either::Left));
+/// `/mcp`: the host rules, the token (401), then the body read whole under [`BODY_DEADLINE`]
+/// and checked as JSON text (400 with a JSON-RPC error when it is none), the token's scope for
+/// it (403), and only then a call slot (per principal: 429, in all: 503), before rmcp serves
+/// the request.
+async fn mcp(server: &Server, request: Request<Incoming>) -> Response<Body> {
+    if let Some(refused) = host_refused(server, &request).await {
+        return refused;
+    }
+    if request.method() != Method::POST {
+        return server.mcp.handle(request).await;
+    }
+    let grant = match &server.settings.verifier {
+        None => None,
+        Some(verifier) => {
+            let authorization = request
+                .headers()
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok());
+            match verifier.verify(authorization) {
+                Ok(grant) => Some(grant),
+                Err(refused) => return unauthorized(server, authorization.is_some(), &refused.0),
+            }
+        }
     };
-    let authorization = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    let grant = verifier
-        .verify(authorization)
-        .map_err(|refused| unauthorized(server, authorization.is_some(), &refused.0))?;
+    if !is_json(request.headers()) {
+        return parse_error(&incoming::Unparsable::NotJson(
+            "Content-Type moet application/json zijn".to_string(),
+        ));
+    }
     let (mut parts, body) = request.into_parts();
-    let body = match http_body_util::Limited::new(body, MAX_MESSAGE_BYTES)
-        .collect()
-        .await
-    {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
-            return Err(json_response(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &json!({"error": format!("bericht groter dan {MAX_MESSAGE_BYTES} bytes")}),
-            ));
-        }
-        Err(_) => {
-            return Err(json_response(
-                StatusCode::BAD_REQUEST,
-                &json!({"error": "bericht niet volledig ontvangen"}),
-            ));
-        }
+    let text = match read_body(server, body).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
     };
-    // Read as the message will be read (`incoming`: a lone surrogate is U+FFFD); a body that is
-    // no JSON goes on, and is answered as a parse error without anything running.
-    if let Ok(text) = incoming::check(&body)
+    let text = match incoming::check(&text) {
+        Ok(std::borrow::Cow::Borrowed(_)) => text,
+        Ok(std::borrow::Cow::Owned(repaired)) => Bytes::from(repaired),
+        Err(unparsable) => return parse_error(&unparsable),
+    };
+    // The token must carry the scope its message needs (403), read as the message will be.
+    if let Some(grant) = &grant
         && let Ok(message) = serde_json::from_slice::<Value>(&text)
         && let Some(scope) = Scope::for_message(&server.bridge.catalog, &message)
         && !grant.allows(scope)
     {
-        return Err(insufficient_scope(server, scope));
+        return insufficient_scope(server, scope);
     }
-    parts.extensions.insert(grant);
-    Ok(Request::from_parts(parts, Either::Right(Full::new(body))))
+    let principal = principal(grant.as_ref());
+    if let Some(grant) = grant {
+        parts.extensions.insert(grant);
+    }
+    let message = Peek::of(&text);
+    let request = Request::from_parts(parts, Full::new(text.clone()));
+    let Some(id) = message.request_id() else {
+        // A notification (or a response) runs nothing and takes no slot, so a cancellation
+        // gets through when every slot is taken.
+        let response = server.mcp.handle(request).await;
+        if response.status() == StatusCode::ACCEPTED
+            && let Some(id) = message.cancels()
+        {
+            server.in_flight.cancel(&principal, &id);
+        }
+        return response;
+    };
+    let Ok(permit) = Arc::clone(&server.calls).try_acquire_owned() else {
+        return refused_for_now(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Overbelast: te veel gelijktijdige aanroepen; probeer het zo opnieuw.",
+        );
+    };
+    let Some(admitted) = server.in_flight.admit(&principal, Some(id)) else {
+        return refused_for_now(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Te veel gelijktijdige aanroepen van deze gebruiker; probeer het zo opnieuw.",
+        );
+    };
+    let cancelled = admitted.cancelled.clone();
+    let response = tokio::select! {
+        response = server.mcp.handle(request) => response,
+        // Dropping rmcp's future cancels the handler, which kills the child's process group;
+        // the cancelled request is not answered (202, no body).
+        () = cancelled.cancelled() => return accepted(),
+    };
+    // A JSON response is complete here; a stream keeps the slots until it ends, and ends
+    // early (so rmcp cancels the handler) when the request is cancelled.
+    let (parts, body) = response.into_parts();
+    let body = Held {
+        body: Some(body),
+        cancelled: Box::pin(cancelled.cancelled_owned()),
+        _slots: (admitted, permit),
+    };
+    Response::from_parts(parts, body.boxed())
 }
 
 /// A request to the approval page: its form read whole (bounded), answered by the page.
@@ -377,6 +441,7 @@ fn health(server: &Server) -> Response<Body> {
         "tools": catalog.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
         "calls_available": server.calls.available_permits(),
         "max_calls": server.settings.max_calls,
+        "max_calls_per_principal": server.in_flight.per_principal(),
     });
     json_response(StatusCode::OK, &body)
 }
@@ -452,14 +517,174 @@ fn insufficient_scope(server: &Server, scope: Scope) -> Response<Body> {
     response
 }
 
-/// 503 with `Retry-After`: every call slot is taken; nothing was started.
-fn overloaded() -> Response<Body> {
+/// 429 (this principal's slots) or 503 (all slots) with `Retry-After`; nothing was started.
+fn refused_for_now(status: StatusCode, message: &str) -> Response<Body> {
     let mut response = json_response(
-        StatusCode::SERVICE_UNAVAILABLE,
-        &json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": "Overbelast: te veel gelijktijdige aanroepen; probeer het zo opnieuw."}}),
+        status,
+        &json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": message}}),
     );
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
     response
+}
+
+/// 202 without a body: what a notification gets, and a request that was cancelled (JSON-RPC
+/// answers neither).
+fn accepted() -> Response<Body> {
+    Response::builder()
+        .status(StatusCode::ACCEPTED)
+        .body(Full::new(Bytes::new()).boxed())
+        .unwrap_or_default()
+}
+
+/// 400 with the JSON-RPC parse error (-32700, `id: null`): the body is not JSON-RPC text.
+fn parse_error(unparsable: &incoming::Unparsable) -> Response<Body> {
+    json_response(StatusCode::BAD_REQUEST, &unparsable.response())
+}
+
+/// Whether the request says its body is JSON (`application/json`, parameters allowed).
+fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The whole body, at most [`MAX_MESSAGE_BYTES`], within [`BODY_DEADLINE`]; a stop (SIGTERM)
+/// ends the wait. No call slot is held meanwhile, so clients that never finish their body
+/// keep no one else out.
+async fn read_body(server: &Server, body: Incoming) -> Result<Bytes, Response<Body>> {
+    let error = |status: StatusCode, message: String| {
+        let mut response = json_response(
+            status,
+            &json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": message}}),
+        );
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+        Err(response)
+    };
+    let limited = http_body_util::Limited::new(body, MAX_MESSAGE_BYTES);
+    tokio::select! {
+        collected = limited.collect() => match collected {
+            Ok(collected) => Ok(collected.to_bytes()),
+            Err(_) => error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("Het bericht is groter dan {MAX_MESSAGE_BYTES} bytes, of niet compleet."),
+            ),
+        },
+        () = tokio::time::sleep(BODY_DEADLINE) => error(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("Het bericht kwam niet binnen {} s binnen.", BODY_DEADLINE.as_secs()),
+        ),
+        () = server.stopping.cancelled() => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "De server stopt.".to_string(),
+        ),
+    }
+}
+
+/// rmcp's `Host` and `Origin` rules (DNS rebinding), for the bridge's own routes as for `/mcp`:
+/// rmcp checks them first on any request, so a bodiless GET with the same headers is refused
+/// (403) exactly when they fail, and is otherwise a 405 that is dropped.
+async fn host_refused<B>(server: &Server, request: &Request<B>) -> Option<Response<Body>> {
+    let mut probe = Request::builder().method(Method::GET).uri(request.uri());
+    for name in [header::HOST, header::ORIGIN] {
+        for value in request.headers().get_all(&name) {
+            probe = probe.header(&name, value);
+        }
+    }
+    let probe = probe.body(Full::new(Bytes::new())).ok()?;
+    let response = server.mcp.handle(probe).await;
+    (response.status() == StatusCode::FORBIDDEN).then_some(response)
+}
+
+/// Whose calls these are, for the limit per principal and for cancellation: the token's
+/// subject (a person or an intermediary, whichever companies it acts for), else its company;
+/// `-` without a token.
+fn principal(grant: Option<&Grant>) -> String {
+    grant
+        .and_then(|g| {
+            g.subject.as_ref().map(|s| format!("sub:{s}")).or_else(|| {
+                (!g.companies.is_empty()).then(|| format!("kvk:{}", g.companies.join(",")))
+            })
+        })
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// What the bridge reads of a message before rmcp does: whether it is a request (its id, as
+/// compact JSON) and which request a `notifications/cancelled` names.
+#[derive(serde::Deserialize, Default)]
+struct Peek {
+    id: Option<Value>,
+    method: Option<String>,
+    params: Option<PeekParams>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekParams {
+    #[serde(rename = "requestId")]
+    request_id: Option<Value>,
+}
+
+impl Peek {
+    fn of(text: &[u8]) -> Self {
+        serde_json::from_slice(text).unwrap_or_default()
+    }
+
+    /// The id of a request (a message with a method and an id).
+    fn request_id(&self) -> Option<String> {
+        self.method.as_ref()?;
+        Some(self.id.as_ref()?.to_string())
+    }
+
+    /// The request a `notifications/cancelled` names.
+    fn cancels(&self) -> Option<String> {
+        if self.method.as_deref() != Some("notifications/cancelled") || self.id.is_some() {
+            return None;
+        }
+        Some(self.params.as_ref()?.request_id.as_ref()?.to_string())
+    }
+}
+
+/// A response body that holds the request's slots until it ends, and ends early when the
+/// request is cancelled (dropping rmcp's stream cancels its handler).
+struct Held<S> {
+    body: Option<Body>,
+    cancelled: std::pin::Pin<Box<tokio_util::sync::WaitForCancellationFutureOwned>>,
+    _slots: S,
+}
+
+impl<S: Unpin> hyper::body::Body for Held<S> {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        use std::task::Poll;
+        if self.body.is_some() && self.cancelled.as_mut().poll(context).is_ready() {
+            self.body = None;
+        }
+        match self.body.as_mut() {
+            None => Poll::Ready(None),
+            Some(body) => std::pin::Pin::new(body).poll_frame(context),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body
+            .as_ref()
+            .is_none_or(hyper::body::Body::is_end_stream)
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.as_ref().map_or_else(
+            || hyper::body::SizeHint::with_exact(0),
+            hyper::body::Body::size_hint,
+        )
+    }
 }

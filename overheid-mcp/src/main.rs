@@ -18,6 +18,7 @@ mod env;
 mod handler;
 mod http;
 mod incoming;
+mod inflight;
 
 mod local_paths;
 mod notify;
@@ -56,7 +57,8 @@ Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-loca
          overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
                       --auth-audience AUD [--auth-kvk-claim CLAIM]
                       [--auth-companies-claim CLAIM] | --insecure-no-auth)
-                      [--max-calls N] [--allowed-origin ORIGIN]... [--allowed-host HOST]...
+                      [--max-calls N] [--max-calls-per-principal N]
+                      [--allowed-origin ORIGIN]... [--allowed-host HOST]...
                       [--public-url URL] [--tool ...]
 
 Elke tool van elke CLI wordt een MCP-tool <bron>__<opdracht> (kvk__basisprofiel_toon),
@@ -95,6 +97,9 @@ Opties:
                        optreedt; een aanroep noemt er een in _meta.\"nl.overheid/sessie\"
   --insecure-no-auth   geen tokens (alleen ontwikkeling, alleen op loopback)
   --max-calls N        gelijktijdige aanroepen over HTTP (standaard 16); daarboven 503
+  --max-calls-per-principal N
+                       gelijktijdige aanroepen van één gebruiker (token) over HTTP
+                       (standaard een kwart van --max-calls, minstens 1); daarboven 429
   --allowed-origin O   toegestane Origin naast de eigen, herhaalbaar
   --allowed-host H     toegestane Host naast loopback, herhaalbaar
   --public-url URL     publieke URL van /mcp (RFC 9728 resource)

@@ -39,6 +39,9 @@ pub struct Options {
     pub auth: AuthOptions,
     /// `--max-calls`: concurrent requests (and so child processes) over HTTP.
     pub max_calls: usize,
+    /// `--max-calls-per-principal`: concurrent requests of one principal over HTTP (`None`: a
+    /// quarter of `max_calls`, at least 1).
+    pub max_calls_per_principal: Option<usize>,
     /// `--allowed-origin`, repeatable: browser origins allowed over HTTP.
     pub allowed_origins: Vec<String>,
     /// `--allowed-host`, repeatable: `Host` values accepted over HTTP besides loopback.
@@ -85,6 +88,7 @@ impl Default for Options {
             http: None,
             auth: AuthOptions::default(),
             max_calls: DEFAULT_MAX_CALLS,
+            max_calls_per_principal: None,
             allowed_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             public_url: None,
@@ -169,6 +173,18 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String
                     .ok()
                     .filter(|n| (1..=1024).contains(n))
                     .ok_or_else(|| format!("--max-calls verwacht 1 tot 1024, niet {given:?}"))?;
+            }
+            "--max-calls-per-principal" => {
+                let given = text(name, value(name)?)?;
+                options.max_calls_per_principal = Some(
+                    given
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=1024).contains(n))
+                        .ok_or_else(|| {
+                            format!("--max-calls-per-principal verwacht 1 tot 1024, niet {given:?}")
+                        })?,
+                );
             }
             other => return Err(format!("onbekende optie: {other}")),
         }
@@ -274,6 +290,7 @@ mod tests {
         assert!(parse_strs(&["--allow-local-paths=ja"]).is_err());
         assert_eq!(parse_strs(&["--help"]), Ok(Request::Help));
         assert!(parse_strs(&["--max-calls", "0"]).is_err());
+        assert!(parse_strs(&["--max-calls-per-principal", "0"]).is_err());
         assert!(parse_strs(&["--max-result-bytes", "10"]).is_err());
         let Ok(Request::Serve(capped)) = parse_strs(&["--max-result-bytes=2048"]) else {
             panic!("--max-result-bytes is an option");

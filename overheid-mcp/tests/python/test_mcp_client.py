@@ -17,7 +17,7 @@ Streamable HTTP (with a bearer JWT signed by a key made here):
 Then prompts, views, completions (the four CLIs over stdio, both eras), progress seen by the SDK's
 progress callback and the CLI's warning by its logging callback on a slow call of the fixture CLI
 (`tests/fixtures/demo-cli`, over stdio and HTTP, both eras). Last, 200
-concurrent read-only calls over HTTP: a 503 with Retry-After is the only refusal (and is retried);
+concurrent read-only calls over HTTP: a 503 or 429 with Retry-After is the only refusal (and is retried);
 all are answered; p50 and p95 are printed.
 
 Usage: python test_mcp_client.py TARGET_DIR   (TARGET_DIR holds overheid-mcp, the CLIs, fake-upstream)
@@ -383,7 +383,8 @@ async def intermediary(url, sign):
 
 
 async def load(target, env, jwks, token, calls=200, budget=150):
-    """200 concurrent read-only calls; a 503 is retried after its Retry-After, within the budget."""
+    """200 concurrent read-only calls of one principal; a 503 (all slots taken) or a 429 (the
+    principal's quarter taken) is retried after its Retry-After, within the budget."""
     process, url = start_http(target, env, jwks)
     try:
         async with httpx2.AsyncClient(timeout=60, limits=httpx2.Limits(max_connections=calls)) as http:
@@ -394,7 +395,7 @@ async def load(target, env, jwks, token, calls=200, budget=150):
                 started, overloaded = time.perf_counter(), 0
                 while True:
                     reply = await post(http, url, token, "regelrecht__check_energiebesparing", arguments)
-                    if reply.status_code != 503 or time.perf_counter() > deadline:
+                    if reply.status_code not in (503, 429) or time.perf_counter() > deadline:
                         return reply, time.perf_counter() - started, overloaded
                     overloaded += 1
                     await asyncio.sleep(float(reply.headers.get("retry-after", "1")) * (0.5 + secrets.randbelow(100) / 100))
@@ -405,11 +406,11 @@ async def load(target, env, jwks, token, calls=200, budget=150):
         ok = [t for r, t, _ in replies if r.status_code == 200 and not r.json()["result"].get("isError")]
         other = [r for r, _, _ in replies if r.status_code != 200 or r.json()["result"].get("isError")]
         overloads = sum(n for _, _, n in replies)
-        check(f"load: {calls} concurrent calls all answered (503 + Retry-After is the only refusal)",
+        check(f"load: {calls} concurrent calls all answered (503/429 + Retry-After is the only refusal)",
               not other and len(ok) == calls, [(r.status_code, r.text[:200]) for r in other[:3]])
         if len(ok) > 1:
             p95 = statistics.quantiles(ok, n=20)[18]
-            print(f"load: {len(ok)} calls answered in {wall:.2f} s ({len(ok) / wall:.0f}/s), {overloads} 503s "
+            print(f"load: {len(ok)} calls answered in {wall:.2f} s ({len(ok) / wall:.0f}/s), {overloads} 503/429s "
                   f"retried; p50 {statistics.median(ok) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
     finally:
         process.terminate()
