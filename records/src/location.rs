@@ -6,7 +6,7 @@
 //! the database file is made 0600 and must belong to the user and be readable by nobody else.
 //! Anything else is refused ([`Error::Unsafe`]) before a byte is read or written.
 
-use std::fs::{DirBuilder, OpenOptions};
+use std::fs::{self, DirBuilder, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -131,30 +131,49 @@ pub(crate) fn safe_dir(dir: &Path) -> Result<(), Error> {
     })
 }
 
-/// Creates the database file 0600 if missing (never through a symlink), and checks it is a
-/// regular file of this user that nobody else can write (`common::trust`) or read.
+/// Creates the database file 0600 if it is missing (never through a symbolic link), and checks it
+/// is a regular file of this user that nobody else can write (`common::trust`) or read.
+///
+/// An existing file is checked by its metadata only, never opened: closing any descriptor of a
+/// database file drops every POSIX lock this process holds on it, also those of an SQLite
+/// connection already open (a second store in one process, the bridge's page serving two
+/// requests), and with them the WAL's guard against another process checkpointing and deleting
+/// the WAL under that connection: a corrupt database.
 pub(crate) fn safe_file(path: &Path) -> Result<(), Error> {
-    let file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-        .open(path)
-        .map_err(|source| Error::Io {
-            action: "databasebestand openen",
+    let io = |action: &'static str| {
+        move |source| Error::Io {
+            action,
             path: path.to_path_buf(),
             source,
-        })?;
-    let meta = file.metadata().map_err(|source| Error::Io {
-        action: "databasebestand bekijken",
-        path: path.to_path_buf(),
-        source,
-    })?;
+        }
+    };
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            // No connection of this process can have a file open that did not exist.
+            match OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                .open(path)
+            {
+                Ok(_) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(error) => return Err(io("databasebestand aanmaken")(error)),
+            }
+            fs::symlink_metadata(path).map_err(io("databasebestand bekijken"))?
+        }
+        Err(error) => return Err(io("databasebestand bekijken")(error)),
+    };
     let unsafe_file = |why: &str| Error::Unsafe {
         path: path.to_path_buf(),
         why: format!("{why}; maak het alleen voor uzelf (chmod 600)"),
     };
+    if meta.file_type().is_symlink() {
+        return Err(unsafe_file("het is een symbolische link"));
+    }
     common::trust::check_file(&meta).map_err(unsafe_file)?;
     if meta.mode() & 0o044 != 0 {
         return Err(unsafe_file("anderen kunnen het bestand lezen"));

@@ -111,7 +111,9 @@ impl Conn {
         safe_file(&path)?;
         let conn = rusqlite::Connection::open_with_flags(
             &path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_NOFOLLOW
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| Error::Database(e.to_string()))?;
         conn.busy_timeout(left(deadline))?;
