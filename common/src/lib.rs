@@ -40,7 +40,7 @@ pub mod secrets;
 pub mod session;
 pub mod spinner;
 pub mod suggest;
-mod tls;
+pub mod tls;
 pub mod tool;
 pub mod trace;
 pub mod trust;

@@ -1,4 +1,5 @@
-//! TLS for the one HTTP client (rule NET-12): the operating system's roots (or the bundle in
+//! TLS for the one HTTP client and the shared store's database connection (rule NET-12): the
+//! operating system's roots (or the bundle in
 //! `SSL_CERT_FILE` / `SSL_CERT_DIR`, which replace them, as `rustls-native-certs` reads them), and
 //! a verifier that is webpki's own but remembers who issued a chain it could not trust, so the
 //! error can name that issuer and say how to add its CA. The KvK API, for one, is served under
@@ -14,10 +15,10 @@ use rustls::{CertificateError, DigitallySignedStruct, SignatureScheme};
 use crate::error::Problem;
 
 /// Where the verifier puts the issuer of a chain it refused as untrusted.
-pub(crate) type UntrustedIssuer = Arc<Mutex<Option<String>>>;
+pub type UntrustedIssuer = Arc<Mutex<Option<String>>>;
 
 /// The client's TLS configuration, and the slot that names the issuer of an untrusted chain.
-pub(crate) fn client_config() -> Result<(rustls::ClientConfig, UntrustedIssuer), Problem> {
+pub fn client_config() -> Result<(rustls::ClientConfig, UntrustedIssuer), Problem> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut roots = rustls::RootCertStore::empty();
     roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);

@@ -162,14 +162,26 @@ impl Conn {
         })?;
         config.connect_timeout(left(deadline));
         config.application_name("overheid-records");
-        let client = match config.get_ssl_mode() {
-            postgres::config::SslMode::Require => config.connect(tls()?),
-            // `prefer` (the default) and `disable`: plain TCP, on a trusted network. A `prefer`
-            // that tried TLS would refuse a server whose certificate is not trusted here, where
-            // it connects today.
+        let untrusted = common::tls::UntrustedIssuer::default();
+        let client = match transport_security(&mut config)? {
+            postgres::config::SslMode::Require => {
+                let (tls, issuer) = common::tls::client_config().map_err(|problem| {
+                    Error::Config(format!("TLS kon niet worden opgezet: {}", problem.detail))
+                })?;
+                let client = config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls));
+                if client.is_err() {
+                    let named = issuer.lock().map(|mut i| i.take()).unwrap_or_default();
+                    *untrusted
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = named;
+                }
+                client
+            }
+            // `prefer` (the default) and `disable`, on this machine only: plain TCP. A `prefer`
+            // that tried TLS would refuse a local server whose certificate is not trusted here.
             _ => config.connect(postgres::NoTls),
         }
-        .map_err(|e| Error::Unreachable(connect_problem(&e)))?;
+        .map_err(|e| Error::Unreachable(connect_problem(&e, &untrusted)))?;
         let mut conn = Conn::Postgres(Box::new(client));
         let millis = left(deadline).as_millis();
         conn.batch(&format!(
@@ -347,26 +359,55 @@ fn pg_params<'a>(params: &'a [Param<'a>]) -> Vec<Box<dyn postgres::types::ToSql 
         .collect()
 }
 
-/// TLS for `sslmode=require`: rustls, the server's certificate verified (chain and host name, as
-/// libpq's `verify-full`) against the system's roots or the bundle in `SSL_CERT_FILE` /
-/// `SSL_CERT_DIR`, as the family's HTTP client verifies (NET-12).
+/// How the connection is secured, as the profile asks of every source (the NET rules: https,
+/// or http to loopback): a database on another machine is reached over TLS only (`require`),
+/// whatever `sslmode` says but `disable`, which is refused there. A database on this machine
+/// (loopback, or a Unix socket) keeps the URL's `sslmode`: TLS with `require`, plain TCP with
+/// `prefer` (the default) or `disable`. TLS is `common::tls`'s one configuration: the server's
+/// certificate verified, chain and host name (as libpq's `verify-full`), against the system's
+/// roots or `SSL_CERT_FILE`.
 #[cfg(feature = "postgres")]
-fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, Error> {
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| Error::Config(format!("TLS kon niet worden opgezet: {e}")))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+fn transport_security(config: &mut postgres::Config) -> Result<postgres::config::SslMode, Error> {
+    use postgres::config::{Host, SslMode};
+    let local = |host: &Host| match host {
+        Host::Unix(_) => true,
+        // As an http URL: the url crate reads the host of a `postgres:` URL as opaque text.
+        Host::Tcp(name) if name.contains(':') => url::Url::parse(&format!("http://[{name}]/"))
+            .is_ok_and(|url| common::http::is_loopback(&url)),
+        Host::Tcp(name) => url::Url::parse(&format!("http://{name}/"))
+            .is_ok_and(|url| common::http::is_loopback(&url)),
+    };
+    let remote = config.get_hosts().iter().any(|host| !local(host))
+        || config.get_hostaddrs().iter().any(|ip| !ip.is_loopback());
+    if remote {
+        if config.get_ssl_mode() == SslMode::Disable {
+            return Err(Error::Config(format!(
+                "{} zegt sslmode=disable voor een database op een andere machine: de verbinding \
+                 (met het wachtwoord en de voorstellen) zou onversleuteld over het netwerk gaan; \
+                 laat sslmode weg of zet sslmode=require",
+                crate::location::STORE_URL_ENV
+            )));
+        }
+        config.ssl_mode(SslMode::Require);
+    }
+    Ok(config.get_ssl_mode())
 }
 
-/// Why a connection failed, in words that never include the URL.
+/// Why a connection failed, in words that never include the URL. A server certificate that no
+/// trusted root vouches for names its issuer and how to add that CA (NET-12).
 #[cfg(feature = "postgres")]
-fn connect_problem(error: &postgres::Error) -> String {
+fn connect_problem(error: &postgres::Error, untrusted: &common::tls::UntrustedIssuer) -> String {
     use std::error::Error as _;
+    let issuer = untrusted
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(issuer) = issuer {
+        return format!(
+            "het certificaat van de database is niet vertrouwd (uitgegeven door {issuer}); zet \
+             SSL_CERT_FILE op een PEM-bundel met de systeemcertificaten plus dat CA-certificaat"
+        );
+    }
     match error.as_db_error() {
         Some(db) => db.message().to_string(),
         None => match error.source() {
@@ -402,6 +443,57 @@ impl Cell {
         match self {
             Cell::Null => Ok(None),
             other => other.int().map(Some),
+        }
+    }
+}
+
+#[cfg(all(test, feature = "postgres"))]
+mod transport_tests {
+    use std::str::FromStr;
+
+    use postgres::config::SslMode;
+
+    use super::transport_security;
+
+    fn secured(url: &str) -> Result<SslMode, String> {
+        let mut config = postgres::Config::from_str(url).expect("a URL");
+        transport_security(&mut config).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_database_on_another_machine_is_reached_over_tls_only() {
+        for url in [
+            "postgres://u:p@db.example.invalid/records",
+            "postgres://u:p@db.example.invalid/records?sslmode=prefer",
+            "postgres://u:p@10.1.2.3:5432/records",
+            "postgres://u:p@localhost,db.example.invalid/records",
+        ] {
+            assert_eq!(secured(url), Ok(SslMode::Require), "{url}");
+        }
+        let refused = secured("postgres://u:geheim@db.example.invalid/records?sslmode=disable")
+            .expect_err("plain text to another machine");
+        assert!(refused.contains("sslmode=disable"), "{refused}");
+        assert!(!refused.contains("geheim"), "{refused}");
+    }
+
+    #[test]
+    fn a_database_on_this_machine_keeps_its_sslmode() {
+        for (url, mode) in [
+            (
+                "postgres://u:p@127.0.0.1:5432/records?sslmode=disable",
+                SslMode::Disable,
+            ),
+            ("postgres://u:p@localhost/records", SslMode::Prefer),
+            (
+                "postgres://u:p@[::1]:5432/records?sslmode=require",
+                SslMode::Require,
+            ),
+            (
+                "postgresql:///records?host=/run/postgresql&sslmode=disable",
+                SslMode::Disable,
+            ),
+        ] {
+            assert_eq!(secured(url), Ok(mode), "{url}");
         }
     }
 }
