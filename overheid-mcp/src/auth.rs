@@ -56,9 +56,57 @@ pub fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
 pub struct Verifier {
     keys: Vec<(Option<String>, DecodingKey)>,
     validation: Validation,
-    kvk_claim: String,
-    companies_claim: Option<String>,
+    claims: CompanyClaims,
     pub issuer: String,
+}
+
+/// The claims that name the companies a token or a login acts for.
+#[derive(Clone, Debug)]
+pub struct CompanyClaims {
+    /// `--auth-kvk-claim`: one KvK number.
+    pub kvk: String,
+    /// `--auth-companies-claim`: a list of KvK numbers (intermediaries).
+    pub list: Option<String>,
+}
+
+impl CompanyClaims {
+    pub fn new(kvk: Option<&str>, list: Option<&str>) -> Self {
+        Self {
+            kvk: kvk.unwrap_or(DEFAULT_KVK_CLAIM).to_string(),
+            list: list.map(str::to_string),
+        }
+    }
+
+    /// The companies in `claims`: the company claim's, then the list claim's (once each).
+    pub fn companies(&self, claims: &Map<String, Value>) -> Result<Vec<String>, Refused> {
+        let mut companies = match claims.get(&self.kvk) {
+            None => Vec::new(),
+            Some(Value::String(number)) if is_kvk_nummer(number) => vec![number.clone()],
+            Some(_) => {
+                return Err(Refused(format!(
+                    "claim {} is geen KvK-nummer (8 cijfers)",
+                    self.kvk
+                )));
+            }
+        };
+        if let Some(list) = self
+            .list
+            .as_ref()
+            .and_then(|name| Some((name, claims.get(name)?)))
+        {
+            let refused = || Refused(format!("claim {} is geen lijst van KvK-nummers", list.0));
+            for item in list.1.as_array().ok_or_else(refused)? {
+                let number = item
+                    .as_str()
+                    .filter(|n| is_kvk_nummer(n))
+                    .ok_or_else(refused)?;
+                if !companies.iter().any(|known| known == number) {
+                    companies.push(number.to_string());
+                }
+            }
+        }
+        Ok(companies)
+    }
 }
 
 /// A call that names a company its token does not list.
@@ -125,8 +173,7 @@ impl Verifier {
         jwks: &Path,
         issuer: &str,
         audience: &str,
-        kvk_claim: Option<&str>,
-        companies_claim: Option<&str>,
+        claims: CompanyClaims,
     ) -> Result<Self, String> {
         let text = std::fs::read_to_string(jwks)
             .map_err(|e| format!("--auth-jwks {}: {e}", jwks.display()))?;
@@ -150,8 +197,7 @@ impl Verifier {
         Ok(Self {
             keys,
             validation,
-            kvk_claim: kvk_claim.unwrap_or(DEFAULT_KVK_CLAIM).to_string(),
-            companies_claim: companies_claim.map(str::to_string),
+            claims,
             issuer: issuer.to_string(),
         })
     }
@@ -208,32 +254,7 @@ impl Verifier {
     }
 
     fn grant(&self, claims: &Map<String, Value>) -> Result<Grant, Refused> {
-        let mut companies = match claims.get(&self.kvk_claim) {
-            None => Vec::new(),
-            Some(Value::String(number)) if is_kvk_nummer(number) => vec![number.clone()],
-            Some(_) => {
-                return Err(Refused(format!(
-                    "claim {} is geen KvK-nummer (8 cijfers)",
-                    self.kvk_claim
-                )));
-            }
-        };
-        if let Some(list) = self
-            .companies_claim
-            .as_ref()
-            .and_then(|name| Some((name, claims.get(name)?)))
-        {
-            let refused = || Refused(format!("claim {} is geen lijst van KvK-nummers", list.0));
-            for item in list.1.as_array().ok_or_else(refused)? {
-                let number = item
-                    .as_str()
-                    .filter(|n| is_kvk_nummer(n))
-                    .ok_or_else(refused)?;
-                if !companies.iter().any(|known| known == number) {
-                    companies.push(number.to_string());
-                }
-            }
-        }
+        let companies = self.claims.companies(claims)?;
         let subject = match claims.get("sub") {
             None => None,
             Some(Value::String(sub)) if !sub.is_empty() => Some(sub.clone()),

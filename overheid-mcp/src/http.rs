@@ -30,7 +30,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use crate::approval_page::{self, Asked, Page};
-use crate::auth::{DEFAULT_KVK_CLAIM, Grant, Verifier};
+use crate::auth::{CompanyClaims, Grant, Verifier};
 use crate::bridge::Bridge;
 use crate::env;
 use crate::handler::Handler;
@@ -105,8 +105,7 @@ impl Settings {
                     std::path::Path::new(jwks),
                     issuer,
                     audience,
-                    auth.kvk_claim.as_deref(),
-                    auth.companies_claim.as_deref(),
+                    CompanyClaims::new(auth.kvk_claim.as_deref(), auth.companies_claim.as_deref()),
                 )?)
             }
         };
@@ -123,7 +122,7 @@ impl Settings {
                     env::oidc_client_secret(),
                     base,
                     env::store_location()?,
-                    auth.kvk_claim.as_deref().unwrap_or(DEFAULT_KVK_CLAIM),
+                    CompanyClaims::new(auth.kvk_claim.as_deref(), auth.companies_claim.as_deref()),
                 )?)
             }
             _ => return Err("--oidc-issuer en --oidc-client-id horen samen".to_string()),

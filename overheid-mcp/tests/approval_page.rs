@@ -88,8 +88,14 @@ fn provider() -> Provider {
                 if hashed != challenge {
                     return Reply::json(400, &json!({"error": "invalid_grant", "why": "pkce"}));
                 }
-                let token = signer.token(&json!({"iss": base, "aud": CLIENT_ID, "sub": sub,
-                    "name": name, "kvk_nummer": kvk, "nonce": nonce, "exp": now() + 300}));
+                let mut claims = json!({"iss": base, "aud": CLIENT_ID, "sub": sub,
+                    "name": name, "kvk_nummer": kvk, "nonce": nonce, "exp": now() + 300});
+                // Several numbers: an intermediary, whose login lists them.
+                if kvk.contains(',') {
+                    claims.as_object_mut().unwrap().remove("kvk_nummer");
+                    claims["kvk_nummers"] = json!(kvk.split(',').collect::<Vec<_>>());
+                }
+                let token = signer.token(&claims);
                 Reply::json(200, &json!({"id_token": token, "token_type": "Bearer"}))
             }
             _ => Reply::json(404, &json!({})),
@@ -458,4 +464,73 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
         url.starts_with(&format!("{}/voorstellen/", bridge.base)),
         "{url}"
     );
+}
+
+#[test]
+fn an_intermediary_sees_and_decides_the_proposals_of_the_companies_it_acts_for_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("rvo");
+    let provider = provider();
+    let port = free_port();
+    let public = format!("http://127.0.0.1:{port}/mcp");
+    let address = format!("127.0.0.1:{port}");
+    let issuer = provider.server.base_url();
+    let cli = demo_cli();
+    let bridge = HttpBridge::start(
+        &[
+            "--http",
+            &address,
+            "--insecure-no-auth",
+            "--public-url",
+            &public,
+            "--oidc-issuer",
+            &issuer,
+            "--oidc-client-id",
+            CLIENT_ID,
+            "--auth-companies-claim",
+            "kvk_nummers",
+            "--tool",
+            cli.to_str().unwrap(),
+        ],
+        &[("RVO_DATA_DIR", data.to_str().unwrap())],
+    );
+    let week = chrono::Duration::days(7);
+    let mine = propose(&data, "68750110", "Dient EBR-2027 in", week);
+    let client = propose(&data, "11111111", "Dient EBR-2027 in", week);
+    let stranger = propose(&data, "22222222", "Dient EBR-2027 in", week);
+    *provider.who.lock().unwrap() = (
+        "acc-1".into(),
+        "Kantoor Boekhoud".into(),
+        "68750110,11111111".into(),
+    );
+    let mut accountant = Browser::new();
+    let (listed, page) = accountant.open(&format!("{}/voorstellen", bridge.base));
+    assert_eq!(listed, 200, "{page}");
+    assert!(page.contains(&mine) && page.contains(&client), "{page}");
+    assert!(!page.contains(&stranger), "{page}");
+    // Another company's proposal: the same 403 as an unknown id.
+    let (refused, refused_page) =
+        accountant.open(&format!("{}/voorstellen/{stranger}", bridge.base));
+    let (unknown, unknown_page) = accountant.open(&format!(
+        "{}/voorstellen/vs_{}",
+        bridge.base,
+        "a".repeat(32)
+    ));
+    assert_eq!((refused, &refused_page), (403, &unknown_page));
+    assert_eq!(unknown, 403);
+    // The client's proposal: decided by the intermediary, recorded with its subject.
+    let link = format!("{}/voorstellen/{client}", bridge.base);
+    let (shown, page) = accountant.open(&link);
+    assert_eq!(shown, 200, "{page}");
+    let form = [
+        ("beslissing", "goedkeuren"),
+        ("digest", &hidden(&page, "digest")),
+        ("csrf", &hidden(&page, "csrf")),
+    ];
+    let (approved, page) = accountant.post(&link, &form);
+    assert_eq!(approved, 200, "{page}");
+    let decided = status(&data, &client);
+    assert_eq!(decided.status, Status::Approved);
+    assert_eq!(decided.decision.unwrap().by.subject, "acc-1");
+    assert_eq!(status(&data, &stranger).status, Status::Open);
 }

@@ -25,6 +25,7 @@ use overheid_records::{Decision, Location, Person as Decider, Proposal, Store};
 use serde_json::{Value, json};
 
 use crate::approval::Approval;
+use crate::auth::CompanyClaims;
 use crate::template::percent_decode;
 use oidc::{Person, Provider};
 
@@ -46,7 +47,7 @@ pub const PATH: &str = "/voorstellen";
 pub struct Page {
     provider: Provider,
     location: Location,
-    kvk_claim: String,
+    claims: CompanyClaims,
     /// Cookies carry `Secure` (not on a loopback page).
     secure: bool,
     /// The page's origin (`https://mcp.example.nl`), which a form POST must come from.
@@ -153,7 +154,7 @@ impl Page {
         client_secret: Option<String>,
         public_base: &str,
         location: Location,
-        kvk_claim: &str,
+        claims: CompanyClaims,
     ) -> Result<Self, String> {
         let base = public_base.trim_end_matches('/');
         let provider = Provider::discover(
@@ -168,7 +169,7 @@ impl Page {
         Ok(Self {
             provider,
             location,
-            kvk_claim: kvk_claim.to_string(),
+            claims,
             secure: !loopback,
             origin: base.split('/').take(3).collect::<Vec<_>>().join("/"),
         })
@@ -260,9 +261,9 @@ impl Page {
         let nonce = login["nonce"].as_str().unwrap_or_default().to_string();
         let back = login["terug"].as_str().unwrap_or(PATH).to_string();
         let provider = &self.provider;
-        let claim = self.kvk_claim.clone();
+        let claims = &self.claims;
         let person =
-            tokio::task::block_in_place(|| provider.exchange(&code, &verifier, &nonce, &claim));
+            tokio::task::block_in_place(|| provider.exchange(&code, &verifier, &nonce, claims));
         let person = match person {
             Ok(person) => person,
             Err(why) => return failed(400, "Inloggen mislukt", &why),
@@ -296,16 +297,22 @@ impl Page {
     }
 
     async fn list(&self, _approval: &Approval, person: &Person) -> Reply {
-        let Some(company) = person.kvk.clone() else {
+        if person.companies.is_empty() {
             return forbidden();
-        };
+        }
+        // Every company the person acts for (an intermediary's several), each by its own query.
+        let companies = person.companies.clone();
         let open = self
             .store(move |store| {
-                store.proposals(
-                    Some(&company),
-                    Some(overheid_records::Status::Open),
-                    Utc::now(),
-                )
+                let mut open = Vec::new();
+                for company in &companies {
+                    open.extend(store.proposals(
+                        Some(company),
+                        Some(overheid_records::Status::Open),
+                        Utc::now(),
+                    )?);
+                }
+                Ok(open)
             })
             .await;
         let open = match open {
@@ -337,7 +344,7 @@ impl Page {
             "Voorstellen",
             &format!(
                 "<h1>Voorstellen voor KvK {}</h1><p>Ingelogd als {}.</p>{table}",
-                html::text(person.kvk.as_deref().unwrap_or_default()),
+                html::text(&person.companies.join(", ")),
                 html::text(&person.name)
             ),
         )
@@ -350,12 +357,13 @@ impl Page {
         id: &str,
         notice: Option<&str>,
     ) -> Reply {
-        let Some(company) = person.kvk.clone() else {
-            return forbidden();
-        };
         let owned = id.to_string();
+        let companies = person.companies.clone();
         let found = self
-            .store(move |store| store.proposal(&owned, Some(&company), Utc::now()))
+            .store(move |store| {
+                let found = store.proposal(&owned, None, Utc::now())?;
+                Ok(found.filter(|proposal| companies.contains(&proposal.company)))
+            })
             .await;
         match found {
             Ok(Some(proposal)) => reply(
@@ -375,9 +383,9 @@ impl Page {
         id: &str,
         asked: &Asked<'_>,
     ) -> Reply {
-        let Some(company) = person.kvk.clone() else {
+        if person.companies.is_empty() {
             return forbidden();
-        };
+        }
         if asked.origin.is_some_and(|origin| origin != self.origin) {
             return failed(403, "Geweigerd", "Dit formulier kwam niet van deze pagina.");
         }
@@ -419,8 +427,16 @@ impl Page {
             method: "oidc".to_string(),
         };
         let owned = id.to_string();
+        let companies = person.companies.clone();
         let decided = self
             .store(move |store| {
+                // The proposal's company must be one the person acts for; any other, and an
+                // unknown id, are the same "not found" (no oracle).
+                let company = store
+                    .proposal(&owned, None, Utc::now())?
+                    .map(|proposal| proposal.company)
+                    .filter(|company| companies.contains(company))
+                    .ok_or(overheid_records::Error::NotFound)?;
                 store.decide(&owned, Some(&company), decision, &by, &digest, Utc::now())
             })
             .await;

@@ -21,7 +21,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use crate::auth::{ALGORITHMS, public_keys};
+use crate::auth::{ALGORITHMS, CompanyClaims, public_keys};
 
 /// How long one request to the provider may take.
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -44,8 +44,8 @@ pub struct Provider {
 pub struct Person {
     pub sub: String,
     pub name: String,
-    /// The company claim, when the token carries one.
-    pub kvk: Option<String>,
+    /// The companies the person acts for: the company claim's, and an intermediary's list.
+    pub companies: Vec<String>,
 }
 
 /// A new random value: `bytes` random bytes, base64url.
@@ -157,7 +157,7 @@ impl Provider {
         code: &str,
         verifier: &str,
         nonce: &str,
-        kvk_claim: &str,
+        claims: &CompanyClaims,
     ) -> Result<Person, String> {
         let mut pairs = vec![
             ("grant_type", "authorization_code"),
@@ -183,11 +183,16 @@ impl Provider {
         let token = body["id_token"]
             .as_str()
             .ok_or("het tokenantwoord heeft geen id_token")?;
-        self.verify(token, nonce, kvk_claim)
+        self.verify(token, nonce, claims)
     }
 
     /// The person in an ID token of this provider, for this client and this login's nonce.
-    pub fn verify(&self, token: &str, nonce: &str, kvk_claim: &str) -> Result<Person, String> {
+    pub fn verify(
+        &self,
+        token: &str,
+        nonce: &str,
+        companies: &CompanyClaims,
+    ) -> Result<Person, String> {
         let header =
             jsonwebtoken::decode_header(token).map_err(|e| format!("ongeldig ID-token: {e}"))?;
         if !ALGORITHMS.contains(&header.alg) {
@@ -216,12 +221,12 @@ impl Provider {
                         .find_map(|c| claims.get(*c).and_then(Value::as_str))
                         .unwrap_or(&sub)
                         .to_string();
-                    let kvk = claims
-                        .get(kvk_claim)
-                        .and_then(Value::as_str)
-                        .filter(|n| common::args::is_kvk_nummer(n))
-                        .map(str::to_string);
-                    return Ok(Person { sub, name, kvk });
+                    let companies = companies.companies(&claims).map_err(|why| why.0)?;
+                    return Ok(Person {
+                        sub,
+                        name,
+                        companies,
+                    });
                 }
                 Err(e) => last = format!("ID-token geweigerd: {e}"),
             }
