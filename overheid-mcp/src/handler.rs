@@ -40,11 +40,15 @@ use crate::resource;
 use crate::scope::Scope;
 use crate::session::{self, Session};
 
-/// The revisions served: 2026-07-28 natively, the older ones through `initialize`.
+/// The revisions served: 2026-07-28 natively, the older ones through `initialize` (profile
+/// WIRE-4). 2025-06-18 and 2025-03-26 take the same shapes: what they lack (`structuredContent`,
+/// `outputSchema`, `title`, URL elicitation) is extra to them, and every result also carries
+/// its data as text. 2024-11-05 is not offered: it is answered with the newest revision.
 const SUPPORTED: &[ProtocolVersion] = &[
     ProtocolVersion::V_2026_07_28,
     ProtocolVersion::V_2025_11_25,
     ProtocolVersion::V_2025_06_18,
+    ProtocolVersion::V_2025_03_26,
 ];
 
 /// How long a client may keep the catalogue (discover and the lists), in milliseconds: it

@@ -54,6 +54,8 @@ fn the_handshake_negotiates_the_older_revisions() {
     for (asked, agreed) in [
         ("2025-11-25", "2025-11-25"),
         ("2025-06-18", "2025-06-18"),
+        ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2025-11-25"),
         ("1999-01-01", "2025-11-25"),
     ] {
         let dir = tempfile::tempdir().unwrap();

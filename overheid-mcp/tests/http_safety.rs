@@ -389,3 +389,30 @@ fn wire_5_a_2025_cancellation_and_a_closed_connection_kill_the_child() {
         );
     }
 }
+
+#[test]
+fn wire_4_a_2025_03_26_client_is_answered_in_its_own_revision() {
+    let dir = tempfile::tempdir().unwrap();
+    let bridge = open(&dir, &[]);
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "oud", "version": "1"}}});
+    let agreed = bridge.post(None, &initialize, &[("mcp-protocol-version", "2025-03-26")]);
+    assert_eq!(agreed.status, 200, "{agreed:?}");
+    assert_eq!(agreed.body["result"]["protocolVersion"], "2025-03-26");
+    // A 2025-03-26 client sends no MCP-Protocol-Version header (it came with 2025-06-18).
+    let response = bridge
+        .client()
+        .post(format!("{}/mcp", bridge.base))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(legacy_call(2, "demo__slaap", json!({"seconden": 0})).to_string())
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let answer: Value = serde_json::from_str(&response.text().unwrap()).unwrap();
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    assert_eq!(result["content"][0]["type"], "text", "{answer}");
+    assert!(result.get("resultType").is_none(), "{answer}");
+}
