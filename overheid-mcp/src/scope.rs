@@ -94,5 +94,7 @@ mod tests {
         assert_eq!(Scope::for_message(&catalog, &complete), Some(Scope::Read));
         let list = json!({"method": "tools/list"});
         assert_eq!(Scope::for_message(&catalog, &list), None);
+        let prompt = json!({"method": "prompts/get", "params": {"name": "x"}});
+        assert_eq!(Scope::for_message(&catalog, &prompt), None);
     }
 }

@@ -351,6 +351,18 @@ async def scopes(url, sign):
               filing_only.status_code == 403
               and 'scope="overheid:lezen"' in filing_only.headers.get("www-authenticate", ""),
               filing_only.status_code)
+        # A completion may read the session's own proposals and reports: it needs the reading scope.
+        body = {"jsonrpc": "2.0", "id": 1, "method": "completion/complete",
+                "params": {"ref": {"type": "ref/resource", "uri": "rvo://mijn/voorstellen/{id}"},
+                           "argument": {"name": "id", "value": ""}, "_meta": META}}
+        completing = await http.post(url, json=body, headers={
+            "Authorization": f"Bearer {sign(scope='overheid:indienen')}",
+            "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "completion/complete"})
+        check("http: a filing-only token may not complete (it may read the company's proposals)",
+              completing.status_code == 403
+              and 'scope="overheid:lezen"' in completing.headers.get("www-authenticate", ""),
+              (completing.status_code, completing.text[:200]))
 
 
 async def intermediary(url, sign):
