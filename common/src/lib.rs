@@ -38,6 +38,7 @@ pub mod provenance;
 pub mod render;
 pub mod secrets;
 pub mod session;
+pub mod source;
 pub mod spinner;
 pub mod suggest;
 pub mod tls;

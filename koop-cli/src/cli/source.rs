@@ -8,7 +8,8 @@
 //! since its answer changes whenever a version is published (CACHE-1).
 
 use chrono::NaiveDate;
-use common::http::{Response, check_url, ensure_under, is_loopback};
+use common::http::{Response, ensure_under};
+use common::source::{Source, SourceSpec, joint, label};
 use common::{Checked, Context, Environment, Passed, Problem, Request, Result};
 use koop_cli::sru::{Record, SearchResponse, parse_search_response};
 use koop_cli::{KoopError, ProtocolError};
@@ -27,6 +28,18 @@ pub const DEFAULT_SRU_URL: &str = "https://zoekservice.overheid.nl/sru/Search";
 pub const DEFAULT_REPOSITORY_URL: &str = "https://repository.officiele-overheidspublicaties.nl";
 /// The label provenance gives the source in production.
 pub const LABEL: &str = "KOOP Basiswettenbestand";
+/// The SRU search service as a source.
+const SRU: SourceSpec = SourceSpec {
+    var: SRU_URL,
+    default: Some(DEFAULT_SRU_URL),
+    production: Some(DEFAULT_SRU_URL),
+};
+/// The repository of toestand files as a source.
+const REPOSITORY: SourceSpec = SourceSpec {
+    var: REPOSITORY_URL,
+    default: Some(DEFAULT_REPOSITORY_URL),
+    production: Some(DEFAULT_REPOSITORY_URL),
+};
 
 /// The configured KOOP sources.
 pub struct Koop {
@@ -36,39 +49,21 @@ pub struct Koop {
 }
 
 impl Koop {
-    /// Read and check the configuration (exit 78 for an unusable URL), before any request.
+    /// Read and check the configuration (`common::source`; exit 78 for an unusable URL), before
+    /// any request. The data is production only when both sources are.
     pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
-        let sru_url = ctx.env(SRU_URL).unwrap_or(DEFAULT_SRU_URL).to_string();
-        let repository_url = ctx
-            .env(REPOSITORY_URL)
-            .unwrap_or(DEFAULT_REPOSITORY_URL)
-            .trim_end_matches('/')
-            .to_string();
-        let sru = check_url(&sru_url)?;
-        let repository = check_url(&repository_url)?;
-        let loopback = is_loopback(&sru) && is_loopback(&repository);
-        let environment = if sru_url == DEFAULT_SRU_URL && repository_url == DEFAULT_REPOSITORY_URL
-        {
-            Environment::Production
-        } else if loopback {
-            Environment::Local
-        } else {
-            Environment::Test
-        };
+        let sru = Source::from_env(ctx, SRU)?;
+        let repository = Source::from_env(ctx, REPOSITORY)?;
         Ok(Self {
-            sru_url,
-            repository_url,
-            environment,
+            environment: joint(&[sru.environment, repository.environment]),
+            sru_url: sru.base,
+            repository_url: repository.base,
         })
     }
 
     /// The label provenance shows; it names a non-production environment (rule PROV-2).
-    pub fn label(&self) -> &'static str {
-        match self.environment {
-            Environment::Production => LABEL,
-            Environment::Test => "KOOP Basiswettenbestand (andere omgeving)",
-            Environment::Local => "KOOP Basiswettenbestand (lokale nabootsing)",
-        }
+    pub fn label(&self) -> String {
+        label(LABEL, self.environment)
     }
 
     /// A `searchRetrieve` request (SRU 2.0, connection BWB) for `query`.

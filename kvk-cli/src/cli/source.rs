@@ -6,6 +6,7 @@
 //! another shape (see [`crate::cli::shape`]) → 76. The KvK code and text stay in `detail`.
 
 use common::http::Response;
+use common::source::{Source, SourceSpec};
 use common::{Checked, Context, Environment, Problem, Request, Result};
 use serde_json::Value;
 
@@ -15,6 +16,14 @@ pub(crate) const API_BASE: &str = "KVK_API_BASE";
 pub(crate) const API_KEY: &str = "KVK_API_KEY";
 /// The public KvK test environment (fictional data).
 pub(crate) const TEST_BASE: &str = "https://api.kvk.nl/test/api";
+/// The KvK API in production.
+const PRODUCTION_BASE: &str = "https://api.kvk.nl/api";
+/// The KvK API as a source: the test environment unless `KVK_API_BASE` says otherwise.
+const SOURCE: SourceSpec = SourceSpec {
+    var: API_BASE,
+    default: Some(TEST_BASE),
+    production: Some(PRODUCTION_BASE),
+};
 /// The media types asked for: KvK's OpenAPI documents list `application/hal+json` for every
 /// operation (the Vestigingsprofiel API only that, answering anything else with 406) and
 /// `application/json` besides for Basisprofiel and Zoeken; both are JSON to this tool.
@@ -30,17 +39,15 @@ pub(crate) struct Kvk {
 }
 
 impl Kvk {
-    /// Read the configuration; a missing key outside the test environment is exit 78.
+    /// Read the configuration (`common::source`); a missing key outside the test environment is
+    /// exit 78.
     pub(crate) fn from_env(ctx: &Context<'_>) -> Result<Self> {
-        let base = ctx
-            .env(API_BASE)
-            .unwrap_or(TEST_BASE)
-            .trim_end_matches('/')
-            .to_string();
-        let is_public_test = base == TEST_BASE;
+        let Source {
+            base, environment, ..
+        } = Source::from_env(ctx, SOURCE)?;
         let key = match ctx.env(API_KEY) {
             Some(key) => key.to_string(),
-            None if is_public_test => PUBLIC_TEST_KEY.to_string(),
+            None if base == TEST_BASE => PUBLIC_TEST_KEY.to_string(),
             None => {
                 return Err(Problem::config(format!("{API_KEY} ontbreekt voor {base}"))
                     .with_hint(
@@ -49,14 +56,6 @@ impl Kvk {
                     .into());
             }
         };
-        let url = common::http::check_url(&base)?;
-        let environment = if common::http::is_loopback(&url) {
-            Environment::Local
-        } else if base.contains("/test/") {
-            Environment::Test
-        } else {
-            Environment::Production
-        };
         Ok(Self {
             base,
             key,
@@ -64,13 +63,9 @@ impl Kvk {
         })
     }
 
-    /// The label provenance shows.
-    pub(crate) fn label(&self) -> &'static str {
-        match self.environment {
-            Environment::Production => "KvK Handelsregister",
-            Environment::Test => "KvK Handelsregister (testomgeving)",
-            Environment::Local => "KvK Handelsregister (lokale nabootsing)",
-        }
+    /// The label provenance shows (PROV-2).
+    pub(crate) fn label(&self) -> String {
+        common::source::label("KvK Handelsregister", self.environment)
     }
 
     /// A GET of `path` (starting with `/`) with the key as a secret header.

@@ -2,7 +2,7 @@
 //! answers. Statuses map to exit codes as the profile says (`common`'s shared mapping), with the
 //! contract's own meaning of 422 on filing and 409 on top; a success with another shape is 76.
 
-use common::http::{check_url, is_loopback};
+use common::source::{Source, SourceSpec};
 use common::{
     Context, Environment, Error, ExitStatus, FieldError, Problem, Request, Response, Result,
 };
@@ -15,37 +15,36 @@ use serde_json::Value;
 
 const ACCEPT: &str = "application/json, application/problem+json";
 
+/// The contract backend as a source: only when `RVO_API_BASE` is set, and never production (no
+/// endpoint of this contract is a documented production service of RVO).
+const SOURCE: SourceSpec = SourceSpec {
+    var: API_BASE_ENV,
+    default: None,
+    production: None,
+};
+
 /// A configured HTTP backend: base URL and optional token.
 pub struct HttpBackend {
     base: String,
     token: Option<String>,
-    loopback: bool,
+    environment: Environment,
 }
 
 impl HttpBackend {
-    /// Checks `base` (https, or http to a loopback host; else exit 78) and reads the token.
-    pub fn from_env(ctx: &Context<'_>, base: &str) -> Result<Self> {
-        let url = check_url(base).map_err(|err| {
-            err.with_hint(format!(
-                "{API_BASE_ENV} moet een https-URL zijn (http alleen naar 127.0.0.1, ::1 of localhost)"
-            ))
-        })?;
-        let loopback = is_loopback(&url);
+    /// Checks `RVO_API_BASE` (`common::source`: https, or http to a loopback host; else exit
+    /// 78) and reads the token.
+    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+        let source = Source::from_env(ctx, SOURCE)?;
         Ok(HttpBackend {
-            base: base.trim_end_matches('/').to_string(),
+            base: source.base,
             token: ctx.env(API_TOKEN_ENV).map(str::to_string),
-            loopback,
+            environment: source.environment,
         })
     }
 
-    /// `local` for a loopback backend (a fake), `test` otherwise: no endpoint of this contract
-    /// is a documented production service of RVO.
+    /// `local` for a loopback backend (a fake), `test` otherwise.
     pub fn environment(&self) -> Environment {
-        if self.loopback {
-            Environment::Local
-        } else {
-            Environment::Test
-        }
+        self.environment
     }
 
     fn with_headers(&self, request: Request) -> Request {

@@ -80,8 +80,8 @@ impl Backend {
     /// `RVO_DATA_DIR`, `$XDG_DATA_HOME/rvo-cli` or `~/.local/share/rvo-cli`; none known or a
     /// directory others can write: exit 78; a database that cannot be reached: exit 69).
     pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
-        if let Some(base) = ctx.env(API_BASE_ENV) {
-            return HttpBackend::from_env(ctx, base).map(Backend::Http);
+        if ctx.env(API_BASE_ENV).is_some() {
+            return HttpBackend::from_env(ctx).map(Backend::Http);
         }
         let location = records::location(ctx)?;
         if let Location::Sqlite(dir) = &location {
