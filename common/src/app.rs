@@ -76,7 +76,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     let mut matches = match parser.try_get_matches_from_mut(&args) {
         Ok(m) => m,
         Err(err) if err.kind() == ErrorKind::DisplayVersion => {
-            return clap_error(err, &parser, &args, &early, &trace);
+            return clap_error(err, &parser, &args, &early, &env, &trace);
         }
         // The bare tree holds only the commands argv names by name (`cli::parser`): the
         // whole tree says what is wrong, or parses what the bare one could not (a command
@@ -85,7 +85,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
             let mut cmd = command::<C>(info);
             match cmd.try_get_matches_from_mut(&args) {
                 Ok(m) => m,
-                Err(err) => return clap_error(err, &cmd, &args, &early, &trace),
+                Err(err) => return clap_error(err, &cmd, &args, &early, &env, &trace),
             }
         }
     };
@@ -100,7 +100,11 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
             Err(err) => report_early(&err, &early, &trace),
         };
     }
-    if let Some(text) = help::utility(|| command::<C>(info), &matches) {
+    if let Some(text) = help::utility(
+        || command::<C>(info),
+        &matches,
+        help_look(&early, &env, false),
+    ) {
         return match text.and_then(|text| early.stdout(&text)) {
             Ok(()) => ExitStatus::Ok,
             Err(err) => report_early(&err, &early, &trace),
@@ -118,7 +122,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     // matched argument first: a tenth of a call's allocations).
     let tool = match Cli::<C>::from_arg_matches_mut(&mut matches) {
         Ok(t) => t,
-        Err(err) => return clap_error(err, &command::<C>(info), &args, &early, &trace),
+        Err(err) => return clap_error(err, &command::<C>(info), &args, &early, &env, &trace),
     };
     let globals = tool.global.clone();
     let printer = Printer::new(
@@ -468,6 +472,7 @@ fn clap_error(
     cmd: &clap::Command,
     args: &[OsString],
     early: &Printer,
+    env: &Env,
     trace: &TraceContext,
 ) -> ExitStatus {
     match err.kind() {
@@ -481,7 +486,13 @@ fn clap_error(
             {
                 return report_early(&usage_problem(&unknown, cmd), early, trace);
             }
-            let help = help::dutch(&err.render().to_string());
+            // The command whose help was asked, found as discovery finds it; `--help` is the
+            // long help, `-h` the short one, as clap has them.
+            let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+            let (path, node) = crate::discovery::command_at(cmd, &words);
+            let long = words.contains(&"--help");
+            let look = help_look(early, env, false);
+            let help = help::shown(cmd.get_name(), node, path.is_empty(), long, look);
             match early.stdout(&help) {
                 Ok(()) => ExitStatus::Ok,
                 Err(problem) => report_early(&problem, early, trace),
@@ -492,12 +503,22 @@ fn clap_error(
             ExitStatus::Ok
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if args.len() <= 1 => {
-            let help = help::dutch(&err.render().to_string());
-            early.stderr_text(&help);
+            let look = help_look(early, env, true);
+            early.stderr_text(&help::shown(cmd.get_name(), cmd, true, true, look));
             ExitStatus::Usage
         }
         _ => report_early(&usage_problem(&err, cmd), early, trace),
     }
+}
+
+/// How help looks on stdout (or stderr): the printer's colour (off under `--no-color`,
+/// `NO_COLOR`, `TERM=dumb` and outside a terminal) and the width of `COLUMNS` or the terminal.
+fn help_look(early: &Printer, env: &Env, on_stderr: bool) -> help::Look {
+    let color = match on_stderr {
+        true => early.problem_text == Some(true),
+        false => early.color,
+    };
+    help::Look::new(color, env.get("COLUMNS"), on_stderr)
 }
 
 /// Print an error from before the command started (no audit record: the

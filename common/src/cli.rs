@@ -226,22 +226,29 @@ fn hyphen_values(cmd: clap::Command, words: Option<&[OsString]>) -> clap::Comman
 
 /// Plain `--help` in Dutch: headings and template (rule DISC-20).
 pub(crate) fn in_dutch(cmd: clap::Command) -> clap::Command {
-    cmd.help_template(
-        "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
-    )
-    .subcommand_help_heading("Opdrachten")
-    .subcommand_value_name("OPDRACHT")
-    .mut_args(|arg| {
-        let heading = if arg.is_positional() {
-            "Argumenten"
-        } else if arg.is_global_set() {
-            "Profielopties"
-        } else {
-            "Opties"
-        };
-        arg.help_heading(heading)
-    })
-    .mut_subcommands(in_dutch)
+    let style = crate::help::STYLES.get_header();
+    let template = format!(
+        "{{before-help}}{{about-with-newline}}\n{style}Gebruik:{style:#} {{usage}}\n\n\
+         {{all-args}}{{after-help}}"
+    );
+    in_dutch_with(cmd, &template)
+}
+
+fn in_dutch_with(cmd: clap::Command, template: &str) -> clap::Command {
+    cmd.help_template(template.to_string())
+        .subcommand_help_heading("Opdrachten")
+        .subcommand_value_name("OPDRACHT")
+        .mut_args(|arg| {
+            let heading = if arg.is_positional() {
+                "Argumenten"
+            } else if arg.is_global_set() {
+                "Profielopties"
+            } else {
+                "Opties"
+            };
+            arg.help_heading(heading)
+        })
+        .mut_subcommands(|sub| in_dutch_with(sub, template))
 }
 
 /// The names of the chosen subcommands, outermost first.
@@ -290,11 +297,37 @@ pub(crate) mod tests {
     #[derive(clap::Subcommand, Debug)]
     pub(crate) enum ProbeCommands {
         Zoeken {
+            /// Naam, zoals [default: x] in een tekst
             #[arg(long)]
             naam: Option<String>,
+            /// Per pagina
+            #[arg(long, default_value_t = 10)]
+            per_pagina: u32,
+            /// Vorm
+            #[arg(long, value_enum)]
+            vorm: Option<ProbeForm>,
+            /// Letter
+            #[arg(long)]
+            letter: Option<ProbeLetter>,
         },
         #[command(alias = "oud")]
         Get { id: String },
+    }
+
+    /// Values with a text each.
+    #[derive(clap::ValueEnum, Clone, Debug)]
+    pub(crate) enum ProbeForm {
+        /// Kort
+        Kort,
+        /// Lang en uitgebreid
+        Lang,
+    }
+
+    /// Values without a text.
+    #[derive(clap::ValueEnum, Clone, Debug)]
+    pub(crate) enum ProbeLetter {
+        A,
+        B,
     }
 
     impl Commands for ProbeCommands {
@@ -306,7 +339,10 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn built() -> clap::Command {
-        let mut cmd = in_dutch(hyphen_values(Cli::<ProbeCommands>::command(), None));
+        let mut cmd = in_dutch(hyphen_values(
+            Cli::<ProbeCommands>::command().name("t"),
+            None,
+        ));
         cmd.build();
         cmd
     }

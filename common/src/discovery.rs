@@ -114,6 +114,12 @@ fn scan<'c>(
     (path, node, help, json)
 }
 
+/// The command `words` (argv without the program) name and its path, found as [`scan`] finds it.
+pub(crate) fn command_at<'c>(cmd: &'c Command, words: &[&str]) -> (Vec<String>, &'c Command) {
+    let (path, node, _, _) = scan(cmd, words);
+    (path, node)
+}
+
 /// The command's own arguments: not global, not help/version.
 pub(crate) fn command_args(cmd: &Command) -> impl Iterator<Item = &Arg> {
     cmd.get_arguments().filter(|a| {

@@ -839,3 +839,90 @@ fn long_output_on_a_terminal_goes_through_the_pager_never_in_a_pipe() {
     assert_eq!(code, 0, "{shown}");
     assert!(shown.contains("68750110"), "{shown}");
 }
+
+// ---- help at a real terminal ----------------------------------------------
+
+/// The words of `text` without escape codes and without the ` \` an example wraps with.
+fn words_of(text: &str) -> Vec<String> {
+    strip_ansi(text)
+        .split_whitespace()
+        .filter(|w| *w != "\\")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn help_is_wrapped_to_the_terminal_at_word_boundaries_with_coloured_headings() {
+    if !available("script") {
+        return;
+    }
+    let home = home();
+    for line in [
+        "--help",
+        "zoek --help",
+        "help opties",
+        "basisprofiel toon -h",
+    ] {
+        let (shown, code) = paged_terminal(home.path(), "x", 200, line, &[]);
+        assert_eq!(code, 0, "{line}: {shown}");
+        let plain = strip_ansi(&shown);
+        for row in plain.lines() {
+            let columns = unicode_width::UnicodeWidthStr::width(row);
+            assert!(columns <= 80, "{line}: {columns} columns: {row:?}");
+        }
+        // The same words as unwrapped help in a pipe: none was broken in two.
+        let mut args: Vec<&str> = line.split(' ').collect();
+        let mut cmd = tool(home.path(), "x");
+        cmd.env("COLUMNS", "100");
+        let wide = run(cmd, &args);
+        assert_eq!(words_of(&shown), words_of(&wide.stdout), "{line}");
+        assert!(!wide.stdout.contains('\x1b'), "no colour in a pipe");
+        // The headings in colour on the terminal, none under NO_COLOR or --no-color.
+        assert!(
+            shown.contains("\x1b[1m\x1b[32mGebruik:") || line == "help opties",
+            "{shown:?}"
+        );
+        assert!(shown.contains("\x1b[1m\x1b[32m"), "{line}: {shown:?}");
+        let (plain_shown, _) = paged_terminal(home.path(), "x", 200, line, &[("NO_COLOR", "1")]);
+        assert!(!plain_shown.contains('\x1b'), "{line} under NO_COLOR");
+        args.push("--no-color");
+        let (plain_shown, _) = paged_terminal(home.path(), "x", 200, &args.join(" "), &[]);
+        assert!(!plain_shown.contains('\x1b'), "{line} --no-color");
+    }
+}
+
+#[test]
+fn a_command_names_the_profile_options_in_one_line_the_root_and_help_opties_in_full() {
+    let home = home();
+    let root = run(tool(home.path(), "x"), &["--help"]).stdout;
+    let options = run(tool(home.path(), "x"), &["help", "opties"]).stdout;
+    let zoek = run(tool(home.path(), "x"), &["zoek", "--help"]).stdout;
+    for full in [&root, &options] {
+        for option in [
+            "--output <FORMAAT>",
+            "--audit-log <PAD>",
+            "--timeout <SECONDEN>",
+            "--geen-pager",
+        ] {
+            assert!(full.contains(option), "{option}:\n{full}");
+        }
+    }
+    for option in ["--audit-log", "--timeout", "--geen-pager", "--no-color"] {
+        assert!(!zoek.contains(option), "{option} in zoek --help:\n{zoek}");
+    }
+    let named: Vec<&str> = zoek
+        .lines()
+        .filter(|l| l.starts_with("Profielopties"))
+        .collect();
+    assert_eq!(
+        named,
+        ["Profielopties: --output, --fields, --jq, --provenance, … (zie kvk-cli help opties)"]
+    );
+    assert!(zoek.lines().count() < 65, "{}", zoek.lines().count());
+    // Still accepted everywhere, and offered by the completion and the suggestions.
+    let typo = run(
+        tool(home.path(), "x"),
+        &["zoek", "--naam", "x", "--time-out", "3"],
+    );
+    assert!(typo.stderr.contains("--timeout"), "{}", typo.stderr);
+}

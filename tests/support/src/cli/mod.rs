@@ -50,8 +50,7 @@ pub fn assert_dutch_help(program: &str, usage: &str) {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains(&format!("Gebruik: {usage}")), "{help}");
     let english: Vec<&str> = common::help::CLAP_ENGLISH
-        .iter()
-        .map(|(en, _)| *en)
+        .into_iter()
         .chain([
             "Usage:",
             "Options:",
