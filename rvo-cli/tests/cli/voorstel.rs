@@ -351,17 +351,27 @@ fn a_plan_changed_since_the_approval_is_refused() {
 
 /// Applies `id` from 20 processes at once; how many filed anew (the others replayed).
 fn applied_concurrently(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> usize {
+    let args = [
+        "rapportage",
+        "indienen",
+        "--voorstel",
+        id,
+        "--timeout",
+        "60",
+    ];
+    at_once(&[sandbox], &args, env)
+        .iter()
+        .filter(|r| r["replayed"] == false)
+        .count()
+}
+
+/// Runs `args` in 20 processes at once, taking turns over `machines`; their results (each
+/// must succeed).
+fn at_once(machines: &[&Sandbox], args: &[&str], env: &[(&str, &str)]) -> Vec<Value> {
     let children: Vec<_> = (0..20)
-        .map(|_| {
-            sandbox
-                .process(&[
-                    "rapportage",
-                    "indienen",
-                    "--voorstel",
-                    id,
-                    "--timeout",
-                    "60",
-                ])
+        .map(|n| {
+            machines[n % machines.len()]
+                .process(args)
                 .envs(env.iter().copied())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -380,8 +390,7 @@ fn applied_concurrently(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> us
             );
             serde_json::from_slice::<Value>(&out.stdout).unwrap()
         })
-        .filter(|r| r["replayed"] == false)
-        .count()
+        .collect()
 }
 
 #[test]
@@ -568,29 +577,7 @@ fn postgres_two_machines_file_once_with_confirm() {
     let mut args: Vec<&str> = vec!["rapportage", "indienen"];
     args.extend(report.iter().map(String::as_str));
     args.extend(["--confirm", "--timeout", "60"]);
-    let children: Vec<_> = (0..20)
-        .map(|n| {
-            machines[n % 2]
-                .process(&args)
-                .envs(env.iter().copied())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let results: Vec<Value> = children
-        .into_iter()
-        .map(|child| {
-            let out = child.wait_with_output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            serde_json::from_slice(&out.stdout).unwrap()
-        })
-        .collect();
+    let results = at_once(&[&machines[0], &machines[1]], &args, &env);
     assert_eq!(results.iter().filter(|r| r["replayed"] == false).count(), 1);
     let reference = results[0]["referentienummer"].as_str().unwrap();
     assert!(results.iter().all(|r| r["referentienummer"] == reference));
