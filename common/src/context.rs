@@ -166,7 +166,8 @@ impl<'a> Context<'a> {
         if dry_run {
             return Err(Error::Halt(Box::new(Halt::DryRun(plan.json))));
         }
-        if !mutating {
+        // A proposal's confirmation is the person's later approval of it (MUT-18).
+        if !mutating || self.spec.annotations.proposes {
             return Ok(Passed::new(plan.digest, requests));
         }
         let refuse = |plan: Plan, problem: Problem| {

@@ -310,6 +310,9 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
     if !session.is_empty() {
         entry["_meta"]["session"] = session.into();
     }
+    if a.proposes {
+        entry["_meta"]["proposes"] = true.into();
+    }
     entry
 }
 

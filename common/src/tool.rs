@@ -14,13 +14,18 @@ use serde_json::Value;
 
 use crate::env::{EnvKind, EnvVar};
 
-/// The four MCP tool annotations, always explicit (rule DISC-5).
+/// The four MCP tool annotations, always explicit (rule DISC-5), and whether the command
+/// records a proposal (MUT-18).
 #[derive(Clone, Copy, Debug)]
 pub struct Annotations {
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
     pub open_world: bool,
+    /// The command records a proposal that a person approves later (MUT-18): it is not
+    /// read-only, but that approval, not `--confirm`, is its confirmation, so the gate does not
+    /// ask for one. Discovery says so in `_meta.proposes`.
+    pub proposes: bool,
 }
 
 impl Annotations {
@@ -30,6 +35,7 @@ impl Annotations {
         destructive: false,
         idempotent: true,
         open_world: true,
+        proposes: false,
     };
     /// A read of local or embedded data.
     pub const READ_LOCAL: Self = Self {
@@ -37,6 +43,7 @@ impl Annotations {
         destructive: false,
         idempotent: true,
         open_world: false,
+        proposes: false,
     };
     /// An additive, idempotent mutation (e.g. filing a report keyed by its digest).
     pub const MUTATE_IDEMPOTENT: Self = Self {
@@ -44,6 +51,16 @@ impl Annotations {
         destructive: false,
         idempotent: true,
         open_world: true,
+        proposes: false,
+    };
+    /// Recording a proposal (MUT-18): not read-only (a record is made), idempotent (the same
+    /// input gives back the same proposal), local, and not gated by `--confirm`.
+    pub const PROPOSE: Self = Self {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        proposes: true,
     };
 }
 
@@ -117,7 +134,8 @@ impl CommandSpec {
         self.path.join("_").replace('-', "_")
     }
 
-    /// Mutating commands are gated by `--confirm`.
+    /// Mutating commands are gated by `--confirm`, except one that records a proposal
+    /// ([`Annotations::proposes`]).
     pub fn is_mutating(&self) -> bool {
         !self.annotations.read_only
     }

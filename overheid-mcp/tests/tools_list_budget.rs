@@ -20,8 +20,9 @@ use test_support::lines::LineChild;
 /// `rvo__voorstel_toon`, `rvo__voorstel_lijst`; 35,418 bytes measured with them).
 const TOOLS_LIST_BUDGET: usize = 36_864;
 /// The most bytes of it that come from the CLIs' discovery (the rest is the bridge's own;
-/// 31,066 measured).
-const FROM_DISCOVERY_BUDGET: usize = 32_000;
+/// 32,050 measured once `rvo__rapportage_voorstel` is not read-only (issue 30: it records a
+/// proposal, idempotently), so that its output is listed as a mutating tool's).
+const FROM_DISCOVERY_BUDGET: usize = 33_000;
 /// The family's CLIs and how many tools each has.
 const FAMILY: [(&str, usize); 4] = [
     ("kvk-cli", 7),

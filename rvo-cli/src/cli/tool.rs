@@ -60,22 +60,26 @@ mod tests {
     use crate::cli::commands::rapportage;
 
     #[test]
-    fn only_filing_mutates() {
+    fn only_filing_and_proposing_change_anything() {
         let mutating: Vec<_> = SPECS
             .iter()
             .filter(|c| c.is_mutating())
-            .map(|c| c.tool_name())
+            .map(|c| (c.tool_name(), c.annotations.proposes))
             .collect();
-        // The two decisions are a person's acts at a terminal: hidden, never tools.
+        // Proposing records a proposal (MUT-18: not gated by --confirm). The two decisions are
+        // a person's acts at a terminal: hidden, never tools.
         assert_eq!(
             mutating,
             [
-                "rapportage_indienen",
-                "voorstel_goedkeuren",
-                "voorstel_afwijzen"
+                ("rapportage_indienen".to_string(), false),
+                ("rapportage_voorstel".to_string(), true),
+                ("voorstel_goedkeuren".to_string(), false),
+                ("voorstel_afwijzen".to_string(), false)
             ]
         );
         let indienen = rapportage::indienen::SPECS[0].annotations;
         assert!(!indienen.destructive && indienen.idempotent && indienen.open_world);
+        let voorstel = rapportage::voorstel::SPECS[0].annotations;
+        assert!(!voorstel.read_only && voorstel.idempotent && !voorstel.destructive);
     }
 }

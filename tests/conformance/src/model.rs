@@ -18,6 +18,8 @@ pub(crate) struct Entry {
     pub output: Value,
     pub read_only: bool,
     pub open_world: bool,
+    /// `_meta.proposes` (MUT-18): records a proposal, not gated by `--confirm`.
+    pub proposes: bool,
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
@@ -71,6 +73,7 @@ impl Entry {
             output: raw.get("outputSchema").cloned().unwrap_or(Value::Null),
             read_only: hint("readOnlyHint", true),
             open_world: hint("openWorldHint", true),
+            proposes: meta.and_then(|m| m.get("proposes")) == Some(&Value::Bool(true)),
         }
     }
 
@@ -96,6 +99,7 @@ impl Entry {
             output: Value::Null,
             read_only: !mutating,
             open_world: false,
+            proposes: false,
         }
     }
 

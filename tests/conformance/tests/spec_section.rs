@@ -17,6 +17,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-15", "rvo-cli/tests/cli/voorstel.rs"),
     ("MUT-16", "rvo-cli/tests/cli/voorstel.rs"),
     ("MUT-17", "records/tests/store.rs"),
+    ("MUT-18", "rvo-cli/tests/cli/voorstel.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
     ("AUDIT-22", "overheid-mcp/tests/http.rs"),

@@ -129,7 +129,9 @@ pub(super) fn plan_probes(discovery: &Value, entries: &[Entry], live: bool) -> V
         if entry.open_world && has_base_url {
             push(Planned::new(Kind::PlainHttp, at, example(&["--dry-run"])));
         }
-        if !entry.read_only {
+        // A command that records a proposal is confirmed by a person's approval later, not
+        // by `--confirm` (MUT-18).
+        if !entry.read_only && !entry.proposes {
             push(Planned::new(Kind::MutationRefused, at, example(&[])));
             let wrong = "0".repeat(64);
             push(Planned::new(

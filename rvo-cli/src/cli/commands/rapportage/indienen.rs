@@ -64,6 +64,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         destructive: false,
         idempotent: true,
         open_world: true,
+        proposes: false,
     },
     output_schema: include_str!("../../../../schemas/rapportage-indienen.json"),
     examples: &[

@@ -7,8 +7,9 @@
 //! (`OVERHEID_GOEDKEURING_URL`); any agent then applies it with
 //! `rapportage indienen --voorstel ID`.
 //!
-//! Not gated by `--confirm` (declared read-only): recording a proposal changes nothing outside
-//! the family's own records, and is what stands in for a confirmation.
+//! Declared not read-only and idempotent (MUT-18: it records a proposal, and the same input
+//! gives back the same one), but not gated by `--confirm`: the person's approval of the
+//! proposal is its confirmation.
 
 use common::plan::Plan;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
@@ -36,7 +37,7 @@ pub struct Args {
 pub const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "voorstel"],
     title: "Rapportage voorstellen (ter goedkeuring)",
-    annotations: Annotations::READ_LOCAL,
+    annotations: Annotations::PROPOSE,
     output_schema: include_str!("../../../../schemas/voorstel.json"),
     examples: &[&[
         "rapportage",

@@ -22,6 +22,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
         destructive: false,
         idempotent: false,
         open_world: false,
+        proposes: false,
     },
     output_schema: include_str!("../../../../schemas/voorstel.json"),
     examples: &[&[
