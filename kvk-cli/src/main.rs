@@ -2,11 +2,6 @@
 //! The binary's modules live under `src/cli/`.
 
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
-#![warn(
-    unreachable_pub,
-    reason = "a binary: `pub` would promise an API nobody can use"
-)]
-
 mod cli;
 
 common::entry!(cli::Command, &cli::tool::TOOL);

@@ -13,13 +13,13 @@ use serde_json::{Map, Value, json};
 use crate::proposals::ApprovalAt;
 
 /// How long a retry may come back.
-pub const APPROVAL_TTL: Duration = Duration::from_secs(600);
+pub(crate) const APPROVAL_TTL: Duration = Duration::from_secs(600);
 
 /// Smallest accepted `OVERHEID_MCP_STATE_KEY`, in bytes.
-pub const MIN_KEY_BYTES: usize = 32;
+pub(crate) const MIN_KEY_BYTES: usize = 32;
 
 /// Where a person approves, and the sealing of elicitation rounds.
-pub struct Approval {
+pub(crate) struct Approval {
     codec: RequestStateCodec,
     /// Where a person approves a proposal: the approval page, or the terminal.
     pub at: ApprovalAt,
@@ -28,7 +28,7 @@ pub struct Approval {
 impl Approval {
     /// From `OVERHEID_MCP_STATE_KEY` (`Err` when too short); without it a random key.
     /// The second value is true when the key is random (replicas will not interoperate).
-    pub fn new(key: Option<&[u8]>) -> Result<(Self, bool), String> {
+    pub(crate) fn new(key: Option<&[u8]>) -> Result<(Self, bool), String> {
         let (key, random) = match key {
             Some(key) if key.len() >= MIN_KEY_BYTES => (key.to_vec(), false),
             Some(_) => {
@@ -53,7 +53,7 @@ impl Approval {
     }
 
     /// The sealed state of a round: the proposal id, bound to tool, arguments and principal.
-    pub fn seal(
+    pub(crate) fn seal(
         &self,
         tool: &str,
         arguments: &Map<String, Value>,
@@ -72,7 +72,7 @@ impl Approval {
 
     /// `payload` sealed for one `purpose` (the associated data) for `ttl`: the approval page's
     /// cookies and form tokens, keyed like every replica's.
-    pub fn seal_for(&self, purpose: &str, payload: &[u8], ttl: Duration) -> String {
+    pub(crate) fn seal_for(&self, purpose: &str, payload: &[u8], ttl: Duration) -> String {
         self.codec.seal_with(
             payload,
             &SealOptions::new()
@@ -82,13 +82,13 @@ impl Approval {
     }
 
     /// The payload of `token`, when it was sealed here for `purpose` and has not expired.
-    pub fn open_for(&self, purpose: &str, token: &str) -> Option<Vec<u8>> {
+    pub(crate) fn open_for(&self, purpose: &str, token: &str) -> Option<Vec<u8>> {
         self.codec.open_with(token, purpose.as_bytes()).ok()
     }
 
     /// The proposal id in `state`, when it was sealed here for this tool, these arguments and
     /// this principal and has not expired.
-    pub fn open(
+    pub(crate) fn open(
         &self,
         state: &str,
         tool: &str,

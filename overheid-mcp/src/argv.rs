@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 /// The words of one invocation, before and after the `--`.
 #[derive(Debug, Default, PartialEq)]
-pub struct CommandLine {
+pub(crate) struct CommandLine {
     /// Command path and options (`zoek --naam=Donald --inclusief-inactief`).
     pub words: Vec<String>,
     /// Positional values, in `_meta.positional` order.
@@ -19,7 +19,7 @@ pub struct CommandLine {
 
 impl CommandLine {
     /// The complete argv after the program name, with `global` options before the `--`.
-    pub fn into_args(self, global: Vec<String>) -> Vec<String> {
+    pub(crate) fn into_args(self, global: Vec<String>) -> Vec<String> {
         let mut args = self.words;
         args.extend(global);
         if !self.positional.is_empty() {
@@ -33,7 +33,7 @@ impl CommandLine {
 /// A positional argument left out while a later one is given: the program would take the later
 /// value for the absent one, so the call is refused (-32602) naming both.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Gap {
+pub(crate) struct Gap {
     /// The absent positional (property name).
     pub missing: String,
     /// The first positional after it that was given.
@@ -41,7 +41,7 @@ pub struct Gap {
 }
 
 /// Build the command line of the tool entry's `_meta` for `arguments` (already validated).
-pub fn build(meta: &Value, arguments: &Map<String, Value>) -> Result<CommandLine, Gap> {
+pub(crate) fn build(meta: &Value, arguments: &Map<String, Value>) -> Result<CommandLine, Gap> {
     let mut words: Vec<String> = strings(&meta["argv"]);
     if let Some(flags) = meta["flags"].as_object() {
         for (property, flag) in flags {
@@ -99,16 +99,16 @@ fn text(value: &Value) -> String {
 
 /// Largest word (one option with its value, or one positional) the bridge passes on, in bytes.
 /// Linux refuses a single word of 128 KiB or more (`MAX_ARG_STRLEN`).
-pub const MAX_WORD_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_WORD_BYTES: usize = 64 * 1024;
 
 /// Largest command line the bridge passes on: every word counted with its terminating NUL and
 /// its pointer, as the kernel counts them against `ARG_MAX` (at least 2 MiB together with the
 /// environment on Linux).
-pub const MAX_ARGV_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_ARGV_BYTES: usize = 1024 * 1024;
 
 /// A command line the bridge will not hand to the OS.
 #[derive(Debug, PartialEq)]
-pub enum TooLarge {
+pub(crate) enum TooLarge {
     /// The word of this argument (property name) has this many bytes.
     Word { property: String, bytes: usize },
     /// All words together count this many bytes.
@@ -118,7 +118,7 @@ pub enum TooLarge {
 /// Check `args` (from [`CommandLine::into_args`]) against the size limits. An oversized word is
 /// named by its property: a positional by `_meta.positional`, an option by its flag
 /// (`--param-json=…` → `param_json`, as DISC-8 derives property names).
-pub fn check_size(meta: &Value, args: &[String]) -> Result<(), TooLarge> {
+pub(crate) fn check_size(meta: &Value, args: &[String]) -> Result<(), TooLarge> {
     let separator = args.iter().position(|word| word == "--");
     let positional = strings(&meta["positional"]);
     for (index, word) in args.iter().enumerate() {

@@ -23,10 +23,10 @@ use crate::scope::Scope;
 use crate::session::Session;
 
 /// Default claim that names the company.
-pub const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
+pub(crate) const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
 
 /// Signature algorithms accepted: asymmetric only (a shared secret in a JWKS is refused).
-pub const ALGORITHMS: &[Algorithm] = &[
+pub(crate) const ALGORITHMS: &[Algorithm] = &[
     Algorithm::EdDSA,
     Algorithm::ES256,
     Algorithm::ES384,
@@ -39,7 +39,7 @@ pub const ALGORITHMS: &[Algorithm] = &[
 ];
 
 /// The usable public keys of a JWKS, by `kid`: a shared secret (`oct`) is never a key here.
-pub fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
+pub(crate) fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
     set.keys
         .iter()
         .filter(|jwk| {
@@ -53,7 +53,7 @@ pub fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
 }
 
 /// Verifies bearer tokens.
-pub struct Verifier {
+pub(crate) struct Verifier {
     keys: Vec<(Option<String>, DecodingKey)>,
     validation: Validation,
     claims: CompanyClaims,
@@ -62,7 +62,7 @@ pub struct Verifier {
 
 /// The claims that name the companies a token or a login acts for.
 #[derive(Clone, Debug)]
-pub struct CompanyClaims {
+pub(crate) struct CompanyClaims {
     /// `--auth-kvk-claim`: one KvK number.
     pub kvk: String,
     /// `--auth-companies-claim`: a list of KvK numbers (intermediaries).
@@ -70,7 +70,7 @@ pub struct CompanyClaims {
 }
 
 impl CompanyClaims {
-    pub fn new(kvk: Option<&str>, list: Option<&str>) -> Self {
+    pub(crate) fn new(kvk: Option<&str>, list: Option<&str>) -> Self {
         Self {
             kvk: kvk.unwrap_or(DEFAULT_KVK_CLAIM).to_string(),
             list: list.map(str::to_string),
@@ -78,7 +78,7 @@ impl CompanyClaims {
     }
 
     /// The companies in `claims`: the company claim's, then the list claim's (once each).
-    pub fn companies(&self, claims: &Map<String, Value>) -> Result<Vec<String>, Refused> {
+    pub(crate) fn companies(&self, claims: &Map<String, Value>) -> Result<Vec<String>, Refused> {
         let mut companies = match claims.get(&self.kvk) {
             None => Vec::new(),
             Some(Value::String(number)) if is_kvk_nummer(number) => vec![number.clone()],
@@ -111,15 +111,15 @@ impl CompanyClaims {
 
 /// A call that names a company its token does not list.
 #[derive(Debug, PartialEq, Eq)]
-pub struct NotYours;
+pub(crate) struct NotYours;
 
 /// Why a token was refused (the `error_description` of the 401).
 #[derive(Debug, PartialEq, Eq)]
-pub struct Refused(pub String);
+pub(crate) struct Refused(pub String);
 
 /// What a verified token grants: who calls, for which company, with which scopes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Grant {
+pub(crate) struct Grant {
     /// The token's `sub`: the person (or the intermediary) who makes the calls.
     pub subject: Option<String>,
     /// The companies the token acts for: the company claim's, then the list claim's.
@@ -131,7 +131,7 @@ pub struct Grant {
 impl Grant {
     /// Whether the token carries `scope`. A token without a `scope` claim may read and not file
     /// (see [`crate::scope`]).
-    pub fn allows(&self, scope: Scope) -> bool {
+    pub(crate) fn allows(&self, scope: Scope) -> bool {
         match &self.scopes {
             None => scope == Scope::Read,
             Some(granted) => granted.iter().any(|g| g == scope.name()),
@@ -141,7 +141,7 @@ impl Grant {
     /// The identity of a call made with this token, given the identity the call names in
     /// `_meta` (if any): that company when the token lists it, else the token's only company.
     /// `Err` when the call names a company the token does not list.
-    pub fn session(&self, named: Option<Session>) -> Result<Session, NotYours> {
+    pub(crate) fn session(&self, named: Option<Session>) -> Result<Session, NotYours> {
         let argument = KvkNummer::SCHEMA.name;
         let company = match named {
             Some(named) => {
@@ -169,7 +169,7 @@ impl Grant {
 
 impl Verifier {
     /// Read the JWKS and set the checks.
-    pub fn new(
+    pub(crate) fn new(
         jwks: &Path,
         issuer: &str,
         audience: &str,
@@ -203,7 +203,7 @@ impl Verifier {
     }
 
     /// What the token in the `Authorization` header value grants, or why it grants nothing.
-    pub fn verify(&self, authorization: Option<&str>) -> Result<Grant, Refused> {
+    pub(crate) fn verify(&self, authorization: Option<&str>) -> Result<Grant, Refused> {
         let token = authorization
             .and_then(|value| {
                 let (scheme, token) = value.split_once(' ')?;

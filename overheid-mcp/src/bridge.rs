@@ -20,7 +20,7 @@ use crate::session::Session;
 /// How the bridge is reached, which decides where identity comes from and the default for
 /// clients that cannot elicit an approval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Transport {
+pub(crate) enum Transport {
     /// One host over stdin/stdout: identity per call from `_meta`, else per process.
     Stdio,
     /// Streamable HTTP: identity only from a verified token.
@@ -28,7 +28,7 @@ pub enum Transport {
 }
 
 /// Shared state of one bridge process.
-pub struct Bridge {
+pub(crate) struct Bridge {
     pub catalog: Catalog,
     /// Deadline of one tool call; the child's process group is killed when it passes.
     pub timeout: Duration,
@@ -47,11 +47,11 @@ pub struct Bridge {
 }
 
 /// How a stdio bridge names itself in `OVERHEID_FOREIGN_PROCESSOR` when its host sets none.
-pub const STDIO_PROCESSOR: &str = "urn:overheid-mcp:stdio";
+pub(crate) const STDIO_PROCESSOR: &str = "urn:overheid-mcp:stdio";
 
 impl Bridge {
     /// The bridge over `catalog`; `own_vars` is its own environment.
-    pub fn new(
+    pub(crate) fn new(
         catalog: Catalog,
         timeout: Duration,
         max_result_bytes: usize,
@@ -84,24 +84,24 @@ impl Bridge {
     }
 
     /// The variables of the bridge's own environment that the CLI of source `index` may see.
-    pub fn child_env(&self, index: usize) -> &[(OsString, OsString)] {
+    pub(crate) fn child_env(&self, index: usize) -> &[(OsString, OsString)] {
         self.child_env.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// Name the bridge in every child's `OVERHEID_FOREIGN_PROCESSOR` (AUDIT-20): over HTTP its
     /// RFC 9728 resource URL, over stdio the host's own value or [`STDIO_PROCESSOR`]. Set once,
     /// before the first call; a second call changes nothing.
-    pub fn name_processor(&self, processor: String) {
+    pub(crate) fn name_processor(&self, processor: String) {
         let _ = self.processor.set(processor);
     }
 
     /// What the bridge calls itself in the CLIs' audit records.
-    pub fn processor(&self) -> &str {
+    pub(crate) fn processor(&self) -> &str {
         self.processor.get().map_or(STDIO_PROCESSOR, String::as_str)
     }
 
     /// The validator of a tool's `inputSchema` as checked (its own schema plus `fields`).
-    pub fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {
+    pub(crate) fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {
         let mut cache = self
             .validators
             .lock()

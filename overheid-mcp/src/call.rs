@@ -40,7 +40,7 @@ use common::provenance::ProvenanceForm;
 
 /// What came of a call.
 #[derive(Debug)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Exit 0: the envelope's data, the same as compact JSON text, and the provenance.
     Data {
         data: Value,
@@ -56,7 +56,7 @@ pub enum Outcome {
 }
 
 /// One call as the client sent it, with its identity.
-pub struct Invocation<'a> {
+pub(crate) struct Invocation<'a> {
     pub tool: &'a Tool,
     /// The call's `arguments` object, `fields` included.
     pub arguments: &'a Map<String, Value>,
@@ -69,7 +69,7 @@ pub struct Invocation<'a> {
 
 /// Run one invocation of a tool until it ends or `cancelled` completes. `Err` is a refusal
 /// before anything ran that the client gets as a JSON-RPC error (-32602).
-pub async fn run(
+pub(crate) async fn run(
     bridge: &Bridge,
     call: &Invocation<'_>,
     trace: &TraceContext,
@@ -369,7 +369,7 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -
 /// content SHOULD also return it as text). Error results carry the error object in text and in
 /// `_meta["nl.overheid/problem"]`, never as `structuredContent`: it does not match the tool's
 /// `outputSchema`.
-pub fn tool_result(outcome: Outcome) -> Option<Value> {
+pub(crate) fn tool_result(outcome: Outcome) -> Option<Value> {
     let text = |text: String| json!([{"type": "text", "text": text}]);
     let mut result = match outcome {
         Outcome::Cancelled => return None,

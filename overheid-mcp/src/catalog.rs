@@ -23,11 +23,11 @@ use crate::stdin_value;
 use crate::template::UriTemplate;
 
 /// Namespace of the bridge's own `_meta` keys.
-pub const META_PREFIX: &str = "nl.overheid";
+pub(crate) const META_PREFIX: &str = "nl.overheid";
 
 /// One CLI the bridge serves.
 #[derive(Debug)]
-pub struct Source {
+pub(crate) struct Source {
     /// Discovery `name` (`kvk-cli`).
     pub program_name: String,
     /// Where it runs from.
@@ -42,7 +42,7 @@ pub struct Source {
 
 /// One MCP tool.
 #[derive(Debug)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// `kvk__basisprofiel_toon`.
     pub name: String,
     /// Index into [`Catalog::sources`].
@@ -74,7 +74,7 @@ pub struct Tool {
 
 /// One resource template.
 #[derive(Debug)]
-pub struct Resource {
+pub(crate) struct Resource {
     pub template: UriTemplate,
     /// Index into [`Catalog::tools`].
     pub tool: usize,
@@ -88,7 +88,7 @@ pub struct Resource {
 
 /// Everything the bridge serves.
 #[derive(Debug, Default)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     pub sources: Vec<Source>,
     pub tools: Vec<Tool>,
     pub resources: Vec<Resource>,
@@ -101,7 +101,7 @@ pub struct Catalog {
 
 impl Catalog {
     /// An empty catalogue; path arguments are hidden unless `allow_local_paths`.
-    pub fn new(allow_local_paths: bool, hide_session_args: bool) -> Self {
+    pub(crate) fn new(allow_local_paths: bool, hide_session_args: bool) -> Self {
         Self {
             allow_local_paths,
             hide_session_args,
@@ -110,7 +110,7 @@ impl Catalog {
     }
 
     /// Add one CLI from its discovery document. Returns warnings about what was skipped.
-    pub fn add(&mut self, program: PathBuf, discovery: &Value) -> Vec<String> {
+    pub(crate) fn add(&mut self, program: PathBuf, discovery: &Value) -> Vec<String> {
         let mut warnings = Vec::new();
         let program_name = discovery["name"].as_str().unwrap_or_default().to_string();
         if self.sources.iter().any(|s| s.program_name == program_name) {
@@ -178,7 +178,7 @@ impl Catalog {
     }
 
     /// The index of tool entry `tool` of the CLI named `program` (`rvo-cli`, `regeling_lijst`).
-    pub fn find(&self, program: &str, tool: &str) -> Option<usize> {
+    pub(crate) fn find(&self, program: &str, tool: &str) -> Option<usize> {
         self.tools
             .iter()
             .position(|t| t.entry["name"] == tool && self.sources[t.source].program_name == program)
@@ -186,7 +186,12 @@ impl Catalog {
 
     /// Add a resource of the bridge's own ([`crate::views`]), in the shape of a discovery
     /// resource, read by tool `tool`; `Err` when the template does not fit the tool.
-    pub fn add_view(&mut self, resource: &Value, tool: usize, private: bool) -> Result<(), String> {
+    pub(crate) fn add_view(
+        &mut self,
+        resource: &Value,
+        tool: usize,
+        private: bool,
+    ) -> Result<(), String> {
         let name = self.tools[tool].entry["name"].as_str().unwrap_or_default();
         let own = HashMap::from([(name.to_string(), tool)]);
         let mut resource = make_resource(resource, &own, &self.tools)?;
@@ -203,14 +208,14 @@ impl Catalog {
 
     /// The tool called `name`.
     #[cfg(test)]
-    pub fn tool(&self, name: &str) -> Option<&Tool> {
+    pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
         self.index(name).map(|index| &self.tools[index])
     }
 
     /// Read-only tools of the same CLI that take every required argument of `tool` and more
     /// (koop's `regeling_artikel` next to `regeling_toon`): the narrower questions a result too
     /// large to send points to. Nothing for a tool without required arguments.
-    pub fn narrower(&self, tool: &Tool) -> Vec<&str> {
+    pub(crate) fn narrower(&self, tool: &Tool) -> Vec<&str> {
         let required = |t: &Tool| -> Vec<String> {
             t.input["required"]
                 .as_array()
@@ -236,7 +241,7 @@ impl Catalog {
     }
 
     /// The index in [`Catalog::tools`] of the tool called `name`.
-    pub fn index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
 }
@@ -260,7 +265,7 @@ fn declared_env(discovery: &Value) -> Vec<String> {
 }
 
 /// `kvk-cli` → `kvk`, `regelrecht-cli` → `regelrecht`; other characters outside `[A-Za-z0-9_]` become `_`.
-pub fn source_prefix(program_name: &str) -> String {
+pub(crate) fn source_prefix(program_name: &str) -> String {
     let base = program_name.strip_suffix("-cli").unwrap_or(program_name);
     base.chars()
         .map(|c| {
@@ -418,7 +423,7 @@ const PROJECTION_BREAKS: &[&str] = &[
 
 /// Make `schema` accept every `fields` projection of a value it accepts (in place).
 /// `oneOf` becomes `anyOf`: two branches may both accept a projection.
-pub fn projection_safe(schema: &mut Value) {
+pub(crate) fn projection_safe(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
             for keyword in PROJECTION_BREAKS {

@@ -33,32 +33,32 @@ use crate::call::{self, Invocation, Outcome};
 use crate::session::Session;
 
 /// How long a public list (laws, schemes) is kept.
-pub const PUBLIC_TTL: Duration = Duration::from_secs(300);
+pub(crate) const PUBLIC_TTL: Duration = Duration::from_secs(300);
 /// How long the session's own list (proposals, reports) is kept.
-pub const PRIVATE_TTL: Duration = Duration::from_secs(30);
+pub(crate) const PRIVATE_TTL: Duration = Duration::from_secs(30);
 /// The most lists kept at once.
-pub const MAX_ENTRIES: usize = 64;
+pub(crate) const MAX_ENTRIES: usize = 64;
 /// The most values one answer carries (MCP's `CompletionInfo` limit).
-pub const MAX_VALUES: usize = 100;
+pub(crate) const MAX_VALUES: usize = 100;
 /// The law id of the Erkende Maatregelenlijst energiebesparing in regelrecht-cli.
-pub const EML_LAW_ID: &str = "erkende_maatregelenlijst_energiebesparing";
+pub(crate) const EML_LAW_ID: &str = "erkende_maatregelenlijst_energiebesparing";
 
 /// The lists read so far: (tool index, arguments, principal) → when, and the tool's data.
 #[derive(Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     lists: Mutex<HashMap<String, (Instant, Arc<Value>)>>,
 }
 
 /// What a completion asks: the argument's name, what has been typed, and the other arguments
 /// already given (`context.arguments`).
-pub struct Ask<'a> {
+pub(crate) struct Ask<'a> {
     pub name: &'a str,
     pub typed: &'a str,
     pub context: &'a HashMap<String, String>,
 }
 
 /// The completion (`{values, total, hasMore}`) for `ask`.
-pub async fn complete(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -> Value {
+pub(crate) async fn complete(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -> Value {
     let (keep, typed) = match ask.name {
         // A comma-separated list: complete its last member.
         "maatregelen" => match ask.typed.rsplit_once(',') {

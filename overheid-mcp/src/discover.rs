@@ -15,13 +15,13 @@ use common::child::{self, Ending, Environment, Spawn};
 use crate::env::EnvPolicy;
 
 /// The CLIs served when no `--tool` is given.
-pub const DEFAULT_TOOLS: &[&str] = &["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"];
+pub(crate) const DEFAULT_TOOLS: &[&str] = &["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"];
 
 /// How long one discovery run may take.
 const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Where `name` lives: a path as given, else next to `overheid-mcp`, else on `PATH`.
-pub fn locate(name: &OsStr) -> Option<PathBuf> {
+pub(crate) fn locate(name: &OsStr) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
 
     if name.as_bytes().contains(&b'/') {
@@ -48,7 +48,7 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Run `--help --json` of every program at once; one result per program, in order.
-pub fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
+pub(crate) fn read_all(programs: &[PathBuf]) -> Vec<Result<Value, String>> {
     let handles: Vec<_> = programs
         .iter()
         .cloned()

@@ -8,17 +8,17 @@
 
 use std::ffi::OsString;
 
-pub use common::child::EnvPolicy;
+pub(crate) use common::child::EnvPolicy;
 
 /// The bridge's own environment, as the OS holds it.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn own_vars() -> impl Iterator<Item = (OsString, OsString)> {
+pub(crate) fn own_vars() -> impl Iterator<Item = (OsString, OsString)> {
     std::env::vars_os()
 }
 
 /// `OVERHEID_MCP_STATE_KEY`: the key that seals approval state, shared by replicas.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn state_key() -> Option<Vec<u8>> {
+pub(crate) fn state_key() -> Option<Vec<u8>> {
     use std::os::unix::ffi::OsStringExt;
     std::env::var_os("OVERHEID_MCP_STATE_KEY")
         .filter(|key| !key.is_empty())
@@ -27,7 +27,7 @@ pub fn state_key() -> Option<Vec<u8>> {
 
 /// The directories of the bridge's own `PATH`, where a CLI named without `/` is looked up.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn search_path() -> Vec<std::path::PathBuf> {
+pub(crate) fn search_path() -> Vec<std::path::PathBuf> {
     std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).collect())
         .unwrap_or_default()
@@ -36,7 +36,7 @@ pub fn search_path() -> Vec<std::path::PathBuf> {
 /// `OVERHEID_FOREIGN_PROCESSOR` as the host of a stdio bridge set it: the application the
 /// bridge works for (AUDIT-20), passed on to every child.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn foreign_processor() -> Option<String> {
+pub(crate) fn foreign_processor() -> Option<String> {
     std::env::var(common::env::FOREIGN_PROCESSOR)
         .ok()
         .filter(|value| !value.trim().is_empty())
@@ -45,7 +45,7 @@ pub fn foreign_processor() -> Option<String> {
 /// `OVERHEID_MCP_OIDC_CLIENT_SECRET`: the approval page's client secret at the identity provider,
 /// when it is a confidential client (never on the command line).
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn oidc_client_secret() -> Option<String> {
+pub(crate) fn oidc_client_secret() -> Option<String> {
     std::env::var("OVERHEID_MCP_OIDC_CLIENT_SECRET")
         .ok()
         .filter(|value| !value.is_empty())
@@ -53,6 +53,6 @@ pub fn oidc_client_secret() -> Option<String> {
 
 /// Where the records are (`OVERHEID_STORE_URL`, else the data directory), for the approval page.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]
-pub fn store_location() -> Result<overheid_records::Location, String> {
+pub(crate) fn store_location() -> Result<overheid_records::Location, String> {
     overheid_records::Location::from_env(|name| std::env::var(name).ok()).map_err(|e| e.to_string())
 }

@@ -53,7 +53,7 @@ const SUPPORTED: &[ProtocolVersion] = &[
 
 /// How long a client may keep the catalogue (discover and the lists), in milliseconds: it
 /// changes only when the bridge restarts.
-pub const CATALOGUE_TTL_MS: u64 = 3_600_000;
+pub(crate) const CATALOGUE_TTL_MS: u64 = 3_600_000;
 
 const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdracht>. Vraag met fields \
     alleen de velden op die u nodig hebt (dataminimalisatie): elk veld een pad vanaf een lid van \
@@ -65,16 +65,16 @@ const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdrac
     het goedgekeurde voorstel daarna uit met voorstel_id. Een model kan niet zelf goedkeuren.";
 
 /// The `_meta` key under which a 2026-07-28 result names its server (SHOULD, on every result).
-pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+pub(crate) const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The server's identity: `serverInfo` of `initialize`, and `_meta[SERVER_INFO_KEY]` of results.
-pub fn server_info() -> Value {
+pub(crate) fn server_info() -> Value {
     json!({"name": "overheid-mcp", "title": "Overheid-CLI's", "version": env!("CARGO_PKG_VERSION")})
 }
 
 /// One MCP server over the shared bridge (cheap to clone: one per HTTP request).
 #[derive(Clone)]
-pub struct Handler {
+pub(crate) struct Handler {
     bridge: Arc<Bridge>,
     info: Arc<ServerConfig>,
     tools: Arc<Value>,
@@ -86,7 +86,7 @@ pub struct Handler {
 }
 
 impl Handler {
-    pub fn new(bridge: Arc<Bridge>) -> Self {
+    pub(crate) fn new(bridge: Arc<Bridge>) -> Self {
         let catalog = &bridge.catalog;
         let info: ServerConfig = serde_json::from_value(json!({
             "protocolVersion": ProtocolVersion::V_2025_11_25,
@@ -259,7 +259,7 @@ fn modern(context: &RequestContext<RoleServer>) -> bool {
 }
 
 /// The request's `_meta` key by which a client asks for the compact provenance (PROV-1).
-pub const PROVENANCE_KEY: &str = "nl.overheid/provenance";
+pub(crate) const PROVENANCE_KEY: &str = "nl.overheid/provenance";
 
 /// The bridge's own namespace of `_meta` keys.
 const META_NAMESPACE: &str = "nl.overheid/";

@@ -51,7 +51,7 @@ const BODY_DEADLINE: Duration = Duration::from_secs(10);
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// How the HTTP server is set up.
-pub struct Settings {
+pub(crate) struct Settings {
     address: SocketAddr,
     verifier: Option<Verifier>,
     max_calls: usize,
@@ -69,7 +69,7 @@ pub struct Settings {
 impl Settings {
     /// Check the HTTP options: an address, and either a JWKS with issuer and audience or
     /// `--insecure-no-auth` on a loopback address.
-    pub fn new(address: &str, options: &Options) -> Result<Self, String> {
+    pub(crate) fn new(address: &str, options: &Options) -> Result<Self, String> {
         let address: SocketAddr = address.parse().map_err(|_| {
             format!("--http verwacht ADRES:POORT (bijv. 127.0.0.1:8080), niet {address:?}")
         })?;
@@ -163,7 +163,7 @@ struct Server {
 
 /// Serve until SIGTERM or SIGINT; then stop accepting and let in-flight requests finish.
 #[allow(clippy::print_stderr, reason = "start-up and stop messages")]
-pub fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
+pub(crate) fn serve(bridge: Arc<Bridge>, settings: Settings) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -14,18 +14,18 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 /// JSON-RPC 2.0 "Parse error".
-pub const PARSE_ERROR: i64 = -32700;
+pub(crate) const PARSE_ERROR: i64 = -32700;
 
 /// Why a message is no JSON text (the detail goes into the error message, never the bytes).
 #[derive(Debug, PartialEq, Eq)]
-pub enum Unparsable {
+pub(crate) enum Unparsable {
     NotUtf8 { offset: usize },
     NotJson(String),
 }
 
 impl Unparsable {
     /// The JSON-RPC error response: -32700 with `id: null` (no id can be read from such text).
-    pub fn response(&self) -> Value {
+    pub(crate) fn response(&self) -> Value {
         let message = match self {
             Unparsable::NotUtf8 { offset } => {
                 format!("Parse error: het bericht is geen geldige UTF-8 (byte {offset})")
@@ -40,7 +40,7 @@ impl Unparsable {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The message as JSON text that serde_json accepts: borrowed when nothing had to change.
-pub fn check(message: &[u8]) -> Result<Cow<'_, [u8]>, Unparsable> {
+pub(crate) fn check(message: &[u8]) -> Result<Cow<'_, [u8]>, Unparsable> {
     let message = message.strip_prefix(BOM).unwrap_or(message);
     if let Err(e) = std::str::from_utf8(message) {
         return Err(Unparsable::NotUtf8 {

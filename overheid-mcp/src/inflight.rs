@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio_util::sync::CancellationToken;
 
 /// What is in flight; shared by every connection.
-pub struct InFlight {
+pub(crate) struct InFlight {
     per_principal: usize,
     state: Mutex<State>,
 }
@@ -27,7 +27,7 @@ struct State {
 }
 
 /// One admitted request: its count and cancellation handle go when it is dropped.
-pub struct Admitted {
+pub(crate) struct Admitted {
     in_flight: Arc<InFlight>,
     principal: String,
     key: Option<((String, String), u64)>,
@@ -35,7 +35,7 @@ pub struct Admitted {
 }
 
 impl InFlight {
-    pub fn new(per_principal: usize) -> Arc<Self> {
+    pub(crate) fn new(per_principal: usize) -> Arc<Self> {
         Arc::new(Self {
             per_principal: per_principal.max(1),
             state: Mutex::new(State::default()),
@@ -43,7 +43,7 @@ impl InFlight {
     }
 
     /// The limit per principal.
-    pub fn per_principal(&self) -> usize {
+    pub(crate) fn per_principal(&self) -> usize {
         self.per_principal
     }
 
@@ -53,7 +53,7 @@ impl InFlight {
 
     /// Admit a request of `principal` with request `id`, unless the principal already runs
     /// its limit (`None`: answer 429).
-    pub fn admit(self: &Arc<Self>, principal: &str, id: Option<String>) -> Option<Admitted> {
+    pub(crate) fn admit(self: &Arc<Self>, principal: &str, id: Option<String>) -> Option<Admitted> {
         let mut state = self.state();
         let running = state.running.entry(principal.to_string()).or_default();
         if *running >= self.per_principal {
@@ -79,7 +79,7 @@ impl InFlight {
     }
 
     /// `notifications/cancelled` from `principal` for request `id`: stop it if it runs here.
-    pub fn cancel(&self, principal: &str, id: &str) -> bool {
+    pub(crate) fn cancel(&self, principal: &str, id: &str) -> bool {
         let state = self.state();
         match state.cancels.get(&(principal.to_string(), id.to_string())) {
             Some((token, _)) => {

@@ -9,23 +9,23 @@
 use serde_json::{Map, Value};
 
 /// The `format` value that marks a property as a local path.
-pub const PATH_FORMAT: &str = "path";
+pub(crate) const PATH_FORMAT: &str = "path";
 
 /// A property removed from a tool's `inputSchema`.
 #[derive(Debug, PartialEq)]
-pub struct Hidden {
+pub(crate) struct Hidden {
     pub name: String,
     /// Whether the schema's `required` listed it (the tool cannot run without it).
     pub required: bool,
 }
 
 /// Whether the property schema is a path, or an array of paths.
-pub fn is_local_path(schema: &Value) -> bool {
+pub(crate) fn is_local_path(schema: &Value) -> bool {
     schema["format"] == PATH_FORMAT || schema["items"]["format"] == PATH_FORMAT
 }
 
 /// Remove every path property from `input` (properties and `required`); returns what went.
-pub fn hide(input: &mut Map<String, Value>) -> Vec<Hidden> {
+pub(crate) fn hide(input: &mut Map<String, Value>) -> Vec<Hidden> {
     let names: Vec<String> = input
         .get("properties")
         .and_then(Value::as_object)
@@ -62,7 +62,7 @@ pub fn hide(input: &mut Map<String, Value>) -> Vec<Hidden> {
 }
 
 /// The hidden path arguments that `arguments` carries anyway, as (pointer, Dutch explanation).
-pub fn refused(hidden: &[String], arguments: &Map<String, Value>) -> Vec<(String, String)> {
+pub(crate) fn refused(hidden: &[String], arguments: &Map<String, Value>) -> Vec<(String, String)> {
     hidden
         .iter()
         .filter(|name| arguments.contains_key(name.as_str()))

@@ -30,35 +30,35 @@ use rmcp::model::{
 use rmcp::service::{Peer, RoleServer};
 
 /// How often progress is sent while a call runs.
-pub const TICK: Duration = Duration::from_millis(500);
+pub(crate) const TICK: Duration = Duration::from_millis(500);
 
 /// The most warning lines one call forwards (a CLI that floods stderr is cut off here).
-pub const MAX_WARNINGS: usize = 20;
+pub(crate) const MAX_WARNINGS: usize = 20;
 
 /// The most bytes of one forwarded warning line.
-pub const MAX_WARNING_BYTES: usize = 2048;
+pub(crate) const MAX_WARNING_BYTES: usize = 2048;
 
 /// The log level a 2025-11-25 client set on its connection (`logging/setLevel`).
 #[derive(Debug, Default)]
-pub struct LogLevel(Mutex<Option<LoggingLevel>>);
+pub(crate) struct LogLevel(Mutex<Option<LoggingLevel>>);
 
 impl LogLevel {
-    pub fn set(&self, level: LoggingLevel) {
+    pub(crate) fn set(&self, level: LoggingLevel) {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(level);
     }
 
-    pub fn get(&self) -> Option<LoggingLevel> {
+    pub(crate) fn get(&self) -> Option<LoggingLevel> {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The level a 2026-07-28 request asks for in its `_meta`.
-    pub fn of_request(meta: &RequestMetaObject) -> Option<LoggingLevel> {
+    pub(crate) fn of_request(meta: &RequestMetaObject) -> Option<LoggingLevel> {
         meta.log_level()
     }
 }
 
 /// Where one request's notifications go.
-pub struct Notifier {
+pub(crate) struct Notifier {
     peer: Peer<RoleServer>,
     progress: Option<ProgressToken>,
     /// The least severe level the client wants; `None`: no log messages.
@@ -68,7 +68,7 @@ pub struct Notifier {
 }
 
 impl Notifier {
-    pub fn new(
+    pub(crate) fn new(
         peer: Peer<RoleServer>,
         progress: Option<ProgressToken>,
         level: Option<LoggingLevel>,
@@ -83,7 +83,7 @@ impl Notifier {
     }
 
     /// Run `work`, sending progress every [`TICK`] while it runs (when the client asked).
-    pub async fn while_running<F: Future>(&self, what: &str, work: F) -> F::Output {
+    pub(crate) async fn while_running<F: Future>(&self, what: &str, work: F) -> F::Output {
         let Some(token) = &self.progress else {
             return work.await;
         };
@@ -110,7 +110,7 @@ impl Notifier {
     }
 
     /// Forward the CLI's warnings (its stderr but the error object) as log messages.
-    pub async fn warnings(&self, tool: &str, stderr: &[u8]) {
+    pub(crate) async fn warnings(&self, tool: &str, stderr: &[u8]) {
         if self
             .level
             .is_none_or(|wanted| severity(wanted) > severity(LoggingLevel::Warning))
@@ -144,7 +144,7 @@ fn severity(level: LoggingLevel) -> u8 {
 
 /// The warning lines of a CLI's stderr: every non-empty line but a JSON error object (ERR-1),
 /// at most [`MAX_WARNINGS`], each cut to [`MAX_WARNING_BYTES`].
-pub fn warning_lines(stderr: &[u8]) -> Vec<String> {
+pub(crate) fn warning_lines(stderr: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(stderr)
         .lines()
         .map(str::trim_end)

@@ -8,7 +8,7 @@ use std::time::Duration;
 /// (60 s, `DEFAULT_REQUEST_TIMEOUT_MSEC`), so a host hears the bridge's own
 /// `TIJDLIMIET_VERSTREKEN` rather than giving up just as the answer comes (the Python SDK reads
 /// for 300 s). A host that sends a `progressToken` gets progress every half second as well.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(50);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(50);
 const _: () = assert!(
     DEFAULT_TIMEOUT.as_secs() < 60,
     "below the SDKs' request timeout"
@@ -16,7 +16,7 @@ const _: () = assert!(
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
-pub enum Request {
+pub(crate) enum Request {
     Serve(Box<Options>),
     Help,
     Version,
@@ -24,7 +24,7 @@ pub enum Request {
 
 /// Options of a serving bridge.
 #[derive(Debug, PartialEq)]
-pub struct Options {
+pub(crate) struct Options {
     /// `--tool` values in order (paths may be any bytes); empty means the default family.
     pub tools: Vec<OsString>,
     /// `--timeout`: deadline per tool call.
@@ -61,7 +61,7 @@ pub struct Options {
 
 /// How HTTP requests are authenticated.
 #[derive(Debug, Default, PartialEq)]
-pub struct AuthOptions {
+pub(crate) struct AuthOptions {
     pub jwks: Option<OsString>,
     pub issuer: Option<String>,
     pub audience: Option<String>,
@@ -73,10 +73,10 @@ pub struct AuthOptions {
 
 /// Default cap on the data of one result: 64 KiB, about 16 000 tokens of JSON, which a host
 /// shows a model whole (as `structuredContent` and once more as text).
-pub const DEFAULT_MAX_RESULT_BYTES: usize = 64 * 1024;
+pub(crate) const DEFAULT_MAX_RESULT_BYTES: usize = 64 * 1024;
 
 /// Default number of concurrent calls over HTTP.
-pub const DEFAULT_MAX_CALLS: usize = 16;
+pub(crate) const DEFAULT_MAX_CALLS: usize = 16;
 
 impl Default for Options {
     fn default() -> Self {
@@ -102,7 +102,7 @@ impl Default for Options {
 
 /// Parse the arguments after the program name, as the OS gives them (`std::env::args_os`):
 /// a `--tool` path need not be UTF-8; anything else that is not is a usage error.
-pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String> {
+pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, String> {
     let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {

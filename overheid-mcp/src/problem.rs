@@ -13,7 +13,7 @@ use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
 /// A profile-shaped error object.
-pub fn problem(
+pub(crate) fn problem(
     code: Code,
     title: &str,
     detail: &str,
@@ -36,7 +36,7 @@ fn instance(trace: &TraceContext) -> String {
 }
 
 /// Validate `arguments`; `Some(error object)` listing every invalid argument, or `None` when valid.
-pub fn check_input(
+pub(crate) fn check_input(
     validator: &Validator,
     arguments: &Value,
     tool: &str,
@@ -53,7 +53,7 @@ pub fn check_input(
 /// character, as (JSON Pointer, Dutch explanation): a command line cannot carry one, so such an
 /// argument is refused as input (65) before anything runs, not reported as a program that could
 /// not start. `skip` is the argument passed as JSON on stdin, where a NUL stays escaped.
-pub fn nul_characters(
+pub(crate) fn nul_characters(
     arguments: &serde_json::Map<String, Value>,
     skip: Option<&str>,
 ) -> Vec<(String, String)> {
@@ -92,7 +92,11 @@ pub fn nul_characters(
 }
 
 /// The error object (65) for invalid arguments of `tool`, each as (JSON Pointer, Dutch explanation).
-pub fn invalid_input(tool: &str, errors: &[(String, String)], trace: &TraceContext) -> Value {
+pub(crate) fn invalid_input(
+    tool: &str,
+    errors: &[(String, String)],
+    trace: &TraceContext,
+) -> Value {
     let detail = match errors.len() {
         1 => format!("1 argument van {tool} is ongeldig."),
         n => format!("{n} argumenten van {tool} zijn ongeldig."),
@@ -114,7 +118,7 @@ pub fn invalid_input(tool: &str, errors: &[(String, String)], trace: &TraceConte
 }
 
 /// The JSON Pointer of argument `name`.
-pub fn pointer(name: &str) -> String {
+pub(crate) fn pointer(name: &str) -> String {
     format!("/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 

@@ -218,7 +218,7 @@ const PROMPTS: &[Prompt] = &[
 ];
 
 /// The prompts whose tools are all loaded, as `prompts/list` lists them.
-pub fn list(catalog: &Catalog) -> Vec<Value> {
+pub(crate) fn list(catalog: &Catalog) -> Vec<Value> {
     PROMPTS
         .iter()
         .filter(|p| tool_names(catalog, p).is_some())
@@ -238,7 +238,7 @@ pub fn list(catalog: &Catalog) -> Vec<Value> {
 }
 
 /// The argument names of prompt `name` (for completions), `None` when it is not offered.
-pub fn argument_names(catalog: &Catalog, name: &str) -> Option<Vec<&'static str>> {
+pub(crate) fn argument_names(catalog: &Catalog, name: &str) -> Option<Vec<&'static str>> {
     let prompt = PROMPTS.iter().find(|p| p.name == name)?;
     tool_names(catalog, prompt)?;
     Some(prompt.arguments.iter().map(|a| a.name).collect())
@@ -246,14 +246,14 @@ pub fn argument_names(catalog: &Catalog, name: &str) -> Option<Vec<&'static str>
 
 /// Why a `prompts/get` is refused (the message of a -32602).
 #[derive(Debug, PartialEq)]
-pub enum Refused {
+pub(crate) enum Refused {
     Unknown,
     Missing(&'static str),
     Invalid(String),
 }
 
 /// The message of a refused `prompts/get`.
-pub fn refusal(name: &str, refused: &Refused) -> String {
+pub(crate) fn refusal(name: &str, refused: &Refused) -> String {
     match refused {
         Refused::Unknown => format!("Onbekende prompt: {name}"),
         Refused::Missing(argument) => format!("{name}: argument {argument} ontbreekt"),
@@ -262,7 +262,7 @@ pub fn refusal(name: &str, refused: &Refused) -> String {
 }
 
 /// `prompts/get`: the prompt's message with its arguments filled in.
-pub fn get(
+pub(crate) fn get(
     catalog: &Catalog,
     name: &str,
     arguments: &Map<String, Value>,

@@ -23,14 +23,14 @@ use crate::notify::Notifier;
 use crate::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.
-pub const PUBLIC_TTL_MS: u64 = 300_000;
+pub(crate) const PUBLIC_TTL_MS: u64 = 300_000;
 
 /// Read `uri` (a `ReadResourceResult` as JSON). `Ok(None)` when the client cancelled.
 ///
 /// Company data (a resource whose tool is session-bound, or a view of the session's own company,
 /// which is read only with an identity) is `cacheScope: private` with `ttlMs: 0`; anything else
 /// is `public` for [`PUBLIC_TTL_MS`].
-pub async fn read(
+pub(crate) async fn read(
     bridge: &Bridge,
     uri: &str,
     session: Option<&Session>,

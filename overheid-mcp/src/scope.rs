@@ -15,7 +15,7 @@ use crate::catalog::{Catalog, Tool};
 
 /// A scope of the bridge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// `overheid:lezen`: read-only tools and resources.
     Read,
     /// `overheid:indienen`: tools that are not read-only (proposals, filings).
@@ -24,10 +24,10 @@ pub enum Scope {
 
 impl Scope {
     /// Every scope, in the order of `scopes_supported`.
-    pub const ALL: [Scope; 2] = [Scope::Read, Scope::File];
+    pub(crate) const ALL: [Scope; 2] = [Scope::Read, Scope::File];
 
     /// The scope's name in tokens, challenges and the RFC 9728 metadata.
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Scope::Read => "overheid:lezen",
             Scope::File => "overheid:indienen",
@@ -35,7 +35,7 @@ impl Scope {
     }
 
     /// The scope a call of `tool` needs, from its annotations.
-    pub fn for_tool(tool: &Tool) -> Self {
+    pub(crate) fn for_tool(tool: &Tool) -> Self {
         if tool.mutating {
             Scope::File
         } else {
@@ -46,7 +46,7 @@ impl Scope {
     /// The scope the JSON-RPC message `body` needs, if any: a call of a known tool, or a
     /// resource read. `None` for everything else (an unknown tool is refused by the handler,
     /// which names no scope).
-    pub fn for_message(catalog: &Catalog, body: &Value) -> Option<Self> {
+    pub(crate) fn for_message(catalog: &Catalog, body: &Value) -> Option<Self> {
         match body.get("method")?.as_str()? {
             "tools/call" => {
                 let name = body.get("params")?.get("name")?.as_str()?;

@@ -26,11 +26,11 @@ use crate::catalog::Source;
 use crate::problem::problem;
 
 /// `_meta` key of the per-call identity over stdio.
-pub const META_KEY: &str = "nl.overheid/sessie";
+pub(crate) const META_KEY: &str = "nl.overheid/sessie";
 
 /// Where an identity came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// The bridge's own environment: the CLI reads it there as well.
     Process,
     /// This request (token or `_meta`): the bridge's environment never counts.
@@ -40,7 +40,7 @@ pub enum Origin {
 /// The identity of one call: values of session-bound arguments, by argument name, and the
 /// person who makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Session {
+pub(crate) struct Session {
     /// The company (`kvk_nummer`); empty when the identity names none.
     pub values: BTreeMap<String, String>,
     pub origin: Origin,
@@ -53,7 +53,7 @@ pub struct Session {
 
 impl Session {
     /// An identity from this request.
-    pub fn per_request(values: BTreeMap<String, String>) -> Self {
+    pub(crate) fn per_request(values: BTreeMap<String, String>) -> Self {
         Self {
             values,
             origin: Origin::Request,
@@ -65,7 +65,7 @@ impl Session {
     /// The principal as one string, for binding sealed state: the company and, when known, the
     /// person (`kvk_nummer=68750110&sub="ab12"`), so another person of the same company cannot
     /// finish someone else's round.
-    pub fn principal(session: Option<&Self>) -> String {
+    pub(crate) fn principal(session: Option<&Self>) -> String {
         session.map_or_else(
             || "-".to_string(),
             |s| {
@@ -85,7 +85,7 @@ impl Session {
     /// identity must name at least one, and nothing else, each as a text (a KvK number as 8
     /// digits). A malformed identity is never ignored: the call would then run with another
     /// identity (the process's own, or a company the model chose) than the host meant.
-    pub fn from_meta(
+    pub(crate) fn from_meta(
         meta: &serde_json::Map<String, Value>,
         arguments: &[&str],
     ) -> Result<Option<Self>, String> {
@@ -121,7 +121,7 @@ impl Session {
     }
 
     /// The per-process identity: the bridge's own session variables, named by their arguments.
-    pub fn from_process(
+    pub(crate) fn from_process(
         sources: &[Source],
         vars: impl Iterator<Item = (OsString, OsString)>,
     ) -> Option<Self> {
@@ -146,7 +146,11 @@ impl Session {
 
     /// Adjust a child's environment: a per-request identity replaces the source's session
     /// variables (the bridge's own never pass); a per-process one passes as it is.
-    pub fn apply_env(session: Option<&Self>, source: &Source, env: &mut Vec<(OsString, OsString)>) {
+    pub(crate) fn apply_env(
+        session: Option<&Self>,
+        source: &Source,
+        env: &mut Vec<(OsString, OsString)>,
+    ) {
         let per_request = session.is_none_or(|s| s.origin == Origin::Request);
         if !per_request {
             return;
@@ -174,7 +178,7 @@ impl Session {
     /// The refusal (77, `NIET_TOEGESTAAN`) of a call that names a company its token does not
     /// list. The same for every number (one that exists or not, one another token lists): it
     /// tells nothing about the company.
-    pub fn not_yours(trace: &TraceContext) -> Value {
+    pub(crate) fn not_yours(trace: &TraceContext) -> Value {
         let mut error = problem(
             codes::NIET_TOEGESTAAN,
             "Niet toegestaan",
@@ -191,7 +195,7 @@ impl Session {
     /// The refusal of a session-bound call whose identity names no company, with the hint that
     /// fits who can fix it: over HTTP the token (the person logs in for a company, or the client
     /// names one of the token's companies), over stdio the host or whoever starts the server.
-    pub fn no_company(
+    pub(crate) fn no_company(
         session: Option<&Self>,
         transport: Transport,
         (argument, variable): (&str, &str),

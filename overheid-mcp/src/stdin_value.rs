@@ -14,7 +14,7 @@ use common::tool::{PATH_FORMAT, STDIN_JSON, STDIN_KEYWORD};
 use crate::argv::{MAX_WORD_BYTES, TooLarge};
 
 /// The value a stdin argument gets on the command line.
-pub const STDIN_WORD: &str = "-";
+pub(crate) const STDIN_WORD: &str = "-";
 
 /// Whether the property schema declares a single path whose JSON content `-` reads from stdin.
 fn takes_json_on_stdin(schema: &Value) -> bool {
@@ -41,7 +41,7 @@ fn value_schema(schema: &Value) -> Value {
 
 /// Replace the first stdin-capable path property of `input` by its content schema; returns its
 /// name. Stdin is one stream, so a further such property stays a path.
-pub fn offer_as_value(input: &mut Map<String, Value>) -> Option<String> {
+pub(crate) fn offer_as_value(input: &mut Map<String, Value>) -> Option<String> {
     let properties = input.get_mut("properties")?.as_object_mut()?;
     let (name, schema) = properties
         .iter_mut()
@@ -52,7 +52,10 @@ pub fn offer_as_value(input: &mut Map<String, Value>) -> Option<String> {
 
 /// Take the value of stdin argument `name` out of `arguments` (validated), leaving `-` in its
 /// place; returns the JSON text for stdin (`None` when the call does not give it).
-pub fn take(name: &str, arguments: &mut Map<String, Value>) -> Result<Option<Vec<u8>>, TooLarge> {
+pub(crate) fn take(
+    name: &str,
+    arguments: &mut Map<String, Value>,
+) -> Result<Option<Vec<u8>>, TooLarge> {
     let Some(value) = arguments.get_mut(name).filter(|value| !value.is_null()) else {
         return Ok(None);
     };

@@ -25,10 +25,10 @@ use crate::handler::Handler;
 use crate::incoming;
 
 /// Largest incoming message in bytes (profile §3.2).
-pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Serve until stdin ends; calls still running are cancelled (their process groups killed).
-pub fn serve(bridge: Arc<Bridge>) -> Result<(), String> {
+pub(crate) fn serve(bridge: Arc<Bridge>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -47,7 +47,7 @@ pub fn serve(bridge: Arc<Bridge>) -> Result<(), String> {
 }
 
 /// Newline-delimited JSON-RPC over a reader and a writer.
-pub struct Lines<R, W> {
+pub(crate) struct Lines<R, W> {
     read: BufReader<R>,
     /// The line read so far: it survives a cancelled `receive` (rmcp polls it in a `select!`).
     line: Vec<u8>,
@@ -57,7 +57,7 @@ pub struct Lines<R, W> {
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Lines<R, W> {
-    pub fn new(read: R, write: W) -> Self {
+    pub(crate) fn new(read: R, write: W) -> Self {
         Self {
             read: BufReader::new(read),
             line: Vec::new(),

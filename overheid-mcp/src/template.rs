@@ -6,7 +6,7 @@
 
 /// One parsed template.
 #[derive(Clone, Debug)]
-pub struct UriTemplate {
+pub(crate) struct UriTemplate {
     parts: Vec<Part>,
 }
 
@@ -18,7 +18,7 @@ enum Part {
 
 impl UriTemplate {
     /// Parse a level-1 template; `None` for operators (`{+x}`, `{?x}`), nesting or unbalanced braces.
-    pub fn parse(template: &str) -> Option<Self> {
+    pub(crate) fn parse(template: &str) -> Option<Self> {
         let mut parts = Vec::new();
         let mut rest = template;
         while !rest.is_empty() {
@@ -59,7 +59,7 @@ impl UriTemplate {
     }
 
     /// The variable names, in template order.
-    pub fn variables(&self) -> Vec<&str> {
+    pub(crate) fn variables(&self) -> Vec<&str> {
         self.parts
             .iter()
             .filter_map(|part| match part {
@@ -70,7 +70,7 @@ impl UriTemplate {
     }
 
     /// The variables of `uri` if it is an expansion of this template.
-    pub fn match_uri(&self, uri: &str) -> Option<Vec<(String, String)>> {
+    pub(crate) fn match_uri(&self, uri: &str) -> Option<Vec<(String, String)>> {
         let mut rest = uri;
         let mut values = Vec::new();
         for (index, part) in self.parts.iter().enumerate() {
@@ -95,7 +95,7 @@ impl UriTemplate {
 }
 
 /// Decode `%XX` escapes; `None` for a broken escape or bytes that are not UTF-8.
-pub fn percent_decode(text: &str) -> Option<String> {
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

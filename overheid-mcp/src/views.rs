@@ -118,7 +118,7 @@ const VIEWS: &[View] = &[
 ];
 
 /// Add every view whose tool is loaded; the warnings name views that do not fit their tool.
-pub fn add(catalog: &mut Catalog) -> Vec<String> {
+pub(crate) fn add(catalog: &mut Catalog) -> Vec<String> {
     let mut warnings = Vec::new();
     for view in VIEWS {
         let Some(tool) = catalog.find(view.program, view.tool) else {

@@ -9,7 +9,7 @@ const BYTES: usize = 20;
 const CHARS: usize = BYTES * 8 / 5;
 
 /// A new, unguessable proposal id.
-pub fn new_id() -> Result<String, Error> {
+pub(crate) fn new_id() -> Result<String, Error> {
     let mut bytes = [0u8; BYTES];
     getrandom::fill(&mut bytes).map_err(Error::Random)?;
     let mut id = String::with_capacity(PREFIX.len() + CHARS);

@@ -61,16 +61,16 @@ mod enabled {
 
     /// Where (if anywhere) the writer pauses.
     #[derive(Debug, Clone, Copy, Default)]
-    pub struct Pause(Option<(Phase, Duration)>);
+    pub(super) struct Pause(Option<(Phase, Duration)>);
 
     impl Pause {
         /// The pause installed with [`install_pause`], else none.
-        pub fn installed() -> Self {
+        pub(super) fn installed() -> Self {
             INSTALLED.get().copied().unwrap_or_default()
         }
 
         /// Pause at `phase` for `duration`.
-        pub fn at(phase: Phase, duration: Duration) -> Self {
+        pub(super) fn at(phase: Phase, duration: Duration) -> Self {
             Pause(Some((phase, duration)))
         }
 
@@ -79,7 +79,7 @@ mod enabled {
             clippy::disallowed_methods,
             reason = "test-only pause hook, read on stderr"
         )]
-        pub fn at_phase(&self, phase: Phase) {
+        pub(super) fn at_phase(&self, phase: Phase) {
             if let Some((wanted, duration)) = self.0
                 && wanted == phase
             {

@@ -59,7 +59,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 /// One row of the results: a task through a variant, from its sessions (the first one's texts).
-pub fn row(task: &Task, variant: &str, sessions: &[Value]) -> Value {
+pub(crate) fn row(task: &Task, variant: &str, sessions: &[Value]) -> Value {
     let first = &sessions[0];
     let expected: Vec<Value> = task
         .questions
@@ -177,7 +177,7 @@ fn n(value: &Value) -> String {
 }
 
 /// The Markdown tables of a results document.
-pub fn tables(document: &Value) -> String {
+pub(crate) fn tables(document: &Value) -> String {
     let rows = document["rows"].as_array().cloned().unwrap_or_default();
     let mut out = String::new();
     out.push_str(

@@ -21,7 +21,7 @@ use test_support::lines::LineChild;
 use crate::tasks::{Call, TASKS, Task};
 
 /// Where the binaries are, the fakes' variables, and a fresh directory for this session.
-pub struct Setup {
+pub(crate) struct Setup {
     pub bin_dir: PathBuf,
     pub work: PathBuf,
     pub env: Vec<(String, String)>,
@@ -69,7 +69,7 @@ struct Record {
 }
 
 /// Runs one session and returns its report.
-pub fn run(setup: &Setup, task: usize, variant: &str) -> Value {
+pub(crate) fn run(setup: &Setup, task: usize, variant: &str) -> Value {
     let task = &TASKS[task];
     let started = Instant::now();
     let mut record = Record::default();

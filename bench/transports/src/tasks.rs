@@ -8,7 +8,7 @@
 //! the fakes' data, so every variant is judged against the same truth.
 
 /// One call: a CLI command and the same command as an MCP tool.
-pub struct Call {
+pub(crate) struct Call {
     /// Program name (`kvk-cli`).
     pub program: &'static str,
     /// The argv after the program name.
@@ -23,7 +23,7 @@ pub struct Call {
 }
 
 /// One question of a task.
-pub struct Question {
+pub(crate) struct Question {
     /// Index into [`Task::calls`].
     pub call: usize,
     /// `--fields` for this question (none: the variant with fields sends the full call).
@@ -36,7 +36,7 @@ pub struct Question {
     pub expected: &'static str,
 }
 
-pub struct Task {
+pub(crate) struct Task {
     pub id: &'static str,
     pub prompt: &'static str,
     pub calls: &'static [Call],
@@ -82,7 +82,7 @@ const PROPOSAL: &[&str] = &[
 ];
 const PROPOSAL_ARGUMENTS: &str = r#"{"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": "LED-verlichting", "peildatum": "2026-12-01"}"#;
 
-pub const TASKS: &[Task] = &[
+pub(crate) const TASKS: &[Task] = &[
     Task {
         id: "bedrijf",
         prompt: "Naam en hoofdactiviteit van 68750110; dan: hoeveel werkzame personen, en in welke plaats zit de hoofdvestiging?",

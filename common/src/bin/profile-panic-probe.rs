@@ -23,11 +23,11 @@ mod letterlijk {
     use super::*;
 
     #[derive(clap::Args, Debug)]
-    pub struct Args;
+    pub(crate) struct Args;
 
-    pub const SPECS: &[CommandSpec] = &[spec(&["letterlijk"], &[&["letterlijk"]])];
+    pub(crate) const SPECS: &[CommandSpec] = &[spec(&["letterlijk"], &[&["letterlijk"]])];
 
-    pub fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+    pub(crate) fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
         panic!("proefpaniek")
     }
 }
@@ -37,13 +37,13 @@ mod opgemaakt {
     use super::*;
 
     #[derive(clap::Args, Debug)]
-    pub struct Args {
+    pub(crate) struct Args {
         waarde: String,
     }
 
-    pub const SPECS: &[CommandSpec] = &[spec(&["opgemaakt"], &[&["opgemaakt", "x"]])];
+    pub(crate) const SPECS: &[CommandSpec] = &[spec(&["opgemaakt"], &[&["opgemaakt", "x"]])];
 
-    pub fn run(args: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+    pub(crate) fn run(args: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
         panic!("proefpaniek met {}", args.waarde)
     }
 }
@@ -53,11 +53,11 @@ mod zonder_gate {
     use super::*;
 
     #[derive(clap::Args, Debug)]
-    pub struct Args;
+    pub(crate) struct Args;
 
-    pub const SPECS: &[CommandSpec] = &[spec(&["zonder-gate"], &[&["zonder-gate"]])];
+    pub(crate) const SPECS: &[CommandSpec] = &[spec(&["zonder-gate"], &[&["zonder-gate"]])];
 
-    pub fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
+    pub(crate) fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
         Ok(Outcome::new(
             serde_json::json!({}),
             "Proef",

@@ -5,10 +5,10 @@
 //! - [`commands`]: one module per command; [`tool`]: what the tool declares about itself;
 //! - [`source`]: the KOOP sources and their requests; [`problems`]: core errors as profile errors.
 
-pub mod commands;
-pub mod problems;
-pub mod source;
-pub mod tool;
+pub(crate) mod commands;
+pub(crate) mod problems;
+pub(crate) mod source;
+pub(crate) mod tool;
 
 use commands::regeling;
 

@@ -12,7 +12,7 @@ use common::{ExitStatus, FieldError, Problem};
 use koop_cli::{KoopError, ProtocolError};
 
 /// The profile's error for `err`.
-pub fn to_error(err: KoopError) -> Problem {
+pub(crate) fn to_error(err: KoopError) -> Problem {
     let detail = err.to_string();
     match err {
         KoopError::InvalidInput { field, detail } => {

@@ -17,17 +17,18 @@ use koop_cli::{KoopError, ProtocolError};
 use super::problems::to_error;
 
 /// Variable with the SRU endpoint.
-pub const SRU_URL: &str = "KOOP_SRU_URL";
+pub(crate) const SRU_URL: &str = "KOOP_SRU_URL";
 /// Variable with the base URL of the repository of toestand XML files.
-pub const REPOSITORY_URL: &str = "KOOP_REPOSITORY_URL";
+pub(crate) const REPOSITORY_URL: &str = "KOOP_REPOSITORY_URL";
 /// Variable with koop-cli's own audit log.
-pub const AUDIT_LOG: &str = "KOOP_AUDIT_LOG";
+pub(crate) const AUDIT_LOG: &str = "KOOP_AUDIT_LOG";
 /// The production SRU endpoint.
-pub const DEFAULT_SRU_URL: &str = "https://zoekservice.overheid.nl/sru/Search";
+pub(crate) const DEFAULT_SRU_URL: &str = "https://zoekservice.overheid.nl/sru/Search";
 /// The production repository.
-pub const DEFAULT_REPOSITORY_URL: &str = "https://repository.officiele-overheidspublicaties.nl";
+pub(crate) const DEFAULT_REPOSITORY_URL: &str =
+    "https://repository.officiele-overheidspublicaties.nl";
 /// The label provenance gives the source in production.
-pub const LABEL: &str = "KOOP Basiswettenbestand";
+pub(crate) const LABEL: &str = "KOOP Basiswettenbestand";
 /// The SRU search service as a source.
 const SRU: SourceSpec = SourceSpec {
     var: SRU_URL,
@@ -42,7 +43,7 @@ const REPOSITORY: SourceSpec = SourceSpec {
 };
 
 /// The configured KOOP sources.
-pub struct Koop {
+pub(crate) struct Koop {
     pub sru_url: String,
     pub repository_url: String,
     pub environment: Environment,
@@ -51,7 +52,7 @@ pub struct Koop {
 impl Koop {
     /// Read and check the configuration (`common::source`; exit 78 for an unusable URL), before
     /// any request. The data is production only when both sources are.
-    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+    pub(crate) fn from_env(ctx: &Context<'_>) -> Result<Self> {
         let sru = Source::from_env(ctx, SRU)?;
         let repository = Source::from_env(ctx, REPOSITORY)?;
         Ok(Self {
@@ -62,12 +63,12 @@ impl Koop {
     }
 
     /// The label provenance shows; it names a non-production environment (rule PROV-2).
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         label(LABEL, self.environment)
     }
 
     /// A `searchRetrieve` request (SRU 2.0, connection BWB) for `query`.
-    pub fn search_request(&self, query: &str, start: u32, max: u32) -> Request {
+    pub(crate) fn search_request(&self, query: &str, start: u32, max: u32) -> Request {
         Request::get(self.sru_url.clone())
             .query(&[
                 ("operation", "searchRetrieve".to_string()),
@@ -82,7 +83,7 @@ impl Koop {
 
     /// The toestand request as a plan shows it before the search answer is known: the URL has the
     /// documented repository shape with an RFC 6570 placeholder for the version (rule DRY-6).
-    pub fn planned_toestand_request(&self, bwb_id: &str) -> Request {
+    pub(crate) fn planned_toestand_request(&self, bwb_id: &str) -> Request {
         Request::get(format!(
             "{}/bwb/{bwb_id}/{{toestand}}/xml/{bwb_id}_{{toestand}}.xml",
             self.repository_url
@@ -91,7 +92,11 @@ impl Koop {
     }
 
     /// Send a search and parse the answer; diagnostics and HTTP failures become profile errors.
-    pub fn search(&self, ctx: &mut Context<'_>, request: &Checked) -> Result<SearchResponse> {
+    pub(crate) fn search(
+        &self,
+        ctx: &mut Context<'_>,
+        request: &Checked,
+    ) -> Result<SearchResponse> {
         let response = ctx.send(request)?;
         if !(200..300).contains(&response.status) {
             // An SRU service may put diagnostics in an error status too; they say more.
@@ -105,7 +110,7 @@ impl Koop {
 
     /// Fetch the toestand XML named by `record`, only from the repository: the request the plan
     /// announced with a placeholder, checked once its URL is known.
-    pub fn fetch_toestand(
+    pub(crate) fn fetch_toestand(
         &self,
         ctx: &mut Context<'_>,
         passed: &Passed,
@@ -137,7 +142,11 @@ impl Koop {
 }
 
 /// The version of `bwb_id` in force on `peildatum` from a search answer; none is exit 66.
-pub fn version_on(answer: &SearchResponse, bwb_id: &str, peildatum: NaiveDate) -> Result<Record> {
+pub(crate) fn version_on(
+    answer: &SearchResponse,
+    bwb_id: &str,
+    peildatum: NaiveDate,
+) -> Result<Record> {
     let records: Vec<Record> = answer
         .records
         .iter()

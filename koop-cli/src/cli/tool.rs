@@ -6,7 +6,7 @@ use crate::cli::source::{
     AUDIT_LOG, DEFAULT_REPOSITORY_URL, DEFAULT_SRU_URL, REPOSITORY_URL, SRU_URL,
 };
 
-pub const TOOL: ToolInfo = ToolInfo {
+pub(crate) const TOOL: ToolInfo = ToolInfo {
     name: "koop-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "Nederlandse wet- en regelgeving uit het Basiswettenbestand van KOOP (zoeken, regeling, artikel, versies op een peildatum) volgens het overheid-CLI-profiel",

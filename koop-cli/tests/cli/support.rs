@@ -12,16 +12,16 @@ use serde_json::Value;
 use test_support::koop::Koop;
 use test_support::{FakeServer, Mounts, RecordedRequest};
 
-pub use test_support::cli::{Run, assert_valid, assert_valid_against, run, sha256_hex};
+pub(crate) use test_support::cli::{Run, assert_valid, assert_valid_against, run, sha256_hex};
 
 /// Where the fake KOOP is mounted.
-pub const MOUNT: &str = "/koop";
+pub(crate) const MOUNT: &str = "/koop";
 
 /// The shared sandbox for `koop-cli` (audit log in `KOOP_AUDIT_LOG`).
-pub struct Sandbox(test_support::cli::Sandbox);
+pub(crate) struct Sandbox(test_support::cli::Sandbox);
 
 impl Sandbox {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Sandbox(test_support::cli::Sandbox::new(
             env!("CARGO_BIN_EXE_koop-cli"),
             "KOOP_AUDIT_LOG",
@@ -30,12 +30,12 @@ impl Sandbox {
 
     /// `koop-cli` with nothing of the developer's environment but `HOME`, `PATH` and the
     /// audit log: no source URLs.
-    pub fn bare(&self) -> Command {
+    pub(crate) fn bare(&self) -> Command {
         self.0.cmd()
     }
 
     /// `koop-cli` pointed at `fake`.
-    pub fn cmd(&self, fake: &KoopFake) -> Command {
+    pub(crate) fn cmd(&self, fake: &KoopFake) -> Command {
         let mut cmd = self.bare();
         cmd.env("KOOP_SRU_URL", fake.sru_url())
             .env("KOOP_REPOSITORY_URL", fake.repository_url());
@@ -52,47 +52,47 @@ impl Deref for Sandbox {
 }
 
 /// The fake KOOP on its own port.
-pub struct KoopFake {
+pub(crate) struct KoopFake {
     pub server: FakeServer,
 }
 
 impl KoopFake {
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Self::with(Koop::new())
     }
 
-    pub fn with(router: Koop) -> Self {
+    pub(crate) fn with(router: Koop) -> Self {
         let mounts = Mounts::new().mount(MOUNT, move |r: &RecordedRequest| router.route(r));
         KoopFake {
             server: FakeServer::start(mounts.into_handler()),
         }
     }
 
-    pub fn sru_url(&self) -> String {
+    pub(crate) fn sru_url(&self) -> String {
         self.server.url(MOUNT)
     }
 
-    pub fn repository_url(&self) -> String {
+    pub(crate) fn repository_url(&self) -> String {
         self.server.url(&format!("{MOUNT}/repository"))
     }
 
-    pub fn requests(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn requests(&self) -> Vec<RecordedRequest> {
         self.server.requests()
     }
 }
 
 /// The discovery document.
-pub fn discovery() -> Value {
+pub(crate) fn discovery() -> Value {
     Sandbox::new().discovery()
 }
 
 /// The tool entry `name` of discovery.
-pub fn tool_entry(name: &str) -> Value {
+pub(crate) fn tool_entry(name: &str) -> Value {
     Sandbox::new().tool_entry(name)
 }
 
 /// Success and the data valid against the command's outputSchema (OUT-7).
-pub fn data(run: &Run, tool: &str) -> Value {
+pub(crate) fn data(run: &Run, tool: &str) -> Value {
     let value = run.json();
     let entry = tool_entry(tool);
     assert_valid_against(&entry["outputSchema"], &value, tool);

@@ -131,7 +131,7 @@ fn net_11_redirect_out_of_the_base_path_is_refused() {
 
 /// The fake KvK moved to `{MOUNT}/nieuw`: every other request is redirected there, under
 /// the base.
-pub fn moved_under_the_base() -> KvkFake {
+pub(crate) fn moved_under_the_base() -> KvkFake {
     KvkFake::with(|request| match request.raw_url.strip_prefix("/nieuw") {
         Some(rest) => {
             let mut moved = request.clone();

@@ -15,22 +15,22 @@ use assert_cmd::Command;
 use serde_json::Value;
 use test_support::{FakeServer, RecordedRequest, Reply};
 
-pub use test_support::cli::{
+pub(crate) use test_support::cli::{
     assert_valid, assert_valid_against, canonical, closed_port, compact_document, keys, read_audit,
     run, sha256_hex,
 };
 
 /// The API key the tests configure; it must never show up in any output.
-pub const KEY: &str = "sleutel-9f8e7d6c5b4a";
+pub(crate) const KEY: &str = "sleutel-9f8e7d6c5b4a";
 
 /// The name and path under which the fake KvK is mounted.
-pub const MOUNT: &str = "/api";
+pub(crate) const MOUNT: &str = "/api";
 
 /// The shared sandbox for `kvk-cli` (audit log in `KVK_AUDIT_LOG`).
-pub struct Sandbox(test_support::cli::Sandbox);
+pub(crate) struct Sandbox(test_support::cli::Sandbox);
 
 impl Sandbox {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Sandbox(test_support::cli::Sandbox::new(
             env!("CARGO_BIN_EXE_kvk-cli"),
             "KVK_AUDIT_LOG",
@@ -38,7 +38,7 @@ impl Sandbox {
     }
 
     /// `kvk-cli` pointed at `base` with [`KEY`] and the sandbox's audit log.
-    pub fn cmd(&self, base: &str) -> Command {
+    pub(crate) fn cmd(&self, base: &str) -> Command {
         let mut cmd = self.0.cmd();
         cmd.env("KVK_API_BASE", base).env("KVK_API_KEY", KEY);
         cmd
@@ -54,18 +54,18 @@ impl Deref for Sandbox {
 }
 
 /// The fake KvK on `127.0.0.1:<free port>` under [`MOUNT`], remembering every body it sent.
-pub struct KvkFake {
+pub(crate) struct KvkFake {
     pub server: FakeServer,
     sent: Arc<Mutex<Vec<Vec<u8>>>>,
 }
 
 impl KvkFake {
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         KvkFake::with(test_support::kvk::kvk)
     }
 
     /// A fake that answers with `handler` (which sees paths relative to [`MOUNT`]).
-    pub fn with<H>(handler: H) -> Self
+    pub(crate) fn with<H>(handler: H) -> Self
     where
         H: Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
     {
@@ -84,40 +84,40 @@ impl KvkFake {
     }
 
     /// `KVK_API_BASE` for this fake.
-    pub fn base(&self) -> String {
+    pub(crate) fn base(&self) -> String {
         self.server.url(MOUNT)
     }
 
     /// Every body the fake sent, in order.
-    pub fn bodies(&self) -> Vec<Vec<u8>> {
+    pub(crate) fn bodies(&self) -> Vec<Vec<u8>> {
         self.sent
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
 
-    pub fn request_count(&self) -> usize {
+    pub(crate) fn request_count(&self) -> usize {
         self.server.request_count()
     }
 
-    pub fn requests(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn requests(&self) -> Vec<RecordedRequest> {
         self.server.requests()
     }
 }
 
 /// The discovery document (`kvk-cli --help --json`), run in a clean environment.
-pub fn discovery() -> Value {
+pub(crate) fn discovery() -> Value {
     Sandbox::new().discovery()
 }
 
 /// The tool entry called `name` in the discovery document.
-pub fn tool_entry(name: &str) -> Value {
+pub(crate) fn tool_entry(name: &str) -> Value {
     Sandbox::new().tool_entry(name)
 }
 
 /// Runs `kvk-cli basisprofiel toon <number> --dry-run` once per number, eight processes at a
 /// time, in a clean environment with `env` added; each must succeed.
-pub fn dry_runs_at_once(sandbox: &Sandbox, numbers: &[String], env: &[(&str, String)]) {
+pub(crate) fn dry_runs_at_once(sandbox: &Sandbox, numbers: &[String], env: &[(&str, String)]) {
     const WORKERS: usize = 8;
     let binary = assert_cmd::cargo::cargo_bin("kvk-cli");
     let next = std::sync::atomic::AtomicUsize::new(0);

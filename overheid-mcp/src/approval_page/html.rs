@@ -8,7 +8,7 @@ use serde_json::Value;
 use common::digest::sha256_hex;
 
 /// The page's only style, allowed by its hash (no `unsafe-inline`).
-pub const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;\
+pub(crate) const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;\
 padding:0 1rem;color:#111;background:#fff;line-height:1.5}h1{font-size:1.5rem}\
 dt{font-weight:bold;margin-top:.5rem}dd{margin-left:1rem}code{word-break:break-all}\
 table{border-collapse:collapse}td,th{border:1px solid #555;padding:.25rem .5rem;text-align:left}\
@@ -18,7 +18,7 @@ button:focus,a:focus{outline:3px solid #b35c00;outline-offset:2px}.melding{paddi
 border:2px solid #111}a{color:#0b3d91}";
 
 /// The Content-Security-Policy of every page: nothing but the one style, forms only to itself.
-pub fn content_security_policy() -> String {
+pub(crate) fn content_security_policy() -> String {
     let hash = sha256_hex(STYLE.as_bytes());
     let bytes: Vec<u8> = (0..hash.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hash[2 * i..2 * i + 2], 16).ok())
@@ -33,7 +33,7 @@ pub fn content_security_policy() -> String {
 
 /// Text as HTML: escaped, with bidi controls and line/paragraph separators made visible
 /// replacement characters, and other control characters dropped.
-pub fn text(value: &str) -> String {
+pub(crate) fn text(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -52,7 +52,7 @@ pub fn text(value: &str) -> String {
 }
 
 /// A whole page.
-pub fn page(title: &str, body: &str) -> String {
+pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"nl\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -87,7 +87,7 @@ fn law_link(value: &Value) -> Option<String> {
 
 /// Any JSON value as a definition list or text, escaped, bounded in depth; articles of law
 /// become links.
-pub fn value(value: &Value, depth: usize) -> String {
+pub(crate) fn value(value: &Value, depth: usize) -> String {
     if depth > 6 {
         return "…".to_string();
     }

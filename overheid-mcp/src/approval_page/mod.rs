@@ -15,8 +15,8 @@
 //! - **Quality**: Dutch, plain HTML forms (no JavaScript), no external assets, a strict
 //!   Content-Security-Policy, every value escaped ([`html`]).
 
-pub mod html;
-pub mod oidc;
+pub(crate) mod html;
+pub(crate) mod oidc;
 
 use std::time::{Duration, Instant};
 
@@ -34,17 +34,17 @@ const LOGIN_TTL: Duration = Duration::from_secs(600);
 /// How long a session lasts.
 const SESSION_TTL: Duration = Duration::from_secs(900);
 /// The largest form accepted.
-pub const MAX_FORM_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_FORM_BYTES: usize = 16 * 1024;
 /// How long a store operation may take.
 const STORE_TIMEOUT: Duration = Duration::from_secs(10);
 
 const SESSION_COOKIE: &str = "overheid_sessie";
 const LOGIN_COOKIE: &str = "overheid_login";
 /// The path every page lives under.
-pub const PATH: &str = "/voorstellen";
+pub(crate) const PATH: &str = "/voorstellen";
 
 /// The approval page of one bridge.
-pub struct Page {
+pub(crate) struct Page {
     provider: Provider,
     location: Location,
     claims: CompanyClaims,
@@ -56,14 +56,14 @@ pub struct Page {
 
 /// An answer of the page.
 #[derive(Debug)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub body: String,
 }
 
 /// One request to the page, as the server read it.
-pub struct Asked<'a> {
+pub(crate) struct Asked<'a> {
     pub post: bool,
     pub path: &'a str,
     pub query: &'a str,
@@ -148,7 +148,7 @@ fn form_pairs(encoded: &[u8]) -> Vec<(String, String)> {
 impl Page {
     /// The page, with the provider read at start (blocking). `public_base` is the bridge's
     /// public URL without `/mcp` (`https://mcp.example.nl`).
-    pub fn new(
+    pub(crate) fn new(
         issuer: &str,
         client_id: &str,
         client_secret: Option<String>,
@@ -176,7 +176,7 @@ impl Page {
     }
 
     /// The base URL of proposals' links (`https://mcp.example.nl/voorstellen`).
-    pub fn links(&self) -> String {
+    pub(crate) fn links(&self) -> String {
         format!("{}{PATH}", self.origin)
     }
 
@@ -189,7 +189,7 @@ impl Page {
     }
 
     /// Answer one request under [`PATH`].
-    pub async fn handle(&self, approval: &Approval, asked: Asked<'_>) -> Reply {
+    pub(crate) async fn handle(&self, approval: &Approval, asked: Asked<'_>) -> Reply {
         let rest = asked.path.strip_prefix(PATH).unwrap_or_default();
         let session: Option<Person> = cookie(asked.cookie, SESSION_COOKIE)
             .and_then(|value| approval.open_for("sessie", value))

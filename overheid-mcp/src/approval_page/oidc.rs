@@ -29,7 +29,7 @@ const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_BODY: u64 = 1 << 20;
 
 /// The relying party's view of one provider.
-pub struct Provider {
+pub(crate) struct Provider {
     pub issuer: String,
     authorization_endpoint: String,
     token_endpoint: String,
@@ -41,7 +41,7 @@ pub struct Provider {
 
 /// The person who logged in.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Person {
+pub(crate) struct Person {
     pub sub: String,
     pub name: String,
     /// The companies the person acts for: the company claim's, and an intermediary's list.
@@ -49,14 +49,14 @@ pub struct Person {
 }
 
 /// A new random value: `bytes` random bytes, base64url.
-pub fn random(bytes: usize) -> Result<String, String> {
+pub(crate) fn random(bytes: usize) -> Result<String, String> {
     let mut buffer = vec![0u8; bytes];
     getrandom::fill(&mut buffer).map_err(|e| format!("geen willekeurige waarde: {e}"))?;
     Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buffer))
 }
 
 /// The S256 code challenge of a verifier (RFC 7636).
-pub fn challenge(verifier: &str) -> String {
+pub(crate) fn challenge(verifier: &str) -> String {
     let hex = common::digest::sha256_hex(verifier.as_bytes());
     let bytes: Vec<u8> = (0..hex.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
@@ -97,7 +97,7 @@ fn get_json(url: &str) -> Result<Value, String> {
 
 impl Provider {
     /// Read the provider's metadata and keys (blocking; once, at start).
-    pub fn discover(
+    pub(crate) fn discover(
         issuer: &str,
         client_id: &str,
         client_secret: Option<String>,
@@ -137,7 +137,7 @@ impl Provider {
     }
 
     /// Where the browser logs in.
-    pub fn authorization_url(&self, state: &str, nonce: &str, verifier: &str) -> String {
+    pub(crate) fn authorization_url(&self, state: &str, nonce: &str, verifier: &str) -> String {
         let pairs = [
             ("response_type", "code".to_string()),
             ("client_id", self.client_id.clone()),
@@ -152,7 +152,7 @@ impl Provider {
     }
 
     /// Exchange the callback's code (blocking) and verify the ID token it brings.
-    pub fn exchange(
+    pub(crate) fn exchange(
         &self,
         code: &str,
         verifier: &str,
@@ -187,7 +187,7 @@ impl Provider {
     }
 
     /// The person in an ID token of this provider, for this client and this login's nonce.
-    pub fn verify(
+    pub(crate) fn verify(
         &self,
         token: &str,
         nonce: &str,

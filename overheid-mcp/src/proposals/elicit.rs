@@ -24,10 +24,10 @@ use serde_json::{Value, json};
 use super::Waiting;
 
 /// The key of the one input request in an `InputRequiredResult`.
-pub const INPUT_KEY: &str = "goedkeuring";
+pub(crate) const INPUT_KEY: &str = "goedkeuring";
 
 /// JSON-RPC error: the request needs URL elicitations completed first (MCP 2025-11-25).
-pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
+pub(crate) const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 
 /// The message the client shows next to the link.
 fn message(waiting: &Waiting) -> String {
@@ -44,7 +44,7 @@ fn message(waiting: &Waiting) -> String {
 }
 
 /// The params of the url-mode `elicitation/create` (`None` without an approval page).
-pub fn params(waiting: &Waiting) -> Option<Value> {
+pub(crate) fn params(waiting: &Waiting) -> Option<Value> {
     let url = waiting.url.as_ref()?;
     Some(json!({
         "mode": "url",
@@ -55,7 +55,7 @@ pub fn params(waiting: &Waiting) -> Option<Value> {
 }
 
 /// The 2026-07-28 `InputRequiredResult` asking the client to show the link.
-pub fn input_required(waiting: &Waiting, state: &str, meta: Option<Value>) -> Option<Value> {
+pub(crate) fn input_required(waiting: &Waiting, state: &str, meta: Option<Value>) -> Option<Value> {
     let params = params(waiting)?;
     let mut result = json!({
         "resultType": "input_required",
@@ -69,7 +69,7 @@ pub fn input_required(waiting: &Waiting, state: &str, meta: Option<Value>) -> Op
 }
 
 /// The -32042 error of a 2025-11-25 call over HTTP that waits for the person.
-pub fn required_error(waiting: &Waiting) -> Option<ErrorData> {
+pub(crate) fn required_error(waiting: &Waiting) -> Option<ErrorData> {
     let params = params(waiting)?;
     Some(ErrorData::new(
         URL_ELICITATION_REQUIRED,

@@ -15,14 +15,14 @@
 //! link to the approval page (or the terminal command when there is no page) and a plain
 //! instruction; [`elicit`] offers the link as URL-mode elicitation where the client declared it.
 
-pub mod elicit;
+pub(crate) mod elicit;
 
 use serde_json::{Map, Value, json};
 
 use crate::catalog::Source;
 
 /// The argument of a tool that applies a proposal, as the bridge lists it: the proposal's id.
-pub const PROPOSAL_ARGUMENT: &str = "voorstel_id";
+pub(crate) const PROPOSAL_ARGUMENT: &str = "voorstel_id";
 
 /// The names a program may give that argument in discovery (rvo-cli: `voorstel`, `--voorstel`).
 const PROGRAM_ARGUMENTS: &[&str] = &[PROPOSAL_ARGUMENT, "voorstel"];
@@ -31,18 +31,18 @@ const PROGRAM_ARGUMENTS: &[&str] = &[PROPOSAL_ARGUMENT, "voorstel"];
 const ID_MEMBERS: &[&str] = &[PROPOSAL_ARGUMENT, "id"];
 
 /// The error code of a program asked to apply a proposal that no person has approved yet.
-pub const WAITING_CODE: &str = "VOORSTEL_NIET_GOEDGEKEURD";
+pub(crate) const WAITING_CODE: &str = "VOORSTEL_NIET_GOEDGEKEURD";
 
 /// The status of a proposal that waits for a person.
-pub const OPEN: &str = "open";
+pub(crate) const OPEN: &str = "open";
 
 /// The name of the argument a model might send to approve by itself; refused.
-pub const CONFIRM: &str = "confirm";
+pub(crate) const CONFIRM: &str = "confirm";
 
 /// Keep only the proposal id in a mutating tool's input schema, listed as [`PROPOSAL_ARGUMENT`]
 /// and required, when the tool has such an argument. Returns the program's own name for it
 /// (the tool applies proposals), which the call passes it by.
-pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> Option<String> {
+pub(crate) fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> Option<String> {
     let properties = schema.get("properties")?;
     let (name, argument) = PROGRAM_ARGUMENTS
         .iter()
@@ -65,7 +65,7 @@ pub fn only_the_proposal_argument(schema: &mut Map<String, Value>) -> Option<Str
 }
 
 /// The id and status of a proposal in a program's data about it (`None`: not a proposal).
-pub fn id_and_status(data: &Value) -> Option<(&str, &str)> {
+pub(crate) fn id_and_status(data: &Value) -> Option<(&str, &str)> {
     let id = ID_MEMBERS
         .iter()
         .find_map(|member| data.get(*member)?.as_str())
@@ -75,7 +75,7 @@ pub fn id_and_status(data: &Value) -> Option<(&str, &str)> {
 
 /// Whether `id` can be a proposal id: text-safe, as long as 128 random bits or longer. Checked
 /// before an id is put in a link or handed to a program.
-pub fn is_proposal_id(id: &str) -> bool {
+pub(crate) fn is_proposal_id(id: &str) -> bool {
     (16..=128).contains(&id.len())
         && id
             .bytes()
@@ -109,7 +109,7 @@ fn waiting_schema() -> Value {
 
 /// `outputSchema` of a mutating tool: its own result, "waiting for a person", or "nothing was
 /// done". `$schema` and `$defs` stay at the root so `#/$defs/…` references keep resolving.
-pub fn output_schema(output: &Value) -> Value {
+pub(crate) fn output_schema(output: &Value) -> Value {
     let mut own = output.clone();
     let mut root = Map::new();
     if let Some(own) = own.as_object_mut() {
@@ -128,7 +128,7 @@ pub fn output_schema(output: &Value) -> Value {
 }
 
 /// The complete result "nothing was done", with the reason.
-pub fn not_performed(reason: &str, error: bool) -> Value {
+pub(crate) fn not_performed(reason: &str, error: bool) -> Value {
     let data = json!({"uitgevoerd": false, "reden": reason});
     json!({
         "content": [{"type": "text", "text": data.to_string()}],
@@ -139,7 +139,7 @@ pub fn not_performed(reason: &str, error: bool) -> Value {
 }
 
 /// The result of a call that sent `confirm`: refused, nothing ran.
-pub fn confirm_refused() -> Value {
+pub(crate) fn confirm_refused() -> Value {
     not_performed(
         "Het argument confirm wordt over MCP niet aangenomen: een model kan niet zelf goedkeuren. \
          Er is niets uitgevoerd. Leg een voorstel vast; een persoon keurt het goed op de \
@@ -149,13 +149,13 @@ pub fn confirm_refused() -> Value {
 }
 
 /// The reason in the result of a mutating tool's dry run (a call with its own arguments).
-pub const DRY_RUN_ONLY: &str = "Er is niets uitgevoerd: over MCP voert de brug een muterende \
+pub(crate) const DRY_RUN_ONLY: &str = "Er is niets uitgevoerd: over MCP voert de brug een muterende \
     opdracht alleen uit via een voorstel dat een persoon heeft goedgekeurd. Het plan staat in \
     _meta.\"nl.overheid/plan\".";
 
 /// Where a person approves: the organisation's approval page, or the terminal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ApprovalAt {
+pub(crate) enum ApprovalAt {
     /// The page's base URL (`…/voorstellen`); a proposal's link is `<base>/<id>`.
     Page(String),
     /// No page: the person runs the program's own command at a terminal.
@@ -164,7 +164,7 @@ pub enum ApprovalAt {
 
 /// A proposal that waits for a person, and how to tell them.
 #[derive(Clone, Debug)]
-pub struct Waiting {
+pub(crate) struct Waiting {
     pub id: String,
     pub status: String,
     /// The link to the approval page, if there is one.
@@ -179,7 +179,7 @@ pub struct Waiting {
 
 impl Waiting {
     /// A proposal `id` of `source`'s program, with its link or command.
-    pub fn new(
+    pub(crate) fn new(
         id: &str,
         status: &str,
         at: &ApprovalAt,
@@ -208,7 +208,7 @@ impl Waiting {
     }
 
     /// The plain instruction: give the link to the person; apply by id afterwards.
-    pub fn instruction(&self) -> String {
+    pub(crate) fn instruction(&self) -> String {
         let id = &self.id;
         let how = match (&self.url, &self.command) {
             (Some(url), _) => format!(
@@ -233,7 +233,7 @@ impl Waiting {
     }
 
     /// The structured answer: the program's data about the proposal, and the link and instruction.
-    pub fn structured(&self) -> Value {
+    pub(crate) fn structured(&self) -> Value {
         let mut data = self.data.clone();
         data.insert("uitgevoerd".into(), Value::Bool(false));
         data.insert("voorstel_id".into(), self.id.clone().into());
@@ -251,7 +251,7 @@ impl Waiting {
 
     /// The complete result: the structured answer, and the instruction as text for a host that
     /// shows a model only `content`.
-    pub fn result(&self, meta: Option<Value>) -> Value {
+    pub(crate) fn result(&self, meta: Option<Value>) -> Value {
         let mut result = json!({
             "content": [{"type": "text", "text": self.instruction()}],
             "structuredContent": self.structured(),

@@ -9,10 +9,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 #[allow(unused_imports)] // not every test binary that includes the harness signs tokens
-pub use test_support::jwt::Signer;
+pub(crate) use test_support::jwt::Signer;
 
 /// A running HTTP bridge.
-pub struct HttpBridge {
+pub(crate) struct HttpBridge {
     pub child: Child,
     /// `http://127.0.0.1:PORT`
     pub base: String,
@@ -24,7 +24,7 @@ pub struct HttpBridge {
 impl HttpBridge {
     /// Start `overheid-mcp --http 127.0.0.1:0 args…` with exactly `env` (plus PATH and a
     /// temporary HOME) and wait for the line that names the port.
-    pub fn start(args: &[&str], env: &[(&str, &str)]) -> HttpBridge {
+    pub(crate) fn start(args: &[&str], env: &[(&str, &str)]) -> HttpBridge {
         let home = tempfile::tempdir().expect("temporary HOME");
         let mut child = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
             .arg("--http")
@@ -64,16 +64,16 @@ impl HttpBridge {
     }
 
     /// POST one JSON-RPC message to `/mcp` with the headers its body implies, plus `extra`.
-    pub fn post(&self, token: Option<&str>, body: &Value, extra: &[(&str, &str)]) -> Reply {
+    pub(crate) fn post(&self, token: Option<&str>, body: &Value, extra: &[(&str, &str)]) -> Reply {
         post(&self.client, &self.base, token, body, extra)
     }
 
     /// A client to use from other threads.
-    pub fn client(&self) -> reqwest::blocking::Client {
+    pub(crate) fn client(&self) -> reqwest::blocking::Client {
         self.client.clone()
     }
 
-    pub fn get(&self, path: &str) -> reqwest::blocking::Response {
+    pub(crate) fn get(&self, path: &str) -> reqwest::blocking::Response {
         self.client
             .get(format!("{}{path}", self.base))
             .send()
@@ -90,19 +90,19 @@ impl Drop for HttpBridge {
 
 /// One HTTP answer.
 #[derive(Debug)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub status: u16,
     pub headers: reqwest::header::HeaderMap,
     pub body: Value,
 }
 
 /// The 2026-07-28 request `_meta`, with these client capabilities.
-pub fn meta(capabilities: Value) -> Value {
+pub(crate) fn meta(capabilities: Value) -> Value {
     super::modern_meta(capabilities)
 }
 
 /// A JSON-RPC request in 2026-07-28 form.
-pub fn request(id: i64, method: &str, mut params: Value, capabilities: Value) -> Value {
+pub(crate) fn request(id: i64, method: &str, mut params: Value, capabilities: Value) -> Value {
     let merged = params
         .as_object_mut()
         .unwrap()
@@ -115,7 +115,7 @@ pub fn request(id: i64, method: &str, mut params: Value, capabilities: Value) ->
 }
 
 /// POST with `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` taken from the body.
-pub fn post(
+pub(crate) fn post(
     client: &reqwest::blocking::Client,
     base: &str,
     token: Option<&str>,
@@ -164,7 +164,7 @@ pub fn post(
 }
 
 /// Seconds since the epoch.
-pub fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

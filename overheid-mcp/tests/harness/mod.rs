@@ -13,23 +13,23 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-pub mod http;
+pub(crate) mod http;
 
 /// How long any single answer may take in a test.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+pub(crate) const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The fake CLI fixture (a Python script after the profile, with a resource and a mutation).
-pub fn demo_cli() -> PathBuf {
+pub(crate) fn demo_cli() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-cli")
 }
 
 /// A bridge serving only the fixture CLI, with its store in a new temporary directory.
-pub fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
+pub(crate) fn demo_bridge(extra_args: &[&str]) -> (Bridge, tempfile::TempDir) {
     demo_bridge_env(extra_args, &[])
 }
 
 /// [`demo_bridge`] with more variables, after a 2025-11-25 `initialize`.
-pub fn demo_bridge_env(
+pub(crate) fn demo_bridge_env(
     extra_args: &[&str],
     extra_env: &[(&str, &str)],
 ) -> (Bridge, tempfile::TempDir) {
@@ -52,7 +52,7 @@ fn demo_start(extra_args: &[&str], extra_env: &[(&str, &str)]) -> (Bridge, tempf
 
 /// The workspace's `kvk-cli` binary (`$MCP_BRIDGE_KVK_CLI` when set, else next to this
 /// test's target directory); `None` (with a message) when it was not built.
-pub fn kvk_cli() -> Option<PathBuf> {
+pub(crate) fn kvk_cli() -> Option<PathBuf> {
     let found = workspace_binary("kvk-cli", "MCP_BRIDGE_KVK_CLI");
     if found.is_none() {
         eprintln!(
@@ -64,7 +64,7 @@ pub fn kvk_cli() -> Option<PathBuf> {
 
 /// The workspace's `rvo-cli` binary (`$MCP_BRIDGE_RVO_CLI` when set); as [`regelrecht_cli`], a
 /// test that needs it fails when it was not built.
-pub fn rvo_cli() -> PathBuf {
+pub(crate) fn rvo_cli() -> PathBuf {
     workspace_binary("rvo-cli", "MCP_BRIDGE_RVO_CLI").unwrap_or_else(|| {
         panic!("target/debug/rvo-cli ontbreekt: bouw het eerst (cargo build -p rvo-cli)")
     })
@@ -72,7 +72,7 @@ pub fn rvo_cli() -> PathBuf {
 
 /// The workspace's `regelrecht-cli` binary (`$MCP_BRIDGE_REGELRECHT_CLI` when set); a test that
 /// needs it fails when it was not built, rather than passing without having run.
-pub fn regelrecht_cli() -> PathBuf {
+pub(crate) fn regelrecht_cli() -> PathBuf {
     workspace_binary("regelrecht-cli", "MCP_BRIDGE_REGELRECHT_CLI").unwrap_or_else(|| {
         panic!(
             "target/debug/regelrecht-cli ontbreekt: bouw het eerst (cargo build -p regelrecht-cli, \
@@ -82,7 +82,7 @@ pub fn regelrecht_cli() -> PathBuf {
 }
 
 /// A workspace CLI by name (`koop-cli`), `$MCP_BRIDGE_<NAME>` when set; `None` when not built.
-pub fn workspace_cli(name: &str) -> Option<PathBuf> {
+pub(crate) fn workspace_cli(name: &str) -> Option<PathBuf> {
     let variable = format!("MCP_BRIDGE_{}", name.to_uppercase().replace('-', "_"));
     workspace_binary(name, &variable)
 }
@@ -106,7 +106,7 @@ fn workspace_binary(name: &str, variable: &str) -> Option<PathBuf> {
 }
 
 /// A running bridge.
-pub struct Bridge {
+pub(crate) struct Bridge {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -120,7 +120,7 @@ pub struct Bridge {
 }
 
 /// The per-request `_meta` of MCP 2026-07-28, with these client capabilities.
-pub fn modern_meta(capabilities: Value) -> Value {
+pub(crate) fn modern_meta(capabilities: Value) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": capabilities,
@@ -130,14 +130,14 @@ pub fn modern_meta(capabilities: Value) -> Value {
 impl Bridge {
     /// Start `overheid-mcp args…` with exactly `env` (plus PATH and HOME), and open a
     /// 2025-11-25 session (`initialize`).
-    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+    pub(crate) fn start(args: &[&str], env: &[(&str, &str)]) -> Bridge {
         let mut bridge = Self::start_raw(args, env);
         bridge.initialize();
         bridge
     }
 
     /// Start without any first message.
-    pub fn start_raw(args: &[&str], env: &[(&str, &str)]) -> Bridge {
+    pub(crate) fn start_raw(args: &[&str], env: &[(&str, &str)]) -> Bridge {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         let env: Vec<(&OsStr, &OsStr)> = env
             .iter()
@@ -147,7 +147,7 @@ impl Bridge {
     }
 
     /// Open a 2025-11-25 session.
-    pub fn initialize(&mut self) -> Value {
+    pub(crate) fn initialize(&mut self) -> Value {
         let result = self.request(
             "initialize",
             json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}),
@@ -157,19 +157,19 @@ impl Bridge {
     }
 
     /// From now on, send every request the 2026-07-28 `_meta` with these capabilities.
-    pub fn modern(&mut self, capabilities: Value) {
+    pub(crate) fn modern(&mut self, capabilities: Value) {
         self.meta = Some(modern_meta(capabilities));
     }
 
     /// [`Bridge::start`] with arguments and variables that need not be UTF-8.
-    pub fn start_os(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
+    pub(crate) fn start_os(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
         let mut bridge = Self::start_os_raw(args, env);
         bridge.initialize();
         bridge
     }
 
     /// [`Bridge::start_raw`] with arguments and variables that need not be UTF-8.
-    pub fn start_os_raw(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
+    pub(crate) fn start_os_raw(args: &[&OsStr], env: &[(&OsStr, &OsStr)]) -> Bridge {
         let home = tempfile::tempdir().expect("temporary HOME");
         let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
         command
@@ -204,19 +204,19 @@ impl Bridge {
     }
 
     /// The bridge's process id.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Write one raw line.
-    pub fn send_line(&mut self, line: &str) {
+    pub(crate) fn send_line(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
     }
 
     /// Write one raw line of bytes (which need not be UTF-8).
-    pub fn send_bytes(&mut self, line: &[u8]) {
+    pub(crate) fn send_bytes(&mut self, line: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(line).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -224,7 +224,7 @@ impl Bridge {
     }
 
     /// Send a request; returns its id.
-    pub fn send(&mut self, method: &str, mut params: Value) -> i64 {
+    pub(crate) fn send(&mut self, method: &str, mut params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
         if let (Some(meta), Some(object)) = (&self.meta, params.as_object_mut()) {
@@ -239,13 +239,13 @@ impl Bridge {
     }
 
     /// Send a notification.
-    pub fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) fn notify(&mut self, method: &str, params: Value) {
         let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         self.send_line(&message.to_string());
     }
 
     /// The next message, whatever it is.
-    pub fn next_message(&mut self) -> Value {
+    pub(crate) fn next_message(&mut self) -> Value {
         if let Some(message) = self.pending.pop_front() {
             return message;
         }
@@ -254,7 +254,7 @@ impl Bridge {
     }
 
     /// The next line as the bridge wrote it (nothing may be pending).
-    pub fn next_line(&mut self) -> String {
+    pub(crate) fn next_line(&mut self) -> String {
         assert!(
             self.pending.is_empty(),
             "messages pending: {:?}",
@@ -266,7 +266,7 @@ impl Bridge {
     }
 
     /// The response to request `id` (other messages are kept for later).
-    pub fn response(&mut self, id: i64) -> Value {
+    pub(crate) fn response(&mut self, id: i64) -> Value {
         if let Some(at) = self.pending.iter().position(|m| m["id"] == id) {
             return self.pending.remove(at).unwrap();
         }
@@ -285,12 +285,12 @@ impl Bridge {
     }
 
     /// The messages read while waiting for a response (notifications, mostly), oldest first.
-    pub fn take_pending(&mut self) -> Vec<Value> {
+    pub(crate) fn take_pending(&mut self) -> Vec<Value> {
         self.pending.drain(..).collect()
     }
 
     /// Send a request and return its `result` (panics on a JSON-RPC error).
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.send(method, params);
         let response = self.response(id);
         assert!(response.get("error").is_none(), "{method}: {response}");
@@ -298,7 +298,7 @@ impl Bridge {
     }
 
     /// Send a request and return its `error` (panics on a result).
-    pub fn request_error(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request_error(&mut self, method: &str, params: Value) -> Value {
         let id = self.send(method, params);
         let response = self.response(id);
         assert!(response.get("result").is_none(), "{method}: {response}");
@@ -306,12 +306,12 @@ impl Bridge {
     }
 
     /// `tools/call` and its result.
-    pub fn call(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, name: &str, arguments: Value) -> Value {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
     }
 
     /// The entry of tool `name` in `tools/list` (panics when it is not listed).
-    pub fn listed_tool(&mut self, name: &str) -> Value {
+    pub(crate) fn listed_tool(&mut self, name: &str) -> Value {
         let tools = self.request("tools/list", json!({}))["tools"].clone();
         tools
             .as_array()
@@ -323,12 +323,12 @@ impl Bridge {
     }
 
     /// Whether a line arrives within `wait`.
-    pub fn silent_for(&mut self, wait: Duration) -> bool {
+    pub(crate) fn silent_for(&mut self, wait: Duration) -> bool {
         self.pending.is_empty() && self.lines.recv_timeout(wait).is_err()
     }
 
     /// Close stdin and wait for the bridge to exit.
-    pub fn finish(mut self) -> std::process::ExitStatus {
+    pub(crate) fn finish(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         self.child.wait().unwrap()
     }
@@ -343,7 +343,7 @@ impl Drop for Bridge {
 }
 
 /// Whether process `pid` is gone (or a zombie waiting for its parent).
-pub fn is_gone(pid: u32) -> bool {
+pub(crate) fn is_gone(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
         Ok(stat) => stat
@@ -354,7 +354,7 @@ pub fn is_gone(pid: u32) -> bool {
 }
 
 /// Wait up to `wait` for `pid` to be gone.
-pub fn wait_gone(pid: u32, wait: Duration) -> bool {
+pub(crate) fn wait_gone(pid: u32, wait: Duration) -> bool {
     let deadline = std::time::Instant::now() + wait;
     while std::time::Instant::now() < deadline {
         if is_gone(pid) {
@@ -367,7 +367,7 @@ pub fn wait_gone(pid: u32, wait: Duration) -> bool {
 
 /// A bridge serving only the fixture CLI, spoken to in 2026-07-28 (no handshake) by a client with
 /// these capabilities.
-pub fn demo_bridge_modern(
+pub(crate) fn demo_bridge_modern(
     extra_args: &[&str],
     extra_env: &[(&str, &str)],
     capabilities: Value,

@@ -27,7 +27,7 @@ pub(crate) struct Vars<'a> {
 
 impl<'a> Vars<'a> {
     /// Only `params`.
-    pub fn params(params: &'a BTreeMap<String, Value>) -> Vars<'a> {
+    pub(crate) fn params(params: &'a BTreeMap<String, Value>) -> Vars<'a> {
         Vars {
             params,
             inputs: &NONE,
@@ -37,7 +37,7 @@ impl<'a> Vars<'a> {
     }
 
     /// The value of `name` in the topmost layer that has it.
-    pub fn get(&self, name: &str) -> Option<&'a Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Value> {
         self.outputs
             .get(name)
             .or_else(|| self.hooks.get(name))
@@ -46,7 +46,7 @@ impl<'a> Vars<'a> {
     }
 
     /// All variables in one map (for a data source's key lookup).
-    pub fn to_map(self) -> BTreeMap<String, Value> {
+    pub(crate) fn to_map(self) -> BTreeMap<String, Value> {
         let mut all = self.params.clone();
         for layer in [self.inputs, self.hooks, self.outputs] {
             all.extend(layer.iter().map(|(k, v)| (k.clone(), v.clone())));

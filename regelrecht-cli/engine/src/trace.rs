@@ -170,16 +170,16 @@ pub(crate) struct TraceBuilder {
 }
 
 impl TraceBuilder {
-    pub fn new(root: TraceNode) -> TraceBuilder {
+    pub(crate) fn new(root: TraceNode) -> TraceBuilder {
         TraceBuilder { stack: vec![root] }
     }
 
-    pub fn push(&mut self, node: TraceNode) {
+    pub(crate) fn push(&mut self, node: TraceNode) {
         self.stack.push(node);
     }
 
     /// Closes the innermost node with its value (or error message) and attaches it to its parent.
-    pub fn pop(&mut self, value: Option<Value>, message: Option<String>) {
+    pub(crate) fn pop(&mut self, value: Option<Value>, message: Option<String>) {
         if self.stack.len() < 2 {
             return;
         }
@@ -195,13 +195,13 @@ impl TraceBuilder {
     }
 
     /// Adds a finished leaf node to the innermost open node.
-    pub fn leaf(&mut self, node: TraceNode) {
+    pub(crate) fn leaf(&mut self, node: TraceNode) {
         if let Some(parent) = self.stack.last_mut() {
             parent.children.push(node);
         }
     }
 
-    pub fn finish(mut self, value: Option<Value>) -> TraceNode {
+    pub(crate) fn finish(mut self, value: Option<Value>) -> TraceNode {
         while self.stack.len() > 1 {
             self.pop(None, None);
         }

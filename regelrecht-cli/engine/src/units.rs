@@ -95,7 +95,7 @@ impl Symbols {
 }
 
 /// Checks the units of every action of an article.
-pub fn check_article(article: &Article) -> Result<(), EvalError> {
+pub(crate) fn check_article(article: &Article) -> Result<(), EvalError> {
     let symbols = Symbols::of(article);
     if !symbols.0.values().any(|u| *u != Unit::Unknown) {
         return Ok(());

@@ -23,9 +23,9 @@ use crate::cli::commands::evalueer::{self, Args, Options};
 use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
 
 /// Longest input line.
-pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 1024 * 1024;
 /// Most cases in one batch.
-pub const MAX_CASES: usize = 1_000_000;
+pub(crate) const MAX_CASES: usize = 1_000_000;
 
 /// One case as read.
 struct Case {
@@ -197,7 +197,7 @@ fn next_line(
     Ok(Some(String::from_utf8(bytes).map_err(|_| ())))
 }
 
-pub fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// One entry of `wettelijke_grondslag`.
 #[derive(Serialize)]
-pub struct Grondslag<'a> {
+pub(crate) struct Grondslag<'a> {
     uitvoer: &'a str,
     wet: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -20,7 +20,7 @@ pub struct Grondslag<'a> {
 
 /// How much of each basis a command shows.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
+pub(crate) enum Detail {
     /// The fixed questions (`check …`): law name, article and link.
     Answer,
     /// `evalueer`: also the law's `$id` and how the value came about (`direct`, `override`, `hook`).
@@ -28,7 +28,7 @@ pub enum Detail {
 }
 
 /// The legal basis of `basis`, in order.
-pub fn entries(basis: &[Basis], detail: Detail) -> Vec<Grondslag<'_>> {
+pub(crate) fn entries(basis: &[Basis], detail: Detail) -> Vec<Grondslag<'_>> {
     let full = detail == Detail::Evaluation;
     basis
         .iter()

@@ -19,29 +19,29 @@ use serde_json::{Value, json};
 use crate::cli::problems;
 
 /// Colon-separated directories with law files.
-pub const CORPUS_ENV: &str = "REGELRECHT_CORPUS";
+pub(crate) const CORPUS_ENV: &str = "REGELRECHT_CORPUS";
 
 /// The provenance label of every result.
-pub const SOURCE: &str = "RegelRecht";
+pub(crate) const SOURCE: &str = "RegelRecht";
 
 /// The engine version named in provenance.
-pub const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_VERSION"));
+pub(crate) const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_VERSION"));
 
 /// `--corpus`, for every command that loads laws beyond the built-in set.
 #[derive(clap::Args, Debug, Default)]
-pub struct CorpusArgs {
+pub(crate) struct CorpusArgs {
     /// Map met wetten (*.yaml) of één wetbestand, naast ingebouwde en REGELRECHT_CORPUS; herhaalbaar
     #[arg(long = "corpus", value_name = "PAD")]
     pub corpus: Vec<PathBuf>,
 }
 
 /// `--corpus` names local directories or law files (DISC-21).
-pub const CORPUS_SCHEMA: ArgSchema = ArgSchema::path("corpus");
+pub(crate) const CORPUS_SCHEMA: ArgSchema = ArgSchema::path("corpus");
 
 impl CorpusArgs {
     /// Every `--corpus` must be a directory or a regular file (exit 65, pointer `/corpus`; a FIFO
     /// or device is neither, LOCAL-1).
-    pub fn validate(&self, validation: &mut Validation) {
+    pub(crate) fn validate(&self, validation: &mut Validation) {
         for path in &self.corpus {
             let usable = std::fs::metadata(path).is_ok_and(|m| m.is_dir() || m.is_file());
             validation.check(usable, "corpus", || {
@@ -54,7 +54,7 @@ impl CorpusArgs {
     }
 
     /// The directories as plan arguments.
-    pub fn arguments(&self) -> Value {
+    pub(crate) fn arguments(&self) -> Value {
         self.corpus
             .iter()
             .map(|d| Value::from(d.display().to_string()))
@@ -67,7 +67,7 @@ impl CorpusArgs {
     /// version the engine does not read, a duplicate `$id` and `valid_from`, a built-in law
     /// replaced).
     /// Loading stops at the command's deadline (124) and within the engine's [`Limits`].
-    pub fn load(&self, ctx: &Context<'_>) -> Result<Corpus> {
+    pub(crate) fn load(&self, ctx: &Context<'_>) -> Result<Corpus> {
         let mut corpus = Corpus::with_builtins();
         corpus.set_limits(Limits {
             deadline: Some(ctx.deadline()),
@@ -149,7 +149,7 @@ impl PreparedStore for PreparedLaws {
 }
 
 /// The directories named by `REGELRECHT_CORPUS` (empty parts ignored).
-pub fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
+pub(crate) fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
     ctx.env(CORPUS_ENV)
         .map(|list| {
             std::env::split_paths(list)
@@ -160,7 +160,7 @@ pub fn env_dirs(ctx: &Context<'_>) -> Vec<PathBuf> {
 }
 
 /// The version of `law_id` in force on `date`; an unknown law or date without version is 66.
-pub fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> Result<&'c LawFile> {
+pub(crate) fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> Result<&'c LawFile> {
     Ok(corpus.select(law_id, date).map_err(|reason| {
         let versions: Vec<String> = corpus
             .versions(law_id)
@@ -187,7 +187,7 @@ pub fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> Result<&
 }
 
 /// The URI naming a law file in provenance: `file://…` or `urn:regelrecht:builtin:<id>`.
-pub fn source_uri(file: &LawFile) -> String {
+pub(crate) fn source_uri(file: &LawFile) -> String {
     match &file.origin {
         Origin::Builtin(_) => format!("urn:regelrecht:builtin:{}", file.id),
         Origin::File(path) => file_uri(path),
@@ -196,7 +196,7 @@ pub fn source_uri(file: &LawFile) -> String {
 
 /// An absolute `file://` URI, percent-encoded; each path is resolved once per process (a batch
 /// names the same law files for every case).
-pub fn file_uri(path: &Path) -> String {
+pub(crate) fn file_uri(path: &Path) -> String {
     static SEEN: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, String>>> =
         std::sync::Mutex::new(None);
     let mut seen = SEEN
@@ -228,7 +228,7 @@ fn resolve_file_uri(path: &Path) -> String {
 }
 
 /// Provenance members describing one law version.
-pub fn law_json(file: &LawFile) -> Value {
+pub(crate) fn law_json(file: &LawFile) -> Value {
     json!({
         "law_id": file.id,
         "valid_from": file.valid_from,

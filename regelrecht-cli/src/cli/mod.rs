@@ -6,15 +6,15 @@
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors; [`pairs`]: `NAAM=WAARDE` options.
 
-pub mod batch;
-pub mod commands;
-pub mod grondslag;
-pub mod laws;
-pub mod pairs;
-pub mod problems;
-pub mod receipt;
-pub mod regeling;
-pub mod tool;
+pub(crate) mod batch;
+pub(crate) mod commands;
+pub(crate) mod grondslag;
+pub(crate) mod laws;
+pub(crate) mod pairs;
+pub(crate) mod problems;
+pub(crate) mod receipt;
+pub(crate) mod regeling;
+pub(crate) mod tool;
 
 use commands::{check, concept, evalueer, ontvangstbewijs, regelingen, scenario, wet};
 

@@ -6,7 +6,7 @@ use common::validate::Validation;
 
 /// How the name before the `=` is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Name {
+pub(crate) enum Name {
     /// Without surrounding white space; a name that is only white space is refused
     /// (`evalueer --param`, whose published pattern allows white space around the name).
     Trimmed,
@@ -18,7 +18,7 @@ pub enum Name {
 /// The `NAAM=WAARDE` pairs of the repeated option `--<option>` (split at the first `=`; the
 /// value as given). A text without `=` or without a name is an input error at `/<option>`
 /// (exit 65); every bad text is reported, not only the first.
-pub fn name_value_pairs(
+pub(crate) fn name_value_pairs(
     texts: &[String],
     option: &str,
     name: Name,

@@ -7,7 +7,7 @@ use regelrecht_engine::{ErrorKind, EvalError, LoadError, LoadErrorKind, ParamErr
 
 /// A malformed law file: exit 65, naming the file, the line and the problem; loading that ran
 /// past the deadline: exit 124.
-pub fn load_error(e: &LoadError) -> Error {
+pub(crate) fn load_error(e: &LoadError) -> Error {
     if e.kind == LoadErrorKind::Deadline {
         return Problem::timeout(format!("{}: {}", e.file, e.problem)).into();
     }
@@ -27,7 +27,7 @@ pub fn load_error(e: &LoadError) -> Error {
 }
 
 /// Parameters that do not fit the law's declarations: exit 65, one entry per parameter.
-pub fn param_errors(errors: &[ParamError]) -> Error {
+pub(crate) fn param_errors(errors: &[ParamError]) -> Error {
     Problem::invalid(
         errors
             .iter()
@@ -45,7 +45,7 @@ fn engine_code(e: &EvalError) -> Code {
 
 /// An evaluation the engine refused. `outputs_pointer` is the argument naming the outputs
 /// (`uitvoer` for `evalueer`).
-pub fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
+pub(crate) fn eval_error(e: &EvalError, outputs_pointer: &str) -> Error {
     let top_level = e.context.is_empty();
     match &e.kind {
         ErrorKind::Load(load) => load_error(load),

@@ -13,10 +13,10 @@ use serde_json::{Map, Value, json};
 use crate::cli::laws::ENGINE_VERSION;
 
 /// The receipt format's version.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
 
 /// What an evaluation was asked.
-pub struct Asked<'a> {
+pub(crate) struct Asked<'a> {
     pub law_id: &'a str,
     pub outputs: &'a [String],
     pub params: &'a Map<String, Value>,
@@ -37,7 +37,7 @@ fn executed(node: &TraceNode, out: &mut BTreeSet<(String, String)>) {
 }
 
 /// The receipt of `evaluation`; `laws` are the law versions it reached (`laws::law_json`).
-pub fn receipt(
+pub(crate) fn receipt(
     corpus: &Corpus,
     asked: &Asked<'_>,
     evaluation: &Evaluation,
@@ -99,7 +99,7 @@ pub fn receipt(
 }
 
 /// The SHA-256 over the canonical JSON of a receipt without its `sha256` member.
-pub fn seal(receipt: &Value) -> String {
+pub(crate) fn seal(receipt: &Value) -> String {
     let mut body = receipt.clone();
     if let Some(map) = body.as_object_mut() {
         map.remove("sha256");

@@ -8,9 +8,9 @@ use crate::cli::laws::CORPUS_ENV;
 use crate::cli::regeling::definition::DEFINITIONS_ENV;
 
 /// The tool's own audit-destination variable.
-pub const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";
+pub(crate) const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";
 
-pub const TOOL: ToolInfo = ToolInfo {
+pub(crate) const TOOL: ToolInfo = ToolInfo {
     name: "regelrecht-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "Machineleesbare wetgeving (RegelRecht v0.5) lokaal uitvoeren: wetten bekijken en valideren, uitkomsten met wettelijke grondslag, energiebesparingsplicht (Bal 5.15–5.15b)",

@@ -12,7 +12,7 @@ const KVK: &str = "68750110";
 const EML: &str = "informatieplicht-energiebesparing";
 
 /// Every answer of the energy regulation, for a company with a cooling installation.
-pub const ANSWERS: &[&str] = &[
+pub(crate) const ANSWERS: &[&str] = &[
     "elektriciteitsverbruik_kwh=250.000",
     "aardgasverbruik_m3=31.000 m3",
     "betreft_gebruiksfunctie_bbl=nee",

@@ -7,11 +7,11 @@ use common::Context;
 use rvo_cli::clock::fixed_now;
 
 /// The current instant (when a report is received).
-pub fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     fixed_now().unwrap_or_else(Utc::now)
 }
 
 /// Today's date, the default peildatum.
-pub fn today(ctx: &Context<'_>) -> NaiveDate {
+pub(crate) fn today(ctx: &Context<'_>) -> NaiveDate {
     fixed_now().map_or_else(|| ctx.today(), common::calendar::dutch_date)
 }

@@ -12,13 +12,13 @@ use serde_json::Value;
 use crate::cli::commands::rapportage::aanvraag::FilingArgs;
 
 /// The most bytes of a concept read.
-pub const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The family program that evaluates concepts.
 const EVALUATOR: &str = "regelrecht-cli";
 
 /// Re-evaluate and convert `concept` (read from a file, or recorded in a proposal).
-pub fn file_concept(
+pub(crate) fn file_concept(
     ctx: &mut common::Context<'_>,
     args: &FilingArgs,
     concept: &Value,

@@ -8,12 +8,12 @@
 //! - [`records`]: the store of proposals (overheid-records) as this tool uses it.
 //! - [`concept`]: filing a concept-aanvraag, re-evaluated by regelrecht-cli first.
 
-pub mod backend;
-pub mod clock;
-pub mod commands;
-pub mod concept;
-pub mod records;
-pub mod tool;
+pub(crate) mod backend;
+pub(crate) mod clock;
+pub(crate) mod commands;
+pub(crate) mod concept;
+pub(crate) mod records;
+pub(crate) mod tool;
 
 use crate::cli::commands::{rapportage, regeling, voorstel};
 

@@ -7,23 +7,23 @@ use overheid_records::{Error, Location, Proposal, Status, Store};
 use serde_json::{Value, json};
 
 /// The command a proposal of this tool applies.
-pub const APPLY_COMMAND: &str = "rapportage indienen";
+pub(crate) const APPLY_COMMAND: &str = "rapportage indienen";
 /// Base URL of the approval page (overheid-mcp --http); a proposal's page is `{base}/voorstellen/{id}`.
-pub const APPROVAL_URL_ENV: &str = "OVERHEID_GOEDKEURING_URL";
+pub(crate) const APPROVAL_URL_ENV: &str = "OVERHEID_GOEDKEURING_URL";
 
 /// Where the store is: `OVERHEID_STORE_URL` or the data directory.
-pub fn location(ctx: &Context<'_>) -> Result<Location> {
+pub(crate) fn location(ctx: &Context<'_>) -> Result<Location> {
     Ok(Location::from_env(|name| ctx.env(name).map(str::to_string)).map_err(problem)?)
 }
 
 /// The store from `OVERHEID_STORE_URL` or the data directory; every wait ends by the deadline.
-pub fn open(ctx: &Context<'_>) -> Result<Store> {
+pub(crate) fn open(ctx: &Context<'_>) -> Result<Store> {
     Ok(Store::open(&location(ctx)?, Some(ctx.deadline())).map_err(problem)?)
 }
 
 /// Checks that `id` (argument `field`) has the form of a proposal id (exit 65 otherwise), before
 /// anything else is looked at.
-pub fn check_id(id: &str, field: &str) -> Result<()> {
+pub(crate) fn check_id(id: &str, field: &str) -> Result<()> {
     let mut validation = common::validate::Validation::new();
     validation.check(overheid_records::is_proposal_id(id), field, || {
         format!("{id:?} is geen voorstel-id (vs_ en 32 tekens a-z, 2-7)")
@@ -33,7 +33,7 @@ pub fn check_id(id: &str, field: &str) -> Result<()> {
 
 /// Proposal `id` of this tool and of the session's company (another company's, or another
 /// tool's, reads as unknown), with the store it came from; names its company as data subject.
-pub fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)> {
+pub(crate) fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)> {
     let company = common::session::session_number(ctx)?;
     let mut store = open(ctx)?;
     let proposal = store
@@ -46,7 +46,7 @@ pub fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)> {
 }
 
 /// The answer for an unknown proposal id, and for another company's (no oracle).
-pub fn unknown(id: &str) -> Problem {
+pub(crate) fn unknown(id: &str) -> Problem {
     Problem::new(
         ExitStatus::NotFound,
         codes::VOORSTEL_ONBEKEND,
@@ -57,7 +57,7 @@ pub fn unknown(id: &str) -> Problem {
 }
 
 /// Why a proposal in `status` cannot take the step asked for.
-pub fn refused(id: &str, status: Status) -> Problem {
+pub(crate) fn refused(id: &str, status: Status) -> Problem {
     let (exit, code, title, detail) = match status {
         Status::Open => (
             ExitStatus::ConfirmationRequired,
@@ -104,7 +104,7 @@ pub fn refused(id: &str, status: Status) -> Problem {
 
 /// A store error as a profile problem: unsafe directory or bad URL 78, unreachable 69, busy
 /// past the deadline 124, file-system or database trouble 74.
-pub fn problem(error: Error) -> Problem {
+pub(crate) fn problem(error: Error) -> Problem {
     let detail = error.to_string();
     match error {
         Error::Config(_) => Problem::config(detail).with_hint(
@@ -152,7 +152,7 @@ pub fn problem(error: Error) -> Problem {
 }
 
 /// The page where a person approves proposal `id`, when `OVERHEID_GOEDKEURING_URL` is set.
-pub fn approval_url(ctx: &Context<'_>, id: &str) -> Option<String> {
+pub(crate) fn approval_url(ctx: &Context<'_>, id: &str) -> Option<String> {
     ctx.env(APPROVAL_URL_ENV)
         .map(str::trim)
         .filter(|base| !base.is_empty())
@@ -160,7 +160,7 @@ pub fn approval_url(ctx: &Context<'_>, id: &str) -> Option<String> {
 }
 
 /// A proposal as this tool prints it.
-pub fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
+pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     let mut out = json!({
         "id": proposal.id,
         "status": proposal.status.as_str(),
@@ -201,7 +201,7 @@ pub fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
 }
 
 /// The answer of a command that read or changed proposals: local data, nothing sent anywhere.
-pub fn outcome(store: &Store, data: Value, urn: &str) -> Outcome {
+pub(crate) fn outcome(store: &Store, data: Value, urn: &str) -> Outcome {
     let sha = common::digest::sha256_hex(data.to_string().as_bytes());
     Outcome::new(
         data,
@@ -217,14 +217,14 @@ pub fn outcome(store: &Store, data: Value, urn: &str) -> Outcome {
     clippy::disallowed_methods,
     reason = "stdin, which common::output does not ask about, is where the person types"
 )]
-pub fn at_terminal() -> bool {
+pub(crate) fn at_terminal() -> bool {
     use std::io::IsTerminal;
     std::io::stdin().is_terminal() && common::output::stderr_is_terminal()
 }
 
 /// The operating-system user at the terminal, as the approver: subject `unix:<uid>@<host>`,
 /// name from the password database (else `uid <n>`).
-pub fn terminal_person() -> overheid_records::Person {
+pub(crate) fn terminal_person() -> overheid_records::Person {
     let uid = rustix::process::getuid().as_raw();
     let host = rustix::system::uname()
         .nodename()

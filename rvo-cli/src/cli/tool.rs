@@ -4,7 +4,7 @@ use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 use rvo_cli::backend_types::{API_BASE_ENV, API_TOKEN_ENV};
 
-pub const TOOL: ToolInfo = ToolInfo {
+pub(crate) const TOOL: ToolInfo = ToolInfo {
     name: "rvo-cli",
     version: env!("CARGO_PKG_VERSION"),
     description: "RVO-regelingen (ingebedde catalogus) en rapportages die precies één keer worden ingediend, volgens het overheid-CLI-profiel",

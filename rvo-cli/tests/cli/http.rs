@@ -11,13 +11,13 @@ use test_support::{FakeServer, RecordedRequest, Reply};
 
 use crate::support::{Sandbox, indienen, indienen_digest, run, sha256_hex};
 
-pub const TOKEN: &str = "geheim-token-7c1d";
+pub(crate) const TOKEN: &str = "geheim-token-7c1d";
 
 /// Reports by idempotency key: (canonical body digest, record).
 type Reports = Arc<Mutex<HashMap<String, (String, RapportageRecord)>>>;
 
 /// A problem answer of the contract with `status`.
-pub fn problem(status: u16, title: &str) -> Reply {
+pub(crate) fn problem(status: u16, title: &str) -> Reply {
     Reply::json(
         status,
         &json!({"type": "about:blank", "title": title, "status": status}),
@@ -26,7 +26,7 @@ pub fn problem(status: u16, title: &str) -> Reply {
 }
 
 /// A fake backend that implements the contract.
-pub fn contract_fake() -> FakeServer {
+pub(crate) fn contract_fake() -> FakeServer {
     let reports: Reports = Arc::default();
     FakeServer::start(move |request: &RecordedRequest| {
         if request.header("authorization") != Some(&format!("Bearer {TOKEN}")) {
@@ -95,21 +95,26 @@ fn receipt(record: &RapportageRecord) -> Value {
 }
 
 /// Runs rvo-cli with the HTTP backend at `base` and the token.
-pub fn http_run(sandbox: &Sandbox, base: &str, args: &[&str]) -> crate::support::Run {
+pub(crate) fn http_run(sandbox: &Sandbox, base: &str, args: &[&str]) -> crate::support::Run {
     let mut cmd = sandbox.cmd();
     cmd.env("RVO_API_BASE", base).env("RVO_API_TOKEN", TOKEN);
     run(cmd, args)
 }
 
 /// Like [`http_run`], but `rvo-cli-test-hooks` with "now" fixed at `now` (RFC 3339).
-pub fn http_run_at(sandbox: &Sandbox, base: &str, now: &str, args: &[&str]) -> crate::support::Run {
+pub(crate) fn http_run_at(
+    sandbox: &Sandbox,
+    base: &str,
+    now: &str,
+    args: &[&str],
+) -> crate::support::Run {
     let mut cmd = sandbox.cmd_at(now);
     cmd.env("RVO_API_BASE", base).env("RVO_API_TOKEN", TOKEN);
     run(cmd, args)
 }
 
 /// The token appears nowhere: not on stdout, stderr or in the audit log.
-pub fn assert_no_token(sandbox: &Sandbox, run: &crate::support::Run) {
+pub(crate) fn assert_no_token(sandbox: &Sandbox, run: &crate::support::Run) {
     assert!(
         !run.stdout.contains(TOKEN) && !run.stderr.contains(TOKEN),
         "{run:#?}"

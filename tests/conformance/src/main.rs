@@ -1,10 +1,5 @@
 //! `profile-check`: runs the conformance checks of the CLI profile 2.0 against any program.
 
-#![warn(
-    unreachable_pub,
-    reason = "a binary: `pub` would promise an API nobody can use"
-)]
-
 mod canonical;
 mod checks;
 mod cli;

@@ -1,3 +1,3 @@
 //! The commands of koop-cli: one module per top-level command.
 
-pub mod regeling;
+pub(crate) mod regeling;

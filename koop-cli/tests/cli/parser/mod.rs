@@ -11,7 +11,7 @@ mod toestand;
 use std::path::Path;
 
 /// A fixture under `koop-cli/tests/fixtures/` by relative path.
-pub fn fixture(path: &str) -> Vec<u8> {
+pub(crate) fn fixture(path: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(path);

@@ -89,7 +89,7 @@ pub(super) fn round(mode: RoundMode, value: &Value, precision: i64) -> Result<Va
 }
 
 /// Rounds to `precision` decimals (negative: tens, hundreds, ...).
-pub fn round_decimal(value: Decimal, precision: i64, mode: RoundMode) -> Option<Decimal> {
+pub(super) fn round_decimal(value: Decimal, precision: i64, mode: RoundMode) -> Option<Decimal> {
     let strategy = match mode {
         RoundMode::Round => RoundingStrategy::MidpointAwayFromZero,
         RoundMode::Ceil => RoundingStrategy::ToPositiveInfinity,

@@ -9,7 +9,7 @@ use crate::value::Value;
 use std::cmp::Ordering;
 
 /// Structural equality; numbers compare by value.
-pub fn values_equal(a: &Value, b: &Value) -> bool {
+pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
     a == b || matches!((a, b), (Value::Number(x), Value::Number(y)) if x == y)
 }
 

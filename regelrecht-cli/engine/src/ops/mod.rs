@@ -168,7 +168,7 @@ pub(crate) mod testing {
     use crate::error::ErrorKind;
     use std::collections::BTreeMap;
 
-    pub struct MapScope(pub BTreeMap<String, Value>);
+    pub(crate) struct MapScope(pub BTreeMap<String, Value>);
 
     impl Scope for MapScope {
         fn resolve(&self, path: &str) -> Result<Value, EvalError> {
@@ -183,7 +183,7 @@ pub(crate) mod testing {
     }
 
     /// Evaluates a YAML expression with the given variables.
-    pub fn run(yaml: &str, vars: &[(&str, Value)]) -> Result<Value, EvalError> {
+    pub(crate) fn run(yaml: &str, vars: &[(&str, Value)]) -> Result<Value, EvalError> {
         let expr: Expr = serde_yaml_ng::from_str(yaml).expect("valid test expression");
         let scope = MapScope(
             vars.iter()

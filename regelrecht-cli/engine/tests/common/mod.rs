@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 /// RegelRecht's conformance material (`../shared/regelrecht`, or `REGELRECHT_CONFORMANCE_DIR`).
 /// A test calls `test_support::conformance_dir!()` first, which skips it visibly without it.
-pub fn shared_regelrecht() -> PathBuf {
+pub(crate) fn shared_regelrecht() -> PathBuf {
     test_support::conformance::dir()
         .expect("call test_support::conformance_dir!() at the start of the test")
 }
 
 /// The built-in laws plus the shared corpus.
-pub fn full_corpus() -> Corpus {
+pub(crate) fn full_corpus() -> Corpus {
     let mut corpus = Corpus::with_builtins();
     corpus
         .add_dir(&shared_regelrecht().join("corpus"))
@@ -23,6 +23,6 @@ pub fn full_corpus() -> Corpus {
 }
 
 /// Whether any node in the trace has this kind.
-pub fn trace_has(node: &TraceNode, kind: TraceKind) -> bool {
+pub(crate) fn trace_has(node: &TraceNode, kind: TraceKind) -> bool {
     node.kind == kind || node.children.iter().any(|c| trace_has(c, kind))
 }

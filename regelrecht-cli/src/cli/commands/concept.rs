@@ -31,7 +31,7 @@ use crate::cli::regeling::{recheck, sourcing};
 /// BESTAND wordt een bestaand concept opnieuw getoetst: dekt de concept_digest de inhoud nog, en
 /// geven dezelfde regels dezelfde uitkomst ("overeenkomst")?
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Id van de regeling (zie regelingen); niet bij --toets
     pub regeling: Option<String>,
     #[command(flatten)]
@@ -53,7 +53,7 @@ pub struct Args {
     pub regelingen: DefinitionArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["concept"],
     title: "Concept-aanvraag opstellen",
     annotations: Annotations::READ_REMOTE,
@@ -89,7 +89,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 /// The most bytes of a concept read by `--toets`.
 const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(source) = &args.toets {
         return toets(args, source, ctx);
     }

@@ -33,7 +33,7 @@ use crate::cli::{problems, receipt};
 /// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt. De
 /// peildatum is de rekendatum en kiest de wetsversies.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
     /// Gevraagde uitvoer; herhaalbaar (bij --batch: voor elk geval zonder eigen "uitvoer")
@@ -71,7 +71,7 @@ pub struct Args {
 
 /// `--onvertaalbaar`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Onvertaalbaar {
+pub(crate) enum Onvertaalbaar {
     /// Weiger niet-geaccepteerde constructies (standaard)
     Error,
     /// Reken door; markeer uitvoer die ervan afhangt
@@ -84,7 +84,7 @@ pub enum Onvertaalbaar {
 
 impl Onvertaalbaar {
     /// The engine's mode.
-    pub fn mode(self) -> UntranslatableMode {
+    pub(crate) fn mode(self) -> UntranslatableMode {
         match self {
             Onvertaalbaar::Error => UntranslatableMode::Error,
             Onvertaalbaar::Propagate => UntranslatableMode::Propagate,
@@ -96,7 +96,7 @@ impl Onvertaalbaar {
 
 /// How one evaluation runs, beyond its law, outputs, parameters and date.
 #[derive(Clone, Copy, Debug)]
-pub struct Options<'a> {
+pub(crate) struct Options<'a> {
     pub mode: UntranslatableMode,
     pub fase: Option<&'a str>,
     pub uitleg: bool,
@@ -105,7 +105,7 @@ pub struct Options<'a> {
 
 impl Args {
     /// The evaluation options of these arguments.
-    pub fn options(&self) -> Options<'_> {
+    pub(crate) fn options(&self) -> Options<'_> {
         Options {
             mode: self.onvertaalbaar.mode(),
             fase: self.fase.as_deref().map(str::trim),
@@ -119,7 +119,7 @@ impl Args {
 const SUBJECT_PARAMS: [(&str, &str); 2] = [("bsn", "BSN"), ("kvk_nummer", "KVK_NUMMER")];
 
 /// Names each data subject the parameters identify for the audit record.
-pub fn audit_subjects(
+pub(crate) fn audit_subjects(
     ctx: &mut Context<'_>,
     params: &std::collections::BTreeMap<String, EngineValue>,
 ) {
@@ -132,7 +132,7 @@ pub fn audit_subjects(
     }
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["evalueer"],
     title: "Uitvoer van een wet berekenen",
     annotations: Annotations::READ_LOCAL,
@@ -185,7 +185,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(source) = &args.batch {
         return crate::cli::batch::run(args, source, ctx);
     }
@@ -270,7 +270,7 @@ const SPELLING_SIMILARITY: f64 = 0.85;
 /// A parameter the law does not declare but that is close to one it does (and that no other
 /// loaded law declares, nor a procedure stage requires) is a misspelling: exit 65 with the name
 /// meant. Other undeclared names pass with a warning, for laws the evaluation reaches.
-pub fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) -> Result<()> {
+pub(crate) fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) -> Result<()> {
     if undeclared.is_empty() {
         return Ok(());
     }
@@ -329,7 +329,7 @@ pub fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) -> Resu
 }
 
 /// Every requested output must be one the law produces (exit 65 listing the unknown ones).
-pub fn check_outputs(law: &Law, law_id: &str, outputs: &[String]) -> Result<()> {
+pub(crate) fn check_outputs(law: &Law, law_id: &str, outputs: &[String]) -> Result<()> {
     let unknown: Vec<FieldError> = outputs
         .iter()
         .filter(|o| law.article_for_output(o).is_none())
@@ -345,7 +345,7 @@ pub fn check_outputs(law: &Law, law_id: &str, outputs: &[String]) -> Result<()> 
 }
 
 /// One finished evaluation: its data, warnings for people, and the evaluation itself.
-pub struct Evaluated {
+pub(crate) struct Evaluated {
     pub data: Value,
     pub warnings: Vec<String>,
     /// The evaluation itself (for the law versions it reached, see [`laws_reached`]).
@@ -355,7 +355,7 @@ pub struct Evaluated {
 /// Evaluates `request` as `options` say: in one stage, or through the procedure up to
 /// `--fase`; the data holds the answer, the untranslatable marks, the stages and the receipt.
 /// The evaluation keeps its trace (for [`laws_reached`]).
-pub fn evaluate(
+pub(crate) fn evaluate(
     corpus: &Corpus,
     request: &Request,
     params: &Map<String, Value>,
@@ -366,7 +366,7 @@ pub fn evaluate(
 
 /// [`evaluate`], with the engine's trace built only when `--uitleg`, the receipt or the
 /// caller (`keep_trace`, to read it afterwards) needs it: most of the work on a small law.
-pub fn evaluate_traced(
+pub(crate) fn evaluate_traced(
     corpus: &Corpus,
     request: &Request,
     params: &Map<String, Value>,
@@ -530,7 +530,7 @@ fn procedure_json(staged: &StagedEvaluation) -> Value {
 /// ([`regelrecht_engine::params::check_value`]): a JSON number given for a `string` parameter
 /// (an identifier such as a BSN written as a number) stays that number, as in the reference
 /// engine and a scenario, with a warning (returned); every other mismatch is exit 65.
-pub fn typed(
+pub(crate) fn typed(
     law: &Law,
     json: Option<Map<String, Value>>,
     texts: &[(String, String)],
@@ -585,7 +585,7 @@ fn read_param_json(source: &str, validation: &mut Validation) -> Option<Map<Stri
 
 /// The text of `-` (stdin) or a regular file, at most [`MAX_PARAM_JSON_BYTES`]; the error
 /// never quotes the contents.
-pub fn read_source(source: &str) -> std::result::Result<String, String> {
+pub(crate) fn read_source(source: &str) -> std::result::Result<String, String> {
     if source == "-" {
         read_bounded(std::io::stdin().lock())
             .map_err(|e| format!("stdin kon niet gelezen worden: {e}"))
@@ -713,7 +713,7 @@ fn flatten_trace(node: &TraceNode, depth: usize, out: &mut Vec<Value>) {
 }
 
 /// Every law version the evaluation reached, for provenance.
-pub fn laws_reached(corpus: &Corpus, evaluation: &Evaluation) -> Vec<Value> {
+pub(crate) fn laws_reached(corpus: &Corpus, evaluation: &Evaluation) -> Vec<Value> {
     let mut ids = BTreeSet::new();
     collect_laws(&evaluation.trace, &mut ids);
     ids.insert(evaluation.law_id.as_str());

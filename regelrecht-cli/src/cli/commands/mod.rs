@@ -1,9 +1,9 @@
 //! One module per top-level command: its arguments, its tool entries, its `run`.
 
-pub mod check;
-pub mod concept;
-pub mod evalueer;
-pub mod ontvangstbewijs;
-pub mod regelingen;
-pub mod scenario;
-pub mod wet;
+pub(crate) mod check;
+pub(crate) mod concept;
+pub(crate) mod evalueer;
+pub(crate) mod ontvangstbewijs;
+pub(crate) mod regelingen;
+pub(crate) mod scenario;
+pub(crate) mod wet;

@@ -20,7 +20,7 @@ use crate::cli::regeling::sourcing;
 /// "mogelijk van toepassing", nooit een recht: de concept-aanvraag rekent het uit. Gebonden aan
 /// KVK_SESSIE_NUMMER.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub kvk: KvkNummer,
     /// Toestemming om deze bron (id uit het bronnenregister) te raadplegen; herhaalbaar
@@ -30,7 +30,7 @@ pub struct Args {
     pub regelingen: DefinitionArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regelingen"],
     title: "Mogelijk van toepassing zijnde regelingen",
     annotations: Annotations::READ_REMOTE,
@@ -39,7 +39,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[KvkNummer::SCHEMA, definition::DEFINITIONS_SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.regelingen.validate(&mut validation);
     validation.finish()?;

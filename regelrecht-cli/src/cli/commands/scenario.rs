@@ -29,7 +29,7 @@ use crate::cli::problems;
 /// scenario dat niet uitgevoerd kan worden) of skipped (@wip, met reden). De slotregel
 /// "N passed, N failed" staat op stderr; exit 1 zodra een scenario faalt.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// .feature-bestanden of mappen
     #[arg(value_name = "PAD", required_unless_present = "ingebouwd")]
     pub paden: Vec<PathBuf>,
@@ -43,7 +43,7 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["scenario"],
     title: "Scenario's uitvoeren",
     annotations: Annotations::READ_LOCAL,
@@ -68,7 +68,7 @@ const BUILTIN: &[(&str, &str)] = &[(
 /// Largest feature file read.
 const MAX_FEATURE_BYTES: u64 = 1024 * 1024;
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     for path in &args.paden {
         validation.check(path.exists(), "paden", || {
@@ -158,7 +158,7 @@ fn shown(path: &Path) -> String {
 }
 
 /// `N passed, N failed[, N skipped]; core p/n, …` (n counts every scenario of the tier).
-pub fn summary_line(total: &Counts, tiers: &[(String, Counts)]) -> String {
+pub(crate) fn summary_line(total: &Counts, tiers: &[(String, Counts)]) -> String {
     let mut line = format!("{} passed, {} failed", total.passed, total.failed);
     if total.skipped > 0 {
         line.push_str(&format!(", {} skipped", total.skipped));

@@ -10,11 +10,11 @@ use super::definition::{Condition, Definition};
 use super::sourcing::Sourced;
 
 /// The verdict text for a regulation whose rule holds.
-pub const MAY_APPLY: &str = "mogelijk van toepassing";
+pub(crate) const MAY_APPLY: &str = "mogelijk van toepassing";
 /// The verdict text for a regulation whose rule does not hold.
-pub const NOT_INDICATED: &str = "niet aangewezen op grond van de registratie";
+pub(crate) const NOT_INDICATED: &str = "niet aangewezen op grond van de registratie";
 /// The verdict text when registration data needed by the rule is missing.
-pub const UNKNOWN: &str = "onbekend: registratiegegevens ontbreken";
+pub(crate) const UNKNOWN: &str = "onbekend: registratiegegevens ontbreken";
 
 /// Whether `condition` holds for `value`.
 fn holds(condition: &Condition, value: &Value) -> bool {
@@ -43,7 +43,7 @@ fn holds(condition: &Condition, value: &Value) -> bool {
 }
 
 /// The entry of `definition` for a company with registration data `data`.
-pub fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>) -> Value {
+pub(crate) fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>) -> Value {
     let Some(rule) = &definition.toepasselijkheid else {
         return json!({
             "id": definition.id,

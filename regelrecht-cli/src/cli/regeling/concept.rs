@@ -18,10 +18,10 @@ use super::sourcing::{self, Unsourced};
 use common::Context;
 
 /// The schema version of a concept document.
-pub const CONCEPT_VERSION: &str = "1";
+pub(crate) const CONCEPT_VERSION: &str = "1";
 
 /// What the entrepreneur brings: the company, answers and consents.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     pub kvk_nummer: &'a str,
     pub opgaven: &'a [(String, String)],
     pub toestemmingen: &'a [String],
@@ -29,14 +29,14 @@ pub struct Request<'a> {
 }
 
 /// The law parameter a field feeds (its type, description and unit), if a law declares it.
-pub struct Declared {
+pub(crate) struct Declared {
     pub field_type: FieldType,
     pub description: Option<String>,
     pub unit: Option<String>,
 }
 
 /// The declaration of `field` in its own `wet` or one of the definition's evaluated laws.
-pub fn declared(
+pub(crate) fn declared(
     corpus: &Corpus,
     definition: &Definition,
     field: &Field,
@@ -69,7 +69,7 @@ fn now() -> String {
 }
 
 /// Build the concept of `definition` for `request`.
-pub fn build(
+pub(crate) fn build(
     ctx: &Context<'_>,
     catalogue: &Catalogue,
     corpus: &Corpus,
@@ -278,7 +278,7 @@ pub fn build(
 }
 
 /// Put the outcomes in `concept` and set `concept_digest` over all of it.
-pub fn seal(concept: &mut Value, outcomes: Outcomes) {
+pub(crate) fn seal(concept: &mut Value, outcomes: Outcomes) {
     concept["uitkomsten"] = outcomes.uitkomsten.into();
     concept["lijsten"] = outcomes.lijsten.into();
     concept["rvo"] = outcomes.rvo.into();
@@ -289,7 +289,7 @@ pub fn seal(concept: &mut Value, outcomes: Outcomes) {
 }
 
 /// SHA-256 of the canonical JSON of `concept` without its `concept_digest`.
-pub fn digest(concept: &Value) -> String {
+pub(crate) fn digest(concept: &Value) -> String {
     let mut body = concept.clone();
     if let Some(map) = body.as_object_mut() {
         map.remove("concept_digest");

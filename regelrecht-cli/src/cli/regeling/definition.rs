@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Colon-separated directories with regulation definitions and source registers.
-pub const DEFINITIONS_ENV: &str = "REGELRECHT_REGELINGEN";
+pub(crate) const DEFINITIONS_ENV: &str = "REGELRECHT_REGELINGEN";
 
 /// The file name of a source register inside a definitions directory.
 const REGISTER_FILE: &str = "bronnen.json";
@@ -32,7 +32,7 @@ const EMBEDDED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/regelingen
 /// What kind of value a field holds, by where it comes from (PDR-014).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// From a base register (e.g. the Handelsregister).
     Registratie,
     /// A statement by an issuer the holder shares (e.g. a grid operator's attestation).
@@ -46,7 +46,7 @@ pub enum Kind {
 /// One source: a family CLI command that takes the company's KvK number as its argument.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Source {
+pub(crate) struct Source {
     pub id: String,
     pub naam: String,
     /// The family program, found next to this one or in `OVERHEID_CLI_DIR`.
@@ -62,7 +62,7 @@ pub struct Source {
 /// One kind of data and where it comes from: a `--fields` path in a source's answer.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Datum {
+pub(crate) struct Datum {
     pub id: String,
     #[serde(default)]
     pub omschrijving: Option<String>,
@@ -77,7 +77,7 @@ pub struct Datum {
 /// The source register file.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RegisterFile {
+pub(crate) struct RegisterFile {
     #[serde(default)]
     #[allow(
         dead_code,
@@ -93,7 +93,7 @@ pub struct RegisterFile {
 /// The law and outputs one evaluation asks for.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Evaluation {
+pub(crate) struct Evaluation {
     pub wet: String,
     pub uitvoer: Vec<String>,
     /// When set, the boolean outputs form a list of that name (e.g. measures): each item's code is
@@ -106,7 +106,7 @@ pub struct Evaluation {
 /// A law constant: a definition of an article, or a header property of the law.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LawConstant {
+pub(crate) struct LawConstant {
     pub wet: String,
     /// A `definitions` name of one of the law's articles …
     #[serde(default)]
@@ -120,7 +120,7 @@ pub struct LawConstant {
 /// from: exactly one of `gegeven`, `opgave`, `wetsconstante`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Field {
+pub(crate) struct Field {
     pub naam: String,
     /// A data kind of the source register.
     #[serde(default)]
@@ -150,7 +150,7 @@ pub struct Field {
 /// Which outputs lead to which RVO scheme, and which fields fill its report.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct RvoScheme {
+pub(crate) struct RvoScheme {
     pub regeling_id: String,
     /// The boolean output that makes the scheme apply.
     pub als: String,
@@ -162,7 +162,7 @@ pub struct RvoScheme {
 /// One applicability condition on registration data.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct Condition {
+pub(crate) struct Condition {
     pub gegeven: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minstens: Option<f64>,
@@ -179,7 +179,7 @@ pub struct Condition {
 /// When a regulation may apply to a company, on registration data.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct Applicability {
+pub(crate) struct Applicability {
     pub omschrijving: String,
     /// Every condition must hold.
     pub alle: Vec<Condition>,
@@ -188,7 +188,7 @@ pub struct Applicability {
 /// One regulation definition.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Definition {
+pub(crate) struct Definition {
     pub id: String,
     pub naam: String,
     pub versie: String,
@@ -210,14 +210,14 @@ pub struct Definition {
 
 impl Definition {
     /// The field called `name`.
-    pub fn field(&self, name: &str) -> Option<&Field> {
+    pub(crate) fn field(&self, name: &str) -> Option<&Field> {
         self.gegevens.iter().find(|f| f.naam == name)
     }
 }
 
 /// Every loaded definition and the merged source register.
 #[derive(Debug, Default)]
-pub struct Catalogue {
+pub(crate) struct Catalogue {
     pub definitions: BTreeMap<String, Definition>,
     pub sources: BTreeMap<String, Source>,
     pub data: BTreeMap<String, Datum>,
@@ -227,18 +227,18 @@ pub struct Catalogue {
 
 /// `--regelingen`, for the commands that read regulation definitions.
 #[derive(clap::Args, Debug, Default)]
-pub struct DefinitionArgs {
+pub(crate) struct DefinitionArgs {
     /// Map met regelingen (*.json) en bronnen.json, naast ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
     #[arg(long = "regelingen", value_name = "MAP")]
     pub regelingen: Vec<PathBuf>,
 }
 
 /// `--regelingen` names local directories (DISC-21).
-pub const DEFINITIONS_SCHEMA: ArgSchema = ArgSchema::path("regelingen");
+pub(crate) const DEFINITIONS_SCHEMA: ArgSchema = ArgSchema::path("regelingen");
 
 impl DefinitionArgs {
     /// Every `--regelingen` must be a directory (exit 65).
-    pub fn validate(&self, validation: &mut Validation) {
+    pub(crate) fn validate(&self, validation: &mut Validation) {
         for dir in &self.regelingen {
             validation.check(dir.is_dir(), "regelingen", || {
                 format!("--regelingen {}: geen bestaande map", dir.display())
@@ -247,7 +247,7 @@ impl DefinitionArgs {
     }
 
     /// The directories as plan arguments.
-    pub fn arguments(&self) -> Value {
+    pub(crate) fn arguments(&self) -> Value {
         self.regelingen
             .iter()
             .map(|d| Value::from(d.display().to_string()))
@@ -256,7 +256,7 @@ impl DefinitionArgs {
 
     /// The embedded definitions, then `REGELRECHT_REGELINGEN`, then `--regelingen`. A malformed
     /// file is exit 65 naming it; a `REGELRECHT_REGELINGEN` entry that is no directory is 78.
-    pub fn load(&self, ctx: &Context<'_>) -> Result<Catalogue> {
+    pub(crate) fn load(&self, ctx: &Context<'_>) -> Result<Catalogue> {
         let mut catalogue = Catalogue::default();
         for (name, text) in EMBEDDED {
             catalogue.add(name, &format!("urn:regelrecht:regeling:{name}"), text)?;
@@ -424,7 +424,7 @@ impl Catalogue {
     }
 
     /// The definition with this id; unknown is exit 66 listing the known ones.
-    pub fn definition(&self, id: &str) -> Result<&Definition> {
+    pub(crate) fn definition(&self, id: &str) -> Result<&Definition> {
         Ok(self.definitions.get(id).ok_or_else(|| {
             let known: Vec<&str> = self.definitions.keys().map(String::as_str).collect();
             Problem::not_found(format!("regeling '{id}' is niet gedefinieerd"))

@@ -19,7 +19,7 @@ use crate::cli::laws::{self, ENGINE_VERSION};
 use crate::cli::problems;
 
 /// What a definition evaluates to.
-pub struct Outcomes {
+pub(crate) struct Outcomes {
     pub uitkomsten: Vec<Value>,
     pub lijsten: Map<String, Value>,
     pub rvo: Vec<Value>,
@@ -27,14 +27,14 @@ pub struct Outcomes {
 }
 
 /// The law `id` in force on `date`.
-pub fn law<'c>(corpus: &'c Corpus, id: &str, date: NaiveDate) -> Result<&'c Law> {
+pub(crate) fn law<'c>(corpus: &'c Corpus, id: &str, date: NaiveDate) -> Result<&'c Law> {
     let file = laws::select(corpus, id, date)?;
     file.law().map_err(|e| problems::load_error(&e))
 }
 
 /// The parameters an output needs: those of the article producing it, and of every output of
 /// the same or another law it takes as input.
-pub fn needed_parameters(
+pub(crate) fn needed_parameters(
     corpus: &Corpus,
     law_id: &str,
     output: &str,
@@ -70,7 +70,7 @@ pub fn needed_parameters(
 }
 
 /// Evaluate every output of `definition` with `values` (JSON by field name).
-pub fn outcomes(
+pub(crate) fn outcomes(
     corpus: &Corpus,
     definition: &Definition,
     values: &BTreeMap<String, Value>,

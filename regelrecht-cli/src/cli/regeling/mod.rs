@@ -4,10 +4,10 @@
 //! ([`recheck`]) and which regulations may apply ([`applicability`]). No module here names a
 //! regulation: everything specific is in the definition files.
 
-pub mod applicability;
-pub mod concept;
-pub mod definition;
-pub mod evaluate;
-pub mod opgave;
-pub mod recheck;
-pub mod sourcing;
+pub(crate) mod applicability;
+pub(crate) mod concept;
+pub(crate) mod definition;
+pub(crate) mod evaluate;
+pub(crate) mod opgave;
+pub(crate) mod recheck;
+pub(crate) mod sourcing;

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::definition::Field;
 
 /// `text` as the JSON value of a parameter of `field_type`, or why it is not one.
-pub fn normalise(
+pub(crate) fn normalise(
     text: &str,
     field_type: FieldType,
     field: &Field,

@@ -13,7 +13,7 @@ use super::definition::Catalogue;
 use super::evaluate;
 
 /// The concept's regulation id and date, checked (exit 65 when the document is no concept).
-pub fn header(concept: &Value) -> Result<(String, chrono::NaiveDate, String)> {
+pub(crate) fn header(concept: &Value) -> Result<(String, chrono::NaiveDate, String)> {
     let text = |key: &str| concept.get(key).and_then(Value::as_str);
     let bad = |detail: &str| Problem::invalid(vec![FieldError::new("toets", detail)]);
     if text("concept_versie") != Some(CONCEPT_VERSION) {
@@ -32,7 +32,7 @@ pub fn header(concept: &Value) -> Result<(String, chrono::NaiveDate, String)> {
 }
 
 /// Re-evaluate `concept`; the result says whether it matches and, if not, how it differs.
-pub fn recheck(catalogue: &Catalogue, corpus: &Corpus, concept: &Value) -> Result<Value> {
+pub(crate) fn recheck(catalogue: &Catalogue, corpus: &Corpus, concept: &Value) -> Result<Value> {
     let (id, date, _) = header(concept)?;
     let definition = catalogue.definition(&id)?;
     let stated = concept["concept_digest"].as_str().unwrap_or_default();

@@ -15,7 +15,7 @@ use super::definition::{Catalogue, Datum, Kind, Source};
 
 /// One value from a source.
 #[derive(Clone, Debug)]
-pub struct Sourced {
+pub(crate) struct Sourced {
     pub value: Value,
     pub source: String,
     pub kind: Kind,
@@ -26,7 +26,7 @@ pub struct Sourced {
 
 /// Why a data kind has no value.
 #[derive(Clone, Debug)]
-pub enum Unsourced {
+pub(crate) enum Unsourced {
     /// The source needs consent and none was given: it was not called.
     NoConsent { source: String },
     /// The source failed (its exit code and error detail), or answered without the path.
@@ -37,7 +37,7 @@ pub enum Unsourced {
 }
 
 /// Fetch `wanted` data kinds for company `kvk`; every kind ends up in exactly one of the maps.
-pub fn fetch(
+pub(crate) fn fetch(
     ctx: &Context<'_>,
     catalogue: &Catalogue,
     wanted: &[&Datum],
@@ -130,13 +130,13 @@ pub fn fetch(
 
 /// Whether `source` may be called: always, or only with its consent (`--toestemming ID`). One
 /// predicate for the plan and for the gate before the call (PDR-015).
-pub fn may_call(source: &Source, consent: &[String]) -> bool {
+pub(crate) fn may_call(source: &Source, consent: &[String]) -> bool {
     !source.toestemming_nodig || consent.contains(&source.id)
 }
 
 /// The source calls `fetch` would make for `wanted`, for the plan (DRY-6): each source once, with
 /// whether it will be asked (a source that needs consent only with it).
-pub fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[String]) -> Value {
+pub(crate) fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[String]) -> Value {
     let mut ids: Vec<&str> = wanted.iter().map(|d| d.bron.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -233,7 +233,7 @@ fn call(
 }
 
 /// The value at a `--fields` path (`a.b`, `lijst[].x`) of `data`; `[]` collects over a list.
-pub fn at_path(data: &Value, path: &str) -> Option<Value> {
+pub(crate) fn at_path(data: &Value, path: &str) -> Option<Value> {
     let mut current = vec![data.clone()];
     let mut listed = false;
     for step in path.split('.') {

@@ -24,7 +24,7 @@ const SOURCE: SourceSpec = SourceSpec {
 };
 
 /// A configured HTTP backend: base URL and optional token.
-pub struct HttpBackend {
+pub(crate) struct HttpBackend {
     base: String,
     token: Option<String>,
     environment: Environment,
@@ -33,7 +33,7 @@ pub struct HttpBackend {
 impl HttpBackend {
     /// Checks `RVO_API_BASE` (`common::source`: https, or http to a loopback host; else exit
     /// 78) and reads the token.
-    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+    pub(crate) fn from_env(ctx: &Context<'_>) -> Result<Self> {
         let source = Source::from_env(ctx, SOURCE)?;
         Ok(HttpBackend {
             base: source.base,
@@ -43,7 +43,7 @@ impl HttpBackend {
     }
 
     /// `local` for a loopback backend (a fake), `test` otherwise.
-    pub fn environment(&self) -> Environment {
+    pub(crate) fn environment(&self) -> Environment {
         self.environment
     }
 
@@ -56,7 +56,7 @@ impl HttpBackend {
     }
 
     /// `POST {base}/rapportages` with the plan digest as `Idempotency-Key`.
-    pub fn file_request(&self, aanvraag: &RapportageAanvraag, key: &str) -> Result<Request> {
+    pub(crate) fn file_request(&self, aanvraag: &RapportageAanvraag, key: &str) -> Result<Request> {
         let body = serde_json::to_value(aanvraag).map_err(|e| Problem::software(e.to_string()))?;
         Ok(self.with_headers(
             Request::post(rapportages_url(&self.base), body).header(IDEMPOTENCY_KEY_HEADER, key),
@@ -64,12 +64,12 @@ impl HttpBackend {
     }
 
     /// `GET {base}/rapportages/{referentienummer}` (the number is path-safe, checked before).
-    pub fn get_request(&self, referentienummer: &str) -> Request {
+    pub(crate) fn get_request(&self, referentienummer: &str) -> Request {
         self.with_headers(Request::get(rapportage_url(&self.base, referentienummer)))
     }
 
     /// `GET {base}/rapportages?kvk_nummer=…`.
-    pub fn list_request(&self, kvk_nummer: &str) -> Request {
+    pub(crate) fn list_request(&self, kvk_nummer: &str) -> Request {
         self.with_headers(
             Request::get(rapportages_url(&self.base))
                 .query(&[("kvk_nummer", kvk_nummer.to_string())]),
@@ -78,7 +78,7 @@ impl HttpBackend {
 }
 
 /// The body of a success answer as `T`; another shape is exit 76.
-pub fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
+pub(crate) fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
     let value = serde_json::from_slice(&response.body).map_err(|e| {
         Problem::protocol(format!(
             "het antwoord van de backend (HTTP {}) past niet bij spec/rvo-backend.md: {e}",
@@ -91,7 +91,7 @@ pub fn parse<T: DeserializeOwned>(response: &Response) -> Result<T> {
 
 /// What a call was doing: decides what a 404 and a 422 mean.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Call {
+pub(crate) enum Call {
     /// `POST /rapportages`: a 422 is a reused idempotency key; a 404 means the collection is
     /// not where `RVO_API_BASE` says (exit 69).
     File,
@@ -113,7 +113,7 @@ impl Call {
 /// `common` (`Response::status_error`), with two refinements of the contract on top: a 422 on
 /// filing is `IDEMPOTENTIE_CONFLICT` (exit 65) and a 409 (still in progress) is exit 75 with
 /// `retry_after`. The backend's `detail` and, for exit 65, its `errors` are kept.
-pub fn error_for(response: &Response, call: Call) -> Error {
+pub(crate) fn error_for(response: &Response, call: Call) -> Error {
     let status = response.status;
     let problem = BackendProblem::read(&response.body);
     let detail = problem

@@ -10,7 +10,7 @@
 //! are not carried over: the sandbox starts empty, and while that old directory exists every
 //! local call says so once on stderr.
 
-pub mod http;
+pub(crate) mod http;
 
 use common::{Context, Environment, ExitStatus, Outcome, Problem, Result, codes};
 use overheid_records::{Location, Store};
@@ -20,7 +20,7 @@ use rvo_cli::backend_types::{
 use rvo_cli::filing::FilingResult;
 use serde::Serialize;
 
-pub use http::HttpBackend;
+pub(crate) use http::HttpBackend;
 
 use crate::cli::records;
 
@@ -28,7 +28,7 @@ use crate::cli::records;
 const OLD_RECORDS_DIR: &str = "rapportages";
 
 /// The backend of this call.
-pub enum Backend {
+pub(crate) enum Backend {
     /// The local sandbox: nothing is sent to RVO; filings live in the family's store.
     Lokaal(Local),
     /// A backend implementing `spec/rvo-backend.md`.
@@ -37,7 +37,7 @@ pub enum Backend {
 
 /// The local sandbox's store, opened when first needed: a reader of a store never created
 /// finds it empty without creating it (a dry run writes nothing but its audit record).
-pub struct Local {
+pub(crate) struct Local {
     location: Location,
     deadline: std::time::Instant,
     store: Option<Store>,
@@ -45,12 +45,12 @@ pub struct Local {
 
 impl Local {
     /// Where the store is.
-    pub fn location(&self) -> &Location {
+    pub(crate) fn location(&self) -> &Location {
         &self.location
     }
 
     /// The store to read, or `None` while it was never created (it is empty then).
-    pub fn existing(&mut self) -> Result<Option<&mut Store>> {
+    pub(crate) fn existing(&mut self) -> Result<Option<&mut Store>> {
         if self.store.is_none() && !self.location.may_hold_records() {
             return Ok(None);
         }
@@ -58,7 +58,7 @@ impl Local {
     }
 
     /// The store, created if needed.
-    pub fn store(&mut self) -> Result<&mut Store> {
+    pub(crate) fn store(&mut self) -> Result<&mut Store> {
         if self.store.is_none() {
             let opened =
                 Store::open(&self.location, Some(self.deadline)).map_err(records::problem)?;
@@ -68,7 +68,7 @@ impl Local {
     }
 
     /// The store to file in, created if needed.
-    pub fn into_store(mut self) -> Result<Store> {
+    pub(crate) fn into_store(mut self) -> Result<Store> {
         self.store()?;
         Ok(self.store.expect("opened above"))
     }
@@ -79,7 +79,7 @@ impl Backend {
     /// Unset: the local sandbox in the family's store (`OVERHEID_STORE_URL`, else SQLite under
     /// `RVO_DATA_DIR`, `$XDG_DATA_HOME/rvo-cli` or `~/.local/share/rvo-cli`; none known or a
     /// directory others can write: exit 78; a database that cannot be reached: exit 69).
-    pub fn from_env(ctx: &Context<'_>) -> Result<Self> {
+    pub(crate) fn from_env(ctx: &Context<'_>) -> Result<Self> {
         if ctx.env(API_BASE_ENV).is_some() {
             return HttpBackend::from_env(ctx).map(Backend::Http);
         }
@@ -104,7 +104,7 @@ impl Backend {
     }
 
     /// `lokaal` or `http`, as answers and plans name it.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Backend::Lokaal(_) => "lokaal",
             Backend::Http(_) => "http",
@@ -114,7 +114,7 @@ impl Backend {
     /// Provenance of data from this backend. For the local sandbox it says plainly that
     /// nothing was sent to RVO; `key` names the record (`urn:rvo-cli:lokaal:…`) and `sha256` is
     /// the digest of the compact JSON of the data (PROV-10).
-    pub fn outcome(&self, data: serde_json::Value, local_urn: &str) -> Outcome {
+    pub(crate) fn outcome(&self, data: serde_json::Value, local_urn: &str) -> Outcome {
         match self {
             Backend::Lokaal(local) => local_outcome(local.location(), data, local_urn),
             Backend::Http(http) => Outcome::new(
@@ -128,7 +128,7 @@ impl Backend {
 
     /// The replay of the filing under `key`, when there is one (`rvo_cli::record`); always
     /// `None` for the HTTP backend, which can only be asked by filing.
-    pub fn completed(
+    pub(crate) fn completed(
         &mut self,
         key: &str,
         aanvraag: &RapportageAanvraag,
@@ -149,7 +149,11 @@ impl Backend {
 
 /// [`Backend::outcome`] of the local sandbox in the store at `location` (shown without a
 /// password).
-pub fn local_outcome(location: &Location, data: serde_json::Value, local_urn: &str) -> Outcome {
+pub(crate) fn local_outcome(
+    location: &Location,
+    data: serde_json::Value,
+    local_urn: &str,
+) -> Outcome {
     let sha = common::digest::sha256_hex(data.to_string().as_bytes());
     Outcome::new(
         data,
@@ -165,7 +169,7 @@ pub fn local_outcome(location: &Location, data: serde_json::Value, local_urn: &s
 /// The stored filing `record` as the replay of filing `aanvraag`: its first result with
 /// `replayed: true`; a damaged record exit 74, a record of another request under the same key
 /// exit 65 (`IDEMPOTENTIE_CONFLICT`).
-pub fn replay_of(
+pub(crate) fn replay_of(
     record: &overheid_records::Filing,
     aanvraag: &RapportageAanvraag,
 ) -> Result<FilingResult> {
@@ -178,7 +182,7 @@ pub fn replay_of(
 
 /// A filed report as `rapportage status` and `rapportage lijst` show it, from either backend.
 #[derive(Debug, Clone, Serialize)]
-pub struct Overzicht {
+pub(crate) struct Overzicht {
     pub referentienummer: String,
     pub status: RapportageStatus,
     pub kvk_nummer: String,
@@ -195,7 +199,7 @@ pub struct Overzicht {
 
 impl Overzicht {
     /// A report from the local store.
-    pub fn from_local(result: FilingResult) -> Self {
+    pub(crate) fn from_local(result: FilingResult) -> Self {
         Overzicht {
             referentienummer: result.referentienummer,
             status: result.status,
@@ -210,7 +214,7 @@ impl Overzicht {
     }
 
     /// A report from the HTTP backend.
-    pub fn from_http(record: RapportageRecord) -> Self {
+    pub(crate) fn from_http(record: RapportageRecord) -> Self {
         Overzicht {
             referentienummer: record.referentienummer,
             status: record.status,
@@ -226,7 +230,7 @@ impl Overzicht {
 }
 
 /// A key filed before for another request: exit 65, nothing filed.
-pub fn key_conflict(referentienummer: &str) -> Problem {
+pub(crate) fn key_conflict(referentienummer: &str) -> Problem {
     Problem::new(
         ExitStatus::DataErr,
         codes::IDEMPOTENTIE_CONFLICT,
@@ -241,7 +245,7 @@ pub fn key_conflict(referentienummer: &str) -> Problem {
 
 /// A stored filing that is not sound (`rvo_cli::record::read`): exit 74, naming its key and
 /// what is wrong, never a value from it.
-pub fn damaged(key: &str, problems: &[String]) -> Problem {
+pub(crate) fn damaged(key: &str, problems: &[String]) -> Problem {
     Problem::new(
         ExitStatus::IoErr,
         codes::OPSLAG_BESCHADIGD,
@@ -258,6 +262,6 @@ pub fn damaged(key: &str, problems: &[String]) -> Problem {
 }
 
 /// Any serialisable value as JSON (a failure is a bug: exit 70).
-pub fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value> {
+pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value> {
     Ok(serde_json::to_value(value).map_err(|e| Problem::software(e.to_string()))?)
 }

@@ -1,5 +1,5 @@
 //! One module per command: its arguments, its metadata, its `run`.
 
-pub mod rapportage;
-pub mod regeling;
-pub mod voorstel;
+pub(crate) mod rapportage;
+pub(crate) mod regeling;
+pub(crate) mod voorstel;

@@ -9,12 +9,12 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 /// The package directory.
-pub fn manifest_dir() -> PathBuf {
+pub(crate) fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A fixture script by file name.
-pub fn fixture(name: &str) -> String {
+pub(crate) fn fixture(name: &str) -> String {
     manifest_dir()
         .join("tests/fixtures")
         .join(name)
@@ -23,7 +23,7 @@ pub fn fixture(name: &str) -> String {
 }
 
 /// Run profile-check with `arguments`; returns (exit status, parsed JSON report or Null, stderr).
-pub fn profile_check(arguments: &[&str]) -> (i32, Value, String) {
+pub(crate) fn profile_check(arguments: &[&str]) -> (i32, Value, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_profile-check"))
         .args(["--output", "json"])
         .args(arguments)
@@ -38,7 +38,7 @@ pub fn profile_check(arguments: &[&str]) -> (i32, Value, String) {
 }
 
 /// Ids of the checks with `result` in a report.
-pub fn checks_with(report: &Value, result: &str) -> Vec<String> {
+pub(crate) fn checks_with(report: &Value, result: &str) -> Vec<String> {
     report["checks"]
         .as_array()
         .map(|checks| {
@@ -52,7 +52,7 @@ pub fn checks_with(report: &Value, result: &str) -> Vec<String> {
 }
 
 /// Rule ids of the failed checks.
-pub fn failed_rules(report: &Value) -> Vec<String> {
+pub(crate) fn failed_rules(report: &Value) -> Vec<String> {
     report["checks"]
         .as_array()
         .map(|checks| {
@@ -68,7 +68,7 @@ pub fn failed_rules(report: &Value) -> Vec<String> {
 
 /// The base URL of a source for the fixture's `bron get`, started once per test binary on 127.0.0.1:
 /// `GET …/items/<id>` answers `{"id":"<id>","naam":"Bron <id>"}`, anything else 404.
-pub fn fake_source() -> &'static str {
+pub(crate) fn fake_source() -> &'static str {
     static BASE: OnceLock<String> = OnceLock::new();
     BASE.get_or_init(|| {
         let server = tiny_http::Server::http("127.0.0.1:0").expect("fake source binds");
@@ -94,7 +94,7 @@ pub fn fake_source() -> &'static str {
 }
 
 /// `--env GOOD_BRON_URL=<fake source>`: the fixture's source answers, so the live checks run too.
-pub fn with_source(arguments: &[&str]) -> Vec<String> {
+pub(crate) fn with_source(arguments: &[&str]) -> Vec<String> {
     let mut all = vec![
         "--env".to_string(),
         format!("GOOD_BRON_URL={}", fake_source()),

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::Run;
 
 /// Values no `--peildatum` accepts, each with the one error detail every tool gives (DISC-23).
-pub const BAD_PEILDATUMS: &[(&str, &str)] = &[
+pub(super) const BAD_PEILDATUMS: &[(&str, &str)] = &[
     (
         "2027-02-30",
         r#"peildatum "2027-02-30" is geen geldige datum van de vorm JJJJ-MM-DD"#,
@@ -39,7 +39,7 @@ pub const BAD_PEILDATUMS: &[(&str, &str)] = &[
 ];
 
 /// Candidate KvK numbers, valid and invalid, tried against every published pattern.
-pub const KVK_NUMMER_CANDIDATES: &[&str] = &[
+pub(super) const KVK_NUMMER_CANDIDATES: &[&str] = &[
     "68750110",
     "00000000",
     " 68750110",

@@ -7,7 +7,7 @@ use crate::reply::Reply;
 use crate::request::RecordedRequest;
 
 /// `/v1/basisprofielen/{kvk_nummer}` followed by `rest` (empty, `eigenaar`, `hoofdvestiging`, `vestigingen`).
-pub fn basisprofiel(
+pub(super) fn basisprofiel(
     request: &RecordedRequest,
     base: &str,
     kvk_nummer: &str,
@@ -35,7 +35,11 @@ pub fn basisprofiel(
 }
 
 /// `/v1/vestigingsprofielen/{vestigingsnummer}`.
-pub fn vestigingsprofiel(request: &RecordedRequest, base: &str, vestigingsnummer: &str) -> Reply {
+pub(super) fn vestigingsprofiel(
+    request: &RecordedRequest,
+    base: &str,
+    vestigingsnummer: &str,
+) -> Reply {
     let geo = match geo_data(request) {
         Ok(geo) => geo,
         Err(reply) => return reply,
@@ -50,7 +54,7 @@ pub fn vestigingsprofiel(request: &RecordedRequest, base: &str, vestigingsnummer
 }
 
 /// `/v1/naamgevingen/kvknummer/{kvk_nummer}`.
-pub fn naamgeving(base: &str, kvk_nummer: &str) -> Reply {
+pub(super) fn naamgeving(base: &str, kvk_nummer: &str) -> Reply {
     match company(kvk_nummer) {
         Ok(company) => Reply::json(200, &fixtures::load(company.naamgeving, base, false)),
         Err(reply) => reply,
@@ -101,6 +105,6 @@ fn hoofdvestiging(profiel: &Value, base: &str, kvk_nummer: &str, geo: bool) -> R
 }
 
 /// Whether `text` is exactly `count` ASCII digits.
-pub fn is_digits(text: &str, count: usize) -> bool {
+pub(super) fn is_digits(text: &str, count: usize) -> bool {
     text.len() == count && text.bytes().all(|byte| byte.is_ascii_digit())
 }

@@ -23,7 +23,7 @@ const MAX_ARTIKEL_CHARS: usize = 40;
 /// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
 /// geeft exit 66 met de nummers in de buurt in de hint.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
     /// Artikelnummer zoals in de kop, bv. 5.15, 1:3 of 2a ("Artikel" en hoofdletters mogen)
@@ -32,7 +32,7 @@ pub struct Args {
     pub peildatum: Peildatum,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "artikel"],
     title: "Artikel van een regeling",
     annotations: Annotations::READ_REMOTE,
@@ -58,7 +58,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
     let nummer = args.artikel.trim();

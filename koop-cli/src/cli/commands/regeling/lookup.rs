@@ -14,7 +14,10 @@ use crate::cli::source::{Koop, version_on};
 
 /// Record the error of a core validation in `validation` and hand the result on: once
 /// `validation.finish()?` passed it is `Ok`, and `.map_err(to_error)?` takes the value.
-pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Result<T, KoopError> {
+pub(super) fn check<T>(
+    validation: &mut Validation,
+    result: Result<T, KoopError>,
+) -> Result<T, KoopError> {
     match &result {
         Ok(_) => {}
         Err(KoopError::InvalidInput { field, detail }) => validation.push(field, detail.clone()),
@@ -24,7 +27,7 @@ pub fn check<T>(validation: &mut Validation, result: Result<T, KoopError>) -> Re
 }
 
 /// The version of one law in force on a date, with its toestand XML as received.
-pub struct Located {
+pub(super) struct Located {
     pub koop: Koop,
     pub record: Record,
     pub toestand: Response,
@@ -34,14 +37,14 @@ pub struct Located {
 
 impl Located {
     /// The body of the toestand, handed over so it can be freed as soon as it is parsed.
-    pub fn take_body(&mut self) -> Vec<u8> {
+    pub(super) fn take_body(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.toestand.body)
     }
 
     /// The outcome for `data`. The toestand read is the primary source (rule PROV-3): it is the
     /// last exchange, which provenance takes as `source_url` with its digest (computed once, when
     /// it was received); the search request is listed before it in `requests`.
-    pub fn outcome(&self, data: Value, peildatum: NaiveDate) -> Outcome {
+    pub(super) fn outcome(&self, data: Value, peildatum: NaiveDate) -> Outcome {
         Outcome::new(data, self.koop.label(), self.koop.environment)
             .extra("query", self.query.clone().into())
             .extra("peildatum", peildatum.to_string().into())
@@ -49,7 +52,7 @@ impl Located {
 }
 
 /// Plan both requests, pass the gate, search the version in force on `peildatum` and fetch it.
-pub fn locate(
+pub(super) fn locate(
     ctx: &mut Context<'_>,
     id: &BwbId,
     peildatum: NaiveDate,
@@ -86,7 +89,7 @@ pub fn locate(
 /// and `regeling artikel`); `titel`, `citeertitel` and `soort` come from the XML, falling back to
 /// the search record.
 #[derive(Debug, Serialize)]
-pub struct Header {
+pub(super) struct Header {
     pub bwb_id: String,
     pub titel: String,
     pub citeertitel: Option<String>,
@@ -99,7 +102,7 @@ pub struct Header {
 
 impl Header {
     /// The header of the version `located` found, on `peildatum`.
-    pub fn new(
+    pub(super) fn new(
         located: &Located,
         id: &BwbId,
         peildatum: NaiveDate,
@@ -126,17 +129,17 @@ impl Header {
 }
 
 /// The JSON of a typed answer (the structs of the commands serialize infallibly; a failure is a bug).
-pub fn to_data(data: &impl Serialize) -> Result<Value> {
+pub(super) fn to_data(data: &impl Serialize) -> Result<Value> {
     Ok(serde_json::to_value(data)
         .map_err(|e| Problem::software(format!("antwoord niet te vormen: {e}")))?)
 }
 
 /// `YYYY-MM-DD` or null.
-pub fn date(value: Option<NaiveDate>) -> Value {
+pub(super) fn date(value: Option<NaiveDate>) -> Value {
     value.map_or(Value::Null, |d| d.to_string().into())
 }
 
 /// A string or null.
-pub fn text(value: Option<String>) -> Value {
+pub(super) fn text(value: Option<String>) -> Value {
     value.map_or(Value::Null, Value::from)
 }

@@ -1,11 +1,11 @@
 //! `regeling …`: the command group, one module per command (its arguments, its entry, its
 //! `run`), plus the lookup that `toon` and `artikel` share.
 
-pub mod artikel;
+pub(crate) mod artikel;
 mod lookup;
-pub mod toon;
-pub mod versies;
-pub mod zoek;
+pub(crate) mod toon;
+pub(crate) mod versies;
+pub(crate) mod zoek;
 
 common::commands! {
     pub enum Action {

@@ -19,7 +19,7 @@ use crate::cli::problems::to_error;
 /// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
 /// is `regeling artikel` goedkoper.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
     #[command(flatten)]
@@ -27,12 +27,12 @@ pub struct Args {
 }
 
 /// Schema of the BWB id argument.
-pub const BWB_ID: ArgSchema = ArgSchema {
+pub(crate) const BWB_ID: ArgSchema = ArgSchema {
     name: "bwb_id",
     schema: r#"{"pattern": "^BWB[RV][0-9]{7}$", "examples": ["BWBR0018451"]}"#,
 };
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "toon"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_REMOTE,
@@ -50,7 +50,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[BWB_ID, Peildatum::SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let id = lookup::check(&mut validation, BwbId::parse(&args.bwb_id));
     let peildatum = args.peildatum.date(ctx.today(), &mut validation);
@@ -98,14 +98,14 @@ struct Regeling {
 /// One article as the commands answer it: the parsed [`Artikel`] plus its link on
 /// wetten.overheid.nl, made from the article's own anchor.
 #[derive(Debug, Serialize)]
-pub struct ArtikelMetLink {
+pub(crate) struct ArtikelMetLink {
     #[serde(flatten)]
     pub artikel: Artikel,
     pub wetten_url: String,
 }
 
 impl ArtikelMetLink {
-    pub fn new(artikel: Artikel, bwb_id: &str, peildatum: chrono::NaiveDate) -> Self {
+    pub(crate) fn new(artikel: Artikel, bwb_id: &str, peildatum: chrono::NaiveDate) -> Self {
         let wetten_url = links::wetten_url_anchor(bwb_id, peildatum, &artikel.anker);
         ArtikelMetLink {
             artikel,

@@ -19,12 +19,12 @@ const MAX_RECORDS: u32 = 1000;
 /// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
 /// van `regeling toon` of `regeling artikel` om die versie te lezen.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "versies"],
     title: "Versies van een regeling",
     annotations: Annotations::READ_REMOTE,
@@ -33,7 +33,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[BWB_ID],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let id = BwbId::parse(&args.bwb_id).map_err(to_error)?;
     let koop = Koop::from_env(ctx)?;
     let query = cql::versions_query(&id);

@@ -21,7 +21,7 @@ use crate::cli::source::Koop;
 /// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een
 /// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Woorden die in de titel moeten voorkomen (tekst, geen zoeksyntaxis)
     pub trefwoord: String,
     /// Rechtsgebied, bv. Bestuursrecht of "Sociale zekerheid"
@@ -77,7 +77,7 @@ impl Window {
     }
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_REMOTE,
@@ -112,7 +112,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let peildatum = args.peildatum.date(ctx.today(), &mut validation);
     let regeling_type = args

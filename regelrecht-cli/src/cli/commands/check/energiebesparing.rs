@@ -25,7 +25,7 @@ use crate::cli::problems;
 /// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De
 /// peildatum bepaalt de volgende rapportagedatum.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub kvk_nummer: KvkNummer,
     /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
@@ -52,7 +52,7 @@ pub struct Args {
 
 const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["check", "energiebesparing"],
     title: "Energiebesparingsplicht toetsen (Bal 5.15–5.15b)",
     annotations: Annotations::READ_LOCAL,
@@ -93,7 +93,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let number = args.kvk_nummer.resolve(ctx)?;
     let mut validation = Validation::new();
     check_kvk_nummer(&number, &mut validation);

@@ -1,6 +1,6 @@
 //! `check …`: fixed questions, answered from the built-in laws.
 
-pub mod energiebesparing;
+pub(crate) mod energiebesparing;
 
 common::commands! {
     pub enum Action {

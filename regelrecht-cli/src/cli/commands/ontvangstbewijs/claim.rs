@@ -18,7 +18,7 @@ use crate::cli::receipt;
 
 /// Which format a receipt was written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(super) enum Format {
     /// This tool's own sealed receipt.
     Own,
     /// The reference engine's RFC-013 execution receipt (no seal).
@@ -27,7 +27,7 @@ pub enum Format {
 
 impl Format {
     /// The name printed in the result's `formaat`.
-    pub fn label(self) -> &'static str {
+    pub(super) fn label(self) -> &'static str {
         match self {
             Format::Own => "regelrecht-cli",
             Format::Reference => "referentie-engine",
@@ -35,7 +35,7 @@ impl Format {
     }
 
     /// What the result's `verzegeling` says.
-    pub fn seal(self) -> &'static str {
+    pub(super) fn seal(self) -> &'static str {
         match self {
             Format::Own => "klopt",
             Format::Reference => "geen",
@@ -44,14 +44,14 @@ impl Format {
 }
 
 /// A law version a receipt names, with the SHA-256 (hex) of its file then.
-pub struct ClaimedLaw {
+pub(super) struct ClaimedLaw {
     pub law_id: String,
     pub valid_from: Option<String>,
     pub sha256: String,
 }
 
 /// Everything a receipt claims about one evaluation.
-pub struct Claim {
+pub(super) struct Claim {
     pub format: Format,
     pub law_id: String,
     pub date: NaiveDate,
@@ -69,7 +69,7 @@ pub struct Claim {
 
 /// Reads `receipt` in whichever format it is. An incomplete receipt, or an own receipt whose
 /// seal does not match, is invalid input (65) naming what is wrong.
-pub fn read(receipt: &Value) -> Result<Claim> {
+pub(super) fn read(receipt: &Value) -> Result<Claim> {
     if is_reference(receipt) {
         reference(receipt)
     } else {

@@ -28,7 +28,7 @@ use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 /// wetsversie met de geladen versie en rekent opnieuw met dezelfde parameters, peildatum,
 /// modus en fase. Gelijk: exit 0. Afwijkend: de verschillen en exit 1.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Het ontvangstbewijs: een bestand, '-' voor stdin, of de JSON zelf (begint met '{')
     #[arg(value_name = "BESTAND")]
     pub bestand: String,
@@ -36,7 +36,7 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["ontvangstbewijs", "controleer"],
     title: "Ontvangstbewijs herhalen en bevestigen",
     annotations: Annotations::READ_LOCAL,
@@ -77,7 +77,7 @@ fn read(source: &str) -> std::result::Result<Value, String> {
     Ok(receipt)
 }
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.corpus.validate(&mut validation);
     let receipt = match read(&args.bestand) {

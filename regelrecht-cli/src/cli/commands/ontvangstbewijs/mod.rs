@@ -1,7 +1,7 @@
 //! `ontvangstbewijs controleer`: execution receipts (RFC-013) checked by re-running them.
 
 mod claim;
-pub mod controleer;
+pub(crate) mod controleer;
 
 common::commands! {
     pub enum Action {

@@ -17,12 +17,12 @@ use crate::cli::problems;
 ///
 /// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub corpus: CorpusArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "lijst"],
     title: "Geladen wetten",
     annotations: Annotations::READ_LOCAL,
@@ -31,7 +31,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[laws::CORPUS_SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.corpus.validate(&mut validation);
     validation.finish()?;

@@ -1,10 +1,10 @@
 //! `wet lijst|toon|notities|valideer`: the loaded laws, the notes on them, and validating law
 //! files against the format.
 
-pub mod lijst;
-pub mod notities;
-pub mod toon;
-pub mod valideer;
+pub(crate) mod lijst;
+pub(crate) mod notities;
+pub(crate) mod toon;
+pub(crate) mod valideer;
 
 common::commands! {
     pub enum Action {

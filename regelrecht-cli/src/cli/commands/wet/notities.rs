@@ -28,7 +28,7 @@ use crate::cli::problems;
 /// TextQuoteSelector) en volgt die tekst, ook als een artikel een ander nummer krijgt. Per
 /// notitie: gevonden (exact of vaag, met artikel en positie), dubbelzinnig of verweesd.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
     /// Notities (annotations.yaml) of een map met <law_id>/annotations.yaml; standaard
@@ -41,7 +41,7 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "notities"],
     title: "Notities bij een wet",
     annotations: Annotations::READ_LOCAL,
@@ -82,7 +82,7 @@ fn notes_file(args: &Args, ctx: &Context<'_>, law_id: &str) -> Option<PathBuf> {
         .find(|f| f.is_file())
 }
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());

@@ -15,7 +15,7 @@ use crate::cli::problems;
 ///
 /// Kiest de versie die geldt op de peildatum.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
     #[command(flatten)]
@@ -24,7 +24,7 @@ pub struct Args {
     pub corpus: CorpusArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "toon"],
     title: "Eén wet bekijken",
     annotations: Annotations::READ_LOCAL,
@@ -46,7 +46,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());

@@ -27,13 +27,13 @@ use crate::cli::problems;
 /// $schema (v0.2.0 t/m v0.5.6), de engine en de eenheden (RFC-023); elke fout met haar pad.
 /// Exit 1 als een bestand ongeldig is.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Wetbestanden of mappen
     #[arg(value_name = "PAD", required = true)]
     pub paden: Vec<PathBuf>,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["wet", "valideer"],
     title: "Wetbestanden valideren",
     annotations: Annotations::READ_LOCAL,
@@ -56,7 +56,7 @@ fn limits(ctx: &Context<'_>) -> Limits {
     }
 }
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     for path in &args.paden {
         let usable = std::fs::metadata(path).is_ok_and(|m| m.is_dir() || m.is_file());

@@ -24,7 +24,7 @@ use crate::cli::concept;
 
 /// The report's arguments (shared by `indienen` and `voorstel`).
 #[derive(clap::Args, Debug, Default)]
-pub struct FilingArgs {
+pub(crate) struct FilingArgs {
     /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert; standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
     /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli (met --concept: uit het concept)
@@ -52,7 +52,7 @@ pub struct FilingArgs {
 
 impl FilingArgs {
     /// Whether any of the report's arguments was given.
-    pub fn any_given(&self) -> bool {
+    pub(crate) fn any_given(&self) -> bool {
         self.kvk_nummer.is_some()
             || self.regeling_id.is_some()
             || self.maatregelen.is_some()
@@ -65,7 +65,7 @@ impl FilingArgs {
     }
 
     /// Where the concept comes from, as given on the command line.
-    pub fn concept_input(&self) -> ConceptInput<'_> {
+    pub(crate) fn concept_input(&self) -> ConceptInput<'_> {
         match &self.concept {
             Some(source) => ConceptInput::Path(source),
             None => ConceptInput::Absent,
@@ -74,7 +74,7 @@ impl FilingArgs {
 }
 
 /// The concept of a filing: none, a file (or `-`), or the document itself (a recorded proposal).
-pub enum ConceptInput<'a> {
+pub(crate) enum ConceptInput<'a> {
     Absent,
     Path(&'a str),
     Value(Value),
@@ -84,7 +84,7 @@ pub enum ConceptInput<'a> {
 /// a document rather than a path), enough to plan the same filing again.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StoredInput {
+pub(crate) struct StoredInput {
     pub kvk_nummer: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regeling_id: Option<String>,
@@ -106,7 +106,7 @@ pub struct StoredInput {
 
 impl StoredInput {
     /// The arguments and the concept to plan this input again.
-    pub fn to_args(&self) -> (FilingArgs, ConceptInput<'static>) {
+    pub(crate) fn to_args(&self) -> (FilingArgs, ConceptInput<'static>) {
         let args = FilingArgs {
             kvk_nummer: Some(self.kvk_nummer.clone()),
             regeling_id: self.regeling_id.clone(),
@@ -129,7 +129,7 @@ impl StoredInput {
 }
 
 /// A planned filing: everything the gate and the filing need.
-pub struct Planned {
+pub(crate) struct Planned {
     pub aanvraag: RapportageAanvraag,
     /// The idempotency key: the plan digest of `rapportage indienen`.
     pub key: String,
@@ -148,7 +148,7 @@ pub struct Planned {
 
 impl Planned {
     /// The plan of filing this report (`rapportage indienen`'s arguments and effect).
-    pub fn spec(&self) -> Result<PlanSpec> {
+    pub(crate) fn spec(&self) -> Result<PlanSpec> {
         let where_to = match &self.backend {
             Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
             Backend::Http(_) => "via de backend van RVO_API_BASE",
@@ -184,7 +184,7 @@ fn positionals(args: &FilingArgs) -> (Option<String>, Option<String>, Option<Str
 }
 
 /// Plans the filing of `args` (with `concept`): every check before the gate.
-pub fn plan(
+pub(crate) fn plan(
     ctx: &mut Context<'_>,
     args: &FilingArgs,
     concept: ConceptInput<'_>,

@@ -48,7 +48,7 @@ use common::args::{KvkNummer, Peildatum};
 /// mee in de digest. Met --voorstel ID wordt een door een persoon goedgekeurd voorstel ingediend
 /// (rvo-cli rapportage voorstel), alleen als het plan nog het goedgekeurde is; zonder --confirm.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub filing: FilingArgs,
     /// Dien het goedgekeurde voorstel met dit id in (zonder andere argumenten; geen bevestiging nodig)
@@ -56,7 +56,7 @@ pub struct Args {
     pub voorstel: Option<String>,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "indienen"],
     title: "Rapportage indienen",
     annotations: Annotations {
@@ -89,7 +89,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 /// The argument schemas: the report's (shared with `rapportage voorstel`), then `--voorstel`.
-pub const ARGS: &[ArgSchema] = &[
+pub(crate) const ARGS: &[ArgSchema] = &[
     KvkNummer::SCHEMA,
     ArgSchema {
         name: "regeling_id",
@@ -123,7 +123,7 @@ pub const ARGS: &[ArgSchema] = &[
     },
 ];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(id) = &args.voorstel {
         return apply(args, id, ctx);
     }

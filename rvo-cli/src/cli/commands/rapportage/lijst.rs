@@ -15,12 +15,12 @@ use crate::cli::records;
 /// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".
 /// Geen rapportages is een lege lijst (exit 0).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub kvk_nummer: KvkNummer,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "lijst"],
     title: "Rapportages van een bedrijf",
     annotations: Annotations::READ_REMOTE,
@@ -29,7 +29,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[KvkNummer::SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk_nummer = args.kvk_nummer.bound(ctx)?;
     let mut backend = Backend::from_env(ctx)?;
     let mut plan =

@@ -1,11 +1,11 @@
 //! `rapportage indienen|voorstel|status|lijst`: filing a report exactly once (or proposing it for
 //! a person's approval), and reading back what was filed. Bound by the session rule: with `KVK_SESSIE_NUMMER` set, only that company.
 
-pub mod aanvraag;
-pub mod indienen;
-pub mod lijst;
-pub mod status;
-pub mod voorstel;
+pub(crate) mod aanvraag;
+pub(crate) mod indienen;
+pub(crate) mod lijst;
+pub(crate) mod status;
+pub(crate) mod voorstel;
 
 common::commands! {
     pub enum Action {

@@ -23,12 +23,12 @@ use crate::cli::records;
 ///
 /// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Referentienummer uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
     pub referentienummer: String,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "status"],
     title: "Status van een rapportage",
     annotations: Annotations::READ_REMOTE,
@@ -40,7 +40,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     }],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let referentienummer = args.referentienummer.trim();
     let mut validation = Validation::new();
     validation.check(is_path_safe(referentienummer), "referentienummer", || {

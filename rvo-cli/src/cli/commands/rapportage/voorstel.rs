@@ -29,12 +29,12 @@ use crate::cli::tool::TOOL;
 /// rvo-cli voorstel goedkeuren ID (op een terminal) of op de goedkeuringspagina
 /// (OVERHEID_GOEDKEURING_URL); daarna dient rvo-cli rapportage indienen --voorstel ID het in.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub filing: FilingArgs,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["rapportage", "voorstel"],
     title: "Rapportage voorstellen (ter goedkeuring)",
     annotations: Annotations::PROPOSE,
@@ -50,7 +50,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: indienen::ARGS.split_at(indienen::ARGS.len() - 1).0,
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input())?;
     // The gate of this command: `--dry-run` shows the plan and records nothing.
     ctx.gate(planned.spec()?)?;

@@ -11,12 +11,12 @@ use super::catalogue_outcome;
 
 /// Alle regelingen uit de catalogus, met hun status op de peildatum
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub peildatum: Peildatum,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "lijst"],
     title: "Alle regelingen",
     annotations: Annotations::READ_LOCAL,
@@ -28,7 +28,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[Peildatum::SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let date = args
         .peildatum

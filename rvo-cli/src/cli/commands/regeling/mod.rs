@@ -1,9 +1,9 @@
 //! `regeling zoek|toon|lijst`: the embedded catalogue of RVO schemes. Read-only and local: nothing
 //! is asked of RVO, and provenance says the data is an embedded snapshot with its own peildatum.
 
-pub mod lijst;
-pub mod toon;
-pub mod zoek;
+pub(crate) mod lijst;
+pub(crate) mod toon;
+pub(crate) mod zoek;
 
 use common::digest::sha256_hex;
 use common::{Environment, Outcome};
@@ -21,7 +21,7 @@ common::commands! {
 
 /// Data from the embedded catalogue, with its provenance: the catalogue's own label, a `urn:`
 /// naming the catalogue version, method `LOCAL` and the SHA-256 of the embedded file.
-pub fn catalogue_outcome(data: Value) -> Outcome {
+pub(crate) fn catalogue_outcome(data: Value) -> Outcome {
     let catalogue = Catalogue::embedded();
     Outcome::new(data, catalogue.source_label(), Environment::Local)
         .source_url(

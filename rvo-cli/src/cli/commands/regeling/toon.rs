@@ -14,14 +14,14 @@ use super::catalogue_outcome;
 /// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
 /// hint.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
     pub regeling_id: String,
     #[command(flatten)]
     pub peildatum: Peildatum,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "toon"],
     title: "Regeling ophalen",
     annotations: Annotations::READ_LOCAL,
@@ -39,7 +39,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     ],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     validation.check(is_regeling_id(&args.regeling_id), "regeling_id", || {
         invalid_regeling_id(&args.regeling_id)

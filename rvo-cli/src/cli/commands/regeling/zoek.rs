@@ -15,7 +15,7 @@ use super::catalogue_outcome;
 /// Alle woorden van de zoekterm moeten voorkomen; treffers in naam en trefwoorden wegen zwaarder.
 /// Geen treffers is een lege lijst (exit 0).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
     pub trefwoord: String,
     /// Alleen regelingen met deze status op de peildatum
@@ -28,7 +28,7 @@ pub struct Args {
     pub peildatum: Peildatum,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "zoek"],
     title: "Regelingen zoeken",
     annotations: Annotations::READ_LOCAL,
@@ -41,7 +41,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[Peildatum::SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let date = args
         .peildatum

@@ -9,12 +9,12 @@ use overheid_records::Decision;
 /// gebruiker van het besturingssysteem. In een shell die u deelt met een agent is de terminal de
 /// grens, geen login: keur alleen goed wat u zelf hebt gelezen.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Id van het voorstel (vs_…)
     pub id: String,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["voorstel", "goedkeuren"],
     title: "Voorstel goedkeuren (terminal)",
     annotations: Annotations {
@@ -33,6 +33,6 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[super::ID_SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     super::decide(ctx, args.id.trim(), Decision::Approve)
 }

@@ -10,13 +10,13 @@ use crate::cli::records;
 
 /// Toon de voorstellen van het bedrijf van deze sessie, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Alleen voorstellen met deze status
     #[arg(long, value_name = "STATUS", value_parser = ["open", "approved", "declined", "expired", "filed"])]
     pub status: Option<String>,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["voorstel", "lijst"],
     title: "Voorstellen tonen",
     annotations: Annotations::READ_LOCAL,
@@ -28,7 +28,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     }],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let status = args.status.as_deref().and_then(Status::parse);
     ctx.gate(PlanSpec::new(json!({"status": args.status})))?;
     let company = common::session::session_number(ctx)?;

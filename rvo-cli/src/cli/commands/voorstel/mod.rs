@@ -2,10 +2,10 @@
 //! a terminal; hidden, never tools). Bound by the session rule: with `KVK_SESSIE_NUMMER` set,
 //! only that company's proposals exist.
 
-pub mod afwijzen;
-pub mod goedkeuren;
-pub mod lijst;
-pub mod toon;
+pub(crate) mod afwijzen;
+pub(crate) mod goedkeuren;
+pub(crate) mod lijst;
+pub(crate) mod toon;
 
 use std::io::BufRead;
 use std::sync::mpsc;
@@ -28,14 +28,14 @@ common::commands! {
 }
 
 /// The schema of a proposal id (text-safe, 160 random bits).
-pub const ID_SCHEMA: common::ArgSchema = common::ArgSchema {
+pub(crate) const ID_SCHEMA: common::ArgSchema = common::ArgSchema {
     name: "id",
     schema: r#"{"pattern": "^vs_[a-z2-7]{32}$"}"#,
 };
 
 /// Approve or decline proposal `id` as the person at this terminal: show the plan, ask for the
 /// first 8 characters of its digest, record the decision with the operating-system user.
-pub fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
+pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
     records::check_id(id, "id")?;
     if ctx.globals.dry_run {
         // The plan of a decision, and nothing decided (DRY-1); the terminal is not asked.

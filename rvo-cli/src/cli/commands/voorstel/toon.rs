@@ -10,12 +10,12 @@ use crate::cli::records;
 ///
 /// Een voorstel van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Id van het voorstel (vs_…)
     pub id: String,
 }
 
-pub const SPECS: &[CommandSpec] = &[CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["voorstel", "toon"],
     title: "Voorstel tonen",
     annotations: Annotations::READ_LOCAL,
@@ -24,7 +24,7 @@ pub const SPECS: &[CommandSpec] = &[CommandSpec {
     args: &[super::ID_SCHEMA],
 }];
 
-pub fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let id = args.id.trim();
     records::check_id(id, "id")?;
     ctx.gate(PlanSpec::new(json!({"id": id})))?;
