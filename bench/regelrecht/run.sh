@@ -17,6 +17,8 @@
 #    built there, else built here; without a checkout it says so and skips it. With it, the
 #    single-law latencies of 3. are measured for the reference too, one evaluation per process
 #    (regelrecht-reference-evaluate), in the same hyperfine run.
+# 5. bench/regelrecht/laws.sh: several small laws against the reference's own `evaluate`,
+#    interleaved (wall and CPU medians).
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
 # after the release build.
 set -euo pipefail
@@ -136,3 +138,8 @@ while IFS=$'\t' read -r name median mean min; do
 done
 echo
 echo "belasting (uptime): $(uptime | sed 's/.*load average: //')"
+
+echo
+echo "## kleine wetten, één per proces, afwisselend met de referentie-evaluate (bench/regelrecht/laws.sh)"
+echo
+bash bench/regelrecht/laws.sh
