@@ -115,17 +115,17 @@ mod enabled {
 
     /// No hook in this build: never pauses.
     #[derive(Debug, Clone, Copy, Default)]
-    pub struct Pause;
+    pub(crate) struct Pause;
 
     impl Pause {
         /// No hook in this build: no pause.
-        pub fn installed() -> Self {
+        pub(crate) fn installed() -> Self {
             Pause
         }
 
         /// No hook in this build: does nothing.
         #[inline(always)]
-        pub fn at_phase(&self, _phase: Phase) {}
+        pub(crate) fn at_phase(&self, _phase: Phase) {}
     }
 }
 
