@@ -3,14 +3,17 @@
 //! - [`commands`]: one module per command (its arguments, its entries, its `run`);
 //! - [`tool`]: what the tool declares about itself;
 //! - [`grondslag`]: the legal basis of an answer, as every command prints it;
+//! - [`evaluation`]: one evaluation of a law, as every evaluating command runs it; [`params`]:
+//!   a law's parameters, typed and checked;
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors; [`pairs`]: `NAAM=WAARDE` options.
 
-pub(crate) mod batch;
 pub(crate) mod commands;
+pub(crate) mod evaluation;
 pub(crate) mod grondslag;
 pub(crate) mod laws;
 pub(crate) mod pairs;
+pub(crate) mod params;
 pub(crate) mod problems;
 pub(crate) mod receipt;
 pub(crate) mod regeling;

@@ -19,8 +19,10 @@ use common::{Context, Environment, ExitStatus, FieldError, Outcome, PlanSpec, Pr
 use regelrecht_engine::{Corpus, Request, parse_iso_date};
 use serde_json::{Map, Value, json};
 
-use crate::cli::commands::evalueer::{self, Args, Options};
+use super::Args;
+use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
+use crate::cli::params;
 
 /// Longest input line.
 pub(crate) const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -134,15 +136,15 @@ fn run_case(
     let law = file
         .law()
         .map_err(|e| into_problem(crate::cli::problems::load_error(&e)))?;
-    let (typed, warnings) = evalueer::typed(law, Some(case.params), &[]).map_err(into_problem)?;
-    evalueer::check_outputs(law, law_id, &outputs).map_err(into_problem)?;
-    evalueer::check_spelling(corpus, law, &typed.undeclared).map_err(into_problem)?;
+    let (typed, warnings) = params::typed(law, Some(case.params), &[]).map_err(into_problem)?;
+    params::check_outputs(law, law_id, &outputs).map_err(into_problem)?;
+    params::check_spelling(corpus, law, &typed.undeclared).map_err(into_problem)?;
     let params: Map<String, Value> = typed
         .values
         .iter()
         .map(|(k, v)| (k.clone(), v.to_json()))
         .collect();
-    evalueer::audit_subjects(ctx, &typed.values);
+    params::audit_subjects(ctx, &typed.values);
     let request = Request {
         law_id: law_id.to_string(),
         outputs,
@@ -150,7 +152,7 @@ fn run_case(
         date,
     };
     // Nothing here reads the trace beyond `--uitleg` and the receipt.
-    let done = evalueer::evaluate_traced(corpus, &request, &params, options, false)
+    let done = evaluation::evaluate_traced(corpus, &request, &params, options, false)
         .map_err(into_problem)?;
     // The untranslatable warnings are in the data (`onvertaalbaar.waarschuwingen`).
     Ok((done.data, warnings))
@@ -197,7 +199,7 @@ fn next_line(
     Ok(Some(String::from_utf8(bytes).map_err(|_| ())))
 }
 
-pub(crate) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());

@@ -17,8 +17,9 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::claim::{self, Claim, ClaimedLaw, Format};
-use crate::cli::commands::evalueer::{self, Options};
+use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::params;
 
 /// Herhaal een ontvangstbewijs en bevestig dezelfde uitkomst
 ///
@@ -61,7 +62,7 @@ fn read(source: &str) -> std::result::Result<Value, String> {
         }
         source.to_string()
     } else {
-        evalueer::read_source(source)?
+        params::read_source(source)?
     };
     let value: Value = serde_json::from_str(&text)
         .map_err(|e| format!("geen geldige JSON: {}", common::input::json_reason(&e)))?;
@@ -100,8 +101,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "law_id": claim.law_id,
         "corpus": args.corpus.arguments(),
     })))?;
-    let (typed, _) = evalueer::typed(law, Some(claim.params.clone()), &[])?;
-    evalueer::audit_subjects(ctx, &typed.values);
+    let (typed, _) = params::typed(law, Some(claim.params.clone()), &[])?;
+    params::audit_subjects(ctx, &typed.values);
     let request = Request {
         law_id: claim.law_id.clone(),
         outputs: claim.outputs.clone(),
@@ -114,7 +115,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         uitleg: false,
         receipt: true,
     };
-    let again = evalueer::evaluate(&corpus, &request, &claim.params, &options)?;
+    let again = evaluation::evaluate(&corpus, &request, &claim.params, &options)?;
     let now = &again.data["ontvangstbewijs"];
 
     let mut verschillen: Vec<String> = Vec::new();
