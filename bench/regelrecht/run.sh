@@ -28,21 +28,16 @@ corpus=../shared/regelrecht/corpus
 command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
 
-# regelrecht-cli alone, with the linker's map, which says how many of startup.order's names it found.
-source bench/regelrecht/build-with-map.sh
+# regelrecht-cli alone, with the linker's map, which says how many of startup.order's names it
+# found (bench/startup-order.sh writes them again).
+bash bench/startup-order.sh --check regelrecht-cli ||
+  echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie common/build/startup_link.rs)"
 cargo build --release --quiet -p regelrecht-engine --examples
 bin=target/release/regelrecht-cli
-order=regelrecht-cli/startup.order
-if [ -s "$map" ]; then
-  found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want && !($NF in seen)) { seen[$NF] = 1; n++ } END { print n + 0 }' "$order" "$map")
-  echo "startup.order: $found van $(wc -l <"$order") namen in deze build (bench/regelrecht/startup-order.sh schrijft ze opnieuw)"
-else
-  echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie regelrecht-cli/build.rs)"
-fi
 if readelf --sections --wide "$bin" 2>/dev/null | grep -q '\.relr\.dyn'; then
   echo "relocaties: gepakt (DT_RELR)"
 else
-  echo "relocaties: niet gepakt (geen rust-lld of glibc < 2.36; zie regelrecht-cli/build.rs)"
+  echo "relocaties: niet gepakt (geen rust-lld of glibc < 2.36; zie common/build/startup_link.rs)"
 fi
 echo
 work=$(mktemp -d)

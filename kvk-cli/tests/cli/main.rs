@@ -23,5 +23,6 @@ mod scrub;
 mod session;
 mod shape;
 mod shared_args;
+mod startup_order;
 mod support;
 mod tls;

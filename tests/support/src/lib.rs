@@ -15,6 +15,7 @@
 //! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
 //! - [`conformance`] finds RegelRecht's own conformance material, or skips a test visibly.
 //! - [`postgres`] names the shared-store tests' PostgreSQL database, or skips a test visibly.
+//! - [`startup`] checks a tool linked for a quick start (its `startup.order`, packed relocations).
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -44,6 +45,7 @@ mod reply;
 mod request;
 mod server;
 pub mod sources;
+pub mod startup;
 
 pub use mount::Mounts;
 pub use reply::Reply;

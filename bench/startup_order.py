@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the linker's symbol order from the instructions some calls ran (startup-order.sh).
+"""Writes the linker's symbol order from the instructions some calls ran (bench/startup-order.sh).
 
     startup_order.py LINK_MAP BINARY CALLGRIND_OUT...
 
