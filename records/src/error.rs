@@ -78,6 +78,18 @@ impl fmt::Display for Error {
     }
 }
 
+impl Error {
+    /// Whether the connection that gave this error may be used again: an answer of the
+    /// records themselves (unknown, refused, another digest, a damaged row), not a failure of
+    /// the connection, the database or the system.
+    pub fn leaves_connection_sound(&self) -> bool {
+        matches!(
+            self,
+            Error::NotFound | Error::Refused(_) | Error::DigestMismatch | Error::Corrupt(_)
+        )
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {

@@ -179,19 +179,16 @@ fn begin(
 ) -> Result<Outcome, Error> {
     for _ in 0..REFERENCE_TRIES {
         let new = make()?;
-        let taken = conn.query(
-            "SELECT reference FROM overheid_filings WHERE reference = $1 AND idempotency_key <> $2",
-            &[Param::Text(&new.reference), Param::Text(&new.key)],
-        )?;
-        if !taken.is_empty() {
-            continue;
-        }
         let request = new.request.to_string();
         let result = new.result.to_string();
+        // Inserted unless the key was filed (or is being filed) before, or the reference is
+        // another filing's: one statement for both checks.
         let inserted = conn.execute(
             "INSERT INTO overheid_filings (idempotency_key, reference, company, tool, \
              request_sha256, request, result, filed_at, proposal_id) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING",
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE NOT EXISTS \
+             (SELECT 1 FROM overheid_filings WHERE reference = $2 AND idempotency_key <> $1) \
+             ON CONFLICT (idempotency_key) DO NOTHING",
             &[
                 Param::Text(&new.key),
                 Param::Text(&new.reference),
@@ -209,10 +206,11 @@ fn begin(
                 &format!("SELECT {COLUMNS} FROM overheid_filings WHERE idempotency_key = $1"),
                 &[Param::Text(&new.key)],
             )?;
-            let existing =
-                filing(rows.first().ok_or_else(|| {
-                    Error::Database("de filing verdween tijdens het lezen".into())
-                })?)?;
+            // No filing under the key: the reference was taken; another one is made.
+            let Some(row) = rows.first() else {
+                continue;
+            };
+            let existing = filing(row)?;
             if let Some(apply) = apply {
                 let digest = existing.result_digest();
                 proposal_filed(conn, apply, &existing.key, Some(&digest), now)?;

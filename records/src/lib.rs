@@ -8,6 +8,7 @@
 //!   [`Store::proposals`], [`Store::decide`], [`Store::events`], [`Store::mark_filed`]) and
 //!   filings ([`Store::filing`], [`Store::filing_by_reference`], [`Store::filings`],
 //!   [`Store::begin_filing`]).
+//! - [`Pool`]: connections kept for reuse by a long-running process (the bridge's page).
 //! - [`model`]: the records themselves.
 //!
 //! Exactly-once comes from the database: a unique key on the idempotency key, and every status
@@ -15,13 +16,15 @@
 //! transaction with the appended event. No file lock carries it.
 //!
 //! The API is blocking (the `postgres` crate runs its own small runtime): from async code call
-//! it inside `tokio::task::spawn_blocking`. A [`Store`] is one connection; open one per task.
+//! it inside `tokio::task::spawn_blocking`. A [`Store`] is one connection; open one per task,
+//! or take one from a [`Pool`]. A CLI process opens one store and does all its work on it.
 
 mod error;
 mod filings;
 mod id;
 mod location;
 pub mod model;
+mod pool;
 mod proposals;
 mod sql;
 
@@ -34,6 +37,7 @@ pub use location::{DATA_DIR_ENV, DATABASE_FILE, Location, STORE_URL_ENV};
 pub use model::{
     Apply, Approval, DEFAULT_TTL, Decision, Event, Filing, NewProposal, Person, Proposal, Status,
 };
+pub use pool::Pool;
 
 /// One connection to the store.
 pub struct Store {
@@ -67,5 +71,10 @@ impl Store {
     /// Where this store is.
     pub fn location(&self) -> &Location {
         &self.location
+    }
+
+    /// Whether the connection is still open (a PostgreSQL server may have closed it).
+    pub fn is_open(&self) -> bool {
+        self.conn.is_open()
     }
 }

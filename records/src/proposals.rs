@@ -271,18 +271,14 @@ pub(crate) fn append_event(
     by: Option<&Person>,
     digest: Option<&str>,
 ) -> Result<(), Error> {
-    let last = conn.query(
-        "SELECT CAST(COALESCE(MAX(seq), 0) AS BIGINT) FROM overheid_proposal_events WHERE proposal_id = $1",
-        &[Param::Text(id)],
-    )?;
-    let seq = last.first().map_or(Ok(0), |row| row[0].int())? + 1;
+    // The next number and the insert in one statement (one round trip).
     conn.execute(
         "INSERT INTO overheid_proposal_events \
          (proposal_id, seq, at, status, by_subject, by_name, by_method, digest) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 \
+         FROM overheid_proposal_events WHERE proposal_id = $1",
         &[
             Param::Text(id),
-            Param::Int(seq),
             Param::Int(to_millis(at)),
             Param::Text(to.as_str()),
             Param::OptText(by.map(|p| p.subject.as_str())),

@@ -117,6 +117,20 @@ impl Conn {
         )
         .map_err(|e| Error::Database(e.to_string()))?;
         conn.busy_timeout(left(deadline))?;
+        // Every CLI call is a process with one connection: by default its close would
+        // checkpoint the WAL into the database and delete the WAL and its index, so the next
+        // process creates them again, and each call paid four fsyncs more than its commit (the
+        // new WAL, its directory, the checkpoint of WAL and database). The WAL stays instead
+        // (as durable: each commit is synced into it), and a commit checkpoints it once it
+        // holds 1,000 pages (SQLite's automatic checkpoint); after that it is cut back to
+        // `journal_size_limit`.
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )?;
+        // Per connection, so on every open (no I/O): FULL, a commit survives a power loss.
+        conn.execute_batch("PRAGMA synchronous=FULL")?;
+        conn.query_row("PRAGMA journal_size_limit=4194304", [], |_| Ok(()))?;
         let mut conn = Conn::Sqlite(conn);
         let version = conn.query("PRAGMA user_version", &[])?;
         if !matches!(version.first().and_then(|r| r.first()), Some(Cell::Int(v)) if *v >= SCHEMA_VERSION)
@@ -130,9 +144,8 @@ impl Conn {
         let Conn::Sqlite(conn) = self else {
             unreachable!("init_sqlite on SQLite only")
         };
-        // WAL: readers never wait for the writer; FULL: a commit survives a power loss.
+        // WAL (kept in the file): readers never wait for the writer.
         conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))?;
-        conn.execute_batch("PRAGMA synchronous=FULL")?;
         conn.execute_batch("BEGIN IMMEDIATE")?;
         let created = (|| {
             for statement in SCHEMA {
@@ -162,6 +175,14 @@ impl Conn {
         })?;
         config.connect_timeout(left(deadline));
         config.application_name("overheid-records");
+        // Every lock and statement waits no longer than the deadline: set in the startup
+        // message, so it costs no round trip of its own.
+        let millis = left(deadline).as_millis();
+        let options = format!(
+            "{} -c lock_timeout={millis} -c statement_timeout={millis}",
+            config.get_options().unwrap_or_default()
+        );
+        config.options(options.trim_start());
         let untrusted = common::tls::UntrustedIssuer::default();
         let client = match transport_security(&mut config)? {
             postgres::config::SslMode::Require => {
@@ -183,10 +204,6 @@ impl Conn {
         }
         .map_err(|e| Error::Unreachable(connect_problem(&e, &untrusted)))?;
         let mut conn = Conn::Postgres(Box::new(client));
-        let millis = left(deadline).as_millis();
-        conn.batch(&format!(
-            "SET lock_timeout = {millis}; SET statement_timeout = {millis}"
-        ))?;
         let exists = conn.query(
             "SELECT CAST(count(*) AS BIGINT) FROM pg_tables WHERE tablename = 'overheid_filings'",
             &[],
@@ -206,6 +223,15 @@ impl Conn {
             }
         }
         Ok(conn)
+    }
+
+    /// Whether the connection is still open.
+    pub(crate) fn is_open(&self) -> bool {
+        match self {
+            Conn::Sqlite(_) => true,
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(client) => !client.is_closed(),
+        }
     }
 
     /// Begins a write transaction (SQLite: takes the write lock now, waiting by the busy
@@ -263,10 +289,10 @@ impl Conn {
             }
             #[cfg(feature = "postgres")]
             Conn::Postgres(client) => {
-                let values = pg_params(params);
-                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                    values.iter().map(|v| v.as_ref()).collect();
-                Ok(client.execute(sql, &refs)?)
+                use postgres::fallible_iterator::FallibleIterator;
+                let mut rows = client.query_typed_raw(sql, pg_params(params))?;
+                while rows.next()?.is_some() {}
+                Ok(rows.rows_affected().unwrap_or(0))
             }
         }
     }
@@ -300,10 +326,7 @@ impl Conn {
             #[cfg(feature = "postgres")]
             Conn::Postgres(client) => {
                 use postgres::types::Type;
-                let values = pg_params(params);
-                let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                    values.iter().map(|v| v.as_ref()).collect();
-                let rows = client.query(sql, &refs)?;
+                let rows = client.query_typed(sql, &pg_params(params))?;
                 rows.iter()
                     .map(|row| {
                         (0..row.len())
@@ -345,15 +368,23 @@ fn bind_sqlite(
     Ok(())
 }
 
+/// The parameters with their types: a statement sent with its types is parsed, bound and run
+/// in one round trip (`query_typed`), where an untyped one is first prepared in another.
 #[cfg(feature = "postgres")]
-fn pg_params<'a>(params: &'a [Param<'a>]) -> Vec<Box<dyn postgres::types::ToSql + Sync + 'a>> {
+fn pg_params<'a>(
+    params: &'a [Param<'a>],
+) -> Vec<(
+    &'a (dyn postgres::types::ToSql + Sync),
+    postgres::types::Type,
+)> {
+    use postgres::types::Type;
     params
         .iter()
-        .map(|param| -> Box<dyn postgres::types::ToSql + Sync + 'a> {
-            match *param {
-                Param::Text(text) => Box::new(text),
-                Param::OptText(text) => Box::new(text),
-                Param::Int(value) => Box::new(value),
+        .map(|param| -> (&'a (dyn postgres::types::ToSql + Sync), Type) {
+            match param {
+                Param::Text(text) => (text, Type::TEXT),
+                Param::OptText(text) => (text, Type::TEXT),
+                Param::Int(value) => (value, Type::INT8),
             }
         })
         .collect()

@@ -536,3 +536,140 @@ fn sqlite_another_companys_damaged_record_reads_as_unknown() {
     assert_eq!(damaged.len(), 1);
     assert_eq!(damaged[0].key, plan_digest);
 }
+
+/// A new filing whose reference number is another filing's gets another number (the taken
+/// one is checked in the insert itself), and the first filing is left as it was.
+fn a_taken_reference_is_made_again(location: &Location) {
+    let company = company();
+    let first = filing(&company, &digest("k1"));
+    let store = Store::open(location, None).unwrap();
+    let Begun::Pending(pending) = store
+        .begin_filing(None, Utc::now(), || Ok(first.clone()))
+        .unwrap()
+    else {
+        panic!("a new key files")
+    };
+    pending.commit().unwrap();
+    let key = digest("k2");
+    let mut made = 0;
+    let store = Store::open(location, None).unwrap();
+    let Begun::Pending(pending) = store
+        .begin_filing(None, Utc::now(), || {
+            made += 1;
+            let mut next = filing(&company, &key);
+            if made == 1 {
+                next.reference = first.reference.clone();
+            }
+            Ok(next)
+        })
+        .unwrap()
+    else {
+        panic!("a new key files")
+    };
+    assert_ne!(pending.filing().reference, first.reference);
+    let mut store = pending.commit().unwrap();
+    assert_eq!(made, 2, "made once more for the taken reference");
+    assert_eq!(
+        store.filing(&first.key).unwrap().unwrap().reference,
+        first.reference
+    );
+    assert_eq!(store.filing(&key).unwrap().unwrap().key, key);
+}
+
+#[test]
+fn sqlite_a_taken_reference_is_made_again() {
+    let (_dir, location) = sqlite();
+    a_taken_reference_is_made_again(&location);
+}
+
+#[test]
+fn postgres_a_taken_reference_is_made_again() {
+    if let Some(location) = postgres() {
+        a_taken_reference_is_made_again(&location);
+    }
+}
+
+/// The pool hands a connection back out after work that succeeded or was refused by the
+/// records, drops it after an error of the connection, and keeps at most its limit.
+fn pool_reuses_sound_connections(location: &Location) {
+    use overheid_records::Pool;
+    let pool = Pool::new(location.clone(), std::time::Duration::from_secs(10), 2);
+    let company = company();
+    assert_eq!(pool.idle(), 0);
+    let (id, _) = approved(location, &company);
+    let found = pool
+        .with(|store| store.proposal(&id, Some(&company), Utc::now()))
+        .unwrap();
+    assert_eq!(found.unwrap().status, Status::Approved);
+    assert_eq!(pool.idle(), 1, "kept after a read");
+    // Refused by the records (already approved): the connection is sound and kept.
+    let refused = pool.with(|store| {
+        store.decide(
+            &id,
+            Some(&company),
+            Decision::Approve,
+            &person(),
+            &digest("other"),
+            Utc::now(),
+        )
+    });
+    assert!(matches!(refused, Err(Error::DigestMismatch)), "{refused:?}");
+    assert_eq!(pool.idle(), 1, "kept after a refusal, and reused");
+    let failed: Result<(), Error> = pool.with(|_| Err(Error::Database("kapot".into())));
+    assert!(failed.is_err());
+    assert_eq!(pool.idle(), 0, "dropped after an error of the database");
+    // Three at once: three connections, two kept.
+    let pool = Arc::new(pool);
+    let barrier = Arc::new(Barrier::new(3));
+    let workers: Vec<_> = (0..3)
+        .map(|_| {
+            let (pool, barrier) = (Arc::clone(&pool), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                pool.with(|store| {
+                    barrier.wait();
+                    store.proposals(None, Some(Status::Filed), Utc::now())
+                })
+                .map(|_| ())
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().unwrap().unwrap();
+    }
+    assert_eq!(pool.idle(), 2, "at most the limit is kept");
+}
+
+#[test]
+fn sqlite_pool_reuses_sound_connections() {
+    let (_dir, location) = sqlite();
+    pool_reuses_sound_connections(&location);
+}
+
+#[test]
+fn postgres_pool_reuses_sound_connections() {
+    if let Some(location) = postgres() {
+        pool_reuses_sound_connections(&location);
+    }
+}
+
+/// A connection's close leaves the WAL (no checkpoint per process): the next process opens
+/// it as it is, and a fresh connection reads every commit from it.
+#[test]
+fn sqlite_a_closed_connection_leaves_its_commits_in_the_wal() {
+    let (dir, location) = sqlite();
+    let company = company();
+    let (id, _) = approved(&location, &company);
+    let wal = dir.path().join("data").join(format!("{DATABASE_FILE}-wal"));
+    assert!(wal.exists(), "the WAL outlives the connection");
+    let mode = std::fs::metadata(&wal).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the WAL is the user's alone, as the database");
+    let mut store = Store::open(&location, None).unwrap();
+    assert_eq!(
+        store
+            .proposal(&id, None, Utc::now())
+            .unwrap()
+            .unwrap()
+            .status,
+        Status::Approved
+    );
+}

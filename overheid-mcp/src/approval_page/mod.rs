@@ -18,10 +18,11 @@
 pub(crate) mod html;
 pub(crate) mod oidc;
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use chrono::Utc;
-use overheid_records::{Decision, Location, Person as Decider, Proposal, Store};
+use overheid_records::{Decision, Location, Person as Decider, Pool, Proposal, Store};
 use serde_json::{Value, json};
 
 use crate::approval::Approval;
@@ -37,6 +38,8 @@ const SESSION_TTL: Duration = Duration::from_secs(900);
 pub(crate) const MAX_FORM_BYTES: usize = 16 * 1024;
 /// How long a store operation may take.
 const STORE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most connections to the store kept idle between requests.
+const MAX_IDLE_CONNECTIONS: usize = 4;
 
 const SESSION_COOKIE: &str = "overheid_sessie";
 const LOGIN_COOKIE: &str = "overheid_login";
@@ -46,7 +49,9 @@ pub(crate) const PATH: &str = "/voorstellen";
 /// The approval page of one bridge.
 pub(crate) struct Page {
     provider: Provider,
-    location: Location,
+    /// The store's connections, kept between requests (a PostgreSQL connection costs more
+    /// than the page: TCP, authentication, the schema check).
+    pool: Arc<Pool>,
     claims: CompanyClaims,
     /// Cookies carry `Secure` (not on a loopback page).
     secure: bool,
@@ -168,7 +173,7 @@ impl Page {
             .any(|prefix| base.starts_with(prefix));
         Ok(Self {
             provider,
-            location,
+            pool: Arc::new(Pool::new(location, STORE_TIMEOUT, MAX_IDLE_CONNECTIONS)),
             claims,
             secure: !loopback,
             origin: base.split('/').take(3).collect::<Vec<_>>().join("/"),
@@ -282,18 +287,15 @@ impl Page {
         answer
     }
 
-    /// Run `work` on the store (blocking, off the reactor).
+    /// Run `work` on a kept connection to the store, or a new one (blocking, off the reactor).
     async fn store<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Store) -> Result<T, overheid_records::Error> + Send + 'static,
     ) -> Result<T, overheid_records::Error> {
-        let location = self.location.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut store = Store::open(&location, Some(Instant::now() + STORE_TIMEOUT))?;
-            work(&mut store)
-        })
-        .await
-        .unwrap_or_else(|_| Err(overheid_records::Error::Busy))
+        let pool = Arc::clone(&self.pool);
+        tokio::task::spawn_blocking(move || pool.with(work))
+            .await
+            .unwrap_or_else(|_| Err(overheid_records::Error::Busy))
     }
 
     async fn list(&self, _approval: &Approval, person: &Person) -> Reply {

@@ -69,8 +69,19 @@ impl Local {
 
     /// The store to file in, created if needed.
     pub(crate) fn into_store(mut self) -> Result<Store> {
+        self.take()
+    }
+
+    /// The store, created if needed, taken out (a later use opens another).
+    pub(crate) fn take(&mut self) -> Result<Store> {
         self.store()?;
-        Ok(self.store.expect("opened above"))
+        Ok(self.store.take().expect("opened above"))
+    }
+
+    /// Uses `store` (opened by this call already, at this location) instead of opening another:
+    /// one connection per process.
+    pub(crate) fn adopt(&mut self, store: Store) {
+        self.store.get_or_insert(store);
     }
 }
 

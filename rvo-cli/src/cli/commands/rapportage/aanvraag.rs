@@ -9,6 +9,7 @@ use common::args::{Peildatum, is_kvk_nummer};
 use common::http::Request;
 use common::validate::{Validation, is_digits};
 use common::{Context, PlanSpec, Problem, Result, session};
+use overheid_records::Store;
 use rvo_cli::backend_types::RapportageAanvraag;
 use rvo_cli::catalogue::{Catalogue, Regeling};
 use rvo_cli::filing::{
@@ -183,11 +184,14 @@ fn positionals(args: &FilingArgs) -> (Option<String>, Option<String>, Option<Str
     }
 }
 
-/// Plans the filing of `args` (with `concept`): every check before the gate.
+/// Plans the filing of `args` (with `concept`): every check before the gate. A `store` this
+/// call opened already is the local sandbox's (taken out of the option; left for the caller
+/// with the HTTP backend), so a process opens the store once.
 pub(crate) fn plan(
     ctx: &mut Context<'_>,
     args: &FilingArgs,
     concept: ConceptInput<'_>,
+    store: &mut Option<Store>,
 ) -> Result<Planned> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
@@ -304,6 +308,11 @@ pub(crate) fn plan(
     })?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
     let mut backend = Backend::from_env(ctx)?;
+    if let Backend::Lokaal(local) = &mut backend
+        && let Some(opened) = store.take()
+    {
+        local.adopt(opened);
+    }
     let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
 
     // A completed key returns its first result whatever the date or the catalogue now say

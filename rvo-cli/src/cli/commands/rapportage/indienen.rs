@@ -127,7 +127,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(id) = &args.voorstel {
         return apply(args, id, ctx);
     }
-    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input())?;
+    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
     let passed = ctx.gate(planned.spec()?)?;
     file(ctx, planned, passed, None)
 }
@@ -161,10 +161,16 @@ fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
         )))
     })?;
     let (filing_args, concept) = input.to_args();
-    let planned = aanvraag::plan(ctx, &filing_args, concept)?;
+    // The store that holds the proposal is the local sandbox's too: one connection.
+    let mut store = Some(store);
+    let planned = aanvraag::plan(ctx, &filing_args, concept, &mut store)?;
     let passed = ctx.gate_approved(planned.spec()?, &approved)?;
     file(ctx, planned, passed, Some((store, proposal.id)))
 }
+
+/// The proposal being applied: its id, and its store unless the local sandbox's store (the same
+/// connection) took it.
+type Applying = (Option<Store>, String);
 
 /// Files a planned report that passed the gate; with a proposal, it is marked filed (for the
 /// local sandbox in the filing's own transaction).
@@ -172,7 +178,7 @@ fn file(
     ctx: &mut Context<'_>,
     planned: Planned,
     mut passed: Passed,
-    proposal: Option<(Store, String)>,
+    proposal: Option<Applying>,
 ) -> Result<Outcome> {
     let Planned {
         aanvraag,
@@ -193,7 +199,7 @@ fn file(
             &key,
             completed,
             regeling,
-            proposal,
+            proposal.map(|(_, id)| id),
         ),
         Backend::Http(http) => {
             let request = passed.take()?;
@@ -222,7 +228,11 @@ fn file(
             // The backend keeps its own idempotency: the proposal is marked filed once the
             // report exists there; a crash in between leaves it approved, and applying it again
             // replays the report (same key) and marks it then.
-            if let Some((mut store, id)) = proposal {
+            if let Some((store, id)) = proposal {
+                let mut store = match store {
+                    Some(store) => store,
+                    None => records::open(ctx)?,
+                };
                 mark_filed(&mut store, &id, &key, &result)?;
             }
             finish(
@@ -246,20 +256,21 @@ fn file_local(
     key: &str,
     completed: Option<FilingResult>,
     regeling: Option<&'static Regeling>,
-    proposal: Option<(Store, String)>,
+    proposal: Option<String>,
 ) -> Result<Outcome> {
+    let mut store = store;
     let location = store.location().clone();
     let (result, pending) = match completed {
         Some(result) => {
-            if let Some((mut proposal_store, id)) = proposal {
-                mark_filed(&mut proposal_store, &id, key, &result)?;
+            if let Some(id) = proposal {
+                mark_filed(&mut store, &id, key, &result)?;
             }
             (result, None)
         }
         None => {
             let regeling = regeling
                 .ok_or_else(|| Problem::software("geen regeling voor de lokale proefopslag"))?;
-            let id = proposal.map(|(_, id)| id);
+            let id = proposal;
             let apply = id.as_deref().map(|proposal_id| Apply {
                 proposal_id,
                 plan_digest: key,

@@ -15,6 +15,7 @@ use common::plan::Plan;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
 use overheid_records::{DEFAULT_TTL, NewProposal};
 
+use crate::cli::backend::Backend;
 use crate::cli::clock;
 use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs};
 use crate::cli::commands::rapportage::indienen;
@@ -51,7 +52,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input())?;
+    let mut planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
     // The gate of this command: `--dry-run` shows the plan and records nothing.
     ctx.gate(planned.spec()?)?;
     let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
@@ -67,7 +68,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         concept_digest: planned.concept_digest.clone(),
         ttl: DEFAULT_TTL,
     };
-    let mut store = records::open(ctx)?;
+    // The local sandbox's store is the proposals' store: the one connection of this call.
+    let mut store = match &mut planned.backend {
+        Backend::Lokaal(local) => local.take()?,
+        Backend::Http(_) => records::open(ctx)?,
+    };
     let (proposal, is_new) = store
         .propose(&new, clock::now())
         .map_err(records::problem)?;
