@@ -123,6 +123,17 @@ impl From<postgres::Error> for Error {
             {
                 Error::Busy
             }
+            // A connection exception (class 08) or the server ending the session (57P01 to
+            // 57P05: shut down, restarting, the connection terminated by an administrator):
+            // the connection is gone, and with it any open transaction.
+            Some(code) if code.code().starts_with("08") || code.code().starts_with("57P") => {
+                Error::Unreachable(
+                    error
+                        .as_db_error()
+                        .map(|db| db.message().to_string())
+                        .unwrap_or_else(|| "de verbinding met de database is verbroken".into()),
+                )
+            }
             // The server's message names the statement's problem, never the password.
             Some(_) => Error::Database(
                 error

@@ -174,7 +174,10 @@ impl Conn {
             ))
         })?;
         config.connect_timeout(left(deadline));
-        config.application_name("overheid-records");
+        // The URL may name the connections (an operator telling its replicas apart).
+        if config.get_application_name().is_none() {
+            config.application_name("overheid-records");
+        }
         // Every lock and statement waits no longer than the deadline: set in the startup
         // message, so it costs no round trip of its own.
         let millis = left(deadline).as_millis();

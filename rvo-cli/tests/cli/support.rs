@@ -17,6 +17,30 @@ pub(crate) use test_support::cli::{
 /// The date the filing tests validate against (EBR-2027 is open, EBR-2023 is closed).
 pub(crate) const PEILDATUM: &str = "2026-11-30";
 
+/// A report of the proposal and shared-store tests.
+pub const REPORT: [&str; 5] = [
+    "68750110",
+    "EBR-2027",
+    "LED-verlichting,Isolatie dak",
+    "--peildatum",
+    PEILDATUM,
+];
+
+/// [`REPORT`] as no other test on the shared PostgreSQL database files it (its explanation is
+/// unique).
+pub fn unique_report(label: &str) -> Vec<String> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let mut report: Vec<String> = REPORT.iter().map(|a| a.to_string()).collect();
+    report.extend([
+        "--toelichting".into(),
+        format!("{label} {} {nanos}", std::process::id()),
+    ]);
+    report
+}
+
 /// The store directory inside the sandbox (`RVO_DATA_DIR`).
 const DATA_DIR: &str = "data";
 

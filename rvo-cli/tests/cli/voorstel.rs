@@ -14,15 +14,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{PEILDATUM, Run, Sandbox, assert_valid_against, output_schema, run};
-
-const REPORT: [&str; 5] = [
-    "68750110",
-    "EBR-2027",
-    "LED-verlichting,Isolatie dak",
-    "--peildatum",
-    PEILDATUM,
-];
+use crate::support::{
+    REPORT, Run, Sandbox, assert_valid_against, output_schema, run, unique_report,
+};
 
 fn propose(sandbox: &Sandbox, env: &[(&str, &str)]) -> Value {
     propose_report(sandbox, &REPORT, env)
@@ -464,20 +458,6 @@ fn filed(location: &overheid_records::Location, key: &str) -> Option<overheid_re
         .unwrap()
         .filing(key)
         .unwrap()
-}
-
-/// A report no other test on the shared PostgreSQL database files (its explanation is unique).
-fn unique_report(label: &str) -> Vec<String> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let mut report: Vec<String> = REPORT.iter().map(|a| a.to_string()).collect();
-    report.extend([
-        "--toelichting".into(),
-        format!("{label} {} {nanos}", std::process::id()),
-    ]);
-    report
 }
 
 #[test]
