@@ -18,7 +18,7 @@ pub(crate) use test_support::cli::{
 pub(crate) const PEILDATUM: &str = "2026-11-30";
 
 /// A report of the proposal and shared-store tests.
-pub const REPORT: [&str; 5] = [
+pub(crate) const REPORT: [&str; 5] = [
     "68750110",
     "EBR-2027",
     "LED-verlichting,Isolatie dak",
@@ -28,7 +28,7 @@ pub const REPORT: [&str; 5] = [
 
 /// [`REPORT`] as no other test on the shared PostgreSQL database files it (its explanation is
 /// unique).
-pub fn unique_report(label: &str) -> Vec<String> {
+pub(crate) fn unique_report(label: &str) -> Vec<String> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
