@@ -1,7 +1,7 @@
 //! The bridge's state shared by every request: the catalogue, the call deadline, compiled
 //! input validators (built on first use), each CLI's environment (picked once: the bridge's
-//! own does not change), the name it gives itself in the CLIs' audit records, the approval key
-//! and how identity is found.
+//! own does not change), the name it gives itself in the CLIs' audit records, the approval key,
+//! how identity is found, and the server's own paths that no client sees.
 //! Nothing here changes with a request's outcome: any replica can answer any request.
 
 use std::collections::HashMap;
@@ -15,6 +15,7 @@ use jsonschema::Validator;
 use crate::approval::Approval;
 use crate::catalog::{Catalog, Tool};
 use crate::completions::Cache;
+use crate::server_paths::ServerPaths;
 use crate::session::Session;
 
 /// How the bridge is reached, which decides where identity comes from and the default for
@@ -44,6 +45,8 @@ pub(crate) struct Bridge {
     /// Per source: the bridge's variables its CLI may see (its allow-list applied once).
     child_env: Vec<Vec<(OsString, OsString)>>,
     processor: OnceLock<String>,
+    /// The server's own paths, scrubbed from everything a CLI says before a client sees it.
+    pub server_paths: ServerPaths,
 }
 
 /// How a stdio bridge names itself in `OVERHEID_FOREIGN_PROCESSOR` when its host sets none.
@@ -69,6 +72,14 @@ impl Bridge {
             .iter()
             .map(|source| source.env.pick(own_vars.iter().cloned()))
             .collect();
+        let server_paths = ServerPaths::new(
+            &own_vars,
+            catalog
+                .sources
+                .iter()
+                .map(|source| source.program.as_path()),
+            crate::env::own_dirs().into_iter(),
+        );
         Self {
             catalog,
             timeout,
@@ -80,6 +91,7 @@ impl Bridge {
             completions: Cache::default(),
             child_env,
             processor: OnceLock::new(),
+            server_paths,
         }
     }
 

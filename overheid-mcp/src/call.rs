@@ -185,7 +185,9 @@ pub(crate) async fn run(
         Ok(finished) => finished,
         Err(e) => {
             // The tool's command, never the server's path to the program.
-            let detail = format!("{} kon niet starten: {e}", tool.command);
+            let detail = bridge
+                .server_paths
+                .scrub_text(&format!("{} kon niet starten: {e}", tool.command));
             return Ok(failed(problem(
                 codes::BRON_ONBEREIKBAAR,
                 "Tool niet te starten",
@@ -195,11 +197,14 @@ pub(crate) async fn run(
             )));
         }
     };
+    // Everything the CLI says passes here, and no server path passes on (WIRE-9).
+    let scrub = |said: &[u8]| bridge.server_paths.scrub(said);
+    let (stdout, stderr) = (scrub(&finished.stdout), scrub(&finished.stderr));
     if let (Some(notifier), Ending::Exited(_)) = (call.notifier, &finished.ending) {
-        notifier.warnings(&tool.name, &finished.stderr).await;
+        notifier.warnings(&tool.name, &stderr).await;
     }
     let command = &tool.command;
-    let stdout: Option<Value> = serde_json::from_slice(&finished.stdout).ok();
+    let stdout: Option<Value> = serde_json::from_slice(&stdout).ok();
     let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);
     Ok(match finished.ending {
         Ending::Cancelled => Outcome::Cancelled,
@@ -246,15 +251,15 @@ pub(crate) async fn run(
         Ending::Exited(code)
             if exited(code) == Some(ExitStatus::ConfirmationRequired)
                 && tool.mutating
-                && !waits_for_a_person(&finished.stderr) =>
+                && !waits_for_a_person(&stderr) =>
         {
             match stdout.filter(|plan| plan["plan_digest"].is_string()) {
                 Some(plan) => Outcome::Planned { plan },
-                None => failed(stderr_error(&finished.stderr, code, command, trace)),
+                None => failed(stderr_error(&stderr, code, command, trace)),
             }
         }
         Ending::Exited(code) => Outcome::Failed {
-            error: stderr_error(&finished.stderr, code, command, trace),
+            error: stderr_error(&stderr, code, command, trace),
             plan: stdout.filter(|_| {
                 matches!(
                     exited(code),

@@ -56,3 +56,16 @@ pub(crate) fn oidc_client_secret() -> Option<String> {
 pub(crate) fn store_location() -> Result<overheid_records::Location, String> {
     overheid_records::Location::from_env(|name| std::env::var(name).ok()).map_err(|e| e.to_string())
 }
+
+/// The bridge's own directories: where its program lies, where it works and where temporary
+/// files go (`TMPDIR`, else `/tmp`); what no client is told ([`crate::server_paths`]).
+pub fn own_dirs() -> Vec<std::path::PathBuf> {
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf));
+    exe_dir
+        .into_iter()
+        .chain(std::env::current_dir().ok())
+        .chain([std::env::temp_dir()])
+        .collect()
+}

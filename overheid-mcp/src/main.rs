@@ -28,6 +28,7 @@ mod prompts;
 mod proposals;
 mod resource;
 mod scope;
+mod server_paths;
 mod session;
 mod stdin_value;
 mod stdio;
