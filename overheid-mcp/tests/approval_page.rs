@@ -231,6 +231,11 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
                 plan_digest: digest,
                 concept_digest: None,
                 ttl,
+                proposed_by: overheid_records::Person {
+                    subject: "agent".into(),
+                    name: "agent".into(),
+                    method: "caller".into(),
+                },
             },
             Utc::now(),
         )

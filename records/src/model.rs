@@ -61,15 +61,18 @@ impl Status {
     }
 }
 
-/// Who decided: the person's subject and name from their login, or at a terminal the
-/// operating-system user, and how they were identified.
+/// Who proposed or decided: the person's subject and name from their login, or at a terminal
+/// the operating-system user, and how they were identified.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Person {
-    /// A stable identifier: the login's `sub`, or `unix:<uid>@<host>` at a terminal.
+    /// A stable identifier: the login's `sub`, or `unix:<uid>@<host>` for the operating-system
+    /// user.
     pub subject: String,
     /// The name shown to people.
     pub name: String,
-    /// How the person was identified: `terminal` (typed the digest) or `oidc` (logged in).
+    /// How the person was identified. Deciding: `terminal` (typed the digest) or `oidc`
+    /// (logged in). Proposing: `unix` (the operating-system user running the CLI) or `caller`
+    /// (the person the calling party named: over MCP the session's subject).
     pub method: String,
 }
 
@@ -110,6 +113,9 @@ pub struct NewProposal {
     pub concept_digest: Option<String>,
     /// How long it waits for a person ([`DEFAULT_TTL`]).
     pub ttl: Duration,
+    /// Who proposed it: the operating-system user at the CLI, or the person the caller named
+    /// (over MCP the session's subject). Recorded with the proposal's first event.
+    pub proposed_by: Person,
 }
 
 /// A recorded proposal.
@@ -127,6 +133,9 @@ pub struct Proposal {
     pub concept_digest: Option<String>,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// Who proposed it (absent in proposals recorded before this was kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposed_by: Option<Person>,
     /// The status as of the moment it was read: a live proposal past its expiry reads as
     /// `expired` even before that change is recorded.
     pub status: Status,

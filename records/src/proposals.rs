@@ -12,9 +12,13 @@ use crate::model::{
 use crate::sql::{Cell, Conn, Param, Row};
 use crate::{Error, Store, id};
 
-const COLUMNS: &str = "id, company, tool, command, input, plan, plan_digest, concept_digest, \
-     created_at, expires_at, status, decided_by_subject, decided_by_name, decided_by_method, \
-     decided_at, decided_digest, filing_key, result_digest";
+/// The proposal's columns and its proposer (the person of its first event, `open`).
+const SELECT: &str = "SELECT p.id, p.company, p.tool, p.command, p.input, p.plan, p.plan_digest, \
+     p.concept_digest, p.created_at, p.expires_at, p.status, p.decided_by_subject, \
+     p.decided_by_name, p.decided_by_method, p.decided_at, p.decided_digest, p.filing_key, \
+     p.result_digest, e.by_subject, e.by_name, e.by_method \
+     FROM overheid_proposals p LEFT JOIN overheid_proposal_events e \
+     ON e.proposal_id = p.id AND e.seq = 1";
 
 impl Store {
     /// Records `new`, or gives back the live (open or approved, unexpired) proposal of the same
@@ -63,12 +67,19 @@ impl Store {
                 ],
             )?;
             if inserted == 1 {
-                append_event(conn, &id, now, Status::Open, None, Some(&new.plan_digest))?;
+                append_event(
+                    conn,
+                    &id,
+                    now,
+                    Status::Open,
+                    Some(&new.proposed_by),
+                    Some(&new.plan_digest),
+                )?;
             }
             let rows = conn.query(
                 &format!(
-                    "SELECT {COLUMNS} FROM overheid_proposals WHERE company = $1 AND tool = $2 \
-                     AND command = $3 AND plan_digest = $4 AND status IN ('open', 'approved')"
+                    "{SELECT} WHERE p.company = $1 AND p.tool = $2 AND p.command = $3 \
+                     AND p.plan_digest = $4 AND p.status IN ('open', 'approved')"
                 ),
                 &[
                     Param::Text(&new.company),
@@ -93,10 +104,9 @@ impl Store {
         if !id::is_well_formed(id) {
             return Ok(None);
         }
-        let rows = self.conn.query(
-            &format!("SELECT {COLUMNS} FROM overheid_proposals WHERE id = $1"),
-            &[Param::Text(id)],
-        )?;
+        let rows = self
+            .conn
+            .query(&format!("{SELECT} WHERE p.id = $1"), &[Param::Text(id)])?;
         // Another company's proposal is unknown before any of it is parsed: a damaged record
         // of another company answers as no record at all (no existence oracle).
         match rows.first() {
@@ -117,16 +127,12 @@ impl Store {
     ) -> Result<Vec<Proposal>, Error> {
         let rows = match company {
             Some(company) => self.conn.query(
-                &format!(
-                    "SELECT {COLUMNS} FROM overheid_proposals WHERE company = $1 \
-                     ORDER BY created_at DESC, id"
-                ),
+                &format!("{SELECT} WHERE p.company = $1 ORDER BY p.created_at DESC, p.id"),
                 &[Param::Text(company)],
             )?,
-            None => self.conn.query(
-                &format!("SELECT {COLUMNS} FROM overheid_proposals ORDER BY created_at DESC, id"),
-                &[],
-            )?,
+            None => self
+                .conn
+                .query(&format!("{SELECT} ORDER BY p.created_at DESC, p.id"), &[])?,
         };
         rows.iter()
             .map(|row| proposal(row, now))
@@ -312,7 +318,7 @@ fn json(cell: &Cell) -> Result<serde_json::Value, Error> {
     serde_json::from_str(cell.text()?).map_err(|_| Error::Corrupt("geen geldige JSON".into()))
 }
 
-/// A row of [`COLUMNS`] as a proposal, with its status as of `now`.
+/// A row of [`SELECT`] as a proposal, with its status as of `now`.
 fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
     let expires_at = from_millis(row[9].int()?)?;
     let stored = status(&row[10])?;
@@ -335,6 +341,7 @@ fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
         concept_digest: row[7].opt_text()?.map(str::to_string),
         created_at: from_millis(row[8].int()?)?,
         expires_at,
+        proposed_by: person(&row[18], &row[19], &row[20])?,
         status: if stored.is_live() && expires_at <= now {
             Status::Expired
         } else {

@@ -53,6 +53,11 @@ fn proposal(company: &str, plan_digest: &str) -> NewProposal {
         plan_digest: plan_digest.into(),
         concept_digest: None,
         ttl: overheid_records::DEFAULT_TTL,
+        proposed_by: Person {
+            subject: "unix:1001@host".into(),
+            name: "Bo".into(),
+            method: "unix".into(),
+        },
     }
 }
 
@@ -128,6 +133,17 @@ fn lifecycle(location: &Location) {
         .unwrap();
     assert!(!new, "the same input gives back the same open proposal");
     assert_eq!(again.id, first.id);
+    // Who proposed: recorded with the first event, and kept when someone else proposes again.
+    let proposer = proposal(&company, &plan_digest).proposed_by;
+    assert_eq!(first.proposed_by.as_ref(), Some(&proposer));
+    let mut other = proposal(&company, &plan_digest);
+    other.proposed_by.subject = "someone-else".into();
+    let (again, _) = store.propose(&other, now).unwrap();
+    assert_eq!(again.proposed_by.as_ref(), Some(&proposer));
+    let events = store.events(&first.id).unwrap();
+    assert_eq!(events[0].by.as_ref(), Some(&proposer));
+    let listed = store.proposals(Some(&company), None, now).unwrap();
+    assert_eq!(listed[0].proposed_by.as_ref(), Some(&proposer));
 
     // Another company's id reads as unknown; so does a malformed one.
     assert_eq!(

@@ -173,13 +173,12 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     if let Some(digest) = &proposal.concept_digest {
         out["concept_digest"] = digest.clone().into();
     }
+    if let Some(by) = &proposal.proposed_by {
+        out["voorgesteld_door"] = person_json(by);
+    }
     if let Some(decision) = &proposal.decision {
         out["beslissing"] = json!({
-            "door": {
-                "subject": decision.by.subject,
-                "naam": decision.by.name,
-                "methode": decision.by.method,
-            },
+            "door": person_json(&decision.by),
             "op": decision.at,
             "digest": decision.digest,
         });
@@ -198,6 +197,15 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     }
     out["plan"] = proposal.plan.clone();
     out
+}
+
+/// A person as a proposal names them.
+fn person_json(person: &overheid_records::Person) -> Value {
+    json!({
+        "subject": person.subject,
+        "naam": person.name,
+        "methode": person.method,
+    })
 }
 
 /// The answer of a command that read or changed proposals: local data, nothing sent anywhere.
@@ -223,8 +231,32 @@ pub(crate) fn at_terminal() -> bool {
 }
 
 /// The operating-system user at the terminal, as the approver: subject `unix:<uid>@<host>`,
-/// name from the password database (else `uid <n>`).
+/// name from the password database (else `uid <n>`), identified by the typed digest.
 pub(crate) fn terminal_person() -> overheid_records::Person {
+    os_user("terminal")
+}
+
+/// Who proposes (recorded with the proposal): the person the calling party named in
+/// `OVERHEID_FOREIGN_USER` (over MCP the session's subject, AUDIT-22), else the
+/// operating-system user running this program.
+pub(crate) fn proposer(ctx: &Context<'_>) -> overheid_records::Person {
+    match ctx
+        .env(common::env::FOREIGN_USER)
+        .map(str::trim)
+        .filter(|user| !user.is_empty())
+    {
+        Some(user) => overheid_records::Person {
+            subject: user.to_string(),
+            name: user.to_string(),
+            method: "caller".into(),
+        },
+        None => os_user("unix"),
+    }
+}
+
+/// The operating-system user of this process: subject `unix:<uid>@<host>`, name from the
+/// password database (else `uid <n>`), identified by `method`.
+fn os_user(method: &str) -> overheid_records::Person {
     let uid = rustix::process::getuid().as_raw();
     let host = rustix::system::uname()
         .nodename()
@@ -244,6 +276,6 @@ pub(crate) fn terminal_person() -> overheid_records::Person {
     overheid_records::Person {
         subject: format!("unix:{uid}@{host}"),
         name,
-        method: "terminal".into(),
+        method: method.into(),
     }
 }

@@ -190,6 +190,56 @@ fn a_proposal_is_recorded_once_and_files_nothing() {
     assert_eq!(listed["aantal"], 1);
 }
 
+/// Who proposed is recorded: the operating-system user running the CLI, or the person the
+/// calling party names in OVERHEID_FOREIGN_USER (over MCP the session's subject). The same
+/// input gives back the proposal with its first proposer.
+#[test]
+fn the_proposer_is_recorded() {
+    let sandbox = Sandbox::new();
+    let by_os_user = propose(&sandbox, &[]);
+    let proposer = &by_os_user["voorgesteld_door"];
+    assert_eq!(proposer["methode"], "unix", "{by_os_user}");
+    let uid = std::process::Command::new("id").arg("-u").output().unwrap();
+    let uid = String::from_utf8_lossy(&uid.stdout).trim().to_string();
+    assert!(
+        proposer["subject"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("unix:{uid}@")),
+        "{proposer}"
+    );
+    let again = propose(&sandbox, &[("OVERHEID_FOREIGN_USER", "anna")]);
+    assert_eq!(again["id"], by_os_user["id"]);
+    assert_eq!(
+        again["voorgesteld_door"], *proposer,
+        "the first proposer stays"
+    );
+
+    let report = unique_report("proposer");
+    let report: Vec<&str> = report.iter().map(String::as_str).collect();
+    let by_caller = propose_report(&sandbox, &report, &[("OVERHEID_FOREIGN_USER", "anna")]);
+    assert_eq!(
+        by_caller["voorgesteld_door"],
+        serde_json::json!({"subject": "anna", "naam": "anna", "methode": "caller"})
+    );
+    let id = by_caller["id"].as_str().unwrap();
+    assert_eq!(
+        show(&sandbox, id, &[])["voorgesteld_door"]["subject"],
+        "anna"
+    );
+    let listed = sandbox
+        .run(["voorstel", "lijst", "--output", "json"])
+        .json();
+    assert_valid_against(&output_schema("voorstel_lijst"), &listed, "voorstel lijst");
+    let subjects: Vec<&str> = listed["voorstellen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["voorgesteld_door"]["subject"].as_str().unwrap())
+        .collect();
+    assert!(subjects.contains(&"anna"), "{listed}");
+}
+
 #[test]
 fn approved_at_a_terminal_then_applied_once() {
     if !have_script() {

@@ -67,6 +67,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         plan_digest: plan.digest,
         concept_digest: planned.concept_digest.clone(),
         ttl: DEFAULT_TTL,
+        proposed_by: records::proposer(ctx),
     };
     // The local sandbox's store is the proposals' store: the one connection of this call.
     let mut store = match &mut planned.backend {
