@@ -59,7 +59,7 @@ pub(crate) fn store_location() -> Result<overheid_records::Location, String> {
 
 /// The bridge's own directories: where its program lies, where it works and where temporary
 /// files go (`TMPDIR`, else `/tmp`); what no client is told ([`crate::server_paths`]).
-pub fn own_dirs() -> Vec<std::path::PathBuf> {
+pub(crate) fn own_dirs() -> Vec<std::path::PathBuf> {
     let exe_dir = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf));

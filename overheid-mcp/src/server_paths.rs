@@ -20,11 +20,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// What a server path becomes.
-pub const PLACEHOLDER: &str = "[pad op de server]";
+pub(crate) const PLACEHOLDER: &str = "[pad op de server]";
 
 /// The server's paths, longest first (so `/srv/data` wins over `/srv`).
 #[derive(Debug, Default)]
-pub struct ServerPaths {
+pub(crate) struct ServerPaths {
     prefixes: Vec<Vec<u8>>,
 }
 
@@ -33,7 +33,7 @@ impl ServerPaths {
     /// `HOME`, `RVO_DATA_DIR`, `OVERHEID_AUDIT_LOG`, `XDG_DATA_DIRS`), the directories of
     /// `programs`, and `dirs` (the bridge's own: where it runs from, works in, keeps temporary
     /// files), each also as the file system resolves it.
-    pub fn new<'a>(
+    pub(crate) fn new<'a>(
         vars: &[(OsString, OsString)],
         programs: impl Iterator<Item = &'a Path>,
         dirs: impl Iterator<Item = PathBuf>,
@@ -75,7 +75,7 @@ impl ServerPaths {
     }
 
     /// `text` with every server path replaced; the same bytes when it holds none.
-    pub fn scrub(&self, text: &[u8]) -> Vec<u8> {
+    pub(crate) fn scrub(&self, text: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(text.len());
         let mut at = 0;
         while at < text.len() {
@@ -94,7 +94,7 @@ impl ServerPaths {
     }
 
     /// [`ServerPaths::scrub`] of a text.
-    pub fn scrub_text(&self, text: &str) -> String {
+    pub(crate) fn scrub_text(&self, text: &str) -> String {
         String::from_utf8_lossy(&self.scrub(text.as_bytes())).into_owned()
     }
 
