@@ -12,13 +12,18 @@
 //! position independent.
 //!
 //! Only where the compiler driver knows that archive and the target is the host (a cross build
-//! would find the host's); elsewhere the link is left as it is.
+//! would find the host's); elsewhere the link is left as it is. `OVERHEID_SHARED_UNWINDER=1`
+//! leaves it too, for a bench (`bench/entry.sh`) to measure what the static one saves.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=OVERHEID_SHARED_UNWINDER");
+    if build_env("OVERHEID_SHARED_UNWINDER").is_some_and(|v| v == "1") {
+        return;
+    }
     // The archive is looked for only for a Linux target built on its host, so on a Unix host.
     #[cfg(unix)]
     if let Some(archive) = static_unwinder() {

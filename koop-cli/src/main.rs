@@ -1,7 +1,15 @@
 //! koop-cli: Dutch legislation (BWB) from the KOOP SRU search service and the official toestand XML,
 //! following the overheid CLI profile.
 
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+#![cfg_attr(
+    all(
+        target_os = "linux",
+        target_env = "gnu",
+        not(test),
+        not(overheid_rust_main)
+    ),
+    no_main
+)]
 
 mod cli;
 

@@ -1,7 +1,15 @@
 //! kvk-cli: the KvK Handelsregister on the command line, following the overheid CLI profile.
 //! The binary's modules live under `src/cli/`.
 
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+#![cfg_attr(
+    all(
+        target_os = "linux",
+        target_env = "gnu",
+        not(test),
+        not(overheid_rust_main)
+    ),
+    no_main
+)]
 mod cli;
 
 common::entry!(cli::Command, &cli::tool::TOOL);

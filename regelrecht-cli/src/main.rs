@@ -1,7 +1,15 @@
 //! regelrecht-cli: machine-readable Dutch law (RegelRecht format) evaluated offline, with its
 //! legal basis, following the overheid CLI profile. The binary's modules live under `src/cli/`.
 
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+#![cfg_attr(
+    all(
+        target_os = "linux",
+        target_env = "gnu",
+        not(test),
+        not(overheid_rust_main)
+    ),
+    no_main
+)]
 
 mod cli;
 

@@ -2,7 +2,15 @@
 //! overheid CLI profile. The binary's modules live under `src/cli/`; the source-specific core is
 //! the `rvo_cli` library (`src/lib.rs`).
 
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+#![cfg_attr(
+    all(
+        target_os = "linux",
+        target_env = "gnu",
+        not(test),
+        not(overheid_rust_main)
+    ),
+    no_main
+)]
 
 mod cli;
 

@@ -2,7 +2,15 @@
 //! AUDIT-19), and answers without passing the plan gate, for `tests/gate.rs`. Built only with the `test-hooks` feature (that is, by `cargo test`),
 //! never installed.
 
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+#![cfg_attr(
+    all(
+        target_os = "linux",
+        target_env = "gnu",
+        not(test),
+        not(overheid_rust_main)
+    ),
+    no_main
+)]
 
 use common::{Annotations, CommandSpec, Context, Outcome, ToolInfo};
 
