@@ -1,7 +1,8 @@
 //! Conventions over every Rust file of the workspace: each starts with a `//!` header that says
 //! what it is, and only `common/src/entry.rs`, the process entry point, allows `unsafe_code`
-//! (the workspace denies it, Cargo.toml). And `common` is layered: the graph of its top-level
-//! modules (which names which, in code outside tests) has no cycle.
+//! (the workspace denies it, Cargo.toml). And every crate is layered: at each level of its module
+//! tree, the graph of the submodules (which names which through `crate::` and `super::`, in code
+//! outside tests) has no cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -62,82 +63,243 @@ fn only_the_entry_point_allows_unsafe_code() {
     assert!(allowed[0].ends_with("common/src/entry.rs"), "{allowed:#?}");
 }
 
-/// The top-level modules of a crate's `src` and, for each, the other modules its code names
-/// (`crate::m…`, or `m` in `use crate::{m…, …}`). Comments, `#[cfg(test)] mod tests` and the
-/// files of test modules do not count; nor do the crate root and `src/bin`.
-fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+/// The `src/` directories of the workspace's crates: each that holds a `lib.rs` or `main.rs`.
+fn crate_sources() -> Vec<PathBuf> {
+    let roots: BTreeSet<PathBuf> = workspace_files()
+        .into_iter()
+        .filter(|path| path.ends_with("src/lib.rs") || path.ends_with("src/main.rs"))
+        .filter_map(|path| path.parent().map(Path::to_path_buf))
+        .collect();
+    roots.into_iter().collect()
+}
+
+/// A module's path in its crate (`cli::commands::evalueer`; the crate root is empty).
+type ModPath = Vec<String>;
+
+/// The modules of a crate's `src/` by file (`a/b.rs` and `a/b/mod.rs` are `a::b`, `lib.rs` and
+/// `main.rs` the root; `src/bin/` and test modules are left out), each with its code outside
+/// comments and `#[cfg(test)] mod tests`.
+fn module_files(src: &Path) -> BTreeMap<ModPath, String> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let mut code: BTreeMap<String, String> = BTreeMap::new();
+    let mut modules: BTreeMap<ModPath, String> = BTreeMap::new();
     for path in &files {
         let relative = path.strip_prefix(src).expect("under src");
-        let parts: Vec<String> = relative
+        let mut parts: Vec<String> = relative
             .iter()
             .map(|part| part.to_string_lossy().trim_end_matches(".rs").to_string())
             .collect();
-        let is_test = parts.iter().any(|part| part == "tests");
-        if parts.len() == 1 && matches!(parts[0].as_str(), "lib" | "main") || parts[0] == "bin" {
+        if parts[0] == "bin" || parts.iter().any(|part| part == "tests") {
             continue;
+        }
+        if parts.len() == 1 && matches!(parts[0].as_str(), "lib" | "main") {
+            parts.clear();
+        } else if parts.last().is_some_and(|last| last == "mod") {
+            parts.pop();
         }
         let text = std::fs::read_to_string(path).expect("readable source");
         let text = text
             .split("#[cfg(test)]\nmod tests")
             .next()
             .unwrap_or_default();
-        let text: Vec<&str> = text
+        let code: Vec<&str> = text
             .lines()
             .filter(|line| !line.trim_start().starts_with("//"))
             .collect();
-        let entry = code.entry(parts[0].clone()).or_default();
-        if !is_test {
-            entry.push_str(&text.join("\n"));
-            entry.push('\n');
-        }
+        let entry = modules.entry(parts).or_default();
+        entry.push_str(&code.join("\n"));
+        entry.push('\n');
     }
-    let modules: BTreeSet<String> = code.keys().cloned().collect();
-    code.iter()
-        .map(|(module, text)| {
-            let named = named_modules(text)
-                .into_iter()
-                .filter(|name| name != module && modules.contains(name))
-                .collect();
-            (module.clone(), named)
-        })
-        .collect()
+    modules
 }
 
-/// The first segments after `crate::` in `text`, and each top-level name of `use crate::{…}`.
-fn named_modules(text: &str) -> BTreeSet<String> {
-    let ident = |rest: &str| -> String {
-        rest.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let mut names = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        let rest = &text[at + "crate::".len()..];
+/// The paths `text` names through `crate::` and `super::` (`super::super::` too), as written
+/// after that prefix, with each `{…}` group of a `use` expanded: `crate::{a::X, b::{c, d}}` is
+/// `a::X`, `b::c` and `b::d`. Each comes with how many `super`s lead it (`None`: `crate`).
+fn named_paths(text: &str) -> Vec<(Option<usize>, Vec<String>)> {
+    fn ident(rest: &str) -> &str {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    }
+    /// The paths of a use tree starting at `rest` (after a `::`), with the prefix `head`.
+    fn tree(rest: &str, head: &[String], out: &mut Vec<Vec<String>>) {
+        let rest = rest.trim_start();
         if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 1;
-            let mut expect_name = true;
+            let mut depth = 0;
+            let mut start = 0;
             for (i, c) in group.char_indices() {
                 match c {
                     '{' => depth += 1,
-                    '}' if depth == 1 => break,
+                    '}' if depth == 0 => {
+                        tree(&group[start..i], head, out);
+                        return;
+                    }
                     '}' => depth -= 1,
-                    ',' if depth == 1 => expect_name = true,
-                    c if c.is_whitespace() => {}
-                    _ if expect_name && depth == 1 => {
-                        names.insert(ident(&group[i..]));
-                        expect_name = false;
+                    ',' if depth == 0 => {
+                        tree(&group[start..i], head, out);
+                        start = i + 1;
                     }
                     _ => {}
                 }
             }
-        } else {
-            names.insert(ident(rest));
+            return;
+        }
+        let name = ident(rest);
+        if name.is_empty() || name == "self" {
+            out.push(head.to_vec());
+            return;
+        }
+        let mut path = head.to_vec();
+        path.push(name.to_string());
+        match rest[name.len()..].trim_start().strip_prefix("::") {
+            Some(next) => tree(next, &path, out),
+            None => out.push(path),
         }
     }
-    names
+    let mut named = Vec::new();
+    for prefix in ["crate::", "super::"] {
+        for (at, _) in text.match_indices(prefix) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ':')) {
+                continue;
+            }
+            let mut rest = &text[at + prefix.len()..];
+            let supers = if prefix == "super::" {
+                let mut n = 1;
+                while let Some(next) = rest.strip_prefix("super::") {
+                    rest = next;
+                    n += 1;
+                }
+                Some(n)
+            } else {
+                None
+            };
+            let mut paths = Vec::new();
+            tree(rest, &[], &mut paths);
+            named.extend(paths.into_iter().map(|path| (supers, path)));
+        }
+    }
+    named
+}
+
+/// For every module with submodules, the graph of its submodules: which one's code (with the
+/// code of the modules below it) names which other (or a module below that). A module naming
+/// its own parent or an ancestor's items is not an edge: the parent is the interface its
+/// submodules share, and what the parent's own file names is checked one level up.
+fn sibling_graphs(
+    modules: &BTreeMap<ModPath, String>,
+) -> BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> {
+    let known: BTreeSet<&ModPath> = modules.keys().collect();
+    let mut graphs: BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for module in modules.keys().filter(|m| !m.is_empty()) {
+        let parent = module[..module.len() - 1].to_vec();
+        graphs
+            .entry(parent)
+            .or_default()
+            .entry(module[module.len() - 1].clone())
+            .or_default();
+    }
+    for (from, text) in modules {
+        for (supers, path) in named_paths(text) {
+            let mut full: ModPath = match supers {
+                None => Vec::new(),
+                Some(n) if n <= from.len() => from[..from.len() - n].to_vec(),
+                Some(_) => continue,
+            };
+            full.extend(path);
+            // The module named: the longest prefix of the path that is a module.
+            let Some(to) = (0..=full.len())
+                .rev()
+                .map(|n| full[..n].to_vec())
+                .find(|prefix| known.contains(prefix))
+            else {
+                continue;
+            };
+            let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            if common < from.len() && common < to.len() {
+                graphs
+                    .entry(from[..common].to_vec())
+                    .or_default()
+                    .entry(from[common].clone())
+                    .or_default()
+                    .insert(to[common].clone());
+            }
+        }
+    }
+    graphs
+}
+
+/// The strongly connected components of `graph` with more than one node: each a set of
+/// modules that all reach each other.
+fn strongly_connected(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(node) = stack.pop() {
+            for next in graph.get(&node).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|node| (node, reach(node))).collect();
+    let mut components: Vec<BTreeSet<String>> = Vec::new();
+    for node in graph.keys() {
+        if components.iter().any(|c| c.contains(node)) {
+            continue;
+        }
+        let component: BTreeSet<String> = reached[node]
+            .iter()
+            .filter(|other| *other != node && reached[*other].contains(node))
+            .cloned()
+            .chain(std::iter::once(node.clone()))
+            .collect();
+        if component.len() > 1 {
+            components.push(component);
+        }
+    }
+    components
+}
+
+/// Every strongly connected component of every crate's module levels, with one cycle through
+/// it, as `crate: in level: a, b, c (a -> b -> a)`.
+fn workspace_cycles() -> Vec<String> {
+    let mut found = Vec::new();
+    for src in crate_sources() {
+        let name = src
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for (level, graph) in sibling_graphs(&module_files(&src)) {
+            let level = if level.is_empty() {
+                "crate".to_string()
+            } else {
+                level.join("::")
+            };
+            for component in strongly_connected(&graph) {
+                let inside: BTreeMap<String, BTreeSet<String>> = component
+                    .iter()
+                    .map(|node| {
+                        let next = graph[node].intersection(&component).cloned().collect();
+                        (node.clone(), next)
+                    })
+                    .collect();
+                let shown = cycle(&inside).unwrap_or_default().join(" -> ");
+                let members: Vec<&str> = component.iter().map(String::as_str).collect();
+                found.push(format!(
+                    "{name}: in {level}: {} ({shown})",
+                    members.join(", ")
+                ));
+            }
+        }
+    }
+    found
 }
 
 /// A cycle of `graph` (its modules in order, the first repeated at the end), if it has one.
@@ -172,32 +334,93 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
 }
 
+/// The cycles still to be taken apart (issue 32), each exactly as found: one that grows, or a
+/// new one, fails, and so does one that is gone but still listed.
+const KNOWN_CYCLES: &[&str] = &[
+    "overheid-mcp: in crate: auth, bridge, call, completions, handler, resource, session",
+    "engine: in crate: error, law, load, prepared",
+    "engine: in eval: run, tracing",
+    "rvo-cli: in crate: backend_types, filing",
+    "rvo-cli: in cli: commands, concept",
+    "rvo-cli: in cli: records, tool",
+];
+
 #[test]
-fn the_modules_of_common_form_no_cycle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = module_graph(&src);
-    assert!(graph.len() > 30, "{} modules only", graph.len());
-    // The reading sees what it must: plain paths and `use` groups.
+fn the_modules_of_every_crate_form_no_cycle() {
+    let sources = crate_sources();
+    assert!(sources.len() >= 10, "{sources:?}");
+    let common = sibling_graphs(&module_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+    ));
+    let root = &common[&Vec::new()];
+    assert!(root.len() > 30, "{} modules only", root.len());
+    // The reading sees what it must: plain paths, `use` groups, and `super::` below the root.
+    assert!(root["context"].contains("globals"), "{:?}", root["context"]);
+    assert!(root["app"].contains("context"), "{:?}", root["app"]);
+    let http = &common[&vec!["http".to_string()]];
+    assert!(http["client"].contains("policy"), "{http:?}");
+    let cycles = workspace_cycles();
+    let new: Vec<&String> = cycles
+        .iter()
+        .filter(|found| {
+            !KNOWN_CYCLES
+                .iter()
+                .any(|known| found.starts_with(&format!("{known} (")))
+        })
+        .collect();
+    assert!(new.is_empty(), "module cycles:\n{new:#?}");
+    let gone: Vec<&&str> = KNOWN_CYCLES
+        .iter()
+        .filter(|known| {
+            !cycles
+                .iter()
+                .any(|found| found.starts_with(&format!("{known} (")))
+        })
+        .collect();
     assert!(
-        graph["context"].contains("globals"),
-        "{:?}",
-        graph["context"]
+        gone.is_empty(),
+        "no longer cycles, take them off KNOWN_CYCLES: {gone:#?}"
     );
-    assert!(graph["app"].contains("context"), "{:?}", graph["app"]);
-    assert_eq!(cycle(&graph), None, "a cycle among the modules of common");
 }
 
 #[test]
 fn a_cycle_is_found_and_shown_in_order() {
-    let text = "use crate::{b::X, c::{d, e}};\nfn f() { crate::d::g(); }";
-    let named: Vec<String> = named_modules(text).into_iter().collect();
-    assert_eq!(named, ["b", "c", "d"]);
-    let graph: BTreeMap<String, BTreeSet<String>> = [("a", "b"), ("b", "c"), ("c", "a")]
-        .into_iter()
-        .map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()])))
+    let text =
+        "use crate::{b::X, c::{d, e::{self, F}}};\nfn f() { super::super::g::h(); $crate::no(); }";
+    let named = named_paths(text);
+    let shown: Vec<String> = named
+        .iter()
+        .map(|(supers, path)| format!("{supers:?} {}", path.join("::")))
         .collect();
     assert_eq!(
-        cycle(&graph),
+        shown,
+        [
+            "None b::X",
+            "None c::d",
+            "None c::e",
+            "None c::e::F",
+            "Some(2) g::h"
+        ]
+    );
+    let modules: BTreeMap<ModPath, String> = [
+        ("a", "use crate::b::B;"),
+        ("b", "use crate::c::x::C;"),
+        ("c", ""),
+        ("c::x", "use super::super::a::A; use super::Y;"),
+    ]
+    .into_iter()
+    .map(|(path, text)| {
+        (
+            path.split("::").map(String::from).collect(),
+            text.to_string(),
+        )
+    })
+    .collect();
+    let graphs = sibling_graphs(&modules);
+    // `c::x` naming its parent `c` is no edge of `c`'s submodules.
+    assert!(graphs[&vec!["c".to_string()]]["x"].is_empty(), "{graphs:?}");
+    assert_eq!(
+        cycle(&graphs[&Vec::new()]),
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
 }

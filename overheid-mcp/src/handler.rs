@@ -660,14 +660,21 @@ impl Handler {
                     return None;
                 }
                 let own = data.as_object().cloned().unwrap_or_default();
-                Waiting::new(id, status, at, source, apply_tool, own)
+                Waiting::new(id, status, at, &source.program_name, apply_tool, own)
             }
             Outcome::Failed { error, .. }
                 if tool.proposal_argument.is_some()
                     && error["code"].as_str() == Some(proposals::WAITING_CODE) =>
             {
                 let id = arguments.get(proposals::PROPOSAL_ARGUMENT)?.as_str()?;
-                Waiting::new(id, proposals::OPEN, at, source, apply_tool, Map::new())
+                Waiting::new(
+                    id,
+                    proposals::OPEN,
+                    at,
+                    &source.program_name,
+                    apply_tool,
+                    Map::new(),
+                )
             }
             _ => None,
         }

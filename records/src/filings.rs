@@ -10,8 +10,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::model::{Apply, Filing, Status, from_millis, to_millis};
-use crate::proposals::{append_event, refusal};
+use crate::model::{Apply, Filing, from_millis, to_millis};
+use crate::proposals::proposal_filed;
 use crate::sql::{Conn, Param, Row};
 use crate::{Error, Store};
 
@@ -228,45 +228,6 @@ fn begin(
     Err(Error::Database(
         "geen vrij referentienummer gevonden".into(),
     ))
-}
-
-/// approved → filed for `apply`, under the filing `key`: one conditional update and its event.
-/// A proposal filed under that very key already is left as it is (a retry).
-pub(crate) fn proposal_filed(
-    conn: &mut Conn,
-    apply: Apply<'_>,
-    key: &str,
-    result_digest: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<(), Error> {
-    let changed = conn.execute(
-        "UPDATE overheid_proposals SET status = 'filed', filing_key = $2, result_digest = $3 \
-         WHERE id = $1 AND status = 'approved' AND plan_digest = $4 AND decided_digest = $4 \
-         AND expires_at > $5",
-        &[
-            Param::Text(apply.proposal_id),
-            Param::Text(key),
-            Param::OptText(result_digest),
-            Param::Text(apply.plan_digest),
-            Param::Int(to_millis(now)),
-        ],
-    )?;
-    if changed == 1 {
-        return append_event(conn, apply.proposal_id, now, Status::Filed, None, Some(key));
-    }
-    let rows = conn.query(
-        "SELECT status, filing_key, plan_digest FROM overheid_proposals WHERE id = $1",
-        &[Param::Text(apply.proposal_id)],
-    )?;
-    let row = rows.first().ok_or(Error::NotFound)?;
-    let status = refusal(conn, apply.proposal_id, now)?;
-    if status == Status::Filed && row[1].opt_text()? == Some(key) {
-        return Ok(());
-    }
-    if status == Status::Approved && row[2].text()? != apply.plan_digest {
-        return Err(Error::DigestMismatch);
-    }
-    Err(Error::Refused(status))
 }
 
 /// A row of [`COLUMNS`] as a filing; a damaged one is [`Error::Corrupt`] naming its key.

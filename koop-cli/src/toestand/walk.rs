@@ -27,7 +27,7 @@ use crate::xml;
 use article::ArticleState;
 use capture::{Capture, Kop};
 use container::Container;
-use elements::{SKIPPED, Tag};
+use elements::SKIPPED;
 
 /// Bytes of rendered text one writer may hold per byte of input (plain text is shorter than its XML;
 /// indentation and list markers add at most a few bytes per line, see [`crate::text`]).
@@ -40,6 +40,24 @@ pub(super) enum Want {
     All,
     One(String),
     Numbers,
+}
+
+/// What an open element means for rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tag {
+    Inline,
+    Block,
+    Spaced,
+    List,
+    Item,
+    Row,
+    Cell,
+    Kop,
+    Capture,
+    Lid,
+    Artikel,
+    Container,
+    Root,
 }
 
 /// The state of one pass over one toestand.

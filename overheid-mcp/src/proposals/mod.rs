@@ -19,8 +19,6 @@ pub(crate) mod elicit;
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::Source;
-
 /// The argument of a tool that applies a proposal, as the bridge lists it: the proposal's id.
 pub(crate) const PROPOSAL_ARGUMENT: &str = "voorstel_id";
 
@@ -178,12 +176,12 @@ pub(crate) struct Waiting {
 }
 
 impl Waiting {
-    /// A proposal `id` of `source`'s program, with its link or command.
+    /// A proposal `id` of the program `program_name`, with its link or command.
     pub(crate) fn new(
         id: &str,
         status: &str,
         at: &ApprovalAt,
-        source: &Source,
+        program_name: &str,
         apply_tool: Option<String>,
         data: Map<String, Value>,
     ) -> Option<Self> {
@@ -194,7 +192,7 @@ impl Waiting {
             ApprovalAt::Page(base) => (Some(format!("{}/{id}", base.trim_end_matches('/'))), None),
             ApprovalAt::Terminal => (
                 None,
-                Some(format!("{} voorstel goedkeuren {id}", source.program_name)),
+                Some(format!("{program_name} voorstel goedkeuren {id}")),
             ),
         };
         Some(Self {
@@ -268,16 +266,6 @@ impl Waiting {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::EnvPolicy;
-
-    fn source() -> Source {
-        Source {
-            program_name: "rvo-cli".into(),
-            program: "/x/rvo-cli".into(),
-            env: EnvPolicy::new(Vec::<String>::new()),
-            session_vars: Vec::new(),
-        }
-    }
 
     #[test]
     fn a_tool_that_applies_a_proposal_takes_only_its_id() {
@@ -322,7 +310,7 @@ mod tests {
         let at = ApprovalAt::Page("https://mcp.example.nl/voorstellen/".into());
         let id = "AbCdEfGhIjKlMnOpQrStUv";
         let waiting =
-            Waiting::new(id, OPEN, &at, &source(), Some("rvo__x".into()), Map::new()).unwrap();
+            Waiting::new(id, OPEN, &at, "rvo-cli", Some("rvo__x".into()), Map::new()).unwrap();
         let url = format!("https://mcp.example.nl/voorstellen/{id}");
         assert_eq!(waiting.url.as_deref(), Some(url.as_str()));
         let text = waiting.instruction();
@@ -334,13 +322,13 @@ mod tests {
         assert_eq!(structured["goedkeuring_url"], url);
         assert!(jsonschema::is_valid(&waiting_schema(), &structured));
         let terminal =
-            Waiting::new(id, OPEN, &ApprovalAt::Terminal, &source(), None, Map::new()).unwrap();
+            Waiting::new(id, OPEN, &ApprovalAt::Terminal, "rvo-cli", None, Map::new()).unwrap();
         assert_eq!(
             terminal.command.as_deref(),
             Some(format!("rvo-cli voorstel goedkeuren {id}").as_str())
         );
         for bad in ["kort", "../../mcp?x=AbCdEfGhIjKlMnOp", "AbCdEfGhIjKlMnOp/x"] {
-            assert!(Waiting::new(bad, OPEN, &at, &source(), None, Map::new()).is_none());
+            assert!(Waiting::new(bad, OPEN, &at, "rvo-cli", None, Map::new()).is_none());
         }
     }
 }

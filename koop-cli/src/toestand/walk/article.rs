@@ -5,8 +5,7 @@ use quick_xml::events::BytesStart;
 use quick_xml::name::QName;
 
 use super::capture::Kop;
-use super::elements::Tag;
-use super::{Walk, Want, attribute};
+use super::{Tag, Walk, Want, attribute};
 use crate::error::KoopError;
 use crate::text::TextWriter;
 use crate::toestand::{Artikel, Lid, normalise_nummer};

@@ -1,8 +1,7 @@
 //! Short texts captured whole: the parts of a kop (label, nr, titel), lid and list-item numbers, the
 //! intitule and the citeertitel; and what a finished kop means for its article or container.
 
-use super::Walk;
-use super::elements::Tag;
+use super::{Tag, Walk};
 use crate::error::KoopError;
 use crate::text::TextWriter;
 

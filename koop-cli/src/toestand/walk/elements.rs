@@ -4,26 +4,8 @@
 use quick_xml::events::BytesStart;
 
 use super::capture::{CaptureKind, Kop};
-use super::{Walk, attribute};
+use super::{Tag, Walk, attribute};
 use crate::text::TextWriter;
-
-/// What an open element means for rendering.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Tag {
-    Inline,
-    Block,
-    Spaced,
-    List,
-    Item,
-    Row,
-    Cell,
-    Kop,
-    Capture,
-    Lid,
-    Artikel,
-    Container,
-    Root,
-}
 
 /// Elements skipped whole: metadata and CALS column specifications.
 pub(super) const SKIPPED: &[&[u8]] = &[
