@@ -7,7 +7,7 @@
 #
 # - both: as shipped (C's `main`, libgcc's unwinder linked in);
 # - entry-only: OVERHEID_SHARED_UNWINDER=1 (the program loads libgcc_s.so.1);
-# - neither: also `--cfg overheid_rust_main` for the tool's own crate only (`cargo rustc`), so
+# - neither: also `--cfg rust_main` for the tool's own crate only (`cargo rustc`), so
 #   the other crates, and the names of the tool's startup.order, are those of the other builds.
 # Each build relinks the four CLIs (fat LTO): about 15 minutes on 2 cores. Leaves target/release
 # as shipped (a last plain build).
@@ -31,7 +31,7 @@ for tool in "${tools[@]}"; do
   cp "target/release/$tool" "$work/entry-only/"
 done
 for tool in "${tools[@]}"; do
-  OVERHEID_SHARED_UNWINDER=1 cargo rustc --release --quiet -p "$tool" --bin "$tool" -- --cfg overheid_rust_main
+  OVERHEID_SHARED_UNWINDER=1 cargo rustc --release --quiet -p "$tool" --bin "$tool" -- --cfg rust_main
   cp "target/release/$tool" "$work/neither/"
 done
 for tool in "${tools[@]}"; do cargo build --release --quiet -p "$tool"; done

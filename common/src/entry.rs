@@ -26,15 +26,15 @@ use crate::exit::ExitStatus;
 
 /// Defines the program's `main`: run `$commands` of `$tool` with [`crate::main`] and end with
 /// its exit status. The crate root also needs
-/// `#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test), not(overheid_rust_main)), no_main)]`.
+/// `#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))), no_main)]`.
 ///
-/// `--cfg overheid_rust_main` (for a bench: `cargo rustc --release -p TOOL --bin TOOL -- --cfg
-/// overheid_rust_main`, which keeps the names of `startup.order`) builds the ordinary Rust
+/// `--cfg rust_main` (for a bench: `cargo rustc --release -p TOOL --bin TOOL -- --cfg
+/// rust_main`, which keeps the names of `startup.order`) builds the ordinary Rust
 /// `fn main` instead, to measure what the C entry saves (`bench/entry.sh`).
 #[macro_export]
 macro_rules! entry {
     ($commands:ty, $tool:expr) => {
-        #[cfg(all(target_os = "linux", target_env = "gnu", not(test), not(overheid_rust_main)))]
+        #[cfg(all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))))]
         #[allow(
             unsafe_code,
             reason = "`no_mangle`: this is the program's C entry point, and no other symbol is `main`"
@@ -47,12 +47,7 @@ macro_rules! entry {
             $crate::entry::run::<$commands>($tool)
         }
 
-        #[cfg(not(all(
-            target_os = "linux",
-            target_env = "gnu",
-            not(test),
-            not(overheid_rust_main)
-        )))]
+        #[cfg(not(all(target_os = "linux", target_env = "gnu", not(any(test, rust_main)))))]
         fn main() -> ::std::process::ExitCode {
             ::std::process::ExitCode::from($crate::main::<$commands>($tool).code())
         }

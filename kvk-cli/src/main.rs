@@ -2,14 +2,10 @@
 //! The binary's modules live under `src/cli/`.
 
 #![cfg_attr(
-    all(
-        target_os = "linux",
-        target_env = "gnu",
-        not(test),
-        not(overheid_rust_main)
-    ),
+    all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
     no_main
 )]
+
 mod cli;
 
 common::entry!(cli::Command, &cli::tool::TOOL);

@@ -2,12 +2,7 @@
 //! legal basis, following the overheid CLI profile. The binary's modules live under `src/cli/`.
 
 #![cfg_attr(
-    all(
-        target_os = "linux",
-        target_env = "gnu",
-        not(test),
-        not(overheid_rust_main)
-    ),
+    all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
     no_main
 )]
 

@@ -3,12 +3,7 @@
 //! never installed.
 
 #![cfg_attr(
-    all(
-        target_os = "linux",
-        target_env = "gnu",
-        not(test),
-        not(overheid_rust_main)
-    ),
+    all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
     no_main
 )]
 
