@@ -207,11 +207,10 @@ impl Conn {
         }
         .map_err(|e| Error::Unreachable(connect_problem(&e, &untrusted)))?;
         let mut conn = Conn::Postgres(Box::new(client));
-        let exists = conn.query(
-            "SELECT CAST(count(*) AS BIGINT) FROM pg_tables WHERE tablename = 'overheid_filings'",
-            &[],
-        )?;
-        if !matches!(exists.first().and_then(|r| r.first()), Some(Cell::Int(1))) {
+        // A lookup of one name (the first query of a new backend: the `pg_tables` view cost a
+        // fresh backend 6 ms of catalog loading, `to_regclass` a fraction of it).
+        let exists = conn.query("SELECT CAST(to_regclass('overheid_filings') AS TEXT)", &[])?;
+        if !matches!(exists.first().and_then(|r| r.first()), Some(Cell::Text(_))) {
             conn.batch("BEGIN")?;
             // One creator at a time (CREATE … IF NOT EXISTS races in PostgreSQL).
             let created = conn
