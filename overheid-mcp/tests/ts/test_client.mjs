@@ -7,7 +7,9 @@
 // (rvo__regeling_toon of a scheme that does not exist: isError, no structuredContent). Then prompts
 // listed and fetched, the bridge's views listed and read, completions; and over stdio, with the
 // fixture CLI, a slow call whose progress reaches the SDK's onprogress and whose CLI warning reaches
-// its logging handler after logging/setLevel.
+// its logging handler after logging/setLevel. Scopes (a reading token cannot file: 403
+// insufficient_scope, from the SDK's transport and on the wire) and an intermediary's company list
+// (--auth-companies-claim, _meta["nl.overheid/sessie"]), as the Python SDK script checks them.
 //
 // Usage: node test_client.mjs TARGET_DIR DEMO_CLI   (exit 0 when every check passes)
 import { spawn } from "node:child_process";
@@ -37,15 +39,20 @@ const jwk = { ...publicKey.export({ format: "jwk" }), kid: "ts", alg: "EdDSA", u
 const dir = mkdtempSync(join(tmpdir(), "overheid-mcp-ts-"));
 writeFileSync(join(dir, "jwks.json"), JSON.stringify({ keys: [jwk] }));
 const header = b64url(JSON.stringify({ alg: "EdDSA", typ: "JWT", kid: "ts" }));
-const claims = b64url(JSON.stringify({
-  iss: "https://login.test", aud: "overheid-mcp-ts", sub: "ts", kvk_nummer: "68750110",
-  exp: Math.floor(Date.now() / 1000) + 600,
-}));
-const token = `${header}.${claims}.${b64url(sign(null, Buffer.from(`${header}.${claims}`), privateKey))}`;
+// A token with the usual claims, changed by `extra` (a member set to undefined is left out).
+function signed(extra = {}) {
+  const claims = b64url(JSON.stringify({
+    iss: "https://login.test", aud: "overheid-mcp-ts", sub: "ts", kvk_nummer: "68750110",
+    exp: Math.floor(Date.now() / 1000) + 600, ...extra,
+  }));
+  return `${header}.${claims}.${b64url(sign(null, Buffer.from(`${header}.${claims}`), privateKey))}`;
+}
+const token = signed();
 
 const bridge = spawn(`${target}/overheid-mcp`, [
   "--http", "127.0.0.1:0", "--auth-jwks", join(dir, "jwks.json"),
   "--auth-issuer", "https://login.test", "--auth-audience", "overheid-mcp-ts",
+  "--auth-companies-claim", "kvk_nummers",
   "--tool", `${target}/rvo-cli`, "--tool", `${target}/regelrecht-cli`,
 ], { env: { PATH: process.env.PATH, HOME: dir, RVO_DATA_DIR: join(dir, "rvo") }, stdio: ["ignore", "ignore", "pipe"] });
 const url = await new Promise((resolve, reject) => {
@@ -108,6 +115,76 @@ try {
     argument: { name: "maatregelen", value: "GC1,GF" } });
   check("completion/complete: EML codes", JSON.stringify(laws.completion.values) === JSON.stringify(["GC1,GF4"]), laws.completion);
   await client.close();
+
+  // Scopes: reading and filing are two; a token without the one a call needs gets the step-up 403
+  // (RFC 6750 insufficient_scope naming the scope), from the SDK's transport and on the wire.
+  const metadata = await (await fetch(new URL("/.well-known/oauth-protected-resource", url))).json();
+  check("scopes: scopes_supported names reading and filing",
+    JSON.stringify(metadata.scopes_supported) === JSON.stringify(["overheid:lezen", "overheid:indienen"]), metadata);
+  const apply = { name: "rvo__rapportage_indienen", arguments: { voorstel_id: "vs_" + "a".repeat(32) } };
+  const post = (bearer, name, args) => fetch(url, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${bearer}`, "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/call", "Mcp-Name": name,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args,
+      _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+  });
+  for (const [label, bearer] of [["a reading token", signed({ scope: "overheid:lezen" })], ["a token without a scope claim", token]]) {
+    const refused = await post(bearer, apply.name, apply.arguments);
+    const challenge = refused.headers.get("www-authenticate") ?? "";
+    check(`scopes: ${label} may not file: 403 insufficient_scope with the filing scope`,
+      refused.status === 403 && challenge.includes('error="insufficient_scope"')
+      && challenge.includes('scope="overheid:indienen"') && challenge.includes("resource_metadata="),
+      [refused.status, challenge]);
+    const reader = new Client({ name: "overheid-ts-test", version: "1.0.0" });
+    await reader.connect(new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
+    }));
+    const read = await reader.callTool({ name: "rvo__regeling_toon", arguments: { regeling_id: "EBR-2027" } });
+    check(`scopes: ${label} may read through the SDK`, read.isError === false, read);
+    const filed = await reader.callTool(apply).then((r) => ["answered", r], (e) => ["refused", e?.code, String(e)]);
+    check(`scopes: ${label} may not file through the SDK (its transport refuses: 403 insufficient_scope)`,
+      filed[0] === "refused" && filed[1] === 403 && filed[2].includes("insufficient_scope"), filed);
+    await reader.close();
+  }
+  const filingOnly = await post(signed({ scope: "overheid:indienen" }), "rvo__regeling_toon", { regeling_id: "EBR-2027" });
+  check("scopes: a filing-only token may not read",
+    filingOnly.status === 403 && (filingOnly.headers.get("www-authenticate") ?? "").includes('scope="overheid:lezen"'),
+    filingOnly.status);
+
+  // An intermediary: its token lists companies (--auth-companies-claim), a call names one in
+  // _meta["nl.overheid/sessie"], set by the client, and gets that company's answer; a company not
+  // listed is one refusal for every number, naming none; naming none gets the hint to name one.
+  const accountant = new Client({ name: "overheid-ts-test", version: "1.0.0" });
+  await accountant.connect(new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${signed({ kvk_nummer: undefined, kvk_nummers: ["68750110", "11111111"], sub: "accountant" })}` } },
+  }));
+  await accountant.listTools();
+  const checkFor = (company) => accountant.callTool({
+    name: "regelrecht__check_energiebesparing", arguments: args,
+    ...(company ? { _meta: { "nl.overheid/sessie": { kvk_nummer: company } } } : {}),
+  });
+  for (const company of ["68750110", "11111111"]) {
+    const result = await checkFor(company);
+    check(`intermediary: names ${company} in _meta and gets its check`,
+      result.isError === false && result.structuredContent?.kvk_nummer === company, result);
+  }
+  const refusedFor = await Promise.all(["22222222", "99999999"].map(checkFor));
+  const problems = refusedFor.map((r) => {
+    const { instance, ...problem } = r._meta?.["nl.overheid/problem"] ?? {};
+    return problem;
+  });
+  check("intermediary: a company not in the list: one refusal for every number, naming none",
+    problems[0].code === "NIET_TOEGESTAAN" && JSON.stringify(problems[0]) === JSON.stringify(problems[1])
+    && !JSON.stringify(refusedFor[0]).includes("22222222"), problems);
+  const unnamed = await checkFor(null);
+  const hint = unnamed._meta?.["nl.overheid/problem"]?.hint ?? "";
+  check("intermediary: naming no company is told to name one, not to set a variable",
+    unnamed.isError === true && hint.includes("nl.overheid/sessie") && !hint.includes("KVK_SESSIE_NUMMER"), unnamed);
+  await accountant.close();
 
   // A slow call over stdio: progress through onprogress, the CLI's warning through logging.
   const demo = new StdioClientTransport({
