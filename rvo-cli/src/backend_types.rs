@@ -7,8 +7,6 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::filing::FieldError;
-
 /// Header that carries the idempotency key (the plan digest) on `POST /rapportages`.
 pub const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 /// Header that carries the token from `RVO_API_TOKEN`, as `Bearer <token>`.
@@ -227,5 +225,23 @@ mod tests {
             "http://h/rapportages/RVO-X-1-2"
         );
         assert_eq!(bearer("abc"), "Bearer abc");
+    }
+}
+
+/// One validation error: a JSON pointer into the request and a Dutch explanation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    /// JSON pointer to the offending field, e.g. `/kvk_nummer`.
+    pub pointer: String,
+    /// What is wrong, in Dutch.
+    pub detail: String,
+}
+
+impl FieldError {
+    pub(crate) fn new(pointer: &str, detail: impl Into<String>) -> Self {
+        FieldError {
+            pointer: pointer.to_string(),
+            detail: detail.into(),
+        }
     }
 }

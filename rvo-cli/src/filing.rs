@@ -12,7 +12,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use common::args::kvk_nummer_problem;
 use serde::{Deserialize, Serialize};
 
-use crate::backend_types::{RapportageAanvraag, RapportageStatus};
+use crate::backend_types::{FieldError, RapportageAanvraag, RapportageStatus};
 use crate::canonical::{canonical_maatregel, canonical_text};
 use crate::catalogue::{Catalogue, Regeling, invalid_regeling_id, is_regeling_id};
 use crate::status::{Status, status_on};
@@ -37,24 +37,6 @@ pub struct FilingInput {
     pub toelichting: Option<String>,
     /// The Bal 5.15a contents, built from a concept ([`crate::inhoud`]).
     pub inhoud: Option<crate::backend_types::RapportageInhoud>,
-}
-
-/// One validation error: a JSON pointer into the request and a Dutch explanation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FieldError {
-    /// JSON pointer to the offending field, e.g. `/kvk_nummer`.
-    pub pointer: String,
-    /// What is wrong, in Dutch.
-    pub detail: String,
-}
-
-impl FieldError {
-    fn new(pointer: &str, detail: impl Into<String>) -> Self {
-        FieldError {
-            pointer: pointer.to_string(),
-            detail: detail.into(),
-        }
-    }
 }
 
 /// A validated filing: the scheme and the normalised request body.

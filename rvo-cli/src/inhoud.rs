@@ -16,9 +16,10 @@
 
 use serde_json::Value;
 
+use crate::backend_types::FieldError;
 use crate::backend_types::{Energiegebruik, LijstMaatregel, NietVanToepassing, RapportageInhoud};
 use crate::canonical::{canonical_maatregel, canonical_words};
-use crate::filing::{FieldError, MAX_MAATREGEL_CHARS};
+use crate::filing::MAX_MAATREGEL_CHARS;
 
 /// What the entrepreneur adds to a concept when filing it.
 pub struct InhoudInput<'a> {

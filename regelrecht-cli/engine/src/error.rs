@@ -1,7 +1,7 @@
 //! Errors: a malformed law file ([`LoadError`]) and an evaluation the engine refuses to complete
 //! ([`EvalError`], always naming what is missing or wrong, never a guessed value).
 
-use crate::load::Origin;
+use crate::origin::Origin;
 use std::fmt;
 
 /// A law file that cannot be read or parsed.

@@ -22,6 +22,7 @@
 
 pub mod builtin;
 pub mod data;
+pub mod dates;
 pub mod energy;
 pub mod error;
 pub mod eval;
@@ -31,7 +32,9 @@ pub mod law;
 pub mod load;
 pub mod notes;
 pub mod ops;
+pub mod origin;
 pub mod params;
+pub mod parse;
 pub mod prepared;
 pub mod resolve;
 pub mod scenario;
@@ -42,12 +45,14 @@ pub mod validate;
 pub mod value;
 
 pub use data::DataSources;
+pub use dates::parse_iso_date;
 pub use energy::{EnergyCheck, EnergyFacts, check_energiebesparing};
 pub use error::{ErrorKind, EvalError, LoadError, LoadErrorKind};
 pub use eval::untranslatable::UntranslatableMode;
 pub use eval::{Basis, Engine, Evaluation, Request};
 pub use law::{Article, Field, FieldType, Law};
-pub use load::{Corpus, LawFile, Limits, Origin, Selection, parse_iso_date};
+pub use load::{Corpus, LawFile, Limits, Selection};
+pub use origin::Origin;
 pub use params::{ParamError, TypedParams, typed_params};
 pub use prepared::{Prepared, PreparedStore};
 pub use trace::{TraceKind, TraceNode};

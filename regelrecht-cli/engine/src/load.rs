@@ -10,9 +10,12 @@
 //! on), and file size, file count, directory depth and bracket nesting are capped. Between steps
 //! the deadline is checked. Error texts name the file and line, never the file's text.
 
+use crate::dates::parse_iso_date;
 use crate::error::LoadError;
 use crate::format;
 use crate::law::Law;
+use crate::origin::Origin;
+use crate::parse::{check_format, parse_law};
 use crate::prepared::{Prepared, parse_json};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
@@ -67,25 +70,6 @@ impl Limits {
         match self.deadline {
             Some(deadline) if Instant::now() >= deadline => Err(LoadError::deadline(origin)),
             _ => Ok(()),
-        }
-    }
-}
-
-/// Where a law file came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
-    /// Compiled into the binary, with its file name.
-    Builtin(&'static str),
-    /// Read from disk.
-    File(PathBuf),
-}
-
-impl Origin {
-    /// Display name (path, or `builtin:<name>`).
-    pub fn display(&self) -> String {
-        match self {
-            Origin::Builtin(name) => format!("builtin:{name}"),
-            Origin::File(path) => path.display().to_string(),
         }
     }
 }
@@ -707,43 +691,6 @@ fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadE
     Ok(())
 }
 
-/// Parses a canonical `YYYY-MM-DD` date.
-pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
-    // Exactly `YYYY-MM-DD` (the canonical form), read by hand: this is on the hot path of
-    // version selection and date operations, where chrono's format parser dominated.
-    let b = text.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
-        b[range].iter().try_fold(0u32, |acc, c| {
-            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
-        })
-    };
-    let year = i32::try_from(digits(0..4)?).ok()?;
-    NaiveDate::from_ymd_opt(year, digits(5..7)?, digits(8..10)?)
-}
-
-/// A date in canonical `YYYY-MM-DD` form (years 0–9999), without chrono's format parser.
-pub fn iso_date(date: NaiveDate) -> String {
-    use chrono::Datelike;
-    let (year, month, day) = (date.year(), date.month(), date.day());
-    let Some(year) = u32::try_from(year).ok().filter(|y| *y <= 9999) else {
-        return format!("{year:04}-{month:02}-{day:02}");
-    };
-    // Digit by digit (no formatting machinery): this runs for every date an evaluation makes.
-    let mut out = String::with_capacity(10);
-    for (n, width) in [(year, 4), (month, 2), (day, 2)] {
-        if !out.is_empty() {
-            out.push('-');
-        }
-        for place in (0..width).rev() {
-            out.push(char::from_digit(n / 10u32.pow(place) % 10, 10).unwrap_or('0'));
-        }
-    }
-    out
-}
-
 #[derive(Debug, Default, PartialEq)]
 struct Header {
     id: Option<String>,
@@ -846,125 +793,6 @@ fn plain_scalar(rest: &str) -> Option<String> {
             b'>' | b'|' | b'&' | b'*' | b'!' | b'[' | b'{'
         );
     (!bad).then(|| unquoted.to_string())
-}
-
-/// Fully parses a law text, reporting the line of any problem.
-pub fn parse_law(origin: &Origin, text: &str) -> Result<Law, LoadError> {
-    let law: Law = serde_yaml_ng::from_str(text).map_err(|e| {
-        let line = e.location().map(|l| l.line());
-        let mut problem = e.to_string();
-        if let Some(pos) = problem.find(" at line ") {
-            problem.truncate(pos);
-        }
-        LoadError::new(origin, line, without_file_text(&problem))
-    })?;
-    if let Some(from) = &law.valid_from
-        && !from.starts_with('#')
-        && parse_iso_date(from).is_none()
-    {
-        return Err(LoadError::new(
-            origin,
-            find_line(text, "valid_from:"),
-            "valid_from is geen datum (JJJJ-MM-DD)",
-        ));
-    }
-    Ok(law)
-}
-
-/// A parser message without text taken from the file, so that a file that is no law (say, a
-/// symlink to a secret) is never echoed: quoted excerpts (`"…"`, `` `…` ``) before "expected"
-/// are dropped. What follows "expected", and the names in "missing field" / "duplicate field",
-/// come from the law format itself and stay.
-pub(crate) fn without_file_text(message: &str) -> String {
-    if message.starts_with("missing field") || message.starts_with("duplicate field") {
-        return message.to_string();
-    }
-    let (head, schema) = message.split_at(message.find("expected").unwrap_or(message.len()));
-    let mut out = String::with_capacity(message.len());
-    let mut chars = head.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                let mut escaped = false;
-                for c in chars.by_ref() {
-                    match c {
-                        '\\' if !escaped => escaped = true,
-                        '"' if !escaped => break,
-                        _ => escaped = false,
-                    }
-                }
-            }
-            '`' => {
-                chars.by_ref().find(|&c| c == '`');
-            }
-            _ => out.push(c),
-        }
-    }
-    format!("{}{schema}", out.replace(" ,", ","))
-}
-
-/// The format checks every parsed law passes ([`crate::format`]): a `$schema` version this
-/// engine reads and a known regulatory layer.
-fn check_format(origin: &Origin, text: &str, law: &Law) -> Result<(), LoadError> {
-    if let Some(problem) = law.schema.as_deref().and_then(format::schema_refusal) {
-        return Err(LoadError::new(origin, find_line(text, "$schema:"), problem));
-    }
-    if let Some(problem) = format::layer_refusal(&law.regulatory_layer) {
-        return Err(LoadError::new(
-            origin,
-            find_line(text, "regulatory_layer:"),
-            problem,
-        ));
-    }
-    Ok(())
-}
-
-fn find_line(text: &str, prefix: &str) -> Option<usize> {
-    text.lines()
-        .position(|l| l.starts_with(prefix))
-        .map(|i| i + 1)
-}
-
-#[cfg(test)]
-mod date_tests {
-    use super::*;
-
-    #[test]
-    fn dates_format_as_the_padded_format_does() {
-        for (y, m, d) in [
-            (2024, 2, 29),
-            (1, 1, 1),
-            (9999, 12, 31),
-            (10000, 1, 2),
-            (-5, 3, 4),
-            (0, 10, 10),
-        ] {
-            let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
-            assert_eq!(iso_date(date), format!("{y:04}-{m:02}-{d:02}"));
-        }
-    }
-
-    #[test]
-    fn only_canonical_real_dates_parse_and_format_back() {
-        for good in ["2024-02-29", "0001-01-01", "9999-12-31", "2025-07-01"] {
-            let date = parse_iso_date(good).unwrap();
-            assert_eq!(iso_date(date), good);
-        }
-        for bad in [
-            "2023-02-29",
-            "2024-1-01",
-            "1-1-2024",
-            "2024-13-01",
-            "2024-00-10",
-            "2024-01-32",
-            "２０２４-01-01",
-            "+2024-01-01",
-            "2024/01/01",
-            "",
-        ] {
-            assert!(parse_iso_date(bad).is_none(), "{bad}");
-        }
-    }
 }
 
 #[cfg(test)]

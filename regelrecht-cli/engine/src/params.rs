@@ -2,8 +2,8 @@
 //! checked against the law's declarations (`parameters`, and `input`s that may be given
 //! directly). A value of the wrong type is an error naming the parameter and the expected type.
 
+use crate::dates::parse_iso_date;
 use crate::law::{Field, FieldType, Law};
-use crate::load::parse_iso_date;
 use crate::value::{InexactNumber, Value, number_from_text};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -445,8 +445,8 @@ mod tests {
 
     #[test]
     fn type_spec_bounds_are_enforced_and_every_violation_is_reported() {
-        let law = crate::load::parse_law(
-            &crate::load::Origin::File("t.yaml".into()),
+        let law = crate::parse::parse_law(
+            &crate::origin::Origin::File("t.yaml".into()),
             "$id: t\nregulatory_layer: WET\narticles:\n  - number: '1'\n    machine_readable:\n      execution:\n        parameters:\n          - name: leeftijd\n            type: number\n            type_spec: {min: 0, max: 130}\n          - name: percentage\n            type: number\n            type_spec: {min: 0.5}\n        output: [{name: o, type: number}]\n        actions: [{output: o, value: $leeftijd}]\n",
         )
         .unwrap();

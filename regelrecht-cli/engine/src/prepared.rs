@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use crate::error::LoadError;
 use crate::law::Law;
-use crate::load::{Origin, parse_law};
+use crate::origin::Origin;
+use crate::parse::parse_law;
 
 /// Where prepared forms are kept, by the SHA-256 (hex) of the law file's text.
 pub trait PreparedStore: Send + Sync {

@@ -213,3 +213,11 @@ impl TraceBuilder {
         root
     }
 }
+
+/// A trace node about `name` in `law` (and `article`, if known).
+pub(crate) fn node(kind: TraceKind, name: &str, law: &str, article: Option<&str>) -> TraceNode {
+    let mut n = TraceNode::new(kind, name);
+    n.law = Some(law.to_string());
+    n.article = article.map(str::to_string);
+    n
+}

@@ -7,7 +7,8 @@
 
 use crate::error::LoadError;
 use crate::format;
-use crate::load::{Origin, parse_law, without_file_text};
+use crate::origin::Origin;
+use crate::parse::{parse_law, without_file_text};
 use serde_json::Value;
 
 /// The JSON Schema of the format, v0.5.6 (RegelRecht, EUPL-1.2).

@@ -9,20 +9,19 @@ use common::{FieldError, Problem, Result, session};
 use rvo_cli::inhoud::{FromConcept, InhoudInput, from_concept};
 use serde_json::Value;
 
-use crate::cli::commands::rapportage::aanvraag::FilingArgs;
-
 /// The most bytes of a concept read.
 pub(crate) const MAX_CONCEPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The family program that evaluates concepts.
 const EVALUATOR: &str = "regelrecht-cli";
 
-/// Re-evaluate and convert `concept` (read from a file, or recorded in a proposal).
+/// Re-evaluate and convert `input.concept` (read from a file, or recorded in a proposal), with
+/// the measures and year given beside it.
 pub(crate) fn file_concept(
     ctx: &mut common::Context<'_>,
-    args: &FilingArgs,
-    concept: &Value,
+    input: &InhoudInput<'_>,
 ) -> Result<FromConcept> {
+    let concept = input.concept;
     let kvk = concept["kvk_nummer"]
         .as_str()
         .unwrap_or_default()
@@ -53,13 +52,7 @@ pub(crate) fn file_concept(
             .with_hint("stel het concept opnieuw op met regelrecht-cli concept en dien dat in")
             .into());
     }
-    let input = InhoudInput {
-        concept,
-        maatregelen: &args.maatregel,
-        overige: &args.overige_maatregel,
-        kalenderjaar: args.kalenderjaar.as_deref(),
-    };
-    from_concept(&input).map_err(|errors| {
+    from_concept(input).map_err(|errors| {
         Problem::invalid(
             errors
                 .into_iter()

@@ -39,7 +39,7 @@ pub(crate) fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)>
     let proposal = store
         .proposal(id, company.as_deref(), crate::cli::clock::now())
         .map_err(problem)?
-        .filter(|p| p.tool == crate::cli::tool::TOOL.name)
+        .filter(|p| p.tool == ctx.tool.name)
         .ok_or_else(|| unknown(id))?;
     ctx.subject(&proposal.company, "KVK_NUMMER");
     Ok((store, proposal))

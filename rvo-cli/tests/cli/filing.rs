@@ -1,11 +1,11 @@
 //! Validation and normalisation of a report filing, and the shape of its result.
 
 use chrono::NaiveDate;
-use rvo_cli::backend_types::RapportageStatus;
+use rvo_cli::backend_types::{FieldError, RapportageStatus};
 use rvo_cli::catalogue::Catalogue;
 use rvo_cli::filing::{
-    Backend, FieldError, FilingInput, build_result, canonicalise, idempotency_key,
-    normalise_maatregelen, split_maatregelen, validate,
+    Backend, FilingInput, build_result, canonicalise, idempotency_key, normalise_maatregelen,
+    split_maatregelen, validate,
 };
 
 fn day(text: &str) -> NaiveDate {

@@ -3,7 +3,7 @@
 //! the law being evaluated. Also the scope the actions read from.
 
 use super::run::{ArticleResult, Run};
-use super::tracing::{explained, node};
+use super::tracing::explained;
 use super::untranslatable;
 use crate::error::EvalError;
 use crate::expr::Expr;
@@ -12,6 +12,7 @@ use crate::load::LawFile;
 use crate::ops;
 use crate::scope::{ArticleScope, Vars};
 use crate::trace::TraceKind;
+use crate::trace::node;
 use crate::units;
 use crate::value::Value;
 use std::cell::RefCell;

@@ -3,13 +3,14 @@
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
 use super::run::{Key, Run};
-use super::tracing::{explained, node};
+use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
 use crate::load::LawFile;
 use crate::ops;
 use crate::scope::Vars;
 use crate::trace::TraceKind;
+use crate::trace::node;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -5,12 +5,12 @@
 
 use super::article::declared_params;
 use super::run::{Key, Run};
-use super::tracing::node;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law, OpenTerm};
 use crate::resolve;
 use crate::scope::Vars;
 use crate::trace::TraceKind;
+use crate::trace::node;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

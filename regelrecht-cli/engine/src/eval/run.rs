@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
-use super::tracing::node;
+use crate::trace::node;
 
 /// Maximum nesting of cross-law, internal and open-term resolutions.
 const MAX_NESTING: usize = 64;
@@ -147,7 +147,7 @@ impl<'c> Run<'c> {
         Run {
             corpus,
             date,
-            date_iso: crate::load::iso_date(date),
+            date_iso: crate::dates::iso_date(date),
             contextual_law,
             request_params,
             stack: Vec::new(),
@@ -179,7 +179,7 @@ impl<'c> Run<'c> {
     /// The version of `law_id` in force on the calculation date.
     pub(super) fn select(&self, law_id: &str) -> Result<&'c LawFile, EvalError> {
         self.corpus.select(law_id, self.date).map_err(|reason| {
-            let date = crate::load::iso_date(self.date);
+            let date = crate::dates::iso_date(self.date);
             EvalError::new(match reason {
                 Selection::NotFound => ErrorKind::LawNotFound {
                     law: law_id.to_string(),

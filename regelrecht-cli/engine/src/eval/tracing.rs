@@ -5,16 +5,8 @@
 use super::run::{Key, Run};
 use super::{Evaluation, Request};
 use crate::error::EvalError;
-use crate::trace::{TraceBuilder, TraceKind, TraceNode};
+use crate::trace::{TraceBuilder, TraceKind, TraceNode, node};
 use crate::value::Value;
-
-/// A trace node about `name` in `law` (and `article`, if known).
-pub(super) fn node(kind: TraceKind, name: &str, law: &str, article: Option<&str>) -> TraceNode {
-    let mut n = TraceNode::new(kind, name);
-    n.law = Some(law.to_string());
-    n.article = article.map(str::to_string);
-    n
-}
 
 /// A trace node about `name` in `law` and `article`, with an explanation.
 pub(super) fn explained(

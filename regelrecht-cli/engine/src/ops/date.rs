@@ -1,8 +1,8 @@
 //! Date operations: AGE, DATE_ADD (years → months → weeks → days, day clamped to the end of the
 //! month), DATE, DAY_OF_WEEK (0 = Monday) and DATE_DIFF (days, or complete months/years).
 
+use crate::dates::parse_iso_date;
 use crate::error::{ErrorKind, EvalError};
-use crate::load::parse_iso_date;
 use crate::value::Value;
 use chrono::{Datelike, Duration, NaiveDate};
 
@@ -34,11 +34,11 @@ pub fn parse_date(op: &str, v: &Value) -> Result<NaiveDate, EvalError> {
 /// would then be refused as input.
 fn to_value(d: NaiveDate) -> Result<Value, EvalError> {
     if (0..=9999).contains(&d.year()) {
-        Ok(Value::String(crate::load::iso_date(d)))
+        Ok(Value::String(crate::dates::iso_date(d)))
     } else {
         Err(EvalError::invalid(format!(
             "datum {} ligt buiten de jaren 0000 t/m 9999",
-            crate::load::iso_date(d)
+            crate::dates::iso_date(d)
         )))
     }
 }

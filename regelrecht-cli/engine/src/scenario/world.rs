@@ -7,10 +7,11 @@
 
 use super::grammar::{Arg, Grammar};
 use crate::data::DataSources;
+use crate::dates::parse_iso_date;
 use crate::error::EvalError;
 use crate::eval::untranslatable::UntranslatableMode;
 use crate::eval::{Engine, Evaluation, Request};
-use crate::load::{Corpus, parse_iso_date};
+use crate::load::Corpus;
 use crate::notes::{self, Hint, Resolution, Status, TextQuoteSelector};
 use crate::value::{Value, number_from_text};
 use chrono::NaiveDate;

@@ -10,12 +10,13 @@ use common::http::Request;
 use common::validate::{Validation, is_digits};
 use common::{Context, PlanSpec, Problem, Result, session};
 use overheid_records::Store;
-use rvo_cli::backend_types::RapportageAanvraag;
+use rvo_cli::backend_types::{FieldError, RapportageAanvraag};
 use rvo_cli::catalogue::{Catalogue, Regeling};
 use rvo_cli::filing::{
-    FieldError, FilingInput, FilingResult, canonicalise, check_scheme, idempotency_key,
-    split_maatregelen, validate,
+    FilingInput, FilingResult, canonicalise, check_scheme, idempotency_key, split_maatregelen,
+    validate,
 };
+use rvo_cli::inhoud::InhoudInput;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -215,7 +216,15 @@ pub(crate) fn plan(
         ConceptInput::Value(value) => Some(value),
     };
     let from_concept = match &concept {
-        Some(concept) => Some(concept::file_concept(ctx, args, concept)?),
+        Some(concept) => {
+            let input = InhoudInput {
+                concept,
+                maatregelen: &args.maatregel,
+                overige: &args.overige_maatregel,
+                kalenderjaar: args.kalenderjaar.as_deref(),
+            };
+            Some(concept::file_concept(ctx, &input)?)
+        }
         None => {
             let concept_only = !args.maatregel.is_empty()
                 || !args.overige_maatregel.is_empty()
