@@ -223,7 +223,8 @@ pub(crate) async fn run(
         }
         Ending::Exited(0) => match stdout {
             Some(Value::Object(mut envelope)) if envelope.contains_key("data") => {
-                let data = envelope.remove("data").unwrap_or_default();
+                let mut data = envelope.remove("data").unwrap_or_default();
+                tool.null_is_absent.apply(&mut data);
                 let text = data.to_string();
                 if text.len() > bridge.max_result_bytes {
                     failed(too_large(bridge, tool, text.len(), trace))

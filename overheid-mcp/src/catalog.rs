@@ -7,7 +7,7 @@
 //! path argument that also takes its JSON content on stdin is offered as that JSON value, and a
 //! mutating tool that applies a proposal is offered with only its proposal id
 //! ([`crate::proposals`]); and one removal: arguments that name local paths, unless the operator
-//! allows them. A `confirm` argument is never offered: a model cannot approve.
+//! allows them. Every listed schema is made portable ([`crate::portable`]: no type arrays). A `confirm` argument is never offered: a model cannot approve.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -18,6 +18,7 @@ use common::discovery;
 
 use crate::env::EnvPolicy;
 use crate::local_paths;
+use crate::portable::{self, NullIsAbsent};
 use crate::proposals;
 use crate::stdin_value;
 use crate::template::UriTemplate;
@@ -70,6 +71,8 @@ pub(crate) struct Tool {
     /// Session-bound arguments (`_meta.session`: argument → session variable), left out of the
     /// listed `inputSchema` when the catalogue hides them, and filled from the identity.
     pub session_args: Vec<(String, String)>,
+    /// Members of its result listed without their `null` type, whose `null` is left out.
+    pub null_is_absent: NullIsAbsent,
 }
 
 /// One resource template.
@@ -353,17 +356,21 @@ fn make_tool(
     }
     let mut shown_input = listed_input(&input);
     words.apply_to_descriptions(&mut shown_input);
+    portable::any_schema(&mut shown_input);
     listed.insert("inputSchema".into(), shown_input);
+    let mut null_is_absent = NullIsAbsent::default();
     if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
         let mut output = output.clone();
         if takes_fields {
             projection_safe(&mut output);
         }
-        let output = if mutating {
+        null_is_absent = portable::output(&mut output);
+        let mut output = if mutating {
             proposals::output_schema(&output)
         } else {
             output
         };
+        portable::any_schema(&mut output);
         listed.insert("outputSchema".into(), output);
     }
     if let Some(annotations) = entry["annotations"].as_object() {
@@ -385,6 +392,7 @@ fn make_tool(
         hidden_paths,
         stdin_argument,
         session_args,
+        null_is_absent,
     })
 }
 

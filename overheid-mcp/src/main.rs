@@ -23,6 +23,7 @@ mod inflight;
 mod local_paths;
 mod notify;
 mod options;
+mod portable;
 mod problem;
 mod prompts;
 mod proposals;

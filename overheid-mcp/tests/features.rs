@@ -408,3 +408,31 @@ fn a_2025_client_sets_its_level_for_the_connection() {
     assert_eq!(seen[0]["method"], "notifications/message");
     assert_eq!(seen[0]["params"]["level"], "warning");
 }
+
+#[test]
+fn a_nullable_member_is_listed_with_one_type_and_its_null_left_out_of_the_result() {
+    let (mut bridge, _store) = family();
+    // regelrecht-cli types `valid_to` as ["string", "null"] and prints null for a law in force.
+    let listed = bridge.listed_tool("regelrecht__wet_toon");
+    let schema = &listed["outputSchema"];
+    assert_eq!(
+        schema["properties"]["valid_to"],
+        json!({"type": "string"}),
+        "{schema}"
+    );
+    let result = bridge.call(
+        "regelrecht__wet_toon",
+        json!({"law_id": "besluit_activiteiten_leefomgeving", "fields": ["law_id", "valid_from", "valid_to"]}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let data = &result["structuredContent"];
+    assert_eq!(
+        data["law_id"], "besluit_activiteiten_leefomgeving",
+        "{result}"
+    );
+    assert!(data.get("valid_to").is_none(), "{data}");
+    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(&text, data, "the text is the same JSON");
+    let validator = jsonschema::validator_for(schema).unwrap();
+    assert!(validator.is_valid(data), "{data}");
+}

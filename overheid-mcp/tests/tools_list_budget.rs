@@ -176,5 +176,23 @@ fn the_family_s_tools_list_stays_within_its_budget() {
                 );
             }
         }
+        // Portable for hosts that map schemas onto a single-`type` dialect (the MCP Inspector
+        // warns about every type array): none is listed, in input or output.
+        for schema in [&tool["inputSchema"], output] {
+            assert!(!has_type_array(schema), "{name}: a type array in {schema}");
+        }
+    }
+}
+
+/// Whether a schema has `"type": [...]` anywhere (outside values such as `enum`).
+fn has_type_array(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| match key.as_str() {
+            "type" => value.is_array() || has_type_array(value),
+            "const" | "enum" | "default" | "examples" => false,
+            _ => has_type_array(value),
+        }),
+        Value::Array(items) => items.iter().any(has_type_array),
+        _ => false,
     }
 }

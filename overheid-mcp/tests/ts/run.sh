@@ -22,10 +22,9 @@ cp "$here/test_client.mjs" "$here/test_proposals.mjs" "$dir/"
 "$node" "$dir/test_client.mjs" "$target" "$here/../fixtures/demo-cli"
 
 # The MCP Inspector's CLI mode (pinned in package.json) over stdio: it lists and calls, and with
-# --strict it exits 6 on a tool-schema portability problem of error severity. Its warnings are one
-# kind only, nullable members typed as a type array (["string","null"]) in output schemas: legal
-# JSON Schema that every SDK validates; the anyOf spelling it suggests would cost the catalogue
-# about 19 bytes a member (see README). The count is printed.
+# --strict it exits 6 on a tool-schema portability problem of error severity. A warning fails the
+# run too: the listed schemas are portable (no type arrays, overheid-mcp/src/portable.rs), so any
+# warning it prints is a regression.
 home=$(mktemp -d)
 inspector() {
     HOME="$home" "$node" "$dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli \
@@ -34,7 +33,10 @@ inspector() {
 }
 inspector --strict --method tools/list >"$home/tools.json" 2>"$home/tools.err" \
     || { cat "$home/tools.err"; echo "FAILED inspector: tools/list --strict"; exit 1; }
-echo "ok     inspector: tools/list --strict: $(tail -n 1 "$home/tools.err")"
+if grep -Eq '^(Warning|Error)|[1-9][0-9]* (warning|error)' "$home/tools.err"; then
+    cat "$home/tools.err"; echo "FAILED inspector: tools/list prints schema findings"; exit 1
+fi
+echo "ok     inspector: tools/list --strict, no schema warnings"
 grep -q '"name": "regelrecht__check_energiebesparing"' "$home/tools.json" || { echo "FAILED inspector: tools/list"; exit 1; }
 inspector -e "RVO_DATA_DIR=$home/rvo" --method tools/call --tool-name rvo__regeling_toon --tool-arg regeling_id=EBR-2027 \
     | grep -q '"isError": false' && echo "ok     inspector: tools/call" || { echo "FAILED inspector: tools/call"; exit 1; }
