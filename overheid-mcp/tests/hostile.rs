@@ -41,6 +41,9 @@ fn request_ids_come_back_as_sent_and_others_are_refused() {
         let refused: Value = serde_json::from_str(&bridge.next_line()).unwrap();
         assert_eq!(refused["error"]["code"], -32600, "{line}: {refused}");
         assert!(refused.get("result").is_none());
+        // The id when it is one (5), else present and null, never left out (see below).
+        let id = refused.get("id").expect("an id member");
+        assert!(id.is_null() || *id == 5, "{line}: {refused}");
     }
     let ping = bridge.send("ping", json!({}));
     assert_eq!(bridge.response(ping)["result"], json!({}));
@@ -75,7 +78,11 @@ fn no_line_goes_unanswered_for_its_encoding_and_a_lone_surrogate_is_replaced() {
         bridge.send_bytes(line);
         let refused: Value = serde_json::from_str(&bridge.next_line()).unwrap();
         assert_eq!(refused["error"]["code"], -32700, "{refused}");
-        assert_eq!(refused["id"], Value::Null, "{refused}");
+        // `"id": null` present, never left out (JSON-RPC 2.0 §5: MUST be Null). The Python SDK
+        // 2.x requires the member (`id: RequestId | None`, no default) and refuses an error
+        // without it; the TypeScript SDK 1.x and 2.x take `id` as optional and not nullable, so
+        // they drop either form as a message for no request of theirs.
+        assert_eq!(refused.get("id"), Some(&Value::Null), "{refused}");
         assert!(refused.get("result").is_none());
     }
     let ping = bridge.send("ping", json!({}));
