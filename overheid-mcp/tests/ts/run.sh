@@ -1,6 +1,6 @@
 #!/bin/sh
 # overheid-mcp with the official MCP TypeScript SDK clients and the official MCP conformance suite:
-# test_client.mjs (SDK 1.x over Streamable HTTP and stdio), the MCP Inspector's CLI mode, test_proposals.mjs (filing through a proposal with
+# test_client.mjs (SDK 1.x and 2.x over Streamable HTTP and stdio: tools, prompts, views, completions, progress, logging), the MCP Inspector's CLI mode, test_proposals.mjs (filing through a proposal with
 # SDK 1.x and 2.x, both eras, stdio and HTTP; needs `script` from util-linux for the person's
 # terminal approval), then the suite. Installs what they need from the npm registry, pinned in
 # package.json and package-lock.json, into $MCP_TS_DIR (default: <workspace>/target/mcp-ts; reused): both SDKs, the

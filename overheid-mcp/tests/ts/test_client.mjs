@@ -23,6 +23,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
+
+// The features (tools, prompts, views, completions; progress and logging) with both SDKs: 1.x,
+// and 2.x (the first block in 2026-07-28, the slow call in its legacy 2025-11-25 mode, where
+// logging/setLevel is).
+const SDKS = [
+  ["1.x", () => new Client({ name: "overheid-ts-test", version: "1.0.0" }), StreamableHTTPClientTransport, StdioClientTransport,
+    (client, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, handler)],
+  ["2.x", (mode) => new Client2({ name: "overheid-ts-test", version: "2.0.0" }, { capabilities: {}, versionNegotiation: { mode } }),
+    Http2, Stdio2, (client, handler) => client.setNotificationHandler("notifications/message", handler)],
+];
 
 const target = process.argv[2];
 // The fixture CLI (overheid-mcp/tests/fixtures/demo-cli; run.sh passes it).
@@ -32,6 +44,7 @@ function check(name, condition, detail = "") {
   console.log((condition ? "ok     " : "FAILED ") + name + (condition ? "" : `: ${JSON.stringify(detail)}`));
   if (!condition) failures.push(name);
 }
+const checkAs = check;
 
 const b64url = (buffer) => Buffer.from(buffer).toString("base64url");
 const { publicKey, privateKey } = generateKeyPairSync("ed25519");
@@ -64,13 +77,18 @@ const url = await new Promise((resolve, reject) => {
   bridge.on("exit", (code) => reject(new Error(`overheid-mcp stopped (${code})`)));
 });
 
+const args = { elektriciteit_kwh: 60000, gas_m3: 30000 };
 try {
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
+  for (const [sdk, makeClient, Http] of SDKS) {
+  const check = (name, condition, detail) => checkAs(`${sdk} ${name}`, condition, detail);
+  const transport = new Http(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
-  const client = new Client({ name: "overheid-ts-test", version: "1.0.0" });
+  const client = makeClient({ pin: "2026-07-28" });
   await client.connect(transport);
-  check("initialize: serverInfo", client.getServerVersion()?.name === "overheid-mcp", client.getServerVersion());
+  if (sdk === "1.x") {
+    check("initialize: serverInfo", client.getServerVersion()?.name === "overheid-mcp", client.getServerVersion());
+  }
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
   check("tools/list: both CLIs", names.includes("regelrecht__check_energiebesparing") && names.includes("rvo__regeling_toon"), names);
@@ -79,7 +97,6 @@ try {
   const offered = tools.filter((t) => "kvk_nummer" in (t.inputSchema.properties ?? {})
     || (t.inputSchema.required ?? []).includes("kvk_nummer")).map((t) => t.name);
   check("tools/list: no kvk_nummer argument in a listed inputSchema", offered.length === 0, offered);
-  const args = { elektriciteit_kwh: 60000, gas_m3: 30000 };
   const whole = await client.callTool({ name: "regelrecht__check_energiebesparing", arguments: args });
   check("tools/call: data for the token's company",
     !whole.isError && whole.structuredContent?.kvk_nummer === "68750110", whole);
@@ -115,6 +132,7 @@ try {
     argument: { name: "maatregelen", value: "GC1,GF" } });
   check("completion/complete: EML codes", JSON.stringify(laws.completion.values) === JSON.stringify(["GC1,GF4"]), laws.completion);
   await client.close();
+  }
 
   // Scopes: reading and filing are two; a token without the one a call needs gets the step-up 403
   // (RFC 6750 insufficient_scope naming the scope), from the SDK's transport and on the wire.
@@ -187,21 +205,24 @@ try {
   await accountant.close();
 
   // A slow call over stdio: progress through onprogress, the CLI's warning through logging.
-  const demo = new StdioClientTransport({
+  for (const [sdk, makeClient, , Stdio, onLog] of SDKS) {
+  const check = (name, condition, detail) => checkAs(`${sdk} ${name}`, condition, detail);
+  const demo = new Stdio({
     command: `${target}/overheid-mcp`,
     args: ["--tool", demoCli],
     env: { PATH: process.env.PATH, HOME: dir, DEMO_STORE: join(dir, "demo.json") },
   });
-  const slow = new Client({ name: "overheid-ts-test", version: "1.0.0" });
+  const slow = makeClient("legacy");
   const logged = [];
-  slow.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logged.push(n.params); });
+  onLog(slow, (n) => { logged.push(n.params); });
   await slow.connect(demo);
   await slow.setLoggingLevel("warning");
   const started = Date.now();
   const progress = [];
-  const slept = await slow.callTool({ name: "demo__slaap", arguments: { seconden: 2.2 } }, undefined, {
-    onprogress: (p) => progress.push([Date.now() - started, p.progress]),
-  });
+  // 1.x takes (params, resultSchema, options), 2.x (params, options).
+  const onprogress = { onprogress: (p) => progress.push([Date.now() - started, p.progress]) };
+  const sleep = { name: "demo__slaap", arguments: { seconden: 2.2 } };
+  const slept = sdk === "1.x" ? await slow.callTool(sleep, undefined, onprogress) : await slow.callTool(sleep, onprogress);
   check("progress: the slow call answers", !slept.isError, slept);
   const gaps = progress.map(([t], i) => t - (i ? progress[i - 1][0] : 0));
   check(`progress: onprogress at least every second (${progress.length} seen)`,
@@ -209,6 +230,7 @@ try {
   check("logging: the CLI's warning after logging/setLevel",
     logged.length === 1 && logged[0].level === "warning" && logged[0].logger === "demo__slaap", logged);
   await slow.close();
+  }
 } catch (e) {
   check("the conversation ran", false, String(e?.stack ?? e));
 } finally {
