@@ -178,6 +178,8 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     };
 
     let result = settled(result, &ctx, info, timeout);
+    // Ctrl-C while the command worked rather than waited (EXIT-11).
+    let result = crate::interrupt::observed(result, ctx.spec.is_mutating());
     if result.is_ok() {
         // The answers the command used are sound: their cache entries go in place (CACHE-1).
         ctx.commit_cache();

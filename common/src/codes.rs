@@ -128,6 +128,8 @@ pub const PLAN_VERLOPEN: Code = Code::new("PLAN_VERLOPEN", &[X::PlanStale]);
 /// The deadline passed.
 pub const TIJDLIMIET_VERSTREKEN: Code =
     Code::renamed("TIJDLIMIET_VERSTREKEN", &[X::Timeout], "TIMEOUT");
+/// The call was interrupted (Ctrl-C, `SIGINT`) before it finished.
+pub const ONDERBROKEN: Code = Code::new("ONDERBROKEN", &[X::Interrupted]);
 /// regelrecht-cli `scenario`: a scenario failed or could not be run.
 pub const SCENARIO_GEFAALD: Code = Code::new("SCENARIO_GEFAALD", &[X::Error]);
 /// regelrecht-cli `evalueer --batch`: one or more cases failed.
@@ -204,6 +206,7 @@ pub const ALL: &[Code] = &[
     VOORSTEL_GEWIJZIGD,
     BEVESTIGING_ONJUIST,
     TIJDLIMIET_VERSTREKEN,
+    ONDERBROKEN,
     SCENARIO_GEFAALD,
     BATCH_DEELS_GEFAALD,
     ONTVANGSTBEWIJS_AFWIJKEND,

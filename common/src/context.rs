@@ -166,6 +166,10 @@ impl<'a> Context<'a> {
         if dry_run {
             return Err(Error::Halt(Box::new(Halt::DryRun(plan.json))));
         }
+        if mutating {
+            // From here a change may be made: Ctrl-C is recorded, never silent (EXIT-11).
+            crate::interrupt::arm();
+        }
         // A proposal's confirmation is the person's later approval of it (MUT-18).
         if !mutating || self.spec.annotations.proposes {
             return Ok(Passed::new(plan.digest, requests));
@@ -234,17 +238,43 @@ impl<'a> Context<'a> {
         let scope = crate::http::redirect_scope(&request.url, self.base_urls());
         let sent = self.as_sent(Request::clone(request));
         let (client, _) = self.client.as_ref().expect("client was just built");
+        let client = client.clone();
         let waiting = crate::spinner::Spinner::start(
             crate::spinner::waiting_for(&request.url),
             self.printer.quiet,
         );
-        let response = client.send(&sent, &scope);
+        // On its own thread, so that Ctrl-C ends the wait (EXIT-11).
+        let response = crate::interrupt::abandonable(move || client.send(&sent, &scope));
         drop(waiting);
+        let Some(response) = response? else {
+            return Err(self.interrupted_send(request).into());
+        };
         let response = response?;
         // Hashing a large body costs time; only provenance needs it.
         let sha256 = self.globals.provenance.is_some().then(|| response.sha256());
         self.record_exchange(&response, sha256);
         Ok(response)
+    }
+
+    /// Ctrl-C while `request` was on its way (EXIT-11). A change may have reached the source:
+    /// its outcome is unknown, and the record and the message say so, never "not done".
+    fn interrupted_send(&mut self, request: &Request) -> Problem {
+        let host = crate::spinner::source_name(&request.url);
+        if !self.spec.is_mutating() || request.method == "GET" {
+            return Problem::interrupted(format!("onderbroken tijdens het wachten op {host}"));
+        }
+        self.audit_attribute("overheid.outcome_unknown", true.into());
+        let problem = Problem::interrupted(format!(
+            "onderbroken terwijl {host} de wijziging verwerkte: de uitkomst is onbekend"
+        ));
+        if request.is_idempotent() {
+            problem.with_hint(
+                "herhaal precies hetzelfde commando (met dezelfde --confirm): het verzoek draagt een \
+                 idempotentiesleutel, dus de wijziging gebeurt hooguit één keer en de herhaling geeft de uitkomst",
+            )
+        } else {
+            problem.with_hint("controleer bij de bron of de wijziging is doorgevoerd voordat u het opnieuw probeert")
+        }
     }
 
     /// An answer as provenance and the audit record describe it (the last one is the data's).

@@ -42,6 +42,14 @@ pub fn remember(info: &PanicHookInfo<'_>) {
     LAST.with(|last| *last.borrow_mut() = Some(report));
 }
 
+/// Continue on this thread a panic that [`catch`] caught on another (a send abandoned on Ctrl-C
+/// runs on its own thread, `interrupt::abandonable`): the report is this thread's again, and the
+/// unwinding goes on to this thread's [`catch`] without running the hook twice.
+pub fn resume(report: PanicReport) -> ! {
+    LAST.with(|last| *last.borrow_mut() = Some(report));
+    panic::resume_unwind(Box::new(()))
+}
+
 /// Run `f`; a panic becomes its [`PanicReport`] (empty if the hook was not installed).
 pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
     LAST.with(|last| last.borrow_mut().take());

@@ -207,6 +207,16 @@ impl Problem {
         )
     }
 
+    /// The call was interrupted by its caller (Ctrl-C, `SIGINT`; exit 130).
+    pub fn interrupted(detail: impl Into<String>) -> Self {
+        Self::new(
+            ExitStatus::Interrupted,
+            codes::ONDERBROKEN,
+            "Onderbroken",
+            detail,
+        )
+    }
+
     /// Add a hint for the caller.
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {

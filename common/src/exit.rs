@@ -23,11 +23,12 @@ pub enum ExitStatus {
     ConfirmationRequired,
     PlanStale,
     Timeout,
+    Interrupted,
 }
 
 impl ExitStatus {
     /// All statuses, in table order.
-    pub const ALL: [ExitStatus; 15] = [
+    pub const ALL: [ExitStatus; 16] = [
         Self::Ok,
         Self::Error,
         Self::Usage,
@@ -43,6 +44,7 @@ impl ExitStatus {
         Self::ConfirmationRequired,
         Self::PlanStale,
         Self::Timeout,
+        Self::Interrupted,
     ];
 
     /// The process exit code.
@@ -63,6 +65,7 @@ impl ExitStatus {
             Self::ConfirmationRequired => 80,
             Self::PlanStale => 81,
             Self::Timeout => 124,
+            Self::Interrupted => 130,
         }
     }
 
@@ -84,6 +87,7 @@ impl ExitStatus {
             Self::ConfirmationRequired => "CONFIRMATION_REQUIRED",
             Self::PlanStale => "PLAN_STALE",
             Self::Timeout => "TIMEOUT",
+            Self::Interrupted => "INTERRUPTED",
         }
     }
 
@@ -111,6 +115,9 @@ impl ExitStatus {
             }
             Self::PlanStale => "--confirm=<digest> hoort niet bij het plan van deze argumenten",
             Self::Timeout => "de --timeout is verstreken",
+            Self::Interrupted => {
+                "onderbroken (Ctrl-C, SIGINT); bij een mutatie is de uitkomst onbekend"
+            }
         }
     }
 

@@ -29,6 +29,7 @@ pub mod globals;
 pub mod help;
 pub mod http;
 pub mod input;
+pub mod interrupt;
 pub mod jq;
 pub mod number;
 pub mod output;

@@ -64,11 +64,15 @@ impl Drop for Spinner {
 
 /// What a request to `url` waits for, for people: its host.
 pub fn waiting_for(url: &str) -> String {
-    let host = url::Url::parse(url)
+    format!("wachten op {}…", source_name(url))
+}
+
+/// The source a request goes to, for people: the host of `url` (never its path or query).
+pub fn source_name(url: &str) -> String {
+    url::Url::parse(url)
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
-        .unwrap_or_else(|| "de bron".into());
-    format!("wachten op {host}…")
+        .unwrap_or_else(|| "de bron".into())
 }
 
 #[cfg(test)]

@@ -926,3 +926,157 @@ fn a_command_names_the_profile_options_in_one_line_the_root_and_help_opties_in_f
     );
     assert!(typo.stderr.contains("--timeout"), "{}", typo.stderr);
 }
+
+// ---- 9. Ctrl-C --------------------------------------------------------------
+
+/// The lines a terminal shows after `bytes`: carriage returns, erased lines (`ESC [2K`) and
+/// colour codes played as a terminal plays them, so text that was cleared is gone.
+fn screen(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = vec![Vec::<char>::new()];
+    let mut cursor = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let line = lines.last_mut().expect("a line");
+        match c {
+            '\r' => cursor = 0,
+            '\n' => {
+                lines.push(Vec::new());
+                cursor = 0;
+            }
+            '\x1b' => {
+                // CSI: parameters up to the final byte.
+                if chars.next_if_eq(&'[').is_none() {
+                    continue;
+                }
+                let mut params = String::new();
+                for p in chars.by_ref() {
+                    if p.is_ascii_alphabetic() || p == '~' {
+                        match (p, params.as_str()) {
+                            ('K', "2") => line.clear(),
+                            ('K', "" | "0") => line.truncate(cursor),
+                            _ => {}
+                        }
+                        break;
+                    }
+                    params.push(p);
+                }
+            }
+            c if c.is_control() => {}
+            c => {
+                if cursor < line.len() {
+                    line[cursor] = c;
+                } else {
+                    line.resize(cursor, ' ');
+                    line.push(c);
+                }
+                cursor += 1;
+            }
+        }
+    }
+    lines
+        .into_iter()
+        .map(|l| l.into_iter().collect::<String>().trim_end().to_string())
+        .collect()
+}
+
+/// EXIT-11: Ctrl-C typed at a real terminal while the spinner waits on a slow source ends the
+/// call at once with exit 130, the spinner line cleared, and one audit record that says the call
+/// was interrupted.
+#[test]
+fn ctrl_c_while_waiting_clears_the_spinner_audits_and_exits_130() {
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+
+    if !available("script") {
+        return;
+    }
+    let fake = FakeServer::start(|r| test_support::kvk::kvk(r).delay(Duration::from_secs(20)));
+    let home = home();
+    let mut child = Command::new("script")
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm-256color")
+        .env("KVK_AUDIT_LOG", home.path().join("audit.jsonl"))
+        .env("KVK_API_BASE", fake.base_url())
+        .env("KVK_API_KEY", "sleutel-terminal")
+        .args([
+            "-qfec",
+            &format!("{TOOL} basisprofiel toon 68750110"),
+            "/dev/null",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script runs");
+    let shown = Arc::new(Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = {
+        let shown = Arc::clone(&shown);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                shown.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    let spinning = |shown: &[u8]| String::from_utf8_lossy(shown).contains("wachten op 127.0.0.1");
+    let started = Instant::now();
+    while !spinning(&shown.lock().unwrap()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "no spinner: {:?}",
+            String::from_utf8_lossy(&shown.lock().unwrap())
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Ctrl-C as a person types it: the terminal turns it into SIGINT for the foreground group.
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"\x03").expect("Ctrl-C typed");
+    stdin.flush().expect("typed");
+    let typed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("script") {
+            break status;
+        }
+        assert!(
+            typed.elapsed() < Duration::from_secs(5),
+            "still running after Ctrl-C: {:?}",
+            String::from_utf8_lossy(&shown.lock().unwrap())
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    reader.join().expect("reader");
+    let shown = shown.lock().unwrap().clone();
+    let lines = screen(&shown);
+    assert_eq!(status.code(), Some(130), "{lines:#?}");
+    // The spinner's text ends in an ellipsis (`wachten op 127.0.0.1… (1s)`); the error's does not.
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("127.0.0.1…") || l.contains("^C")),
+        "spinner text left on the screen: {lines:#?}"
+    );
+    let text = lines.join("\n");
+    assert!(text.contains("Onderbroken"), "{text}");
+    assert!(text.contains("130 (INTERRUPTED)"), "{text}");
+
+    let records = test_support::cli::read_audit(&home.path().join("audit.jsonl"));
+    assert_eq!(records.len(), 1, "{records:#?}");
+    let record = &records[0];
+    assert_eq!(record["exit_code"], 130, "{record}");
+    assert_eq!(record["status"], "UNSET", "{record}");
+    assert_eq!(
+        record["attributes"]["error.code"], "ONDERBROKEN",
+        "{record}"
+    );
+    assert_eq!(
+        record["attributes"]["dpl.core.data_subject_id"], "68750110",
+        "{record}"
+    );
+}

@@ -66,7 +66,7 @@ pub(crate) fn audit_error(detail: String) -> Problem {
 /// for success; `ERROR` only for an internal or technical failure (the
 /// program, its configuration, its output, the source or the network);
 /// `UNSET` for a call handled without such a failure, however it ended (bad
-/// input, nothing found, a refusal, a mutation awaiting confirmation).
+/// input, nothing found, a refusal, a mutation awaiting confirmation, a person's Ctrl-C).
 pub fn status(exit: ExitStatus) -> &'static str {
     match exit {
         ExitStatus::Ok => "OK",
@@ -75,7 +75,8 @@ pub fn status(exit: ExitStatus) -> &'static str {
         | ExitStatus::NotFound
         | ExitStatus::NoPerm
         | ExitStatus::ConfirmationRequired
-        | ExitStatus::PlanStale => "UNSET",
+        | ExitStatus::PlanStale
+        | ExitStatus::Interrupted => "UNSET",
         ExitStatus::Error
         | ExitStatus::Unavailable
         | ExitStatus::Software
@@ -365,6 +366,7 @@ mod tests {
             ExitStatus::NoPerm,
             ExitStatus::NotFound,
             ExitStatus::ConfirmationRequired,
+            ExitStatus::Interrupted,
         ] {
             assert_eq!(status(handled), "UNSET", "{handled:?}");
         }

@@ -26,7 +26,8 @@ pub struct ClientConfig<'a> {
     pub proxy: Option<&'a str>,
 }
 
-/// The configured client.
+/// The configured client; a clone shares its connection pool and runtime thread.
+#[derive(Clone)]
 pub struct HttpClient {
     inner: reqwest::blocking::Client,
     deadline: Instant,

@@ -13,6 +13,7 @@ mod golden;
 mod http;
 mod http_status;
 mod indienen;
+mod interrupt;
 mod opslag;
 mod otlp;
 mod regeling;

@@ -13,6 +13,7 @@ const END: &str = "## 18. References";
 
 /// Rules the checker cannot test from outside, with the repository test that covers them.
 const TESTED_ELSEWHERE: &[(&str, &str)] = &[
+    ("EXIT-11", "kvk-cli/tests/terminal.rs"),
     ("MUT-13", "rvo-cli/tests/cli/crash.rs"),
     ("MUT-15", "rvo-cli/tests/cli/voorstel.rs"),
     ("MUT-16", "rvo-cli/tests/cli/voorstel.rs"),

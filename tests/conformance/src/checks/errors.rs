@@ -221,7 +221,9 @@ fn stdout_empty(session: &Session) -> Verdict {
 }
 
 /// Exit codes of §8.2.
-pub(super) const TABLE: [i32; 15] = [0, 1, 2, 65, 66, 69, 70, 74, 75, 76, 77, 78, 80, 81, 124];
+pub(super) const TABLE: [i32; 16] = [
+    0, 1, 2, 65, 66, 69, 70, 74, 75, 76, 77, 78, 80, 81, 124, 130,
+];
 
 fn exit_codes_known(session: &Session) -> Verdict {
     judge_probes(

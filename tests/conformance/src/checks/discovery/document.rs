@@ -89,7 +89,7 @@ pub(super) fn identity(session: &Session) -> Verdict {
     )
 }
 
-const EXIT_CODES: [(i64, &str); 15] = [
+const EXIT_CODES: [(i64, &str); 16] = [
     (0, "OK"),
     (1, "ERROR"),
     (2, "USAGE"),
@@ -105,6 +105,7 @@ const EXIT_CODES: [(i64, &str); 15] = [
     (80, "CONFIRMATION_REQUIRED"),
     (81, "PLAN_STALE"),
     (124, "TIMEOUT"),
+    (130, "INTERRUPTED"),
 ];
 
 pub(super) fn exit_code_table(session: &Session) -> Verdict {
