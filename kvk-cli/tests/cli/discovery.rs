@@ -57,7 +57,7 @@ fn disc_3_completions_is_not_in_discovery() {
 /// DISC-5: the exit-code table of §8.2, exactly, in ascending order, each with a meaning.
 #[test]
 fn disc_5_exit_code_table() {
-    let expected: [(u64, &str); 15] = [
+    let expected: [(u64, &str); 16] = [
         (0, "OK"),
         (1, "ERROR"),
         (2, "USAGE"),
@@ -73,6 +73,7 @@ fn disc_5_exit_code_table() {
         (80, "CONFIRMATION_REQUIRED"),
         (81, "PLAN_STALE"),
         (124, "TIMEOUT"),
+        (130, "INTERRUPTED"),
     ];
     let document = discovery();
     let table: Vec<(u64, &str)> = document["exit_codes"]
