@@ -640,7 +640,9 @@ fn man_commands(cmd: &Command, path: &mut Vec<String>, page: &mut Vec<u8>) -> st
     path.push(cmd.get_name().to_string());
     let subs: Vec<&Command> = cmd.get_subcommands().filter(|s| !s.is_hide_set()).collect();
     if subs.is_empty() {
-        let own = cmd.clone().mut_args(|arg| {
+        // In Dutch what clap_mangen would add in English (a default, a value set) at every
+        // depth, not only one command below the root.
+        let own = spelled_out(cmd.clone()).mut_args(|arg| {
             if arg.is_global_set() {
                 arg.hide(true)
             } else {

@@ -8,3 +8,39 @@ fn help_has_no_english_left() {
         "profile-check [OPTIES] [-- <PROGRAMMA>...]",
     );
 }
+
+/// The family's tools: their help's usage lines and their man pages are Dutch where clap and
+/// clap_mangen write their own words (`[OPTIONS]`, `<COMMAND>`, NAME, SYNOPSIS, OPTIONS, …).
+#[test]
+fn the_family_s_usage_lines_and_man_pages_are_dutch() {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    for (tool, command) in [
+        ("kvk-cli", "zoek"),
+        ("koop-cli", "regeling"),
+        ("rvo-cli", "regeling"),
+        ("regelrecht-cli", "evalueer"),
+    ] {
+        let program = dir.join(tool);
+        assert!(program.is_file(), "{tool}: run `cargo test --workspace`");
+        let program = program.to_str().expect("UTF-8 path");
+        test_support::cli::assert_dutch_help(program, &format!("{tool} [OPTIES] <OPDRACHT>"));
+        let out = std::process::Command::new(program)
+            .args([command, "--help"])
+            .env_clear()
+            .output()
+            .expect("runs");
+        let help = String::from_utf8_lossy(&out.stdout);
+        let usage = help
+            .lines()
+            .find(|l| l.starts_with("Gebruik: "))
+            .unwrap_or_else(|| panic!("{tool} {command} --help: {help}"));
+        for english in ["[OPTIONS]", "<COMMAND>", "[ARGS]", "Usage"] {
+            assert!(!usage.contains(english), "{tool} {command}: {usage}");
+        }
+        test_support::cli::assert_dutch_man(program);
+    }
+}

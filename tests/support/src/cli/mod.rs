@@ -63,6 +63,56 @@ pub fn assert_dutch_help(program: &str, usage: &str) {
     assert!(english.is_empty(), "{english:?} in:\n{help}");
 }
 
+/// The section titles a family man page may have (`.SH`), all Dutch: clap_mangen's own are
+/// English (NAME, SYNOPSIS, DESCRIPTION, OPTIONS, SUBCOMMANDS, EXTRA, VERSION, AUTHORS).
+pub const DUTCH_MAN_SECTIONS: [&str; 8] = [
+    "NAAM",
+    "OVERZICHT",
+    "BESCHRIJVING",
+    "PROFIELOPTIES",
+    "OPTIES",
+    "OPDRACHTEN",
+    "AFSLUITCODES",
+    "VERSIE",
+];
+
+/// Runs `program man` and asserts that the page is Dutch where clap writes its own words: every
+/// section title is one of [`DUTCH_MAN_SECTIONS`], and no usage placeholder or value list of
+/// clap's is left in English (issue 29).
+pub fn assert_dutch_man(program: &str) {
+    let out = std::process::Command::new(program)
+        .arg("man")
+        .env_clear()
+        .output()
+        .expect("the program runs");
+    assert!(out.status.success(), "{program} man");
+    let page = String::from_utf8_lossy(&out.stdout);
+    let titles: Vec<&str> = page
+        .lines()
+        .filter_map(|l| l.strip_prefix(".SH "))
+        .map(|t| t.trim_matches('"'))
+        .collect();
+    assert!(titles.len() >= 5, "{program}: {titles:?}");
+    for title in &titles {
+        assert!(
+            DUTCH_MAN_SECTIONS.contains(title),
+            "{program} man: section {title:?} is not Dutch"
+        );
+    }
+    let english: Vec<&str> = common::help::CLAP_ENGLISH
+        .into_iter()
+        .chain([
+            "OPTIONS",
+            "SUBCOMMAND",
+            "<COMMAND>",
+            "Print help",
+            "Print version",
+        ])
+        .filter(|en| page.contains(en))
+        .collect();
+    assert!(english.is_empty(), "{program} man: {english:?}");
+}
+
 /// What bash completes for `words` (the last one the word being completed, the first the
 /// program's name): the script of `program completions bash` is sourced, `COMP_WORDS` and
 /// `COMP_CWORD` are set, and the function registered for the name is called as bash calls it;
