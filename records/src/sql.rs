@@ -102,6 +102,30 @@ fn left(deadline: Option<Instant>) -> Duration {
     }
 }
 
+/// The longest pause between two attempts to switch a new store to WAL.
+const WAL_RETRY_MAX: Duration = Duration::from_millis(16);
+
+/// Switches the store to WAL mode (a no-op once it is). On a new store the switch upgrades the
+/// pragma's read transaction to a write transaction, and SQLite calls no busy handler for such an
+/// upgrade (waiting could deadlock two upgraders): while another process reads or writes the
+/// same new store, as when several filings start at once, it fails at once with `SQLITE_BUSY`.
+/// It is tried again, 1 ms apart and doubling up to [`WAL_RETRY_MAX`], until the deadline.
+fn to_wal(conn: &rusqlite::Connection, deadline: Option<Instant>) -> Result<(), Error> {
+    let until = Instant::now() + left(deadline);
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let error = match conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(())) {
+            Ok(()) => return Ok(()),
+            Err(error) => Error::from(error),
+        };
+        if !matches!(error, Error::Busy) || Instant::now() + pause >= until {
+            return Err(error);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(WAL_RETRY_MAX);
+    }
+}
+
 impl Conn {
     /// Opens (creating if needed) the SQLite store in `dir`.
     pub(crate) fn sqlite(dir: &Path, deadline: Option<Instant>) -> Result<Conn, Error> {
@@ -135,17 +159,17 @@ impl Conn {
         let version = conn.query("PRAGMA user_version", &[])?;
         if !matches!(version.first().and_then(|r| r.first()), Some(Cell::Int(v)) if *v >= SCHEMA_VERSION)
         {
-            conn.init_sqlite()?;
+            conn.init_sqlite(deadline)?;
         }
         Ok(conn)
     }
 
-    fn init_sqlite(&mut self) -> Result<(), Error> {
+    fn init_sqlite(&mut self, deadline: Option<Instant>) -> Result<(), Error> {
         let Conn::Sqlite(conn) = self else {
             unreachable!("init_sqlite on SQLite only")
         };
         // WAL (kept in the file): readers never wait for the writer.
-        conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))?;
+        to_wal(conn, deadline)?;
         conn.execute_batch("BEGIN IMMEDIATE")?;
         let created = (|| {
             for statement in SCHEMA {

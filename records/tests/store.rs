@@ -419,6 +419,74 @@ fn sqlite_file_is_0600_in_a_0700_directory() {
     assert_eq!(mode(&data.join(DATABASE_FILE)), 0o600);
 }
 
+/// A new, empty store file (0600 in a 0700 directory), as the first filing finds it.
+fn new_store() -> (tempfile::TempDir, Location, std::path::PathBuf) {
+    let (dir, location) = sqlite();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let file = data.join(DATABASE_FILE);
+    std::fs::File::create(&file).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    (dir, location, file)
+}
+
+/// A connection that holds the write lock of `file` until it commits or is dropped.
+fn write_held(file: &std::path::Path) -> rusqlite::Connection {
+    let writer = rusqlite::Connection::open(file).unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    writer
+}
+
+/// Switching a new store to WAL is an upgrade of a read transaction, for which SQLite calls no
+/// busy handler: while another process writes the new store (as another process switching it
+/// does), the switch fails at once. Opening waits for it until the deadline instead (twenty
+/// filings starting at once on a new store failed with exit 124 after 0.2 s of a 10 s deadline).
+#[test]
+fn sqlite_a_new_store_opens_while_another_connection_writes_it() {
+    let (_dir, location, file) = new_store();
+    let writer = write_held(&file);
+    let held = std::time::Duration::from_millis(200);
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(held);
+        writer.execute_batch("COMMIT").unwrap();
+    });
+
+    let started = std::time::Instant::now();
+    let deadline = started + std::time::Duration::from_secs(10);
+    let opened = Store::open(&location, Some(deadline));
+    let waited = started.elapsed();
+    release.join().unwrap();
+    opened.expect("the store opens once the writer is done");
+    assert!(
+        waited >= held / 2,
+        "opened after {waited:?}, while the writer held it"
+    );
+    let mode: String = rusqlite::Connection::open(&file)
+        .unwrap()
+        .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+/// A writer that never ends holds the switch to WAL off until the deadline, and no longer.
+#[test]
+fn sqlite_a_new_store_held_by_a_writer_gives_up_at_the_deadline() {
+    let (_dir, location, file) = new_store();
+    let _writer = write_held(&file);
+
+    let started = std::time::Instant::now();
+    let deadline = started + std::time::Duration::from_millis(300);
+    let opened = Store::open(&location, Some(deadline));
+    let waited = started.elapsed();
+    assert!(matches!(opened, Err(Error::Busy)), "{:?}", opened.err());
+    assert!(
+        waited >= std::time::Duration::from_millis(250)
+            && waited < std::time::Duration::from_secs(3),
+        "gave up after {waited:?}"
+    );
+}
+
 #[test]
 fn sqlite_refuses_a_directory_others_can_write() {
     for bits in [0o777, 0o770, 0o1777] {
