@@ -7,6 +7,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::embedded::embeds_aanvraag;
+
 /// Header that carries the idempotency key (the plan digest) on `POST /rapportages`.
 pub const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 /// Header that carries the token from `RVO_API_TOKEN`, as `Bearer <token>`.
@@ -19,7 +21,11 @@ pub const API_TOKEN_ENV: &str = "RVO_API_TOKEN";
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// `POST {base}/rapportages` body: one report, already validated and normalised.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Every record of a report embeds it ([`RapportageRecord`], [`crate::filing::FilingResult`]; the
+/// module `embedded` reads them): its members are declared once, here. `Default` only gives that
+/// reading a value to replace.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RapportageAanvraag {
     /// KvK number, 8 digits.
@@ -107,26 +113,19 @@ pub struct RapportageOntvangst {
 
 /// `GET {base}/rapportages/{referentienummer}` body, and one item of the list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct RapportageRecord {
     /// Reference number.
     pub referentienummer: String,
-    /// KvK number.
-    pub kvk_nummer: String,
-    /// Scheme id.
-    pub regeling_id: String,
-    /// Measures as filed.
-    pub maatregelen: Vec<String>,
-    /// Explanation as filed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toelichting: Option<String>,
-    /// The Bal 5.15a contents as filed (contract 1.1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inhoud: Option<RapportageInhoud>,
+    /// The report as filed; its members stand in the object.
+    #[serde(flatten, skip_deserializing)]
+    pub aanvraag: RapportageAanvraag,
     /// When the backend received the report.
     pub ontvangen_op: DateTime<Utc>,
     /// Processing state.
     pub status: RapportageStatus,
 }
+embeds_aanvraag!(RapportageRecord);
 
 /// `GET {base}/rapportages?kvk_nummer=…` body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

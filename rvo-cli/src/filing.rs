@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend_types::{FieldError, RapportageAanvraag, RapportageStatus};
 use crate::canonical::{canonical_maatregel, canonical_text};
 use crate::catalogue::{Catalogue, Regeling, invalid_regeling_id, is_regeling_id};
+use crate::embedded::embeds_aanvraag;
 use crate::status::{Status, status_on};
 
 /// Longest accepted measure, in characters.
@@ -275,24 +276,16 @@ pub enum Backend {
 
 /// The result of filing (or replaying) a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct FilingResult {
     /// Always `ONTVANGEN`: received, not assessed.
     pub status: RapportageStatus,
     /// Reference number of the report.
     pub referentienummer: String,
-    /// KvK number.
-    pub kvk_nummer: String,
-    /// Scheme id.
-    pub regeling_id: String,
-    /// Measures as filed (normalised).
-    pub maatregelen: Vec<String>,
-    /// Explanation as filed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toelichting: Option<String>,
+    /// The report as filed (normalised); its members stand in the object.
+    #[serde(flatten, skip_deserializing)]
+    pub aanvraag: RapportageAanvraag,
     /// When the report was first received.
-    /// The Bal 5.15a contents (a)–(e), when filed from a concept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inhoud: Option<crate::backend_types::RapportageInhoud>,
     pub ingediend_op: DateTime<Utc>,
     /// Confirmation text: received and under assessment, never approved.
     pub bevestiging: String,
@@ -303,6 +296,7 @@ pub struct FilingResult {
     /// `true` when this is the stored result of an earlier filing with the same idempotency key.
     pub replayed: bool,
 }
+embeds_aanvraag!(FilingResult);
 
 /// The open case a filed report creates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -352,11 +346,7 @@ pub fn build_result(
     FilingResult {
         status: RapportageStatus::Ontvangen,
         referentienummer: referentienummer.to_string(),
-        kvk_nummer: aanvraag.kvk_nummer.clone(),
-        regeling_id: aanvraag.regeling_id.clone(),
-        maatregelen: aanvraag.maatregelen.clone(),
-        toelichting: aanvraag.toelichting.clone(),
-        inhoud: aanvraag.inhoud.clone(),
+        aanvraag: aanvraag.clone(),
         ingediend_op,
         bevestiging,
         lopende_zaak: LopendeZaak {

@@ -13,6 +13,7 @@
 //! - [`canonical`]: canonical text (one report, one digest) and canonical JSON with its SHA-256.
 //! - [`clock`]: "now", fixed only in test programs.
 //! - [`backend_types`]: request/response types of the HTTP backend contract (`spec/rvo-backend.md`).
+//! - `embedded`: the report as filed embedded in the records that carry it, in their JSON objects.
 //!
 //! Nothing here does network I/O (only [`verify`] opens the store it is given); the clap commands and the HTTP client live on top of `common`.
 
@@ -20,6 +21,7 @@ pub mod backend_types;
 pub mod canonical;
 pub mod catalogue;
 pub mod clock;
+mod embedded;
 pub mod filing;
 pub mod hook;
 pub mod inhoud;

@@ -74,26 +74,14 @@ pub fn read(record: &Filing) -> Result<FilingResult, Vec<String>> {
     if record.company != request.kvk_nummer {
         problems.push("het bedrijf past niet bij de aanvraag".to_string());
     }
-    if (
-        &result.kvk_nummer,
-        &result.regeling_id,
-        &result.maatregelen,
-        &result.toelichting,
-        &result.inhoud,
-    ) != (
-        &request.kvk_nummer,
-        &request.regeling_id,
-        &request.maatregelen,
-        &request.toelichting,
-        &request.inhoud,
-    ) {
+    if result.aanvraag != request {
         problems.push("resultaat past niet bij de aanvraag".to_string());
     }
     if !is_well_formed(&result.referentienummer) || result.referentienummer != record.reference {
         problems.push("ongeldig referentienummer".to_string());
     }
     if result.lopende_zaak.referentienummer != result.referentienummer
-        || result.lopende_zaak.regeling_id != result.regeling_id
+        || result.lopende_zaak.regeling_id != result.aanvraag.regeling_id
     {
         problems.push("lopende zaak past niet bij het resultaat".to_string());
     }

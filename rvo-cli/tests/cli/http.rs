@@ -50,11 +50,7 @@ pub(crate) fn contract_fake() -> FakeServer {
                 }
                 let record = RapportageRecord {
                     referentienummer: format!("FAKE-{}", reports.len() + 1),
-                    kvk_nummer: body.kvk_nummer,
-                    regeling_id: body.regeling_id,
-                    maatregelen: body.maatregelen,
-                    toelichting: body.toelichting,
-                    inhoud: body.inhoud,
+                    aanvraag: body,
                     ontvangen_op: "2026-11-30T10:00:00.123Z".parse().unwrap(),
                     status: RapportageStatus::Ontvangen,
                 };
@@ -70,7 +66,7 @@ pub(crate) fn contract_fake() -> FakeServer {
                 let list: Vec<&RapportageRecord> = reports
                     .values()
                     .map(|(_, r)| r)
-                    .filter(|r| kvk.is_none_or(|k| r.kvk_nummer == k))
+                    .filter(|r| kvk.is_none_or(|k| r.aanvraag.kvk_nummer == k))
                     .collect();
                 Reply::json(200, &json!({"rapportages": list}))
             }

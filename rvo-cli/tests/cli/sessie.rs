@@ -3,7 +3,7 @@
 //! are refused with exit 77; `rapportage status`, which names only a reference, answers another
 //! company's report as an unknown reference (66), so the refusal reveals nothing.
 
-use rvo_cli::backend_types::{RapportageRecord, RapportageStatus};
+use rvo_cli::backend_types::{RapportageAanvraag, RapportageRecord, RapportageStatus};
 use serde_json::Value;
 use test_support::{FakeServer, Reply};
 
@@ -114,11 +114,13 @@ fn status_of_another_companys_report_is_answered_as_unknown() {
 fn http_status_of_another_companys_report_is_answered_as_unknown() {
     let record = RapportageRecord {
         referentienummer: "FAKE-1".into(),
-        kvk_nummer: "68750110".into(),
-        regeling_id: "EBR-2027".into(),
-        maatregelen: vec!["led-verlichting".into()],
-        toelichting: None,
-        inhoud: None,
+        aanvraag: RapportageAanvraag {
+            kvk_nummer: "68750110".into(),
+            regeling_id: "EBR-2027".into(),
+            maatregelen: vec!["led-verlichting".into()],
+            toelichting: None,
+            inhoud: None,
+        },
         ontvangen_op: "2026-11-30T10:00:00.123Z".parse().unwrap(),
         status: RapportageStatus::Ontvangen,
     };

@@ -196,14 +196,10 @@ pub(crate) fn replay_of(
 pub(crate) struct Overzicht {
     pub referentienummer: String,
     pub status: RapportageStatus,
-    pub kvk_nummer: String,
-    pub regeling_id: String,
-    pub maatregelen: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub toelichting: Option<String>,
-    /// The Bal 5.15a contents (a)–(e), when the report has them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inhoud: Option<rvo_cli::backend_types::RapportageInhoud>,
+    /// The report as filed, with the Bal 5.15a contents (a)–(e) when it has them; its members
+    /// stand in the object.
+    #[serde(flatten)]
+    pub aanvraag: RapportageAanvraag,
     pub ingediend_op: chrono::DateTime<chrono::Utc>,
     pub backend: &'static str,
 }
@@ -214,11 +210,7 @@ impl Overzicht {
         Overzicht {
             referentienummer: result.referentienummer,
             status: result.status,
-            kvk_nummer: result.kvk_nummer,
-            regeling_id: result.regeling_id,
-            maatregelen: result.maatregelen,
-            toelichting: result.toelichting,
-            inhoud: result.inhoud,
+            aanvraag: result.aanvraag,
             ingediend_op: result.ingediend_op,
             backend: "lokaal",
         }
@@ -229,11 +221,7 @@ impl Overzicht {
         Overzicht {
             referentienummer: record.referentienummer,
             status: record.status,
-            kvk_nummer: record.kvk_nummer,
-            regeling_id: record.regeling_id,
-            maatregelen: record.maatregelen,
-            toelichting: record.toelichting,
-            inhoud: record.inhoud,
+            aanvraag: record.aanvraag,
             ingediend_op: record.ontvangen_op,
             backend: "http",
         }

@@ -75,7 +75,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             lijst
                 .rapportages
                 .into_iter()
-                .filter(|record| record.kvk_nummer == kvk_nummer)
+                .filter(|record| record.aanvraag.kvk_nummer == kvk_nummer)
                 .map(Overzicht::from_http)
                 .collect()
         }

@@ -116,8 +116,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             Overzicht::from_http(record)
         }
     };
-    ctx.subject(&overzicht.kvk_nummer, "KVK_NUMMER");
-    if session.is_some_and(|number| number != overzicht.kvk_nummer) {
+    ctx.subject(&overzicht.aanvraag.kvk_nummer, "KVK_NUMMER");
+    if session.is_some_and(|number| number != overzicht.aanvraag.kvk_nummer) {
         ctx.audit_attribute("overheid.session_refused", true.into());
         let refusal = not_found();
         return Err(match &backend {
