@@ -1,18 +1,21 @@
-//! The lifecycle of one invocation, the same for every tool.
+//! The lifecycle of one invocation, the same for every tool, as phase functions that [`run`]
+//! calls in order:
 //!
-//! 1. `--help --json` → discovery; `completions` → a completion script;
-//!    `cache leeg` → the response cache emptied.
-//! 2. Parse with clap; a usage error is one JSON object on stderr, exit 2.
-//! 3. Check `--fields` against the command's output schema (exit 2).
-//! 4. Open the audit destinations before any work: the file (exit 74 if it
-//!    cannot be opened) and/or the OTLP exporter (exit 78 if misconfigured).
-//! 5. Refuse a bad `--timeout`, an unreadable environment variable or a bad
-//!    `--fields` (audited); otherwise run the command; a panic becomes exit 70
-//!    with its location (never its data) in the error and the record.
-//! 6. Apply `--fields`, then `--provenance`, then write the audit record and
-//!    have every destination confirm it; only then commit and print. If the
-//!    record cannot be written or is not confirmed, nothing is printed and
-//!    the exit is 74 (124 when the deadline passed).
+//! 1. [`Start::parse`]: `--help --json` → discovery; `completions` → a completion script;
+//!    `cache leeg` → the response cache emptied; otherwise parse with clap (a usage error is
+//!    one JSON object on stderr, exit 2) into the command and its entry.
+//! 2. [`Start::environment`]: the printer, the time limit, and the audit destinations opened
+//!    before any work: the file (exit 74 if it cannot be opened) and/or the OTLP exporter
+//!    (exit 78 if misconfigured); every declared secret held.
+//! 3. [`output_options`]: `--fields` checked against the schema of what will be printed, and
+//!    `--jq` parsed.
+//! 4. [`execute`]: refuse a bad `--timeout`, an unreadable environment variable, a short secret
+//!    or bad output options (audited); otherwise run the command; a panic becomes exit 70 with
+//!    its location (never its data) in the error and the record; the result [`settled`].
+//! 5. [`Finish::answer`]: apply `--fields`, then `--provenance`, then write the audit record and
+//!    have every destination confirm it; only then commit and print. If the record cannot be
+//!    written or is not confirmed, nothing is printed and the exit is 74 (124 when the
+//!    deadline passed).
 
 use std::ffi::OsString;
 use std::mem::ManuallyDrop;
@@ -32,11 +35,12 @@ use crate::env::{Env, PROCESSING_ACTIVITY, PROFILE_ENV};
 use crate::error::{Error, Halt, Problem};
 use crate::exit::ExitStatus;
 use crate::fields::Selection;
+use crate::globals::GlobalArgs;
 use crate::help;
 use crate::jq::JqFilter;
 use crate::output::Printer;
 use crate::provenance::{EnvelopeContext, Outcome, envelope};
-use crate::tool::ToolInfo;
+use crate::tool::{CommandSpec, ToolInfo};
 use crate::trace::TraceContext;
 use crate::usage::usage_problem;
 
@@ -63,110 +67,205 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     let env = Env::read(&info.env_vars());
     let trace = TraceContext::start(env.get("TRACEPARENT"));
     let early = Printer::early(&args, &env);
-
-    if let Some(document) = discovery::requested::<C>(info, &args) {
-        let printer = Printer::new(None, true, true);
-        let _ = printer.stdout(&printer.render(&document));
-        return ExitStatus::Ok;
-    }
-    // Parsed with the bare tree; it lives until the process ends, since freeing
-    // it would only cost time. Help and usage errors are shown from the dressed
-    // tree (examples, exit codes, hidden options), which only they need.
-    let mut parser = ManuallyDrop::new(crate::cli::parser::<C>(info, Some(&args)));
-    let mut matches = match parser.try_get_matches_from_mut(&args) {
-        Ok(m) => m,
-        Err(err) if err.kind() == ErrorKind::DisplayVersion => {
-            return clap_error(err, &parser, &args, &early, &env, &trace);
-        }
-        // The bare tree holds only the commands argv names by name (`cli::parser`): the
-        // whole tree says what is wrong, or parses what the bare one could not (a command
-        // named by an alias).
-        Err(_) => {
-            let mut cmd = command::<C>(info);
-            match cmd.try_get_matches_from_mut(&args) {
-                Ok(m) => m,
-                Err(err) => return clap_error(err, &cmd, &args, &early, &env, &trace),
-            }
-        }
+    let start = Start {
+        info,
+        args: &args,
+        env: &env,
+        trace: &trace,
+        early: &early,
     };
-    if let Some(("cache", sub)) = matches.subcommand() {
-        let dry_run = sub
-            .subcommand()
-            .is_some_and(|(_, leeg)| leeg.get_flag("dry_run"));
-        return match crate::cache::utility(&env, &early, dry_run)
-            .and_then(|text| early.stdout(&text))
-        {
-            Ok(()) => ExitStatus::Ok,
-            Err(err) => report_early(&err, &early, &trace),
-        };
-    }
-    if let Some(text) = help::utility(
-        || command::<C>(info),
-        &matches,
-        help_look(&early, &env, false),
-    ) {
-        return match text.and_then(|text| early.stdout(&text)) {
-            Ok(()) => ExitStatus::Ok,
-            Err(err) => report_early(&err, &early, &trace),
-        };
-    }
-    let path = subcommand_path(&matches);
-    let Some(spec) = C::spec(&path) else {
-        return report_early(
-            &Problem::software(format!("geen specificatie voor {path:?}")),
-            &early,
-            &trace,
-        );
+    let (Cli { global, command }, spec) = match start.parse::<C>() {
+        Ok(parsed) => parsed,
+        Err(answered) => return answered,
     };
-    // Taken out of the matches, not out of a copy of them (`from_arg_matches` clones every
-    // matched argument first: a tenth of a call's allocations).
-    let tool = match Cli::<C>::from_arg_matches_mut(&mut matches) {
-        Ok(t) => t,
-        Err(err) => return clap_error(err, &command::<C>(info), &args, &early, &env, &trace),
+    let Setup {
+        printer,
+        timeout,
+        deadline,
+        mut log,
+        refused,
+    } = match start.environment(&global, clock) {
+        Ok(setup) => setup,
+        Err(answered) => return answered,
     };
-    let globals = tool.global.clone();
-    let printer = Printer::new(
-        globals.output,
-        globals.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
-        globals.quiet,
-    )
-    .with_width(env.get("COLUMNS"))
-    .with_pager(globals.geen_pager, &env);
-    // A bad `--timeout` is a usage error like any other after parsing, so it
-    // is audited (AUDIT-1); until then the default bounds the audit waits.
-    let (timeout, bad_timeout) = globals.time_limit(Duration::from_secs(info.default_timeout_secs));
-    let deadline = clock + timeout;
-    // An unreadable variable that decides the destination leaves no
-    // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).
-    let mut log = match Audit::open(globals.audit_log.as_deref(), &env, info, deadline) {
-        Ok(log) => log,
-        Err(err) => return report_early(&err, &early, &trace),
-    };
-
-    // Every secret is held before anything is printed or recorded; one too short to mask
-    // is refused (SEC-11), audited like any configuration error.
-    let short_secret = crate::secrets::hold_declared(PROFILE_ENV, &env)
-        .and(crate::secrets::hold_declared(info.env, &env))
-        .err();
-    let mut ctx = Context::new(info, spec, &globals, &env, trace, printer, deadline);
+    let mut ctx = Context::new(info, spec, &global, &env, trace, printer, deadline);
     // `--fields` is checked against the output schema before any work, but
     // after the audit log is open, so a refused selection is audited too.
     // Under `--dry-run` the plan is the output, so the plan schema decides.
     let schema = || {
-        if globals.dry_run {
+        if global.dry_run {
             serde_json::from_str(crate::plan::PLAN_SCHEMA).unwrap_or_default()
         } else {
             spec.output_schema()
         }
     };
-    let (selection, jq, bad_options) = output_options(&globals, &schema);
-    let refused = bad_timeout
-        .or_else(|| env.check().err())
-        .or(short_secret)
-        .or(bad_options);
+    let (selection, jq, bad_options) = output_options(&global, &schema);
+    let result = execute(command, &mut ctx, refused.or(bad_options), timeout);
+    let finish = Finish {
+        ctx: &ctx,
+        jq: jq.as_ref(),
+        started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
+        processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
+    };
+    finish.answer(&mut log, result, selection.as_ref())
+}
+
+/// What the phases before the command share: the tool, argv, the environment (read once), the
+/// call's trace and the printer for answers given before the options are known.
+struct Start<'s> {
+    info: &'static ToolInfo,
+    args: &'s [OsString],
+    env: &'s Env,
+    trace: &'s TraceContext,
+    early: &'s Printer,
+}
+
+/// What the environment phase sets up for the command: the printer the options ask for, the
+/// time limit and its deadline, the open audit destinations, and the first configuration
+/// problem that refuses the call (audited, so found only once the audit is open).
+struct Setup {
+    printer: Printer,
+    timeout: Duration,
+    deadline: Instant,
+    log: Audit,
+    refused: Option<Problem>,
+}
+
+impl Start<'_> {
+    /// Phase: argv parsed into the command to run and its entry. Discovery, help, `--version`,
+    /// `cache leeg` and usage errors are answered here: `Err` is that answer's exit status.
+    fn parse<C: Commands>(&self) -> Result<(Cli<C>, &'static CommandSpec), ExitStatus> {
+        let Self {
+            info,
+            args,
+            env,
+            trace,
+            early,
+        } = *self;
+        if let Some(document) = discovery::requested::<C>(info, args) {
+            let printer = Printer::new(None, true, true);
+            let _ = printer.stdout(&printer.render(&document));
+            return Err(ExitStatus::Ok);
+        }
+        // Parsed with the bare tree; it lives until the process ends, since freeing
+        // it would only cost time. Help and usage errors are shown from the dressed
+        // tree (examples, exit codes, hidden options), which only they need.
+        let mut parser = ManuallyDrop::new(crate::cli::parser::<C>(info, Some(args)));
+        let mut matches = match parser.try_get_matches_from_mut(args) {
+            Ok(m) => m,
+            Err(err) if err.kind() == ErrorKind::DisplayVersion => {
+                return Err(clap_error(err, &parser, args, early, env, trace));
+            }
+            // The bare tree holds only the commands argv names by name (`cli::parser`): the
+            // whole tree says what is wrong, or parses what the bare one could not (a command
+            // named by an alias).
+            Err(_) => {
+                let mut cmd = command::<C>(info);
+                match cmd.try_get_matches_from_mut(args) {
+                    Ok(m) => m,
+                    Err(err) => return Err(clap_error(err, &cmd, args, early, env, trace)),
+                }
+            }
+        };
+        if let Some(("cache", sub)) = matches.subcommand() {
+            let dry_run = sub
+                .subcommand()
+                .is_some_and(|(_, leeg)| leeg.get_flag("dry_run"));
+            return Err(
+                match crate::cache::utility(env, early, dry_run)
+                    .and_then(|text| early.stdout(&text))
+                {
+                    Ok(()) => ExitStatus::Ok,
+                    Err(err) => report_early(&err, early, trace),
+                },
+            );
+        }
+        if let Some(text) = help::utility(
+            || command::<C>(info),
+            &matches,
+            help_look(early, env, false),
+        ) {
+            return Err(match text.and_then(|text| early.stdout(&text)) {
+                Ok(()) => ExitStatus::Ok,
+                Err(err) => report_early(&err, early, trace),
+            });
+        }
+        let path = subcommand_path(&matches);
+        let Some(spec) = C::spec(&path) else {
+            return Err(report_early(
+                &Problem::software(format!("geen specificatie voor {path:?}")),
+                early,
+                trace,
+            ));
+        };
+        // Taken out of the matches, not out of a copy of them (`from_arg_matches` clones every
+        // matched argument first: a tenth of a call's allocations).
+        match Cli::<C>::from_arg_matches_mut(&mut matches) {
+            Ok(tool) => Ok((tool, spec)),
+            Err(err) => Err(clap_error(
+                err,
+                &command::<C>(info),
+                args,
+                early,
+                env,
+                trace,
+            )),
+        }
+    }
+
+    /// Phase: the printer, the time limit and the audit destinations from the global options
+    /// and the environment, and every declared secret held. A destination that cannot be
+    /// opened is answered here (`Err`, no record); a bad `--timeout`, an unreadable variable
+    /// or a secret too short to mask refuses the call once it can be audited.
+    fn environment(&self, global: &GlobalArgs, clock: Instant) -> Result<Setup, ExitStatus> {
+        let Self { info, env, .. } = *self;
+        let printer = Printer::new(
+            global.output,
+            global.no_color || env.get("NO_COLOR").is_some() || env.get("TERM") == Some("dumb"),
+            global.quiet,
+        )
+        .with_width(env.get("COLUMNS"))
+        .with_pager(global.geen_pager, env);
+        // A bad `--timeout` is a usage error like any other after parsing, so it
+        // is audited (AUDIT-1); until then the default bounds the audit waits.
+        let (timeout, bad_timeout) =
+            global.time_limit(Duration::from_secs(info.default_timeout_secs));
+        let deadline = clock + timeout;
+        // An unreadable variable that decides the destination leaves no
+        // trustworthy place for a record: 78 without one (AUDIT-2, CONF-7).
+        let log = match Audit::open(global.audit_log.as_deref(), env, info, deadline) {
+            Ok(log) => log,
+            Err(err) => return Err(report_early(&err, self.early, self.trace)),
+        };
+        // Every secret is held before anything is printed or recorded; one too short to mask
+        // is refused (SEC-11), audited like any configuration error.
+        let short_secret = crate::secrets::hold_declared(PROFILE_ENV, env)
+            .and(crate::secrets::hold_declared(info.env, env))
+            .err();
+        let refused = bad_timeout.or_else(|| env.check().err()).or(short_secret);
+        Ok(Setup {
+            printer,
+            timeout,
+            deadline,
+            log,
+            refused,
+        })
+    }
+}
+
+/// Phase: the command run, unless a problem found before refuses the call; a panic becomes
+/// exit 70 with its location in the record. The result is settled (a timeout explained, a
+/// skipped gate refused, a Ctrl-C observed) and, when it stands, the cache entries the
+/// command used are committed.
+fn execute<C: Commands>(
+    command: C,
+    ctx: &mut Context<'_>,
+    refused: Option<Problem>,
+    timeout: Duration,
+) -> Result<Outcome, Error> {
     let result = match crash::catch(|| match refused {
         Some(problem) => Err(problem.into()),
-        None => tool.command.run(&mut ctx),
+        None => command.run(ctx),
     }) {
         Ok(result) => result,
         Err(report) => {
@@ -176,31 +275,20 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
             Err(report.problem().into())
         }
     };
-
-    let result = settled(result, &ctx, info, timeout);
+    let result = settled(result, ctx, timeout);
     // Ctrl-C while the command worked rather than waited (EXIT-11).
     let result = crate::interrupt::observed(result, ctx.spec.is_mutating());
     if result.is_ok() {
         // The answers the command used are sound: their cache entries go in place (CACHE-1).
         ctx.commit_cache();
     }
-    let finish = Finish {
-        ctx: &ctx,
-        jq: jq.as_ref(),
-        started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
-        processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
-    };
-    match result {
-        Ok(outcome) => finish.success(&mut log, outcome, selection.as_ref()),
-        Err(Error::Halt(halt)) => finish.halt(&mut log, *halt, selection.as_ref()),
-        Err(Error::Problem(problem)) => finish.failure(&mut log, &problem),
-    }
+    result
 }
 
 /// Phase: `--fields` (against the schema of what will be printed) and `--jq` parsed, and
 /// refused together as they cannot be used: the first problem, if any, is the call's answer.
 fn output_options(
-    globals: &crate::globals::GlobalArgs,
+    globals: &GlobalArgs,
     schema: &dyn Fn() -> Value,
 ) -> (Option<Selection>, Option<JqFilter>, Option<Problem>) {
     let (selection, bad_fields) = match globals.fields.as_deref() {
@@ -236,7 +324,6 @@ fn output_options(
 fn settled(
     result: Result<Outcome, Error>,
     ctx: &Context<'_>,
-    info: &ToolInfo,
     timeout: Duration,
 ) -> Result<Outcome, Error> {
     let globals = ctx.globals;
@@ -244,7 +331,7 @@ fn settled(
         Error::Problem(problem) if problem.exit == ExitStatus::Timeout => {
             let origin = match globals.timeout {
                 Some(_) => "gezet met --timeout".to_string(),
-                None => format!("standaard voor {}; --timeout om te wijzigen", info.name),
+                None => format!("standaard voor {}; --timeout om te wijzigen", ctx.tool.name),
             };
             let limit = format!("{} s", timeout.as_secs_f64());
             let detail = format!("{} (tijdslimiet {limit}, {origin})", problem.detail);
@@ -275,6 +362,21 @@ struct Finish<'c, 'a> {
 }
 
 impl Finish<'_, '_> {
+    /// Phase: the result selected, printed and recorded (the record first: nothing is printed
+    /// that is not recorded); the exit status of the call.
+    fn answer(
+        &self,
+        log: &mut Audit,
+        result: Result<Outcome, Error>,
+        selection: Option<&Selection>,
+    ) -> ExitStatus {
+        match result {
+            Ok(outcome) => self.success(log, outcome, selection),
+            Err(Error::Halt(halt)) => self.halt(log, *halt, selection),
+            Err(Error::Problem(problem)) => self.failure(log, &problem),
+        }
+    }
+
     fn success(
         &self,
         log: &mut Audit,
