@@ -334,11 +334,6 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
 }
 
-/// The cycles still to be taken apart (issue 32), each exactly as found: one that grows, or a
-/// new one, fails, and so does one that is gone but still listed.
-const KNOWN_CYCLES: &[&str] =
-    &["overheid-mcp: in crate: auth, bridge, call, completions, handler, resource, session"];
-
 #[test]
 fn the_modules_of_every_crate_form_no_cycle() {
     let sources = crate_sources();
@@ -354,27 +349,7 @@ fn the_modules_of_every_crate_form_no_cycle() {
     let http = &common[&vec!["http".to_string()]];
     assert!(http["client"].contains("policy"), "{http:?}");
     let cycles = workspace_cycles();
-    let new: Vec<&String> = cycles
-        .iter()
-        .filter(|found| {
-            !KNOWN_CYCLES
-                .iter()
-                .any(|known| found.starts_with(&format!("{known} (")))
-        })
-        .collect();
-    assert!(new.is_empty(), "module cycles:\n{new:#?}");
-    let gone: Vec<&&str> = KNOWN_CYCLES
-        .iter()
-        .filter(|known| {
-            !cycles
-                .iter()
-                .any(|found| found.starts_with(&format!("{known} (")))
-        })
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "no longer cycles, take them off KNOWN_CYCLES: {gone:#?}"
-    );
+    assert!(cycles.is_empty(), "module cycles:\n{cycles:#?}");
 }
 
 #[test]

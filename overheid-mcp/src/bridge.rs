@@ -14,19 +14,10 @@ use jsonschema::Validator;
 
 use crate::approval::Approval;
 use crate::catalog::{Catalog, Tool};
-use crate::completions::Cache;
+use crate::list_cache::ListCache;
 use crate::server_paths::ServerPaths;
 use crate::session::Session;
-
-/// How the bridge is reached, which decides where identity comes from and the default for
-/// clients that cannot elicit an approval.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Transport {
-    /// One host over stdin/stdout: identity per call from `_meta`, else per process.
-    Stdio,
-    /// Streamable HTTP: identity only from a verified token.
-    Http,
-}
+use crate::transport::Transport;
 
 /// Shared state of one bridge process.
 pub(crate) struct Bridge {
@@ -41,7 +32,7 @@ pub(crate) struct Bridge {
     pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
     /// The lists completions are taken from, read on first use ([`crate::completions`]).
-    pub completions: Cache,
+    pub completions: ListCache,
     /// Per source: the bridge's variables its CLI may see (its allow-list applied once).
     child_env: Vec<Vec<(OsString, OsString)>>,
     processor: OnceLock<String>,
@@ -88,7 +79,7 @@ impl Bridge {
             approval,
             process_session,
             validators: Mutex::default(),
-            completions: Cache::default(),
+            completions: ListCache::default(),
             child_env,
             processor: OnceLock::new(),
             server_paths,

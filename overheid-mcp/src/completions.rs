@@ -14,40 +14,28 @@
 //!
 //! Those lists are local data of the CLIs (built-in laws, the embedded catalogue, the proposal
 //! store), read by running the tool once and kept for [`PUBLIC_TTL`] (the session's own lists
-//! for [`PRIVATE_TTL`], per principal), at most [`MAX_ENTRIES`] lists: a keystroke costs no
+//! for [`PRIVATE_TTL`], per principal), at most [`crate::list_cache::MAX_ENTRIES`] lists
+//! ([`crate::list_cache`]): a keystroke costs no
 //! child process and no upstream request once a list is known. An answer holds at most 100
 //! values (MCP's limit) with `total` and `hasMore`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
-use tokio::sync::Mutex;
 
 use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
 use crate::bridge::Bridge;
 use crate::call::{self, Invocation, Outcome};
+use crate::list_cache::{PRIVATE_TTL, PUBLIC_TTL};
 use crate::session::Session;
 
-/// How long a public list (laws, schemes) is kept.
-pub(crate) const PUBLIC_TTL: Duration = Duration::from_secs(300);
-/// How long the session's own list (proposals, reports) is kept.
-pub(crate) const PRIVATE_TTL: Duration = Duration::from_secs(30);
-/// The most lists kept at once.
-pub(crate) const MAX_ENTRIES: usize = 64;
 /// The most values one answer carries (MCP's `CompletionInfo` limit).
 pub(crate) const MAX_VALUES: usize = 100;
 /// The law id of the Erkende Maatregelenlijst energiebesparing in regelrecht-cli.
 pub(crate) const EML_LAW_ID: &str = "erkende_maatregelenlijst_energiebesparing";
-
-/// The lists read so far: (tool index, arguments, principal) → when, and the tool's data.
-#[derive(Default)]
-pub(crate) struct Cache {
-    lists: Mutex<HashMap<String, (Instant, Arc<Value>)>>,
-}
 
 /// What a completion asks: the argument's name, what has been typed, and the other arguments
 /// already given (`context.arguments`).
@@ -84,9 +72,8 @@ pub(crate) async fn complete(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Se
 
 /// Every value the argument may take, unfiltered.
 async fn candidates(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -> Vec<String> {
-    let cache = &bridge.completions;
-    let wetten = || cache.list(bridge, "regelrecht-cli", "wet_lijst", json!({}), None);
-    let regelingen = || cache.list(bridge, "rvo-cli", "regeling_lijst", json!({}), None);
+    let wetten = || list(bridge, "regelrecht-cli", "wet_lijst", json!({}), None);
+    let regelingen = || list(bridge, "rvo-cli", "regeling_lijst", json!({}), None);
     match ask.name {
         "law_id" => pick(&*wetten().await, "wetten[].law_id"),
         "bwb_id" => {
@@ -102,21 +89,15 @@ async fn candidates(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -
         "trefwoord" => pick(&*regelingen().await, "regelingen[].trefwoorden[]"),
         "maatregel" | "maatregelen" => {
             let eml = json!({"law_id": EML_LAW_ID, "fields": ["artikelen[].nummer"]});
-            let data = cache
-                .list(bridge, "regelrecht-cli", "wet_toon", eml, None)
-                .await;
+            let data = list(bridge, "regelrecht-cli", "wet_toon", eml, None).await;
             pick(&data, "artikelen[].nummer")
         }
         "id" if session.is_some() => {
-            let data = cache
-                .list(bridge, "rvo-cli", "voorstel_lijst", json!({}), session)
-                .await;
+            let data = list(bridge, "rvo-cli", "voorstel_lijst", json!({}), session).await;
             pick(&data, "voorstellen[].id")
         }
         "referentienummer" if session.is_some() => {
-            let data = cache
-                .list(bridge, "rvo-cli", "rapportage_lijst", json!({}), session)
-                .await;
+            let data = list(bridge, "rvo-cli", "rapportage_lijst", json!({}), session).await;
             pick(&data, "rapportages[].referentienummer")
         }
         name => enumerated(bridge, name),
@@ -126,13 +107,10 @@ async fn candidates(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -
 /// The articles of the law in the context: by `bwb_id` (the built-in law with that id, and the
 /// articles the scheme catalogue cites) or by `law_id`.
 async fn articles(bridge: &Bridge, context: &HashMap<String, String>) -> Vec<String> {
-    let cache = &bridge.completions;
     let mut law_ids = Vec::new();
     let mut all = Vec::new();
     if let Some(bwb_id) = context.get("bwb_id") {
-        let wetten = cache
-            .list(bridge, "regelrecht-cli", "wet_lijst", json!({}), None)
-            .await;
+        let wetten = list(bridge, "regelrecht-cli", "wet_lijst", json!({}), None).await;
         for wet in wetten["wetten"].as_array().into_iter().flatten() {
             if wet["bwb_id"] == bwb_id.as_str()
                 && let Some(id) = wet["law_id"].as_str()
@@ -140,9 +118,7 @@ async fn articles(bridge: &Bridge, context: &HashMap<String, String>) -> Vec<Str
                 law_ids.push(id.to_string());
             }
         }
-        let regelingen = cache
-            .list(bridge, "rvo-cli", "regeling_lijst", json!({}), None)
-            .await;
+        let regelingen = list(bridge, "rvo-cli", "regeling_lijst", json!({}), None).await;
         for regeling in regelingen["regelingen"].as_array().into_iter().flatten() {
             for basis in regeling["wettelijke_grondslag"]
                 .as_array()
@@ -162,9 +138,7 @@ async fn articles(bridge: &Bridge, context: &HashMap<String, String>) -> Vec<Str
     }
     for law_id in law_ids {
         let arguments = json!({"law_id": law_id, "fields": ["artikelen[].nummer"]});
-        let data = cache
-            .list(bridge, "regelrecht-cli", "wet_toon", arguments, None)
-            .await;
+        let data = list(bridge, "regelrecht-cli", "wet_toon", arguments, None).await;
         all.extend(pick(&data, "artikelen[].nummer"));
     }
     all
@@ -184,36 +158,28 @@ fn enumerated(bridge: &Bridge, name: &str) -> Vec<String> {
         .collect()
 }
 
-impl Cache {
-    /// The data of `tool` of `program` called with `arguments` (as the session when given):
-    /// kept, or read now. `Null` when the tool is not loaded or did not answer with data.
-    async fn list(
-        &self,
-        bridge: &Bridge,
-        program: &str,
-        tool: &str,
-        arguments: Value,
-        session: Option<&Session>,
-    ) -> Arc<Value> {
-        let Some(index) = bridge.catalog.find(program, tool) else {
-            return Arc::new(Value::Null);
-        };
-        let key = format!(
-            "{index} {arguments} {}",
-            session.map_or_else(String::new, |s| Session::principal(Some(s)))
-        );
-        let ttl = if session.is_some() {
-            PRIVATE_TTL
-        } else {
-            PUBLIC_TTL
-        };
-        // Held while a list is read: one keystroke's burst starts one child, not one each.
-        let mut lists = self.lists.lock().await;
-        if let Some((at, data)) = lists.get(&key)
-            && at.elapsed() < ttl
-        {
-            return Arc::clone(data);
-        }
+/// The data of `tool` of `program` called with `arguments` (as the session when given): kept,
+/// or read now. `Null` when the tool is not loaded or did not answer with data.
+async fn list(
+    bridge: &Bridge,
+    program: &str,
+    tool: &str,
+    arguments: Value,
+    session: Option<&Session>,
+) -> Arc<Value> {
+    let Some(index) = bridge.catalog.find(program, tool) else {
+        return Arc::new(Value::Null);
+    };
+    let key = format!(
+        "{index} {arguments} {}",
+        session.map_or_else(String::new, |s| Session::principal(Some(s)))
+    );
+    let ttl = if session.is_some() {
+        PRIVATE_TTL
+    } else {
+        PUBLIC_TTL
+    };
+    let read = || async {
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
         let invocation = Invocation {
             tool: &bridge.catalog.tools[index],
@@ -223,23 +189,13 @@ impl Cache {
             notifier: None,
         };
         let trace = TraceContext::start(None);
-        let data = match call::run(bridge, &invocation, &trace, std::future::pending()).await {
-            Ok(Outcome::Data { data, .. }) => Arc::new(data),
+        match call::run(bridge, &invocation, &trace, std::future::pending()).await {
+            Ok(Outcome::Data { data, .. }) => Some(data),
             // A failure is not kept: the next keystroke tries again.
-            _ => return Arc::new(Value::Null),
-        };
-        lists.retain(|_, (at, _)| at.elapsed() < PUBLIC_TTL);
-        if lists.len() >= MAX_ENTRIES
-            && let Some(oldest) = lists
-                .iter()
-                .min_by_key(|(_, (at, _))| *at)
-                .map(|(k, _)| k.clone())
-        {
-            lists.remove(&oldest);
+            _ => None,
         }
-        lists.insert(key, (Instant::now(), Arc::clone(&data)));
-        data
-    }
+    };
+    bridge.completions.get_or_read(key, ttl, read).await
 }
 
 /// The text values at `path` (`a[].b`: member `b` of every element of array `a`).

@@ -29,7 +29,7 @@ use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
 use crate::auth::Grant;
-use crate::bridge::{Bridge, Transport};
+use crate::bridge::Bridge;
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
 use crate::completions::{self, Ask};
@@ -38,7 +38,9 @@ use crate::prompts;
 use crate::proposals::{self, Waiting, elicit};
 use crate::resource;
 use crate::scope::Scope;
+use crate::server_info::{SERVER_INFO_KEY, server_info};
 use crate::session::{self, Session};
+use crate::transport::Transport;
 
 /// The revisions served: 2026-07-28 natively, the older ones through `initialize` (profile
 /// WIRE-4). 2025-06-18 and 2025-03-26 take the same shapes: what they lack (`structuredContent`,
@@ -63,14 +65,6 @@ const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdrac
     de argumenten. Een mutatie gebeurt alleen via een voorstel dat een persoon goedkeurt: leg \
     het voorstel vast (…_voorstel), geef de persoon de goedkeuringslink uit het antwoord, en voer \
     het goedgekeurde voorstel daarna uit met voorstel_id. Een model kan niet zelf goedkeuren.";
-
-/// The `_meta` key under which a 2026-07-28 result names its server (SHOULD, on every result).
-pub(crate) const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
-
-/// The server's identity: `serverInfo` of `initialize`, and `_meta[SERVER_INFO_KEY]` of results.
-pub(crate) fn server_info() -> Value {
-    json!({"name": "overheid-mcp", "title": "Overheid-CLI's", "version": env!("CARGO_PKG_VERSION")})
-}
 
 /// One MCP server over the shared bridge (cheap to clone: one per HTTP request).
 #[derive(Clone)]

@@ -20,6 +20,7 @@ mod http;
 mod incoming;
 mod inflight;
 
+mod list_cache;
 mod local_paths;
 mod notify;
 mod options;
@@ -29,11 +30,13 @@ mod prompts;
 mod proposals;
 mod resource;
 mod scope;
+mod server_info;
 mod server_paths;
 mod session;
 mod stdin_value;
 mod stdio;
 mod template;
+mod transport;
 mod views;
 
 use std::ffi::OsString;
@@ -44,11 +47,12 @@ use std::sync::Arc;
 use common::exit::ExitStatus;
 
 use crate::approval::Approval;
-use crate::bridge::{Bridge, Transport};
+use crate::bridge::Bridge;
 use crate::catalog::Catalog;
 use crate::options::{Options, Request};
 use crate::proposals::ApprovalAt;
 use crate::session::Session;
+use crate::transport::Transport;
 
 const HELP: &str = "\
 overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)

@@ -18,8 +18,8 @@ use common::provenance::ProvenanceForm;
 
 use crate::call::{self, Invocation, Outcome};
 use crate::catalog::META_PREFIX;
-use crate::handler::{SERVER_INFO_KEY, server_info};
 use crate::notify::Notifier;
+use crate::server_info::{SERVER_INFO_KEY, server_info};
 use crate::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.

@@ -21,9 +21,9 @@ use common::env::FOREIGN_USER;
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
-use crate::bridge::Transport;
 use crate::catalog::Source;
 use crate::problem::problem;
+use crate::transport::Transport;
 
 /// `_meta` key of the per-call identity over stdio.
 pub(crate) const META_KEY: &str = "nl.overheid/sessie";
