@@ -56,11 +56,17 @@ case $tool in
     export REGELRECHT_AUDIT_LOG=$work/audit.jsonl
     mkdir -p "$work/klein"
     cp -r "$corpus/nl/wet/test_untranslatables" "$work/klein/"
-    # A small law (prepared form from the cache, then parsed from YAML), the built-in Bal, a
-    # cross-law evaluation over the whole corpus, --version.
+    # Small laws (prepared forms from the cache, then one parsed from YAML), the built-in Bal,
+    # a cross-law evaluation over the whole corpus, --version.
     small="evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $work/klein"
     "$bin" $small >/dev/null # fills the cache, so that the first call below is a cache hit
-    calls=("$small" "$small --geen-cache"
+    # The bench's calls (bench/regelrecht/laws.sh): a law file as --corpus, one with a parameter.
+    nl=$corpus/nl
+    premie="evalueer regeling_standaardpremie --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $nl/ministeriele_regeling/regeling_standaardpremie/2025-01-01.yaml"
+    datum="evalueer test_date_operations --uitvoer doorlooptijd_dagen --peildatum 2025-06-01 --param indieningsdatum=2025-05-01 --corpus $nl/wet/test_date_operations/2025-01-01.yaml"
+    "$bin" $premie >/dev/null
+    "$bin" $datum >/dev/null
+    calls=("$premie" "$small" "$datum" "$small --geen-cache"
       "evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
       "evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
       "--version")
