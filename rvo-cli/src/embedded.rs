@@ -1,5 +1,7 @@
-//! The report as filed ([`RapportageAanvraag`]) embedded in a larger record: its members stand in
-//! the record's JSON object, in its place, as if the record had declared them itself.
+//! The report as filed ([`crate::backend_types::RapportageAanvraag`]) embedded in a larger
+//! record: its members stand in the record's JSON object, in its place, as if the record had
+//! declared them itself. This module names no record type (it sits below them): the macro's
+//! record says which struct it embeds.
 //!
 //! A record declares the report as one member, `#[serde(flatten, skip_deserializing)]` under
 //! `#[serde(remote = "Self")]`, and [`embeds_aanvraag!`] implements its serde traits. Writing is
@@ -11,11 +13,9 @@
 //! the rest is read by the record's derived code, which ignores members it does not know, as
 //! before.
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
-
-use crate::backend_types::RapportageAanvraag;
 
 /// Implements `Serialize` and `Deserialize` for a record whose member `aanvraag` embeds the
 /// report (see the module documentation for the attributes it needs).
@@ -40,12 +40,14 @@ macro_rules! embeds_aanvraag {
 }
 pub(crate) use embeds_aanvraag;
 
-/// Reads a JSON object into the report its members hold and the object of the other members.
-pub(crate) fn split<'de, D: Deserializer<'de>>(
+/// Reads a JSON object into the embedded struct its members hold (the report, as the record's
+/// member `aanvraag` has it: the record's module names it, this one does not) and the object
+/// of the other members.
+pub(crate) fn split<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     deserializer: D,
-) -> Result<(RapportageAanvraag, Value), D::Error> {
+) -> Result<(T, Value), D::Error> {
     let mut object = deserializer.deserialize_map(Members)?;
-    let own: Map<String, Value> = member_names::<RapportageAanvraag>()
+    let own: Map<String, Value> = member_names::<T>()
         .iter()
         .filter_map(|name| Some((name.to_string(), object.shift_remove(*name)?)))
         .collect();
@@ -114,7 +116,7 @@ impl<'de> Deserializer<'de> for NameProbe<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend_types::{RapportageRecord, RapportageStatus};
+    use crate::backend_types::{RapportageAanvraag, RapportageRecord, RapportageStatus};
     use crate::filing::{Backend, FilingResult};
 
     /// Bal 5.15a contents with energy use no 64-bit number holds, and decimals as written.
@@ -259,7 +261,8 @@ mod tests {
     fn the_rest_keeps_the_other_members() {
         let text =
             r#"{"a":1,"kvk_nummer":"68750110","regeling_id":"EBR-2027","maatregelen":["x"],"b":2}"#;
-        let (aanvraag, rest) = split(&mut serde_json::Deserializer::from_str(text)).unwrap();
+        let (aanvraag, rest): (RapportageAanvraag, _) =
+            split(&mut serde_json::Deserializer::from_str(text)).unwrap();
         assert_eq!(aanvraag.maatregelen, ["x"]);
         assert_eq!(rest, serde_json::json!({"a": 1, "b": 2}));
     }
