@@ -12,7 +12,7 @@ use crate::tool::ArgSchema;
 use crate::validate::Validation;
 
 /// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
 pub struct Peildatum {
     /// Peildatum; standaard vandaag (in Nederland)
     #[arg(long, value_name = "JJJJ-MM-DD")]

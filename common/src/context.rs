@@ -142,6 +142,7 @@ impl<'a> Context<'a> {
     }
 
     fn pass_gate(&mut self, mut spec: PlanSpec, approved: Option<&str>) -> Result<Passed> {
+        spec.check()?;
         if !spec.requests.is_empty() {
             self.client_config()?;
         }

@@ -21,7 +21,7 @@ pub const MAX_PAGINA: u32 = 1000;
 pub const MAX_PER_PAGINA: u32 = 100;
 
 /// `--pagina`, `--per-pagina`, `--alles`.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct Paging {
     /// Pagina (1–1000)
     #[arg(long, default_value_t = 1, value_name = "N")]

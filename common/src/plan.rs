@@ -33,11 +33,19 @@
 //! let checked = common::plan::Checked(common::Request::get("https://example.invalid/"));
 //! ```
 //!
+//! A plan's arguments are the command's clap `Args`, serialised ([`PlanSpec::of`]); JSON written
+//! by hand is no `Args`:
+//!
+//! ```compile_fail,E0277
+//! let plan = common::PlanSpec::of(&serde_json::json!({"kvk_nummer": "68750110"}));
+//! ```
+//!
 //! A command without requests still passes the gate; `app` refuses (exit 70) a result of a
 //! command that did not.
 
 use std::collections::VecDeque;
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::digest::canonical_sha256;
@@ -49,10 +57,24 @@ use crate::http::Request;
 pub const PLAN_SCHEMA: &str = include_str!("../../spec/schemas/plan.schema.json");
 
 /// What a command intends to do, as it hands it to the gate.
+///
+/// Its arguments are the command's `Args`, serialised ([`PlanSpec::of`]): every field of the
+/// clap struct is a member of the plan under its own name, so an argument added to a command
+/// is in its plan (and its digest) without a second edit. A field that is not an argument of
+/// the request (a path the plan shows by its content, an output option) is left out where it
+/// is declared, with `#[serde(skip)]`; a value is normalised with [`PlanSpec::set`], which
+/// may only replace a member the `Args` have (rule DRY-9).
 #[derive(Debug, Default)]
 pub struct PlanSpec {
     /// The normalised arguments; together with the command path they define the digest.
     pub arguments: Map<String, Value>,
+    /// Whether members without a value (`null`: an option not given) are left out of the
+    /// plan, as MUT-4 has it (one member per property that has a value): true for a plan of
+    /// `Args`, so a new optional argument changes no digest of a call that does not give it.
+    omit_null: bool,
+    /// Why these arguments cannot make a plan (a member [`PlanSpec::set`] did not find, `Args`
+    /// that do not serialise to an object): the gate stops with exit 70.
+    flaw: Option<String>,
     /// The upstream requests the command would make, in order.
     pub requests: Vec<Request>,
     /// For mutations: what confirming would change, in words.
@@ -71,6 +93,70 @@ impl PlanSpec {
         Self {
             arguments,
             ..Self::default()
+        }
+    }
+
+    /// A plan of the command's arguments: `args` (its clap `Args`, `Serialize`) as a JSON
+    /// object, each field under its name, flattened groups (`#[serde(flatten)]`) merged in.
+    /// Only a clap `Args` struct makes such a plan: JSON built by hand does not compile here.
+    /// A member whose value is `null` (an option not given, not set to a value) is left out.
+    pub fn of<A: clap::Args + Serialize>(args: &A) -> Self {
+        Self {
+            omit_null: true,
+            ..Self::serialised(args)
+        }
+    }
+
+    /// A plan whose arguments are a request the command assembled from its `Args` and other
+    /// input (rvo-cli's filing, which reads its concept file; a proposal's decision): that
+    /// normalised request, serialised as [`PlanSpec::of`] does, is what the digest covers.
+    pub fn of_request<R: Serialize>(request: &R) -> Self {
+        Self::serialised(request)
+    }
+
+    fn serialised<T: Serialize + ?Sized>(value: &T) -> Self {
+        match serde_json::to_value(value) {
+            Ok(Value::Object(arguments)) => Self {
+                arguments,
+                ..Self::default()
+            },
+            Ok(other) => Self::flawed(format!("de argumenten zijn geen object maar {other}")),
+            Err(e) => Self::flawed(format!(
+                "de argumenten zijn niet als JSON te schrijven: {e}"
+            )),
+        }
+    }
+
+    fn flawed(flaw: String) -> Self {
+        Self {
+            flaw: Some(flaw),
+            ..Self::default()
+        }
+    }
+
+    /// Replace the argument `key` by its normalised value (a trimmed id, the resolved
+    /// `--peildatum`, the session's KvK number): what the command will act on, so two calls
+    /// that mean the same have the same digest. Only a member the `Args` have can be set; any
+    /// other key makes the plan flawed (exit 70 at the gate), so the plan's members stay the
+    /// `Args`' fields.
+    #[must_use]
+    pub fn set(mut self, key: &str, value: impl Into<Value>) -> Self {
+        match self.arguments.get_mut(key) {
+            Some(slot) => *slot = value.into(),
+            None => {
+                self.flaw.get_or_insert_with(|| {
+                    format!("het plan heeft geen argument {key:?} om te normaliseren")
+                });
+            }
+        }
+        self
+    }
+
+    /// The plan's flaw, if any, as the problem the gate stops with (exit 70).
+    pub(crate) fn check(&self) -> Result<()> {
+        match &self.flaw {
+            Some(flaw) => Err(Problem::software(format!("ongeldig plan: {flaw}")).into()),
+            None => Ok(()),
         }
     }
 
@@ -106,7 +192,11 @@ pub struct Plan {
 impl Plan {
     /// Build the plan of `command` (the full name, e.g. `rvo-cli rapportage indienen`).
     pub fn build(tool: &str, command: &str, mutating: bool, dry_run: bool, spec: PlanSpec) -> Self {
-        let arguments = Value::Object(spec.arguments);
+        let mut arguments = spec.arguments;
+        if spec.omit_null {
+            arguments.retain(|_, value| !value.is_null());
+        }
+        let arguments = Value::Object(arguments);
         let digest = digest(command, &arguments);
         let requests: Vec<Value> = spec.requests.iter().map(Request::to_plan_json).collect();
         // The primary request is the one that produces the data: the last one.
@@ -207,6 +297,78 @@ mod tests {
         assert_ne!(a, c);
         assert_ne!(a, d);
         assert_eq!(a.len(), 64);
+    }
+
+    /// A command's `Args`, as clap and serde see them.
+    #[derive(clap::Args, Serialize)]
+    struct Args {
+        id: String,
+        #[arg(long)]
+        geo: bool,
+        #[command(flatten)]
+        #[serde(flatten)]
+        peildatum: crate::args::Peildatum,
+        #[arg(long)]
+        #[serde(skip)]
+        uitvoerbestand: Option<String>,
+    }
+
+    fn args() -> Args {
+        Args {
+            id: " ab-1 ".into(),
+            geo: true,
+            peildatum: crate::args::Peildatum::default(),
+            uitvoerbestand: Some("x".into()),
+        }
+    }
+
+    #[test]
+    fn a_plan_of_args_has_every_field_flattened_groups_merged_and_skips_left_out() {
+        let spec = PlanSpec::of(&args());
+        assert!(spec.check().is_ok());
+        assert_eq!(
+            Value::Object(spec.arguments),
+            json!({"id": " ab-1 ", "geo": true, "peildatum": null})
+        );
+    }
+
+    #[test]
+    fn set_normalises_a_member_the_args_have() {
+        let spec = PlanSpec::of(&args())
+            .set("id", "AB-1")
+            .set("peildatum", "2026-12-04");
+        assert!(spec.check().is_ok());
+        assert_eq!(
+            Value::Object(spec.arguments),
+            json!({"id": "AB-1", "geo": true, "peildatum": "2026-12-04"})
+        );
+    }
+
+    #[test]
+    fn an_argument_without_value_is_left_out_of_the_plan_and_its_digest() {
+        let plan = Plan::build("t", "t x", false, true, PlanSpec::of(&args()));
+        assert_eq!(plan.json["arguments"], json!({"id": " ab-1 ", "geo": true}));
+        assert_eq!(plan.digest, digest("t x", &plan.json["arguments"]));
+        // A request keeps its nulls: its digest is what was filed.
+        let request = PlanSpec::of_request(&json!({"a": null}));
+        let plan = Plan::build("t", "t x", true, true, request);
+        assert_eq!(plan.json["arguments"], json!({"a": null}));
+    }
+
+    #[test]
+    fn setting_a_member_the_args_lack_stops_the_gate_with_exit_70() {
+        for key in ["bestaat_niet", "uitvoerbestand"] {
+            let spec = PlanSpec::of(&args()).set(key, 1);
+            assert!(!spec.arguments.contains_key(key), "{key}");
+            let err = spec.check().expect_err(key);
+            assert_eq!(err.exit_status(), crate::ExitStatus::Software, "{key}");
+        }
+    }
+
+    #[test]
+    fn a_request_that_is_no_object_stops_the_gate_with_exit_70() {
+        let err = PlanSpec::of_request(&["a"]).check().expect_err("array");
+        assert_eq!(err.exit_status(), crate::ExitStatus::Software);
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result
 
 /// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
 /// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
 pub struct KvkNummer {
     /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,

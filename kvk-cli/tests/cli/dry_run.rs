@@ -208,6 +208,31 @@ fn mut_4_zoeken_arguments_are_normalised() {
     assert_eq!(fake.request_count(), 0);
 }
 
+/// MUT-4, DRY-7: the plan's arguments are the command's arguments by their own names (not
+/// KvK's query parameters), every one given or defaulted, none that was not given.
+#[test]
+fn mut_4_zoeken_arguments_are_the_command_s_arguments() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let plan = plan(
+        &fake,
+        &sandbox,
+        &["zoek", "--kvk-nummer", "68750110", "--naam", " Test BV "],
+    );
+    assert_eq!(
+        plan["arguments"],
+        json!({
+            "kvk_nummer": "68750110",
+            "naam": "Test BV",
+            "type": [],
+            "inclusief_inactief": false,
+            "pagina": 1,
+            "per_pagina": 10,
+            "alles": false,
+        })
+    );
+}
+
 /// DISC-16, DRY-1: every example of every tool passes parsing and validation as a dry run.
 #[test]
 fn disc_16_every_example_dry_runs() {

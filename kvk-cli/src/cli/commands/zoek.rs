@@ -8,7 +8,7 @@ use common::args::{KvkNummer, is_kvk_nummer};
 use common::paging::{Alles, Paging};
 use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::cli::shape;
 use crate::cli::source::{Kvk, fout};
@@ -17,7 +17,7 @@ use crate::cli::source::{Kvk, fout};
 ///
 /// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
 /// Nul resultaten is geen fout: exit 0 met een lege lijst.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Handelsnaam of statutaire naam (hele woorden)
     #[arg(long)]
@@ -51,16 +51,19 @@ pub(crate) struct Args {
     pub postbusnummer: Option<String>,
     /// Soort resultaat; herhaalbaar
     #[arg(long = "type", id = "type", value_enum)]
+    #[serde(rename = "type")]
     pub soort: Vec<Soort>,
     /// Ook uitgeschreven en inactieve registraties
     #[arg(long)]
     pub inclusief_inactief: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub paging: Paging,
 }
 
 /// The kinds of registration KvK distinguishes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum Soort {
     Hoofdvestiging,
     Nevenvestiging,
@@ -127,10 +130,10 @@ type Criterion = (
     &'static str,
 );
 
-/// Validated search criteria as KvK query parameters. Free text is trimmed (an empty text is no
+/// Validated search criteria: argument name, KvK query parameter, value. Free text is trimmed (an empty text is no
 /// criterion); a value with a published pattern is checked as given, so the pattern is exactly
 /// what is accepted (DISC-22): only the spaces the postcode pattern allows are removed.
-fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
+fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
     let trimmed = |v: &Option<String>| {
         v.as_deref()
             .map(str::trim)
@@ -211,7 +214,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
             v.check(valid(&value), name, || {
                 format!("{message} (niet {value:?})")
             });
-            query.push((param, value));
+            query.push((name, param, value));
         }
     }
     let huisletter = given(&args.huisletter);
@@ -223,7 +226,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, String)>> {
         v.check(args.huisnummer.is_some(), "huisletter", || {
             "huisletter kan alleen met --huisnummer".into()
         });
-        query.push(("huisletter", letter.clone()));
+        query.push(("huisletter", "huisletter", letter.clone()));
     }
     v.check(
         args.huisnummer.is_none() || postcode.is_some(),
@@ -252,11 +255,14 @@ fn is_postcode(s: &str) -> bool {
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let criteria = criteria(args)?;
-    if let Some((_, number)) = criteria.iter().find(|(k, _)| *k == "kvkNummer") {
+    if let Some((_, _, number)) = criteria.iter().find(|(name, ..)| *name == "kvk_nummer") {
         ctx.subject(number, "KVK_NUMMER");
     }
     let kvk = Kvk::from_env(ctx)?;
-    let mut query: Vec<(&str, String)> = criteria.clone();
+    let mut query: Vec<(&str, String)> = criteria
+        .iter()
+        .map(|(_, param, value)| (*param, value.clone()))
+        .collect();
     let mut soorten: Vec<&str> = args.soort.iter().map(|s| s.as_str()).collect();
     soorten.sort_unstable();
     soorten.dedup();
@@ -273,18 +279,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     };
     let request = page(paging.pagina);
 
-    let mut arguments: Map<String, Value> = criteria
-        .iter()
-        .map(|(k, v)| ((*k).to_string(), v.clone().into()))
-        .collect();
-    arguments.insert("type".into(), json!(soorten));
-    arguments.insert("inclusief_inactief".into(), args.inclusief_inactief.into());
-    arguments.insert("pagina".into(), paging.pagina.into());
-    arguments.insert("per_pagina".into(), paging.per_pagina.into());
-    if paging.alles {
-        arguments.insert("alles".into(), true.into());
+    let mut plan = PlanSpec::of(args).set("type", soorten);
+    for (name, _, value) in &criteria {
+        plan = plan.set(name, value.as_str());
     }
-    let mut passed = ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request))?;
+    let mut passed = ctx.gate(plan.request(request))?;
     let request = passed.take()?;
 
     let mut data = search_page(ctx, &kvk, &request, paging.pagina, paging.per_pagina)?;

@@ -6,26 +6,18 @@
 //! audit record names that company (SEC-7). The establishment number itself is public (`zoek`
 //! finds it), so the refusal need not hide that it exists.
 
-use clap::Subcommand;
 use common::validate::{Validation, is_digits};
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
-use serde_json::json;
 
 use crate::cli::shape;
 use crate::cli::source::Kvk;
 
-#[derive(Subcommand, Debug)]
-pub(crate) enum Action {
-    /// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
-    ///
-    /// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
-    /// bedrijf wordt geweigerd (exit 77).
-    #[command(alias = "get")]
-    Toon(Target),
-}
-
-#[derive(clap::Args, Debug)]
-pub(crate) struct Target {
+/// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
+///
+/// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
+/// bedrijf wordt geweigerd (exit 77).
+#[derive(clap::Args, serde::Serialize, Debug)]
+pub(crate) struct Args {
     /// Vestigingsnummer (12 cijfers)
     pub vestigingsnummer: String,
     /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
@@ -33,24 +25,20 @@ pub(crate) struct Target {
     pub geo: bool,
 }
 
-pub(crate) const TOON: CommandSpec = CommandSpec {
+pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["vestigingsprofiel", "toon"],
     title: "Vestigingsprofiel van een vestiging",
     annotations: Annotations::READ_REMOTE,
-    output_schema: include_str!("../../../schemas/vestiging.json"),
+    output_schema: include_str!("../../../../schemas/vestiging.json"),
     examples: &[&["vestigingsprofiel", "toon", "000037178598"]],
     args: &[ArgSchema {
         name: "vestigingsnummer",
         schema: r#"{"pattern": "^[0-9]{12}$"}"#,
     }],
-};
+}];
 
-/// The entries of this group's commands.
-pub(crate) const SPECS: &[CommandSpec] = &[TOON];
-
-pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let Action::Toon(target) = action;
-    let number = target.vestigingsnummer.trim();
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let number = args.vestigingsnummer.trim();
     let mut validation = Validation::new();
     validation.check(is_digits(number, 12), "vestigingsnummer", || {
         format!("vestigingsnummer {number:?} moet uit precies 12 cijfers bestaan")
@@ -61,11 +49,9 @@ pub(crate) fn run(action: &Action, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk
         .request(&format!("/v1/vestigingsprofielen/{number}"))
-        .query(&[("geoData", target.geo.to_string())]);
-    let arguments = json!({"vestigingsnummer": number, "geo": target.geo});
-    let request = ctx
-        .gate(PlanSpec::new(arguments).request(request))?
-        .take()?;
+        .query(&[("geoData", args.geo.to_string())]);
+    let plan = PlanSpec::of(args).set("vestigingsnummer", number);
+    let request = ctx.gate(plan.request(request))?.take()?;
     let data = kvk.fetch(ctx, &request, &shape::VESTIGING)?;
     let owner = data.get("kvkNummer").and_then(serde_json::Value::as_str);
     session::enforce_owner(
