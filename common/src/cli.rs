@@ -205,17 +205,24 @@ fn named(cmd: &clap::Command, words: &[OsString]) -> bool {
 /// value, but not a positional (an unknown option stays an error) nor a global option
 /// (`--fields --dry-run` lacks a value). With `words`, only in the commands named among them:
 /// clap parses no other, and rewriting every command's arguments costs an allocation each.
+/// A command without such an option (the root: its options are global) is left as it is:
+/// `mut_args` moves every argument into a new vector, some 17 KB for the global options.
 fn hyphen_values(cmd: clap::Command, words: Option<&[OsString]>) -> clap::Command {
-    cmd.mut_args(|arg| {
-        let value_option =
-            !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values();
-        if value_option {
-            arg.allow_hyphen_values(true)
-        } else {
-            arg
-        }
-    })
-    .mut_subcommands(|sub| {
+    let value_option = |arg: &clap::Arg| {
+        !arg.is_positional() && !arg.is_global_set() && arg.get_action().takes_values()
+    };
+    let cmd = if cmd.get_arguments().any(value_option) {
+        cmd.mut_args(|arg| {
+            if value_option(&arg) {
+                arg.allow_hyphen_values(true)
+            } else {
+                arg
+            }
+        })
+    } else {
+        cmd
+    };
+    cmd.mut_subcommands(|sub| {
         if words.is_none_or(|words| named(&sub, words)) {
             hyphen_values(sub, words)
         } else {
