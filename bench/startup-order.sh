@@ -45,6 +45,8 @@ bin=$(realpath "target/release/$tool")
 work=$(mktemp -d)
 fake_pid=
 trap '[ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null; rm -rf "$work"' EXIT
+# cargo and rustup below (kvk-cli's fake) still find their own homes.
+export RUSTUP_HOME=${RUSTUP_HOME:-$HOME/.rustup} CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 export HOME=$work XDG_CACHE_HOME=$work/cache OVERHEID_CACHE_DIR=$work/cache
 
 # The calls, most important first.
