@@ -533,11 +533,9 @@ impl Finish<'_, '_> {
     fn printed(&self, document: &Value) -> Result<String, Problem> {
         let ctx = self.ctx;
         match self.jq {
-            Some(filter) => {
-                let document = crate::secrets::scrubbed(document);
-                let text = filter.apply(document.as_ref(), ctx.deadline())?;
-                Ok(ctx.printer.for_stdout(text))
-            }
+            Some(filter) => ctx
+                .printer
+                .filtered(document, |document| filter.apply(document, ctx.deadline())),
             None => Ok(ctx.printer.render(document)),
         }
     }

@@ -235,10 +235,23 @@ impl Printer {
         text
     }
 
+    /// The lines a filter (`--jq`) makes of `document`, as they may go to stdout. The filter
+    /// sees the document without held secrets (one that reshapes a secret, reversed or cut up,
+    /// would otherwise pass it by the scrub of its output), and its output is scrubbed too.
+    pub fn filtered(
+        &self,
+        document: &Value,
+        filter: impl FnOnce(&Value) -> Result<String, Problem>,
+    ) -> Result<String, Problem> {
+        let document = secrets::scrubbed(document);
+        let text = filter(document.as_ref())?;
+        Ok(self.for_stdout(text))
+    }
+
     /// Text that is not a rendered document (`--jq`'s lines) as it may go
     /// to stdout: without held secrets, and on a terminal without control
     /// characters other than line breaks (rule OUT-6).
-    pub fn for_stdout(&self, text: String) -> String {
+    fn for_stdout(&self, text: String) -> String {
         let text = secrets::scrub(&text).into_owned();
         if stdout_is_terminal() {
             crate::render::printable(&text, true)

@@ -352,6 +352,31 @@ fn the_modules_of_every_crate_form_no_cycle() {
     assert!(cycles.is_empty(), "module cycles:\n{cycles:#?}");
 }
 
+/// Secrets are masked at the sinks only (SEC-2, issue 32): the printer (`output`), the audit
+/// records (`audit`) and the response cache (`cache`, which refuses an answer holding one).
+/// Everything before a sink passes values as they are, so no other module of `common` names
+/// the masking functions of `secrets` in its code.
+#[test]
+fn secrets_are_scrubbed_at_the_sinks_only() {
+    let modules = module_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let sinks = ["output", "audit", "cache", "secrets"];
+    let scrubbing: Vec<String> = modules
+        .iter()
+        .filter(|(module, _)| !module.first().is_some_and(|m| sinks.contains(&m.as_str())))
+        .filter(|(_, code)| {
+            ["scrub", "occurs_in"]
+                .iter()
+                .any(|name| code.contains(name))
+        })
+        .map(|(module, _)| module.join("::"))
+        .collect();
+    assert!(
+        scrubbing.is_empty(),
+        "secrets scrubbed outside a sink: {scrubbing:?}"
+    );
+    assert!(modules[&vec!["output".to_string()]].contains("secrets::scrub"));
+}
+
 #[test]
 fn a_cycle_is_found_and_shown_in_order() {
     let text =

@@ -108,15 +108,20 @@ fn sec_2_echoed_key_never_reaches_stderr_or_audit() {
     }
 }
 
-/// SEC-2: a successful answer that repeats the key is printed with the key masked.
-#[test]
-fn sec_2_echoed_key_is_masked_in_data() {
-    let fake = KvkFake::with(|request| {
+/// A KvK whose profile names the company after the key it was sent (`BV <key>`).
+fn echoing_in_data() -> KvkFake {
+    KvkFake::with(|request| {
         let reply = test_support::kvk::kvk(request);
         let mut body = reply.body_json().expect("a JSON profile");
         body["naam"] = Value::from(format!("BV {}", echoed(request)));
         Reply::json(200, &body)
-    });
+    })
+}
+
+/// SEC-2: a successful answer that repeats the key is printed with the key masked.
+#[test]
+fn sec_2_echoed_key_is_masked_in_data() {
+    let fake = echoing_in_data();
     let sandbox = Sandbox::new();
     for output in ["json", "table"] {
         let mut cmd = sandbox.cmd(&fake.base());
@@ -126,6 +131,23 @@ fn sec_2_echoed_key_is_masked_in_data() {
         assert_no_canary(output, &result.stdout);
         assert!(result.stdout.contains("BV ***"), "{}", result.stdout);
     }
+    assert_no_canary("audit", &sandbox.audit_text());
+}
+
+/// SEC-2: `--jq` filters the answer with the key already masked: a filter that reshapes the
+/// key (here reversed, which the scrub of its output cannot recognise) never gets it.
+#[test]
+fn sec_2_a_filter_never_sees_the_key() {
+    let fake = echoing_in_data();
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.cmd(&fake.base());
+    cmd.env("KVK_API_KEY", CANARY);
+    let filter = ".naam | explode | reverse | implode";
+    let result = run(cmd, ["basisprofiel", "toon", "68750110", "--jq", filter]);
+    assert_eq!(result.code, 0, "{result:?}");
+    let reversed: String = CANARY.chars().rev().collect();
+    assert!(!result.stdout.contains(&reversed), "{}", result.stdout);
+    assert_eq!(result.stdout, "*** VB\n");
     assert_no_canary("audit", &sandbox.audit_text());
 }
 
