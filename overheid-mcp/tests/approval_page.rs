@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use chrono::Utc;
-use overheid_records::{Location, NewProposal, Status, Store};
+use overheid_records::{Location, NewProposal, ProposedCall, Status, Store};
 use ring::digest::{SHA256, digest};
 use serde_json::json;
 use test_support::jwt::Signer;
@@ -223,13 +223,15 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
     let (proposal, _) = store
         .propose(
             &NewProposal {
-                company: company.into(),
-                tool: "rvo-cli".into(),
-                command: "rapportage indienen".into(),
-                input: arguments,
-                plan,
-                plan_digest: digest,
-                concept_digest: None,
+                call: ProposedCall {
+                    company: company.into(),
+                    tool: "rvo-cli".into(),
+                    command: "rapportage indienen".into(),
+                    input: arguments,
+                    plan,
+                    plan_digest: digest,
+                    concept_digest: None,
+                },
                 ttl,
                 proposed_by: overheid_records::Person {
                     subject: "agent".into(),
@@ -319,7 +321,7 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
         "2027-06-01",
         "led-verlichting",
         "warmtepomp",
-        proposal.plan_digest.as_str(),
+        proposal.call.plan_digest.as_str(),
         "Goedkeuren",
         "Afwijzen",
         "https://wetten.overheid.nl/jci1.3:c:BWBR0041330&amp;artikel=5.15a",

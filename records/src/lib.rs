@@ -35,7 +35,8 @@ pub use filings::{Begun, Damaged, PendingFiling};
 pub use id::is_well_formed as is_proposal_id;
 pub use location::{DATA_DIR_ENV, DATABASE_FILE, Location, STORE_URL_ENV};
 pub use model::{
-    Apply, Approval, DEFAULT_TTL, Decision, Event, Filing, NewProposal, Person, Proposal, Status,
+    Apply, Approval, DEFAULT_TTL, Decision, Event, Filing, NewProposal, Person, Proposal,
+    ProposedCall, Status,
 };
 pub use pool::Pool;
 

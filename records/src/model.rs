@@ -94,9 +94,10 @@ pub struct Approval {
     pub digest: String,
 }
 
-/// A proposal to record.
-#[derive(Debug, Clone)]
-pub struct NewProposal {
+/// What a proposal proposes: the call that applies it and the plan a person decides on. A
+/// [`NewProposal`] records it and a [`Proposal`] reads it back, its members in the proposal's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProposedCall {
     /// The company (KvK number) the proposal is for.
     pub company: String,
     /// The tool that applies it, e.g. `rvo-cli`.
@@ -110,7 +111,15 @@ pub struct NewProposal {
     /// The plan's digest.
     pub plan_digest: String,
     /// The concept's digest, when the input is a concept.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub concept_digest: Option<String>,
+}
+
+/// A proposal to record.
+#[derive(Debug, Clone)]
+pub struct NewProposal {
+    /// What it proposes.
+    pub call: ProposedCall,
     /// How long it waits for a person ([`DEFAULT_TTL`]).
     pub ttl: Duration,
     /// Who proposed it: the operating-system user at the CLI, or the person the caller named
@@ -123,14 +132,9 @@ pub struct NewProposal {
 pub struct Proposal {
     /// Unguessable id (`vs_` and 32 base32 characters: 160 random bits).
     pub id: String,
-    pub company: String,
-    pub tool: String,
-    pub command: String,
-    pub input: Value,
-    pub plan: Value,
-    pub plan_digest: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub concept_digest: Option<String>,
+    /// What it proposes; its members stand in the proposal's.
+    #[serde(flatten)]
+    pub call: ProposedCall,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     /// Who proposed it (absent in proposals recorded before this was kept).
@@ -212,4 +216,40 @@ pub(crate) fn to_millis(at: DateTime<Utc>) -> i64 {
 pub(crate) fn from_millis(millis: i64) -> Result<DateTime<Utc>, crate::Error> {
     DateTime::from_timestamp_millis(millis)
         .ok_or_else(|| crate::Error::Corrupt(format!("tijdstip {millis} buiten bereik")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A proposal is written as before [`ProposedCall`] took its members: one flat object, in
+    /// the same order.
+    #[test]
+    fn a_proposal_keeps_its_members_flat_and_in_order() {
+        let at = DateTime::from_timestamp_millis(1_796_036_400_000).unwrap();
+        let proposal = Proposal {
+            id: "vs_x".into(),
+            call: ProposedCall {
+                company: "68750110".into(),
+                tool: "rvo-cli".into(),
+                command: "rapportage indienen".into(),
+                input: json!({"maatregelen": ["LED"]}),
+                plan: json!({"plan_digest": "ab"}),
+                plan_digest: "ab".into(),
+                concept_digest: Some("ef".into()),
+            },
+            created_at: at,
+            expires_at: at,
+            proposed_by: None,
+            status: Status::Open,
+            decision: None,
+            filing_key: None,
+            result_digest: Some("cd".into()),
+        };
+        assert_eq!(
+            serde_json::to_string(&proposal).unwrap(),
+            r#"{"id":"vs_x","company":"68750110","tool":"rvo-cli","command":"rapportage indienen","input":{"maatregelen":["LED"]},"plan":{"plan_digest":"ab"},"plan_digest":"ab","concept_digest":"ef","created_at":"2026-11-30T11:00:00Z","expires_at":"2026-11-30T11:00:00Z","status":"open","result_digest":"cd"}"#
+        );
+    }
 }

@@ -6,7 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::model::{
-    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, Status, from_millis, to_millis,
+    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status,
+    from_millis, to_millis,
 };
 use crate::sql::{Cell, Conn, Param, Row};
 use crate::{Error, Store, id};
@@ -28,8 +29,8 @@ impl Store {
         new: &NewProposal,
         now: DateTime<Utc>,
     ) -> Result<(Proposal, bool), Error> {
-        let input = new.input.to_string();
-        let plan = new.plan.to_string();
+        let input = new.call.input.to_string();
+        let plan = new.call.plan.to_string();
         let expires = now + new.ttl;
         let id = id::new_id()?;
         self.conn.transaction(|conn| {
@@ -38,10 +39,10 @@ impl Store {
                  AND command = $3 AND plan_digest = $4 AND status IN ('open', 'approved') \
                  AND expires_at <= $5",
                 &[
-                    Param::Text(&new.company),
-                    Param::Text(&new.tool),
-                    Param::Text(&new.command),
-                    Param::Text(&new.plan_digest),
+                    Param::Text(&new.call.company),
+                    Param::Text(&new.call.tool),
+                    Param::Text(&new.call.command),
+                    Param::Text(&new.call.plan_digest),
                     Param::Int(to_millis(now)),
                 ],
             )?;
@@ -54,13 +55,13 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open') ON CONFLICT DO NOTHING",
                 &[
                     Param::Text(&id),
-                    Param::Text(&new.company),
-                    Param::Text(&new.tool),
-                    Param::Text(&new.command),
+                    Param::Text(&new.call.company),
+                    Param::Text(&new.call.tool),
+                    Param::Text(&new.call.command),
                     Param::Text(&input),
                     Param::Text(&plan),
-                    Param::Text(&new.plan_digest),
-                    Param::OptText(new.concept_digest.as_deref()),
+                    Param::Text(&new.call.plan_digest),
+                    Param::OptText(new.call.concept_digest.as_deref()),
                     Param::Int(to_millis(now)),
                     Param::Int(to_millis(expires)),
                 ],
@@ -72,7 +73,7 @@ impl Store {
                     now,
                     Status::Open,
                     Some(&new.proposed_by),
-                    Some(&new.plan_digest),
+                    Some(&new.call.plan_digest),
                 )?;
             }
             let rows = conn.query(
@@ -81,10 +82,10 @@ impl Store {
                      AND p.plan_digest = $4 AND p.status IN ('open', 'approved')"
                 ),
                 &[
-                    Param::Text(&new.company),
-                    Param::Text(&new.tool),
-                    Param::Text(&new.command),
-                    Param::Text(&new.plan_digest),
+                    Param::Text(&new.call.company),
+                    Param::Text(&new.call.tool),
+                    Param::Text(&new.call.command),
+                    Param::Text(&new.call.plan_digest),
                 ],
             )?;
             let row = rows.first().ok_or(Error::NotFound)?;
@@ -157,7 +158,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Proposal, Error> {
         let current = self.proposal(id, company, now)?.ok_or(Error::NotFound)?;
-        if current.plan_digest != seen_digest {
+        if current.call.plan_digest != seen_digest {
             return Err(Error::DigestMismatch);
         }
         let to = match decision {
@@ -370,13 +371,15 @@ fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
     };
     Ok(Proposal {
         id: row[0].text()?.into(),
-        company: row[1].text()?.into(),
-        tool: row[2].text()?.into(),
-        command: row[3].text()?.into(),
-        input: json(&row[4])?,
-        plan: json(&row[5])?,
-        plan_digest: row[6].text()?.into(),
-        concept_digest: row[7].opt_text()?.map(str::to_string),
+        call: ProposedCall {
+            company: row[1].text()?.into(),
+            tool: row[2].text()?.into(),
+            command: row[3].text()?.into(),
+            input: json(&row[4])?,
+            plan: json(&row[5])?,
+            plan_digest: row[6].text()?.into(),
+            concept_digest: row[7].opt_text()?.map(str::to_string),
+        },
         created_at: from_millis(row[8].int()?)?,
         expires_at,
         proposed_by: person(&row[18], &row[19], &row[20])?,

@@ -8,8 +8,8 @@ use std::sync::{Arc, Barrier};
 
 use chrono::{Duration, Utc};
 use overheid_records::{
-    Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person, Status,
-    Store,
+    Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person,
+    ProposedCall, Status, Store,
 };
 use serde_json::json;
 
@@ -45,13 +45,15 @@ fn digest(seed: &str) -> String {
 
 fn proposal(company: &str, plan_digest: &str) -> NewProposal {
     NewProposal {
-        company: company.into(),
-        tool: "rvo-cli".into(),
-        command: "rapportage indienen".into(),
-        input: json!({"kvk_nummer": company, "maatregelen": ["LED"]}),
-        plan: json!({"plan_digest": plan_digest}),
-        plan_digest: plan_digest.into(),
-        concept_digest: None,
+        call: ProposedCall {
+            company: company.into(),
+            tool: "rvo-cli".into(),
+            command: "rapportage indienen".into(),
+            input: json!({"kvk_nummer": company, "maatregelen": ["LED"]}),
+            plan: json!({"plan_digest": plan_digest}),
+            plan_digest: plan_digest.into(),
+            concept_digest: None,
+        },
         ttl: overheid_records::DEFAULT_TTL,
         proposed_by: Person {
             subject: "unix:1001@host".into(),

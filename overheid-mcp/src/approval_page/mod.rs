@@ -327,7 +327,7 @@ impl Page {
                 format!(
                     "<tr><td><a href=\"{PATH}/{id}\">{id}</a></td><td>{what}</td><td>{until}</td></tr>",
                     id = html::text(&p.id),
-                    what = html::text(p.plan["effect"].as_str().unwrap_or(&p.command)),
+                    what = html::text(p.call.plan["effect"].as_str().unwrap_or(&p.call.command)),
                     until = html::text(&p.expires_at.to_rfc3339()),
                 )
             })
@@ -364,7 +364,7 @@ impl Page {
         let found = self
             .store(move |store| {
                 let found = store.proposal(&owned, None, Utc::now())?;
-                Ok(found.filter(|proposal| companies.contains(&proposal.company)))
+                Ok(found.filter(|proposal| companies.contains(&proposal.call.company)))
             })
             .await;
         match found {
@@ -436,7 +436,7 @@ impl Page {
                 // unknown id, are the same "not found" (no oracle).
                 let company = store
                     .proposal(&owned, None, Utc::now())?
-                    .map(|proposal| proposal.company)
+                    .map(|proposal| proposal.call.company)
                     .filter(|company| companies.contains(company))
                     .ok_or(overheid_records::Error::NotFound)?;
                 store.decide(&owned, Some(&company), decision, &by, &digest, Utc::now())
@@ -501,12 +501,12 @@ fn render(
     proposal: &Proposal,
     notice: Option<&str>,
 ) -> String {
-    let plan = &proposal.plan;
+    let plan = &proposal.call.plan;
     let arguments = &plan["arguments"];
     let field = |value: &Value| html::value(value, 1);
     let scheme = arguments
         .get("regeling_id")
-        .or_else(|| proposal.input.get("regeling_id"))
+        .or_else(|| proposal.call.input.get("regeling_id"))
         .unwrap_or(&Value::Null);
     let date = plan.get("peildatum").unwrap_or(&Value::Null);
     let measures = arguments.get("maatregelen").unwrap_or(&Value::Null);
@@ -531,7 +531,7 @@ fn render(
     let form = if proposal.status == overheid_records::Status::Open {
         let token = approval.seal_for(
             &csrf_purpose(&proposal.id, &person.sub),
-            proposal.plan_digest.as_bytes(),
+            proposal.call.plan_digest.as_bytes(),
             SESSION_TTL,
         );
         format!(
@@ -542,7 +542,7 @@ fn render(
              <button type=\"submit\" name=\"beslissing\" value=\"afwijzen\">Afwijzen</button></form>",
             id = html::text(&proposal.id),
             token = html::text(&token),
-            digest = html::text(&proposal.plan_digest),
+            digest = html::text(&proposal.call.plan_digest),
             name = html::text(&person.name),
         )
     } else {
@@ -562,15 +562,15 @@ fn render(
          <p><a href=\"{PATH}\">Alle open voorstellen</a></p>",
         id = html::text(&proposal.id),
         effect = html::text(plan["effect"].as_str().unwrap_or_default()),
-        company = html::text(&proposal.company),
+        company = html::text(&proposal.call.company),
         scheme = field(scheme),
         date = field(date),
         measures = field(measures),
-        tool = html::text(&proposal.tool),
-        command = html::text(&proposal.command),
+        tool = html::text(&proposal.call.tool),
+        command = html::text(&proposal.call.command),
         status = status(proposal),
         expires = html::text(&proposal.expires_at.to_rfc3339()),
-        digest = html::text(&proposal.plan_digest),
+        digest = html::text(&proposal.call.plan_digest),
         details = html::value(&Value::Object(details), 1),
     )
 }

@@ -39,9 +39,9 @@ pub(crate) fn find(ctx: &mut Context<'_>, id: &str) -> Result<(Store, Proposal)>
     let proposal = store
         .proposal(id, company.as_deref(), crate::cli::clock::now())
         .map_err(problem)?
-        .filter(|p| p.tool == ctx.tool.name)
+        .filter(|p| p.call.tool == ctx.tool.name)
         .ok_or_else(|| unknown(id))?;
-    ctx.subject(&proposal.company, "KVK_NUMMER");
+    ctx.subject(&proposal.call.company, "KVK_NUMMER");
     Ok((store, proposal))
 }
 
@@ -164,13 +164,13 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     let mut out = json!({
         "id": proposal.id,
         "status": proposal.status.as_str(),
-        "kvk_nummer": proposal.company,
-        "opdracht": format!("{} {}", proposal.tool, proposal.command),
-        "plan_digest": proposal.plan_digest,
+        "kvk_nummer": proposal.call.company,
+        "opdracht": format!("{} {}", proposal.call.tool, proposal.call.command),
+        "plan_digest": proposal.call.plan_digest,
         "aangemaakt_op": proposal.created_at,
         "verloopt_op": proposal.expires_at,
     });
-    if let Some(digest) = &proposal.concept_digest {
+    if let Some(digest) = &proposal.call.concept_digest {
         out["concept_digest"] = digest.clone().into();
     }
     if let Some(by) = &proposal.proposed_by {
@@ -195,7 +195,7 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     if proposal.status == Status::Approved {
         out["indienen"] = format!("rvo-cli rapportage indienen --voorstel {}", proposal.id).into();
     }
-    out["plan"] = proposal.plan.clone();
+    out["plan"] = proposal.call.plan.clone();
     out
 }
 

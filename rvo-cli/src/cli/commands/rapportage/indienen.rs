@@ -148,14 +148,14 @@ fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     }
     ctx.audit_attribute("overheid.voorstel_id", id.into());
     let (store, proposal) = records::find(ctx, id)?;
-    if proposal.command != records::APPLY_COMMAND {
+    if proposal.call.command != records::APPLY_COMMAND {
         return Err(records::unknown(id).into());
     }
     let approved = match (&proposal.status, &proposal.decision) {
         (Status::Approved | Status::Filed, Some(decision)) => decision.digest.clone(),
         (status, _) => return Err(records::refused(id, *status).into()),
     };
-    let input: StoredInput = serde_json::from_value(proposal.input.clone()).map_err(|_| {
+    let input: StoredInput = serde_json::from_value(proposal.call.input.clone()).map_err(|_| {
         records::problem(overheid_records::Error::Corrupt(format!(
             "de invoer van voorstel {id} is niet te lezen"
         )))

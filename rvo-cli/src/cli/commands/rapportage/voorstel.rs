@@ -13,7 +13,7 @@
 
 use common::plan::Plan;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
-use overheid_records::{DEFAULT_TTL, NewProposal};
+use overheid_records::{DEFAULT_TTL, NewProposal, ProposedCall};
 
 use crate::cli::backend::Backend;
 use crate::cli::clock;
@@ -58,14 +58,16 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
     let plan = Plan::build(TOOL.name, &command, true, false, planned.spec()?);
     let new = NewProposal {
-        company: planned.aanvraag.kvk_nummer.clone(),
-        tool: TOOL.name.into(),
-        command: records::APPLY_COMMAND.into(),
-        input: serde_json::to_value(&planned.input)
-            .map_err(|e| common::Problem::software(e.to_string()))?,
-        plan: plan.json,
-        plan_digest: plan.digest,
-        concept_digest: planned.concept_digest.clone(),
+        call: ProposedCall {
+            company: planned.aanvraag.kvk_nummer.clone(),
+            tool: TOOL.name.into(),
+            command: records::APPLY_COMMAND.into(),
+            input: serde_json::to_value(&planned.input)
+                .map_err(|e| common::Problem::software(e.to_string()))?,
+            plan: plan.json,
+            plan_digest: plan.digest,
+            concept_digest: planned.concept_digest.clone(),
+        },
         ttl: DEFAULT_TTL,
         proposed_by: records::proposer(ctx),
     };

@@ -60,19 +60,19 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
         Decision::Approve => ("goedkeuren", "goed te keuren"),
         Decision::Decline => ("afwijzen", "af te wijzen"),
     };
-    let prefix = &proposal.plan_digest[..8];
-    let plan = serde_json::to_string_pretty(&proposal.plan).unwrap_or_default();
+    let prefix = &proposal.call.plan_digest[..8];
+    let plan = serde_json::to_string_pretty(&proposal.call.plan).unwrap_or_default();
     let seconds = ctx
         .deadline()
         .saturating_duration_since(std::time::Instant::now())
         .as_secs();
     let text = format!(
         "Voorstel {id} {verb} voor KvK-nummer {}\nOpdracht: {} {}\nVerloopt op: {}\n\nPlan:\n{plan}\n\nPlan-digest: {}\nTyp de eerste 8 tekens van de plan-digest ({prefix}) om {act} (u heeft {seconds} s; meer met --timeout):\n",
-        proposal.company,
-        proposal.tool,
-        proposal.command,
+        proposal.call.company,
+        proposal.call.tool,
+        proposal.call.command,
         proposal.expires_at,
-        proposal.plan_digest,
+        proposal.call.plan_digest,
     );
     // Text from the record (a toelichting) is shown with control and bidi characters neutralised.
     ctx.printer
@@ -89,20 +89,22 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
     }
     // The typed characters are this decision's confirmation: the gate passes on them.
     let spec = || {
-        common::PlanSpec::new(serde_json::json!({"id": id, "plan_digest": proposal.plan_digest}))
-            .effect(format!(
-                "Legt de beslissing ({verb}) over voorstel {id} vast."
-            ))
+        common::PlanSpec::new(
+            serde_json::json!({"id": id, "plan_digest": proposal.call.plan_digest}),
+        )
+        .effect(format!(
+            "Legt de beslissing ({verb}) over voorstel {id} vast."
+        ))
     };
     let digest = common::plan::digest(&ctx.name, &serde_json::Value::Object(spec().arguments));
     ctx.gate_approved(spec(), &digest)?;
     let decided = store
         .decide(
             id,
-            Some(&proposal.company),
+            Some(&proposal.call.company),
             decision,
             &records::terminal_person(),
-            &proposal.plan_digest,
+            &proposal.call.plan_digest,
             clock::now(),
         )
         .map_err(|error| match error {
