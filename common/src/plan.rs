@@ -182,6 +182,27 @@ impl PlanSpec {
     }
 }
 
+/// `#[serde(serialize_with = "common::plan::paths")]` on a field of paths: each as the plan
+/// shows it, as text (bytes that are not UTF-8 replaced, as `display` does), so a path serde
+/// cannot write as a string still makes a plan.
+pub fn paths<S: serde::Serializer>(
+    paths: &[std::path::PathBuf],
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serializer.collect_seq(paths.iter().map(|path| path.display().to_string()))
+}
+
+/// [`paths`] for one optional path.
+pub fn optional_path<S: serde::Serializer>(
+    path: &Option<std::path::PathBuf>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => serializer.serialize_some(&path.display().to_string()),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// A finished plan: the JSON object that is printed, and its digest.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -341,6 +362,29 @@ mod tests {
         assert_eq!(
             Value::Object(spec.arguments),
             json!({"id": "AB-1", "geo": true, "peildatum": "2026-12-04"})
+        );
+    }
+
+    #[test]
+    fn paths_that_are_no_utf_8_still_make_a_plan() {
+        use std::os::unix::ffi::OsStrExt;
+        #[derive(clap::Args, Serialize)]
+        struct Args {
+            #[serde(serialize_with = "paths")]
+            paden: Vec<std::path::PathBuf>,
+            #[arg(long)]
+            #[serde(serialize_with = "optional_path")]
+            notities: Option<std::path::PathBuf>,
+        }
+        let odd = std::path::PathBuf::from(std::ffi::OsStr::from_bytes(b"a\xffb"));
+        let spec = PlanSpec::of(&Args {
+            paden: vec!["x/y".into(), odd.clone()],
+            notities: Some(odd),
+        });
+        assert!(spec.check().is_ok());
+        assert_eq!(
+            Value::Object(spec.arguments),
+            json!({"paden": ["x/y", "a\u{fffd}b"], "notities": "a\u{fffd}b"})
         );
     }
 

@@ -110,3 +110,45 @@ fn the_plan_digest_depends_only_on_the_arguments() {
     assert_eq!(digest("2024-06-01"), digest("2024-06-01"));
     assert_ne!(digest("2024-06-01"), digest("2025-06-01"));
 }
+
+/// MUT-4, DRY-7: zoek's plan holds its arguments by their own names, normalised, an option not
+/// given left out, and one window: pages, or the old spelling's start and count.
+#[test]
+fn zoek_plans_its_arguments_normalised_and_one_window() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let arguments = |args: &[&str]| {
+        let mut argv = vec![
+            "regeling",
+            "zoek",
+            "  Wet   op de  ",
+            "--peildatum",
+            "2026-01-01",
+        ];
+        argv.extend(args);
+        argv.push("--dry-run");
+        run(sandbox.cmd(&fake), &argv).json()["arguments"].clone()
+    };
+    assert_eq!(
+        arguments(&["--type", "wet", "--per-pagina", "20", "--pagina", "2"]),
+        json!({
+            "trefwoord": "Wet op de",
+            "type": "wet",
+            "peildatum": "2026-01-01",
+            "pagina": 2,
+            "per_pagina": 20,
+            "alles": false,
+        })
+    );
+    assert_eq!(
+        arguments(&["--start", "5", "--max", "3"]),
+        json!({
+            "trefwoord": "Wet op de",
+            "peildatum": "2026-01-01",
+            "start": 5,
+            "max": 3,
+            "alles": false,
+        })
+    );
+    assert_eq!(fake.server.request_count(), 0);
+}

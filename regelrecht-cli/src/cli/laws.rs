@@ -28,10 +28,11 @@ pub(crate) const SOURCE: &str = "RegelRecht";
 pub(crate) const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_VERSION"));
 
 /// `--corpus`, for every command that loads laws beyond the built-in set.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug, Default, serde::Serialize)]
 pub(crate) struct CorpusArgs {
     /// Map met wetten (*.yaml) of één wetbestand, naast ingebouwde en REGELRECHT_CORPUS; herhaalbaar
     #[arg(long = "corpus", value_name = "PAD")]
+    #[serde(serialize_with = "common::plan::paths")]
     pub corpus: Vec<PathBuf>,
 }
 

@@ -19,14 +19,16 @@ use crate::cli::regeling::sourcing;
 /// aantal werkzame personen); de gegevens komen van de CLI's van de familie. De uitkomst is
 /// "mogelijk van toepassing", nooit een recht: de concept-aanvraag rekent het uit. Gebonden aan
 /// KVK_SESSIE_NUMMER.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
+    #[serde(flatten)]
     pub kvk: KvkNummer,
     /// Toestemming om deze bron (id uit het bronnenregister) te raadplegen; herhaalbaar
     #[arg(long, value_name = "BRON")]
     pub toestemming: Vec<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub regelingen: DefinitionArgs,
 }
 
@@ -54,17 +56,10 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     let wanted: Vec<&Datum> = wanted.into_values().collect();
-    ctx.gate(
-        PlanSpec::new(json!({
-            "kvk_nummer": kvk,
-            "toestemming": args.toestemming,
-            "regelingen": args.regelingen.arguments(),
-        }))
-        .extra(
-            "bronnen",
-            sourcing::planned(&catalogue, &wanted, &args.toestemming),
-        ),
-    )?;
+    ctx.gate(PlanSpec::of(args).set("kvk_nummer", kvk.as_str()).extra(
+        "bronnen",
+        sourcing::planned(&catalogue, &wanted, &args.toestemming),
+    ))?;
     let (data, missing) = sourcing::fetch(ctx, &catalogue, &wanted, &kvk, &args.toestemming)?;
     let regelingen: Vec<Value> = catalogue
         .definitions

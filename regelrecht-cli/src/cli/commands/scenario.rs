@@ -28,10 +28,11 @@ use crate::cli::problems;
 /// untranslatable, provenance). Per scenario: passed, failed (met stap en reden; ook een
 /// scenario dat niet uitgevoerd kan worden) of skipped (@wip, met reden). De slotregel
 /// "N passed, N failed" staat op stderr; exit 1 zodra een scenario faalt.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// .feature-bestanden of mappen
     #[arg(value_name = "PAD", required_unless_present = "ingebouwd")]
+    #[serde(serialize_with = "common::plan::paths")]
     pub paden: Vec<PathBuf>,
     /// Voer (ook) de meegeleverde scenario's van de ingebouwde wetten uit
     #[arg(long)]
@@ -40,6 +41,7 @@ pub(crate) struct Args {
     #[arg(long)]
     pub wip: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
 }
 
@@ -92,12 +94,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     let corpus = args.corpus.load(ctx)?;
-    ctx.gate(PlanSpec::new(json!({
-        "paden": args.paden.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "ingebouwd": args.ingebouwd,
-        "wip": args.wip,
-        "corpus": args.corpus.arguments(),
-    })))?;
+    ctx.gate(PlanSpec::of(args))?;
 
     let options = RunOptions { wip: args.wip };
     let mut results = Vec::new();

@@ -226,10 +226,11 @@ pub(crate) struct Catalogue {
 }
 
 /// `--regelingen`, for the commands that read regulation definitions.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug, Default, serde::Serialize)]
 pub(crate) struct DefinitionArgs {
     /// Map met regelingen (*.json) en bronnen.json, naast ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
     #[arg(long = "regelingen", value_name = "MAP")]
+    #[serde(serialize_with = "common::plan::paths")]
     pub regelingen: Vec<PathBuf>,
 }
 

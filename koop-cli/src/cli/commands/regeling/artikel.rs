@@ -4,11 +4,10 @@
 
 use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
-use serde_json::Map;
 
 use super::lookup::{self, Header, to_data};
 use super::toon::{ArtikelMetLink, BWB_ID};
@@ -22,13 +21,14 @@ const MAX_ARTIKEL_CHARS: usize = 40;
 /// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
 /// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
 /// geeft exit 66 met de nummers in de buurt in de hint.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
     /// Artikelnummer zoals in de kop, bv. 5.15, 1:3 of 2a ("Artikel" en hoofdletters mogen)
     pub artikel: String,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -72,12 +72,12 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let peildatum = args.peildatum.date(ctx.today(), &mut validation);
     validation.finish()?;
     let id = id.map_err(to_error)?;
-    let mut arguments = Map::new();
-    arguments.insert("bwb_id".into(), id.as_str().into());
-    arguments.insert("artikel".into(), nummer.into());
-    arguments.insert("peildatum".into(), peildatum.to_string().into());
+    let plan = PlanSpec::of(args)
+        .set("bwb_id", id.as_str())
+        .set("artikel", nummer)
+        .set("peildatum", peildatum.to_string());
 
-    let mut located = lookup::locate(ctx, &id, peildatum, arguments)?;
+    let mut located = lookup::locate(ctx, &id, peildatum, plan)?;
     let body = located.take_body();
     let found = extract_artikel(&body, nummer).map_err(to_error)?;
     drop(body);

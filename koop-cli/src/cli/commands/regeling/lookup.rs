@@ -8,7 +8,7 @@ use common::{Context, Outcome, PlanSpec, Problem, Result};
 use koop_cli::sru::Record;
 use koop_cli::{BwbId, KoopError, cql, links};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::cli::source::{Koop, version_on};
 
@@ -51,17 +51,17 @@ impl Located {
     }
 }
 
-/// Plan both requests, pass the gate, search the version in force on `peildatum` and fetch it.
+/// Plan both requests (`plan`: of the command's arguments, normalised), pass the gate, search the version in force on `peildatum` and fetch it.
 pub(super) fn locate(
     ctx: &mut Context<'_>,
     id: &BwbId,
     peildatum: NaiveDate,
-    arguments: Map<String, Value>,
+    plan: PlanSpec,
 ) -> Result<Located> {
     let koop = Koop::from_env(ctx)?;
     let query = cql::id_query(id, peildatum);
     let search = koop.search_request(&query, 1, 10);
-    let plan = PlanSpec::new(Value::Object(arguments))
+    let plan = plan
         .request(search)
         .request(koop.planned_toestand_request(id.as_str()))
         .effect(format!(

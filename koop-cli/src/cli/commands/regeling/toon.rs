@@ -3,11 +3,10 @@
 
 use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Result};
+use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde::Serialize;
-use serde_json::Map;
 
 use super::lookup::{self, Header, to_data};
 use crate::cli::problems::to_error;
@@ -18,11 +17,12 @@ use crate::cli::problems::to_error;
 /// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten
 /// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
 /// is `regeling artikel` goedkoper.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -56,11 +56,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let peildatum = args.peildatum.date(ctx.today(), &mut validation);
     validation.finish()?;
     let id = id.map_err(to_error)?;
-    let mut arguments = Map::new();
-    arguments.insert("bwb_id".into(), id.as_str().into());
-    arguments.insert("peildatum".into(), peildatum.to_string().into());
+    let plan = PlanSpec::of(args)
+        .set("bwb_id", id.as_str())
+        .set("peildatum", peildatum.to_string());
 
-    let mut located = lookup::locate(ctx, &id, peildatum, arguments)?;
+    let mut located = lookup::locate(ctx, &id, peildatum, plan)?;
     let body = located.take_body();
     let law = parse_toestand(&body).map_err(to_error)?;
     drop(body);

@@ -18,7 +18,7 @@ const MAX_RECORDS: u32 = 1000;
 ///
 /// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
 /// van `regeling toon` of `regeling artikel` om die versie te lezen.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// BWB-id van de regeling, bv. BWBR0018451
     pub bwb_id: String,
@@ -39,7 +39,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let query = cql::versions_query(&id);
     let request = koop.search_request(&query, 1, MAX_RECORDS);
     let request = ctx
-        .gate(PlanSpec::new(json!({"bwb_id": id.as_str()})).request(request))?
+        .gate(
+            PlanSpec::of(args)
+                .set("bwb_id", id.as_str())
+                .request(request),
+        )?
         .take()?;
     let answer = koop.search(ctx, &request)?;
     let records: Vec<_> = answer

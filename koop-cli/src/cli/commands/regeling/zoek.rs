@@ -9,7 +9,7 @@ use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Re
 use koop_cli::cql::{self, SearchParams};
 use koop_cli::links;
 use koop_cli::sru::dedup_by_id;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::lookup::{self, date, text};
 use crate::cli::problems::to_error;
@@ -20,7 +20,7 @@ use crate::cli::source::Koop;
 /// Alle woorden moeten in de (citeer)titel voorkomen. Elke regeling verschijnt één keer, in de
 /// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een
 /// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Woorden die in de titel moeten voorkomen (tekst, geen zoeksyntaxis)
     pub trefwoord: String,
@@ -29,10 +29,13 @@ pub(crate) struct Args {
     pub onderwerp: Option<String>,
     /// Soort regeling: wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel, …
     #[arg(long = "type", id = "type", value_name = "TYPE")]
+    #[serde(rename = "type")]
     pub regeling_type: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
     #[command(flatten)]
+    #[serde(flatten)]
     pub paging: Paging,
     /// Oude spelling: hoeveel resultaten (= --per-pagina)
     #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
@@ -132,28 +135,24 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let (regeling_type, query) = (regeling_type.map_err(to_error)?, query.map_err(to_error)?);
 
-    let mut arguments = Map::new();
-    arguments.insert("trefwoord".into(), normalised(&args.trefwoord).into());
-    if let Some(onderwerp) = &args.onderwerp {
-        arguments.insert("onderwerp".into(), normalised(onderwerp).into());
-    }
-    if let Some(t) = regeling_type {
-        arguments.insert("type".into(), t.into());
-    }
-    arguments.insert("peildatum".into(), peildatum.to_string().into());
-    match window.pagina() {
-        Some(pagina) => {
-            arguments.insert("pagina".into(), pagina.into());
-            arguments.insert("per_pagina".into(), window.max.into());
-        }
-        None => {
-            arguments.insert("start".into(), window.start.into());
-            arguments.insert("max".into(), window.max.into());
-        }
-    }
-    if args.paging.alles {
-        arguments.insert("alles".into(), true.into());
-    }
+    let plan = PlanSpec::of(args)
+        .set("trefwoord", normalised(&args.trefwoord))
+        .set("onderwerp", args.onderwerp.as_deref().map(normalised))
+        .set("type", regeling_type)
+        .set("peildatum", peildatum.to_string());
+    // One window, in the words it was given in: pages, or the old spelling's start and count.
+    let plan = match window.pagina() {
+        Some(pagina) => plan
+            .set("pagina", pagina)
+            .set("per_pagina", window.max)
+            .set("start", Value::Null)
+            .set("max", Value::Null),
+        None => plan
+            .set("start", window.start)
+            .set("max", window.max)
+            .set("pagina", Value::Null)
+            .set("per_pagina", Value::Null),
+    };
 
     let koop = Koop::from_env(ctx)?;
     let page = |start: u64| {
@@ -161,7 +160,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         koop.search_request(&query, start, window.max)
     };
     let request = page(window.start);
-    let mut passed = ctx.gate(PlanSpec::new(Value::Object(arguments)).request(request))?;
+    let mut passed = ctx.gate(plan.request(request))?;
     let request = passed.take()?;
     let mut answer = koop.search(ctx, &request)?;
     let mut afgekapt = None;

@@ -16,9 +16,10 @@ use crate::cli::problems;
 /// Toon alle geladen wetten: $id, naam, laag, BWB-id, uitvoer, versies
 ///
 /// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
 }
 
@@ -38,7 +39,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     let mut files = corpus.parse_all().map_err(|e| problems::load_error(&e))?;
     files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
-    ctx.gate(PlanSpec::new(json!({"corpus": args.corpus.arguments()})))?;
+    ctx.gate(PlanSpec::of(args))?;
 
     let mut wetten: Vec<Value> = Vec::new();
     for group in files.chunk_by(|a, b| a.id == b.id) {

@@ -27,17 +27,20 @@ use crate::cli::problems;
 /// Een notitie wijst tekst aan met een citaat en de tekst ervoor en erna (W3C
 /// TextQuoteSelector) en volgt die tekst, ook als een artikel een ander nummer krijgt. Per
 /// notitie: gevonden (exact of vaag, met artikel en positie), dubbelzinnig of verweesd.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
     /// Notities (annotations.yaml) of een map met <law_id>/annotations.yaml; standaard
     /// annotations/ bij elke corpusmap
     #[arg(long, value_name = "PAD")]
+    #[serde(serialize_with = "common::plan::optional_path")]
     pub notities: Option<PathBuf>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
 }
 
@@ -113,12 +116,12 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 .annotations
         }
     };
-    ctx.gate(PlanSpec::new(json!({
-        "law_id": law_id,
-        "peildatum": date.to_string(),
-        "notities": source.as_ref().map(|p| p.display().to_string()),
-        "corpus": args.corpus.arguments(),
-    })))?;
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("law_id", law_id)
+            .set("peildatum", date.to_string())
+            .set("notities", source.as_ref().map(|p| p.display().to_string())),
+    )?;
 
     let articles: Vec<(&str, &str)> = law
         .articles

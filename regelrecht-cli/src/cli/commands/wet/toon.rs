@@ -14,13 +14,15 @@ use crate::cli::problems;
 /// Toon één wet: parameters, invoer en bronnen, uitvoer, definities, artikelen
 ///
 /// Kiest de versie die geldt op de peildatum.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
 }
 
@@ -56,11 +58,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     let file = laws::select(&corpus, law_id, date)?;
     let law = file.law().map_err(|e| problems::load_error(&e))?;
-    ctx.gate(PlanSpec::new(json!({
-        "law_id": law_id,
-        "peildatum": date.to_string(),
-        "corpus": args.corpus.arguments(),
-    })))?;
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("law_id", law_id)
+            .set("peildatum", date.to_string()),
+    )?;
 
     let data = describe(file, law, &date.to_string());
     Ok(Outcome::new(data, SOURCE, Environment::Local)

@@ -26,10 +26,11 @@ use crate::cli::problems;
 /// PAD is een wetbestand of een map (zoals --corpus). Toetst aan het JSON Schema v0.5.6,
 /// $schema (v0.2.0 t/m v0.5.6), de engine en de eenheden (RFC-023); elke fout met haar pad.
 /// Exit 1 als een bestand ongeldig is.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Wetbestanden of mappen
     #[arg(value_name = "PAD", required = true)]
+    #[serde(serialize_with = "common::plan::paths")]
     pub paden: Vec<PathBuf>,
 }
 
@@ -80,9 +81,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             files.push(path.clone());
         }
     }
-    ctx.gate(PlanSpec::new(json!({
-        "paden": args.paden.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-    })))?;
+    ctx.gate(PlanSpec::of(args))?;
 
     let validator = Validator::new();
     let mut resultaten = Vec::with_capacity(files.len());

@@ -20,7 +20,7 @@ use rvo_cli::inhoud::InhoudInput;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli::backend::{Backend, to_json};
+use crate::cli::backend::Backend;
 use crate::cli::clock;
 use crate::cli::concept;
 
@@ -155,7 +155,7 @@ impl Planned {
             Backend::Lokaal(_) => "lokaal, er gaat niets naar RVO",
             Backend::Http(_) => "via de backend van RVO_API_BASE",
         };
-        let mut plan = PlanSpec::new(to_json(&self.aanvraag)?)
+        let mut plan = PlanSpec::of_request(&self.aanvraag)
             .effect(format!(
                 "Dient een rapportage in voor {} namens {} ({where_to}).",
                 self.aanvraag.regeling_id, self.aanvraag.kvk_nummer

@@ -14,9 +14,10 @@ use crate::cli::records;
 /// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
 /// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".
 /// Geen rapportages is een lege lijst (exit 0).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
+    #[serde(flatten)]
     pub kvk_nummer: KvkNummer,
 }
 
@@ -32,8 +33,9 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk_nummer = args.kvk_nummer.bound(ctx)?;
     let mut backend = Backend::from_env(ctx)?;
-    let mut plan =
-        PlanSpec::new(json!({"kvk_nummer": kvk_nummer})).extra("backend", backend.name().into());
+    let mut plan = PlanSpec::of(args)
+        .set("kvk_nummer", kvk_nummer.as_str())
+        .extra("backend", backend.name().into());
     if let Backend::Http(http) = &backend {
         plan = plan.request(http.list_request(&kvk_nummer));
     }

@@ -13,7 +13,6 @@ use common::{
 };
 use rvo_cli::backend_types::RapportageRecord;
 use rvo_cli::reference::{is_path_safe, is_well_formed};
-use serde_json::json;
 
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht, damaged, to_json};
@@ -22,7 +21,7 @@ use crate::cli::records;
 /// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
 ///
 /// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Referentienummer uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
     pub referentienummer: String,
@@ -51,7 +50,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let session = session::session_number(ctx)?;
     let mut backend = Backend::from_env(ctx)?;
-    let mut plan = PlanSpec::new(json!({"referentienummer": referentienummer}))
+    let mut plan = PlanSpec::of(args)
+        .set("referentienummer", referentienummer)
         .extra("backend", backend.name().into());
     if let Backend::Http(http) = &backend {
         plan = plan.request(http.get_request(referentienummer));

@@ -10,9 +10,10 @@ use serde_json::json;
 use super::catalogue_outcome;
 
 /// Alle regelingen uit de catalogus, met hun status op de peildatum
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -34,7 +35,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .peildatum
         .date(crate::cli::clock::today(ctx), &mut validation);
     validation.finish()?;
-    ctx.gate(PlanSpec::new(json!({"peildatum": date.to_string()})))?;
+    ctx.gate(PlanSpec::of(args).set("peildatum", date.to_string()))?;
     let catalogue = Catalogue::embedded();
     let regelingen: Vec<RegelingOpDatum<'_>> = catalogue
         .list()

@@ -5,7 +5,6 @@ use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use rvo_cli::catalogue::{Catalogue, invalid_regeling_id, is_regeling_id};
 use rvo_cli::status::RegelingOpDatum;
-use serde_json::json;
 
 use super::catalogue_outcome;
 
@@ -13,11 +12,12 @@ use super::catalogue_outcome;
 ///
 /// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
 /// hint.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
     pub regeling_id: String,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -60,9 +60,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             unknown.known_ids.join(", ")
         ))
     })?;
-    ctx.gate(PlanSpec::new(
-        json!({"regeling_id": regeling.id, "peildatum": date.to_string()}),
-    ))?;
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("regeling_id", regeling.id.as_str())
+            .set("peildatum", date.to_string()),
+    )?;
     let data = serde_json::to_value(RegelingOpDatum::new(regeling, date))
         .map_err(|e| Problem::software(e.to_string()))?;
     Ok(catalogue_outcome(data))

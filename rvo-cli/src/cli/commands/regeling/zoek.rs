@@ -14,7 +14,7 @@ use super::catalogue_outcome;
 ///
 /// Alle woorden van de zoekterm moeten voorkomen; treffers in naam en trefwoorden wegen zwaarder.
 /// Geen treffers is een lege lijst (exit 0).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
     pub trefwoord: String,
@@ -25,6 +25,7 @@ pub(crate) struct Args {
     #[arg(long, value_parser = ["subsidie", "fiscale_regeling", "verplichting"])]
     pub soort: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -51,14 +52,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
 
     let trefwoord = args.trefwoord.trim();
-    let mut arguments = json!({"trefwoord": trefwoord, "peildatum": date.to_string()});
-    if let Some(status) = status {
-        arguments["status"] = status.as_str().into();
-    }
-    if let Some(soort) = &args.soort {
-        arguments["soort"] = soort.as_str().into();
-    }
-    ctx.gate(PlanSpec::new(arguments))?;
+    let plan = PlanSpec::of(args)
+        .set("trefwoord", trefwoord)
+        .set("peildatum", date.to_string())
+        .set("status", status.map(Status::as_str));
+    ctx.gate(plan)?;
 
     let filters = Filters {
         status,

@@ -9,7 +9,7 @@ use crate::cli::clock;
 use crate::cli::records;
 
 /// Toon de voorstellen van het bedrijf van deze sessie, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Alleen voorstellen met deze status
     #[arg(long, value_name = "STATUS", value_parser = ["open", "approved", "declined", "expired", "filed"])]
@@ -30,7 +30,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let status = args.status.as_deref().and_then(Status::parse);
-    ctx.gate(PlanSpec::new(json!({"status": args.status})))?;
+    ctx.gate(PlanSpec::of(args))?;
     let company = common::session::session_number(ctx)?;
     if let Some(company) = &company {
         ctx.subject(company, "KVK_NUMMER");

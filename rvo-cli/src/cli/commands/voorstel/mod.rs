@@ -39,7 +39,7 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
     records::check_id(id, "id")?;
     if ctx.globals.dry_run {
         // The plan of a decision, and nothing decided (DRY-1); the terminal is not asked.
-        ctx.gate(common::PlanSpec::new(serde_json::json!({"id": id})))?;
+        ctx.gate(common::PlanSpec::of_request(&serde_json::json!({"id": id})))?;
     }
     if !records::at_terminal() {
         return Err(Problem::new(
@@ -89,8 +89,8 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
     }
     // The typed characters are this decision's confirmation: the gate passes on them.
     let spec = || {
-        common::PlanSpec::new(
-            serde_json::json!({"id": id, "plan_digest": proposal.call.plan_digest}),
+        common::PlanSpec::of_request(
+            &serde_json::json!({"id": id, "plan_digest": proposal.call.plan_digest}),
         )
         .effect(format!(
             "Legt de beslissing ({verb}) over voorstel {id} vast."

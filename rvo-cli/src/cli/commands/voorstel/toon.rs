@@ -9,7 +9,7 @@ use crate::cli::records;
 /// Toon een voorstel: status, plan, beslissing en geschiedenis (gebonden aan KVK_SESSIE_NUMMER)
 ///
 /// Een voorstel van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Id van het voorstel (vs_…)
     pub id: String,
@@ -27,7 +27,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let id = args.id.trim();
     records::check_id(id, "id")?;
-    ctx.gate(PlanSpec::new(json!({"id": id})))?;
+    ctx.gate(PlanSpec::of(args).set("id", id))?;
     let (mut store, proposal) = records::find(ctx, id)?;
     let events = store.events(id).map_err(records::problem)?;
     let mut data = records::to_json(ctx, &proposal);
