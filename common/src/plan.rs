@@ -63,11 +63,11 @@ pub const PLAN_SCHEMA: &str = include_str!("../../spec/schemas/plan.schema.json"
 /// is in its plan (and its digest) without a second edit. A field that is not an argument of
 /// the request (a path the plan shows by its content, an output option) is left out where it
 /// is declared, with `#[serde(skip)]`; a value is normalised with [`PlanSpec::set`], which
-/// may only replace a member the `Args` have (rule DRY-9).
-#[derive(Debug, Default)]
+/// may only replace a member the `Args` have (MUT-4).
+#[derive(Debug)]
 pub struct PlanSpec {
     /// The normalised arguments; together with the command path they define the digest.
-    pub arguments: Map<String, Value>,
+    arguments: Map<String, Value>,
     /// Whether members without a value (`null`: an option not given) are left out of the
     /// plan, as MUT-4 has it (one member per property that has a value): true for a plan of
     /// `Args`, so a new optional argument changes no digest of a call that does not give it.
@@ -84,18 +84,6 @@ pub struct PlanSpec {
 }
 
 impl PlanSpec {
-    /// A plan of these arguments.
-    pub fn new(arguments: Value) -> Self {
-        let arguments = match arguments {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        Self {
-            arguments,
-            ..Self::default()
-        }
-    }
-
     /// A plan of the command's arguments: `args` (its clap `Args`, `Serialize`) as a JSON
     /// object, each field under its name, flattened groups (`#[serde(flatten)]`) merged in.
     /// Only a clap `Args` struct makes such a plan: JSON built by hand does not compile here.
@@ -118,7 +106,7 @@ impl PlanSpec {
         match serde_json::to_value(value) {
             Ok(Value::Object(arguments)) => Self {
                 arguments,
-                ..Self::default()
+                ..Self::blank()
             },
             Ok(other) => Self::flawed(format!("de argumenten zijn geen object maar {other}")),
             Err(e) => Self::flawed(format!(
@@ -127,10 +115,23 @@ impl PlanSpec {
         }
     }
 
+    /// No arguments yet: the start of [`PlanSpec::of`] and [`PlanSpec::of_request`], the only
+    /// ways to make a plan.
+    fn blank() -> Self {
+        Self {
+            arguments: Map::new(),
+            requests: Vec::new(),
+            effect: None,
+            extra: Map::new(),
+            omit_null: false,
+            flaw: None,
+        }
+    }
+
     fn flawed(flaw: String) -> Self {
         Self {
             flaw: Some(flaw),
-            ..Self::default()
+            ..Self::blank()
         }
     }
 
@@ -158,6 +159,11 @@ impl PlanSpec {
             Some(flaw) => Err(Problem::software(format!("ongeldig plan: {flaw}")).into()),
             None => Ok(()),
         }
+    }
+
+    /// The arguments as they stand (the plan leaves out members without a value).
+    pub fn arguments(&self) -> &Map<String, Value> {
+        &self.arguments
     }
 
     /// Add a request the command would make.
@@ -417,7 +423,13 @@ mod tests {
 
     #[test]
     fn plan_without_requests_has_null_method_and_url() {
-        let plan = Plan::build("t", "t x", true, true, PlanSpec::new(json!({"k": 1})));
+        let plan = Plan::build(
+            "t",
+            "t x",
+            true,
+            true,
+            PlanSpec::of_request(&json!({"k": 1})),
+        );
         assert_eq!(plan.json["method"], Value::Null);
         assert_eq!(plan.json["requests"], json!([]));
         assert_eq!(plan.json["plan_digest"], plan.digest);

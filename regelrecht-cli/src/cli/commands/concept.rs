@@ -13,7 +13,6 @@ use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
     Problem, Result, session,
 };
-use serde_json::json;
 
 use crate::cli::laws::{self, CorpusArgs, SOURCE};
 use crate::cli::pairs::{self, Name};
@@ -30,11 +29,12 @@ use crate::cli::regeling::{recheck, sourcing};
 /// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER. Met --toets
 /// BESTAND wordt een bestaand concept opnieuw getoetst: dekt de concept_digest de inhoud nog, en
 /// geven dezelfde regels dezelfde uitkomst ("overeenkomst")?
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Id van de regeling (zie regelingen); niet bij --toets
     pub regeling: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub kvk: KvkNummer,
     /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
     #[arg(long, value_name = "NAAM=WAARDE")]
@@ -43,13 +43,16 @@ pub(crate) struct Args {
     #[arg(long, value_name = "BRON")]
     pub toestemming: Vec<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
     /// Toets dit concept opnieuw (JSON van regelrecht-cli concept), of '-' voor stdin
     #[arg(long, value_name = "BESTAND", conflicts_with_all = ["regeling", "opgave", "toestemming", "peildatum"])]
     pub toets: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
     #[command(flatten)]
+    #[serde(flatten)]
     pub regelingen: DefinitionArgs,
 }
 
@@ -122,15 +125,10 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .filter_map(|kind| catalogue.data.get(kind))
         .collect();
     let bronnen = sourcing::planned(&catalogue, &wanted, &args.toestemming);
-    ctx.gate(PlanSpec::new(json!({
-        "regeling": definition.id,
-        "kvk_nummer": kvk,
-        "opgave": args.opgave,
-        "toestemming": args.toestemming,
-        "peildatum": date.to_string(),
-        "corpus": args.corpus.arguments(),
-        "regelingen": args.regelingen.arguments(),
-    }))
+    ctx.gate(PlanSpec::of(args)
+        .set("regeling", definition.id.as_str())
+        .set("kvk_nummer", kvk.as_str())
+        .set("peildatum", date.to_string())
     .effect("Stelt een concept op; de bronnen worden als kindproces gevraagd, er wordt niets ingediend.")
     .extra("bronnen", bronnen))?;
     let request = Request {
@@ -168,11 +166,8 @@ fn toets(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     session::bound_kvk_number(ctx, Some(&kvk))?;
     let catalogue = args.regelingen.load(ctx)?;
     let corpus = args.corpus.load(ctx)?;
-    ctx.gate(PlanSpec::new(json!({
-        "toets": concept["concept_digest"],
-        "corpus": args.corpus.arguments(),
-        "regelingen": args.regelingen.arguments(),
-    })))?;
+    // The concept is named by its digest, the file it came from aside.
+    ctx.gate(PlanSpec::of(args).set("toets", concept["concept_digest"].clone()))?;
     let data = recheck::recheck(&catalogue, &corpus, &concept)?;
     Ok(Outcome::new(data, SOURCE, Environment::Local))
 }

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use common::validate::Validation;
 use common::{ArgSchema, Context, Problem, Result};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Colon-separated directories with regulation definitions and source registers.
 pub(crate) const DEFINITIONS_ENV: &str = "REGELRECHT_REGELINGEN";
@@ -245,14 +244,6 @@ impl DefinitionArgs {
                 format!("--regelingen {}: geen bestaande map", dir.display())
             });
         }
-    }
-
-    /// The directories as plan arguments.
-    pub(crate) fn arguments(&self) -> Value {
-        self.regelingen
-            .iter()
-            .map(|d| Value::from(d.display().to_string()))
-            .collect()
     }
 
     /// The embedded definitions, then `REGELRECHT_REGELINGEN`, then `--regelingen`. A malformed

@@ -24,9 +24,10 @@ use crate::cli::problems;
 /// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
 /// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De
 /// peildatum bepaalt de volgende rapportagedatum.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
+    #[serde(flatten)]
     pub kvk_nummer: KvkNummer,
     /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
     #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
@@ -47,6 +48,7 @@ pub(crate) struct Args {
     #[arg(long = "activiteit-3-3a-lid-1-b")]
     pub activiteit_3_3a_lid_1_b: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
 }
 
@@ -127,16 +129,16 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         activiteit_3_3a_lid_1_a: args.activiteit_3_3a_lid_1_a,
         activiteit_3_3a_lid_1_b: args.activiteit_3_3a_lid_1_b,
     };
-    ctx.gate(PlanSpec::new(json!({
-        "kvk_nummer": number,
-        "elektriciteit_kwh": Value::from(facts.elektriciteit_kwh.normalize().to_string()),
-        "gas_m3": Value::from(facts.gas_m3.normalize().to_string()),
-        "gebruiksfunctie_bbl": facts.gebruiksfunctie_bbl,
-        "alleen_hernieuwbaar_op_locatie": facts.alleen_hernieuwbaar_op_locatie,
-        "activiteit_3_3a_lid_1_a": facts.activiteit_3_3a_lid_1_a,
-        "activiteit_3_3a_lid_1_b": facts.activiteit_3_3a_lid_1_b,
-        "peildatum": date.to_string(),
-    })))?;
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("kvk_nummer", number.as_str())
+            .set(
+                "elektriciteit_kwh",
+                facts.elektriciteit_kwh.normalize().to_string(),
+            )
+            .set("gas_m3", facts.gas_m3.normalize().to_string())
+            .set("peildatum", date.to_string()),
+    )?;
 
     let check = check_energiebesparing(&corpus, &facts, date)
         .map_err(|e| problems::eval_error(&e, "peildatum"))?;

@@ -17,7 +17,7 @@ use chrono::NaiveDate;
 use common::validate::Validation;
 use common::{Context, Environment, ExitStatus, FieldError, Outcome, PlanSpec, Problem, Result};
 use regelrecht_engine::{Corpus, Request, parse_iso_date};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::Args;
 use crate::cli::evaluation::{self, Options};
@@ -222,17 +222,17 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
     let primary = laws::select(&corpus, law_id, default_date)?;
     let (primary_uri, primary_sha) = (laws::source_uri(primary), primary.sha256().to_string());
     let options = args.options();
-    ctx.gate(PlanSpec::new(json!({
-        "law_id": law_id,
-        "batch": source,
-        "uitvoer": defaults,
-        "peildatum": default_date.to_string(),
-        "onvertaalbaar": options.mode.as_str(),
-        "fase": options.fase,
-        "uitleg": args.uitleg,
-        "ontvangstbewijs": options.receipt,
-        "corpus": args.corpus.arguments(),
-    })))?;
+    // The parameters are the batch's, line by line (`--param` cannot be given with it).
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("law_id", law_id)
+            .set("batch", source)
+            .set("uitvoer", defaults.clone())
+            .set("param", Value::Null)
+            .set("peildatum", default_date.to_string())
+            .set("onvertaalbaar", options.mode.as_str())
+            .set("fase", options.fase),
+    )?;
 
     let deadline = ctx.deadline();
     let mut out: Vec<Value> = Vec::new();

@@ -10,7 +10,7 @@ use common::{
     Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result,
 };
 use regelrecht_engine::{Request, UntranslatableMode};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
@@ -25,7 +25,7 @@ mod batch;
 /// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend
 /// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt. De
 /// peildatum is de rekendatum en kiest de wetsversies.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
@@ -54,16 +54,19 @@ pub(crate) struct Args {
     #[arg(long, value_name = "BESTAND")]
     pub batch: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub peildatum: Peildatum,
     /// Voeg de evaluatiestappen toe (artikel, operatie, gebruikte waarden, uitkomst)
     #[arg(long)]
     pub uitleg: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub corpus: CorpusArgs,
 }
 
 /// `--onvertaalbaar`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, serde::Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum Onvertaalbaar {
     /// Weiger niet-geaccepteerde constructies (standaard)
     Error,
@@ -200,17 +203,17 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .map(|(k, v)| (k.clone(), v.to_json()))
         .collect();
     let options = args.options();
-    ctx.gate(PlanSpec::new(json!({
-        "law_id": law_id,
-        "uitvoer": outputs,
-        "param": param_json,
-        "peildatum": date.to_string(),
-        "uitleg": args.uitleg,
-        "onvertaalbaar": options.mode.as_str(),
-        "fase": options.fase,
-        "ontvangstbewijs": options.receipt,
-        "corpus": args.corpus.arguments(),
-    })))?;
+    // `--param` and `--param-json` are one set of parameters, typed: the plan shows it once.
+    ctx.gate(
+        PlanSpec::of(args)
+            .set("law_id", law_id)
+            .set("uitvoer", outputs.clone())
+            .set("param", param_json.clone())
+            .set("param_json", Value::Null)
+            .set("peildatum", date.to_string())
+            .set("onvertaalbaar", options.mode.as_str())
+            .set("fase", options.fase),
+    )?;
 
     params::audit_subjects(ctx, &typed.values);
     let request = Request {

@@ -96,7 +96,9 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law = file
         .law()
         .map_err(|e| crate::cli::problems::load_error(&e))?;
-    ctx.gate(PlanSpec::new(json!({
+    // What is checked is the receipt's claim, so its law is a member of the plan: a request
+    // assembled from the file, not only the arguments.
+    ctx.gate(PlanSpec::of_request(&json!({
         "bestand": args.bestand,
         "law_id": claim.law_id,
         "corpus": args.corpus.arguments(),

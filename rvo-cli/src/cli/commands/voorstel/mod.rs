@@ -96,7 +96,10 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
             "Legt de beslissing ({verb}) over voorstel {id} vast."
         ))
     };
-    let digest = common::plan::digest(&ctx.name, &serde_json::Value::Object(spec().arguments));
+    let digest = common::plan::digest(
+        &ctx.name,
+        &serde_json::Value::Object(spec().arguments().clone()),
+    );
     ctx.gate_approved(spec(), &digest)?;
     let decided = store
         .decide(
