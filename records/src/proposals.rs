@@ -9,7 +9,7 @@ use crate::model::{
     Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status,
     from_millis, to_millis,
 };
-use crate::sql::{Cell, Conn, Param, Row};
+use crate::sql::{Cell, Conn, Durability, Param, Row};
 use crate::{Error, Store, id};
 
 /// The proposal's columns and its proposer (the person of its first event, `open`).
@@ -33,7 +33,11 @@ impl Store {
         let plan = new.call.plan.to_string();
         let expires = now + new.ttl;
         let id = id::new_id()?;
-        self.conn.transaction(|conn| {
+        // Not synced: a proposal lost with the machine is safe to lose. It grants nothing
+        // until a person approves it, an approval's synced commit makes it durable first (one
+        // log, synced up to the approval), and an unknown id is answered as such and proposed
+        // again (spec: "Durability").
+        self.conn.transaction_with(Durability::Deferred, |conn| {
             let stale = conn.query(
                 "SELECT id FROM overheid_proposals WHERE company = $1 AND tool = $2 \
                  AND command = $3 AND plan_digest = $4 AND status IN ('open', 'approved') \

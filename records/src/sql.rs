@@ -85,6 +85,21 @@ const SCHEMA: &[&str] = &[
         ON overheid_filings (company, filed_at)",
 ];
 
+/// How a write transaction's commit is made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Durability {
+    /// Synced before the commit returns (SQLite `synchronous=FULL`, PostgreSQL's default
+    /// `synchronous_commit`): the commit survives a crash of the process and of the machine.
+    Synced,
+    /// Handed to the operating system (SQLite: written into the WAL, `synchronous=NORMAL`;
+    /// PostgreSQL: `synchronous_commit = off`) and synced by the next synced commit or
+    /// checkpoint, whose sync of the log covers everything before it. It survives a crash of
+    /// the process; a crash of the machine (power loss) may lose it, whole and with the commits
+    /// after it that were not synced either, never partly: the database stays consistent. For
+    /// a record whose loss is safe only.
+    Deferred,
+}
+
 /// An open connection.
 pub(crate) enum Conn {
     Sqlite(rusqlite::Connection),
@@ -280,11 +295,60 @@ impl Conn {
     }
 
     /// Runs `work` in a write transaction: committed when it returns `Ok`, else rolled back.
+    /// The commit is synced ([`Durability::Synced`]).
     pub(crate) fn transaction<T>(
         &mut self,
         work: impl FnOnce(&mut Conn) -> Result<T, Error>,
     ) -> Result<T, Error> {
+        self.transaction_with(Durability::Synced, work)
+    }
+
+    /// [`Conn::transaction`] whose commit is made durable as `durability` says.
+    pub(crate) fn transaction_with<T>(
+        &mut self,
+        durability: Durability,
+        work: impl FnOnce(&mut Conn) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        if durability == Durability::Synced {
+            return self.run_transaction(work);
+        }
+        match self {
+            // Per connection and only outside a transaction; no I/O. Set back to FULL
+            // whatever happened, so no other commit of this connection is ever deferred.
+            Conn::Sqlite(_) => {
+                self.batch("PRAGMA synchronous=NORMAL")?;
+                let done = self.run_transaction(work);
+                if done.is_err() {
+                    // A failed commit leaves its transaction open (no-op otherwise).
+                    self.rollback();
+                }
+                // A connection that could not be set back fails as a whole (a pool drops it).
+                self.batch("PRAGMA synchronous=FULL")
+                    .map_err(|error| Error::Database(format!("synchronous=FULL: {error}")))?;
+                done
+            }
+            // `SET LOCAL` ends with the transaction; sent with the BEGIN (one round trip).
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(_) => {
+                self.batch("BEGIN; SET LOCAL synchronous_commit = off")?;
+                self.finish_transaction(work)
+            }
+        }
+    }
+
+    fn run_transaction<T>(
+        &mut self,
+        work: impl FnOnce(&mut Conn) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         self.begin()?;
+        self.finish_transaction(work)
+    }
+
+    /// Runs `work` in the transaction begun: commits on `Ok`, else rolls back.
+    fn finish_transaction<T>(
+        &mut self,
+        work: impl FnOnce(&mut Conn) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         match work(self) {
             Ok(value) => {
                 self.commit()?;
@@ -552,5 +616,78 @@ mod transport_tests {
         ] {
             assert_eq!(secured(url), Ok(mode), "{url}");
         }
+    }
+}
+
+#[cfg(test)]
+mod durability_tests {
+    use super::{Cell, Conn, Durability, Error};
+
+    fn synchronous(conn: &mut Conn) -> i64 {
+        match conn.query("PRAGMA synchronous", &[]).expect("pragma")[0][0] {
+            Cell::Int(level) => level,
+            ref other => panic!("synchronous as {other:?}"),
+        }
+    }
+
+    /// Only the deferred transaction runs at NORMAL: every other commit of the connection,
+    /// also after a deferred one that failed, is synced (FULL, 2).
+    #[test]
+    fn only_a_deferred_transaction_is_not_synced() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut conn = Conn::sqlite(&dir.path().join("data"), None).expect("store");
+        assert_eq!(synchronous(&mut conn), 2, "a connection opens at FULL");
+        let inside = conn
+            .transaction_with(Durability::Deferred, |conn| Ok(synchronous(conn)))
+            .expect("deferred");
+        assert_eq!(inside, 1, "NORMAL inside the deferred transaction");
+        assert_eq!(synchronous(&mut conn), 2, "FULL again after it");
+        let failed = conn.transaction_with(Durability::Deferred, |conn| {
+            conn.execute(
+                "INSERT INTO overheid_filings (idempotency_key, reference, company, tool, \
+                 request_sha256, request, result, filed_at) \
+                 VALUES ('k', 'r', 'c', 't', 's', '{}', '{}', 0)",
+                &[],
+            )?;
+            Err::<(), _>(Error::NotFound)
+        });
+        assert!(matches!(failed, Err(Error::NotFound)), "{:?}", failed.err());
+        assert_eq!(synchronous(&mut conn), 2, "FULL again after a failed one");
+        let rows = conn
+            .query("SELECT count(*) FROM overheid_filings", &[])
+            .expect("count");
+        assert!(matches!(rows[0][0], Cell::Int(0)), "rolled back");
+        let synced = conn
+            .transaction(|conn| Ok(synchronous(conn)))
+            .expect("synced");
+        assert_eq!(synced, 2, "a synced transaction runs at FULL");
+    }
+
+    /// On PostgreSQL the deferred transaction alone runs with `synchronous_commit = off`
+    /// (`SET LOCAL`, ended with it); the connection's other commits keep the server's setting.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn postgres_only_a_deferred_transaction_is_not_synced() {
+        let Some(url) = test_support::postgres::url() else {
+            return;
+        };
+        let mut conn = Conn::postgres(&url, None).expect("store");
+        let setting = |conn: &mut Conn| match &conn
+            .query("SELECT current_setting('synchronous_commit')", &[])
+            .expect("setting")[0][0]
+        {
+            Cell::Text(text) => text.clone(),
+            other => panic!("setting as {other:?}"),
+        };
+        let before = setting(&mut conn);
+        assert_ne!(before, "off", "the server's setting syncs");
+        let inside = conn
+            .transaction_with(Durability::Deferred, |conn| Ok(setting(conn)))
+            .expect("deferred");
+        assert_eq!(inside, "off");
+        assert_eq!(setting(&mut conn), before, "the server's setting after it");
+        let failed = conn.transaction_with(Durability::Deferred, |_| Err::<(), _>(Error::NotFound));
+        assert!(matches!(failed, Err(Error::NotFound)));
+        assert_eq!(setting(&mut conn), before, "and after a failed one");
     }
 }

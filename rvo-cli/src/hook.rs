@@ -1,6 +1,6 @@
-//! Test-only pause hook for crash tests of a filing.
+//! Test-only pause hook for crash tests of a filing and of a proposal.
 //!
-//! A crash test needs the filer to stop at a known point so it can `kill -9` it there. The hook
+//! A crash test needs the writer to stop at a known point so it can `kill -9` it there. The hook
 //! exists only in builds with `cfg(test)` (this crate's unit tests) or the `test-hooks` cargo
 //! feature (switched on for `cargo test` builds by the self dev-dependency; never by
 //! `cargo build`, `cargo build --release` or `cargo install`). In every other build [`pause`]
@@ -14,7 +14,7 @@
 //!
 //! A paused filer prints `RVO_CLI_TEST_PAUSED <phase>` on stderr and sleeps at that point.
 
-/// Points in a filing where a crash test can pause the filer.
+/// Points in a filing (or a proposal) where a crash test can pause the writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// The filing is written in an open transaction of the store; its audit record is not
@@ -24,6 +24,9 @@ pub enum Phase {
     Committing,
     /// The transaction is committed; the result is not yet printed.
     Committed,
+    /// `rapportage voorstel`: the proposal is committed (not synced: a deferred commit); its
+    /// audit record is not yet written.
+    Proposed,
 }
 
 /// Pauses here when a test program installed a pause at `phase` (see the module header).
@@ -37,7 +40,12 @@ pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
 #[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
 impl Phase {
-    const ALL: [Phase; 3] = [Phase::Begun, Phase::Committing, Phase::Committed];
+    const ALL: [Phase; 4] = [
+        Phase::Begun,
+        Phase::Committing,
+        Phase::Committed,
+        Phase::Proposed,
+    ];
 
     /// The name used in [`PAUSE_ENV`] and in the pause marker.
     pub fn as_str(self) -> &'static str {
@@ -45,6 +53,7 @@ impl Phase {
             Phase::Begun => "begun",
             Phase::Committing => "committing",
             Phase::Committed => "committed",
+            Phase::Proposed => "proposed",
         }
     }
 }

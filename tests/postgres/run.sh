@@ -3,7 +3,8 @@
 # non-root user (Debian's postgresql; installed when missing and run as root), creates the
 # database `records` with a password login, exports
 #   OVERHEID_TEST_POSTGRES_URL=postgres://overheid:<password>@127.0.0.1:<port>/records
-# and OVERHEID_TEST_POSTGRES_CA (the CA of the server's TLS certificate, for sslmode=require), runs
+# OVERHEID_TEST_POSTGRES_CA (the CA of the server's TLS certificate, for sslmode=require) and
+# OVERHEID_TEST_POSTGRES_SOCKET_URL (the same database over its Unix socket, trusted), runs
 # the command (default: the store's PostgreSQL tests), and stops and removes the cluster.
 #
 #   tests/postgres/run.sh                                   # cargo test -p overheid-records postgres
@@ -73,6 +74,9 @@ tls 2>"$work/openssl.log" || { cat "$work/openssl.log" >&2; exit 1; }
 
 export OVERHEID_TEST_POSTGRES_URL="postgres://overheid:$password@127.0.0.1:$port/records"
 export OVERHEID_TEST_POSTGRES_CA="$work/ca.crt"
+# The same database over its Unix-domain socket, where the cluster trusts the local user (one
+# machine: no TCP, no SCRAM exchange); bench/proposals/applies.py compares the two.
+export OVERHEID_TEST_POSTGRES_SOCKET_URL="postgresql://overheid@/records?host=$work&port=$port"
 echo "tests/postgres/run.sh: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 if [ $# = 0 ]; then
   set -- cargo test -p overheid-records --test store postgres

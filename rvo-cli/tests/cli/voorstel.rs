@@ -456,6 +456,34 @@ fn an_applier_killed_midway_is_retried_into_one_filing() {
     killed_midway_then_retried(&sandbox, &proposal, &[], &sandbox.location());
 }
 
+/// `rvo-cli-test-hooks args` (with `env`) started and paused at `phase` (test hook), stdout
+/// piped.
+fn paused_at(
+    sandbox: &Sandbox,
+    args: &[&str],
+    env: &[(&str, &str)],
+    phase: &str,
+) -> std::process::Child {
+    let mut child = sandbox
+        .hooked_process(args)
+        .envs(env.iter().copied())
+        .env("RVO_CLI_TEST_PAUSE", format!("{phase}:30000"))
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains(&format!("RVO_CLI_TEST_PAUSED {phase}")) {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "{args:?} never paused at {phase}"
+        );
+    }
+    child
+}
+
 /// Kills (SIGKILL) an applier of the approved `proposal` once its filing is written in an
 /// open transaction, before its audit record: nothing is filed and the proposal stays
 /// approved; a retry files once, and the proposal is filed.
@@ -467,23 +495,12 @@ fn killed_midway_then_retried(
 ) {
     let id = proposal["id"].as_str().unwrap();
     let key = proposal["plan_digest"].as_str().unwrap();
-    let mut child = sandbox
-        .hooked_process(&["rapportage", "indienen", "--voorstel", id])
-        .envs(env.iter().copied())
-        .env("RVO_CLI_TEST_PAUSE", "begun:30000")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("RVO_CLI_TEST_PAUSED begun") {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the applier never paused"
-        );
-    }
+    let mut child = paused_at(
+        sandbox,
+        &["rapportage", "indienen", "--voorstel", id],
+        env,
+        "begun",
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(filed(location, key).is_none(), "the killed applier filed");
@@ -500,6 +517,45 @@ fn killed_midway_then_retried(
     assert_eq!(filing.proposal_id.as_deref(), Some(id));
     assert_eq!(show(sandbox, id, env)["status"], "filed");
     assert_eq!(apply(sandbox, id, env).json()["replayed"], true);
+}
+
+/// A proposal's commit is deferred (not synced; spec "Durability"), not lost with its process:
+/// a proposer killed (SIGKILL) right after its commit, before its audit record, leaves the
+/// proposal in the store. Proposing the same input gives it back, and it is approved and
+/// applied once. The approval's synced commit is what makes it durable on the disk.
+#[test]
+fn a_proposer_killed_after_its_commit_leaves_the_proposal() {
+    let sandbox = Sandbox::new();
+    let proposing = [&["rapportage", "voorstel"][..], &REPORT].concat();
+    let mut child = paused_at(&sandbox, &proposing, &[], "proposed");
+    child.kill().unwrap();
+    let killed = child.wait_with_output().unwrap();
+    assert!(
+        killed.stdout.is_empty(),
+        "the killed proposer printed nothing"
+    );
+    assert!(
+        !sandbox
+            .audit_records()
+            .iter()
+            .any(|r| r["name"] == "rvo-cli rapportage voorstel"),
+        "killed before its audit record"
+    );
+    let again = propose(&sandbox, &[]);
+    assert_eq!(
+        again["nieuw"], false,
+        "the killed proposer's proposal is there"
+    );
+    assert_eq!(again["status"], "open");
+    if !have_script() {
+        return;
+    }
+    approve(&sandbox, &again, &[]);
+    let id = again["id"].as_str().unwrap();
+    let filed = apply(&sandbox, id, &[]);
+    assert_eq!(filed.code, 0, "{}", filed.stderr);
+    assert_eq!(filed.json()["replayed"], false);
+    sandbox.assert_store(1);
 }
 
 /// The filing under `key` in the store at `location`, if any.

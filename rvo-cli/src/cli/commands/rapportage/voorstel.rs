@@ -79,6 +79,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let (proposal, is_new) = store
         .propose(&new, clock::now())
         .map_err(records::problem)?;
+    rvo_cli::hook::pause(rvo_cli::hook::Phase::Proposed);
     ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
     let mut data = records::to_json(ctx, &proposal);
     data["nieuw"] = is_new.into();
