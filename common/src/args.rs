@@ -14,7 +14,7 @@ use crate::validate::Validation;
 /// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
 #[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
 pub struct Peildatum {
-    /// Peildatum; standaard vandaag (in Nederland)
+    /// Standaard vandaag (NL)
     #[arg(long, value_name = "JJJJ-MM-DD")]
     pub peildatum: Option<String>,
 }

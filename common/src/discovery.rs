@@ -254,7 +254,7 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
                 &mut prop
             };
             for (k, v) in extra {
-                target[k] = v;
+                merge(&mut target[k], v);
             }
         }
         retype_default(&mut prop);
@@ -314,6 +314,21 @@ pub fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
         entry["_meta"]["proposes"] = true.into();
     }
     entry
+}
+
+/// `value` laid over `target`: objects member by member, so that of two overrides of one
+/// argument the later keeps what the earlier declared inside the same object (a repeatable path
+/// argument's `"format": "path"` on `items` survives a later `items` with its `minLength`,
+/// DISC-21); anything else is replaced.
+fn merge(target: &mut Value, value: Value) {
+    match (target, value) {
+        (Value::Object(target), Value::Object(value)) => {
+            for (k, v) in value {
+                merge(target.entry(k).or_insert(Value::Null), v);
+            }
+        }
+        (target, value) => *target = value,
+    }
 }
 
 /// The compact form of a full tool entry, as the root document lists it (DISC-10,
@@ -636,6 +651,23 @@ mod tests {
             json!({"type": "boolean"})
         );
         assert_eq!(member_type("c", &json!({}), &shapes), json!({}));
+    }
+
+    #[test]
+    fn a_later_override_keeps_what_an_earlier_one_declared_in_the_same_object() {
+        let mut property = json!({"type": "array", "items": {"type": "string"}});
+        merge(&mut property["items"], json!({"format": "path"}));
+        merge(
+            &mut property,
+            json!({"minItems": 1, "items": {"type": "string", "minLength": 1}}),
+        );
+        assert_eq!(
+            property,
+            json!({"type": "array", "minItems": 1,
+                   "items": {"type": "string", "format": "path", "minLength": 1}})
+        );
+        merge(&mut property["minItems"], json!(2));
+        assert_eq!(property["minItems"], 2);
     }
 
     #[test]

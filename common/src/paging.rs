@@ -26,10 +26,10 @@ pub struct Paging {
     /// Pagina (1–1000)
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub pagina: u32,
-    /// Resultaten per pagina (1–100)
+    /// Resultaten per pagina
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub per_pagina: u32,
-    /// Volg alle pagina's vanaf --pagina, tot 10 pagina's of 1000 resultaten (wat het eerst komt)
+    /// Alle pagina's vanaf --pagina (tot 10 pagina's of 1000 resultaten)
     #[arg(long)]
     pub alles: bool,
 }

@@ -98,7 +98,7 @@ pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result
 /// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
 #[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
 pub struct KvkNummer {
-    /// KvK-nummer (8 cijfers); standaard KVK_SESSIE_NUMMER
+    /// Standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
 }
 

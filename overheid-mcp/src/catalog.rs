@@ -3,7 +3,7 @@
 //! Built once from the discovery documents. Tool names become `<source>__<tool>`; the
 //! schemas, annotations and descriptions are passed on as the CLI wrote them, with two
 //! additions: an optional `fields` argument (data minimisation) and, for a mutating tool, the
-//! "nothing was done" and "waiting for a person" shapes in its `outputSchema`; two changes: a
+//! "nothing was done" shape (a proposal waiting for a person, or the reason) in its `outputSchema`; two changes: a
 //! path argument that also takes its JSON content on stdin is offered as that JSON value, and a
 //! mutating tool that applies a proposal is offered with only its proposal id
 //! ([`crate::proposals`]); and one removal: arguments that name local paths, unless the operator
@@ -347,7 +347,12 @@ fn make_tool(
         .join(" ");
     let mut listed = Map::new();
     listed.insert("name".into(), name.clone().into());
-    let words = ModelWords::new(entry, &input, session_variables);
+    let words = ModelWords::new(
+        entry,
+        &input,
+        session_variables,
+        proposal_argument.as_deref(),
+    );
     if let Some(title) = entry.get("title") {
         listed.insert("title".into(), title.clone());
     }
@@ -472,7 +477,7 @@ fn fields_schema(output: &Value) -> Value {
         "type": "array",
         "items": {"type": "string"},
         "description": format!(
-            "Alleen deze velden, bijv. {example}; ook a.b, a[].b of één JSONPath ($…)"
+            "Alleen deze velden, bijv. {example}, a.b, a[].b of één JSONPath"
         ),
     })
 }
@@ -491,12 +496,26 @@ struct ModelWords {
 const SESSION_WORDS: &str = "het bedrijf van de sessie";
 
 impl ModelWords {
-    fn new(entry: &Value, input: &Value, session_variables: &[String]) -> Self {
+    /// `renamed`: the program's name of the argument the bridge offers as
+    /// [`proposals::PROPOSAL_ARGUMENT`] (its flag becomes that argument).
+    fn new(
+        entry: &Value,
+        input: &Value,
+        session_variables: &[String],
+        renamed: Option<&str>,
+    ) -> Self {
         let mut pairs: Vec<(String, String)> = entry["_meta"]["flags"]
             .as_object()
             .into_iter()
             .flatten()
-            .filter_map(|(property, flag)| Some((flag.as_str()?.to_string(), property.clone())))
+            .filter_map(|(property, flag)| {
+                let argument = if Some(property.as_str()) == renamed {
+                    proposals::PROPOSAL_ARGUMENT
+                } else {
+                    property
+                };
+                Some((flag.as_str()?.to_string(), argument.to_string()))
+            })
             .collect();
         for property in input["properties"]
             .as_object()
@@ -547,11 +566,22 @@ impl ModelWords {
             return;
         };
         for property in properties.values_mut() {
+            let array = property["type"] == "array";
             if let Some(Value::String(text)) = property.get_mut("description") {
                 *text = self.apply(text);
+                if array {
+                    *text = without_repeatable(text);
+                }
             }
         }
     }
+}
+
+/// The description of an array property without the CLI's "herhaalbaar" (the option may be
+/// given more than once): a model sees the array.
+fn without_repeatable(text: &str) -> String {
+    text.replace("; herhaalbaar,", ";")
+        .replace("; herhaalbaar", "")
 }
 
 /// The pattern a peildatum carries next to `"format": "date"` (DISC-23).
@@ -560,7 +590,8 @@ const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 /// The `inputSchema` as `tools/list` shows it, without what every caller would pay for in
 /// every tool while the bridge checks it itself against [`Tool::input`]: the closing
 /// `additionalProperties: false` (an unknown argument is refused, 65) and the pattern of a
-/// `"format": "date"` property, which says the same as the format. Everything else is as checked.
+/// `"format": "date"` property, which says the same as the format; and a description that only
+/// repeats the property's name (`plaats`: "Plaats"). Everything else is as checked.
 fn listed_input(input: &Value) -> Value {
     let mut listed = input.clone();
     let Some(schema) = listed.as_object_mut() else {
@@ -580,6 +611,21 @@ fn listed_input(input: &Value) -> Value {
             && property.get("pattern") == Some(&json!(DATE_PATTERN))
         {
             property.remove("pattern");
+        }
+    }
+    for (name, property) in schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|p| p.iter_mut())
+        .filter_map(|(name, p)| Some((name, p.as_object_mut()?)))
+    {
+        let says_only_the_name = property
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|text| text.to_lowercase() == name.replace('_', " "));
+        if says_only_the_name {
+            property.remove("description");
         }
     }
     listed
@@ -708,10 +754,13 @@ mod tests {
             "description": "Zoek met --per-pagina of --fields, voor DEMO_SESSIE (niet --per of DEMO_SESSIE_X)",
             "inputSchema": {"type": "object", "properties": {
                 "per_pagina": {"type": "integer", "description": "Aantal (alleen met --q)"},
-                "q": {"type": "string", "description": "Standaard DEMO_SESSIE; --quiet blijft"}}},
+                "q": {"type": "string", "description": "Standaard DEMO_SESSIE; --quiet blijft"},
+                "tag": {"type": "array", "items": {"type": "string"}, "description": "Tag; herhaalbaar, met --q"},
+                "soort": {"type": "array", "items": {"type": "string"}, "description": "Soort; herhaalbaar"},
+                "straat_naam": {"type": "string", "description": "Straat naam"}}},
             "outputSchema": {"type": "object", "properties": {"treffers": {"type": "array"}}},
             "annotations": {"readOnlyHint": true},
-            "_meta": {"argv": ["ding", "zoek"], "positional": [], "flags": {"per_pagina": "--per-pagina", "q": "--q"},
+            "_meta": {"argv": ["ding", "zoek"], "positional": [], "flags": {"per_pagina": "--per-pagina", "q": "--q", "tag": "--tag", "soort": "--soort"},
                       "session": {"kvk_nummer": "DEMO_SESSIE"}}});
         let mut catalog = Catalog::default();
         catalog.add(PathBuf::from("/x/demo-cli"), &discovery);
@@ -730,8 +779,35 @@ mod tests {
             properties["q"]["description"],
             "Standaard het bedrijf van de sessie; --quiet blijft"
         );
+        // An array is repeatable by its type: the CLI's word for it is left out.
+        assert_eq!(properties["tag"]["description"], "Tag; met q");
+        assert_eq!(properties["soort"]["description"], "Soort");
+        // A description that only says the name is left out; the type stays.
+        assert_eq!(properties["straat_naam"], json!({"type": "string"}));
         let fields = properties["fields"]["description"].as_str().unwrap();
         assert!(fields.contains(r#"bijv. ["treffers"]"#), "{fields}");
+    }
+
+    #[test]
+    fn a_proposal_flag_in_a_description_becomes_the_proposal_argument() {
+        let mut document = discovery();
+        document["tools"][1]["description"] =
+            json!("Maak een ding (of voer een goedgekeurd --voorstel uit)");
+        document["tools"][1]["inputSchema"]["properties"]["voorstel"] =
+            json!({"type": "string", "description": "Voer dit --voorstel uit"});
+        document["tools"][1]["_meta"]["flags"] = json!({"voorstel": "--voorstel"});
+        let mut catalog = Catalog::default();
+        catalog.add(PathBuf::from("/x/demo-cli"), &document);
+        let maak = catalog.tool("demo__ding_maak").unwrap();
+        assert_eq!(maak.proposal_argument.as_deref(), Some("voorstel"));
+        assert_eq!(
+            maak.listed["description"],
+            "Maak een ding (of voer een goedgekeurd voorstel_id uit)"
+        );
+        assert_eq!(
+            maak.listed["inputSchema"]["properties"]["voorstel_id"]["description"],
+            "Voer dit voorstel_id uit"
+        );
     }
 
     #[test]

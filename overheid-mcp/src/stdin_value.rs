@@ -33,7 +33,7 @@ fn value_schema(schema: &Value) -> Value {
     if !content.contains_key("description") {
         content.insert(
             "description".into(),
-            json!("De inhoud als JSON-waarde, geen bestandsnaam"),
+            json!("De JSON-waarde zelf, geen bestandsnaam"),
         );
     }
     Value::Object(content)

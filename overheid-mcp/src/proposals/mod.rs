@@ -80,33 +80,26 @@ pub(crate) fn is_proposal_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// What a mutating tool answers when nothing was done.
+/// What a mutating tool answers when it did nothing (one shape, so that every mutating tool
+/// lists it once): either a proposal waits for a person (its id, status, where and how to
+/// approve it, what to do next) or the reason (`reden`).
 fn not_performed_schema() -> Value {
     json!({
-        "type": "object",
-        "properties": {"uitgevoerd": {"const": false}, "reden": {"type": "string"}},
-        "required": ["uitgevoerd", "reden"]
-    })
-}
-
-/// What a mutating tool answers when a proposal waits for a person.
-fn waiting_schema() -> Value {
-    json!({
-        "type": "object",
         "properties": {
             "uitgevoerd": {"const": false},
             "voorstel_id": {"type": "string"},
             "status": {"type": "string"},
             "goedkeuring_url": {"type": "string"},
             "goedkeuring_opdracht": {"type": "string"},
-            "instructie": {"type": "string"}
+            "instructie": {"type": "string"},
+            "reden": {"type": "string"}
         },
-        "required": ["uitgevoerd", "voorstel_id", "status", "instructie"]
+        "required": ["uitgevoerd"]
     })
 }
 
-/// `outputSchema` of a mutating tool: its own result, "waiting for a person", or "nothing was
-/// done". `$schema` and `$defs` stay at the root so `#/$defs/…` references keep resolving.
+/// `outputSchema` of a mutating tool: its own result, or "nothing was done" (a proposal waits for
+/// a person, or the reason). The root says `"type": "object"` once for both branches. `$schema` and `$defs` stay at the root so `#/$defs/…` references keep resolving.
 pub(crate) fn output_schema(output: &Value) -> Value {
     let mut own = output.clone();
     let mut root = Map::new();
@@ -117,11 +110,13 @@ pub(crate) fn output_schema(output: &Value) -> Value {
             }
         }
     }
+    if let Some(own) = own.as_object_mut()
+        && own.get("type") == Some(&json!("object"))
+    {
+        own.remove("type");
+    }
     root.insert("type".into(), "object".into());
-    root.insert(
-        "anyOf".into(),
-        json!([own, waiting_schema(), not_performed_schema()]),
-    );
+    root.insert("anyOf".into(), json!([own, not_performed_schema()]));
     Value::Object(root)
 }
 
@@ -320,7 +315,7 @@ mod tests {
         );
         let structured = waiting.structured();
         assert_eq!(structured["goedkeuring_url"], url);
-        assert!(jsonschema::is_valid(&waiting_schema(), &structured));
+        assert!(jsonschema::is_valid(&not_performed_schema(), &structured));
         let terminal =
             Waiting::new(id, OPEN, &ApprovalAt::Terminal, "rvo-cli", None, Map::new()).unwrap();
         assert_eq!(

@@ -212,6 +212,14 @@ fn path_arguments_are_declared_as_paths() {
         assert_eq!(corpus["type"], "array", "{tool}");
         assert_eq!(corpus["items"]["format"], "path", "{tool}: {corpus}");
     }
+    // The files and directories `wet valideer` and `scenario` read: paths too, beside the
+    // `minLength` of their items (a bridge withholds them from a model, DISC-21).
+    for tool in ["wet_valideer", "scenario"] {
+        let entry = sandbox.tool_entry(tool);
+        let paden = &entry["inputSchema"]["properties"]["paden"];
+        assert_eq!(paden["items"]["format"], "path", "{tool}: {paden}");
+        assert_eq!(paden["items"]["minLength"], 1, "{tool}: {paden}");
+    }
     let evalueer = sandbox.tool_entry("evalueer");
     let properties = &evalueer["inputSchema"]["properties"];
     assert_eq!(properties["param_json"]["format"], "path");

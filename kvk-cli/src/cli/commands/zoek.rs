@@ -22,13 +22,13 @@ pub(crate) struct Args {
     /// Handelsnaam of statutaire naam (hele woorden)
     #[arg(long)]
     pub naam: Option<String>,
-    /// KvK-nummer (8 cijfers)
+    /// 8 cijfers
     #[arg(long)]
     pub kvk_nummer: Option<String>,
-    /// RSIN (9 cijfers)
+    /// 9 cijfers
     #[arg(long)]
     pub rsin: Option<String>,
-    /// Vestigingsnummer (12 cijfers)
+    /// 12 cijfers
     #[arg(long)]
     pub vestigingsnummer: Option<String>,
     /// Straatnaam
@@ -37,16 +37,16 @@ pub(crate) struct Args {
     /// Plaats
     #[arg(long)]
     pub plaats: Option<String>,
-    /// Postcode (1234AB; spaties en kleine letters mogen)
+    /// 1234AB; spaties en kleine letters mogen
     #[arg(long)]
     pub postcode: Option<String>,
-    /// Huisnummer (1–5 cijfers, alleen met --postcode)
+    /// Alleen met --postcode
     #[arg(long)]
     pub huisnummer: Option<String>,
-    /// Huisletter (één letter, alleen met --huisnummer)
+    /// Alleen met --huisnummer
     #[arg(long)]
     pub huisletter: Option<String>,
-    /// Postbusnummer (alleen met --postcode)
+    /// Alleen met --postcode
     #[arg(long)]
     pub postbusnummer: Option<String>,
     /// Soort resultaat; herhaalbaar

@@ -39,7 +39,7 @@ pub(crate) struct Args {
     /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
     #[arg(long, value_name = "NAAM=WAARDE")]
     pub opgave: Vec<String>,
-    /// Toestemming om deze bron (id uit het bronnenregister) te raadplegen; herhaalbaar
+    /// Toegestane bron (id uit het bronnenregister); herhaalbaar
     #[arg(long, value_name = "BRON")]
     pub toestemming: Vec<String>,
     #[command(flatten)]

@@ -24,7 +24,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub kvk: KvkNummer,
-    /// Toestemming om deze bron (id uit het bronnenregister) te raadplegen; herhaalbaar
+    /// Toegestane bron (id uit het bronnenregister); herhaalbaar
     #[arg(long, value_name = "BRON")]
     pub toestemming: Vec<String>,
     #[command(flatten)]
@@ -34,7 +34,7 @@ pub(crate) struct Args {
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regelingen"],
-    title: "Mogelijk van toepassing zijnde regelingen",
+    title: "Regelingen voor een bedrijf",
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/regelingen.json"),
     examples: &[&["regelingen", "68750110"]],

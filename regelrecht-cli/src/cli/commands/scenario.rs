@@ -34,10 +34,10 @@ pub(crate) struct Args {
     #[arg(value_name = "PAD", required_unless_present = "ingebouwd")]
     #[serde(serialize_with = "common::plan::paths")]
     pub paden: Vec<PathBuf>,
-    /// Voer (ook) de meegeleverde scenario's van de ingebouwde wetten uit
+    /// (Ook) de scenario's van de ingebouwde wetten
     #[arg(long)]
     pub ingebouwd: bool,
-    /// Voer ook scenario's met de tag @wip uit (bekende gaten; standaard overgeslagen)
+    /// Ook scenario's met de tag @wip (bekende gaten)
     #[arg(long)]
     pub wip: bool,
     #[command(flatten)]

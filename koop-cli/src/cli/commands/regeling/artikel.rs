@@ -23,9 +23,9 @@ const MAX_ARTIKEL_CHARS: usize = 40;
 /// geeft exit 66 met de nummers in de buurt in de hint.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// BWB-id van de regeling, bv. BWBR0018451
+    /// Bv. BWBR0018451
     pub bwb_id: String,
-    /// Artikelnummer zoals in de kop, bv. 5.15, 1:3 of 2a ("Artikel" en hoofdletters mogen)
+    /// Zoals in de kop, bv. 5.15, 1:3 of 2a
     pub artikel: String,
     #[command(flatten)]
     #[serde(flatten)]

@@ -19,7 +19,7 @@ use crate::cli::problems::to_error;
 /// is `regeling artikel` goedkoper.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// BWB-id van de regeling, bv. BWBR0018451
+    /// Bv. BWBR0018451
     pub bwb_id: String,
     #[command(flatten)]
     #[serde(flatten)]

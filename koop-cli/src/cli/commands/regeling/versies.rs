@@ -20,7 +20,7 @@ const MAX_RECORDS: u32 = 1000;
 /// van `regeling toon` of `regeling artikel` om die versie te lezen.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// BWB-id van de regeling, bv. BWBR0018451
+    /// Bv. BWBR0018451
     pub bwb_id: String,
 }
 

@@ -22,12 +22,12 @@ use crate::cli::source::Koop;
 /// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// Woorden die in de titel moeten voorkomen (tekst, geen zoeksyntaxis)
+    /// Woorden in de titel (geen zoeksyntaxis)
     pub trefwoord: String,
     /// Rechtsgebied, bv. Bestuursrecht of "Sociale zekerheid"
     #[arg(long, value_name = "RECHTSGEBIED")]
     pub onderwerp: Option<String>,
-    /// Soort regeling: wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel, …
+    /// Bijv. wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel
     #[arg(long = "type", id = "type", value_name = "TYPE")]
     #[serde(rename = "type")]
     pub regeling_type: Option<String>,

@@ -34,7 +34,7 @@ pub(crate) struct Target {
     #[command(flatten)]
     #[serde(flatten)]
     pub kvk_nummer: KvkNummer,
-    /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
+    /// Met coördinaten en BAG-ids bij de adressen
     #[arg(long)]
     pub geo: bool,
 }

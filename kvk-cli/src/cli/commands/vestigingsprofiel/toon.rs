@@ -18,9 +18,9 @@ use crate::cli::source::Kvk;
 /// bedrijf wordt geweigerd (exit 77).
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// Vestigingsnummer (12 cijfers)
+    /// 12 cijfers
     pub vestigingsnummer: String,
-    /// Voeg geodata (coördinaten, BAG-ids) toe aan de adressen
+    /// Met coördinaten en BAG-ids bij de adressen
     #[arg(long)]
     pub geo: bool,
 }

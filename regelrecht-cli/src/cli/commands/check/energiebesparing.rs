@@ -29,22 +29,22 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub kvk_nummer: KvkNummer,
-    /// Elektriciteitsgebruik van de activiteit in een kalenderjaar, in kWh
+    /// Elektriciteit per kalenderjaar, in kWh
     #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
     pub elektriciteit_kwh: String,
-    /// Energiegebruik in een kalenderjaar, in m3 aardgasequivalenten
+    /// Energie per kalenderjaar, in m3 aardgasequivalent
     #[arg(long, value_name = "M3", allow_hyphen_values = true)]
     pub gas_m3: String,
-    /// 5.15 lid 3 onder b: de maatregelen betreffen een gebruiksfunctie (art. 3.84 Bbl)
+    /// 5.15 lid 3 onder b: maatregelen voor een gebruiksfunctie (art. 3.84 Bbl)
     #[arg(long)]
     pub gebruiksfunctie_bbl: bool,
-    /// 5.15 lid 3 onder c: alleen op de locatie geproduceerde hernieuwbare energie
+    /// 5.15 lid 3 onder c: alleen ter plaatse opgewekte hernieuwbare energie
     #[arg(long)]
     pub alleen_hernieuwbaar_op_locatie: bool,
-    /// Activiteit als bedoeld in art. 3.3a lid 1 onder a (5.15a lid 2, 5.15b lid 3)
+    /// Activiteit van art. 3.3a lid 1 onder a (5.15a lid 2, 5.15b lid 3)
     #[arg(long = "activiteit-3-3a-lid-1-a")]
     pub activiteit_3_3a_lid_1_a: bool,
-    /// Activiteit als bedoeld in art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
+    /// Activiteit van art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
     #[arg(long = "activiteit-3-3a-lid-1-b")]
     pub activiteit_3_3a_lid_1_b: bool,
     #[command(flatten)]
@@ -56,7 +56,7 @@ const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["check", "energiebesparing"],
-    title: "Energiebesparingsplicht toetsen (Bal 5.15–5.15b)",
+    title: "Energiebesparingsplicht toetsen",
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/check_energiebesparing.json"),
     examples: &[

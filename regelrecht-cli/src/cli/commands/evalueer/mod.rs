@@ -29,24 +29,22 @@ mod batch;
 pub(crate) struct Args {
     /// $id van de wet (zie wet lijst)
     pub law_id: String,
-    /// Gevraagde uitvoer; herhaalbaar (bij --batch: voor elk geval zonder eigen "uitvoer")
+    /// Gevraagde uitvoer; herhaalbaar (bij --batch: voor een geval zonder eigen)
     #[arg(long, value_name = "NAAM", required_unless_present = "batch")]
     pub uitvoer: Vec<String>,
-    /// Parameter als NAAM=WAARDE, getypeerd volgens de wet; herhaalbaar, gaat voor --param-json
+    /// NAAM=WAARDE, getypeerd volgens de wet; herhaalbaar, gaat voor --param-json
     #[arg(long, value_name = "NAAM=WAARDE", conflicts_with = "batch")]
     pub param: Vec<String>,
     /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
     #[arg(long, value_name = "BESTAND", conflicts_with = "batch")]
     pub param_json: Option<String>,
-    /// Onvertaalbare constructies (RFC-012): error weigert; propagate markeert wat ervan afhangt;
-    /// warn waarschuwt; ignore: error zonder melding
+    /// Onvertaalbare constructies (RFC-012): weigeren, markeren, waarschuwen of stil weigeren
     #[arg(long, value_enum, default_value_t = Onvertaalbaar::Error)]
     pub onvertaalbaar: Onvertaalbaar,
-    /// Doorloop de procedure (Awb, RFC-008) tot en met deze fase, bijv. BEKENDMAKING; elke fase
-    /// vuurt haar hooks
+    /// Doorloop de procedure (Awb, RFC-008) tot en met deze fase, bijv. BEKENDMAKING
     #[arg(long, value_name = "NAAM")]
     pub fase: Option<String>,
-    /// Voeg een ontvangstbewijs toe om de berekening te herhalen (ontvangstbewijs controleer)
+    /// Met een ontvangstbewijs om de berekening te herhalen
     #[arg(long)]
     pub ontvangstbewijs: bool,
     /// JSON Lines ('-': stdin), per regel {"id", "params", "peildatum"?, "uitvoer"?}; per regel
@@ -56,7 +54,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub peildatum: Peildatum,
-    /// Voeg de evaluatiestappen toe (artikel, operatie, gebruikte waarden, uitkomst)
+    /// Met de evaluatiestappen (artikel, operatie, waarden, uitkomst)
     #[arg(long)]
     pub uitleg: bool,
     #[command(flatten)]
@@ -140,7 +138,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         ArgSchema::path_or_stdin_json("param_json"),
         ArgSchema {
             name: "param_json",
-            schema: r#"{"contentSchema": {"type": "object", "description": "Alle parameters als één JSON-object, met dezelfde namen als bij --param"}}"#,
+            schema: r#"{"contentSchema": {"type": "object", "description": "Alle parameters als één JSON-object (namen als bij --param)"}}"#,
         },
         laws::CORPUS_SCHEMA,
         ArgSchema {

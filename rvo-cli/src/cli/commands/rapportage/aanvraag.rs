@@ -27,25 +27,25 @@ use crate::cli::concept;
 /// The report's arguments (shared by `indienen` and `voorstel`).
 #[derive(clap::Args, Debug, Default)]
 pub(crate) struct FilingArgs {
-    /// KvK-nummer (8 cijfers) van het bedrijf dat rapporteert; standaard KVK_SESSIE_NUMMER
+    /// Het rapporterende bedrijf; standaard KVK_SESSIE_NUMMER
     pub kvk_nummer: Option<String>,
-    /// Id van de regeling, bijv. EBR-2027; alleen regelingen met indienbaar_via_cli (met --concept: uit het concept)
+    /// Regeling met indienbaar_via_cli, bijv. EBR-2027 (met --concept: uit het concept)
     pub regeling_id: Option<String>,
-    /// Getroffen maatregelen, komma-gescheiden; volgorde en dubbelingen tellen niet (zonder --concept)
+    /// Getroffen maatregelen, komma-gescheiden (zonder --concept)
     pub maatregelen: Option<String>,
-    /// Toelichting bij de rapportage (vrije tekst, maximaal 2000 tekens)
+    /// Vrije tekst, ten hoogste 2000 tekens
     #[arg(long, value_name = "TEKST")]
     pub toelichting: Option<String>,
     /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
     #[arg(long, value_name = "BESTAND")]
     pub concept: Option<String>,
-    /// Getroffen maatregel van de erkende lijst, op code of naam (hoofdletters tellen niet); herhaalbaar, met --concept
+    /// Maatregel van de erkende lijst (code of naam); herhaalbaar, met --concept
     #[arg(long, value_name = "CODE|NAAM")]
     pub maatregel: Vec<String>,
-    /// Andere getroffen maatregel met een terugverdientijd van ten hoogste vijf jaar (vrije tekst, art. 5.15a lid 1 onder d); herhaalbaar, met --concept
+    /// Andere maatregel, terugverdiend in ten hoogste vijf jaar (art. 5.15a lid 1 onder d); herhaalbaar, met --concept
     #[arg(long, value_name = "TEKST")]
     pub overige_maatregel: Vec<String>,
-    /// Kalenderjaar waarover het energiegebruik is gemeten (JJJJ), met --concept
+    /// Jaar van het gemeten energiegebruik, met --concept
     #[arg(long, value_name = "JJJJ")]
     pub kalenderjaar: Option<String>,
     #[command(flatten)]

@@ -37,7 +37,7 @@ use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs, Planned, Stor
 use crate::cli::records;
 use common::args::{KvkNummer, Peildatum};
 
-/// Dien een rapportage in (muterend: alleen na akkoord op het plan, of een goedgekeurd voorstel met --voorstel)
+/// Dien een rapportage in (muterend: na akkoord op het plan, of met een goedgekeurd --voorstel)
 ///
 /// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
 /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
@@ -51,7 +51,7 @@ use common::args::{KvkNummer, Peildatum};
 pub(crate) struct Args {
     #[command(flatten)]
     pub filing: FilingArgs,
-    /// Dien het goedgekeurde voorstel met dit id in (zonder andere argumenten; geen bevestiging nodig)
+    /// Dien dit goedgekeurde voorstel in (zonder andere argumenten of bevestiging)
     #[arg(long, value_name = "ID")]
     pub voorstel: Option<String>,
 }

@@ -23,7 +23,7 @@ use crate::cli::records;
 /// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// Referentienummer uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
+    /// Uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
     pub referentienummer: String,
 }
 

@@ -14,7 +14,7 @@ use super::catalogue_outcome;
 /// hint.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
-    /// Id van de regeling, bijv. EBR-2027 (hoofdletterongevoelig)
+    /// Bijv. EBR-2027 (hoofdletters tellen niet)
     pub regeling_id: String,
     #[command(flatten)]
     #[serde(flatten)]

@@ -10,9 +10,10 @@ use serde_json::json;
 
 use super::catalogue_outcome;
 
-/// Zoek regelingen op naam, beschrijving en trefwoorden (hoofdletter- en accentongevoelig)
+/// Zoek regelingen op naam, beschrijving en trefwoorden
 ///
-/// Alle woorden van de zoekterm moeten voorkomen; treffers in naam en trefwoorden wegen zwaarder.
+/// Alle woorden van de zoekterm moeten voorkomen (hoofdletters en accenten tellen niet); treffers
+/// in naam en trefwoorden wegen zwaarder.
 /// Geen treffers is een lege lijst (exit 0).
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::cli::clock;
 use crate::cli::records;
 
-/// Toon de voorstellen van het bedrijf van deze sessie, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
+/// Toon de voorstellen van het bedrijf, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Alleen voorstellen met deze status
