@@ -14,6 +14,8 @@ Streamable HTTP (with a bearer JWT signed by a key made here):
   proposal's link as url-mode elicitation in its era's form (2026-07-28: an InputRequiredResult;
   2025-11-25 over stdio: `elicitation/create`; 2025-11-25 over HTTP: applying fails with -32042);
   one without gets the id, status, link and instruction.
+No server path reaches the client (WIRE-9): rvo-cli's store in a result's provenance and an audit
+log that cannot be written, named in every CLI's error, come back as `[pad op de server]`.
 Then prompts, views, completions (the four CLIs over stdio, both eras), progress seen by the SDK's
 progress callback and the CLI's warning by its logging callback on a slow call of the fixture CLI
 (`tests/fixtures/demo-cli`, over stdio and HTTP, both eras). Last, 200
@@ -263,6 +265,57 @@ async def slow(label, server, mode, logs_expected):
             check(f"{label}: no log message without a level that lasts", not logged, logged)
 
 
+PLACEHOLDER = "[pad op de server]"
+
+
+def server_path_in(text, forbidden):
+    """The first server path `text` names: one of `forbidden`, or an absolute path whose first
+    directory exists on this machine (`/tmp/…`, `/work/…`); None when there is none."""
+    for path in forbidden:
+        if path in text:
+            return path
+    for at, char in enumerate(text):
+        if char != "/" or (at > 0 and text[at - 1] not in " \"'(=\n\t"):
+            continue
+        first = ""
+        for c in text[at + 1:]:
+            if not (c.isascii() and (c.isalnum() or c in "._-")):
+                break
+            first += c
+        if first and text[at + 1 + len(first):].startswith("/") and Path("/", first).is_dir():
+            return text[at:at + 60]
+    return None
+
+
+def said(result):
+    """Everything a client received in a result, as JSON text."""
+    return json.dumps(result.model_dump(mode="json", by_alias=True), ensure_ascii=False)
+
+
+async def server_paths(label, server, mode, forbidden, audit_in_a_directory):
+    """WIRE-9 as a real client sees it: no server path in a result, its provenance or an error.
+    rvo-cli names its local store in the provenance of `rapportage lijst`, and every CLI names an
+    audit log it cannot write in its error: the bridge shows each as `[pad op de server]`."""
+    async with Client(server, mode=mode, read_timeout_seconds=60) as client:
+        listed = await client.call_tool("rvo__rapportage_lijst", {})
+        found = server_path_in(said(listed), forbidden)
+        check(f"{label}: no server path in the result", found is None, found)
+        meta = listed.meta or {}
+        if audit_in_a_directory:
+            problem = meta.get("nl.overheid/problem") or {}
+            text = listed.content[0].text if listed.content else ""
+            check(f"{label}: the audit error names its log as {PLACEHOLDER}",
+                  listed.is_error and problem.get("code") == "AUDIT_FOUT"
+                  and f"auditlog {PLACEHOLDER}" in text, said(listed)[:600])
+        else:
+            provenance = meta.get("nl.overheid/provenance") or {}
+            check(f"{label}: the provenance names the store as {PLACEHOLDER}",
+                  not listed.is_error and provenance.get("opslag") == PLACEHOLDER, provenance)
+        refused = await client.call_tool("rvo__regeling_toon", {"regeling_id": "EBR\u00002027"})
+        found = server_path_in(said(refused), forbidden)
+        check(f"{label}: no server path in an error", refused.is_error and found is None, found)
+
+
 def demo_http(target, env):
     demo = str(HERE.parent / "fixtures" / "demo-cli")
     process = subprocess.Popen([str(target / "overheid-mcp"), "--http", "127.0.0.1:0", "--insecure-no-auth",
@@ -461,6 +514,15 @@ def main():
                 asyncio.run(conversation(f"stdio {mode}", stdio, mode, Person(declares), http=False))
             for mode in ("legacy", "2026-07-28"):
                 asyncio.run(features(f"features stdio {mode}", stdio, mode))
+            forbidden = sorted({tmp, os.path.realpath(tmp), str(target), str(HERE.parents[2])})
+            for audit_in_a_directory in (False, True):
+                audit = {"OVERHEID_AUDIT_LOG": tmp} if audit_in_a_directory else {}
+                paths = StdioServerParameters(command=stdio.command, args=stdio.args,
+                                              env={**stdio.env, **audit})
+                for mode in ("legacy", "2026-07-28"):
+                    where = "audit log a directory" if audit_in_a_directory else "store"
+                    asyncio.run(server_paths(f"server paths stdio {mode} ({where})", paths, mode, forbidden,
+                                             audit_in_a_directory))
             demo_env = {**env, "DEMO_STORE": str(Path(tmp) / "demo.json")}
             demo = StdioServerParameters(command=str(target / "overheid-mcp"),
                                          args=["--tool", str(HERE.parent / "fixtures" / "demo-cli")], env=demo_env)
