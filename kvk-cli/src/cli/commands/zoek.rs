@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::cli::shape;
 use crate::cli::source::{Kvk, fout};
 
-/// Zoek ondernemingen en vestigingen in het Handelsregister
+/// Zoek in het Handelsregister, bijv. om een KvK- of vestigingsnummer te vinden
 ///
 /// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
 /// Nul resultaten is geen fout: exit 0 met een lege lijst.

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::lookup::{self, Header, to_data};
 use crate::cli::problems::to_error;
 
-/// Haal een hele regeling op zoals die op de peildatum gold
+/// Hele regeling zoals die op de peildatum gold (groot; voor één artikel: regeling artikel)
 ///
 /// Elk artikel als platte tekst (lijsten, tabellen en verwijzingen als tekst), met leden, het
 /// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten

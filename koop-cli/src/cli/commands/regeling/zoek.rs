@@ -15,7 +15,7 @@ use super::lookup::{self, date, text};
 use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
-/// Zoek regelingen op woorden in de titel
+/// Zoek regelingen op woorden in de titel (om een BWB-id te vinden)
 ///
 /// Alle woorden moeten in de (citeer)titel voorkomen. Elke regeling verschijnt één keer, in de
 /// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een

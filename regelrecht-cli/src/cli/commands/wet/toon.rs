@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toon één wet: parameters, invoer en bronnen, uitvoer, definities, artikelen
+/// Toon één wet: parameters, invoer en bronnen, uitvoer, definities, artikelen (vóór evalueer)
 ///
 /// Kiest de versie die geldt op de peildatum.
 #[derive(clap::Args, serde::Serialize, Debug)]
