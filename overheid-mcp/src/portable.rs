@@ -125,19 +125,7 @@ fn split_type_array(map: &mut Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Whether `schema` still has a type array anywhere (outside values such as `enum`).
-    fn has_type_array(schema: &Value) -> bool {
-        match schema {
-            Value::Object(map) => map.iter().any(|(key, value)| match key.as_str() {
-                "type" => value.is_array() || has_type_array(value),
-                "const" | "enum" | "default" | "examples" => false,
-                _ => has_type_array(value),
-            }),
-            Value::Array(items) => items.iter().any(has_type_array),
-            _ => false,
-        }
-    }
+    use test_support::schema::has_type_array;
 
     fn valid(schema: &Value, value: &Value) -> bool {
         jsonschema::validator_for(schema).unwrap().is_valid(value)

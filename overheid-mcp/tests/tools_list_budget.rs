@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use test_support::lines::LineChild;
+use test_support::schema::has_type_array;
 
 /// The most bytes the whole `tools/list` response may have: issue 31's 32 KiB, for every tool of
 /// the family, the proposal tools of issue 30 included (32,545 measured once repeated words were
@@ -186,18 +187,5 @@ fn the_family_s_tools_list_stays_within_its_budget() {
         for schema in [&tool["inputSchema"], output] {
             assert!(!has_type_array(schema), "{name}: a type array in {schema}");
         }
-    }
-}
-
-/// Whether a schema has `"type": [...]` anywhere (outside values such as `enum`).
-fn has_type_array(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().any(|(key, value)| match key.as_str() {
-            "type" => value.is_array() || has_type_array(value),
-            "const" | "enum" | "default" | "examples" => false,
-            _ => has_type_array(value),
-        }),
-        Value::Array(items) => items.iter().any(has_type_array),
-        _ => false,
     }
 }

@@ -43,6 +43,7 @@ pub mod otlp;
 pub mod postgres;
 mod reply;
 mod request;
+pub mod schema;
 mod server;
 pub mod sources;
 pub mod startup;
