@@ -4,16 +4,18 @@
 # call maps fewer pages of code (less time in page faults, less resident memory).
 #
 #   bench/startup-order.sh TOOL           write TOOL/startup.order (kvk-cli, regelrecht-cli)
-#   bench/startup-order.sh --check TOOL   say how many of its names the current build has
+#   bench/startup-order.sh --check TOOL   say how many of its names each build has
 #
-# Builds the release binary as `cargo install --locked` does (TOOL alone) with the linker's
-# map, runs each call below once under callgrind (which records every instruction run), and
-# maps the instructions to the functions of the map. The names carry a hash of each crate's
-# build settings (compiler, dependency versions, features), and a refactoring renames
-# functions, so run it again after such changes, or when --check reports that few names were
-# found; the linker skips names it does not have. Then rebuild. Needs valgrind (Debian package
-# valgrind), python3 and, for regelrecht-cli, ../shared/regelrecht. About a minute and a half
-# per tool after the build.
+# Builds TOOL twice, alone as `cargo install --locked` builds it, with the linker's map: as
+# shipped (static with musl, dist/build.sh) and for this machine's glibc (`cargo build
+# --release`, as the README's commands run it). Runs each call below once under callgrind
+# (which records every instruction run) and maps the instructions to the functions of the map.
+# The order holds both builds' names, the shipped one's first: the names carry a hash of each
+# crate's build settings (target, compiler, dependency versions, features), so each build finds
+# its own and the linker skips the rest. A refactoring renames functions too, so run it again
+# after such changes, or when --check reports that few names were found. Then rebuild. Needs
+# valgrind (Debian package valgrind), python3 and, for regelrecht-cli, ../shared/regelrecht.
+# About three minutes per tool after the builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check=
@@ -23,25 +25,37 @@ tool=${1:?gebruik: bench/startup-order.sh [--check] TOOL}
   { echo "$tool linkt niet met een startvolgorde (zie common/build/startup_link.rs)" >&2; exit 1; }
 order=$tool/startup.order
 
-# TOOL alone, with the linker's map. A map left by an earlier build would describe another
-# binary, so it goes first; an up-to-date build does not link again and so writes none, and
-# then the build script is made to rerun (the order newer) and the program is linked again.
-# Where the linker is not rust-lld there is never a map.
-map=$PWD/target/release/$tool.map
-rm -f "$map"
-OVERHEID_LINK_MAP=$map cargo build --release --quiet -p "$tool"
-if [ ! -s "$map" ]; then
-  touch "$order"
-  OVERHEID_LINK_MAP=$map cargo build --release --quiet -p "$tool"
-fi
-[ -s "$map" ] || { echo "geen linker-map: deze toolchain linkt niet met rust-lld" >&2; exit 1; }
+# TOOL alone, with the linker's map, for each target ("" is the host's). A map left by an earlier
+# build would describe another binary, so it goes first; an up-to-date build does not link again
+# and so writes none, and then the build script is made to rerun (the order newer) and the
+# program is linked again. Where the linker is not rust-lld there is never a map.
+musl=x86_64-unknown-linux-musl
+targets=("$musl" "")
+build() { # TARGET -> target directory of the build, with TOOL.map beside the program
+  local target=$1 dir=$PWD/target/release
+  [ -z "$target" ] || dir=$PWD/target/$target/release
+  rm -f "$dir/$tool.map"
+  for _ in 1 2; do
+    if [ -n "$target" ]; then
+      OVERHEID_LINK_MAP=$dir/$tool.map bash dist/build.sh "$tool" >/dev/null
+    else
+      OVERHEID_LINK_MAP=$dir/$tool.map cargo build --locked --release --quiet -p "$tool"
+    fi
+    [ -s "$dir/$tool.map" ] && break
+    touch "$order"
+  done
+  [ -s "$dir/$tool.map" ] || { echo "geen linker-map: deze toolchain linkt niet met rust-lld" >&2; exit 1; }
+  echo "$dir"
+}
 if [ -n "$check" ]; then
-  found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want && !($NF in seen)) { seen[$NF] = 1; n++ } END { print n + 0 }' "$order" "$map")
-  echo "$order: $found van $(wc -l <"$order") namen in deze build"
+  for target in "${targets[@]}"; do
+    dir=$(build "$target")
+    found=$(awk 'NR == FNR { want[$1] = 1; next } ($NF in want && !($NF in seen)) { seen[$NF] = 1; n++ } END { print n + 0 }' "$order" "$dir/$tool.map")
+    echo "$order: $found van $(wc -l <"$order") namen in de build voor ${target:-deze machine (glibc)}"
+  done
   exit 0
 fi
 command -v valgrind >/dev/null || { echo "valgrind nodig (Debian-pakket valgrind)" >&2; exit 1; }
-bin=$(realpath "target/release/$tool")
 work=$(mktemp -d)
 fake_pid=
 trap '[ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -61,13 +75,13 @@ case $tool in
     # Small laws (prepared forms from the cache, then one parsed from YAML), the built-in Bal,
     # a cross-law evaluation over the whole corpus, --version.
     small="evalueer test_untranslatables --uitvoer toegekende_toeslag --peildatum 2025-06-01 --corpus $work/klein"
-    "$bin" $small >/dev/null # fills the cache, so that the first call below is a cache hit
     # The bench's calls (bench/regelrecht/laws.sh): a law file as --corpus, one with a parameter.
     nl=$corpus/nl
     premie="evalueer regeling_standaardpremie --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $nl/ministeriele_regeling/regeling_standaardpremie/2025-01-01.yaml"
     datum="evalueer test_date_operations --uitvoer doorlooptijd_dagen --peildatum 2025-06-01 --param indieningsdatum=2025-05-01 --corpus $nl/wet/test_date_operations/2025-01-01.yaml"
-    "$bin" $premie >/dev/null
-    "$bin" $datum >/dev/null
+    # Each build fills a cache of its own, so that the calls below are cache hits.
+    # shellcheck disable=SC2086 # a call is words
+    prepare() { rm -rf "$work/cache"; for call in "$small" "$premie" "$datum"; do "$bin" $call >/dev/null; done; }
     calls=("$premie" "$small" "$datum" "$small --geen-cache"
       "evalueer besluit_activiteiten_leefomgeving --uitvoer heeft_informatieplicht --peildatum 2026-01-01 --param elektriciteitsverbruik_kwh=60000 --param aardgasverbruik_m3=1000 --param betreft_gebruiksfunctie_bbl=false --param alleen_hernieuwbare_energie_op_locatie=false --param is_activiteit_artikel_3_3a_lid_1_onder_a=false --param is_activiteit_artikel_3_3a_lid_1_onder_b=false"
       "evalueer wet_op_de_zorgtoeslag --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $corpus"
@@ -82,22 +96,30 @@ case $tool in
     for _ in $(seq 50); do grep -q '^export KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
     export KVK_API_BASE=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out")
     export KVK_API_KEY=bench-key KVK_AUDIT_LOG=$work/audit.jsonl
+    prepare() { :; }
     calls=("basisprofiel toon 68750110" "basisprofiel toon 68750110 --fields naam,kvkNummer --provenance"
       "basisprofiel vestigingen 68750110" "--help --json" "--version")
     ;;
   *) echo "geen aanroepen voor $tool in dit script" >&2; exit 1 ;;
 esac
 
-runs=()
-i=0
-for call in "${calls[@]}"; do
-  # shellcheck disable=SC2086 # a call is words
-  valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no \
-    --callgrind-out-file="$work/cg.$i" "$bin" $call >/dev/null 2>"$work/vg.$i" ||
-    { cat "$work/vg.$i" >&2; exit 1; }
-  runs+=("$work/cg.$i")
-  i=$((i + 1))
+: >"$work/order"
+for target in "${targets[@]}"; do
+  dir=$(build "$target")
+  bin=$dir/$tool
+  prepare
+  runs=()
+  i=0
+  for call in "${calls[@]}"; do
+    # shellcheck disable=SC2086 # a call is words
+    valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no \
+      --callgrind-out-file="$work/cg.$i" "$bin" $call >/dev/null 2>"$work/vg.$i" ||
+      { cat "$work/vg.$i" >&2; exit 1; }
+    runs+=("$work/cg.$i")
+    i=$((i + 1))
+  done
+  python3 bench/startup_order.py "$dir/$tool.map" "$bin" "${runs[@]}" >>"$work/order"
 done
-python3 bench/startup_order.py "$map" "$bin" "${runs[@]}" >"$work/order"
-mv "$work/order" "$order"
+# Each name once, where it first appears.
+awk '!seen[$0]++' "$work/order" >"$order"
 echo "$order: $(wc -l <"$order") functies"

@@ -7,9 +7,10 @@
 #
 # RUNS runs per command (default 300). Each DIR holds a build of the four CLIs to compare
 # (say, copies of target/release from two settings); the commands of all DIRs run interleaved
-# in one run, named DIR's last component. Without DIRs: target/release, built here (each CLI
-# alone, as `cargo install --locked` builds it). Prints one table: wall median, p10–p90, CPU
-# median and peak RSS (GNU time) per command.
+# in one run, named DIR's last two components. Without DIRs: the build as shipped
+# (dist/build.sh: static, with musl) and the glibc build of `cargo build --release`
+# (target/release), both built here (each CLI alone, as `cargo install --locked` builds it).
+# Prints one table: wall median, p10–p90, CPU median and peak RSS (GNU time) per command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
@@ -17,8 +18,9 @@ shift || true
 tools=(kvk-cli koop-cli rvo-cli regelrecht-cli)
 dirs=("$@")
 if [ ${#dirs[@]} -eq 0 ]; then
-  for tool in "${tools[@]}"; do cargo build --release --quiet -p "$tool"; done
-  dirs=("$PWD/target/release")
+  dirs=("$(bash dist/build.sh "${tools[@]}")")
+  for tool in "${tools[@]}"; do cargo build --locked --release --quiet -p "$tool"; done
+  dirs+=("$PWD/target/release")
 fi
 [ -x target/release/fake-upstream ] || cargo build --release --quiet -p test-support --bin fake-upstream
 work=$(mktemp -d)
@@ -39,7 +41,7 @@ law=../shared/regelrecht/corpus/nl/ministeriele_regeling/regeling_standaardpremi
 commands=()
 for dir in "${dirs[@]}"; do
   dir=$(realpath "$dir")
-  label=$(basename "$dir")
+  label=$(basename "$(dirname "$dir")")/$(basename "$dir")
   for tool in "${tools[@]}"; do
     commands+=("$label $tool --help --json=$dir/$tool --help --json")
   done

@@ -24,9 +24,10 @@ cd "$(dirname "$0")/../.."
 runs=${1:-300}
 corpus=../shared/regelrecht/corpus/nl
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
-# REGELRECHT_CLI names another build of ours to measure (say, a copy of an earlier one).
-bin=${REGELRECHT_CLI:-$PWD/target/release/regelrecht-cli}
-[ -x "$bin" ] || cargo build --release --quiet -p regelrecht-cli
+# Ours as shipped (dist/build.sh: static, with musl); REGELRECHT_CLI names another build to
+# measure (say, target/release/regelrecht-cli, the glibc build, or a copy of an earlier one).
+bin=${REGELRECHT_CLI:-}
+[ -n "$bin" ] || bin=$(bash dist/build.sh regelrecht-cli)/regelrecht-cli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl" OVERHEID_CACHE_DIR="$work/cache" HOME="$work"

@@ -33,7 +33,8 @@ command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >
 bash bench/startup-order.sh --check regelrecht-cli ||
   echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie common/build/startup_link.rs)"
 cargo build --release --quiet -p regelrecht-engine --examples
-bin=target/release/regelrecht-cli
+# As shipped (dist/build.sh: static, with musl).
+bin=$(bash dist/build.sh regelrecht-cli)/regelrecht-cli
 if readelf --sections --wide "$bin" 2>/dev/null | grep -q '\.relr\.dyn'; then
   echo "relocaties: gepakt (DT_RELR)"
 else

@@ -83,7 +83,16 @@ fn link_startup_order(manifest_dir: &std::path::Path, rust_lld: bool) {
 /// binary carried elsewhere moves from 2.35 to 2.36. Debug and release builds alike, so that the
 /// tests run the program as it is shipped (`OVERHEID_PACKED_RELOCATIONS` tells them).
 fn pack_relative_relocations(rust_lld: bool) {
-    if rust_lld && link_env("HOST") == link_env("TARGET") && glibc_knows_relr() {
+    let loader_knows_relr = if static_musl() {
+        // musl's own start-up code relocates a static program (`rcrt1.o`), and knows `DT_RELR`
+        // from 1.2.4. The C library linked is the compiler's own copy: musl 1.2.5 from Rust 1.86,
+        // and rust-lld is used from 1.90 only (a C library chosen in the flags counts as another
+        // linker, see `links_with_rust_lld`).
+        true
+    } else {
+        link_env("HOST") == link_env("TARGET") && glibc_knows_relr()
+    };
+    if rust_lld && loader_knows_relr {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
         println!("cargo:rustc-env=OVERHEID_PACKED_RELOCATIONS=1");
     }
@@ -110,11 +119,19 @@ fn glibc_knows_relr() -> bool {
 /// Whether this build links an x86-64 Linux program with rust-lld: the compiler's default from
 /// 1.90, when rust-lld is in its sysroot and no other linker is chosen (`RUSTC_LINKER`, a linker
 /// in `RUSTFLAGS` or cargo's configuration).
+///
+/// For the static musl build (`x86_64-unknown-linux-musl`, see [`static_musl`]) the compiler's
+/// default linker is the C compiler's (GNU ld), which knows neither option; there the link is
+/// handed to the same rust-lld, through the compiler driver's `-fuse-ld=lld` and the toolchain's
+/// `gcc-ld` directory, as rustc does it itself for the glibc target.
 fn links_with_rust_lld() -> bool {
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_LINKER");
     let own_linker = link_env("RUSTC_LINKER").is_some()
         || link_env("CARGO_ENCODED_RUSTFLAGS").is_some_and(|flags| flags.contains("link"));
-    if own_linker || link_env("TARGET").as_deref() != Some("x86_64-unknown-linux-gnu") {
+    let target = link_env("TARGET");
+    let musl = target.as_deref() == Some("x86_64-unknown-linux-musl");
+    if own_linker || !(musl || target.as_deref() == Some("x86_64-unknown-linux-gnu")) {
         return false;
     }
     let rustc = link_env("RUSTC").unwrap_or_else(|| "rustc".into());
@@ -138,10 +155,31 @@ fn links_with_rust_lld() -> bool {
             })
             .unwrap_or(false)
     });
-    recent
-        && ask(&["--print", "sysroot"]).is_some_and(|sysroot| {
-            std::path::Path::new(sysroot.trim())
-                .join("lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld/ld.lld")
-                .is_file()
-        })
+    // rust-lld and its `gcc-ld` wrappers are the host toolchain's (an x86-64 Linux host here).
+    let gcc_ld = ask(&["--print", "sysroot"]).map(|sysroot| {
+        std::path::Path::new(sysroot.trim()).join("lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld")
+    });
+    let Some(gcc_ld) = gcc_ld.filter(|dir| recent && dir.join("ld.lld").is_file()) else {
+        return false;
+    };
+    if musl {
+        let dir = gcc_ld.to_string_lossy();
+        if dir.contains(',') || dir.contains(char::is_whitespace) {
+            return false;
+        }
+        println!("cargo:rustc-link-arg-bins=-B{dir}");
+        println!("cargo:rustc-link-arg-bins=-fuse-ld=lld");
+    }
+    true
+}
+
+/// Whether this is the static musl build (`dist/build.sh`): `x86_64-unknown-linux-musl`, which
+/// links the C library into the program (`crt-static`, that target's default), so that no dynamic
+/// loader runs. The bench's reason to ship the tools so: glibc's loader asks the processor about
+/// its caches and features at every start (68 `cpuid` instructions, which a virtual machine
+/// traps; see `bench/RESULTS.md`). Cargo leaves `crt-static` out of `CARGO_CFG_TARGET_FEATURE`,
+/// so a build that turns it off is told by its flags.
+fn static_musl() -> bool {
+    link_env("CARGO_CFG_TARGET_ENV").as_deref() == Some("musl")
+        && !link_env("CARGO_ENCODED_RUSTFLAGS").is_some_and(|flags| flags.contains("-crt-static"))
 }

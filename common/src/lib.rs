@@ -7,6 +7,13 @@
 //! log, the HTTP client, the environment) lives here and nowhere else. The
 //! normative text is `spec/CLI-PROFILE.md`.
 
+/// The static build's allocator (`dist/build.sh`): musl's own is slow (a batch of 100,000
+/// cases took 1.4× as long with it; `bench/RESULTS.md`), so there the programs use jemalloc, as
+/// ripgrep does. The glibc build keeps glibc's.
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 pub mod app;
 pub mod args;
 pub mod audit;

@@ -105,7 +105,8 @@ mod tests {
 
     /// The family's tools, as the workspace has them: each member package named `*-cli` with a
     /// program (`src/main.rs`). Adding a tool is adding such a member; this test then names the
-    /// bridge's default list, the one other place that must say so (`.ci/run` derives its own).
+    /// bridge's default list, the one other place that must say so (`.ci/run` and `dist/build.sh`
+    /// derive theirs).
     fn workspace_tools() -> Vec<String> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
@@ -144,20 +145,28 @@ mod tests {
             bridge, expected,
             "overheid-mcp/src/discover.rs DEFAULT_TOOLS"
         );
-        // `.ci/run` keeps no list of its own: it asks `cargo metadata` for the same packages.
-        let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/run"))
-            .expect(".ci/run");
-        let loop_line = ci
+        // `.ci/run` and `dist/build.sh` keep no list of their own: the script asks `cargo
+        // metadata` for the same packages, and `.ci/run` asks the script.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+        let loops: Vec<&str> = ci
             .lines()
-            .find(|line| line.starts_with("for tool in "))
-            .expect("the profile-check loop of .ci/run");
-        assert_eq!(
-            loop_line, "for tool in $tools; do",
-            ".ci/run must take its tools from `cargo metadata`, not a list of its own"
-        );
+            .map(str::trim)
+            .filter(|line| line.starts_with("for tool in "))
+            .collect();
+        assert!(!loops.is_empty(), "the profile-check loops of .ci/run");
+        for line in loops {
+            assert_eq!(line, "for tool in $tools; do", ".ci/run: a list of its own");
+        }
         assert!(
-            ci.contains("tools=$(cargo metadata --no-deps"),
-            ".ci/run: {loop_line}"
+            ci.contains("\ntools=$(bash dist/build.sh --list)\n"),
+            ".ci/run"
+        );
+        let dist = std::fs::read_to_string(root.join("dist/build.sh")).expect("dist/build.sh");
+        assert!(
+            dist.contains("cargo metadata --no-deps")
+                && dist.contains(r#"p["name"].endswith("-cli") and any("bin" in t["kind"]"#),
+            "dist/build.sh: the family by the rule above"
         );
     }
 }
