@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# What the C entry (common::entry!) and the static unwinder (common/build.rs) save, per CLI
-# (issue 32.10): each CLI built three ways, alone as `cargo install --locked` builds it, then
+# What the C entry (common::entry!) and the static unwinder (common/build.rs) save, per CLI, in
+# the glibc build, the only one that has them (the static musl build, dist/build.sh, has neither;
+# see the README's Start-up) (issue 32.10): each CLI built three ways, alone as `cargo install --locked` builds it, then
 # bench/startup.sh over the three builds at once (interleaved).
 #
 #   bench/entry.sh [RUNS [DIR]]   (default 300 runs per command; the builds kept in DIR)
 #
-# - both: as shipped (C's `main`, libgcc's unwinder linked in);
+# - both: as `cargo build --release` builds it (C's `main`, libgcc's unwinder linked in);
 # - entry-only: OVERHEID_SHARED_UNWINDER=1 (the program loads libgcc_s.so.1);
 # - neither: also `--cfg rust_main` for the tool's own crate only (`cargo rustc`), so
 #   the other crates, and the names of the tool's startup.order, are those of the other builds.
 # Each build relinks the four CLIs (fat LTO): about 15 minutes on 2 cores. Leaves target/release
-# as shipped (a last plain build).
+# as `cargo build --release` left it (a last plain build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
