@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What the C entry (common::entry!) and the static unwinder (common/build.rs) save, per CLI, in
-# the glibc build, the only one that has them (the static musl build, dist/build.sh, has neither;
-# see the README's Start-up) (issue 32.10): each CLI built three ways, alone as `cargo install --locked` builds it, then
-# bench/startup.sh over the three builds at once (interleaved).
+# What the C entry (common::entry!) and the static unwinder (common/build.rs) save, per CLI
+# (issue 32.10), in the glibc build, the only one that has them (the static musl build,
+# dist/build.sh, has neither; see the README's Start-up): each CLI built three ways, alone as
+# `cargo install --locked` builds it, then bench/startup.sh over the three builds at once
+# (interleaved).
 #
 #   bench/entry.sh [RUNS [DIR]]   (default 300 runs per command; the builds kept in DIR)
 #
