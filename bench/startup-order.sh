@@ -31,9 +31,10 @@ order=$tool/startup.order
 # program is linked again. Where the linker is not rust-lld there is never a map.
 musl=x86_64-unknown-linux-musl
 targets=("$musl" "")
+target_dir=$(bash dist/build.sh --target-dir)
 build() { # TARGET -> target directory of the build, with TOOL.map beside the program
-  local target=$1 dir=$PWD/target/release
-  [ -z "$target" ] || dir=$PWD/target/$target/release
+  local target=$1 dir=$target_dir/release
+  [ -z "$target" ] || dir=$target_dir/$target/release
   rm -f "$dir/$tool.map"
   for _ in 1 2; do
     if [ -n "$target" ]; then

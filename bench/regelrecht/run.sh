@@ -20,7 +20,8 @@
 # 5. bench/regelrecht/laws.sh: several small laws against the reference's own `evaluate`,
 #    interleaved (wall and CPU medians).
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
-# after the release build.
+# after the release builds (startup-order.sh --check relinks both of regelrecht-cli's, some
+# three minutes more; the measured one is the static build, dist/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cases=${1:-200000}
@@ -38,7 +39,7 @@ bin=$(bash dist/build.sh regelrecht-cli)/regelrecht-cli
 if readelf --sections --wide "$bin" 2>/dev/null | grep -q '\.relr\.dyn'; then
   echo "relocaties: gepakt (DT_RELR)"
 else
-  echo "relocaties: niet gepakt (geen rust-lld of glibc < 2.36; zie common/build/startup_link.rs)"
+  echo "relocaties: niet gepakt (geen rust-lld, of musl ouder dan 1.2.4; zie common/build/startup_link.rs)"
 fi
 echo
 work=$(mktemp -d)

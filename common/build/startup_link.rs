@@ -84,11 +84,7 @@ fn link_startup_order(manifest_dir: &std::path::Path, rust_lld: bool) {
 /// tests run the program as it is shipped (`OVERHEID_PACKED_RELOCATIONS` tells them).
 fn pack_relative_relocations(rust_lld: bool) {
     let loader_knows_relr = if static_musl() {
-        // musl's own start-up code relocates a static program (`rcrt1.o`), and knows `DT_RELR`
-        // from 1.2.4. The C library linked is the compiler's own copy: musl 1.2.5 from Rust 1.86,
-        // and rust-lld is used from 1.90 only (a C library chosen in the flags counts as another
-        // linker, see `links_with_rust_lld`).
-        true
+        bundled_musl_knows_relr()
     } else {
         link_env("HOST") == link_env("TARGET") && glibc_knows_relr()
     };
@@ -96,6 +92,39 @@ fn pack_relative_relocations(rust_lld: bool) {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
         println!("cargo:rustc-env=OVERHEID_PACKED_RELOCATIONS=1");
     }
+}
+
+/// Whether the musl a static build links is 1.2.4 or later, whose start-up code (`rcrt1.o`)
+/// relocates a static program's packed relocations: an earlier one would leave them undone and
+/// the program would crash at its first pointer. It is the compiler's own copy (a C library
+/// chosen in the flags counts as another linker, see [`links_with_rust_lld`]), whose version
+/// the compilers have shipped differently, so it is read from that copy: `libc.a` holds musl's
+/// version as a string (`__libc_version`).
+fn bundled_musl_knows_relr() -> bool {
+    let rustc = link_env("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Some(sysroot) = std::process::Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+    else {
+        return false;
+    };
+    let libc = std::path::Path::new(sysroot.trim())
+        .join("lib/rustlib/x86_64-unknown-linux-musl/lib/self-contained/libc.a");
+    let Ok(bytes) = std::fs::read(&libc) else {
+        return false;
+    };
+    bytes.split(|&b| b == 0).any(|text| {
+        let Some(patch) = text.strip_prefix(b"1.2.") else {
+            return false;
+        };
+        std::str::from_utf8(patch)
+            .ok()
+            .and_then(|patch| patch.parse::<u32>().ok())
+            .is_some_and(|patch| patch >= 4)
+    })
 }
 
 /// Whether this machine's C library is glibc 2.36 or later (`getconf GNU_LIBC_VERSION`).
