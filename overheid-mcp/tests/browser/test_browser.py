@@ -22,6 +22,7 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
@@ -90,16 +91,35 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def gone(element):
+    """A wait condition: `element` has left the document.
+
+    Selenium's `staleness_of` knows only the stale-element error. While Chromium swaps documents
+    during a form's navigation it can also answer "Node with given id does not belong to the
+    document" (an unknown error); both mean the old page is gone. The next wait checks where the
+    browser arrived, so no other state is assumed here.
+    """
+    def predicate(_driver):
+        try:
+            element.is_enabled()
+        except WebDriverException:
+            return True
+        return False
+    return predicate
+
+
 def log_in(driver, url, login):
     """Open `url`; at the provider, log in as `login` and consent; back at the page."""
     driver.get(url)
-    wait = WebDriverWait(driver, 20)
+    # While a page is replaced, Chromium may answer any query with an error; ask again until the
+    # deadline rather than read that as an answer.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=(WebDriverException,))
     wait.until(ready.presence_of_element_located((By.NAME, "login")))
     driver.find_element(By.NAME, "login").send_keys(login)
     driver.find_element(By.NAME, "password").send_keys("geheim")
     field = driver.find_element(By.NAME, "login")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait.until(ready.staleness_of(field))
+    wait.until(gone(field))
     # The provider's consent page (first login of this browser), then back at the page.
     for _ in range(3):
         if "/voorstellen" in driver.current_url:
@@ -109,8 +129,8 @@ def log_in(driver, url, login):
         buttons = driver.find_elements(By.CSS_SELECTOR, "button[type=submit]")
         if buttons and "/voorstellen" not in driver.current_url:
             buttons[0].click()
-            wait.until(ready.staleness_of(buttons[0]))
-    wait.until(lambda d: "/voorstellen" in d.current_url)
+            wait.until(gone(buttons[0]))
+    wait.until(lambda d: "/voorstellen" in d.current_url and d.find_elements(By.TAG_NAME, "main"))
 
 
 def settled(driver, word):
