@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use chrono::NaiveDate;
 use common::validate::Validation;
-use common::{Context, Environment, ExitStatus, FieldError, Outcome, PlanSpec, Problem, Result};
+use common::{Context, Environment, ExitStatus, FieldError, Outcome, Problem, Result};
 use regelrecht_engine::{Corpus, Request, parse_iso_date};
 use serde_json::{Map, Value};
 
@@ -224,14 +224,10 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
     let options = args.options();
     // The parameters are the batch's, line by line (`--param` cannot be given with it).
     ctx.gate(
-        PlanSpec::of(args)
-            .set("law_id", law_id)
+        args.plan(law_id, default_date, &options)
             .set("batch", source)
             .set("uitvoer", defaults.clone())
-            .set("param", Value::Null)
-            .set("peildatum", default_date.to_string())
-            .set("onvertaalbaar", options.mode.as_str())
-            .set("fase", options.fase),
+            .set("param", Value::Null),
     )?;
 
     let deadline = ctx.deadline();

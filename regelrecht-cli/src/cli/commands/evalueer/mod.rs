@@ -98,6 +98,16 @@ impl Args {
             receipt: self.ontvangstbewijs,
         }
     }
+
+    /// The plan of every evaluation, single or batch: these arguments with the law, the date
+    /// it is read on and how it is read normalised. Each mode then sets its own parameters.
+    fn plan(&self, law_id: &str, date: impl ToString, options: &Options<'_>) -> PlanSpec {
+        PlanSpec::of(self)
+            .set("law_id", law_id)
+            .set("peildatum", date.to_string())
+            .set("onvertaalbaar", options.mode.as_str())
+            .set("fase", options.fase)
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -203,14 +213,10 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let options = args.options();
     // `--param` and `--param-json` are one set of parameters, typed: the plan shows it once.
     ctx.gate(
-        PlanSpec::of(args)
-            .set("law_id", law_id)
+        args.plan(law_id, date, &options)
             .set("uitvoer", outputs.clone())
             .set("param", param_json.clone())
-            .set("param_json", Value::Null)
-            .set("peildatum", date.to_string())
-            .set("onvertaalbaar", options.mode.as_str())
-            .set("fase", options.fase),
+            .set("param_json", Value::Null),
     )?;
 
     params::audit_subjects(ctx, &typed.values);

@@ -1,6 +1,6 @@
 //! `voorstel afwijzen ID`: a person declines a proposal at a terminal (hidden; never a tool).
 
-use common::{Annotations, CommandSpec, Context, Outcome, Result};
+use common::{CommandSpec, Context, Outcome, Result};
 use overheid_records::Decision;
 
 /// Wijs een voorstel af (alleen op een terminal: u typt het begin van de plan-digest)
@@ -17,13 +17,7 @@ pub(crate) struct Args {
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["voorstel", "afwijzen"],
     title: "Voorstel afwijzen (terminal)",
-    annotations: Annotations {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-        open_world: false,
-        proposes: false,
-    },
+    annotations: super::DECISION,
     output_schema: include_str!("../../../../schemas/voorstel.json"),
     examples: &[&[
         "voorstel",

@@ -1,6 +1,6 @@
 //! `voorstel goedkeuren ID`: a person approves a proposal at a terminal (hidden; never a tool).
 
-use common::{Annotations, CommandSpec, Context, Outcome, Result};
+use common::{CommandSpec, Context, Outcome, Result};
 use overheid_records::Decision;
 
 /// Keur een voorstel goed (alleen op een terminal: u typt het begin van de plan-digest)
@@ -17,13 +17,7 @@ pub(crate) struct Args {
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["voorstel", "goedkeuren"],
     title: "Voorstel goedkeuren (terminal)",
-    annotations: Annotations {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-        open_world: false,
-        proposes: false,
-    },
+    annotations: super::DECISION,
     output_schema: include_str!("../../../../schemas/voorstel.json"),
     examples: &[&[
         "voorstel",

@@ -33,6 +33,16 @@ pub(crate) const ID_SCHEMA: common::ArgSchema = common::ArgSchema {
     schema: r#"{"pattern": "^vs_[a-z2-7]{32}$"}"#,
 };
 
+/// What a person's decision at a terminal does: it writes one record here (no upstream), and a
+/// second decision on the same proposal is refused, so it is not idempotent.
+pub(crate) const DECISION: common::Annotations = common::Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+    open_world: false,
+    proposes: false,
+};
+
 /// Approve or decline proposal `id` as the person at this terminal: show the plan, ask for the
 /// first 8 characters of its digest, record the decision with the operating-system user.
 pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
