@@ -100,6 +100,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         }
     };
     let (selection, jq, bad_options) = output_options(&global, &schema);
+    ctx.selection = selection;
     let result = execute(command, &mut ctx, refused.or(bad_options), timeout);
     let finish = Finish {
         ctx: &ctx,
@@ -107,7 +108,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
         started: started.to_rfc3339_opts(SecondsFormat::Millis, true),
         processing_activity: env.get(PROCESSING_ACTIVITY).unwrap_or(""),
     };
-    finish.answer(&mut log, result, selection.as_ref())
+    finish.answer(&mut log, result, ctx.selection.as_ref())
 }
 
 /// What the phases before the command share: the tool, argv, the environment (read once), the
@@ -401,7 +402,9 @@ impl Finish<'_, '_> {
                 ..err
             }
         };
-        let data = match selection.map(|sel| sel.apply(&outcome.data, ctx.deadline())) {
+        // JSON Lines were selected line by line as they were made (Context::json_lines).
+        let selecting = selection.filter(|_| !outcome.json_lines);
+        let data = match selecting.map(|sel| sel.apply(&outcome.data, ctx.deadline())) {
             Some(Ok(data)) => data,
             Some(Err(err)) if ctx.spec.is_mutating() => {
                 filtered = Some(after_mutation(err));
@@ -429,11 +432,11 @@ impl Finish<'_, '_> {
             data
         };
         // A JSON Lines result (a batch) prints one compact document per item (OUT-3).
-        let lines = outcome.json_lines
-            && self.jq.is_none()
-            && ctx.globals.provenance.is_none()
-            && ctx.printer.format != crate::output::OutputFormat::Table;
+        let lines = outcome.json_lines && ctx.prints_lines();
+        let spooled = outcome.spooled.take();
         let text = match (&document, lines) {
+            // Rendered already, line by line, into the spool (crate::lines).
+            _ if spooled.is_some() => String::new(),
             (Value::Array(items), true) => {
                 let compact = crate::output::Printer {
                     format: crate::output::OutputFormat::Json,
@@ -465,7 +468,11 @@ impl Finish<'_, '_> {
         if let Some(err) = &filtered {
             let _ = self.record(log, err.exit, Some(err));
         }
-        match ctx.printer.stdout(&text) {
+        let written = match spooled {
+            Some(spooled) => ctx.printer.stdout_copy(spooled.0),
+            None => ctx.printer.stdout(&text),
+        };
+        match written {
             Ok(()) => {
                 if let Some(line) = &outcome.closing {
                     ctx.printer.note(line);

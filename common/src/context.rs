@@ -35,6 +35,9 @@ pub struct Context<'a> {
     pub(crate) plan_digest: Option<String>,
     /// The response cache of this invocation, untouched until [`Context::send_cached`].
     cache: crate::cache::Session,
+    /// `--fields`, parsed and checked against the output schema (or the plan's) before the
+    /// command runs.
+    pub(crate) selection: Option<crate::fields::Selection>,
 }
 
 impl<'a> Context<'a> {
@@ -61,12 +64,43 @@ impl<'a> Context<'a> {
             exchanges: Vec::new(),
             plan_digest: None,
             cache: crate::cache::Session::default(),
+            selection: None,
         }
     }
 
     /// A declared environment variable (the only way commands read the environment).
     pub fn env(&self, name: &str) -> Option<&str> {
         self.env.get(name)
+    }
+
+    /// Whether a JSON Lines result prints as lines (OUT-3): not with `--jq`, `--provenance` or
+    /// `--output table`, which print one document.
+    pub(crate) fn prints_lines(&self) -> bool {
+        self.globals.jq.is_none()
+            && self.globals.provenance.is_none()
+            && self.printer.format != crate::output::OutputFormat::Table
+    }
+
+    /// Where a command collects the lines of a JSON Lines result (see [`crate::lines`]):
+    /// spooled, rendered as they come, when they will be printed as lines and stdout is not a
+    /// terminal (where a pager would need them whole); else kept as values. The output schema
+    /// describes each line's member `selected` (a batch line's `resultaat`): `--fields` selects
+    /// there, line by line, and leaves a line without it (an error line) as it is. A spool that
+    /// cannot be made is exit 74.
+    pub fn json_lines(&self, selected: &'static str) -> Result<crate::lines::JsonLines> {
+        let selection = self
+            .selection
+            .clone()
+            .map(|selection| crate::lines::LineSelection {
+                selection,
+                member: selected,
+                deadline: self.deadline,
+            });
+        if self.prints_lines() && !crate::output::stdout_is_terminal() {
+            Ok(crate::lines::JsonLines::spooled(self.printer, selection)?)
+        } else {
+            Ok(crate::lines::JsonLines::in_memory(selection))
+        }
     }
 
     /// A data subject this call concerns, for the audit record (AUDIT-14).

@@ -38,6 +38,7 @@ pub mod http;
 pub mod input;
 pub mod interrupt;
 pub mod jq;
+pub mod lines;
 pub mod number;
 pub mod output;
 pub mod paging;

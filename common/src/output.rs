@@ -278,6 +278,19 @@ impl Printer {
         }
     }
 
+    /// Copy text rendered already (spooled JSON Lines, secrets masked when they were rendered)
+    /// to stdout. Never paged: lines are spooled only when stdout is not a terminal. A closed
+    /// pipe counts as success.
+    pub(crate) fn stdout_copy(&self, mut file: impl io::Read) -> Result<(), Problem> {
+        let mut out = stdout();
+        match io::copy(&mut file, &mut out).and_then(|_| out.flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
+                "uitvoer kon niet worden geschreven: {e}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Write one JSON object as one line on stderr, without held secrets.
     pub fn stderr_json(&self, value: &Value) {
         let value = secrets::scrubbed(value);

@@ -82,6 +82,8 @@ pub struct Outcome {
     /// The data is a list printed as JSON Lines: one compact document per element (OUT-3;
     /// not with `--provenance` or `--output table`, which print one document).
     pub json_lines: bool,
+    /// The lines already rendered and spooled ([`Outcome::lines`]); `data` is then null.
+    pub(crate) spooled: Option<crate::lines::Spooled>,
     /// What a mutation made, in the words a user looks it up by (rvo-cli: the filing's
     /// reference): an error after the mutation names it (OUT-10).
     pub reference: Option<String>,
@@ -102,8 +104,28 @@ impl Outcome {
             failure: None,
             closing: None,
             json_lines: false,
+            spooled: None,
             reference: None,
         }
+    }
+
+    /// A JSON Lines result (OUT-3) from `source` in `environment`: the lines a command
+    /// collected in [`crate::Context::json_lines`]. A spool that cannot be read back is exit 74.
+    pub fn lines(
+        lines: crate::lines::JsonLines,
+        source: impl Into<String>,
+        environment: Environment,
+    ) -> Result<Self, crate::error::Problem> {
+        let mut outcome = match lines.finish()? {
+            crate::lines::Collected::Values(data) => Self::new(data, source, environment),
+            crate::lines::Collected::Spooled(spooled) => {
+                let mut outcome = Self::new(Value::Null, source, environment);
+                outcome.spooled = Some(spooled);
+                outcome
+            }
+        };
+        outcome.json_lines = true;
+        Ok(outcome)
     }
 
     /// Make the mutation durable only after its audit record is written.
@@ -148,13 +170,6 @@ impl Outcome {
     #[must_use]
     pub fn closing(mut self, line: impl Into<String>) -> Self {
         self.closing = Some(line.into());
-        self
-    }
-
-    /// Print the data (a list) as JSON Lines (see [`Outcome::json_lines`]).
-    #[must_use]
-    pub fn json_lines(mut self) -> Self {
-        self.json_lines = true;
         self
     }
 

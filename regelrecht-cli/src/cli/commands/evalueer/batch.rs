@@ -231,7 +231,9 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
     )?;
 
     let deadline = ctx.deadline();
-    let mut out: Vec<Value> = Vec::new();
+    // Spooled when printed as lines, so a batch's memory does not grow with its cases;
+    // `--fields` selects in each line's result (the output schema is a single evaluation's).
+    let mut out = ctx.json_lines("resultaat")?;
     let (mut ok, mut failed) = (0usize, 0usize);
     let mut number = 0usize;
     while let Some(line) = next_line(&mut input).map_err(|e| {
@@ -304,14 +306,13 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
                 Value::Object(v)
             }
         };
-        out.push(line);
+        out.push(line)?;
     }
     let summary = format!("{} gevallen: {ok} gelukt, {failed} gefaald", ok + failed);
-    let mut outcome = Outcome::new(Value::Array(out), SOURCE, Environment::Local)
+    let mut outcome = Outcome::lines(out, SOURCE, Environment::Local)?
         .source_url(primary_uri, "LOCAL", primary_sha)
         .extra("law_id", law_id.into())
         .extra("engine_version", ENGINE_VERSION.into())
-        .json_lines()
         .closing(summary.clone());
     if failed > 0 {
         outcome = outcome.failed(
