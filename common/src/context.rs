@@ -83,11 +83,12 @@ impl<'a> Context<'a> {
 
     /// Where a command collects the lines of a JSON Lines result (see [`crate::lines`]):
     /// spooled, rendered as they come, when they will be printed as lines and stdout is not a
-    /// terminal (where a pager would need them whole); else kept as values. The output schema
-    /// describes each line's member `selected` (a batch line's `resultaat`): `--fields` selects
-    /// there, line by line, and leaves a line without it (an error line) as it is. A spool that
-    /// cannot be made is exit 74.
-    pub fn json_lines(&self, selected: &'static str) -> Result<crate::lines::JsonLines> {
+    /// terminal (where a pager would need them whole); else kept as values, also (with a
+    /// warning) when no temporary file can be made. The output schema describes each line's
+    /// member `selected` (a batch line's `resultaat`): `--fields` selects there, line by line,
+    /// and leaves a line without it (an error line) as it is. Call it after the gate: under
+    /// `--dry-run` the selection was checked against the plan, which the gate prints instead.
+    pub fn json_lines(&self, selected: &'static str) -> crate::lines::JsonLines {
         let selection = self
             .selection
             .clone()
@@ -97,10 +98,15 @@ impl<'a> Context<'a> {
                 deadline: self.deadline,
             });
         if self.prints_lines() && !crate::output::stdout_is_terminal() {
-            Ok(crate::lines::JsonLines::spooled(self.printer, selection)?)
-        } else {
-            Ok(crate::lines::JsonLines::in_memory(selection))
+            match crate::lines::JsonLines::spooled(self.printer, selection.clone()) {
+                Ok(lines) => return lines,
+                Err(problem) => self.printer.warn(&format!(
+                    "{}; de regels blijven tot het einde in het geheugen",
+                    problem.detail
+                )),
+            }
         }
+        crate::lines::JsonLines::in_memory(selection)
     }
 
     /// A data subject this call concerns, for the audit record (AUDIT-14).

@@ -26,6 +26,7 @@ pub struct JsonLines {
 
 /// `--fields` for JSON Lines: applied to one member of each line, which the output schema
 /// describes (the selection was checked against it).
+#[derive(Clone)]
 pub(crate) struct LineSelection {
     pub(crate) selection: Selection,
     pub(crate) member: &'static str,
@@ -60,15 +61,16 @@ impl JsonLines {
     }
 
     /// Lines rendered by `printer` in compact JSON and spooled to an anonymous temporary file
-    /// (`O_TMPFILE` in the system's temporary directory: no name, mode 0600, gone with the
-    /// process). A file that cannot be made is exit 74.
+    /// in `TMPDIR` (else `/tmp`): mode 0600, opened with `O_TMPFILE` where the file system has
+    /// it, else created and unlinked at once; gone with the process. The error names the
+    /// directory's variable when the file cannot be made.
     pub(crate) fn spooled(
         printer: Printer,
         selection: Option<LineSelection>,
     ) -> Result<Self, Problem> {
         let file = tempfile::tempfile().map_err(|e| {
             Problem::io(format!(
-                "tijdelijk bestand voor de uitvoer kon niet worden gemaakt: {e}"
+                "tijdelijk bestand voor de uitvoer kon niet worden gemaakt (TMPDIR): {e}"
             ))
         })?;
         Ok(Self {

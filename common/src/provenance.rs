@@ -80,8 +80,9 @@ pub struct Outcome {
     /// A closing line for people (a summary), printed on stderr after the data (OUT-5).
     pub closing: Option<String>,
     /// The data is a list printed as JSON Lines: one compact document per element (OUT-3;
-    /// not with `--provenance` or `--output table`, which print one document).
-    pub json_lines: bool,
+    /// not with `--provenance` or `--output table`, which print one document). Set only by
+    /// [`Outcome::lines`], whose lines were selected (`--fields`) one by one already.
+    pub(crate) json_lines: bool,
     /// The lines already rendered and spooled ([`Outcome::lines`]); `data` is then null.
     pub(crate) spooled: Option<crate::lines::Spooled>,
     /// What a mutation made, in the words a user looks it up by (rvo-cli: the filing's

@@ -209,7 +209,10 @@ pub struct Subject {
 #[derive(Clone, Debug, Default)]
 pub struct AuditAttributes {
     /// Distinct data subjects, in the order they were named.
-    pub subjects: Vec<Subject>,
+    subjects: Vec<Subject>,
+    /// The subjects named so far (kind, id), so naming one is not a scan of all before it: a
+    /// batch names one per case.
+    named: std::collections::HashSet<(&'static str, String)>,
     pub url: Option<String>,
     pub http_status: Option<u16>,
     pub body_size: Option<usize>,
@@ -219,11 +222,7 @@ pub struct AuditAttributes {
 impl AuditAttributes {
     /// Name a data subject; naming the same one again changes nothing.
     pub fn add_subject(&mut self, id: &str, id_type: &'static str) {
-        if !self
-            .subjects
-            .iter()
-            .any(|s| s.id == id && s.id_type == id_type)
-        {
+        if self.named.insert((id_type, id.to_string())) {
             self.subjects.push(Subject {
                 id: id.to_string(),
                 id_type,
@@ -236,6 +235,7 @@ impl AuditAttributes {
     /// pointed at it, such as an establishment of the company the answer names).
     pub fn replace_subjects(&mut self, id: &str, id_type: &'static str) {
         self.subjects.clear();
+        self.named.clear();
         self.add_subject(id, id_type);
     }
 
@@ -355,6 +355,46 @@ mod tests {
         for bad in ["syslog", "file,", "otlp,otlp", "FILE"] {
             assert_eq!(chosen(bad).unwrap_err().exit.code(), 78, "{bad}");
         }
+    }
+
+    /// AUDIT-14: a subject counts once, in the order first named, also after the subjects
+    /// were replaced by the one the answer names.
+    #[test]
+    fn subjects_are_distinct_in_the_order_named() {
+        let ids = |a: &AuditAttributes| -> Vec<(String, &str)> {
+            a.child_subjects()
+                .iter()
+                .map(|s| (s.id.clone(), s.id_type))
+                .collect()
+        };
+        let mut attributes = AuditAttributes::default();
+        for (id, kind) in [
+            ("1", "BSN"),
+            ("2", "BSN"),
+            ("1", "BSN"),
+            ("1", "KVK_NUMMER"),
+        ] {
+            attributes.add_subject(id, kind);
+        }
+        assert_eq!(
+            ids(&attributes),
+            [
+                ("1".to_string(), "BSN"),
+                ("2".to_string(), "BSN"),
+                ("1".to_string(), "KVK_NUMMER")
+            ]
+        );
+        attributes.replace_subjects("3", "KVK_NUMMER");
+        assert_eq!(
+            attributes.single_subject().map(|s| s.id.as_str()),
+            Some("3")
+        );
+        attributes.add_subject("1", "BSN");
+        attributes.add_subject("3", "KVK_NUMMER");
+        assert_eq!(
+            ids(&attributes),
+            [("3".to_string(), "KVK_NUMMER"), ("1".to_string(), "BSN")]
+        );
     }
 
     /// AUDIT-9: `ERROR` only for internal or technical failures (LDV).

@@ -269,6 +269,7 @@ fn fields_select_in_each_lines_result_and_leave_a_failed_case_whole() {
 }
 
 /// Peak resident memory of `pid` so far, in KiB (`VmHWM`); `None` once it has gone.
+#[cfg(target_os = "linux")]
 fn peak_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -276,6 +277,7 @@ fn peak_kib(pid: u32) -> Option<u64> {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn a_batchs_memory_does_not_grow_with_its_cases() {
     // 20,000 cases held as values took about 140 MiB (7 KiB a case); printed as lines they are
     // rendered one by one into a spool, and the process stays near its size for one case.
@@ -314,4 +316,29 @@ fn a_batchs_memory_does_not_grow_with_its_cases() {
     for (n, line) in lines(&sample).iter().enumerate() {
         assert_eq!(line["id"], n * 997, "in input order");
     }
+}
+
+#[test]
+fn without_a_temporary_directory_a_batch_keeps_its_lines_and_says_so() {
+    let sandbox = Sandbox::new();
+    let input = sandbox.write("cases.jsonl", &bal_cases(5));
+    let input = input.display().to_string();
+    let mut args = BAL_BATCH.to_vec();
+    args.extend(["--batch", &input]);
+    let spooled = sandbox.run(&args);
+    let mut cmd = sandbox.cmd();
+    cmd.env("TMPDIR", sandbox.path().join("bestaat-niet"));
+    let kept = crate::support::run(cmd, &args);
+    assert_eq!((spooled.code, kept.code), (1, 1), "{kept:?}");
+    assert!(!spooled.stderr.contains("waarschuwing"), "{spooled:?}");
+    assert!(
+        kept.stderr.contains("(TMPDIR)") && kept.stderr.contains("in het geheugen"),
+        "{kept:?}"
+    );
+    // The same lines, but for each call's own trace id in the failed case's error.
+    let ids = |run: &test_support::cli::Run| -> Vec<Value> {
+        lines(&run.stdout).iter().map(|l| l["id"].clone()).collect()
+    };
+    assert_eq!(ids(&kept), ids(&spooled));
+    assert_eq!(lines(&kept.stdout)[0], lines(&spooled.stdout)[0]);
 }
