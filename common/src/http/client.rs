@@ -232,12 +232,19 @@ impl Resolver {
     }
 }
 
+/// A failed lookup as the resolver hands it on: boxed once, so that the error chain holds the
+/// [`NameNotResolved`] itself. (`Box::new(..) as Box<_>` made a `Box<NameNotResolved>` that `?`
+/// boxed again: the chain then held the inner box, no cause was a `NameNotResolved`, and a failed
+/// lookup was reported as a failed connection.)
+fn not_resolved(err: std::io::Error) -> Box<dyn std::error::Error + Send + Sync> {
+    Box::new(NameNotResolved(err))
+}
+
 impl reqwest::dns::Resolve for Resolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         let mut gai = self.0.clone();
         let name = name.as_str().parse();
         Box::pin(async move {
-            let not_resolved = |err| Box::new(NameNotResolved(err)) as Box<_>;
             let name = name.map_err(|_| {
                 not_resolved(std::io::Error::from(std::io::ErrorKind::InvalidInput))
             })?;
@@ -253,6 +260,22 @@ impl reqwest::dns::Resolve for Resolver {
 mod tests {
     use super::*;
     use crate::error::Error;
+
+    /// The resolver's failure is a `NameNotResolved` itself, which is what the error chain is
+    /// searched for (errors.rs). `a..b` fails inside `getaddrinfo` (an empty label), before any
+    /// query leaves this machine.
+    #[test]
+    fn a_failed_lookup_hands_on_a_name_not_resolved() {
+        use reqwest::dns::Resolve;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let lookup = Resolver::new().resolve("a..b".parse().unwrap());
+        let Err(err) = runtime.block_on(lookup) else {
+            panic!("a..b resolved");
+        };
+        assert!(err.is::<NameNotResolved>(), "{err:?}");
+    }
 
     fn client() -> HttpClient {
         let config = ClientConfig {
