@@ -42,10 +42,10 @@ enum Store {
 }
 
 /// A result's lines, rendered, ready to be copied to stdout.
-pub struct Spooled(pub(crate) File);
+pub(crate) struct Spooled(pub(crate) File);
 
 /// What a command's [`JsonLines`] became: values for the usual printing, or spooled lines.
-pub enum Collected {
+pub(crate) enum Collected {
     Values(Value),
     Spooled(Spooled),
 }

@@ -41,6 +41,17 @@ fn stderr() -> io::StderrLock<'static> {
     io::stderr().lock()
 }
 
+/// The result of writing data to stdout as the profile counts it: a closed pipe (`| head`) is
+/// delivered; any other failure is exit 74.
+fn delivered(written: io::Result<()>) -> Result<(), Problem> {
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
+            "uitvoer kon niet worden geschreven: {e}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// How data is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -270,12 +281,7 @@ impl Printer {
             return Ok(());
         }
         let mut out = stdout();
-        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
-                "uitvoer kon niet worden geschreven: {e}"
-            ))),
-            _ => Ok(()),
-        }
+        delivered(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
     }
 
     /// Copy text rendered already (spooled JSON Lines, secrets masked when they were rendered)
@@ -283,12 +289,7 @@ impl Printer {
     /// pipe counts as success.
     pub(crate) fn stdout_copy(&self, mut file: impl io::Read) -> Result<(), Problem> {
         let mut out = stdout();
-        match io::copy(&mut file, &mut out).and_then(|_| out.flush()) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Problem::io(format!(
-                "uitvoer kon niet worden geschreven: {e}"
-            ))),
-            _ => Ok(()),
-        }
+        delivered(io::copy(&mut file, &mut out).and_then(|_| out.flush()))
     }
 
     /// Write one JSON object as one line on stderr, without held secrets.

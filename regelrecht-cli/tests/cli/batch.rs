@@ -229,13 +229,20 @@ const BAL_BATCH: [&str; 6] = [
     "heeft_informatieplicht",
 ];
 
+/// The arguments of a batch of `count` Bal cases ([`bal_cases`], written into `sandbox`), then
+/// `extra`.
+fn bal_batch(sandbox: &Sandbox, count: usize, extra: &[&str]) -> Vec<String> {
+    let input = sandbox.write("cases.jsonl", &bal_cases(count));
+    let mut args: Vec<String> = BAL_BATCH.iter().map(ToString::to_string).collect();
+    args.extend(["--batch".to_string(), input.display().to_string()]);
+    args.extend(extra.iter().map(ToString::to_string));
+    args
+}
+
 #[test]
 fn fields_select_in_each_lines_result_and_leave_a_failed_case_whole() {
     let sandbox = Sandbox::new();
-    let input = sandbox.write("cases.jsonl", &bal_cases(5));
-    let input = input.display().to_string();
-    let mut args = BAL_BATCH.to_vec();
-    args.extend(["--batch", &input, "--fields", "uitvoer,artikel"]);
+    let mut args = bal_batch(&sandbox, 5, &["--fields", "uitvoer,artikel"]);
     // Printed as lines (spooled) and, with --provenance, kept as one document: selected alike.
     let out = sandbox.run(&args);
     assert_eq!(out.code, 1, "{out:?}");
@@ -258,7 +265,7 @@ fn fields_select_in_each_lines_result_and_leave_a_failed_case_whole() {
         got[4]["fout"]["code"], "ONTBREEKT",
         "a failed case keeps its error"
     );
-    args.push("--provenance");
+    args.push("--provenance".to_string());
     let enveloped = sandbox.run(&args);
     assert_eq!(enveloped.code, 1, "{enveloped:?}");
     let document: Value = serde_json::from_str(&enveloped.stdout).expect("one document");
@@ -282,13 +289,10 @@ fn a_batchs_memory_does_not_grow_with_its_cases() {
     // 20,000 cases held as values took about 140 MiB (7 KiB a case); printed as lines they are
     // rendered one by one into a spool, and the process stays near its size for one case.
     let sandbox = Sandbox::new();
-    let input = sandbox.write("cases.jsonl", &bal_cases(20_000));
     let output = sandbox.path().join("out.jsonl");
-    let input = input.display().to_string();
-    let mut args = BAL_BATCH.to_vec();
-    args.extend(["--batch", &input, "--timeout", "600"]);
+    let args = bal_batch(&sandbox, 20_000, &["--timeout", "600"]);
     let mut child = sandbox
-        .process(&args)
+        .process(&args.iter().map(String::as_str).collect::<Vec<_>>())
         .stdout(std::fs::File::create(&output).unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -321,10 +325,7 @@ fn a_batchs_memory_does_not_grow_with_its_cases() {
 #[test]
 fn without_a_temporary_directory_a_batch_keeps_its_lines_and_says_so() {
     let sandbox = Sandbox::new();
-    let input = sandbox.write("cases.jsonl", &bal_cases(5));
-    let input = input.display().to_string();
-    let mut args = BAL_BATCH.to_vec();
-    args.extend(["--batch", &input]);
+    let args = bal_batch(&sandbox, 5, &[]);
     let spooled = sandbox.run(&args);
     let mut cmd = sandbox.cmd();
     cmd.env("TMPDIR", sandbox.path().join("bestaat-niet"));
