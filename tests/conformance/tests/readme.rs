@@ -1,5 +1,7 @@
-//! The README's "first five minutes" stays true: every command it shows for the family's tools
-//! runs, offline, against `fake-upstream` as the README starts it, and exits 0 with output.
+//! The documents stay true. Every command the README, `GUIDE.md`, `CONTRIBUTING.md` and each
+//! tool's README quote in a `sh` block runs, offline, against `fake-upstream`, and exits as its
+//! comment says (0 unless `# … exit N`); the outputs `GUIDE.md` quotes as captured on a terminal
+//! are what a terminal shows; the discovery sizes `bench/RESULTS.md` quotes are measured.
 //!
 //! Runs the real binaries of this build, like `family_vocabulary.rs` (`cargo test --workspace`
 //! builds them).
@@ -8,13 +10,38 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-const PROGRAMS: [&str; 5] = [
+/// The family's programs as the documents name them (`profile-check` is this crate's).
+const PROGRAMS: [&str; 6] = [
     "kvk-cli",
     "koop-cli",
     "rvo-cli",
     "regelrecht-cli",
     "overheid-mcp",
+    "profile-check",
 ];
+
+/// The documents whose `sh` blocks are run, relative to the workspace root.
+const DOCUMENTS: [&str; 9] = [
+    "README.md",
+    "GUIDE.md",
+    "CONTRIBUTING.md",
+    "kvk-cli/README.md",
+    "koop-cli/README.md",
+    "rvo-cli/README.md",
+    "regelrecht-cli/README.md",
+    "overheid-mcp/README.md",
+    "tests/conformance/README.md",
+];
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The document at `path` below the workspace root.
+fn document(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
 
 /// This build's binary `name` (the test runs as `target/<profile>/deps/…`).
 fn binary(name: &str) -> PathBuf {
@@ -32,44 +59,75 @@ fn binary(name: &str) -> PathBuf {
     path
 }
 
-/// The shell lines of the code blocks of the README section `heading`.
-fn code_lines(readme: &str, heading: &str) -> Vec<String> {
-    let start = readme
-        .find(&format!("\n## {heading}\n"))
-        .unwrap_or_else(|| panic!("README has no section {heading:?}"));
-    let rest = &readme[start + heading.len() + 5..];
-    let section = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
-    let mut lines = Vec::new();
-    let mut in_code = false;
-    for line in section.lines() {
-        if line.starts_with("```") {
-            in_code = !in_code;
-        } else if in_code {
-            lines.push(line.to_string());
+/// The logical lines (a trailing `\\` joins the next) of every `sh` block of `text`, block by
+/// block. Blocks of another kind (`text`, `console`, `json`) are synopses and transcripts.
+fn sh_blocks(text: &str) -> Vec<Vec<String>> {
+    let mut blocks = Vec::new();
+    // Inside a fence: `Some(true)` for a `sh` block, `Some(false)` for another kind.
+    let mut fence: Option<bool> = None;
+    let mut block: Vec<String> = Vec::new();
+    let mut joined = String::new();
+    for line in text.lines() {
+        if let Some(info) = line.strip_prefix("```") {
+            match fence {
+                None => fence = Some(info.trim() == "sh"),
+                Some(is_sh) => {
+                    if is_sh {
+                        blocks.push(std::mem::take(&mut block));
+                    }
+                    fence = None;
+                }
+            }
+            continue;
+        }
+        if fence != Some(true) {
+            continue;
+        }
+        match line.strip_suffix('\\') {
+            Some(head) => {
+                joined.push_str(head);
+                joined.push(' ');
+            }
+            None => {
+                joined.push_str(line);
+                block.push(std::mem::take(&mut joined));
+            }
         }
     }
-    lines
+    blocks
 }
 
-/// `line` as words, as a POSIX shell splits it: blanks separate, single quotes keep, a `#` after
-/// a blank starts a comment.
-fn words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                word.get_or_insert_with(String::new);
-            }
-            c if c.is_whitespace() && !quoted => words.extend(word.take()),
-            '#' if !quoted && word.is_none() => break,
-            c => word.get_or_insert_with(String::new).push(c),
-        }
+/// The program a command line runs, if it is one of the family's: its first word after any
+/// `NAME=value` assignments, or the package of `cargo run … -p PACKAGE -- …` (the README's
+/// set-up command), with the line to run in its place.
+fn family_command(line: &str) -> Option<(&'static str, String)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words
+        .iter()
+        .position(|w| !(w.contains('=') && !w.starts_with('-') && !w.starts_with('\'')))?;
+    if words[first] == "cargo" && words.get(first + 1) == Some(&"run") {
+        let package = words.iter().position(|w| *w == "-p")? + 1;
+        let program = PROGRAMS
+            .into_iter()
+            .find(|p| Some(p) == words.get(package))?;
+        let rest = &line[line.find(" -- ")? + 4..];
+        return Some((program, format!("{program} {rest}")));
     }
-    words.extend(word);
-    words
+    let program = PROGRAMS.into_iter().find(|p| *p == words[first])?;
+    Some((program, line.to_string()))
+}
+
+/// The exit code a command line's comment names (`# … exit 65`), else 0.
+fn expected_exit(line: &str) -> i32 {
+    line.split_once(" # ")
+        .and_then(|(_, comment)| {
+            let words: Vec<&str> = comment.split_whitespace().collect();
+            words
+                .windows(2)
+                .find(|w| w[0] == "exit")
+                .and_then(|w| w[1].trim_end_matches([',', ';', ')', '.']).parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 /// `fake-upstream` on a free port, and the variables it prints for a shell to read in.
@@ -93,60 +151,117 @@ fn fakes() -> (Child, Vec<(String, String)>) {
     (child, vars)
 }
 
+/// Every command the documents quote in a `sh` block runs here, offline, as a user's bash runs
+/// it: one document at a time in a directory and `HOME` of its own, with the fakes' variables
+/// read in (the README's first step), the block's earlier `export` and `mkdir` lines before it,
+/// and this build's programs first on `PATH`. `fake-upstream` itself is the one started here.
 #[test]
-fn every_command_of_the_first_five_minutes_runs_offline() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .expect("README.md");
-    let commands: Vec<Vec<String>> = code_lines(&readme, "The first five minutes")
-        .iter()
-        .map(|line| words(line))
-        .filter(|w| w.first().is_some_and(|p| PROGRAMS.contains(&p.as_str())))
-        .collect();
-    assert!(
-        commands.len() >= 6,
-        "the section shows every tool: {commands:?}"
-    );
-    for program in PROGRAMS {
-        assert!(
-            commands.iter().any(|c| c[0] == program),
-            "no example of {program}"
-        );
-    }
+fn every_command_the_documents_quote_runs_offline() {
     let (mut fake, vars) = fakes();
     assert!(vars.iter().any(|(k, _)| k == "KVK_API_KEY"), "{vars:?}");
-    for command in &commands {
+    let bin = binary("kvk-cli");
+    let path = format!(
+        "{}:/usr/bin:/bin",
+        bin.parent().expect("a directory").display()
+    );
+    let mut ran: Vec<(&str, &str)> = Vec::new();
+    let mut failed = Vec::new();
+    for name in DOCUMENTS {
+        let text = document(name);
         let home = tempfile::tempdir().expect("temporary HOME");
-        let output = Command::new(binary(&command[0]))
-            .args(&command[1..])
-            .env_clear()
-            .env("HOME", home.path())
-            .env("COLUMNS", "100")
-            .envs(vars.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .output()
-            .expect("the command runs");
-        assert!(
-            output.status.success() && !output.stdout.is_empty(),
-            "{command:?}: exit {:?}\n{}",
-            output.status.code(),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        for block in sh_blocks(&text) {
+            let mut prelude = String::new();
+            for line in &block {
+                let trimmed = line.trim_start();
+                if line.starts_with("export ") || line.starts_with("mkdir ") {
+                    prelude.push_str(line);
+                    prelude.push('\n');
+                    continue;
+                }
+                if trimmed.starts_with("fake-upstream") {
+                    continue;
+                }
+                let Some((program, command)) = family_command(line) else {
+                    continue;
+                };
+                let wanted = expected_exit(line);
+                let output = Command::new("bash")
+                    .args(["-c", &format!("{prelude}{command}")])
+                    .current_dir(home.path())
+                    .env_clear()
+                    .env("HOME", home.path())
+                    .env("PATH", &path)
+                    .env("COLUMNS", "100")
+                    .env("PAGER", "cat")
+                    .env("MANPAGER", "cat")
+                    .envs(vars.iter().map(|(k, v)| (k, v)))
+                    .stdin(Stdio::null())
+                    .output()
+                    .expect("bash runs");
+                ran.push((name, program));
+                if output.status.code() != Some(wanted) {
+                    failed.push(format!(
+                        "{name}: {line}\n  exit {:?}, expected {wanted}\n  {}",
+                        output.status.code(),
+                        String::from_utf8_lossy(&output.stderr).trim()
+                    ));
+                }
+            }
+        }
     }
     let _ = fake.kill();
     let _ = fake.wait();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    for program in PROGRAMS {
+        assert!(
+            ran.iter()
+                .any(|(doc, p)| *doc == "README.md" && *p == program),
+            "the README shows {program} in a sh block: {ran:?}"
+        );
+    }
+    for name in ["kvk-cli/README.md", "koop-cli/README.md", "GUIDE.md"] {
+        assert!(
+            ran.iter().filter(|(doc, _)| *doc == name).count() >= 3,
+            "{name}: its commands are run"
+        );
+    }
 }
 
-/// How far a figure the README quotes may be from the measured one, in per cent (stated in the
-/// README beside the figures).
+#[test]
+fn the_quoted_lines_are_read_as_a_user_types_them() {
+    let blocks = sh_blocks(
+        "x\n```sh\nkvk-cli zoek \\\n  --naam A   # exit 65\n```\n```text\nkvk-cli X\n```\n",
+    );
+    assert_eq!(
+        blocks,
+        vec![vec!["kvk-cli zoek    --naam A   # exit 65".to_string()]]
+    );
+    assert_eq!(expected_exit(&blocks[0][0]), 65);
+    assert_eq!(
+        family_command("cargo run --release -p regelrecht-cli -- check x --provenance"),
+        Some((
+            "regelrecht-cli",
+            "regelrecht-cli check x --provenance".to_string()
+        ))
+    );
+    assert_eq!(
+        family_command("NO_COLOR=1 koop-cli regeling zoek x").map(|c| c.0),
+        Some("koop-cli")
+    );
+    assert_eq!(family_command("cargo test --workspace"), None);
+    assert_eq!(family_command("export PATH=x"), None);
+}
+
+/// How far a figure the results quote may be from the measured one, in per cent (stated beside
+/// the figures).
 const TOLERANCE_PERCENT: f64 = 5.0;
 
-/// The rows of the README table that starts after `marker`: first cell, then the numbers of the
+/// The rows of the table that starts after `marker`: first cell, then the numbers of the
 /// other cells (`11,234` → 11234).
 fn table_after(readme: &str, marker: &str) -> Vec<(String, Vec<f64>)> {
     let start = readme
         .find(marker)
-        .unwrap_or_else(|| panic!("README has no {marker:?}"));
+        .unwrap_or_else(|| panic!("no {marker:?}"));
     readme[start..]
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -193,17 +308,15 @@ fn tools_list_line() -> String {
     line
 }
 
-/// The sizes the README quotes for what an agent reads before its first call (each tool's
+/// The sizes `bench/RESULTS.md` quotes for what an agent reads before its first call (each tool's
 /// discovery, the bridge's tool list) are the sizes of this build, in bytes and in o200k
 /// tokens, within the stated tolerance.
 #[test]
-fn the_discovery_sizes_the_readme_quotes_are_measured() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .expect("README.md");
+fn the_discovery_sizes_the_results_quote_are_measured() {
+    let readme = document("bench/RESULTS.md");
     assert!(
         readme.contains(&format!("within {TOLERANCE_PERCENT} %")),
-        "the README states the tolerance"
+        "RESULTS states the tolerance"
     );
     let rows = table_after(&readme, "What an agent reads before its first call");
     let tokenizer = tiktoken_rs::o200k_base_singleton();
@@ -244,7 +357,7 @@ fn the_discovery_sizes_the_readme_quotes_are_measured() {
     }
     assert!(
         wrong.is_empty(),
-        "README figures off by more than {TOLERANCE_PERCENT} %:\n{}\nmeasured now:\n{}",
+        "figures off by more than {TOLERANCE_PERCENT} %:\n{}\nmeasured now:\n{}",
         wrong.join("\n"),
         measured.join("\n")
     );
@@ -254,10 +367,10 @@ fn the_discovery_sizes_the_readme_quotes_are_measured() {
     );
 }
 
-/// The outputs the README quotes as "Captured on a terminal" are what the commands print on a
+/// The outputs `GUIDE.md` quotes as "Captured on a terminal" are what the commands print on a
 /// terminal of this build (`script` from util-linux; `…` stands for lines left out).
 #[test]
-fn the_outputs_the_readme_quotes_are_what_a_terminal_shows() {
+fn the_outputs_the_guide_quotes_are_what_a_terminal_shows() {
     if Command::new("script").arg("--version").output().is_err() {
         #[allow(clippy::print_stderr, reason = "the reason for a skip")]
         {
@@ -265,12 +378,10 @@ fn the_outputs_the_readme_quotes_are_what_a_terminal_shows() {
         }
         return;
     }
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .expect("README.md");
+    let readme = document("GUIDE.md");
     let start = readme
         .find("Captured on a terminal")
-        .expect("README quotes a terminal");
+        .expect("GUIDE.md quotes a terminal");
     let block = readme[start..]
         .split("```text\n")
         .nth(1)

@@ -72,7 +72,7 @@ fn generate(rules: &[(String, String)], checks: &[Value], summary: &str) -> Stri
         "{START}\n\n\
 A program conforms to profile 2.0 when it meets every MUST rule below. SHOULD rules are reported but do not fail\n\
 conformance. The conformance checker `profile-check` (workspace package `tests/conformance`) tests any program from\n\
-its own discovery document, in any language; see the README section \"Test your own CLI against the profile\".\n\
+its own discovery document, in any language; see `tests/conformance/README.md`.\n\
 The column *checks* names the checker's checks for each rule (`profile-check --rule <id>` runs them); *not automated*\n\
 marks a rule that needs review or a source-specific test (named where this repository has one). This table is\n\
 generated from `profile-check --list-rules --output json`, and a test fails when the two differ\n\
