@@ -1,11 +1,12 @@
 //! `bench-transports`: CLI vs MCP on scripted agent tasks, offline against `fake-upstream`.
 //!
 //! ```text
-//! bench-transports [--bin-dir DIR] [--runs N] [--out FILE]
+//! bench-transports [--bin-dir DIR] [--runs N] [--out FILE] [--tasks standaard|walkthrough] [--variants A,B]
 //! bench-transports --tables results.json
 //! ```
 //!
-//! Every task of [`tasks::TASKS`] runs through every transport variant, each run in a session
+//! Every task of a task list ([`tasks::TASKS`], or issue 40's [`tasks::WALKTHROUGH`] with
+//! `--tasks walkthrough`) runs through every transport variant, each run in a session
 //! process of its own ([`session`]). Per task × variant it reports the tokens the model would
 //! read (tool definitions once per session plus every result; `o200k_base` and `cl100k_base`
 //! of tiktoken-rs), their bytes, the number of calls, the median wall time of N runs, the peak
@@ -26,8 +27,6 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 
 use serde_json::{Value, json};
-
-use crate::tasks::TASKS;
 
 /// The variants every task runs through, in table order.
 const VARIANTS: [&str; 8] = [
@@ -61,6 +60,8 @@ fn main() -> ExitCode {
     let mut bin_dir = PathBuf::from("target/debug");
     let mut runs = 3usize;
     let mut out = PathBuf::from("bench/transports/results.json");
+    let mut list = "standaard".to_string();
+    let mut chosen: Option<Vec<String>> = None;
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let value = words.next();
@@ -68,20 +69,29 @@ fn main() -> ExitCode {
             ("--bin-dir", Some(v)) => bin_dir = PathBuf::from(v),
             ("--runs", Some(v)) => runs = v.parse().unwrap_or(runs).max(1),
             ("--out", Some(v)) => out = PathBuf::from(v),
+            ("--tasks", Some(v)) if tasks::set(v).is_some() => list = v.clone(),
+            ("--variants", Some(v)) => chosen = Some(v.split(',').map(str::to_string).collect()),
             _ => {
-                eprintln!("gebruik: bench-transports [--bin-dir DIR] [--runs N] [--out FILE]");
+                eprintln!(
+                    "gebruik: bench-transports [--bin-dir DIR] [--runs N] [--out FILE] \
+                     [--tasks standaard|walkthrough] [--variants A,B]"
+                );
                 return ExitCode::from(2);
             }
         }
     }
+    let task_list = tasks::set(&list).unwrap_or(tasks::TASKS);
     let (mut fake, env) = start_fake(&bin_dir);
-    let (variants, notes) = available_variants(&bin_dir);
+    let (mut variants, notes) = available_variants(&bin_dir);
+    if let Some(chosen) = &chosen {
+        variants.retain(|v| chosen.iter().any(|c| c == v));
+    }
     let mut rows = Vec::new();
-    for (index, task) in TASKS.iter().enumerate() {
+    for (index, task) in task_list.iter().enumerate() {
         for variant in &variants {
             eprintln!("{} × {variant} ({runs}×)", task.id);
             let sessions: Vec<Value> = (0..runs)
-                .map(|_| spawn_session(&bin_dir, &env, index, variant))
+                .map(|_| spawn_session(&bin_dir, &env, (&list, index), variant))
                 .collect();
             rows.push(report::row(task, variant, &sessions));
         }
@@ -94,6 +104,7 @@ fn main() -> ExitCode {
                    + every result the model reads; wall time = median of the runs; peak RSS = the \
                    largest process of a session (RUSAGE_CHILDREN)",
         "runs": runs,
+        "tasks": list,
         "binaries": bin_dir,
         "notes": notes,
         "rows": rows,
@@ -185,12 +196,12 @@ fn available_variants(bin_dir: &std::path::Path) -> (Vec<&'static str>, Vec<Stri
 fn spawn_session(
     bin_dir: &std::path::Path,
     env: &[(String, String)],
-    task: usize,
+    (list, task): (&str, usize),
     variant: &str,
 ) -> Value {
     let work = tempfile::tempdir().expect("a temporary directory");
     let output = Command::new(std::env::current_exe().expect("own path"))
-        .args(["session", &task.to_string(), variant])
+        .args(["session", list, &task.to_string(), variant])
         .env("BENCH_BIN_DIR", bin_dir)
         .env("BENCH_WORK", work.path())
         .env("BENCH_ENV", serde_json::to_string(env).unwrap_or_default())
@@ -206,7 +217,11 @@ fn spawn_session(
 }
 
 fn run_session(args: &[String]) -> ExitCode {
-    let (Some(task), Some(variant)) = (args.first(), args.get(1)) else {
+    let (Some(list), Some(task), Some(variant)) = (
+        args.first().and_then(|name| tasks::set(name)),
+        args.get(1),
+        args.get(2),
+    ) else {
         return ExitCode::from(2);
     };
     let env: Vec<(String, String)> = std::env::var("BENCH_ENV")
@@ -222,10 +237,9 @@ fn run_session(args: &[String]) -> ExitCode {
             .unwrap_or_default(),
         env,
     };
-    let task: usize = task.parse().unwrap_or(usize::MAX);
-    if task >= TASKS.len() {
+    let Some(task) = task.parse().ok().and_then(|index: usize| list.get(index)) else {
         return ExitCode::from(2);
-    }
+    };
     println!("{}", session::run(&setup, task, variant));
     ExitCode::SUCCESS
 }

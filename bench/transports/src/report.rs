@@ -172,6 +172,48 @@ fn text_block_table(rows: &[Value]) -> String {
     out
 }
 
+/// Per task, each MCP variant against the CLI with the same `fields` (`cli-fields`): calls and the
+/// bytes of the results (definitions apart), as sent and as a host that shows the model only the
+/// text content reads them.
+fn cli_against_mcp_table(rows: &[Value]) -> String {
+    let mut out = String::from(
+        "\nResults only (definitions apart), each MCP variant against the CLI with the same fields:\n\n\
+         | task | MCP variant | CLI calls | CLI bytes | MCP calls | MCP bytes as sent | × CLI | MCP text content bytes | × CLI | correct (CLI/MCP) |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    let yes = |row: &Value| if row["correct"] == true { "yes" } else { "NO" };
+    for mcp in rows.iter().filter(|r| r.get("mcp_results").is_some()) {
+        let Some(cli) = rows
+            .iter()
+            .find(|r| r["task"] == mcp["task"] && r["variant"] == "cli-fields")
+        else {
+            continue;
+        };
+        let cli_bytes = cli["results"]["bytes"].as_f64().unwrap_or(0.0).max(1.0);
+        let sent = mcp["mcp_results"]["as_sent"]["bytes"]
+            .as_f64()
+            .unwrap_or(0.0);
+        let text = mcp["mcp_results"]["text_only"]["bytes"]
+            .as_f64()
+            .unwrap_or(0.0);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {}/{} |\n",
+            mcp["task"].as_str().unwrap_or(""),
+            mcp["variant"].as_str().unwrap_or(""),
+            n(&cli["calls"]),
+            n(&cli["results"]["bytes"]),
+            n(&mcp["calls"]),
+            sent,
+            sent / cli_bytes,
+            text,
+            text / cli_bytes,
+            yes(cli),
+            yes(mcp),
+        ));
+    }
+    out
+}
+
 fn n(value: &Value) -> String {
     value.as_u64().map(|v| v.to_string()).unwrap_or_default()
 }
@@ -237,6 +279,7 @@ pub(crate) fn tables(document: &Value) -> String {
         ));
     }
     out.push_str(&text_block_table(&rows));
+    out.push_str(&cli_against_mcp_table(&rows));
     for note in document["notes"].as_array().into_iter().flatten() {
         out.push_str(&format!("\n- {}", note.as_str().unwrap_or("")));
     }

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use test_support::jwt::Signer;
 use test_support::lines::LineChild;
 
-use crate::tasks::{Call, TASKS, Task};
+use crate::tasks::{Call, Task};
 
 /// Where the binaries are, the fakes' variables, and a fresh directory for this session.
 pub(crate) struct Setup {
@@ -69,8 +69,7 @@ struct Record {
 }
 
 /// Runs one session and returns its report.
-pub(crate) fn run(setup: &Setup, task: usize, variant: &str) -> Value {
-    let task = &TASKS[task];
+pub(crate) fn run(setup: &Setup, task: &Task, variant: &str) -> Value {
     let started = Instant::now();
     let mut record = Record::default();
     match variant {

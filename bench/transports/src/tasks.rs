@@ -299,3 +299,165 @@ pub(crate) const TASKS: &[Task] = &[
         ],
     },
 ];
+
+/// The answers that make the energy concept of 68750110 complete.
+const CONCEPT_ARGV: &[&str] = &[
+    "concept",
+    "informatieplicht-energiebesparing",
+    "68750110",
+    "--peildatum",
+    "2026-12-01",
+    "--opgave",
+    "elektriciteitsverbruik_kwh=250.000",
+    "--opgave",
+    "aardgasverbruik_m3=31.000",
+    "--opgave",
+    "betreft_gebruiksfunctie_bbl=nee",
+    "--opgave",
+    "alleen_hernieuwbare_energie_op_locatie=nee",
+    "--opgave",
+    "is_activiteit_artikel_3_3a_lid_1_onder_a=nee",
+    "--opgave",
+    "is_activiteit_artikel_3_3a_lid_1_onder_b=nee",
+    "--opgave",
+    "heeft_koelinstallatie=nee",
+    "--opgave",
+    "heeft_afzuiginstallatie=ja",
+];
+const CONCEPT_ARGUMENTS: &str = r#"{"regeling": "informatieplicht-energiebesparing", "kvk_nummer": "68750110", "peildatum": "2026-12-01", "opgave": ["elektriciteitsverbruik_kwh=250.000", "aardgasverbruik_m3=31.000", "betreft_gebruiksfunctie_bbl=nee", "alleen_hernieuwbare_energie_op_locatie=nee", "is_activiteit_artikel_3_3a_lid_1_onder_a=nee", "is_activiteit_artikel_3_3a_lid_1_onder_b=nee", "heeft_koelinstallatie=nee", "heeft_afzuiginstallatie=ja"]}"#;
+
+/// The five tasks of issue 40's agent walk-through, each with the `fields` an agent asks for,
+/// the same over the CLI and over MCP (`bench-transports --tasks walkthrough`).
+pub(crate) const WALKTHROUGH: &[Task] = &[
+    Task {
+        id: "profiel",
+        prompt: "Bedrijfsprofiel van 68750110: naam, werkzame personen, rechtsvorm en plaatsen.",
+        calls: &[DONALD],
+        questions: &[Question {
+            call: 0,
+            fields: Some(
+                "naam,totaalWerkzamePersonen,_embedded.eigenaar.rechtsvorm,_embedded.hoofdvestiging.adressen[].plaats",
+            ),
+            jq: "[.naam, .totaalWerkzamePersonen, ._embedded.eigenaar.rechtsvorm, [._embedded.hoofdvestiging.adressen[].plaats]]",
+            jq_fields: None,
+            expected: r#"["Test BV Donald", 1, "Besloten vennootschap", ["Rommeldam", "Lollum"]]"#,
+        }],
+    },
+    Task {
+        id: "energieplicht",
+        prompt: "Geldt de energiebesparingsplicht (60 000 kWh, 30 000 m3), en welk artikel zegt dat?",
+        calls: &[Call {
+            program: "regelrecht-cli",
+            argv: &[
+                "check",
+                "energiebesparing",
+                "68750110",
+                "--elektriciteit-kwh",
+                "60000",
+                "--gas-m3",
+                "30000",
+                "--peildatum",
+                "2026-12-01",
+            ],
+            tool: "regelrecht__check_energiebesparing",
+            arguments: r#"{"kvk_nummer": "68750110", "elektriciteit_kwh": 60000, "gas_m3": 30000, "peildatum": "2026-12-01"}"#,
+            applies: false,
+        }],
+        questions: &[Question {
+            call: 0,
+            fields: Some("heeft_energiebesparingsplicht,wettelijke_grondslag"),
+            jq: r#"[.heeft_energiebesparingsplicht, (.wettelijke_grondslag[] | select(.uitvoer == "heeft_energiebesparingsplicht") | .artikel)]"#,
+            jq_fields: None,
+            expected: r#"[true, "5.15"]"#,
+        }],
+    },
+    Task {
+        id: "artikeltekst",
+        prompt: "De tekst van artikel 5.15 van het Bal.",
+        calls: &[Call {
+            program: "koop-cli",
+            argv: &[
+                "regeling",
+                "artikel",
+                "BWBR0041330",
+                "5.15",
+                "--peildatum",
+                "2026-12-01",
+            ],
+            tool: "koop__regeling_artikel",
+            arguments: r#"{"bwb_id": "BWBR0041330", "artikel": "5.15", "peildatum": "2026-12-01"}"#,
+            applies: false,
+        }],
+        questions: &[Question {
+            call: 0,
+            fields: Some("artikel.tekst"),
+            jq: "[.artikel.tekst[0:40]]",
+            jq_fields: None,
+            expected: r#"["1. Alle maatregelen ter verduurzaming va"]"#,
+        }],
+    },
+    Task {
+        id: "aanvraag",
+        prompt: "Bereid de rapportage voor: een volledig concept, dan een voorstel dat een persoon goedkeurt.",
+        calls: &[
+            Call {
+                program: "regelrecht-cli",
+                argv: CONCEPT_ARGV,
+                tool: "regelrecht__concept",
+                arguments: CONCEPT_ARGUMENTS,
+                applies: false,
+            },
+            Call {
+                program: "rvo-cli",
+                argv: PROPOSAL,
+                tool: "rvo__rapportage_voorstel",
+                arguments: PROPOSAL_ARGUMENTS,
+                applies: false,
+            },
+        ],
+        questions: &[
+            Question {
+                call: 0,
+                fields: Some("status,niet_opgehaald"),
+                jq: "[.status, (.niet_opgehaald | length)]",
+                jq_fields: None,
+                expected: r#"["compleet", 0]"#,
+            },
+            Question {
+                call: 1,
+                fields: Some("id,status"),
+                jq: "[.status, (.id | startswith(\"vs_\"))]",
+                jq_fields: None,
+                expected: r#"["open", true]"#,
+            },
+        ],
+    },
+    Task {
+        id: "regelingen",
+        prompt: "Welke regelingen kunnen op 68750110 van toepassing zijn?",
+        calls: &[Call {
+            program: "regelrecht-cli",
+            argv: &["regelingen", "68750110"],
+            tool: "regelrecht__regelingen",
+            arguments: r#"{"kvk_nummer": "68750110"}"#,
+            applies: false,
+        }],
+        questions: &[Question {
+            call: 0,
+            fields: Some("regelingen[].id,regelingen[].uitkomst"),
+            jq: r#"[.regelingen[] | select(.uitkomst == "mogelijk van toepassing") | .id]"#,
+            jq_fields: None,
+            expected: r#"["informatieplicht-energiebesparing"]"#,
+        }],
+    },
+];
+
+/// The task list called `name`: `standaard` (the eight tasks of issue 17) or `walkthrough`
+/// (issue 40's five).
+pub(crate) fn set(name: &str) -> Option<&'static [Task]> {
+    match name {
+        "standaard" => Some(TASKS),
+        "walkthrough" => Some(WALKTHROUGH),
+        _ => None,
+    }
+}
