@@ -149,24 +149,53 @@ fn number(
     }
 }
 
+/// Why a concept is not complete, for whoever can change it: a source that could not be fetched
+/// is no question for the person (make the concept again once the source answers), an open
+/// question is (`--opgave`). Each is named only when there is one.
+fn incomplete(concept: &Value) -> String {
+    let names = |member: &str, describe: fn(&Value) -> Option<String>| -> Vec<String> {
+        concept[member]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(describe)
+            .collect()
+    };
+    let unfetched = names("niet_opgehaald", |missing| {
+        let field = missing["naam"].as_str()?;
+        let source = missing["bron"].as_str().unwrap_or("?");
+        Some(match missing["reden"].as_str() {
+            Some(why) => format!("{field} uit {source} ({why})"),
+            None => format!("{field} uit {source}"),
+        })
+    });
+    let open = names("open_vragen", |q| q["naam"].as_str().map(str::to_string));
+    let mut why = Vec::new();
+    if !unfetched.is_empty() {
+        why.push(format!(
+            "deze gegevens konden niet bij hun bron worden opgehaald: {}; dat is geen vraag voor de \
+             persoon: maak het concept opnieuw (regelrecht-cli concept) als de bron antwoordt",
+            unfetched.join("; ")
+        ));
+    }
+    if !open.is_empty() {
+        why.push(format!(
+            "beantwoord de open vragen met regelrecht-cli concept --opgave ({})",
+            open.join(", ")
+        ));
+    }
+    if why.is_empty() {
+        why.push("maak het concept opnieuw met regelrecht-cli concept".into());
+    }
+    format!("het concept is niet compleet: {}", why.join("; en "))
+}
+
 /// The report of a complete concept with the named measures, or every problem at once.
 pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldError>> {
     let concept = input.concept;
     let mut errors = Vec::new();
     if concept["status"] != "compleet" {
-        let open: Vec<&str> = concept["open_vragen"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|q| q["naam"].as_str())
-            .collect();
-        return Err(vec![error(
-            "/concept",
-            format!(
-                "het concept is niet compleet; beantwoord eerst de open vragen met regelrecht-cli concept --opgave ({})",
-                open.join(", ")
-            ),
-        )]);
+        return Err(vec![error("/concept", incomplete(concept))]);
     }
     let Some(scheme) = concept["rvo"]
         .as_array()
@@ -380,6 +409,49 @@ mod tests {
             overige: &o,
             kalenderjaar: Some("2025"),
         })
+    }
+
+    /// A source that could not be fetched is named as such, never as an open question: with every
+    /// question answered the person has nothing to answer (issue 40: the list was empty).
+    #[test]
+    fn an_unfetched_source_is_named_and_is_no_question_for_the_person() {
+        let detail = |concept: Value| {
+            let errors = from_concept(&InhoudInput {
+                concept: &concept,
+                maatregelen: &[],
+                overige: &[],
+                kalenderjaar: Some("2025"),
+            })
+            .unwrap_err();
+            assert_eq!(errors[0].pointer, "/concept");
+            errors[0].detail.clone()
+        };
+        let unfetched = json!({"status": "onvolledig", "open_vragen": [], "niet_opgehaald": [
+            {"naam": "kvk_nummer", "bron": "kvk-basisprofiel", "exit_code": 69,
+             "reden": "api.kvk.nl is niet bereikbaar (BRON_ONBEREIKBAAR)"}]});
+        let text = detail(unfetched);
+        assert!(
+            text.contains("kvk_nummer uit kvk-basisprofiel (api.kvk.nl is niet bereikbaar")
+                && text.contains("geen vraag voor de persoon")
+                && !text.contains("open vragen"),
+            "{text}"
+        );
+        let both = json!({"status": "onvolledig",
+            "open_vragen": [{"naam": "elektriciteitsverbruik_kwh"}],
+            "niet_opgehaald": [{"naam": "kvk_nummer", "bron": "kvk-basisprofiel"}]});
+        let text = detail(both);
+        assert!(
+            text.contains("kvk_nummer uit kvk-basisprofiel")
+                && text.contains("--opgave (elektriciteitsverbruik_kwh)"),
+            "{text}"
+        );
+        let open =
+            json!({"status": "onvolledig", "open_vragen": [{"naam": "x"}], "niet_opgehaald": []});
+        let text = detail(open);
+        assert!(
+            text.contains("--opgave (x)") && !text.contains("bron"),
+            "{text}"
+        );
     }
 
     #[test]
