@@ -4,7 +4,7 @@
 //! - [`tool`]: what the tool declares about itself;
 //! - [`grondslag`]: the legal basis of an answer, as every command prints it;
 //! - [`evaluation`]: one evaluation of a law, as every evaluating command runs it; [`params`]:
-//!   a law's parameters, typed and checked;
+//!   a law's parameters, typed and checked; [`next_steps`]: the commands a result leads on to;
 //! - [`laws`]: the built-in laws and the corpus directories; [`problems`]: engine errors as
 //!   profile errors; [`pairs`]: `NAAM=WAARDE` options.
 
@@ -12,6 +12,7 @@ pub(crate) mod commands;
 pub(crate) mod evaluation;
 pub(crate) mod grondslag;
 pub(crate) mod laws;
+pub(crate) mod next_steps;
 pub(crate) mod pairs;
 pub(crate) mod params;
 pub(crate) mod problems;

@@ -190,3 +190,98 @@ fn a_consumption_is_read_by_the_one_number_rule() {
         );
     }
 }
+
+/// Splits a step's `opdracht` as a shell would (words, or one word in single quotes).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('\'') {
+            let end = quoted.find('\'').expect("a closing quote");
+            words.push(quoted[..end].to_string());
+            rest = quoted[end + 1..].trim_start();
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            words.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    words
+}
+
+/// Issue 40 item 2: the answer names where it leads, with the values it knows. Every step is a
+/// command line the named program accepts (its dry run exits 0) and the same call as the tool the
+/// bridge lists, whose arguments validate against that command's own `inputSchema`; the concept
+/// step carries the consumptions as answers and nothing the person did not give.
+#[test]
+fn the_answer_names_its_next_steps_as_runnable_commands() {
+    let family = test_support::cli::family_dir(env!("CARGO_BIN_EXE_regelrecht-cli"), &["koop-cli"]);
+    // 5.15 holds, so does 5.15a: both articles, and the concept.
+    let answer = check("62.000", "31.000", &[]);
+    let steps = answer["volgende_stappen"].as_array().expect("steps");
+    let tools: Vec<&str> = steps.iter().filter_map(|s| s["tool"].as_str()).collect();
+    assert_eq!(
+        tools,
+        [
+            "koop__regeling_artikel",
+            "koop__regeling_artikel",
+            "regelrecht__concept"
+        ]
+    );
+    assert_eq!(steps[1]["argumenten"]["artikel"], "5.15a");
+    assert_eq!(
+        steps[2]["argumenten"]["opgave"],
+        serde_json::json!([
+            "elektriciteitsverbruik_kwh=62000",
+            "aardgasverbruik_m3=31000"
+        ])
+    );
+    for step in steps {
+        let words = shell_words(step["opdracht"].as_str().unwrap());
+        let program = family.join(&words[0]);
+        let sandbox = test_support::cli::Sandbox::new(&program, "OVERHEID_AUDIT_LOG");
+        let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        args.push("--dry-run");
+        let planned = sandbox.run(&args);
+        assert_eq!(planned.code, 0, "{step}: {}", planned.stderr);
+        // The tool's own arguments: the command's full entry, as the bridge lists it.
+        let tool = step["tool"].as_str().unwrap();
+        let (_, name) = tool.split_once("__").unwrap();
+        let discovery = sandbox.run(["--help", "--json"]).json();
+        let entry = discovery["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{tool} is no tool of {}", words[0]));
+        assert_valid_against(&entry["inputSchema"], &step["argumenten"], tool);
+    }
+    // No duty holds (below the thresholds, or an exception of lid 3): the article that says
+    // why (5.15), no concept.
+    for none in [
+        check("1000", "0", &[]),
+        check("62.000", "31.000", &["--gebruiksfunctie-bbl"]),
+    ] {
+        let steps = none["volgende_stappen"].as_array().expect("steps");
+        assert_eq!(steps.len(), 1, "{none}");
+        assert_eq!(steps[0]["argumenten"]["artikel"], "5.15");
+        assert_valid_against(&output_schema("check_energiebesparing"), &none, "check");
+    }
+    // An exception given as a flag is an answer of the concept; one not given stays its question.
+    let exempt = check("62000", "0", &["--activiteit-3-3a-lid-1-b"]);
+    assert_eq!(exempt["heeft_informatieplicht"], true, "{exempt}");
+    let concept = exempt["volgende_stappen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["tool"] == "regelrecht__concept")
+        .expect("the concept step");
+    assert_eq!(
+        concept["argumenten"]["opgave"],
+        serde_json::json!([
+            "elektriciteitsverbruik_kwh=62000",
+            "aardgasverbruik_m3=0",
+            "is_activiteit_artikel_3_3a_lid_1_onder_b=ja"
+        ])
+    );
+}

@@ -24,6 +24,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("AUDIT-22", "overheid-mcp/tests/http.rs"),
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
     ("CONV-6", "kvk-cli/tests/terminal.rs"),
+    ("CONV-8", "regelrecht-cli/tests/cli/energy.rs"),
     ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-3", "koop-cli/tests/cli/cache.rs"),

@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::grondslag::{self, Detail};
 use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
+use crate::cli::next_steps::{Arg, step};
 use crate::cli::problems;
 
 /// Toets de energiebesparingsplicht, informatieplicht en onderzoeksplicht (Bal art. 5.15–5.15b)
@@ -143,12 +144,107 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let check = check_energiebesparing(&corpus, &facts, date)
         .map_err(|e| problems::eval_error(&e, "peildatum"))?;
     let file = laws::select(&corpus, BAL_ID, date)?;
-    let data = result_json(&number, &date.to_string(), &check);
+    let mut data = result_json(&number, &date.to_string(), &check);
+    data["volgende_stappen"] = next_steps(args, &data, &facts).into();
     Ok(Outcome::new(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("law_id", file.id.clone().into())
         .extra("valid_from", file.valid_from.clone().into())
         .extra("engine_version", ENGINE_VERSION.into()))
+}
+
+/// The regulation whose concept files the information duty (`regelingen/…`).
+const CONCEPT_REGELING: &str = "informatieplicht-energiebesparing";
+
+/// Where the answer leads: the text of each article whose duty holds (of 5.15 when none does:
+/// its thresholds and exceptions say why), and with the information duty the concept, with the
+/// consumptions and the exceptions given here as its answers (what was not given stays a question
+/// the concept asks, never a presumed "nee").
+fn next_steps(args: &Args, data: &Value, facts: &EnergyFacts) -> Vec<Value> {
+    let peildatum = data["peildatum"].as_str().unwrap_or_default().to_string();
+    let duties = [
+        ("heeft_energiebesparingsplicht", "energiebesparingsplicht"),
+        ("heeft_informatieplicht", "informatieplicht"),
+        ("heeft_onderzoeksplicht", "onderzoeksplicht"),
+    ];
+    let holding: Vec<_> = duties
+        .iter()
+        .filter(|(output, _)| data[*output] == Value::Bool(true))
+        .collect();
+    let shown: Vec<_> = if holding.is_empty() {
+        duties.iter().take(1).collect()
+    } else {
+        holding
+    };
+    let mut steps = Vec::new();
+    for (output, name) in shown {
+        let Some(basis) = data["wettelijke_grondslag"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|entry| entry["uitvoer"] == *output)
+        else {
+            continue;
+        };
+        let (Some(bwb), Some(article)) = (basis["bwb_id"].as_str(), basis["artikel"].as_str())
+        else {
+            continue;
+        };
+        steps.push(step(
+            &format!("de tekst van artikel {article} ({name})"),
+            "koop-cli",
+            &["regeling", "artikel"],
+            &[
+                Arg::Positional("bwb_id", bwb.to_string()),
+                Arg::Positional("artikel", article.to_string()),
+                Arg::Flag("peildatum", "--peildatum", peildatum.clone().into()),
+            ],
+        ));
+    }
+    if data["heeft_informatieplicht"] == Value::Bool(true) {
+        let dutch = |n: Decimal| n.normalize().to_string().replace('.', ",");
+        let mut answers = vec![
+            format!(
+                "elektriciteitsverbruik_kwh={}",
+                dutch(facts.elektriciteit_kwh)
+            ),
+            format!("aardgasverbruik_m3={}", dutch(facts.gas_m3)),
+        ];
+        for (given, name) in [
+            (args.gebruiksfunctie_bbl, "betreft_gebruiksfunctie_bbl"),
+            (
+                args.alleen_hernieuwbaar_op_locatie,
+                "alleen_hernieuwbare_energie_op_locatie",
+            ),
+            (
+                args.activiteit_3_3a_lid_1_a,
+                "is_activiteit_artikel_3_3a_lid_1_onder_a",
+            ),
+            (
+                args.activiteit_3_3a_lid_1_b,
+                "is_activiteit_artikel_3_3a_lid_1_onder_b",
+            ),
+        ] {
+            if given {
+                answers.push(format!("{name}=ja"));
+            }
+        }
+        steps.push(step(
+            "de concept-aanvraag voor de informatieplicht, met deze verbruiken als opgave",
+            "regelrecht-cli",
+            &["concept"],
+            &[
+                Arg::Positional("regeling", CONCEPT_REGELING.into()),
+                Arg::Positional(
+                    "kvk_nummer",
+                    data["kvk_nummer"].as_str().unwrap_or_default().into(),
+                ),
+                Arg::Flag("opgave", "--opgave", answers.into()),
+                Arg::Flag("peildatum", "--peildatum", peildatum.into()),
+            ],
+        ));
+    }
+    steps
 }
 
 /// A yearly usage: a non-negative number, written without thousands separators.
