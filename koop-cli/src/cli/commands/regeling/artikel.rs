@@ -16,7 +16,7 @@ use crate::cli::problems::to_error;
 /// Longest article number accepted.
 const MAX_ARTIKEL_CHARS: usize = 40;
 
-/// Haal één artikel van een regeling op zoals het op de peildatum gold
+/// Voor de tekst van één artikel, zoals het op de peildatum gold
 ///
 /// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
 /// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer

@@ -14,7 +14,7 @@ use crate::cli::source::Koop;
 /// The most records one SRU answer holds; laws have far fewer versions.
 const MAX_RECORDS: u32 = 1000;
 
-/// Alle versies (toestanden) van een regeling met hun geldigheidsperiode
+/// Voor de versies (toestanden) van een regeling en wanneer elk gold
 ///
 /// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
 /// van `regeling toon` of `regeling artikel` om die versie te lezen.

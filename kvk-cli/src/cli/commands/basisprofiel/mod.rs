@@ -16,14 +16,14 @@ use crate::cli::source::Kvk;
 
 common::commands! {
     pub(crate) enum Action {
-        /// Basisprofiel: naam, registratie, handelsnamen, SBI-activiteiten, hoofdvestiging en eigenaar
+        /// Voor naam, werkzame personen, SBI-activiteiten, hoofdvestiging en eigenaar van een bedrijf
         #[command(alias = "get")]
         Toon(Target) => toon,
-        /// Eigenaar: rechtsvorm, RSIN en adressen
+        /// Voor rechtsvorm, RSIN en adressen van de eigenaar
         Eigenaar(Target) => eigenaar,
-        /// Hoofdvestiging: adressen, werkzame personen, activiteiten
+        /// Voor adressen, werkzame personen en activiteiten van de hoofdvestiging
         Hoofdvestiging(Target) => hoofdvestiging,
-        /// Alle vestigingen van de onderneming
+        /// Voor de vestigingen van een bedrijf en hun aantal
         Vestigingen(KvkNummer) => vestigingen,
     }
 }

@@ -8,7 +8,7 @@ use common::args::KvkNummer;
 
 common::commands! {
     pub(crate) enum Action {
-        /// Statutaire naam, handelsnamen en namen per vestiging
+        /// Voor statutaire naam, handelsnamen en namen per vestiging
         #[command(alias = "get")]
         Toon(KvkNummer) => toon,
     }

@@ -12,7 +12,7 @@ use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Re
 use crate::cli::shape;
 use crate::cli::source::Kvk;
 
-/// Vestigingsprofiel: adressen, werkzame personen (voltijd/deeltijd), activiteiten
+/// Voor één vestiging op vestigingsnummer: adressen, werkzame personen, activiteiten
 ///
 /// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
 /// bedrijf wordt geweigerd (exit 77).

@@ -20,7 +20,7 @@ use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
 use crate::cli::next_steps::{Arg, step};
 use crate::cli::problems;
 
-/// Toets de energiebesparingsplicht, informatieplicht en onderzoeksplicht (Bal art. 5.15–5.15b)
+/// Of de energiebesparings-, informatie- of onderzoeksplicht geldt, met artikel (Bal 5.15–5.15b)
 ///
 /// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
 /// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De

@@ -19,7 +19,7 @@ use crate::cli::{params, problems};
 
 mod batch;
 
-/// Bereken uitvoer van een wet, met de wettelijke grondslag van elke uitkomst
+/// Bereken de uitvoer van een wet voor eigen invoer, met grondslag per uitkomst
 ///
 /// Parameters krijgen het type uit de wet (number, amount in eurocent, boolean, date,
 /// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend

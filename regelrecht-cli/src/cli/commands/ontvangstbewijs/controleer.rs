@@ -21,7 +21,7 @@ use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::params;
 
-/// Herhaal een ontvangstbewijs en bevestig dezelfde uitkomst
+/// Om een eerdere berekening te controleren: herhaal haar ontvangstbewijs
 ///
 /// Leest een ontvangstbewijs (de uitvoer van evalueer --ontvangstbewijs, of het
 /// ontvangstbewijs van de referentie-engine, RFC-013) uit BESTAND, '-' (stdin) of de JSON

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toon alle geladen wetten: $id, naam, laag, BWB-id, uitvoer, versies
+/// Om een law_id te vinden: alle geladen wetten met naam, BWB-id, uitvoer, versies
 ///
 /// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
 #[derive(clap::Args, serde::Serialize, Debug)]

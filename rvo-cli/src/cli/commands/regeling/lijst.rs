@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::catalogue_outcome;
 
-/// Alle regelingen uit de catalogus, met hun status op de peildatum
+/// Voor alle RVO-regelingen en hun status op de peildatum
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]

@@ -8,7 +8,7 @@ use rvo_cli::status::RegelingOpDatum;
 
 use super::catalogue_outcome;
 
-/// Eén regeling uit de catalogus, met wettelijke grondslag en status op de peildatum
+/// Voor één RVO-regeling: grondslag, status en termijnen op de peildatum
 ///
 /// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
 /// hint.

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::catalogue_outcome;
 
-/// Zoek regelingen op naam, beschrijving en trefwoorden
+/// Zoek RVO-regelingen op naam, beschrijving en trefwoorden
 ///
 /// Alle woorden van de zoekterm moeten voorkomen (hoofdletters en accenten tellen niet); treffers
 /// in naam en trefwoorden wegen zwaarder.
