@@ -1,0 +1,140 @@
+//! Hashes and canonical JSON: the bytes behind every digest the profile publishes
+//! (`plan_digest`, `response_sha256`, a filing's idempotency key, a concept's digest, a receipt's
+//! seal).
+//!
+//! Canonical JSON is RFC 8785 (JCS): object members sorted by the UTF-16 code units of their
+//! names, no insignificant whitespace, the string escaping of ECMAScript's `JSON.stringify`, and
+//! numbers written by ECMAScript's `Number::toString` rules ([`number`]). So `1`, `1.0`, `1e0`
+//! and `10e-1` are one value with one digest. Every crate of the family digests JSON through
+//! [`canonical_sha256`] (or [`canonical_json`] where it needs the text); there is no other copy.
+
+mod number;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// SHA-256 of bytes, lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Bytes as lower-case hex, two digits each (one allocation, not one per byte).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    out
+}
+
+/// Lower-case hex SHA-256 of the canonical JSON of `value`: the one digest of a JSON value.
+pub fn canonical_sha256(value: &Value) -> String {
+    sha256_hex(canonical_json(value).as_bytes())
+}
+
+/// Canonical JSON (RFC 8785) of `value`; numbers as [`number`] describes, exact decimals kept.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            // RFC 8785 orders member names by their UTF-16 code units.
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+            out.push('{');
+            for (i, (name, member)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(name, out);
+                out.push(':');
+                write_canonical(member, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::String(text) => write_string(text, out),
+        Value::Number(n) => number::write(&n.to_string(), out),
+        Value::Bool(_) | Value::Null => out.push_str(&value.to_string()),
+    }
+}
+
+/// A string as `JSON.stringify` writes it (RFC 8785 §3.2.2.2): `\"`, `\\`, the short escapes
+/// `\b \t \n \f \r`, other controls as `\u00xx` (lower-case hex), everything else as itself.
+/// serde_json writes exactly this; a test below pins it.
+fn write_string(text: &str, out: &mut String) {
+    out.push_str(&Value::from(text).to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn hex_is_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0xff, 0x0a, 0xb3]), "00ff0ab3");
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_depth() {
+        let v = json!({"b": 1, "a": {"d": [1, {"z": 1, "y": 2}], "c": null}});
+        assert_eq!(
+            canonical_json(&v),
+            r#"{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}"#
+        );
+    }
+
+    #[test]
+    fn keys_sort_by_utf16_code_units() {
+        // U+FB01 (one UTF-16 unit) sorts after U+1F600 (a surrogate pair, 0xD83D…); in UTF-8
+        // (or by code point) the order is the other way round.
+        let v = json!({"\u{fb01}": 1, "\u{1f600}": 2, "\u{e000}": 3, "a": 4});
+        assert_eq!(
+            canonical_json(&v),
+            "{\"a\":4,\"\u{1f600}\":2,\"\u{e000}\":3,\"\u{fb01}\":1}"
+        );
+    }
+
+    #[test]
+    fn strings_are_escaped_as_json_stringify_does() {
+        let v = json!(["\u{8}\t\n\u{c}\r\"\\/", "\u{1}\u{1f}\u{7f}é€😀"]);
+        assert_eq!(
+            canonical_json(&v),
+            "[\"\\b\\t\\n\\f\\r\\\"\\\\/\",\"\\u0001\\u001f\u{7f}é€😀\"]"
+        );
+    }
+
+    #[test]
+    fn equal_numbers_have_one_digest() {
+        let spellings: Vec<Value> = ["1", "1.0", "1e0", "10e-1", "0.1e1", "1.000E+0"]
+            .iter()
+            .map(|text| serde_json::from_str(&format!("{{\"bedrag\":{text}}}")).unwrap())
+            .collect();
+        let digests: Vec<String> = spellings.iter().map(canonical_sha256).collect();
+        assert!(digests.iter().all(|d| *d == digests[0]), "{digests:?}");
+        assert_eq!(canonical_json(&spellings[1]), r#"{"bedrag":1}"#);
+        let other: Value = serde_json::from_str(r#"{"bedrag":1.5}"#).unwrap();
+        assert_ne!(canonical_sha256(&other), digests[0]);
+    }
+}
