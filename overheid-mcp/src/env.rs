@@ -58,7 +58,7 @@ pub(crate) fn store_location() -> Result<overheid_records::Location, String> {
 }
 
 /// The bridge's own directories: where its program lies, where it works and where temporary
-/// files go (`TMPDIR`, else `/tmp`); what no client is told ([`crate::server_paths`]).
+/// files go (`TMPDIR`, else `/tmp`); what no client is told ([`crate::calls::server_paths`]).
 pub(crate) fn own_dirs() -> Vec<std::path::PathBuf> {
     let exe_dir = std::env::current_exe()
         .ok()

@@ -5,39 +5,16 @@
 //! Nothing about a particular tool is written here.
 
 mod approval;
-mod approval_page;
-mod argv;
-mod auth;
-
-mod bridge;
-mod call;
+mod calls;
 mod catalog;
-mod completions;
-mod discover;
 mod env;
-mod handler;
 mod http;
-mod incoming;
-mod inflight;
-
-mod list_cache;
-mod local_paths;
-mod notify;
+mod identity;
+mod mcp;
 mod options;
-mod portable;
 mod problem;
-mod prompts;
 mod proposals;
-mod resource;
-mod scope;
-mod server_info;
-mod server_paths;
-mod session;
-mod stdin_value;
-mod stdio;
-mod template;
 mod transport;
-mod views;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -46,12 +23,12 @@ use std::sync::Arc;
 
 use common::exit::ExitStatus;
 
-use crate::approval::Approval;
-use crate::bridge::Bridge;
+use crate::approval::request_state::Approval;
+use crate::calls::bridge::Bridge;
 use crate::catalog::Catalog;
+use crate::identity::session::Session;
 use crate::options::{Options, Request};
 use crate::proposals::ApprovalAt;
-use crate::session::Session;
 use crate::transport::Transport;
 
 const HELP: &str = "\
@@ -216,7 +193,7 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
             if let Some(processor) = env::foreign_processor() {
                 bridge.name_processor(processor);
             }
-            stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e))
+            mcp::stdio::serve(bridge).map_err(|e| (ExitStatus::IoErr, e))
         }
     }
 }
@@ -233,12 +210,15 @@ fn load(requested: &[OsString]) -> Result<Vec<(std::path::PathBuf, serde_json::V
     let names: Vec<OsString> = if explicit {
         requested.to_vec()
     } else {
-        discover::DEFAULT_TOOLS.iter().map(OsString::from).collect()
+        catalog::discover::DEFAULT_TOOLS
+            .iter()
+            .map(OsString::from)
+            .collect()
     };
     let mut programs = Vec::new();
     for name in &names {
         let shown = Path::new(name).display();
-        match discover::locate(name) {
+        match catalog::discover::locate(name) {
             Some(path) => programs.push(path),
             None if explicit => {
                 return Err(format!(
@@ -251,7 +231,7 @@ fn load(requested: &[OsString]) -> Result<Vec<(std::path::PathBuf, serde_json::V
         }
     }
     let mut documents = Vec::new();
-    for (program, discovery) in programs.iter().zip(discover::read_all(&programs)) {
+    for (program, discovery) in programs.iter().zip(catalog::discover::read_all(&programs)) {
         match discovery {
             Ok(document) => documents.push((program.clone(), document)),
             Err(message) if explicit => return Err(message),
@@ -280,7 +260,7 @@ fn build(
     if catalog.sources.is_empty() {
         return Err("geen enkele CLI gevonden; geef er een met --tool".to_string());
     }
-    for warning in views::add(&mut catalog) {
+    for warning in catalog::views::add(&mut catalog) {
         if warn {
             eprintln!("overheid-mcp: waarschuwing: {warning}");
         }

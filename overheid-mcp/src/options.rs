@@ -156,7 +156,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request,
                 options.max_result_bytes = given
                     .parse()
                     .ok()
-                    .filter(|n| (1024..=crate::stdio::MAX_MESSAGE_BYTES).contains(n))
+                    .filter(|n| (1024..=crate::mcp::stdio::MAX_MESSAGE_BYTES).contains(n))
                     .ok_or_else(|| {
                         format!("--max-result-bytes verwacht 1024 tot 4194304, niet {given:?}")
                     })?;

@@ -23,7 +23,7 @@ cp "$here/test_client.mjs" "$here/test_proposals.mjs" "$dir/"
 
 # The MCP Inspector's CLI mode (pinned in package.json) over stdio: it lists and calls, and with
 # --strict it exits 6 on a tool-schema portability problem of error severity. A warning fails the
-# run too: the listed schemas are portable (no type arrays, overheid-mcp/src/portable.rs), so any
+# run too: the listed schemas are portable (no type arrays, overheid-mcp/src/catalog/portable.rs), so any
 # warning it prints is a regression.
 home=$(mktemp -d)
 inspector() {

@@ -14,8 +14,8 @@
 //!
 //! Those lists are local data of the CLIs (built-in laws, the embedded catalogue, the proposal
 //! store), read by running the tool once and kept for [`PUBLIC_TTL`] (the session's own lists
-//! for [`PRIVATE_TTL`], per principal), at most [`crate::list_cache::MAX_ENTRIES`] lists
-//! ([`crate::list_cache`]): a keystroke costs no
+//! for [`PRIVATE_TTL`], per principal), at most [`crate::calls::list_cache::MAX_ENTRIES`] lists
+//! ([`crate::calls::list_cache`]): a keystroke costs no
 //! child process and no upstream request once a list is known. An answer holds at most 100
 //! values (MCP's limit) with `total` and `hasMore`.
 
@@ -27,10 +27,10 @@ use serde_json::{Map, Value, json};
 use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
-use crate::bridge::Bridge;
-use crate::call::{self, Invocation, Outcome};
-use crate::list_cache::{PRIVATE_TTL, PUBLIC_TTL};
-use crate::session::Session;
+use crate::calls::bridge::Bridge;
+use crate::calls::call::{self, Invocation, Outcome};
+use crate::calls::list_cache::{PRIVATE_TTL, PUBLIC_TTL};
+use crate::identity::session::Session;
 
 /// The most values one answer carries (MCP's `CompletionInfo` limit).
 pub(crate) const MAX_VALUES: usize = 100;

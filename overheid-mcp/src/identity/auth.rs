@@ -6,7 +6,7 @@
 //! expiry. The company comes from one claim (`--auth-kvk-claim`, default `kvk_nummer`) and only
 //! from there; an intermediary's token may list several (`--auth-companies-claim`), of which a
 //! call names one in `_meta["nl.overheid/sessie"]`. The person comes from `sub`; what the token
-//! may do from `scope` ([`crate::scope`]).
+//! may do from `scope` ([`crate::identity::scope`]).
 //! Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata, before
 //! anything runs.
 
@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 use common::args::{KvkNummer, is_kvk_nummer};
 
-use crate::scope::Scope;
-use crate::session::Session;
+use crate::identity::scope::Scope;
+use crate::identity::session::Session;
 
 /// Default claim that names the company.
 pub(crate) const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
@@ -130,7 +130,7 @@ pub(crate) struct Grant {
 
 impl Grant {
     /// Whether the token carries `scope`. A token without a `scope` claim may read and not file
-    /// (see [`crate::scope`]).
+    /// (see [`crate::identity::scope`]).
     pub(crate) fn allows(&self, scope: Scope) -> bool {
         match &self.scopes {
             None => scope == Scope::Read,

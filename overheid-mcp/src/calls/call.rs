@@ -26,16 +26,16 @@ use common::env::FOREIGN_PROCESSOR;
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
 
-use crate::argv::{self, Gap, TooLarge};
-use crate::bridge::Bridge;
+use crate::calls::bridge::Bridge;
+use crate::calls::notify::Notifier;
+use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
+use crate::catalog::argv::{self, Gap, TooLarge};
+use crate::catalog::local_paths;
+use crate::catalog::stdin_value;
 use crate::catalog::{META_PREFIX, Tool};
-use crate::local_paths;
-use crate::notify::Notifier;
+use crate::identity::session::Session;
 use crate::problem::{check_input, invalid_input, nul_characters, pointer, problem};
 use crate::proposals;
-use crate::server_info::{SERVER_INFO_KEY, server_info};
-use crate::session::Session;
-use crate::stdin_value;
 use common::provenance::ProvenanceForm;
 
 /// What came of a call.
@@ -63,7 +63,7 @@ pub(crate) struct Invocation<'a> {
     pub session: Option<&'a Session>,
     /// The provenance the result carries in `_meta` (PROV-1: the client may ask for compact).
     pub provenance: ProvenanceForm,
-    /// Where progress and the CLI's warnings go while it runs ([`crate::notify`]).
+    /// Where progress and the CLI's warnings go while it runs ([`crate::calls::notify`]).
     pub notifier: Option<&'a Notifier>,
 }
 

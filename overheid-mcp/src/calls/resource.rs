@@ -13,14 +13,14 @@ use common::trace::TraceContext;
 use rmcp::ErrorData;
 use rmcp::model::ErrorCode;
 
-use crate::bridge::Bridge;
+use crate::calls::bridge::Bridge;
 use common::provenance::ProvenanceForm;
 
-use crate::call::{self, Invocation, Outcome};
+use crate::calls::call::{self, Invocation, Outcome};
+use crate::calls::notify::Notifier;
+use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
 use crate::catalog::META_PREFIX;
-use crate::notify::Notifier;
-use crate::server_info::{SERVER_INFO_KEY, server_info};
-use crate::session::Session;
+use crate::identity::session::Session;
 
 /// How long a client may keep a resource that holds no company data, in milliseconds.
 pub(crate) const PUBLIC_TTL_MS: u64 = 300_000;

@@ -3,7 +3,7 @@
 //! A tool's discovery declares its session-bound arguments once (`_meta.session`, e.g.
 //! `{"kvk_nummer": "KVK_SESSIE_NUMMER"}`, profile SEC-11). The identity names values by those
 //! argument names (`{"kvk_nummer": "68750110"}`) and comes from exactly one source:
-//! - HTTP: the verified bearer token's claim (see [`crate::auth`]), per request;
+//! - HTTP: the verified bearer token's claim (see [`crate::identity::auth`]), per request;
 //! - stdio: the request's `_meta["nl.overheid/sessie"]`, per call, set by the host;
 //! - stdio without that: the bridge's own environment (`KVK_SESSIE_NUMMER`), per process.
 //!

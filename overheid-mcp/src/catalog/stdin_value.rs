@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use common::tool::{PATH_FORMAT, STDIN_JSON, STDIN_KEYWORD};
 
-use crate::argv::{MAX_WORD_BYTES, TooLarge};
+use crate::catalog::argv::{MAX_WORD_BYTES, TooLarge};
 
 /// The value a stdin argument gets on the command line.
 pub(crate) const STDIN_WORD: &str = "-";

@@ -6,7 +6,7 @@
 //! The transport is the bridge's own, not rmcp's `AsyncRwTransport`: that one drops a line
 //! that is not UTF-8 or not JSON without a word (rmcp issue #938), and serde_json refuses a
 //! lone surrogate, so such a request would never be answered. Here every line first passes
-//! [`crate::incoming::check`]: a parse error is answered with -32700 and `id: null`, a lone
+//! [`crate::mcp::incoming::check`]: a parse error is answered with -32700 and `id: null`, a lone
 //! surrogate becomes U+FFFD; a JSON value that is no JSON-RPC message is -32600.
 
 use std::future::Future;
@@ -20,9 +20,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use crate::bridge::Bridge;
-use crate::handler::Handler;
-use crate::incoming;
+use crate::calls::bridge::Bridge;
+use crate::mcp::handler::Handler;
+use crate::mcp::incoming;
 
 /// Largest incoming message in bytes (profile §3.2).
 pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;

@@ -7,7 +7,16 @@
 //! path argument that also takes its JSON content on stdin is offered as that JSON value, and a
 //! mutating tool that applies a proposal is offered with only its proposal id
 //! ([`crate::proposals`]); and one removal: arguments that name local paths, unless the operator
-//! allows them. Every listed schema is made portable ([`crate::portable`]: no type arrays). A `confirm` argument is never offered: a model cannot approve.
+//! allows them. Every listed schema is made portable ([`crate::catalog::portable`]: no type arrays). A `confirm` argument is never offered: a model cannot approve.
+
+pub(crate) mod argv;
+pub(crate) mod discover;
+pub(crate) mod local_paths;
+pub(crate) mod portable;
+pub(crate) mod prompts;
+pub(crate) mod stdin_value;
+pub(crate) mod template;
+pub(crate) mod views;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -16,12 +25,10 @@ use serde_json::{Map, Value, json};
 
 use common::discovery;
 
+use crate::catalog::portable::NullIsAbsent;
+use crate::catalog::template::UriTemplate;
 use crate::env::EnvPolicy;
-use crate::local_paths;
-use crate::portable::{self, NullIsAbsent};
 use crate::proposals;
-use crate::stdin_value;
-use crate::template::UriTemplate;
 
 /// Namespace of the bridge's own `_meta` keys.
 pub(crate) const META_PREFIX: &str = "nl.overheid";
@@ -84,7 +91,7 @@ pub(crate) struct Resource {
     /// The template as `resources/templates/list` shows it (or, without variables, as
     /// `resources/list` shows the one resource).
     pub listed: Value,
-    /// About the session's own company (the bridge's views, [`crate::views`]): read only with an
+    /// About the session's own company (the bridge's views, [`crate::catalog::views`]): read only with an
     /// identity, and never cached for anyone else.
     pub private: bool,
 }
@@ -187,7 +194,7 @@ impl Catalog {
             .position(|t| t.entry["name"] == tool && self.sources[t.source].program_name == program)
     }
 
-    /// Add a resource of the bridge's own ([`crate::views`]), in the shape of a discovery
+    /// Add a resource of the bridge's own ([`crate::catalog::views`]), in the shape of a discovery
     /// resource, read by tool `tool`; `Err` when the template does not fit the tool.
     pub(crate) fn add_view(
         &mut self,

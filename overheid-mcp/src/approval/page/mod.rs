@@ -25,9 +25,9 @@ use chrono::Utc;
 use overheid_records::{Decision, Location, Person as Decider, Pool, Proposal, Store};
 use serde_json::{Value, json};
 
-use crate::approval::Approval;
-use crate::auth::CompanyClaims;
-use crate::template::percent_decode;
+use crate::approval::request_state::Approval;
+use crate::catalog::template::percent_decode;
+use crate::identity::auth::CompanyClaims;
 use oidc::{Person, Provider};
 
 /// How long a login may take.

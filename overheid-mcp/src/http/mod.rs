@@ -5,13 +5,15 @@
 //! checks against the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`: 400/-32020),
 //! `Host` and `Origin` validation (403), 405 for GET and DELETE. In front of it this file adds
 //! what is the bridge's own: the same `Host`/`Origin` rules for `/health` and the RFC 9728
-//! metadata, the bearer token (401, see [`crate::auth`]), the body read whole under a deadline
-//! and checked as JSON text (400 with -32700, see [`crate::incoming`]) before any call slot is
+//! metadata, the bearer token (401, see [`crate::identity::auth`]), the body read whole under a deadline
+//! and checked as JSON text (400 with -32700, see [`crate::mcp::incoming`]) before any call slot is
 //! taken, the token's scope for the call in the body (403 with a step-up challenge, see
-//! [`crate::scope`]), a bound on concurrent calls per principal (429) and in all (503), both
+//! [`crate::identity::scope`]), a bound on concurrent calls per principal (429) and in all (503), both
 //! with `Retry-After`, a 2025-11-25 client's `notifications/cancelled` (see
-//! [`crate::inflight`]), `GET /health`, and a stop on SIGTERM bounded by the call deadline
+//! [`crate::http::inflight`]), `GET /health`, and a stop on SIGTERM bounded by the call deadline
 //! whatever clients do.
+
+pub(crate) mod inflight;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -29,16 +31,16 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use crate::approval_page::{self, Asked, Page};
-use crate::auth::{CompanyClaims, Grant, Verifier};
-use crate::bridge::Bridge;
+use crate::approval::page::{self as approval_page, Asked, Page};
+use crate::calls::bridge::Bridge;
 use crate::env;
-use crate::handler::Handler;
-use crate::incoming;
-use crate::inflight::InFlight;
+use crate::http::inflight::InFlight;
+use crate::identity::auth::{CompanyClaims, Grant, Verifier};
+use crate::identity::scope::Scope;
+use crate::mcp::handler::Handler;
+use crate::mcp::incoming;
+use crate::mcp::stdio::MAX_MESSAGE_BYTES;
 use crate::options::Options;
-use crate::scope::Scope;
-use crate::stdio::MAX_MESSAGE_BYTES;
 
 /// Seconds a client is asked to wait after a 503 or a 429.
 const RETRY_AFTER_SECONDS: u64 = 1;

@@ -7,7 +7,7 @@
 //! - `artikel_uitleggen`: explain an article of law, citing its source;
 //! - `status_voorstellen_en_rapportages`: the session's proposals and filed reports.
 //!
-//! Arguments are completable (`completion/complete`, [`crate::completions`]) and checked before
+//! Arguments are completable (`completion/complete`, [`crate::calls::completions`]) and checked before
 //! they go into the text (a pattern each; -32602 otherwise), so a prompt carries no more than
 //! what its arguments may be. The company is never an argument: the tools take it from the
 //! session.

@@ -143,7 +143,7 @@ mod tests {
         expected.sort();
         assert_eq!(
             bridge, expected,
-            "overheid-mcp/src/discover.rs DEFAULT_TOOLS"
+            "overheid-mcp/src/catalog/discover.rs DEFAULT_TOOLS"
         );
         // `.ci/run` and `dist/build.sh` keep no list of their own: the script asks `cargo
         // metadata` for the same packages, and `.ci/run` asks the script.

@@ -12,11 +12,11 @@ use std::time::Duration;
 use common::env::FOREIGN_USER;
 use jsonschema::Validator;
 
-use crate::approval::Approval;
+use crate::approval::request_state::Approval;
+use crate::calls::list_cache::ListCache;
+use crate::calls::server_paths::ServerPaths;
 use crate::catalog::{Catalog, Tool};
-use crate::list_cache::ListCache;
-use crate::server_paths::ServerPaths;
-use crate::session::Session;
+use crate::identity::session::Session;
 use crate::transport::Transport;
 
 /// Shared state of one bridge process.
@@ -31,7 +31,7 @@ pub(crate) struct Bridge {
     /// The per-process identity (stdio with `KVK_SESSIE_NUMMER` set), if any.
     pub process_session: Option<Session>,
     validators: Mutex<HashMap<String, Arc<Validator>>>,
-    /// The lists completions are taken from, read on first use ([`crate::completions`]).
+    /// The lists completions are taken from, read on first use ([`crate::calls::completions`]).
     pub completions: ListCache,
     /// Per source: the bridge's variables its CLI may see (its allow-list applied once).
     child_env: Vec<Vec<(OsString, OsString)>>,

@@ -21,7 +21,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use crate::auth::{ALGORITHMS, CompanyClaims, public_keys};
+use crate::identity::auth::{ALGORITHMS, CompanyClaims, public_keys};
 
 /// How long one request to the provider may take.
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);

@@ -28,18 +28,18 @@ use serde_json::{Map, Value, json};
 use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
-use crate::auth::Grant;
-use crate::bridge::Bridge;
-use crate::call::{self, Invocation, Outcome};
+use crate::calls::bridge::Bridge;
+use crate::calls::call::{self, Invocation, Outcome};
+use crate::calls::completions::{self, Ask};
+use crate::calls::notify::{LogLevel, Notifier};
+use crate::calls::resource;
+use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
 use crate::catalog::META_PREFIX;
-use crate::completions::{self, Ask};
-use crate::notify::{LogLevel, Notifier};
-use crate::prompts;
+use crate::catalog::prompts;
+use crate::identity::auth::Grant;
+use crate::identity::scope::Scope;
+use crate::identity::session::{self, Session};
 use crate::proposals::{self, Waiting, elicit};
-use crate::resource;
-use crate::scope::Scope;
-use crate::server_info::{SERVER_INFO_KEY, server_info};
-use crate::session::{self, Session};
 use crate::transport::Transport;
 
 /// The revisions served: 2026-07-28 natively, the older ones through `initialize` (profile
@@ -164,7 +164,7 @@ impl Handler {
         names
     }
 
-    /// The identity of this request (see [`crate::session`]). A key of the bridge's `_meta`
+    /// The identity of this request (see [`crate::identity::session`]). A key of the bridge's `_meta`
     /// namespace that it does not know (a misspelled `nl.overheid/sessie`) is refused, never
     /// ignored.
     ///

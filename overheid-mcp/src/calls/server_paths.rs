@@ -8,7 +8,7 @@
 //! person's own files and the way to fix the problem. To an MCP client they are another
 //! machine's layout, which it cannot use and should not learn. So the CLIs keep saying them and
 //! the bridge scrubs them at its one boundary with the children, the bytes of a child's stdout
-//! and stderr ([`crate::call::run`], which every tool call, resource read and completion goes
+//! and stderr ([`crate::calls::call::run`], which every tool call, resource read and completion goes
 //! through), rather than every CLI knowing whether a person or a bridge reads it.
 //!
 //! Only paths the bridge knows are scrubbed, never text that merely looks like a path (a URL's

@@ -142,7 +142,7 @@ pub(crate) fn add(catalog: &mut Catalog) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::template::UriTemplate;
+    use crate::catalog::template::UriTemplate;
 
     #[test]
     fn every_view_is_a_level_one_template_without_the_company() {
