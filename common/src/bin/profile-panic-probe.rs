@@ -1,6 +1,6 @@
 //! A tool that panics on purpose, for the panic tests in `tests/panic.rs` only (ERR-12,
-//! AUDIT-19), and answers without passing the plan gate, for `tests/gate.rs`. Built only with the `test-hooks` feature (that is, by `cargo test`),
-//! never installed.
+//! AUDIT-19). Built only with the `test-hooks` feature (that is, by `cargo test`), never
+//! installed.
 
 #![cfg_attr(
     all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
@@ -16,8 +16,6 @@ common::commands! {
         Letterlijk(letterlijk::Args) => letterlijk,
         /// Panic with a formatted message that holds the argument.
         Opgemaakt(opgemaakt::Args) => opgemaakt,
-        /// Answer without passing the plan gate (a command without requests that forgot it).
-        ZonderGate(zonder_gate::Args) => zonder_gate,
     }
 }
 
@@ -52,23 +50,6 @@ mod opgemaakt {
 }
 
 /// `zonder-gate`: answers without passing the plan gate.
-mod zonder_gate {
-    use super::*;
-
-    #[derive(clap::Args, Debug)]
-    pub(crate) struct Args;
-
-    pub(crate) const SPECS: &[CommandSpec] = &[spec(&["zonder-gate"], &[&["zonder-gate"]])];
-
-    pub(crate) fn run(_: &Args, _: &mut Context<'_>) -> common::Result<Outcome> {
-        Ok(Outcome::new(
-            serde_json::json!({}),
-            "Proef",
-            common::Environment::Local,
-        ))
-    }
-}
-
 const fn spec(
     path: &'static [&'static str],
     examples: &'static [&'static [&'static str]],

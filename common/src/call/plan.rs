@@ -40,16 +40,53 @@
 //! let plan = common::PlanSpec::of(&serde_json::json!({"kvk_nummer": "68750110"}));
 //! ```
 //!
-//! A command without requests still passes the gate; `app` refuses (exit 70) a result of a
-//! command that did not.
+//! A command's answer is made from the same token ([`Passed::answer`]), so a command that did
+//! not pass the gate (one without requests, too) cannot answer: under `--dry-run` it would have
+//! ignored the plan, and a mutation `--confirm`. `Outcome` has no public constructor:
+//!
+//! ```compile_fail,E0624
+//! fn run(ctx: &mut common::Context<'_>) -> common::Result<common::Outcome> {
+//!     Ok(common::Outcome::new(serde_json::json!({}), "bron", common::Environment::Local))
+//! }
+//! ```
+//!
+//! nor a public struct literal (it has private members):
+//!
+//! ```compile_fail
+//! let outcome = common::Outcome {
+//!     data: serde_json::json!({}),
+//!     source: "bron".into(),
+//!     environment: common::Environment::Local,
+//!     source_url: None,
+//!     method: None,
+//!     response_sha256: None,
+//!     extra: Default::default(),
+//!     commit: None,
+//!     failure: None,
+//!     closing: None,
+//!     reference: None,
+//! };
+//! ```
+//!
+//! and a [`Passed`] comes only from the gate:
+//!
+//! ```compile_fail,E0624
+//! let passed = common::Passed::new(String::new(), Vec::new());
+//! ```
+//!
+//! ```compile_fail,E0451
+//! let passed = common::Passed { digest: String::new(), requests: Default::default() };
+//! ```
 
 use std::collections::VecDeque;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::call::provenance::{Environment, Outcome};
 use crate::data::digest::canonical_sha256;
 use crate::net::http::Request;
+use crate::print::lines::JsonLines;
 use crate::problem::error::{Problem, Result};
 
 /// The profile's plan schema (`spec/schemas/plan.schema.json`): what `--fields` is checked
@@ -292,6 +329,28 @@ impl Passed {
     pub fn follow(&self, request: Request) -> Result<Checked> {
         request.check()?;
         Ok(Checked(request))
+    }
+
+    /// The command's answer: `data` from `source` (a label for people) in `environment`. Only
+    /// a command that passed the gate holds a `Passed`, so only it can answer.
+    pub fn answer(
+        &self,
+        data: Value,
+        source: impl Into<String>,
+        environment: Environment,
+    ) -> Outcome {
+        Outcome::new(data, source, environment)
+    }
+
+    /// The command's answer as JSON Lines (OUT-3): the lines it collected in
+    /// [`crate::call::context::Context::json_lines`]. A spool that cannot be read back is exit 74.
+    pub fn answer_lines(
+        &self,
+        lines: JsonLines,
+        source: impl Into<String>,
+        environment: Environment,
+    ) -> Result<Outcome> {
+        Ok(Outcome::lines(lines, source, environment)?)
     }
 }
 

@@ -91,8 +91,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// Data from `source` (a label for people) in `environment`.
-    pub fn new(data: Value, source: impl Into<String>, environment: Environment) -> Self {
+    /// Data from `source` (a label for people) in `environment`. Commands make it from the
+    /// gate's token ([`crate::call::plan::Passed::answer`]).
+    pub(crate) fn new(data: Value, source: impl Into<String>, environment: Environment) -> Self {
         Self {
             data,
             source: source.into(),
@@ -111,8 +112,9 @@ impl Outcome {
     }
 
     /// A JSON Lines result (OUT-3) from `source` in `environment`: the lines a command
-    /// collected in [`crate::call::context::Context::json_lines`]. A spool that cannot be read back is exit 74.
-    pub fn lines(
+    /// collected in [`crate::call::context::Context::json_lines`]. A spool that cannot be read back
+    /// is exit 74. Commands make it from the gate's token ([`crate::call::plan::Passed::answer_lines`]).
+    pub(crate) fn lines(
         lines: crate::print::lines::JsonLines,
         source: impl Into<String>,
         environment: Environment,

@@ -2,7 +2,7 @@
 //! environment, its errors as profile problems, a proposal as it is printed, and the person at
 //! the terminal.
 
-use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
+use common::{Context, ExitStatus, Outcome, Passed, Problem, Result, codes};
 use overheid_records::{Error, Location, Proposal, Status, Store};
 use serde_json::{Value, json};
 
@@ -209,15 +209,16 @@ fn person_json(person: &overheid_records::Person) -> Value {
 }
 
 /// The answer of a command that read or changed proposals: local data, nothing sent anywhere.
-pub(crate) fn outcome(store: &Store, data: Value, urn: &str) -> Outcome {
+pub(crate) fn outcome(passed: &Passed, store: &Store, data: Value, urn: &str) -> Outcome {
     let sha = common::digest::sha256_hex(data.to_string().as_bytes());
-    Outcome::new(
-        data,
-        "Voorstellen van rvo-cli (opslag van de familie; er is niets naar RVO verzonden)",
-        common::Environment::Local,
-    )
-    .source_url(format!("urn:rvo-cli:voorstellen:{urn}"), "LOCAL", sha)
-    .extra("opslag", store.location().kind().into())
+    passed
+        .answer(
+            data,
+            "Voorstellen van rvo-cli (opslag van de familie; er is niets naar RVO verzonden)",
+            common::Environment::Local,
+        )
+        .source_url(format!("urn:rvo-cli:voorstellen:{urn}"), "LOCAL", sha)
+        .extra("opslag", store.location().kind().into())
 }
 
 /// Whether this process talks to a person: stdin and stderr are both a terminal.

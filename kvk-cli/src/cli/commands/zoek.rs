@@ -329,7 +329,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             ctx.subject(number, "KVK_NUMMER");
         }
     }
-    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+    Ok(passed.answer(data, kvk.label(), kvk.environment))
 }
 
 /// One page of search results; KvK's "no hits" is an empty page.

@@ -125,7 +125,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .filter_map(|kind| catalogue.data.get(kind))
         .collect();
     let bronnen = sourcing::planned(&catalogue, &wanted, &args.toestemming);
-    ctx.gate(PlanSpec::of(args)
+    let passed = ctx.gate(PlanSpec::of(args)
         .set("regeling", definition.id.as_str())
         .set("kvk_nummer", kvk.as_str())
         .set("peildatum", date.to_string())
@@ -142,7 +142,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .as_str()
         .unwrap_or_default()
         .to_string();
-    Ok(Outcome::new(data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url(
             definition.origin.clone(),
             "LOCAL",
@@ -167,7 +168,7 @@ fn toets(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
     let catalogue = args.regelingen.load(ctx)?;
     let corpus = args.corpus.load(ctx)?;
     // The concept is named by its digest, the file it came from aside.
-    ctx.gate(PlanSpec::of(args).set("toets", concept["concept_digest"].clone()))?;
+    let passed = ctx.gate(PlanSpec::of(args).set("toets", concept["concept_digest"].clone()))?;
     let data = recheck::recheck(&catalogue, &corpus, &concept)?;
-    Ok(Outcome::new(data, SOURCE, Environment::Local))
+    Ok(passed.answer(data, SOURCE, Environment::Local))
 }

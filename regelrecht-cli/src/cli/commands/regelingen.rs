@@ -56,7 +56,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     let wanted: Vec<&Datum> = wanted.into_values().collect();
-    ctx.gate(PlanSpec::of(args).set("kvk_nummer", kvk.as_str()).extra(
+    let passed = ctx.gate(PlanSpec::of(args).set("kvk_nummer", kvk.as_str()).extra(
         "bronnen",
         sourcing::planned(&catalogue, &wanted, &args.toestemming),
     ))?;
@@ -88,5 +88,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "niet_opgehaald": niet_opgehaald,
         "melding": "\"Mogelijk van toepassing\" is geen recht en geen plicht: stel een concept-aanvraag op (regelrecht-cli concept REGELING) om het uit te rekenen.",
     });
-    Ok(Outcome::new(data, SOURCE, Environment::Local))
+    Ok(passed.answer(data, SOURCE, Environment::Local))
 }

@@ -94,7 +94,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         }
     }
     let corpus = args.corpus.load(ctx)?;
-    ctx.gate(PlanSpec::of(args))?;
+    let passed = ctx.gate(PlanSpec::of(args))?;
 
     let options = RunOptions { wip: args.wip };
     let mut results = Vec::new();
@@ -131,7 +131,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "samenvatting": samenvatting,
     });
     let digest = canonical_sha256(&data);
-    let mut outcome = Outcome::new(data, SOURCE, Environment::Local)
+    let mut outcome = passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url("urn:regelrecht:scenario", "LOCAL", digest)
         .extra("engine_version", ENGINE_VERSION.into())
         .extra("grammatica", "bdd/grammar.yaml (RegelRecht)".into())

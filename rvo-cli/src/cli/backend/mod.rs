@@ -12,7 +12,7 @@
 
 pub(crate) mod http;
 
-use common::{Context, Environment, ExitStatus, Outcome, Problem, Result, codes};
+use common::{Context, Environment, ExitStatus, Outcome, Passed, Problem, Result, codes};
 use overheid_records::{Location, Store};
 use rvo_cli::backend_types::{
     API_BASE_ENV, RapportageAanvraag, RapportageRecord, RapportageStatus,
@@ -125,15 +125,21 @@ impl Backend {
     /// Provenance of data from this backend. For the local sandbox it says plainly that
     /// nothing was sent to RVO; `key` names the record (`urn:rvo-cli:lokaal:…`) and `sha256` is
     /// the digest of the compact JSON of the data (PROV-10).
-    pub(crate) fn outcome(&self, data: serde_json::Value, local_urn: &str) -> Outcome {
+    pub(crate) fn outcome(
+        &self,
+        passed: &Passed,
+        data: serde_json::Value,
+        local_urn: &str,
+    ) -> Outcome {
         match self {
-            Backend::Lokaal(local) => local_outcome(local.location(), data, local_urn),
-            Backend::Http(http) => Outcome::new(
-                data,
-                "RVO-rapportagebackend via RVO_API_BASE (geen productieomgeving van RVO)",
-                http.environment(),
-            )
-            .extra("backend", "http".into()),
+            Backend::Lokaal(local) => local_outcome(passed, local.location(), data, local_urn),
+            Backend::Http(http) => passed
+                .answer(
+                    data,
+                    "RVO-rapportagebackend via RVO_API_BASE (geen productieomgeving van RVO)",
+                    http.environment(),
+                )
+                .extra("backend", "http".into()),
         }
     }
 
@@ -161,20 +167,22 @@ impl Backend {
 /// [`Backend::outcome`] of the local sandbox in the store at `location` (shown without a
 /// password).
 pub(crate) fn local_outcome(
+    passed: &Passed,
     location: &Location,
     data: serde_json::Value,
     local_urn: &str,
 ) -> Outcome {
     let sha = common::digest::sha256_hex(data.to_string().as_bytes());
-    Outcome::new(
-        data,
-        "RVO-rapportages, lokale proefopslag van rvo-cli (er is niets naar RVO verzonden)",
-        Environment::Local,
-    )
-    .source_url(format!("urn:rvo-cli:lokaal:{local_urn}"), "LOCAL", sha)
-    .extra("backend", "lokaal".into())
-    .extra("verzonden_naar_rvo", false.into())
-    .extra("opslag", location.shown().into())
+    passed
+        .answer(
+            data,
+            "RVO-rapportages, lokale proefopslag van rvo-cli (er is niets naar RVO verzonden)",
+            Environment::Local,
+        )
+        .source_url(format!("urn:rvo-cli:lokaal:{local_urn}"), "LOCAL", sha)
+        .extra("backend", "lokaal".into())
+        .extra("verzonden_naar_rvo", false.into())
+        .extra("opslag", location.shown().into())
 }
 
 /// The stored filing `record` as the replay of filing `aanvraag`: its first result with

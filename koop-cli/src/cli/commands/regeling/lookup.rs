@@ -4,7 +4,7 @@
 use chrono::NaiveDate;
 use common::http::Response;
 use common::validate::Validation;
-use common::{Context, Outcome, PlanSpec, Problem, Result};
+use common::{Context, Outcome, Passed, PlanSpec, Problem, Result};
 use koop_cli::sru::Record;
 use koop_cli::{BwbId, KoopError, cql, links};
 use serde::Serialize;
@@ -33,6 +33,8 @@ pub(super) struct Located {
     pub toestand: Response,
     pub toestand_url: String,
     pub query: String,
+    /// The gate's token: what the answer is made from.
+    pub passed: Passed,
 }
 
 impl Located {
@@ -45,7 +47,8 @@ impl Located {
     /// last exchange, which provenance takes as `source_url` with its digest (computed once, when
     /// it was received); the search request is listed before it in `requests`.
     pub(super) fn outcome(&self, data: Value, peildatum: NaiveDate) -> Outcome {
-        Outcome::new(data, self.koop.label(), self.koop.environment)
+        self.passed
+            .answer(data, self.koop.label(), self.koop.environment)
             .extra("query", self.query.clone().into())
             .extra("peildatum", peildatum.to_string().into())
     }
@@ -82,6 +85,7 @@ pub(super) fn locate(
         toestand,
         toestand_url,
         query,
+        passed,
     })
 }
 

@@ -38,14 +38,12 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let koop = Koop::from_env(ctx)?;
     let query = cql::versions_query(&id);
     let request = koop.search_request(&query, 1, MAX_RECORDS);
-    let request = ctx
-        .gate(
-            PlanSpec::of(args)
-                .set("bwb_id", id.as_str())
-                .request(request),
-        )?
-        .take()?;
-    let answer = koop.search(ctx, &request)?;
+    let mut passed = ctx.gate(
+        PlanSpec::of(args)
+            .set("bwb_id", id.as_str())
+            .request(request),
+    )?;
+    let answer = koop.search(ctx, &passed.take()?)?;
     let records: Vec<_> = answer
         .records
         .into_iter()
@@ -84,5 +82,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "aantal": versies.len(),
         "versies": versies,
     });
-    Ok(Outcome::new(data, koop.label(), koop.environment).extra("query", query.into()))
+    Ok(passed
+        .answer(data, koop.label(), koop.environment)
+        .extra("query", query.into()))
 }

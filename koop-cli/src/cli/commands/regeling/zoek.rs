@@ -214,7 +214,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(afgekapt) = afgekapt {
         data["afgekapt"] = afgekapt;
     }
-    Ok(Outcome::new(data, koop.label(), koop.environment)
+    Ok(passed
+        .answer(data, koop.label(), koop.environment)
         .extra("query", query.into())
         .extra("peildatum", peildatum.to_string().into()))
 }

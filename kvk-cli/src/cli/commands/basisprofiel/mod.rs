@@ -71,9 +71,7 @@ fn part(
     if let Some(geo) = geo {
         request = request.query(&[("geoData", geo.to_string())]);
     }
-    let request = ctx
-        .gate(plan.set("kvk_nummer", number.as_str()).request(request))?
-        .take()?;
-    let data = kvk.fetch_of(ctx, &request, shape, &number)?;
-    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+    let mut passed = ctx.gate(plan.set("kvk_nummer", number.as_str()).request(request))?;
+    let data = kvk.fetch_of(ctx, &passed.take()?, shape, &number)?;
+    Ok(passed.answer(data, kvk.label(), kvk.environment))
 }

@@ -20,7 +20,7 @@ pub(crate) fn run(args: &KvkNummer, ctx: &mut Context<'_>) -> Result<Outcome> {
     let kvk = Kvk::from_env(ctx)?;
     let request = kvk.request(&format!("/v1/naamgevingen/kvknummer/{number}"));
     let plan = PlanSpec::of(args).set("kvk_nummer", number.as_str());
-    let request = ctx.gate(plan.request(request))?.take()?;
-    let data = kvk.fetch_of(ctx, &request, &shape::NAAMGEVING, &number)?;
-    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+    let mut passed = ctx.gate(plan.request(request))?;
+    let data = kvk.fetch_of(ctx, &passed.take()?, &shape::NAAMGEVING, &number)?;
+    Ok(passed.answer(data, kvk.label(), kvk.environment))
 }

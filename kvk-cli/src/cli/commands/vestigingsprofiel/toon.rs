@@ -51,8 +51,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .request(&format!("/v1/vestigingsprofielen/{number}"))
         .query(&[("geoData", args.geo.to_string())]);
     let plan = PlanSpec::of(args).set("vestigingsnummer", number);
-    let request = ctx.gate(plan.request(request))?.take()?;
-    let data = kvk.fetch(ctx, &request, &shape::VESTIGING)?;
+    let mut passed = ctx.gate(plan.request(request))?;
+    let data = kvk.fetch(ctx, &passed.take()?, &shape::VESTIGING)?;
     let owner = data.get("kvkNummer").and_then(serde_json::Value::as_str);
     session::enforce_owner(
         ctx,
@@ -60,5 +60,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         owner,
         &format!("vestiging {number}"),
     )?;
-    Ok(Outcome::new(data, kvk.label(), kvk.environment))
+    Ok(passed.answer(data, kvk.label(), kvk.environment))
 }

@@ -130,7 +130,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         activiteit_3_3a_lid_1_a: args.activiteit_3_3a_lid_1_a,
         activiteit_3_3a_lid_1_b: args.activiteit_3_3a_lid_1_b,
     };
-    ctx.gate(
+    let passed = ctx.gate(
         PlanSpec::of(args)
             .set("kvk_nummer", number.as_str())
             .set(
@@ -146,7 +146,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let file = laws::select(&corpus, BAL_ID, date)?;
     let mut data = result_json(&number, &date.to_string(), &check);
     data["volgende_stappen"] = next_steps(args, &data, &facts).into();
-    Ok(Outcome::new(data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("law_id", file.id.clone().into())
         .extra("valid_from", file.valid_from.clone().into())

@@ -223,7 +223,7 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
     let (primary_uri, primary_sha) = (laws::source_uri(primary), primary.sha256().to_string());
     let options = args.options();
     // The parameters are the batch's, line by line (`--param` cannot be given with it).
-    ctx.gate(
+    let passed = ctx.gate(
         args.plan(law_id, default_date, &options)
             .set("batch", source)
             .set("uitvoer", defaults.clone())
@@ -309,7 +309,8 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
         out.push(line)?;
     }
     let summary = format!("{} gevallen: {ok} gelukt, {failed} gefaald", ok + failed);
-    let mut outcome = Outcome::lines(out, SOURCE, Environment::Local)?
+    let mut outcome = passed
+        .answer_lines(out, SOURCE, Environment::Local)?
         .source_url(primary_uri, "LOCAL", primary_sha)
         .extra("law_id", law_id.into())
         .extra("engine_version", ENGINE_VERSION.into())

@@ -212,7 +212,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .collect();
     let options = args.options();
     // `--param` and `--param-json` are one set of parameters, typed: the plan shows it once.
-    ctx.gate(
+    let passed = ctx.gate(
         args.plan(law_id, date, &options)
             .set("uitvoer", outputs.clone())
             .set("param", param_json.clone())
@@ -230,7 +230,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     for warning in &done.warnings {
         ctx.printer.warn(warning);
     }
-    Ok(Outcome::new(done.data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(done.data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("law_id", file.id.clone().into())
         .extra("valid_from", file.valid_from.clone().into())

@@ -98,7 +98,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .map_err(|e| crate::cli::problems::load_error(&e))?;
     // What is checked is the receipt's claim, so its law is a member of the plan: a request
     // assembled from the file, not only the arguments.
-    ctx.gate(PlanSpec::of_request(&json!({
+    let passed = ctx.gate(PlanSpec::of_request(&json!({
         "bestand": args.bestand,
         "law_id": claim.law_id,
         "corpus": args.corpus.arguments(),
@@ -162,7 +162,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     } else {
         format!("ontvangstbewijs wijkt af: {}", verschillen.join("; "))
     };
-    let mut outcome = Outcome::new(data, SOURCE, Environment::Local)
+    let mut outcome = passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("engine_version", ENGINE_VERSION.into())
         .closing(line.clone());

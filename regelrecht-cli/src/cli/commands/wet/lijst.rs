@@ -39,7 +39,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     let mut files = corpus.parse_all().map_err(|e| problems::load_error(&e))?;
     files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
-    ctx.gate(PlanSpec::of(args))?;
+    let passed = ctx.gate(PlanSpec::of(args))?;
 
     let mut wetten: Vec<Value> = Vec::new();
     for group in files.chunk_by(|a, b| a.id == b.id) {
@@ -52,7 +52,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .chain(&args.corpus.corpus)
         .map(|d| laws::file_uri(d).into())
         .collect();
-    Ok(Outcome::new(data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url("urn:regelrecht:corpus", "LOCAL", digest)
         .extra("corpus", directories.into())
         .extra("engine_version", ENGINE_VERSION.into()))

@@ -116,7 +116,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
                 .annotations
         }
     };
-    ctx.gate(
+    let passed = ctx.gate(
         PlanSpec::of(args)
             .set("law_id", law_id)
             .set("peildatum", date.to_string())
@@ -175,7 +175,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "per_status": counts,
         "notities": notities,
     });
-    Ok(Outcome::new(data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("law_id", file.id.clone().into())
         .extra("engine_version", ENGINE_VERSION.into()))

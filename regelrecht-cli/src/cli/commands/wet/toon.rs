@@ -58,14 +58,15 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     let file = laws::select(&corpus, law_id, date)?;
     let law = file.law().map_err(|e| problems::load_error(&e))?;
-    ctx.gate(
+    let passed = ctx.gate(
         PlanSpec::of(args)
             .set("law_id", law_id)
             .set("peildatum", date.to_string()),
     )?;
 
     let data = describe(file, law, &date.to_string());
-    Ok(Outcome::new(data, SOURCE, Environment::Local)
+    Ok(passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
         .extra("law_id", file.id.clone().into())
         .extra("valid_from", file.valid_from.clone().into())

@@ -81,7 +81,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             files.push(path.clone());
         }
     }
-    ctx.gate(PlanSpec::of(args))?;
+    let passed = ctx.gate(PlanSpec::of(args))?;
 
     let validator = Validator::new();
     let mut resultaten = Vec::with_capacity(files.len());
@@ -103,7 +103,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "resultaten": resultaten,
     });
     let digest = canonical_sha256(&data);
-    let mut outcome = Outcome::new(data, SOURCE, Environment::Local)
+    let mut outcome = passed
+        .answer(data, SOURCE, Environment::Local)
         .source_url("urn:regelrecht:valideer", "LOCAL", digest)
         .extra("engine_version", ENGINE_VERSION.into());
     if invalid > 0 {

@@ -194,9 +194,9 @@ fn file(
     match backend {
         Backend::Lokaal(local) => file_local(
             ctx,
+            &passed,
             local.into_store()?,
             &aanvraag,
-            &key,
             completed,
             regeling,
             proposal.map(|(_, id)| id),
@@ -237,7 +237,11 @@ fn file(
             }
             finish(
                 ctx,
-                Backend::Http(http).outcome(to_json(&result)?, &format!("rapportages:{key}")),
+                Backend::Http(http).outcome(
+                    &passed,
+                    to_json(&result)?,
+                    &format!("rapportages:{key}"),
+                ),
                 &result,
             )
         }
@@ -248,16 +252,18 @@ fn file(
 /// phases: written in an open transaction of the store here (with the proposal's change to
 /// filed), committed by `common` after the audit record is appended (MUT-13). A crash between
 /// the two leaves an audit record without its report, never a report without its audit record;
-/// the transaction dies with the process, and the retry files the report.
+/// the transaction dies with the process, and the retry files the report. The key is the
+/// plan's digest (`passed`).
 fn file_local(
     ctx: &mut Context<'_>,
+    passed: &Passed,
     store: Store,
     aanvraag: &RapportageAanvraag,
-    key: &str,
     completed: Option<FilingResult>,
     regeling: Option<&'static Regeling>,
     proposal: Option<String>,
 ) -> Result<Outcome> {
+    let key = passed.digest();
     let mut store = store;
     let location = store.location().clone();
     let (result, pending) = match completed {
@@ -311,7 +317,12 @@ fn file_local(
     };
     let outcome = finish(
         ctx,
-        local_outcome(&location, to_json(&result)?, &format!("rapportages:{key}")),
+        local_outcome(
+            passed,
+            &location,
+            to_json(&result)?,
+            &format!("rapportages:{key}"),
+        ),
         &result,
     )?;
     Ok(match pending {

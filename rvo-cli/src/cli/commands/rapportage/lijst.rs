@@ -92,5 +92,9 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ctx.audit_attribute("rvo.onleesbare_records", onleesbaar.len().into());
         data["onleesbaar"] = onleesbaar.into();
     }
-    Ok(backend.outcome(data, &format!("rapportages?kvk_nummer={kvk_nummer}")))
+    Ok(backend.outcome(
+        &passed,
+        data,
+        &format!("rapportages?kvk_nummer={kvk_nummer}"),
+    ))
 }

@@ -126,5 +126,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         });
     }
     let data = to_json(&overzicht)?;
-    Ok(backend.outcome(data, &format!("rapportage:{referentienummer}")))
+    Ok(backend.outcome(&passed, data, &format!("rapportage:{referentienummer}")))
 }

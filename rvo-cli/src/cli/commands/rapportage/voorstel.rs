@@ -54,7 +54,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
     // The gate of this command: `--dry-run` shows the plan and records nothing.
-    ctx.gate(planned.spec()?)?;
+    let passed = ctx.gate(planned.spec()?)?;
     let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
     let plan = Plan::build(TOOL.name, &command, true, false, planned.spec()?);
     let new = NewProposal {
@@ -83,5 +83,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
     let mut data = records::to_json(ctx, &proposal);
     data["nieuw"] = is_new.into();
-    Ok(records::outcome(&store, data, &proposal.id))
+    Ok(records::outcome(&passed, &store, data, &proposal.id))
 }

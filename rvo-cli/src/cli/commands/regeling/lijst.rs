@@ -35,7 +35,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .peildatum
         .date(crate::cli::clock::today(ctx), &mut validation);
     validation.finish()?;
-    ctx.gate(PlanSpec::of(args).set("peildatum", date.to_string()))?;
+    let passed = ctx.gate(PlanSpec::of(args).set("peildatum", date.to_string()))?;
     let catalogue = Catalogue::embedded();
     let regelingen: Vec<RegelingOpDatum<'_>> = catalogue
         .list()
@@ -52,5 +52,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "aantal": regelingen.len(),
         "regelingen": regelingen,
     });
-    Ok(catalogue_outcome(data))
+    Ok(catalogue_outcome(&passed, data))
 }

@@ -6,7 +6,7 @@ pub(crate) mod toon;
 pub(crate) mod zoek;
 
 use common::digest::sha256_hex;
-use common::{Environment, Outcome};
+use common::{Environment, Outcome, Passed};
 use rvo_cli::catalogue::{CATALOGUE_JSON, Catalogue};
 use serde_json::Value;
 
@@ -21,9 +21,10 @@ common::commands! {
 
 /// Data from the embedded catalogue, with its provenance: the catalogue's own label, a `urn:`
 /// naming the catalogue version, method `LOCAL` and the SHA-256 of the embedded file.
-pub(crate) fn catalogue_outcome(data: Value) -> Outcome {
+pub(crate) fn catalogue_outcome(passed: &Passed, data: Value) -> Outcome {
     let catalogue = Catalogue::embedded();
-    Outcome::new(data, catalogue.source_label(), Environment::Local)
+    passed
+        .answer(data, catalogue.source_label(), Environment::Local)
         .source_url(
             format!("urn:rvo-cli:regelingencatalogus:{}", catalogue.versie),
             "LOCAL",

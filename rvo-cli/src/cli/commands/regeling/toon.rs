@@ -60,12 +60,12 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             unknown.known_ids.join(", ")
         ))
     })?;
-    ctx.gate(
+    let passed = ctx.gate(
         PlanSpec::of(args)
             .set("regeling_id", regeling.id.as_str())
             .set("peildatum", date.to_string()),
     )?;
     let data = serde_json::to_value(RegelingOpDatum::new(regeling, date))
         .map_err(|e| Problem::software(e.to_string()))?;
-    Ok(catalogue_outcome(data))
+    Ok(catalogue_outcome(&passed, data))
 }

@@ -57,7 +57,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .set("trefwoord", trefwoord)
         .set("peildatum", date.to_string())
         .set("status", status.map(Status::as_str));
-    ctx.gate(plan)?;
+    let passed = ctx.gate(plan)?;
 
     let filters = Filters {
         status,
@@ -71,5 +71,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "aantal": hits.len(),
         "regelingen": hits,
     });
-    Ok(catalogue_outcome(data))
+    Ok(catalogue_outcome(&passed, data))
 }

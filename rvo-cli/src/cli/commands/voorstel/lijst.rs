@@ -30,7 +30,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let status = args.status.as_deref().and_then(Status::parse);
-    ctx.gate(PlanSpec::of(args))?;
+    let passed = ctx.gate(PlanSpec::of(args))?;
     let company = common::session::session_number(ctx)?;
     if let Some(company) = &company {
         ctx.subject(company, "KVK_NUMMER");
@@ -50,5 +50,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         })
         .collect();
     let data = json!({"aantal": items.len(), "voorstellen": items});
-    Ok(records::outcome(&store, data, "lijst"))
+    Ok(records::outcome(&passed, &store, data, "lijst"))
 }

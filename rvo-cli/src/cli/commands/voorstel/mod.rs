@@ -110,7 +110,7 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
         &ctx.name,
         &serde_json::Value::Object(spec().arguments().clone()),
     );
-    ctx.gate_approved(spec(), &digest)?;
+    let passed = ctx.gate_approved(spec(), &digest)?;
     let decided = store
         .decide(
             id,
@@ -126,7 +126,7 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
             other => records::problem(other),
         })?;
     let data = records::to_json(ctx, &decided);
-    Ok(records::outcome(&store, data, id))
+    Ok(records::outcome(&passed, &store, data, id))
 }
 
 /// One line from the terminal, waiting at most until the command's deadline.

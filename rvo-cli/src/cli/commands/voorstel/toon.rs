@@ -27,7 +27,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let id = args.id.trim();
     records::check_id(id, "id")?;
-    ctx.gate(PlanSpec::of(args).set("id", id))?;
+    let passed = ctx.gate(PlanSpec::of(args).set("id", id))?;
     let (mut store, proposal) = records::find(ctx, id)?;
     let events = store.events(id).map_err(records::problem)?;
     let mut data = records::to_json(ctx, &proposal);
@@ -46,5 +46,5 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         })
         .collect::<Vec<Value>>()
         .into();
-    Ok(records::outcome(&store, data, id))
+    Ok(records::outcome(&passed, &store, data, id))
 }
