@@ -96,6 +96,49 @@ pub(crate) const PLAN_SCHEMA: &str = include_str!(concat!(
     "/../spec/schemas/plan.schema.json"
 ));
 
+/// What `--dry-run --fields` is checked against before the plan exists: the plan schema with
+/// its top level open, since a command's plan carries members of its own (`backend`,
+/// `peildatum`, …; DRY, "a plan MAY carry further members"). The members below the profile's
+/// own stay checked; [`plan_fields_schema`] checks the rest once the plan is made.
+pub(crate) fn open_plan_schema() -> Value {
+    let mut schema: Value = serde_json::from_str(PLAN_SCHEMA).unwrap_or_default();
+    schema["additionalProperties"] = Value::Bool(true);
+    schema
+}
+
+/// What `--dry-run --fields` selects from (FIELDS-8): every member of the profile's plan schema
+/// and every member this plan has, at any depth, so a selection names exactly what the plan can
+/// hold. A dry run sends nothing, so checking once the plan is made still comes before any
+/// request.
+pub(crate) fn plan_fields_schema(plan: &Value) -> Value {
+    let profile: Value = serde_json::from_str(PLAN_SCHEMA).unwrap_or_default();
+    // No `type` beside the alternatives: an object schema without members of its own would
+    // admit any name.
+    json!({
+        "anyOf": [profile.clone(), shape_of(plan)],
+        "$defs": profile["$defs"].clone(),
+    })
+}
+
+/// A schema with exactly the members `value` has: its objects' properties, its arrays' elements
+/// (each element's shape an alternative), its scalars by type.
+fn shape_of(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => json!({
+            "type": "object",
+            "properties": map.iter().map(|(k, v)| (k.clone(), shape_of(v))).collect::<Map<String, Value>>(),
+        }),
+        Value::Array(items) => json!({
+            "type": "array",
+            "items": {"anyOf": items.iter().map(shape_of).collect::<Vec<_>>()},
+        }),
+        Value::String(_) => json!({"type": "string"}),
+        Value::Number(_) => json!({"type": "number"}),
+        Value::Bool(_) => json!({"type": "boolean"}),
+        Value::Null => json!({"type": "null"}),
+    }
+}
+
 /// What a command intends to do, as it hands it to the gate.
 ///
 /// Its arguments are the command's `Args`, serialised ([`PlanSpec::of`]): every field of the
@@ -386,6 +429,41 @@ mod tests {
         assert_ne!(a, c);
         assert_ne!(a, d);
         assert_eq!(a.len(), 64);
+    }
+
+    /// `--dry-run --fields` knows every member of the plan (FIELDS-8, issue 40): the profile's
+    /// and this plan's own (`backend`, nested `arguments`), and nothing else.
+    #[test]
+    fn a_dry_runs_fields_know_the_plans_own_members() {
+        use crate::data::fields::Selection;
+        let plan = json!({"dry_run": true, "tool": "t", "command": "t x", "arguments": {"kvk_nummer": "1"},
+            "mutating": true, "plan_digest": "0", "method": null, "url": null, "headers": {}, "body": null,
+            "requests": [], "backend": "lokaal", "bronnen": [{"programma": "kvk-cli"}]});
+        let schema = plan_fields_schema(&plan);
+        for known in [
+            "backend",
+            "plan_digest",
+            "requests[].url",
+            "bronnen[].programma",
+            "arguments.kvk_nummer",
+        ] {
+            assert!(Selection::parse(known, &schema).is_ok(), "{known}");
+        }
+        for unknown in ["bogus", "backend.x", "bronnen[].bogus"] {
+            let err = Selection::parse(unknown, &schema).unwrap_err();
+            assert_eq!(err.code.name, "ONBEKEND_VELD", "{unknown}");
+        }
+        let hint = Selection::parse("backnd", &schema)
+            .unwrap_err()
+            .hint
+            .unwrap();
+        assert!(
+            hint.contains("backend") && hint.contains("plan_digest"),
+            "{hint}"
+        );
+        // Before the plan exists only the profile's own members below the top are checked.
+        assert!(Selection::parse("backend", &open_plan_schema()).is_ok());
+        assert!(Selection::parse("requests[].bogus", &open_plan_schema()).is_err());
     }
 
     /// A command's `Args`, as clap and serde see them.

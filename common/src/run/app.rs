@@ -97,7 +97,7 @@ fn run<C: Commands>(info: &'static ToolInfo) -> ExitStatus {
     // Under `--dry-run` the plan is the output, so the plan schema decides.
     let schema = || {
         if global.dry_run {
-            serde_json::from_str(crate::call::plan::PLAN_SCHEMA).unwrap_or_default()
+            crate::call::plan::open_plan_schema()
         } else {
             spec.output_schema()
         }
@@ -489,7 +489,14 @@ impl Finish<'_, '_> {
         let ctx = self.ctx;
         match halt {
             Halt::DryRun(plan) => {
-                // A dry run's `--fields` was checked against the plan schema: it selects from the plan.
+                // A dry run's `--fields` selects from the plan: checked against every member the
+                // plan schema and this plan have (FIELDS-8), now that the plan is made.
+                if let Some(text) = ctx.globals.fields.as_deref()
+                    && let Err(err) =
+                        Selection::parse(text, &crate::call::plan::plan_fields_schema(&plan))
+                {
+                    return self.failure(log, &err);
+                }
                 let shown = match selection.map(|sel| sel.apply(&plan, ctx.deadline())) {
                     Some(Ok(shown)) => shown,
                     Some(Err(err)) => return self.failure(log, &err),

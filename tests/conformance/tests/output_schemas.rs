@@ -8,6 +8,11 @@
 //! (`{"type": "object"}` alone, such as a law's outputs) stays open. `evalueer --batch` prints
 //! JSON Lines, each checked against `regelrecht-cli/schemas/evalueer_batch_regel.json` alike.
 //!
+//! Every command's `--dry-run` is then asked for every member of its plan with `--fields`
+//! (FIELDS-8: the plan's own members, such as `backend`, are known), and for answers that are the
+//! same twice, `--fields` with every leaf path of the answer must give the answer back (every
+//! path the output has is accepted, and the shape is kept: empty lists and objects too).
+//!
 //! The test also fails when a command of any CLI is not run at all, so a command added later
 //! cannot escape it. Runs the real binaries of this build (`cargo build -p kvk-cli -p koop-cli -p
 //! rvo-cli -p regelrecht-cli` before `cargo test -p profile-check`; `cargo test --workspace`
@@ -276,7 +281,65 @@ impl Family {
         for problem in violations(&schema, &document) {
             self.failures.push(format!("{call}: {problem}"));
         }
+        if stdin.is_none() {
+            self.dry_run_fields(program, args);
+        }
         document
+    }
+
+    /// `--dry-run --fields` knows every member of the plan (FIELDS-8): selecting all of the
+    /// plan's top-level members prints exactly those members.
+    fn dry_run_fields(&mut self, program: &str, args: &[&str]) {
+        let call = format!("{program} {} --dry-run", args.join(" "));
+        let mut argv = args.to_vec();
+        argv.extend(["--dry-run", "--output", "json"]);
+        let plan = self.raw(program, &argv, None);
+        let Ok(Value::Object(plan)) = serde_json::from_str::<Value>(&plan.stdout) else {
+            self.failures
+                .push(format!("{call}: no plan ({})", plan.stderr));
+            return;
+        };
+        let members: Vec<&str> = plan.keys().map(String::as_str).collect();
+        let selection = format!("--fields={}", members.join(","));
+        argv.push(&selection);
+        let selected = self.raw(program, &argv, None);
+        let got: Vec<String> = serde_json::from_str::<Value>(&selected.stdout)
+            .ok()
+            .and_then(|v| v.as_object().map(|m| m.keys().cloned().collect()))
+            .unwrap_or_default();
+        if selected.code != 0 || got != members {
+            self.failures.push(format!(
+                "{call} {selection}: exit {}, members {got:?}: {}",
+                selected.code, selected.stderr
+            ));
+        }
+    }
+
+    /// `--fields` accepts every path the output has and keeps its shape (FIELDS-3, FIELDS-6):
+    /// selecting every leaf path of a document prints that document again, empty lists and
+    /// objects included. For commands that answer the same twice.
+    fn fields_round_trip(&mut self, program: &str, args: &[&str]) {
+        let whole = self.check(program, args, &[0]);
+        let mut paths = Vec::new();
+        leaf_paths(&whole, "", &mut paths);
+        let selection = format!("--fields={}", paths.join(","));
+        let mut argv = args.to_vec();
+        argv.extend(["--output", "json", &selection]);
+        let selected = self.raw(program, &argv, None);
+        let again = serde_json::from_str::<Value>(&selected.stdout).unwrap_or_default();
+        if selected.code != 0 || again != whole {
+            self.failures.push(format!(
+                "{program} {} with every path of its output: exit {}, {}{}",
+                args.join(" "),
+                selected.code,
+                selected.stderr,
+                if again == whole {
+                    ""
+                } else {
+                    "another document"
+                }
+            ));
+        }
     }
 
     /// `evalueer --batch`: each printed line against the schema of one batch line, closed.
@@ -330,6 +393,51 @@ impl Family {
             }
         }
         missing
+    }
+}
+
+/// The leaf paths of `value` as a `--fields` path list writes them (`a.b`, `lijst[].x`): a
+/// list of objects is walked with `[]`, anything else (a scalar, an empty list or object, a list
+/// of other values, a member whose name the path grammar cannot write) is a leaf, whole.
+fn leaf_paths(value: &Value, prefix: &str, out: &mut Vec<String>) {
+    let writable = |name: &str| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '@'))
+    };
+    let leaf = |out: &mut Vec<String>| {
+        if !prefix.is_empty() && !out.iter().any(|p| p == prefix) {
+            out.push(prefix.to_string());
+        }
+    };
+    match value {
+        Value::Object(map)
+            if !map.is_empty() && (prefix.is_empty() || map.keys().all(|k| writable(k))) =>
+        {
+            for (name, member) in map {
+                if !writable(name) {
+                    continue;
+                }
+                let path = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                leaf_paths(member, &path, out);
+            }
+        }
+        Value::Array(items)
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| matches!(i, Value::Object(m) if !m.is_empty())) =>
+        {
+            for item in items {
+                leaf_paths(item, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => leaf(out),
     }
 }
 
@@ -704,6 +812,49 @@ fn every_command_prints_only_members_its_output_schema_names() {
     koop_commands(&mut family);
     rvo_and_concept_commands(&mut family);
     regelrecht_commands(&mut family);
+    // `--fields` with every path of an answer gives the answer back, shape and all.
+    for (program, args) in [
+        ("kvk-cli", &["basisprofiel", "toon", KVK][..]),
+        ("kvk-cli", &["zoek", "--naam", "Donald"]),
+        ("kvk-cli", &["basisprofiel", "vestigingen", KVK]),
+        (
+            "koop-cli",
+            &[
+                "regeling",
+                "artikel",
+                "BWBR0041330",
+                "5.15",
+                "--peildatum",
+                "2026-01-01",
+            ],
+        ),
+        ("koop-cli", &["regeling", "zoek", "zorgtoeslag"]),
+        ("rvo-cli", &["regeling", "lijst", "--peildatum", PEILDATUM]),
+        (
+            "rvo-cli",
+            &["regeling", "toon", "EBR-2027", "--peildatum", PEILDATUM],
+        ),
+        ("rvo-cli", &["voorstel", "lijst"]),
+        (
+            "regelrecht-cli",
+            &["wet", "toon", "besluit_activiteiten_leefomgeving"],
+        ),
+        (
+            "regelrecht-cli",
+            &[
+                "check",
+                "energiebesparing",
+                KVK,
+                "--elektriciteit-kwh",
+                "62000",
+                "--gas-m3",
+                "31000",
+            ],
+        ),
+        ("regelrecht-cli", &["wet", "lijst"]),
+    ] {
+        family.fields_round_trip(program, args);
+    }
     let uncovered = family.uncovered();
     assert!(
         uncovered.is_empty(),

@@ -107,8 +107,8 @@ impl Selection {
         match self {
             Self::Paths(paths) => {
                 for path in paths {
-                    for concrete in expand(doc, path) {
-                        trie.insert(&concrete);
+                    for reached in expand(doc, path) {
+                        trie.reach(&reached.path, reached.whole);
                     }
                 }
             }
@@ -244,6 +244,78 @@ mod tests {
             hint.contains("kvkNummer") && hint.contains("resultaten"),
             "{hint}"
         );
+    }
+
+    /// FIELDS-6 as amended (issue 40): a list walked with `[]` keeps its shape: an empty list
+    /// stays `[]`, every element stays (`{}` when it lacks what is selected), and a missing
+    /// member is still left out.
+    #[test]
+    fn a_list_walked_with_brackets_keeps_its_shape() {
+        let schema = schema();
+        let select = |text: &str, doc: Value| {
+            Selection::parse(text, &schema)
+                .unwrap()
+                .apply(&doc, far())
+                .unwrap()
+        };
+        assert_eq!(
+            select("resultaten[].naam", json!({"resultaten": []})),
+            json!({"resultaten": []})
+        );
+        assert_eq!(
+            select(
+                "resultaten[].naam,naam",
+                json!({"naam": "n", "resultaten": []})
+            ),
+            json!({"naam": "n", "resultaten": []})
+        );
+        assert_eq!(
+            select(
+                "resultaten[].naam",
+                json!({"resultaten": [{"naam": "a", "x": 1}, {"x": 2}, {"naam": "c"}]})
+            ),
+            json!({"resultaten": [{"naam": "a"}, {}, {"naam": "c"}]})
+        );
+        assert_eq!(
+            select(
+                "resultaten[].adressen[].plaats",
+                json!({"resultaten": [{"adressen": []}, {"naam": "b"}]})
+            ),
+            json!({"resultaten": [{"adressen": []}, {}]})
+        );
+        assert_eq!(select("resultaten[].naam", json!({"naam": "n"})), json!({}));
+        assert_eq!(
+            select("_embedded.hoofdvestiging.naam", json!({"_embedded": {}})),
+            json!({})
+        );
+        // An index selects one element, as before: no shell for the others.
+        assert_eq!(
+            select(
+                "resultaten[1].naam",
+                json!({"resultaten": [{"naam": "a"}, {"naam": "b"}]})
+            ),
+            json!({"resultaten": [{"naam": "b"}]})
+        );
+    }
+
+    /// A name that is no top-level member is suggested by the nested paths that end in it, or
+    /// whose last name is closest (a typo), beside the top-level fields FIELDS-5 names.
+    #[test]
+    fn an_unknown_field_is_suggested_by_its_nested_paths() {
+        let hint = |text: &str| Selection::parse(text, &schema()).unwrap_err().hint.unwrap();
+        let plaats = hint("plaats");
+        assert!(
+            plaats.contains("_embedded.hoofdvestiging.adressen[].plaats")
+                && plaats.contains("resultaten[].adressen[].plaats")
+                && plaats.contains("kvkNummer"),
+            "{plaats}"
+        );
+        let typo = hint("straatnam");
+        assert!(typo.contains("adressen[].straatnaam"), "{typo}");
+        let nothing = hint("zzzz");
+        assert!(!nothing.contains("bedoelt"), "{nothing}");
+        let query = hint("$.plaats");
+        assert!(query.contains("adressen[].plaats"), "{query}");
     }
 
     #[test]

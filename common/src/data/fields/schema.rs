@@ -159,16 +159,113 @@ fn is_open_object(node: &Value) -> bool {
 
 pub(super) fn unknown_field(raw: &str, schema: &Value) -> Problem {
     let fields = top_level_fields(schema).join(", ");
+    let nearest = nearest_paths(raw, schema);
+    let suggestion = if nearest.is_empty() {
+        String::new()
+    } else {
+        format!("bedoelt u {}? ", nearest.join(" of "))
+    };
     Problem::usage(format!("onbekend veld in --fields: {raw:?}"))
         .with_code(crate::problem::codes::ONBEKEND_VELD)
-        .with_hint(format!("geldige velden op het hoogste niveau: {fields}"))
+        .with_hint(format!(
+            "{suggestion}geldige velden op het hoogste niveau: {fields}"
+        ))
+}
+
+/// The most paths [`all_paths`] lists, and how deep it goes.
+const MAX_PATHS: usize = 4_000;
+const MAX_PATH_DEPTH: usize = 8;
+/// The most suggestions a hint names.
+const MAX_SUGGESTIONS: usize = 3;
+
+/// The schema's member paths nearest to `raw`, by its last name (`rechtsvorm` →
+/// `_embedded.eigenaar.rechtsvorm`): every path that ends in that name, else the few whose last
+/// name is closest to it (a typo), nested ones included.
+fn nearest_paths(raw: &str, schema: &Value) -> Vec<String> {
+    let Some(last) = raw
+        .rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '@')))
+        .find(|word| !word.is_empty())
+    else {
+        return Vec::new();
+    };
+    let paths = all_paths(schema);
+    let last_name = |path: &str| -> String {
+        let name = path.rsplit('.').next().unwrap_or(path);
+        name.trim_end_matches("[]").to_string()
+    };
+    let mut exact: Vec<String> = paths
+        .iter()
+        .filter(|p| last_name(p).eq_ignore_ascii_case(last) && p.as_str() != raw)
+        .cloned()
+        .collect();
+    if exact.is_empty() {
+        let mut scored: Vec<(f64, &String)> = paths
+            .iter()
+            .map(|p| {
+                (
+                    strsim::jaro_winkler(&last.to_lowercase(), &last_name(p).to_lowercase()),
+                    p,
+                )
+            })
+            .filter(|(score, _)| *score > 0.85)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.len().cmp(&b.1.len())));
+        exact = scored.into_iter().map(|(_, p)| p.clone()).collect();
+    }
+    exact.sort_by_key(String::len);
+    exact.dedup();
+    exact.truncate(MAX_SUGGESTIONS);
+    exact
+}
+
+/// Every member path an output schema describes, as a `--fields` path list writes it (`a`,
+/// `a.b`, `lijst[].x`), through `$ref` and `allOf`/`anyOf`/`oneOf`, to a bounded depth.
+pub(crate) fn all_paths(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk_paths(schema, schema, "", 0, &mut out);
+    out
+}
+
+fn walk_paths(root: &Value, node: &Value, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_PATH_DEPTH || out.len() >= MAX_PATHS {
+        return;
+    }
+    for alternative in alternatives(root, node) {
+        if let Some(properties) = alternative.get("properties").and_then(Value::as_object) {
+            for (name, member) in properties {
+                let path = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                if out.len() >= MAX_PATHS {
+                    return;
+                }
+                if !out.contains(&path) {
+                    out.push(path.clone());
+                }
+                walk_paths(root, member, &path, depth + 1, out);
+            }
+        }
+        if !prefix.is_empty()
+            && let Some(items) = alternative.get("items")
+        {
+            walk_paths(root, items, &format!("{prefix}[]"), depth + 1, out);
+        }
+    }
 }
 
 /// The top-level property names of an output schema.
 pub(crate) fn top_level_fields(schema: &Value) -> Vec<String> {
-    alternatives(schema, schema)
+    let mut fields: Vec<String> = Vec::new();
+    for name in alternatives(schema, schema)
         .into_iter()
         .filter_map(|n| n.get("properties").and_then(Value::as_object))
-        .flat_map(|p| p.keys().cloned())
-        .collect()
+        .flat_map(|p| p.keys())
+    {
+        if !fields.contains(name) {
+            fields.push(name.clone());
+        }
+    }
+    fields
 }
