@@ -594,7 +594,7 @@ fn clap_error(
             if let Err(unknown) = cmd.clone().try_get_matches_from(beside)
                 && unknown.kind() == ErrorKind::UnknownArgument
             {
-                return report_early(&usage_problem(&unknown, cmd), early, trace);
+                return report_early(&usage_problem(&unknown, cmd, &words(args)), early, trace);
             }
             // The command whose help was asked, found as discovery finds it; `--help` is the
             // long help, `-h` the short one, as clap has them.
@@ -617,8 +617,13 @@ fn clap_error(
             early.stderr_text(&help::shown(cmd.get_name(), cmd, true, true, look));
             ExitStatus::Usage
         }
-        _ => report_early(&usage_problem(&err, cmd), early, trace),
+        _ => report_early(&usage_problem(&err, cmd, &words(args)), early, trace),
     }
+}
+
+/// argv without the program, as far as it is UTF-8 (the words a command path is made of).
+fn words(args: &[OsString]) -> Vec<&str> {
+    args.iter().skip(1).filter_map(|a| a.to_str()).collect()
 }
 
 /// How help looks on stdout (or stderr): the printer's colour (off under `--no-color`,

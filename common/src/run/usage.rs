@@ -81,9 +81,39 @@ fn context_text(err: &clap::Error, kind: ContextKind) -> Option<String> {
     }
 }
 
+/// For a bare word given to a command that takes none (`kvk-cli zoek Donald`): the same word
+/// after the command's first option that takes a value (`--naam Donald`), since that is what
+/// a person most often meant, unless that option was given. `words` is argv without the program.
+fn bare_word(err: &clap::Error, arg: &str, cmd: &Command, words: &[&str]) -> Option<String> {
+    if err.kind() != ErrorKind::UnknownArgument || arg.is_empty() || arg.starts_with('-') {
+        return None;
+    }
+    let (_, node) = crate::run::discovery::command_at(cmd, words);
+    if node.get_arguments().any(clap::Arg::is_positional) {
+        return None;
+    }
+    let option = crate::run::discovery::command_args(node)
+        .find(|a| !a.is_positional() && a.get_action().takes_values())?
+        .get_long()?;
+    let given = format!("--{option}");
+    if words
+        .iter()
+        .any(|w| *w == given || w.starts_with(&format!("{given}=")))
+    {
+        return None;
+    }
+    let quoted = if arg.contains(' ') {
+        format!("\"{arg}\"")
+    } else {
+        arg.to_string()
+    };
+    Some(format!("--{option} {quoted}"))
+}
+
 /// A clap usage error as a profile problem (exit 2), in Dutch, with a hint
-/// that names the valid values when clap knows them. `cmd` is the tree that was parsed.
-pub(crate) fn usage_problem(err: &clap::Error, cmd: &Command) -> Problem {
+/// that names the valid values when clap knows them. `cmd` is the tree that was parsed, `words`
+/// argv without the program.
+pub(crate) fn usage_problem(err: &clap::Error, cmd: &Command, words: &[&str]) -> Problem {
     let arg = context_text(err, ContextKind::InvalidArg).unwrap_or_default();
     let value = context_text(err, ContextKind::InvalidValue).unwrap_or_default();
     let detail = match err.kind() {
@@ -117,6 +147,11 @@ pub(crate) fn usage_problem(err: &clap::Error, cmd: &Command) -> Problem {
         hint = format!(
             "{}; {hint}",
             crate::data::suggest::did_you_mean(&suggestion)
+        );
+    } else if let Some(option) = bare_word(err, &arg, cmd, words) {
+        hint = format!(
+            "een waarde hoort bij een optie: {}; {hint}",
+            crate::data::suggest::did_you_mean(&option)
         );
     } else if let Some(valid) =
         context_text(err, ContextKind::ValidValue).filter(|v| !v.trim().is_empty())

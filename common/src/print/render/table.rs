@@ -6,9 +6,10 @@
 //!   wrapped lines keep the line's own indent, so a law reads like the law.
 //! - A list of records is a table with a header. Nested values in a cell are
 //!   shown inline (`plaats: Lollum, postcode: 8823SJ`), never as raw JSON.
-//!   Cells are cut with `…` to fit the width; a list of one record, a list
-//!   whose cells hold line breaks, or one that cannot fit even with narrow
-//!   columns, is shown record by record as blocks instead.
+//!   Descriptions are cut with `…` to fit the width; identifiers, URLs and
+//!   any other value without a space never are. A list of one record, a list
+//!   whose cells hold line breaks, or one that cannot fit with its tokens
+//!   whole, is shown record by record as blocks instead.
 //! - The width is `COLUMNS`, else the terminal's; in a pipe without
 //!   `COLUMNS` nothing is cut or wrapped.
 //!
@@ -126,7 +127,7 @@ fn document(value: &Value, layout: Layout, indent: usize, out: &mut String) {
                 1,
             ),
             None => {
-                // Longer than the whole width, it is split (it has no spaces).
+                // Longer than the whole width: whole on its own line (a key is a token).
                 let room = layout
                     .width
                     .map(|w| w.saturating_sub(indent).max(MIN_VALUE));
@@ -247,9 +248,24 @@ fn records(items: &[Value], layout: Layout, indent: usize, out: &mut String) {
     }
 }
 
+/// Whether `text` is one token a person copies whole: visible ASCII without a space, as
+/// identifiers, names a program reads (`is_activiteit_artikel_3_3a_lid_1_onder_a`), URLs,
+/// dates and numbers are. Cut, two of them can read alike and a URL leads nowhere.
+fn is_token(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_graphic())
+}
+
+/// Whether column `i` holds only tokens ([`is_token`]; empty cells aside): it is never cut.
+fn is_token_column(cells: &[Vec<String>], i: usize) -> bool {
+    cells
+        .iter()
+        .all(|row| row[i].is_empty() || is_token(&row[i]))
+}
+
 /// Column widths that fit `width`: the widest descriptive columns give way first, down to
 /// [`MIN_COLUMN`] (or less if neither header nor cells need more); an identifier column
-/// ([`is_identifier`]) keeps its whole width. `None` if even that does not fit.
+/// ([`is_identifier`]) or a column of single tokens ([`is_token_column`]) keeps its whole
+/// width. `None` if even that does not fit: then the list is shown record by record.
 fn fitted_widths(
     columns: &[&str],
     cells: &[Vec<String>],
@@ -274,8 +290,9 @@ fn fitted_widths(
     let floor: Vec<usize> = widths
         .iter()
         .zip(columns)
-        .map(|(w, c)| {
-            if is_identifier(c) {
+        .enumerate()
+        .map(|(i, (w, c))| {
+            if is_identifier(c) || is_token_column(cells, i) {
                 *w
             } else {
                 (*w).min(MIN_COLUMN)
@@ -320,8 +337,9 @@ fn split_at_width(text: &str, width: usize) -> (&str, &str) {
 }
 
 /// `text` in lines of at most `width` characters: its own line breaks kept,
-/// long lines wrapped at spaces with the line's indent repeated, words
-/// longer than a line cut hard.
+/// long lines wrapped at spaces with the line's indent repeated. A token longer than a line
+/// ([`is_token`]: a URL, an identifier) stays whole on a line of its own, which the terminal
+/// folds, so a copy of it is still the token; other words longer than a line are cut hard.
 fn wrapped(text: &str, width: Option<usize>) -> Vec<String> {
     let Some(width) = width else {
         return text.lines().map(str::to_string).collect();
@@ -351,7 +369,7 @@ fn wrapped(text: &str, width: Option<usize>) -> Vec<String> {
                 ));
             }
             has_word = true;
-            while current.width() > width {
+            while current.width() > width && !is_token(word) {
                 let (mut head, mut tail) = split_at_width(&current, width);
                 if head.is_empty() {
                     // A character wider than the whole line still makes progress.
@@ -405,7 +423,7 @@ mod tests {
     #[test]
     fn a_wide_table_is_cut_to_the_width_with_an_ellipsis() {
         let rows: Vec<Value> = (0..3)
-            .map(|i| json!({"id": i, "titel": "x".repeat(200), "omschrijving": "y".repeat(300)}))
+            .map(|i| json!({"id": i, "titel": "een titel ".repeat(20), "omschrijving": "de omschrijving ".repeat(20)}))
             .collect();
         let text = table(&Value::from(rows.clone()), Some(80));
         assert!(text.lines().all(|l| l.width() <= 80), "{text}");
@@ -422,7 +440,7 @@ mod tests {
                 json!({
                     "law_id": format!("besluit_activiteiten_leefomgeving_{i}"),
                     "vestigingsnummer": "000037178598",
-                    "naam": "n".repeat(60),
+                    "naam": "naam ".repeat(12),
                     "_links": {"self": {"href": "https://example.invalid/x"}},
                 })
             })
@@ -433,7 +451,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("000037178598"), "{text}");
-        assert!(text.contains("nnn…"), "the description gives way: {text}");
+        assert!(text.contains("naam…"), "the description gives way: {text}");
         assert!(!text.contains("_links") && !text.contains("href"), "{text}");
         assert!(text.lines().all(|l| l.width() <= 80), "{text}");
         // Too narrow for the whole identifiers beside the other columns: record by record,
@@ -445,6 +463,40 @@ mod tests {
             "{narrow}"
         );
         assert!(!narrow.contains('…'), "{narrow}");
+    }
+
+    #[test]
+    fn names_and_urls_are_never_cut() {
+        // Two parameters that share their first 13 characters, each with its legal basis: cut
+        // at 80 columns, both read `is_activitei…` and the links `https://wetten.ov…`.
+        let rows: Vec<Value> = ["a", "b"]
+            .iter()
+            .map(|x| {
+                json!({
+                    "naam": format!("is_activiteit_artikel_3_3a_lid_1_onder_{x}"),
+                    "type": "boolean",
+                    "url": "https://wetten.overheid.nl/BWBR0041330/2026-01-01#Artikel5.15",
+                    "omschrijving": "Of de activiteit een activiteit is als bedoeld in artikel 3.3a",
+                })
+            })
+            .collect();
+        let text = table(&Value::from(rows), Some(80));
+        for whole in [
+            "is_activiteit_artikel_3_3a_lid_1_onder_a",
+            "is_activiteit_artikel_3_3a_lid_1_onder_b",
+            "https://wetten.overheid.nl/BWBR0041330/2026-01-01#Artikel5.15",
+        ] {
+            assert!(text.contains(whole), "{whole} cut:\n{text}");
+        }
+        // A URL longer than the line in a block stays whole, the terminal folds it; words
+        // around it still wrap.
+        let url = format!("https://wetten.overheid.nl/{}", "x".repeat(90));
+        let text = table(
+            &json!({"bron": format!("zie {url} voor de tekst"), "naam": "n"}),
+            Some(60),
+        );
+        assert!(text.lines().any(|l| l.trim() == url), "{text}");
+        assert!(text.contains("voor de tekst"), "{text}");
     }
 
     #[test]
@@ -491,10 +543,12 @@ mod tests {
             table(&doc, Some(40)),
             "id  1\neen.lang.pad.naar.een.waarde.x\n    waarde\n"
         );
+        // Longer than the whole width, a label (a key) stays whole on its own line.
         let doc = json!({"een.heel.lang.pad.naar.een.waarde.diep.in.het.document": "waarde"});
-        let text = table(&doc, Some(40));
-        assert!(text.lines().all(|l| l.width() <= 40), "{text}");
-        assert!(text.contains("waarde"), "{text}");
+        assert_eq!(
+            table(&doc, Some(40)),
+            "een.heel.lang.pad.naar.een.waarde.diep.in.het.document\n  waarde\n"
+        );
     }
 
     #[test]
