@@ -1,5 +1,5 @@
 //! The `fake-upstream` binary: announces its URLs, serves the mounted KvK fake, logs
-//! requests, and refuses non-loopback addresses.
+//! requests only when asked (`--log`), and refuses non-loopback addresses.
 #![allow(clippy::disallowed_methods, reason = "own test client")]
 
 use std::io::{BufRead, BufReader, Read};
@@ -26,9 +26,9 @@ fn all_sources() -> Running {
 }
 
 #[test]
-fn serves_the_kvk_fake_under_its_prefix_and_logs_requests() {
+fn serves_the_kvk_fake_under_its_prefix_and_logs_requests_when_asked() {
     let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
-        .args(["--source", "kvk"])
+        .args(["--source", "kvk", "--log"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -198,4 +198,39 @@ fn the_announcement_can_be_sourced() {
         .send()
         .unwrap();
     assert_eq!(answer.status(), 200, "the demo key is accepted");
+}
+
+/// Started in the background of a person's shell (`fake-upstream > nep.env &`), it writes
+/// nothing into that shell: without `--log` its stderr stays empty while it serves.
+#[test]
+fn is_quiet_in_a_shell_without_log() {
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-upstream"))
+        .args(["--source", "kvk"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let mut root = String::new();
+    BufReader::new(running.0.stdout.take().unwrap())
+        .read_line(&mut root)
+        .unwrap();
+    let root = root.trim_end().trim_start_matches("# ").to_owned();
+    for path in ["/kvk/v1/basisprofielen/68750110", "/onbekend/x"] {
+        let _ = reqwest::blocking::Client::new()
+            .get(format!("{root}{path}"))
+            .header("apikey", "k")
+            .send()
+            .unwrap();
+    }
+    let _ = running.0.kill();
+    let mut log = String::new();
+    running
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert_eq!(log, "");
 }

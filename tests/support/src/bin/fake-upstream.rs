@@ -3,7 +3,8 @@
 //! Mounts every selected source under `/<name>` on a loopback port, prints the root URL
 //! as a shell comment on the first line of stdout and then `export VAR=value` lines (each
 //! source's URLs, and a demo key the fake accepts), so the output can be `source`d; then
-//! logs each request on stderr until it is stopped.
+//! serves until it is stopped, quietly: started in the background of a person's shell, it must
+//! not write into that shell. `--log` writes each request on stderr.
 #![allow(clippy::print_stderr, reason = "request log")]
 #![allow(
     clippy::disallowed_methods,
@@ -49,6 +50,10 @@ struct Arguments {
     #[arg(long = "source", value_name = "NAAM", value_parser = source_names(), hide_possible_values = true)]
     sources: Vec<String>,
 
+    /// Schrijf elk verzoek op stderr (methode, pad, status, bytes); standaard stil.
+    #[arg(long)]
+    log: bool,
+
     /// Toon deze hulp.
     #[arg(short, long, action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -80,7 +85,7 @@ fn after_help() -> String {
     }
     text.push_str(
         "\nVoorbeeld (de uitvoer is shell: export-regels met de URL's en een demosleutel):\n  \
-         fake-upstream --port 8089 > /tmp/nep.env &\n  \
+         fake-upstream > /tmp/nep.env &\n  \
          sleep 0.2; . /tmp/nep.env\n  \
          kvk-cli basisprofiel toon 68750110\n",
     );
@@ -101,8 +106,12 @@ fn main() -> ExitCode {
     let mounts = selected.iter().fold(Mounts::new(), |mounts, source| {
         mounts.mount(source.name, source.router)
     });
+    let log = arguments.log;
     let handler = move |request: &test_support::RecordedRequest| {
         let reply = mounts.route(request);
+        if !log {
+            return reply;
+        }
         eprintln!(
             "{} {} -> {} ({} B)",
             request.method,
