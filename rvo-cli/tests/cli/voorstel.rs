@@ -46,14 +46,10 @@ fn show(sandbox: &Sandbox, id: &str, env: &[(&str, &str)]) -> Value {
     out.json()
 }
 
-/// Whether `script` (util-linux) is here; `.ci/run` installs it, so CI never skips.
-#[allow(clippy::print_stderr, reason = "the reason for a skip")]
+/// Whether `script` (util-linux) is here; a test that needs it skips visibly
+/// (`test_support::skip`). `.ci/run` installs it and allows no skip.
 fn have_script() -> bool {
-    let found = std::path::Path::new("/usr/bin/script").exists();
-    if !found {
-        eprintln!("overgeslagen: script (util-linux) is niet geïnstalleerd");
-    }
-    found
+    test_support::skip::program("script")
 }
 
 /// `rvo-cli voorstel VERB ID` on a real pseudo-terminal, typing `typed` when asked.

@@ -371,11 +371,7 @@ fn the_discovery_sizes_the_results_quote_are_measured() {
 /// terminal of this build (`script` from util-linux; `…` stands for lines left out).
 #[test]
 fn the_outputs_the_guide_quotes_are_what_a_terminal_shows() {
-    if Command::new("script").arg("--version").output().is_err() {
-        #[allow(clippy::print_stderr, reason = "the reason for a skip")]
-        {
-            eprintln!("overgeslagen: script (util-linux) is niet geïnstalleerd");
-        }
+    if !test_support::skip::program("script") {
         return;
     }
     let readme = document("GUIDE.md");

@@ -8,7 +8,6 @@
 //! `cargo test` shows it. With `REGELRECHT_CONFORMANCE_REQUIRED=1` (CI) a missing directory fails
 //! the test instead.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Names the directory that holds `corpus/`, `vectors/` and `bdd/`.
@@ -52,14 +51,13 @@ pub fn default_dir() -> PathBuf {
 /// Reports that the running test was skipped, on stderr past the test harness's capture. libtest
 /// names a test's thread after the test; `fallback` (the module) serves where it does not.
 pub fn skipped(fallback: &str) {
-    let thread = std::thread::current();
-    let test = thread.name().filter(|n| *n != "main").unwrap_or(fallback);
-    let line = format!(
-        "overgeslagen: {test}: RegelRecht-conformancemateriaal ontbreekt; \
-         zet {DIR_VAR}=<map met corpus/, vectors/ en bdd/> (in CI: ../shared/regelrecht)\n"
+    crate::skip::skipped_in(
+        fallback,
+        &format!(
+            "RegelRecht-conformancemateriaal ontbreekt; \
+         zet {DIR_VAR}=<map met corpus/, vectors/ en bdd/> (in CI: ../shared/regelrecht)"
+        ),
     );
-    // `eprintln!` would be captured by libtest and shown only for a failing test.
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// The conformance directory, or skip the calling test (return from it) with one visible line.

@@ -15,6 +15,8 @@
 //! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
 //! - [`conformance`] finds RegelRecht's own conformance material, or skips a test visibly.
 //! - [`postgres`] names the shared-store tests' PostgreSQL database, or skips a test visibly.
+//! - [`skip`] is how a test skips for what the machine lacks: one line the harness shows, or a
+//!   failure where nothing may be skipped (`OVERHEID_TEST_NO_SKIP=1`).
 //! - [`startup`] checks a tool linked for a quick start (its `startup.order`, packed relocations).
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
@@ -27,7 +29,7 @@
 //! Each source is mounted under `/<name>` (`/kvk/v1/basisprofielen/68750110`). Its stdout is
 //! shell to `source`: a first line `# http://127.0.0.1:PORT` (the root URL), then `export`
 //! lines (`export KVK_API_BASE=http://127.0.0.1:PORT/kvk`, and `export KVK_API_KEY=demo-sleutel`,
-//! a key the fake accepts). Each request is logged as one line on stderr. Only loopback
+//! a key the fake accepts). With `--log` each request is logged as one line on stderr. Only loopback
 //! addresses can be bound.
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 
@@ -45,6 +47,7 @@ mod reply;
 mod request;
 pub mod schema;
 mod server;
+pub mod skip;
 pub mod sources;
 pub mod startup;
 

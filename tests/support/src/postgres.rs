@@ -3,8 +3,6 @@
 //! a test is skipped with one line on stderr past libtest's capture; with
 //! `OVERHEID_TEST_REQUIRE_POSTGRES=1` (as `.ci/run` sets) a skip fails the test instead.
 
-use std::io::Write as _;
-
 /// The URL of the test database (it holds a password: never print it).
 pub const URL_VAR: &str = "OVERHEID_TEST_POSTGRES_URL";
 
@@ -40,10 +38,6 @@ fn given(name: &str) -> Option<String> {
         std::env::var_os(REQUIRED_VAR).is_none_or(|v| v != "1"),
         "{REQUIRED_VAR}=1 maar {name} is niet gezet (tests/postgres/run.sh zet hem)"
     );
-    let thread = std::thread::current();
-    let test = thread.name().unwrap_or("postgres");
-    let line = format!("overgeslagen: {test}: zet {name} (tests/postgres/run.sh)\n");
-    // `eprintln!` would be captured by libtest and shown only for a failing test.
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    crate::skip::skipped_in("postgres", &format!("zet {name} (tests/postgres/run.sh)"));
     None
 }
