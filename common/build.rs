@@ -20,6 +20,8 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // The commit a release is built from (`dist/release.sh` sets it), for `--version`.
+    println!("cargo:rerun-if-env-changed=OVERHEID_COMMIT");
     println!("cargo:rerun-if-env-changed=OVERHEID_SHARED_UNWINDER");
     if build_env("OVERHEID_SHARED_UNWINDER").is_some_and(|v| v == "1") {
         return;

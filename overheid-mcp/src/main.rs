@@ -121,7 +121,10 @@ fn main() -> ExitCode {
             return exit(ExitStatus::Ok);
         }
         Ok(Request::Version) => {
-            println!("overheid-mcp {}", env!("CARGO_PKG_VERSION"));
+            println!(
+                "overheid-mcp {}",
+                common::tool::shown_version(env!("CARGO_PKG_VERSION"))
+            );
             return exit(ExitStatus::Ok);
         }
         Err(message) => {

@@ -295,6 +295,17 @@ pub struct ResourceSpec {
     pub tool: &'static str,
 }
 
+/// What `--version` says after the program's name: its version and, in a release build
+/// (`dist/release.sh` builds with `OVERHEID_COMMIT`), the commit it was built from:
+/// `0.1.0 (commit 1a2b3c4d5e6f)`. A build without it names no commit rather than a stale one.
+pub fn shown_version(version: &'static str) -> &'static str {
+    static SHOWN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    match option_env!("OVERHEID_COMMIT").filter(|c| !c.is_empty()) {
+        Some(commit) => SHOWN.get_or_init(|| format!("{version} (commit {commit})")),
+        None => version,
+    }
+}
+
 /// Everything a tool declares.
 #[derive(Clone, Copy, Debug)]
 pub struct ToolInfo {

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 #[derive(Parser, Debug)]
 #[command(
     name = "profile-check",
-    version,
+    version = env!("PROFILE_CHECK_VERSION"),
     // Dutch throughout, also where clap writes its own words (DISC-20).
     help_template = "{before-help}{about-with-newline}\nGebruik: {usage}\n\n{all-args}{after-help}",
     override_usage = "profile-check [OPTIES] [-- <PROGRAMMA>...]",
