@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: `cargo test --workspace` with any further arguments (after `--`, the
-# test harness's: `tests/run.sh -- --include-ignored`), then what did not run and why.
+# The whole test suite: `cargo test --workspace --no-fail-fast` (every failure, not only the
+# first) with any further arguments (after `--`, the test harness's: `tests/run.sh --
+# --include-ignored`), then what did not run and why.
 #
 # A test that needs what the machine lacks skips with a line `overgeslagen: <test>: <reason>`
 # (test_support::skip), or is `#[ignore = "<reason>"]`; both are counted here at the end, grouped
@@ -11,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-cargo test --workspace "$@" 2>&1 | tee "$log"
+cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
 status=$?
 python3 - "$log" <<'PY'
 import collections, re, sys
