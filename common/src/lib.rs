@@ -183,7 +183,7 @@ pub mod tls {
 /// What a tool declares about itself (`call::tool`); `concat` and `commands_level` for
 /// [`commands!`].
 pub mod tool {
-    pub use crate::call::tool::{PATH_FORMAT, STDIN_JSON, STDIN_KEYWORD};
+    pub use crate::call::tool::{PATH_FORMAT, STDIN_JSON, STDIN_KEYWORD, shown_version};
     #[doc(hidden)]
     pub use crate::call::tool::{commands_level, concat};
 }

@@ -167,7 +167,7 @@ pub(crate) fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -
     let cmd = GlobalArgs::augment_args(clap::Command::new(info.name))
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .version(crate::tool::shown_version(info.version))
+        .version(crate::call::tool::shown_version(info.version))
         .about(info.description)
         .long_about(info.help)
         .disable_help_subcommand(true)
