@@ -170,6 +170,12 @@ pub mod session {
     };
 }
 
+/// Secrets held by this process, masked wherever the family prints or records (`process::secrets`):
+/// a crate that learns one outside the declared environment (the store URL's password) holds it.
+pub mod secrets {
+    pub use crate::process::secrets::{hold, scrub};
+}
+
 /// A source's base URL and its environment (`call::source`).
 pub mod source {
     pub use crate::call::source::{Source, SourceSpec, joint, label};

@@ -373,6 +373,8 @@ fn secrets_are_scrubbed_at_the_sinks_only() {
     ];
     let scrubbing: Vec<String> = modules
         .iter()
+        // The root re-exports `secrets::{hold, scrub}` for other crates; it scrubs nothing.
+        .filter(|(module, _)| !module.is_empty())
         .filter(|(module, _)| {
             !sinks
                 .iter()

@@ -47,6 +47,20 @@ impl Location {
                     "{STORE_URL_ENV} moet met postgres:// of postgresql:// beginnen"
                 )));
             }
+            #[cfg(feature = "postgres")]
+            {
+                let config = parsed(&url).ok_or_else(|| {
+                    Error::Config(format!(
+                        "{STORE_URL_ENV} is geen geldige PostgreSQL-URL (een @ in het wachtwoord \
+                         schrijft u als %40)"
+                    ))
+                })?;
+                // The password as a secret: masked wherever it is printed or recorded, also
+                // when a server or a library quotes it (SEC-2).
+                if let Some(password) = config.get_password() {
+                    common::secrets::hold(&String::from_utf8_lossy(password));
+                }
+            }
             return Ok(Location::Postgres(url));
         }
         if let Some(dir) = non_empty(DATA_DIR_ENV) {
@@ -71,7 +85,7 @@ impl Location {
     pub fn shown(&self) -> String {
         match self {
             Location::Sqlite(dir) => dir.display().to_string(),
-            Location::Postgres(url) => redact(url),
+            Location::Postgres(url) => shown_url(url),
         }
     }
 
@@ -94,22 +108,59 @@ impl Location {
     }
 }
 
-/// `postgres://user:secret@host/db?password=x` → `postgres://user@host/db`.
-fn redact(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
-    let rest = rest.split(['?', '#']).next().unwrap_or_default();
-    let (authority, path) = match rest.find('/') {
-        Some(at) => rest.split_at(at),
-        None => (rest, ""),
-    };
-    let authority = match authority.rsplit_once('@') {
-        Some((user_info, host)) => {
-            let user = user_info.split(':').next().unwrap_or_default();
-            format!("{user}@{host}")
-        }
-        None => authority.to_string(),
-    };
-    format!("{scheme}://{authority}{path}")
+/// The shown form of a store URL, built from the URL as the driver parses it, never from its
+/// text: `postgres://user:pa/ss?@host:5432/db?password=x` is `postgres://user@host:5432/db`. A
+/// URL the driver cannot read, or reads with a host that holds an `@` (an unencoded one in the
+/// password), is shown by its scheme only.
+fn shown_url(url: &str) -> String {
+    let scheme = url
+        .split_once("://")
+        .map_or("postgres", |(scheme, _)| scheme);
+    #[cfg(feature = "postgres")]
+    if let Some(config) = parsed(url) {
+        use postgres::config::Host;
+        let ports = config.get_ports();
+        let hosts: Vec<String> = config
+            .get_hosts()
+            .iter()
+            .enumerate()
+            .map(|(at, host)| {
+                let host = match host {
+                    Host::Tcp(name) if name.contains(':') => format!("[{name}]"),
+                    Host::Tcp(name) => name.clone(),
+                    Host::Unix(path) => path.display().to_string().replace('/', "%2F"),
+                };
+                match ports.get(at).or(ports.first().filter(|_| ports.len() == 1)) {
+                    Some(port) => format!("{host}:{port}"),
+                    None => host,
+                }
+            })
+            .collect();
+        let user = config
+            .get_user()
+            .map(|u| format!("{u}@"))
+            .unwrap_or_default();
+        let db = config
+            .get_dbname()
+            .map(|d| format!("/{d}"))
+            .unwrap_or_default();
+        return format!("{scheme}://{user}{}{db}", hosts.join(","));
+    }
+    format!("{scheme}://…")
+}
+
+/// The URL as the driver reads it; `None` when it cannot, or when a host holds an `@` (the
+/// driver ends the user information at the first `@`, so the rest of a password would be read
+/// as the host, and shown as one).
+#[cfg(feature = "postgres")]
+fn parsed(url: &str) -> Option<postgres::Config> {
+    use std::str::FromStr;
+    let config = postgres::Config::from_str(url).ok()?;
+    let ambiguous = config
+        .get_hosts()
+        .iter()
+        .any(|host| matches!(host, postgres::config::Host::Tcp(name) if name.contains('@')));
+    (!ambiguous).then_some(config)
 }
 
 /// Makes `dir` (0700, parents too) if missing, and checks it as every directory the family
@@ -185,6 +236,7 @@ pub(crate) fn safe_file(path: &Path) -> Result<(), Error> {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "postgres")]
     #[test]
     fn the_password_is_never_shown() {
         let location =
@@ -192,8 +244,42 @@ mod tests {
         let shown = location.shown();
         assert_eq!(shown, "postgres://app@db.example:5432/records");
         assert!(!format!("{location:?}").contains("s3cret"));
-        assert_eq!(redact("postgresql://db/x"), "postgresql://db/x");
-        assert_eq!(redact("postgres://u:p:q@h"), "postgres://u@h");
+        assert_eq!(shown_url("postgresql://db/x"), "postgresql://db:5432/x");
+        assert_eq!(shown_url("postgres://u:p:q@h"), "postgres://u@h:5432");
+    }
+
+    /// Generated passwords hold `/`, `?`, `@` (written `%40`) and `%`: the shown form is built
+    /// from the parsed URL, so no part of one is shown, and the password is held as a secret.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_password_with_url_characters_is_never_shown() {
+        for (written, password) in [
+            ("Zk/9qW+u8?x=7", "Zk/9qW+u8?x=7"),
+            ("Zk%409qW/u8", "Zk@9qW/u8"),
+            ("Zk%259qW%u8?/", "Zk%9qW%u8?/"),
+            ("/?Zk9qWu8#x", "/?Zk9qWu8#x"),
+        ] {
+            let url = format!("postgres://app:{written}@db.example:5432/records?sslmode=require");
+            let location =
+                Location::from_env(|name| (name == STORE_URL_ENV).then(|| url.clone())).unwrap();
+            let shown = location.shown();
+            assert_eq!(shown, "postgres://app@db.example:5432/records", "{written}");
+            assert!(!format!("{location:?}").contains("Zk"), "{written}");
+            let echoed = format!("server: password {password} rejected");
+            assert!(!common::secrets::scrub(&echoed).contains("Zk"), "{written}");
+        }
+        // An unencoded @ makes the rest of the password the host: refused, and shown by its
+        // scheme only.
+        let ambiguous = "postgres://app:Zk@9qWu8@db.example/records";
+        assert!(matches!(
+            Location::from_env(|name| (name == STORE_URL_ENV).then(|| ambiguous.to_string())),
+            Err(Error::Config(_))
+        ));
+        assert_eq!(Location::Postgres(ambiguous.into()).shown(), "postgres://…");
+        assert_eq!(
+            shown_url("postgres://app:pw@[::1]:5433,db2/records"),
+            "postgres://app@[::1]:5433,db2:5432/records"
+        );
     }
 
     #[test]

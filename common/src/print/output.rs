@@ -313,8 +313,7 @@ impl Printer {
     /// A warning for people on stderr, unless `--quiet`.
     pub fn warn(&self, message: &str) {
         if !self.quiet {
-            let message = secrets::scrub(message);
-            let _ = writeln!(stderr(), "waarschuwing: {message}");
+            let _ = writeln!(stderr(), "{}", warning_line(message));
         }
     }
 
@@ -385,6 +384,16 @@ fn capped(text: &str) -> String {
     }
 }
 
+/// A warning as one line: it may quote an upstream, whose line break or control character must
+/// not start a line of its own (nor, over MCP, a log message of its own); held secrets masked.
+fn warning_line(message: &str) -> String {
+    let message = secrets::scrub(message);
+    format!(
+        "waarschuwing: {}",
+        crate::print::render::printable(&message, false)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,6 +408,14 @@ mod tests {
             width: None,
             pager: None,
         }
+    }
+
+    #[test]
+    fn a_warning_is_one_line_whatever_an_upstream_put_in_it() {
+        let line = warning_line("de bron meldt: fout\nwaarschuwing: niets\r\x1b[2J");
+        assert_eq!(line.lines().count(), 1, "{line:?}");
+        assert!(!line.contains('\r') && !line.contains('\x1b'), "{line:?}");
+        assert!(line.starts_with("waarschuwing: de bron meldt: fout waarschuwing: niets"));
     }
 
     #[test]

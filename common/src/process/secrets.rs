@@ -12,9 +12,12 @@
 //! Text is decoded before it is matched, rather than the secret encoded in a
 //! list of forms: percent-encoded bytes (`%2F`, `%2f`, also of letters and in
 //! any mix with plain characters, so `encodeURI` and encodeURIComponent forms
-//! alike), form encoding (`+` for a space) and JSON escapes (`\"`, `\u0041`,
-//! surrogate pairs) are decoded, and the decoded text is compared without
-//! regard to ASCII case. The secret itself is also looked for as base64
+//! alike), form encoding (`+` for a space), JSON escapes (`\"`, `\u0041`,
+//! surrogate pairs) and HTML character references (`&amp;`, `&#x2F;`, `&#47;`: an
+//! HTML error page quoting the key) are decoded, and the decoded text is compared
+//! without regard to ASCII case. A URL parser changes a secret it puts in a URL
+//! (a `\` becomes `/`, tabs and line breaks are dropped): those forms are looked
+//! for too. The secret itself is also looked for as base64
 //! (standard and URL-safe, at each of the three alignments it can have inside
 //! a longer encoded text) and as hex. A match masks the whole span of the
 //! original text it was decoded from. With nothing held (most calls), every
@@ -63,7 +66,7 @@ struct Held {
 /// Hold `secret` (and, for a header value like `Bearer <token>`, the token).
 /// A form shorter than [`MIN_SECRET_CHARS`] is not matched on its own: it
 /// would mask ordinary text (declared variables that short are refused, SEC-11).
-pub(crate) fn hold(secret: &str) {
+pub fn hold(secret: &str) {
     let secret = secret.trim();
     if secret.is_empty() {
         return;
@@ -119,7 +122,7 @@ pub(crate) fn hold_declared(declared: &[EnvVar], env: &Env) -> Result<(), Proble
 }
 
 /// `text` with every held secret replaced by [`MASK`].
-pub(crate) fn scrub(text: &str) -> Cow<'_, str> {
+pub fn scrub(text: &str) -> Cow<'_, str> {
     if !ANY.load(Ordering::Acquire) {
         return Cow::Borrowed(text);
     }
@@ -248,11 +251,20 @@ pub(crate) fn scrubbed(value: &Value) -> Cow<'_, Value> {
 }
 
 /// The forms `raw` is looked for in, normalised as decoded text is: the raw
-/// value, the value decoded (a secret may itself hold `%41` or `\n`), its hex
-/// and its base64 (standard and URL-safe, each alignment).
+/// value, the value decoded (a secret may itself hold `%41` or `\n`), the value
+/// as a URL parser leaves it (WHATWG: `\` as `/`, tabs and line breaks dropped),
+/// its hex and its base64 (standard and URL-safe, each alignment).
 fn forms(raw: &str) -> Vec<Vec<u8>> {
     let mut out = vec![normalised(raw.as_bytes().to_vec())];
     out.push(normalised(decode(raw).bytes));
+    let in_url: String = raw
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .map(|c| if c == '\\' { '/' } else { c })
+        .collect();
+    if in_url != raw {
+        out.push(normalised(in_url.into_bytes()));
+    }
     let bytes = raw.as_bytes();
     out.push(
         bytes
@@ -294,7 +306,8 @@ fn normalised(mut bytes: Vec<u8>) -> Vec<u8> {
 
 /// Whether `text` holds anything [`decode`] would change.
 fn needs_decoding(text: &str) -> bool {
-    text.bytes().any(|b| matches!(b, b'%' | b'\\' | b'+'))
+    text.bytes()
+        .any(|b| matches!(b, b'%' | b'\\' | b'+' | b'&'))
 }
 
 /// Text decoded for matching, and for each decoded byte the offset in the
@@ -304,7 +317,8 @@ struct Decoded {
     starts: Vec<u32>,
 }
 
-/// `text` with percent-encoded bytes, JSON escapes and `+` decoded ([`normalised`]).
+/// `text` with percent-encoded bytes, JSON escapes, HTML character references and `+`
+/// decoded ([`normalised`]).
 fn decode(text: &str) -> Decoded {
     let src = text.as_bytes();
     let mut out = Decoded {
@@ -372,6 +386,13 @@ fn decode(text: &str) -> Decoded {
                     continue;
                 }
             }
+            b'&' => {
+                if let Some((ch, len)) = character_reference(&src[i..]) {
+                    push(&mut out, start, ch.encode_utf8(&mut [0; 4]).as_bytes());
+                    i += len;
+                    continue;
+                }
+            }
             _ => {}
         }
         // A plain character: its bytes, all from its own start.
@@ -380,6 +401,40 @@ fn decode(text: &str) -> Decoded {
         i += len;
     }
     out
+}
+
+/// The character an HTML character reference at the start of `src` stands for, and its length:
+/// `&#47;`, `&#x2F;`, or one of the names an HTML escaper writes for URL and text characters.
+fn character_reference(src: &[u8]) -> Option<(char, usize)> {
+    let end = src.iter().take(12).position(|&b| b == b';')?;
+    let name = std::str::from_utf8(&src[1..end]).ok()?;
+    let ch = match name.strip_prefix('#') {
+        Some(number) => {
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => number.parse().ok()?,
+            };
+            char::from_u32(code)?
+        }
+        None => match name {
+            "amp" => '&',
+            "lt" => '<',
+            "gt" => '>',
+            "quot" => '"',
+            "apos" => '\'',
+            "sol" => '/',
+            "bsol" => '\\',
+            "equals" => '=',
+            "quest" => '?',
+            "num" => '#',
+            "percnt" => '%',
+            "plus" => '+',
+            "colon" => ':',
+            "commat" => '@',
+            _ => return None,
+        },
+    };
+    Some((ch, end + 1))
 }
 
 #[cfg(test)]
@@ -408,6 +463,24 @@ mod tests {
             assert_masked(&text, "ary");
         }
         assert_eq!(scrub("niets geheims"), "niets geheims");
+    }
+
+    /// An HTML page that quotes the key escapes it; a URL parser changes it (a backslash
+    /// becomes `/`, a tab is dropped): each form is masked (issue 42.8).
+    #[test]
+    fn html_escaped_and_url_normalised_forms_are_masked() {
+        hold("sl\\eu&tel<9>\tgeheim");
+        for text in [
+            "<p>Onjuiste sleutel: sl&#x5C;eu&amp;tel&lt;9&gt;&#9;geheim</p>",
+            "<p>Onjuiste sleutel: sl&bsol;eu&amp;tel&lt;9&gt;\tgeheim</p>",
+            "sl&#92;eu&amp;tel&#60;9&#62;&#x9;geheim",
+            "https://elders.invalid/sl/eu&tel%3C9%3Egeheim",
+            "https://elders.invalid/sl/eu&tel<9>geheim?x=1",
+        ] {
+            assert_masked(text, "geheim");
+        }
+        // An ampersand that starts no reference is text as it is.
+        assert_eq!(scrub("a &b; & c &amp d"), "a &b; & c &amp d");
     }
 
     /// Decoded before it is matched: every byte encoded, `encodeURI`'s mix of plain and

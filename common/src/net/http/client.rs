@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use reqwest::Url;
 
 use super::errors::{NameNotResolved, deadline_passed, read_error, transport_error};
-use super::policy::{check_proxy, check_url, ensure_under};
+use super::policy::{check_proxy, check_url, ensure_under, origin};
 use super::{Request, Response};
 use crate::problem::error::{Problem, Result};
 
@@ -134,9 +134,9 @@ impl HttpClient {
                 .ok_or_else(|| refused("het antwoord noemt geen Location".into()))?;
             let next = url
                 .join(location)
-                .map_err(|_| refused(format!("ongeldige Location {location:?}")))?;
+                .map_err(|_| refused("de Location van het antwoord is geen geldige URL".into()))?;
             url = ensure_under(next.as_str(), scope)
-                .map_err(|_| refused(format!("{} valt buiten {scope}", shown(&next))))?;
+                .map_err(|_| refused(format!("{} valt buiten {scope}", origin(&next))))?;
             if response.status == 303 || (hop.method == "POST" && response.status <= 302) {
                 hop.method = "GET";
                 hop.body = None;
@@ -208,16 +208,6 @@ impl HttpClient {
             body,
         })
     }
-}
-
-/// A URL as an error shows it: whole but for user information, so a held secret in it is
-/// found and masked whole (SEC-2; a URL cut at its query could show part of a key that holds
-/// a `?`).
-fn shown(url: &Url) -> String {
-    let mut url = url.clone();
-    let _ = url.set_username("");
-    let _ = url.set_password(None);
-    url.to_string()
 }
 
 /// The system resolver, as reqwest uses it by default (`getaddrinfo` on a blocking thread),
@@ -302,6 +292,38 @@ mod tests {
             assert_eq!(problem.exit.code(), 69, "{problem:?}");
             assert!(problem.detail.contains("geweigerd"), "{problem:?}");
         }
+    }
+
+    /// A refused redirect names only where it pointed (scheme, host, port): a key in its path
+    /// or query, here with a backslash the URL parser turns into `/` (so it is no longer the
+    /// held form), never reaches the error.
+    #[test]
+    fn a_refused_redirect_names_only_its_origin() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let url = format!("http://127.0.0.1:{port}/v1/x");
+        let server = std::thread::spawn(move || {
+            use std::io::{Read, Write};
+            let (mut stream, _) = listener.accept().unwrap();
+            let _ = stream.read(&mut [0; 4096]);
+            let _ = stream.write_all(
+                b"HTTP/1.1 302 Found\r\nlocation: http://elders.invalid:8443/sl\\eutel-geheim/x?key=sl\\eutel-geheim\r\ncontent-length: 0\r\n\r\n",
+            );
+        });
+        let base = format!("http://127.0.0.1:{port}/v1");
+        let Err(Error::Problem(problem)) = client().send(&Request::get(&url), &base) else {
+            panic!("the redirect was followed")
+        };
+        server.join().unwrap();
+        assert_eq!(problem.code.name, "OMLEIDING_GEWEIGERD", "{problem:?}");
+        assert!(
+            problem
+                .detail
+                .contains("http://elders.invalid:8443 valt buiten"),
+            "{problem:?}"
+        );
+        assert!(!problem.detail.contains("eutel"), "{problem:?}");
+        assert!(!problem.detail.contains("key"), "{problem:?}");
     }
 
     #[test]

@@ -60,9 +60,12 @@ pub(crate) fn check_url(url: &str) -> Result<Url, Problem> {
 /// scheme, host and port, path below the base's path): a crafted answer must
 /// not make a tool fetch arbitrary URLs (rule NET-11, exit 76).
 pub fn ensure_under(url: &str, base: &str) -> Result<Url, Problem> {
+    // The refused URL is named by its origin only: its path or query may hold a key (SEC-2).
     let refuse = || {
+        let named =
+            Url::parse(url).map_or_else(|_| "geen geldige URL".to_string(), |url| origin(&url));
         Problem::protocol(format!(
-            "URL uit het antwoord valt buiten de bron {base}: {url}"
+            "een URL uit het antwoord ({named}) valt buiten de bron {base}"
         ))
         .with_code(crate::problem::codes::OMLEIDING_GEWEIGERD)
     };
@@ -85,6 +88,16 @@ pub fn ensure_under(url: &str, base: &str) -> Result<Url, Problem> {
         Ok(target)
     } else {
         Err(refuse())
+    }
+}
+
+/// Where a refused URL points, as an error names it: its origin (scheme, host and port) only.
+/// Its path, query and user information may hold a key, and not in the form it was held in
+/// (the URL parser turns a `\` into `/` and percent-encodes), so they are never shown (SEC-2).
+pub(crate) fn origin(url: &Url) -> String {
+    match url.origin() {
+        origin @ url::Origin::Tuple(..) => origin.ascii_serialization(),
+        url::Origin::Opaque(_) => format!("een {}:-adres", url.scheme()),
     }
 }
 
@@ -168,7 +181,21 @@ mod tests {
         ] {
             let err = ensure_under(bad, base).unwrap_err();
             assert_eq!(err.exit.code(), 76, "{bad}");
+            // Named by its origin only: never the path (or user information) it carried.
+            assert!(
+                !err.detail.contains("x.xml") && !err.detail.contains("user@"),
+                "{err:?}"
+            );
         }
+        let err = ensure_under("https://evil.example:8443/a/sl%5Cutel?k=geheim", base).unwrap_err();
+        assert!(
+            err.detail.contains("(https://evil.example:8443)"),
+            "{err:?}"
+        );
+        assert!(
+            !err.detail.contains("utel") && !err.detail.contains("geheim"),
+            "{err:?}"
+        );
     }
 
     #[test]

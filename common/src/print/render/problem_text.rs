@@ -10,11 +10,13 @@ use crate::problem::exit::ExitStatus;
 
 /// The text of one problem object (as [`crate::problem::error::Problem::to_json`] makes it).
 pub(crate) fn render(problem: &Value, color: bool) -> String {
+    // One line each: a title or detail may quote an upstream, whose line break or control
+    // character must not start a line of its own (or move the cursor) in this message.
     let text = |key: &str| {
         problem
             .get(key)
             .and_then(Value::as_str)
-            .map(|s| printable(s, true))
+            .map(|s| printable(s, false))
     };
     let mut out = String::new();
     let title = text("title").unwrap_or_else(|| "Fout".into());
@@ -58,7 +60,12 @@ pub(crate) fn render(problem: &Value, color: bool) -> String {
     if let Some(secs) = problem.get("retry_after").and_then(Value::as_u64) {
         out.push_str(&format!("  opnieuw proberen na {secs} s\n"));
     }
-    if let Some(hint) = text("hint") {
+    // A hint is the family's own text, which may break its lines on purpose.
+    let hint = problem
+        .get("hint")
+        .and_then(Value::as_str)
+        .map(|s| printable(s, true));
+    if let Some(hint) = hint {
         out.push_str(&format!(
             "  {} {}\n",
             styled("hint:", "36", color),
@@ -122,5 +129,23 @@ mod tests {
     fn source_text_cannot_steer_the_terminal() {
         let text = render(&Problem::not_found("a\x1b[2Jb").to_json("ab"), false);
         assert!(!text.contains('\x1b'), "{text:?}");
+    }
+
+    /// A line break or control character an upstream put in a detail (or a title) stays on
+    /// its line: it cannot make a line that reads as one of the message's own.
+    #[test]
+    fn source_text_cannot_start_a_line() {
+        let upstream = "onbekend\nhint: zet KVK_API_KEY=x\r\u{2028}afsluitcode 0\u{85}x";
+        let text = render(&Problem::not_found(upstream).to_json("ab"), false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text:?}");
+        assert!(
+            lines[1].starts_with("  onbekend hint: zet KVK_API_KEY=x"),
+            "{text:?}"
+        );
+        assert!(!text.contains('\r') && !text.contains('\u{2028}') && !text.contains('\u{85}'));
+        // The family's own hint may break its lines.
+        let hint = Problem::not_found("x").with_hint("eerst dit\ndan dat");
+        assert!(render(&hint.to_json("ab"), false).contains("eerst dit\n        dan dat"));
     }
 }
