@@ -204,12 +204,22 @@ fn procedure_json(staged: &StagedEvaluation) -> Value {
     })
 }
 
-fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: bool) -> Value {
-    let uitvoer: Map<String, Value> = evaluation
-        .outputs
+/// The outputs of `evaluation` as JSON: the requested ones, or (`all`) every output of the
+/// articles executed, with their hooks and overrides.
+pub(crate) fn outputs_json(evaluation: &Evaluation, all: bool) -> Map<String, Value> {
+    let outputs = if all {
+        &evaluation.all_outputs
+    } else {
+        &evaluation.outputs
+    };
+    outputs
         .iter()
         .map(|(k, v)| (k.clone(), v.to_json()))
-        .collect();
+        .collect()
+}
+
+fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: bool) -> Value {
+    let uitvoer = outputs_json(evaluation, false);
     let mut articles: Vec<&str> = Vec::new();
     for basis in &evaluation.basis {
         if !articles.contains(&basis.article.as_str()) {

@@ -3,8 +3,11 @@
 //! - this tool's own receipt (`evalueer --ontvangstbewijs`, `versie` 1), sealed with a SHA-256
 //!   over its canonical JSON; a seal that does not match is refused;
 //! - the reference engine's execution receipt (RFC-013, `evaluate --receipt`): `provenance`,
-//!   `engine_config`, `scope`, `execution` and `results`. It carries no seal, so only its law
-//!   hashes (`sha256:<hex>` of the law file's bytes) and its outputs can be checked.
+//!   `engine_config`, `scope`, `execution` and `results`. It carries no seal, so what can be
+//!   checked is what it names: its engine configuration, the hash (`sha256:<hex>` of the file's
+//!   bytes) of every law version in its scope, the version it evaluated, and its outputs. Only an
+//!   engine version whose receipts this tool has been checked against is read (exit 65 naming
+//!   any other), and only a schema version this engine reads.
 //!
 //! Either way the result is one [`Claim`], which `controleer` re-runs.
 
@@ -44,10 +47,51 @@ impl Format {
 }
 
 /// A law version a receipt names, with the SHA-256 (hex) of its file then.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct ClaimedLaw {
     pub law_id: String,
     pub valid_from: Option<String>,
+    /// `valid_to` as the receipt names it (the reference's scope; own receipts have none).
+    pub valid_to: Option<String>,
     pub sha256: String,
+}
+
+/// The reference engine versions whose receipts this tool reads: those its evaluations were
+/// compared with (regelrecht-engine 0.3.0, commit 2f4afae6, over the shared corpus).
+pub(super) const REFERENCE_VERSIONS: [&str; 1] = ["0.3.0"];
+
+/// The engine configuration a reference receipt was computed in (RFC-013 `engine_config`), as
+/// far as it is not the untranslatable mode (which the re-run adopts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct EngineConfig {
+    pub connectivity: Value,
+    pub legal_status: Value,
+    pub identity: Value,
+}
+
+impl EngineConfig {
+    /// What this tool computes in: alone (`solo`), as a simulation, without an identity.
+    pub(super) fn own() -> EngineConfig {
+        EngineConfig {
+            connectivity: "solo".into(),
+            legal_status: "simulation".into(),
+            identity: Value::Null,
+        }
+    }
+}
+
+/// What only a reference receipt says: its configuration, the schema version and law version
+/// of the evaluated law, and the whole scope of laws it had loaded.
+pub(super) struct ReferenceClaim {
+    pub config: EngineConfig,
+    /// `provenance.schema_version` (`v0.5.0`), when given.
+    pub schema_version: Option<String>,
+    /// The evaluated law's version: `regulation_valid_from` and `regulation_hash`.
+    pub evaluated: ClaimedLaw,
+    /// `scope.sources` and `scope.scopes` (corpus sources and jurisdiction scopes): this tool
+    /// computes with neither, so anything but empty is another scope.
+    pub sources: Value,
+    pub scopes: Value,
 }
 
 /// Everything a receipt claims about one evaluation.
@@ -59,12 +103,18 @@ pub(super) struct Claim {
     pub fase: Option<String>,
     pub outputs: Vec<String>,
     pub params: Map<String, Value>,
+    /// An own receipt: the law versions its evaluation reached. A reference receipt: every law
+    /// version it had loaded (`scope.loaded_regulations`).
     pub laws: Vec<ClaimedLaw>,
+    /// The values the receipt lists (an own receipt: the requested outputs; a reference receipt:
+    /// every output of the executed articles, their hooks and overrides).
     pub results: Map<String, Value>,
     /// The engine that wrote the receipt, as it names itself.
     pub engine: Value,
     /// `gemarkeerd` and `onvertaalbaarheden` (own format only; the reference has neither).
     pub marks: Option<(Value, Value)>,
+    /// What only a reference receipt says.
+    pub reference: Option<ReferenceClaim>,
 }
 
 /// Reads `receipt` in whichever format it is. An incomplete receipt, or an own receipt whose
@@ -165,6 +215,7 @@ fn own(receipt: &Value) -> Result<Claim> {
         .map(|l| ClaimedLaw {
             law_id: l["law_id"].as_str().unwrap_or("?").to_string(),
             valid_from: l["valid_from"].as_str().map(str::to_string),
+            valid_to: None,
             sha256: l["sha256"].as_str().unwrap_or_default().to_string(),
         })
         .collect();
@@ -183,6 +234,7 @@ fn own(receipt: &Value) -> Result<Claim> {
             receipt["gemarkeerd"].clone(),
             receipt["onvertaalbaarheden"].clone(),
         )),
+        reference: None,
     })
 }
 
@@ -205,53 +257,103 @@ fn reference(receipt: &Value) -> Result<Claim> {
         .unwrap_or("error");
     let mode = mode(mode_text, &mut validation);
     let results = object(&receipt["results"]["outputs"]);
-    let mut outputs = names(&receipt["results"]["requested_outputs"]);
-    if outputs.is_empty() {
-        outputs = results.keys().cloned().collect();
-    }
+    let requested = names(&receipt["results"]["requested_outputs"]);
+    // A receipt without `requested_outputs` (the reference omits an empty list) asked for all.
+    let outputs = if requested.is_empty() {
+        results.keys().cloned().collect()
+    } else {
+        requested.clone()
+    };
     validation.check(!outputs.is_empty(), "bestand", || {
         "het ontvangstbewijs noemt geen uitvoer".to_string()
     });
+    for name in &requested {
+        validation.check(results.contains_key(name), "bestand", || {
+            format!("het ontvangstbewijs noemt uitvoer '{name}' als gevraagd, maar geeft er geen waarde van")
+        });
+    }
     let primary_hash = provenance["regulation_hash"].as_str();
     validation.check(primary_hash.is_some(), "bestand", || {
         "het ontvangstbewijs mist \"provenance.regulation_hash\": zonder hash is de \
          wetsversie niet te controleren"
             .to_string()
     });
+    let engine = provenance["engine"].as_str().unwrap_or("?");
+    let version = provenance["engine_version"].as_str().unwrap_or("?");
+    validation.check(
+        engine == "regelrecht" && REFERENCE_VERSIONS.contains(&version),
+        "bestand",
+        || {
+            format!(
+                "ontvangstbewijs van engine '{engine} {version}': alleen die van regelrecht {} \
+                 worden gelezen",
+                REFERENCE_VERSIONS.join(", ")
+            )
+        },
+    );
+    let schema_version = provenance["schema_version"].as_str().map(str::to_string);
+    if let Some(version) = &schema_version {
+        let refusal = regelrecht_engine::format::schema_refusal(version);
+        validation.check(refusal.is_none(), "bestand", || {
+            format!(
+                "schemaversie van het ontvangstbewijs: {}",
+                refusal.unwrap_or_default()
+            )
+        });
+    }
+    let accepted = receipt["accepted_values"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty());
+    validation.check(!accepted, "bestand", || {
+        "het ontvangstbewijs bevat waarden van een andere organisatie (accepted_values, \
+         RFC-009); die kan deze engine niet herhalen"
+            .to_string()
+    });
+    validation.check(
+        receipt["execution"]
+            .get("reference_date")
+            .is_none_or(Value::is_null),
+        "bestand",
+        || {
+            "het ontvangstbewijs noemt een aparte reference_date; die wordt niet ondersteund"
+                .to_string()
+        },
+    );
     validation.finish()?;
-    let mut laws = vec![ClaimedLaw {
+    let evaluated = ClaimedLaw {
         law_id: law_id.clone(),
         valid_from: provenance["regulation_valid_from"]
             .as_str()
             .map(str::to_string),
+        valid_to: None,
         sha256: hex(primary_hash.unwrap_or_default()),
-    }];
+    };
+    let mut laws: Vec<ClaimedLaw> = Vec::new();
     for loaded in receipt["scope"]["loaded_regulations"]
         .as_array()
         .into_iter()
         .flatten()
     {
-        let (Some(id), Some(hash)) = (loaded["id"].as_str(), loaded["hash"].as_str()) else {
-            continue;
+        let text = |key: &str| loaded[key].as_str().map(str::to_string);
+        let law = ClaimedLaw {
+            law_id: text("id").unwrap_or_else(|| "?".into()),
+            valid_from: text("valid_from"),
+            valid_to: text("valid_to"),
+            sha256: hex(loaded["hash"].as_str().unwrap_or_default()),
         };
-        let valid_from = loaded["valid_from"].as_str().map(str::to_string);
-        let sha256 = hex(hash);
-        if !laws
-            .iter()
-            .any(|l| l.law_id == id && l.valid_from == valid_from && l.sha256 == sha256)
-        {
-            laws.push(ClaimedLaw {
-                law_id: id.to_string(),
-                valid_from,
-                sha256,
-            });
+        if !laws.contains(&law) {
+            laws.push(law);
         }
     }
-    let engine = format!(
-        "{} {}",
-        provenance["engine"].as_str().unwrap_or("regelrecht"),
-        provenance["engine_version"].as_str().unwrap_or("?")
-    );
+    let engine_config = &receipt["engine_config"];
+    let config = EngineConfig {
+        connectivity: engine_config["connectivity"].clone(),
+        legal_status: engine_config["legal_status"].clone(),
+        identity: engine_config
+            .get("identity")
+            .cloned()
+            .unwrap_or(Value::Null),
+    };
     Ok(Claim {
         format: Format::Reference,
         law_id,
@@ -262,7 +364,14 @@ fn reference(receipt: &Value) -> Result<Claim> {
         params: object(&receipt["execution"]["parameters"]),
         laws,
         results,
-        engine: Value::String(engine),
+        engine: Value::String(format!("{engine} {version}")),
         marks: None,
+        reference: Some(ReferenceClaim {
+            config,
+            schema_version,
+            evaluated,
+            sources: receipt["scope"]["sources"].clone(),
+            scopes: receipt["scope"]["scopes"].clone(),
+        }),
     })
 }

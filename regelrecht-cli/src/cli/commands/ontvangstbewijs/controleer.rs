@@ -1,9 +1,12 @@
 //! `ontvangstbewijs controleer BESTAND|-`: re-run an execution receipt (from `evalueer
 //! --ontvangstbewijs`, or the reference engine's `evaluate --receipt`; see [`super::claim`])
 //! and confirm the same result: the seal is intact (own receipts), every law version it names
-//! has the same SHA-256 now, and the same parameters give the same outputs in the same mode
-//! and stage. A receipt whose seal does not match is exit 65; a receipt that no longer
-//! reproduces prints what differs and ends with exit 1 (`ONTVANGSTBEWIJS_AFWIJKEND`).
+//! has the same SHA-256 now (a reference receipt's whole scope, each version resolved by its
+//! hash, [`super::bereik`]), the engine configuration is the same, and the same parameters give
+//! the same values for every output it lists, in the same mode and stage. A receipt whose seal
+//! does not match, or of an engine or schema version this tool does not read, is exit 65; a
+//! receipt that no longer reproduces prints what differs, by kind (`gewijzigd`: waarde, wet,
+//! bereik, configuratie, schemaversie), and ends with exit 1 (`ONTVANGSTBEWIJS_AFWIJKEND`).
 
 use std::str::FromStr;
 
@@ -16,7 +19,8 @@ use regelrecht_engine::Request;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use super::claim::{self, Claim, ClaimedLaw, Format};
+use super::bereik::{self, Change, Kind};
+use super::claim::{self, Claim, Format};
 use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::params;
@@ -25,9 +29,11 @@ use crate::cli::params;
 ///
 /// Leest een ontvangstbewijs (de uitvoer van evalueer --ontvangstbewijs, of het
 /// ontvangstbewijs van de referentie-engine, RFC-013) uit BESTAND, '-' (stdin) of de JSON
-/// zelf, controleert de verzegeling (SHA-256; de referentie-engine verzegelt niet), vergelijkt de hash van elke genoemde
-/// wetsversie met de geladen versie en rekent opnieuw met dezelfde parameters, peildatum,
-/// modus en fase. Gelijk: exit 0. Afwijkend: de verschillen en exit 1.
+/// zelf, controleert de verzegeling (SHA-256; de referentie-engine verzegelt niet), vergelijkt de
+/// hash van elke genoemde wetsversie met de geladen versie (bij de referentie-engine het hele
+/// bereik, elke versie op haar hash) en de engineconfiguratie, en rekent opnieuw met dezelfde
+/// parameters, peildatum, modus en fase. Gelijk: exit 0. Afwijkend: wat er verschilt (waarde,
+/// wet, bereik, configuratie, schemaversie) en exit 1.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// Het ontvangstbewijs: een bestand, '-' voor stdin, of de JSON zelf (begint met '{')
@@ -120,17 +126,38 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let again = evaluation::evaluate(&corpus, &request, &claim.params, &options)?;
     let now = &again.data["ontvangstbewijs"];
 
-    let mut verschillen: Vec<String> = Vec::new();
-    let empty = Vec::new();
-    let now_laws = now["wetten"].as_array().unwrap_or(&empty);
-    let wetten = compare_laws(&claim, now_laws, &mut verschillen);
+    let mut changes: Vec<Change> = Vec::new();
+    let wetten = match &claim.reference {
+        None => {
+            let empty = Vec::new();
+            let now_laws = now["wetten"].as_array().unwrap_or(&empty);
+            compare_laws(&claim, now_laws, &mut changes)
+        }
+        Some(reference) => {
+            bereik::compare_engine(reference, law.schema.as_deref(), &mut changes);
+            bereik::compare(&claim.laws, reference, &corpus, file, &mut changes)
+        }
+    };
+    // An own receipt lists the requested outputs; a reference receipt every output of the
+    // articles executed (with their hooks and overrides): each is compared.
+    let computed: serde_json::Map<String, Value> = match claim.format {
+        Format::Own => now["resultaat"].as_object().cloned().unwrap_or_default(),
+        Format::Reference => evaluation::outputs_json(&again.evaluation, true),
+    };
     let mut uitvoer = Vec::new();
-    let now_out = now["resultaat"].as_object().cloned().unwrap_or_default();
     for (name, before) in &claim.results {
-        let after = now_out.get(name).cloned().unwrap_or(Value::Null);
+        let after = computed.get(name).cloned().unwrap_or(Value::Null);
         let same = same_value(&after, before);
         if !same {
-            verschillen.push(format!("uitvoer {name}: was {before}, nu {after}"));
+            let after_text = if computed.contains_key(name) {
+                after.to_string()
+            } else {
+                "niet berekend".to_string()
+            };
+            changes.push(Change::new(
+                Kind::Value,
+                format!("uitvoer {name}: was {before}, nu {after_text}"),
+            ));
         }
         uitvoer.push(json!({"naam": name, "bewijs": before, "nu": after, "gelijk": same}));
     }
@@ -140,12 +167,19 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             ("onvertaalbaarheden", onvertaalbaarheden),
         ] {
             if *then != now[key] {
-                verschillen.push(format!("{key}: was {then}, nu {}", now[key]));
+                changes.push(Change::new(
+                    Kind::Value,
+                    format!("{key}: was {then}, nu {}", now[key]),
+                ));
             }
         }
     }
     let engine_same = claim.engine == now["engine"];
-    let gelijk = verschillen.is_empty();
+    let gelijk = changes.is_empty();
+    let mut kinds: Vec<Kind> = changes.iter().map(|c| c.kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let verschillen: Vec<&str> = changes.iter().map(|c| c.text.as_str()).collect();
     let data = json!({
         "gelijk": gelijk,
         "formaat": claim.format.label(),
@@ -155,12 +189,18 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "wetten": wetten,
         "uitvoer": uitvoer,
         "engine": {"bewijs": claim.engine, "nu": now["engine"], "gelijk": engine_same},
+        "gewijzigd": kinds.iter().map(|k| k.label()).collect::<Vec<_>>(),
         "verschillen": verschillen,
     });
     let line = if gelijk {
         "ontvangstbewijs bevestigd: zelfde wetten, zelfde uitkomst".to_string()
     } else {
-        format!("ontvangstbewijs wijkt af: {}", verschillen.join("; "))
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.label()).collect();
+        format!(
+            "ontvangstbewijs wijkt af ({}): {}",
+            kinds.join(", "),
+            verschillen.join("; ")
+        )
     };
     let mut outcome = passed
         .answer(data, SOURCE, Environment::Local)
@@ -178,33 +218,21 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// The law versions the receipt names against those the evaluation reaches now, as the
-/// result's `wetten`; every difference is pushed to `verschillen`.
-///
-/// An own receipt names exactly the versions its evaluation reached, so each must still be
-/// reached with the same hash. The reference's receipt names every version it had loaded,
-/// reached or not, so there only the versions reached now are compared: each must be named,
-/// with the same hash.
-fn compare_laws(claim: &Claim, now_laws: &[Value], verschillen: &mut Vec<String>) -> Vec<Value> {
-    let current = |claimed: &ClaimedLaw| {
-        now_laws.iter().find(|n| {
-            n["law_id"] == claimed.law_id.as_str()
-                && (claim.format == Format::Own
-                    || claimed.valid_from.is_none()
-                    || n["valid_from"].as_str() == claimed.valid_from.as_deref())
-        })
-    };
+/// The law versions an own receipt names against those the evaluation reaches now, as the
+/// result's `wetten`; every difference is pushed to `changes`. An own receipt names exactly the
+/// versions its evaluation reached, so each must still be reached with the same hash, and no
+/// other may be reached.
+fn compare_laws(claim: &Claim, now_laws: &[Value], changes: &mut Vec<Change>) -> Vec<Value> {
     let mut wetten = Vec::new();
     for claimed in &claim.laws {
-        let now = current(claimed);
-        if claim.format == Format::Reference && now.is_none() && claimed.law_id != claim.law_id {
-            continue;
-        }
+        let now = now_laws
+            .iter()
+            .find(|n| n["law_id"] == claimed.law_id.as_str());
         let same = now.is_some_and(|n| n["sha256"] == claimed.sha256.as_str());
         if !same {
-            verschillen.push(format!(
-                "wet {} is niet meer dezelfde versie",
-                claimed.law_id
+            changes.push(Change::new(
+                Kind::Law,
+                format!("wet {} is niet meer dezelfde versie", claimed.law_id),
             ));
         }
         wetten.push(json!({
@@ -217,9 +245,12 @@ fn compare_laws(claim: &Claim, now_laws: &[Value], verschillen: &mut Vec<String>
     }
     for n in now_laws {
         if !claim.laws.iter().any(|l| n["law_id"] == l.law_id.as_str()) {
-            verschillen.push(format!(
-                "wet {} wordt nu ook gebruikt",
-                n["law_id"].as_str().unwrap_or("?")
+            changes.push(Change::new(
+                Kind::Scope,
+                format!(
+                    "wet {} wordt nu ook gebruikt",
+                    n["law_id"].as_str().unwrap_or("?")
+                ),
             ));
         }
     }

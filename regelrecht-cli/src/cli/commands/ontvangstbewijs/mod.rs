@@ -1,5 +1,6 @@
 //! `ontvangstbewijs controleer`: execution receipts (RFC-013) checked by re-running them.
 
+mod bereik;
 mod claim;
 pub(crate) mod controleer;
 
