@@ -49,7 +49,7 @@ pub use dates::parse_iso_date;
 pub use energy::{EnergyCheck, EnergyFacts, check_energiebesparing};
 pub use error::{ErrorKind, EvalError, LoadError, LoadErrorKind};
 pub use eval::untranslatable::UntranslatableMode;
-pub use eval::{Basis, Engine, Evaluation, Request};
+pub use eval::{Basis, Engine, Evaluation, Request, Taint};
 pub use law::{Article, Field, FieldType, Law};
 pub use load::{Corpus, LawFile, Limits, Selection};
 pub use origin::Origin;

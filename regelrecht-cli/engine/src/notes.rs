@@ -346,6 +346,15 @@ impl Annotation {
 }
 
 /// Parses an annotation file (at most `max_bytes` long, checked by the caller).
+/// Whether a text is a notes file: a top-level `annotations` key and no `$id` (a law's).
+pub fn is_notes_text(text: &str) -> bool {
+    !crate::load::is_law_text(text)
+        && text.lines().any(|line| {
+            line.strip_prefix("annotations")
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+}
+
 pub fn parse_annotations(text: &str) -> Result<AnnotationFile, String> {
     serde_yaml_ng::from_str(text).map_err(|e| match e.location() {
         Some(at) => format!("regel {}: geen geldig notitiebestand", at.line()),

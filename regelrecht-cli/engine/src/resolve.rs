@@ -142,6 +142,51 @@ pub(crate) fn hooks<'c>(
     Ok(out)
 }
 
+/// Every output that a hook in force on `date` gives when it fires on an article of `law` (at any
+/// stage): outputs that can be requested of `law` although none of its articles produces them.
+pub fn hook_outputs(
+    corpus: &Corpus,
+    law: &Law,
+    date: NaiveDate,
+) -> Result<BTreeSet<String>, EvalError> {
+    let mut found = BTreeSet::new();
+    let produced: Vec<(&str, Option<&str>)> = law
+        .articles
+        .iter()
+        .filter_map(|a| a.execution()?.produces.as_ref())
+        .filter_map(|p| Some((p.legal_character.as_deref()?, p.decision_type.as_deref())))
+        .collect();
+    if produced.is_empty() {
+        return Ok(found);
+    }
+    let hook_laws = candidates(corpus, date, |f| f.declares.hooks)?;
+    for article in hook_laws.iter().flat_map(|(_, law)| &law.articles) {
+        let fires = article
+            .machine_readable
+            .iter()
+            .flat_map(|m| &m.hooks)
+            .any(|h| {
+                produced.iter().any(|(character, decision)| {
+                    h.applies_to.legal_character.as_deref() == Some(*character)
+                        && h.applies_to
+                            .decision_type
+                            .as_deref()
+                            .is_none_or(|dt| Some(dt) == *decision)
+                })
+            });
+        if fires {
+            found.extend(
+                article
+                    .execution()
+                    .iter()
+                    .flat_map(|e| &e.output)
+                    .map(|o| o.name.clone()),
+            );
+        }
+    }
+    Ok(found)
+}
+
 /// The article of `contextual_law` overriding `output` of `law_id` article `article`, if any.
 pub(crate) fn override_for<'c>(
     corpus: &'c Corpus,

@@ -106,13 +106,28 @@ fn the_shipped_grammar_is_regelrechts_own() {
 }
 
 #[test]
-fn the_shipped_schema_is_regelrechts_own() {
+fn the_shipped_schemas_are_regelrechts_own() {
     test_support::conformance_dir!();
-    let upstream =
-        std::fs::read_to_string(shared_regelrecht().join("schema/v0.5.6/schema.json")).unwrap();
+    let shared = shared_regelrecht().join("schema");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
+    let mut versions = 0;
+    for version in std::fs::read_dir(&shared).unwrap() {
+        let version = version.unwrap().path();
+        for file in std::fs::read_dir(&version).unwrap() {
+            let file = file.unwrap().path();
+            let relative = file.strip_prefix(&shared).unwrap();
+            let ours = std::fs::read_to_string(shipped.join(relative)).unwrap_or_default();
+            assert_eq!(
+                ours,
+                std::fs::read_to_string(&file).unwrap(),
+                "schema/{} differs from the shared copy: copy it to regelrecht-cli/engine/schema/",
+                relative.display()
+            );
+        }
+        versions += 1;
+    }
     assert_eq!(
-        regelrecht_engine::validate::SCHEMA_JSON,
-        upstream,
-        "schema/v0.5.6/schema.json differs from the shared copy: copy it to regelrecht-cli/engine/schema/"
+        versions,
+        regelrecht_engine::validate::schema_versions().count()
     );
 }

@@ -7,7 +7,9 @@ use std::collections::BTreeSet;
 
 use common::{FieldError, Result};
 use regelrecht_engine::eval::stages::{StageStatus, StagedEvaluation};
-use regelrecht_engine::{Corpus, Engine, Evaluation, Request, TraceNode, UntranslatableMode};
+use regelrecht_engine::{
+    Corpus, Engine, Evaluation, Request, Taint, TraceNode, UntranslatableMode,
+};
 use serde_json::{Map, Value, json};
 
 use crate::cli::grondslag::{self, Detail};
@@ -94,12 +96,24 @@ pub(crate) fn evaluate_traced(
     if options.mode != UntranslatableMode::Error {
         let tainted: Vec<&String> = evaluation
             .tainted
-            .iter()
+            .keys()
             .filter(|o| evaluation.outputs.contains_key(*o))
+            .collect();
+        let herkomst: Map<String, Value> = evaluation
+            .tainted
+            .iter()
+            .filter(|(o, _)| evaluation.outputs.contains_key(*o))
+            .map(|(o, t)| {
+                (
+                    o.clone(),
+                    json!({"law_id": t.law, "artikel": t.article, "constructie": t.construct}),
+                )
+            })
             .collect();
         data["onvertaalbaar"] = json!({
             "modus": options.mode.as_str(),
             "gemarkeerd": tainted,
+            "herkomst": herkomst,
             "waarschuwingen": evaluation.warnings,
         });
     }
@@ -205,7 +219,10 @@ fn procedure_json(staged: &StagedEvaluation) -> Value {
 }
 
 /// The outputs of `evaluation` as JSON: the requested ones, or (`all`) every output of the
-/// articles executed, with their hooks and overrides.
+/// articles executed, with their hooks and overrides. An output tainted as untranslatable
+/// (`--onvertaalbaar propagate`) is not its value but the mark, as the reference's sentinel:
+/// `{"__untranslatable": true, "article", "construct"}`. The mark is the value, so `--fields`,
+/// `--jq` and an MCP result cannot keep the number and lose the mark.
 pub(crate) fn outputs_json(evaluation: &Evaluation, all: bool) -> Map<String, Value> {
     let outputs = if all {
         &evaluation.all_outputs
@@ -214,14 +231,29 @@ pub(crate) fn outputs_json(evaluation: &Evaluation, all: bool) -> Map<String, Va
     };
     outputs
         .iter()
-        .map(|(k, v)| (k.clone(), v.to_json()))
+        .map(|(k, v)| {
+            let value = match evaluation.tainted.get(k) {
+                Some(taint) => untranslatable_mark(taint),
+                None => v.to_json(),
+            };
+            (k.clone(), value)
+        })
         .collect()
+}
+
+/// The reference engine's sentinel for an untranslatable value (RFC-012).
+pub(crate) fn untranslatable_mark(taint: &Taint) -> Value {
+    json!({
+        "__untranslatable": true,
+        "article": taint.article,
+        "construct": taint.construct,
+    })
 }
 
 fn result_json(evaluation: &Evaluation, params: &Map<String, Value>, uitleg: bool) -> Value {
     let uitvoer = outputs_json(evaluation, false);
     let mut articles: Vec<&str> = Vec::new();
-    for basis in &evaluation.basis {
+    for basis in evaluation.basis.iter().filter(|b| b.producing) {
         if !articles.contains(&basis.article.as_str()) {
             articles.push(&basis.article);
         }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
+use chrono::NaiveDate;
 use common::validate::Validation;
 use common::{Context, FieldError, Result};
 use regelrecht_engine::params::typed_params;
@@ -93,19 +94,37 @@ pub(crate) fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) 
         .into())
 }
 
-/// Every requested output must be one the law produces (exit 65 listing the unknown ones).
-pub(crate) fn check_outputs(law: &Law, law_id: &str, outputs: &[String]) -> Result<()> {
+/// Every requested output must be one the law produces, or one a hook gives when it fires on
+/// one of its articles (exit 65 listing the unknown ones). The hooks are only looked for when
+/// an output is not the law's own.
+pub(crate) fn check_outputs(
+    corpus: &Corpus,
+    law: &Law,
+    date: NaiveDate,
+    outputs: &[String],
+) -> Result<()> {
+    let own = |o: &&String| law.article_for_output(o).is_none();
+    if !outputs.iter().any(|o| own(&o)) {
+        return Ok(());
+    }
+    let from_hooks = regelrecht_engine::resolve::hook_outputs(corpus, law, date)
+        .map_err(|e| problems::eval_error(&e, "uitvoer"))?;
     let unknown: Vec<FieldError> = outputs
         .iter()
-        .filter(|o| law.article_for_output(o).is_none())
-        .map(|o| FieldError::new("uitvoer", format!("'{law_id}' heeft geen uitvoer '{o}'")))
+        .filter(own)
+        .filter(|o| !from_hooks.contains(*o))
+        .map(|o| FieldError::new("uitvoer", format!("'{}' heeft geen uitvoer '{o}'", law.id)))
         .collect();
     if unknown.is_empty() {
         return Ok(());
     }
-    let known: Vec<&str> = law.outputs().map(|(_, f)| f.name.as_str()).collect();
+    let mut known: Vec<&str> = law.outputs().map(|(_, f)| f.name.as_str()).collect();
+    known.extend(from_hooks.iter().map(String::as_str));
     Err(common::Problem::invalid(unknown)
-        .with_hint(format!("uitvoer van deze wet: {}", known.join(", ")))
+        .with_hint(format!(
+            "uitvoer van deze wet (ook uit hooks): {}",
+            known.join(", ")
+        ))
         .into())
 }
 

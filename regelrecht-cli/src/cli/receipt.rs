@@ -74,11 +74,7 @@ pub(crate) fn receipt(
         .iter()
         .map(|l| json!({"law_id": l["law_id"], "valid_from": l["valid_from"], "sha256": l["sha256"]}))
         .collect();
-    let resultaat: Map<String, Value> = evaluation
-        .outputs
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_json()))
-        .collect();
+    let resultaat = crate::cli::evaluation::outputs_json(evaluation, false);
     let mut body = json!({
         "versie": VERSION,
         "engine": ENGINE_VERSION,
@@ -92,7 +88,7 @@ pub(crate) fn receipt(
         "wetten": wetten,
         "onvertaalbaarheden": accepted,
         "resultaat": resultaat,
-        "gemarkeerd": evaluation.tainted.iter().filter(|o| evaluation.outputs.contains_key(*o)).collect::<Vec<_>>(),
+        "gemarkeerd": evaluation.tainted.keys().filter(|o| evaluation.outputs.contains_key(*o)).collect::<Vec<_>>(),
     });
     body["sha256"] = seal(&body).into();
     body

@@ -9,6 +9,7 @@ mod energy;
 mod entry;
 mod evalueer;
 mod golden;
+mod grondslag;
 mod hostile;
 mod modes;
 mod notes;

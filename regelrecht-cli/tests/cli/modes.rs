@@ -39,7 +39,11 @@ fn untranslatable_modes_refuse_taint_or_warn() {
     }
     let tainted = untranslatable(&sandbox, "afgerond_bedrag", Some("propagate")).json();
     assert_valid_against(&schema, &tainted, "evalueer");
-    assert_eq!(tainted["uitvoer"]["afgerond_bedrag"], 1234);
+    // The mark is the value, as the reference's sentinel (not the partial amount).
+    assert_eq!(
+        tainted["uitvoer"]["afgerond_bedrag"],
+        serde_json::json!({"__untranslatable": true, "article": "2", "construct": "afronden op hele euro's"})
+    );
     assert_eq!(
         tainted["onvertaalbaar"]["gemarkeerd"],
         serde_json::json!(["afgerond_bedrag"])

@@ -2,7 +2,7 @@
 //! terms, hooks before the actions, the actions in order, hooks after them, and overrides by
 //! the law being evaluated. Also the scope the actions read from.
 
-use super::run::{ArticleResult, Run};
+use super::run::{ArticleResult, Link, Run, Source, extend_chain};
 use super::tracing::explained;
 use super::untranslatable;
 use crate::error::EvalError;
@@ -17,6 +17,7 @@ use crate::units;
 use crate::value::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// Only the parameters an article declares (least privilege for implementations, hooks and overrides).
 pub(super) fn declared_params(article: &Article, values: Vars<'_>) -> BTreeMap<String, Value> {
@@ -62,21 +63,30 @@ impl<'c> Run<'c> {
         let inputs = self.resolve_inputs(file, law, article, params, definitions)?;
         let mut resolved_inputs = inputs.resolved;
         let unresolved_external = inputs.unresolved_external;
-        let taints = verdict.taints || inputs.tainted;
+        let mut chain = inputs.chain;
+        // The taint of the whole article: its own construct, else a tainted input.
+        let mut taint = verdict.taint.or(inputs.tainted);
 
         // 2. Open terms (IoC).
         let open_terms = self.open_terms(law, article, params)?;
-        resolved_inputs.extend(open_terms);
+        resolved_inputs.extend(open_terms.values);
+        for link in open_terms.chain {
+            extend_chain(&mut chain, link, &[]);
+        }
+        taint = taint.or(open_terms.tainted);
         let mut values = Vars {
             inputs: &resolved_inputs,
             ..Vars::params(params)
         };
 
-        // 3. Hooks before the actions.
+        // 3. Hooks before the actions: the actions may read their outputs.
         let produces = exec.and_then(|e| e.produces.as_ref());
         let mut provenance = BTreeMap::new();
         let pre = self.fire_hooks("pre_actions", produces, stage, values, &mut provenance)?;
-        values.hooks = &pre;
+        values.hooks = &pre.outputs;
+        for link in &pre.chain {
+            extend_chain(&mut chain, *link, &[]);
+        }
 
         // 4. Actions, in order.
         let mut outputs = BTreeMap::new();
@@ -85,6 +95,7 @@ impl<'c> Run<'c> {
             .unit_check
             .get_or_init(|| units::check_article(article))
             .clone()?;
+        let chain: Rc<[Link<'c>]> = Rc::from(chain);
         for action in actions {
             let value = self.action(
                 law,
@@ -95,7 +106,15 @@ impl<'c> Run<'c> {
                 values,
                 &unresolved_external,
             )?;
-            provenance.insert(action.output.clone(), (law, article, "direct"));
+            provenance.insert(
+                action.output.clone(),
+                Source {
+                    law,
+                    article,
+                    how: "direct",
+                    chain: Rc::clone(&chain),
+                },
+            );
             outputs.insert(action.output.clone(), value);
         }
 
@@ -114,21 +133,36 @@ impl<'c> Run<'c> {
 
         // 6. Overrides by the law being evaluated (lex specialis), of the actions' and the
         // hooks' outputs; they read what the hooks after the actions read.
-        let names: BTreeSet<&str> = [&outputs, &post, &pre]
+        let names: BTreeSet<&str> = [&outputs, &post.outputs, &pre.outputs]
             .into_iter()
             .flat_map(|m| m.keys().map(String::as_str))
             .collect();
-        let replaced = self.apply_overrides(law, article, post_values, &names, &mut provenance)?;
+        let (replaced, replaced_taints) =
+            self.apply_overrides(law, article, post_values, &names, &mut provenance)?;
         drop(names);
-        for (name, value) in post.into_iter().chain(pre) {
-            outputs.entry(name).or_insert(value);
+        let mut tainted = BTreeMap::new();
+        if let Some(taint) = &taint {
+            for name in outputs.keys() {
+                tainted.insert(name.clone(), taint.clone());
+            }
         }
-        outputs.extend(replaced);
-        let tainted = if taints {
-            outputs.keys().cloned().collect()
-        } else {
-            BTreeSet::new()
-        };
+        for (name, value) in post.outputs.into_iter().chain(pre.outputs) {
+            if let std::collections::btree_map::Entry::Vacant(slot) = outputs.entry(name) {
+                let name = slot.key();
+                let hook_taint = post.tainted.get(name).or_else(|| pre.tainted.get(name));
+                if let Some(t) = taint.as_ref().or(hook_taint) {
+                    tainted.insert(name.clone(), t.clone());
+                }
+                slot.insert(value);
+            }
+        }
+        for (name, value) in replaced {
+            match replaced_taints.get(&name).or(taint.as_ref()) {
+                Some(t) => tainted.insert(name.clone(), t.clone()),
+                None => tainted.remove(&name),
+            };
+            outputs.insert(name, value);
+        }
         Ok(ArticleResult {
             outputs,
             resolved_inputs,

@@ -2,7 +2,7 @@
 //! source's parameter mapping), other outputs of the same law, or external data that must be
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
-use super::run::{Key, Run};
+use super::run::{Key, Link, Run, Taint, extend_chain};
 use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
@@ -15,13 +15,15 @@ use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The values an article's inputs make available (besides its parameters).
-pub(super) struct Inputs {
+pub(super) struct Inputs<'c> {
     /// Inputs resolved from other laws or same-law outputs, by name.
     pub(super) resolved: BTreeMap<String, Value>,
     /// Inputs from an external source that were not given as parameters.
     pub(super) unresolved_external: BTreeSet<String>,
-    /// Whether an input read a value tainted as untranslatable.
-    pub(super) tainted: bool,
+    /// Where the first input tainted as untranslatable got its taint, if one was.
+    pub(super) tainted: Option<Taint>,
+    /// The articles that produced the inputs, and the articles behind them.
+    pub(super) chain: Vec<Link<'c>>,
 }
 
 impl<'c> Run<'c> {
@@ -34,10 +36,11 @@ impl<'c> Run<'c> {
         article: &'c Article,
         params: &BTreeMap<String, Value>,
         definitions: &BTreeMap<String, Definition>,
-    ) -> Result<Inputs, EvalError> {
+    ) -> Result<Inputs<'c>, EvalError> {
         let mut resolved = BTreeMap::new();
         let mut unresolved_external = BTreeSet::new();
-        let mut tainted = false;
+        let mut tainted = None;
+        let mut chain = Vec::new();
         for input in article.execution().iter().flat_map(|e| &e.input) {
             let Some(source) = &input.source else {
                 continue;
@@ -71,12 +74,16 @@ impl<'c> Run<'c> {
                     }
                     target
                 };
-                let value = self.cross_law(regulation, output, &input.name, target_params)?;
-                tainted |= self.is_tainted(regulation, output);
+                let (value, link, behind) =
+                    self.cross_law(regulation, output, &input.name, target_params)?;
+                extend_chain(&mut chain, link, &behind);
+                tainted = tainted.or_else(|| self.taint_of(regulation, output));
                 value
             } else if source.output.is_some() {
-                let value = self.internal(file, law, output, &input.name, params)?;
-                tainted |= self.is_tainted(&law.id, output);
+                let (value, link, behind) =
+                    self.internal(file, law, output, &input.name, params)?;
+                extend_chain(&mut chain, link, &behind);
+                tainted = tainted.or_else(|| self.taint_of(&law.id, output));
                 value
             } else if let Some(value) = self.data.and_then(|d| {
                 let vars = Vars {
@@ -116,17 +123,19 @@ impl<'c> Run<'c> {
             resolved,
             unresolved_external,
             tainted,
+            chain,
         })
     }
 
-    /// `output` of the law `regulation` in force, for `input`.
+    /// `output` of the law `regulation` in force, for `input`, with the article that produced
+    /// it and the chain behind that.
     fn cross_law(
         &mut self,
         regulation: &'c str,
         output: &'c str,
-        input: &str,
+        input: &'c str,
         params: BTreeMap<String, Value>,
-    ) -> Result<Value, EvalError> {
+    ) -> Result<Produced<'c>, EvalError> {
         let key = Key::Output {
             law: regulation,
             output,
@@ -137,21 +146,22 @@ impl<'c> Run<'c> {
             |run| {
                 let file = run.select(regulation)?;
                 let law = file.law()?;
-                run.output_of(file, law, output, &params)
+                run.output_of(file, law, output, &params, "bron", Some(input))
             },
-            |v| Some(v.clone()),
+            |(v, _, _)| Some(v.clone()),
         )
     }
 
-    /// Another `output` of the same law, for `input`.
+    /// Another `output` of the same law, for `input`, with the article that produced it and
+    /// the chain behind that.
     fn internal(
         &mut self,
         file: &'c LawFile,
         law: &'c Law,
         output: &'c str,
-        input: &str,
+        input: &'c str,
         params: &BTreeMap<String, Value>,
-    ) -> Result<Value, EvalError> {
+    ) -> Result<Produced<'c>, EvalError> {
         let key = Key::Output {
             law: &law.id,
             output,
@@ -159,8 +169,11 @@ impl<'c> Run<'c> {
         self.traced_nested(
             || node(TraceKind::InternalInput, input, &law.id, None),
             key,
-            |run| run.output_of(file, law, output, params),
-            |v| Some(v.clone()),
+            |run| run.output_of(file, law, output, params, "intern", Some(input)),
+            |(v, _, _)| Some(v.clone()),
         )
     }
 }
+
+/// A value, the link to the article that produced it and the chain behind that article.
+type Produced<'c> = (Value, Link<'c>, std::rc::Rc<[Link<'c>]>);

@@ -23,7 +23,8 @@ use crate::trace::{TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
-use std::collections::{BTreeMap, BTreeSet};
+pub use run::Taint;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use untranslatable::UntranslatableMode;
 
@@ -40,13 +41,16 @@ pub struct Request {
     pub date: NaiveDate,
 }
 
-/// Where an output's value legally comes from.
+/// Where an output's value legally comes from: the article that produced it, or one on the
+/// chain behind that article.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Basis {
     /// The output.
     pub output: String,
-    /// `$id` of the law whose article produced it.
+    /// `$id` of the law of the article.
     pub law_id: String,
+    /// `valid_from` of the law version applied.
+    pub valid_from: Option<String>,
     /// Name of that law.
     pub law_name: Option<String>,
     /// BWB id of that law.
@@ -55,8 +59,16 @@ pub struct Basis {
     pub article: String,
     /// Article URL.
     pub url: Option<String>,
-    /// `direct`, `override` or `hook`.
+    /// How the article took part. The article that produced the value: `direct`, `override` or
+    /// `hook`. One on the chain behind it: `bron` (it gave an input from another law),
+    /// `intern` (another output of the same law), `open_norm` (it implements an open term),
+    /// `hook` (a hook before the actions whose outputs the actions may read).
     pub how: &'static str,
+    /// The input or open term an article on the chain gave.
+    pub via: Option<String>,
+    /// Whether this is the article that produced the value (the first entry of an output),
+    /// not one on the chain behind it.
+    pub producing: bool,
 }
 
 /// The result of an evaluation.
@@ -77,7 +89,8 @@ pub struct Evaluation {
     /// Every output of the executed articles, including co-products and outputs added by hooks
     /// or replaced by overrides (a decision is indivisible).
     pub all_outputs: BTreeMap<String, Value>,
-    /// Legal basis of each requested output.
+    /// Legal basis of each requested output: the article that produced it, then every article
+    /// on the chain behind that one (each law version once per output), in order.
     pub basis: Vec<Basis>,
     /// Inputs resolved from other laws, open terms or same-law outputs, by name.
     pub resolved_inputs: BTreeMap<String, Value>,
@@ -87,8 +100,9 @@ pub struct Evaluation {
     /// How each output in `all_outputs` came about: `direct`, `override` or `hook` (the
     /// reference engine's "reactive").
     pub provenance: BTreeMap<String, &'static str>,
-    /// Outputs in `all_outputs` tainted as untranslatable (only in `propagate` mode).
-    pub tainted: BTreeSet<String>,
+    /// Outputs in `all_outputs` tainted as untranslatable (only in `propagate` mode), each with
+    /// the article whose construct tainted it.
+    pub tainted: BTreeMap<String, Taint>,
     /// Untranslatable constructs that ran unaccepted (only in `warn` mode).
     pub warnings: Vec<String>,
     /// The untranslatable mode of the evaluation.
@@ -174,9 +188,21 @@ impl<'c> Engine<'c> {
         let file = run.select(&request.law_id)?;
         let law = file.law()?;
         // Group requested outputs by producing article (in article order), execute each once.
+        // An output no article produces may come from a hook firing on one of them.
         let mut articles: Vec<&Article> = Vec::new();
+        let mut from_hooks: Vec<&str> = Vec::new();
         for output in &request.outputs {
-            let article = run::article_for_output(law, output)?;
+            match law.article_for_output(output) {
+                Some(article) => {
+                    if !articles.iter().any(|a| a.number == article.number) {
+                        articles.push(article);
+                    }
+                }
+                None => from_hooks.push(output),
+            }
+        }
+        for output in from_hooks {
+            let article = run.article_for_hook_output(law, output, stage, &articles)?;
             if !articles.iter().any(|a| a.number == article.number) {
                 articles.push(article);
             }
@@ -184,7 +210,7 @@ impl<'c> Engine<'c> {
         let mut outputs = BTreeMap::new();
         let mut resolved_inputs = BTreeMap::new();
         let mut provenance = BTreeMap::new();
-        let mut tainted = BTreeSet::new();
+        let mut tainted = BTreeMap::new();
         let mut results = Vec::with_capacity(articles.len());
         for article in articles {
             results.push(run.execute(file, law, article, &request.params, stage)?);
@@ -204,7 +230,7 @@ impl<'c> Engine<'c> {
                     outputs.extend(result.outputs.clone());
                     resolved_inputs.extend(result.resolved_inputs.clone());
                     provenance.extend(result.provenance.clone());
-                    tainted.extend(result.tainted.iter().cloned());
+                    tainted.extend(result.tainted.clone());
                 }
             }
         }
@@ -216,8 +242,8 @@ impl<'c> Engine<'c> {
                 .cloned()
                 .ok_or_else(|| run::output_not_found(&law.id, name))?;
             wanted.insert(name.clone(), value);
-            if let Some(&(law, article, how)) = provenance.get(name) {
-                basis.push(basis_of(name, law, article, how));
+            if let Some(source) = provenance.get(name) {
+                basis_of(name, source, &mut basis);
             }
         }
         Ok(Evaluation {
@@ -233,7 +259,7 @@ impl<'c> Engine<'c> {
             trace: TraceNode::new(TraceKind::Evaluation, ""),
             provenance: provenance
                 .into_iter()
-                .map(|(k, (_, _, how))| (k, how))
+                .map(|(k, source)| (k, source.how))
                 .collect(),
             tainted,
             warnings: std::mem::take(&mut run.warnings),
@@ -242,16 +268,27 @@ impl<'c> Engine<'c> {
     }
 }
 
-/// The legal basis of `output`: `article` of the law version that produced it (the version
-/// applied on the calculation date, not the newest one).
-fn basis_of(output: &str, law: &Law, article: &Article, how: &'static str) -> Basis {
-    Basis {
+/// The legal basis of `output`, pushed to `basis`: the article of the law version that produced
+/// it (the version applied on the calculation date, not the newest one), then every article on
+/// the chain behind it.
+fn basis_of(output: &str, source: &run::Source<'_>, basis: &mut Vec<Basis>) {
+    let entry = |law: &Law, article: &Article, how: &'static str, via: Option<&str>| Basis {
+        producing: false,
         output: output.to_string(),
         law_id: law.id.clone(),
+        valid_from: law.valid_from.clone(),
         law_name: law.display_name(),
         bwb_id: law.bwb_id.clone(),
         article: article.number.clone(),
         url: article.url.clone(),
         how,
+        via: via.map(str::to_string),
+    };
+    basis.push(Basis {
+        producing: true,
+        ..entry(source.law, source.article, source.how, None)
+    });
+    for link in source.chain.iter() {
+        basis.push(entry(link.law, link.article, link.how, link.via));
     }
 }

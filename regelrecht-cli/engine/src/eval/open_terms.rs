@@ -4,7 +4,7 @@
 //! optional one is null.
 
 use super::article::declared_params;
-use super::run::{Key, Run};
+use super::run::{Key, Link, Run, Taint, extend_chain};
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law, OpenTerm};
 use crate::resolve;
@@ -14,6 +14,14 @@ use crate::trace::node;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The open terms of an article: their values by term id, the implementing articles (and the
+/// chains behind them), and the first taint an implementation carried.
+pub(super) struct OpenTerms<'c> {
+    pub(super) values: BTreeMap<String, Value>,
+    pub(super) chain: Vec<Link<'c>>,
+    pub(super) tainted: Option<Taint>,
+}
+
 impl<'c> Run<'c> {
     /// The values of the open terms of `article`, by term id, filled in declaration order.
     pub(super) fn open_terms(
@@ -21,17 +29,29 @@ impl<'c> Run<'c> {
         law: &'c Law,
         article: &'c Article,
         params: &BTreeMap<String, Value>,
-    ) -> Result<BTreeMap<String, Value>, EvalError> {
-        let mut values = BTreeMap::new();
+    ) -> Result<OpenTerms<'c>, EvalError> {
+        let mut filled = OpenTerms {
+            values: BTreeMap::new(),
+            chain: Vec::new(),
+            tainted: None,
+        };
         let terms = article.machine_readable.iter().flat_map(|m| &m.open_terms);
         for term in terms {
-            let value = self.open_term(law, article, term, params, &values)?;
-            values.insert(term.id.clone(), value);
+            let (value, implementation) =
+                self.open_term(law, article, term, params, &filled.values)?;
+            if let Some((link, behind)) = implementation {
+                extend_chain(&mut filled.chain, link, &behind);
+                if filled.tainted.is_none() {
+                    filled.tainted = self.taint_of(&link.law.id, &term.id);
+                }
+            }
+            filled.values.insert(term.id.clone(), value);
         }
-        Ok(values)
+        Ok(filled)
     }
 
-    /// The value of one open term; `resolved` holds the terms filled before it.
+    /// The value of one open term, and the implementing article with the chain behind it when
+    /// an implementation gave it; `resolved` holds the terms filled before it.
     fn open_term(
         &mut self,
         law: &'c Law,
@@ -39,7 +59,7 @@ impl<'c> Run<'c> {
         term: &'c OpenTerm,
         params: &BTreeMap<String, Value>,
         resolved: &BTreeMap<String, Value>,
-    ) -> Result<Value, EvalError> {
+    ) -> Result<(Value, Option<Implemented<'c>>), EvalError> {
         let key = Key::OpenTerm {
             law: &law.id,
             article: &article.number,
@@ -76,12 +96,15 @@ impl<'c> Run<'c> {
                     }
                     let iparams = declared_params(iarticle, Vars::params(params));
                     let result = run.execute(ifile, ilaw, iarticle, &iparams, "BESLUIT")?;
-                    return result.outputs.get(&term.id).cloned().ok_or_else(|| {
-                        EvalError::invalid(format!(
-                            "implementatie {} artikel {} levert open norm '{}' niet",
-                            ilaw.id, iarticle.number, term.id
-                        ))
-                    });
+                    let (value, link, behind) = result
+                        .produced(&term.id, "open_norm", Some(&term.id))
+                        .ok_or_else(|| {
+                            EvalError::invalid(format!(
+                                "implementatie {} artikel {} levert open norm '{}' niet",
+                                ilaw.id, iarticle.number, term.id
+                            ))
+                        })?;
+                    return Ok((value, Some((link, behind))));
                 }
                 if let Some(default) = &term.default {
                     let values = Vars {
@@ -95,7 +118,7 @@ impl<'c> Run<'c> {
                         let v = run.action(law, article, action, &outputs, &defs, values, &none)?;
                         outputs.insert(action.output.clone(), v);
                     }
-                    return Ok(outputs.remove(&term.id).unwrap_or(Value::Null));
+                    return Ok((outputs.remove(&term.id).unwrap_or(Value::Null), None));
                 }
                 if term.required {
                     return Err(EvalError::new(ErrorKind::MissingImplementation {
@@ -104,9 +127,12 @@ impl<'c> Run<'c> {
                         open_term: term.id.clone(),
                     }));
                 }
-                Ok(Value::Null)
+                Ok((Value::Null, None))
             },
-            |v| Some(v.clone()),
+            |(v, _)| Some(v.clone()),
         )
     }
 }
+
+/// The article implementing an open term, and the chain behind it.
+type Implemented<'c> = (Link<'c>, std::rc::Rc<[Link<'c>]>);

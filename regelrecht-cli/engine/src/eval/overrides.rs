@@ -3,7 +3,7 @@
 //! that article declares.
 
 use super::article::declared_params;
-use super::run::{Key, Provenance, Run};
+use super::run::{Key, Provenance, Run, Source, Taint};
 use super::tracing::explained;
 use crate::error::EvalError;
 use crate::law::{Article, Law};
@@ -13,10 +13,13 @@ use crate::trace::TraceKind;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The values an override replaced, and the taints of those that came tainted.
+type Replaced = (BTreeMap<String, Value>, BTreeMap<String, Taint>);
+
 impl<'c> Run<'c> {
     /// The replacement of each output of `article` (`names`) that the contextual law
-    /// overrides, recording the override as its provenance. `values` are what the overriding
-    /// article may read.
+    /// overrides, recording the override as its provenance, and the taint of each replacement
+    /// from a tainted overriding article. `values` are what the overriding article may read.
     pub(super) fn apply_overrides(
         &mut self,
         law: &Law,
@@ -24,8 +27,9 @@ impl<'c> Run<'c> {
         values: Vars<'_>,
         names: &BTreeSet<&str>,
         provenance: &mut Provenance<'c>,
-    ) -> Result<BTreeMap<String, Value>, EvalError> {
+    ) -> Result<Replaced, EvalError> {
         let mut replaced = BTreeMap::new();
+        let mut tainted = BTreeMap::new();
         for &name in names {
             let found = resolve::override_for(
                 self.corpus,
@@ -61,11 +65,22 @@ impl<'c> Run<'c> {
                 |run| run.execute(ofile, olaw, oarticle, &oparams, "BESLUIT"),
                 |_| None,
             )?;
-            if let Some(value) = result.outputs.get(name) {
-                replaced.insert(name.to_string(), value.clone());
-                provenance.insert(name.to_string(), (olaw, oarticle, "override"));
+            if let Some((value, link, behind)) = result.produced(name, "override", None) {
+                replaced.insert(name.to_string(), value);
+                if let Some(taint) = result.tainted.get(name) {
+                    tainted.insert(name.to_string(), taint.clone());
+                }
+                provenance.insert(
+                    name.to_string(),
+                    Source {
+                        law: link.law,
+                        article: link.article,
+                        how: "override",
+                        chain: behind,
+                    },
+                );
             }
         }
-        Ok(replaced)
+        Ok((replaced, tainted))
     }
 }

@@ -12,7 +12,7 @@ use crate::value::Value;
 use chrono::NaiveDate;
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::trace::node;
@@ -20,9 +20,61 @@ use crate::trace::node;
 /// Maximum nesting of cross-law, internal and open-term resolutions.
 const MAX_NESTING: usize = 64;
 
-/// Per output: the law version and the article that produced it, and how (`direct`,
-/// `override` or `hook`). The version is the one applied, so the legal basis cites exactly it.
-pub(super) type Provenance<'c> = BTreeMap<String, (&'c Law, &'c Article, &'static str)>;
+/// An article that took part in producing a value, and how: `bron` (an input from another
+/// law), `intern` (an input from another output of the same law), `open_norm` (the
+/// implementation of an open term), `hook` (a hook before the actions). `via` names the input
+/// or open term it gave.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Link<'c> {
+    pub(super) law: &'c Law,
+    pub(super) article: &'c Article,
+    pub(super) how: &'static str,
+    pub(super) via: Option<&'c str>,
+}
+
+impl Link<'_> {
+    /// Whether two links cite the same article of the same law version.
+    fn same_article(&self, other: &Link<'_>) -> bool {
+        self.article.number == other.article.number
+            && self.law.id == other.law.id
+            && self.law.valid_from == other.law.valid_from
+    }
+}
+
+/// Adds `link` and then `chain` (the articles behind it) to `links`, each article once.
+pub(super) fn extend_chain<'c>(links: &mut Vec<Link<'c>>, link: Link<'c>, chain: &[Link<'c>]) {
+    for l in std::iter::once(&link).chain(chain) {
+        if !links.iter().any(|known| known.same_article(l)) {
+            links.push(*l);
+        }
+    }
+}
+
+/// Where an output's value comes from: the law version and the article that produced it, how
+/// (`direct`, `override` or `hook`), and every article behind that one (its chain). The version
+/// is the one applied, so the legal basis cites exactly it.
+#[derive(Debug, Clone)]
+pub(super) struct Source<'c> {
+    pub(super) law: &'c Law,
+    pub(super) article: &'c Article,
+    pub(super) how: &'static str,
+    pub(super) chain: Rc<[Link<'c>]>,
+}
+
+/// Per output, where its value comes from.
+pub(super) type Provenance<'c> = BTreeMap<String, Source<'c>>;
+
+/// Where an untranslatable taint comes from: the article with the untranslatable construct
+/// (as the reference's sentinel value names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taint {
+    /// `$id` of the law with the construct.
+    pub law: String,
+    /// Its article.
+    pub article: String,
+    /// The construct that could not be translated.
+    pub construct: String,
+}
 
 /// What executing one article yields.
 #[derive(Debug, Clone)]
@@ -30,8 +82,29 @@ pub(super) struct ArticleResult<'c> {
     pub(super) outputs: BTreeMap<String, Value>,
     pub(super) resolved_inputs: BTreeMap<String, Value>,
     pub(super) provenance: Provenance<'c>,
-    /// Outputs tainted as untranslatable (propagate mode).
-    pub(super) tainted: BTreeSet<String>,
+    /// Outputs tainted as untranslatable (propagate mode), each with where the taint comes from.
+    pub(super) tainted: BTreeMap<String, Taint>,
+}
+
+impl<'c> ArticleResult<'c> {
+    /// `output`'s value, the link to the article that produced it (as `how`, giving `via`) and
+    /// the chain behind that article.
+    pub(super) fn produced(
+        &self,
+        output: &str,
+        how: &'static str,
+        via: Option<&'c str>,
+    ) -> Option<(Value, Link<'c>, Rc<[Link<'c>]>)> {
+        let value = self.outputs.get(output)?.clone();
+        let source = self.provenance.get(output)?;
+        let link = Link {
+            law: source.law,
+            article: source.article,
+            how,
+            via,
+        };
+        Some((value, link, Rc::clone(&source.chain)))
+    }
 }
 
 /// The state of one evaluation.
@@ -55,8 +128,8 @@ pub(super) struct Run<'c> {
     pub(super) mode: UntranslatableMode,
     /// External data for inputs with `source: {}` not given as parameters.
     pub(super) data: Option<&'c DataSources>,
-    /// `law#output` of every output tainted so far (propagate mode).
-    pub(super) tainted: HashSet<String>,
+    /// `law#output` of every output tainted so far (propagate mode), with the taint's origin.
+    pub(super) tainted: HashMap<String, Taint>,
     /// Warnings about untranslatable constructs that ran (warn mode), without repeats.
     pub(super) warnings: Vec<String>,
 }
@@ -156,7 +229,7 @@ impl<'c> Run<'c> {
             tracing: true,
             mode: UntranslatableMode::default(),
             data: None,
-            tainted: HashSet::new(),
+            tainted: HashMap::new(),
             warnings: Vec::new(),
         }
     }
@@ -171,9 +244,13 @@ impl<'c> Run<'c> {
         self.trace.into_inner()
     }
 
-    /// Whether `output` of `law` has been tainted as untranslatable in this evaluation.
-    pub(super) fn is_tainted(&self, law: &str, output: &str) -> bool {
-        !self.tainted.is_empty() && self.tainted.contains(&format!("{law}#{output}"))
+    /// Where the taint of `output` of `law` comes from, when it has been tainted as
+    /// untranslatable in this evaluation.
+    pub(super) fn taint_of(&self, law: &str, output: &str) -> Option<Taint> {
+        if self.tainted.is_empty() {
+            return None;
+        }
+        self.tainted.get(&format!("{law}#{output}")).cloned()
     }
 
     /// The version of `law_id` in force on the calculation date.
@@ -256,8 +333,9 @@ impl<'c> Run<'c> {
             |run| run.execute_uncached(file, law, article, params, stage),
             |_| None,
         )?;
-        for output in &result.tainted {
-            self.tainted.insert(format!("{}#{output}", law.id));
+        for (output, taint) in &result.tainted {
+            self.tainted
+                .insert(format!("{}#{output}", law.id), taint.clone());
         }
         let result = Rc::new(result);
         self.cache.push(Executed {
@@ -274,20 +352,21 @@ impl<'c> Run<'c> {
         Ok(result)
     }
 
-    /// Lazily evaluates `output` of `law`: executes the article producing it.
+    /// Lazily evaluates `output` of `law`: executes the article producing it. Returns the
+    /// value, the link to that article (`how`, giving `via`) and the chain behind it.
     pub(super) fn output_of(
         &mut self,
         file: &'c LawFile,
         law: &'c Law,
         output: &str,
         params: &BTreeMap<String, Value>,
-    ) -> Result<Value, EvalError> {
+        how: &'static str,
+        via: Option<&'c str>,
+    ) -> Result<(Value, Link<'c>, Rc<[Link<'c>]>), EvalError> {
         let article = article_for_output(law, output)?;
         let result = self.execute(file, law, article, params, "BESLUIT")?;
         result
-            .outputs
-            .get(output)
-            .cloned()
+            .produced(output, how, via)
             .ok_or_else(|| output_not_found(&law.id, output))
     }
 }

@@ -10,6 +10,7 @@
 //!   evaluation (and the trace), nothing is tainted.
 //! - `ignore`: as `error`, without noting accepted constructs: unaccepted ones still fail.
 
+use super::run::Taint;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law};
 use std::fmt;
@@ -69,8 +70,9 @@ impl FromStr for UntranslatableMode {
 /// What the mode decides for one article.
 #[derive(Debug, Default)]
 pub(super) struct Verdict {
-    /// The article's outputs are tainted (propagate mode, any construct).
-    pub(super) taints: bool,
+    /// The article's outputs are tainted (propagate mode, any construct): by its first
+    /// construct.
+    pub(super) taint: Option<Taint>,
     /// Warnings to record (warn mode, unaccepted constructs).
     pub(super) warnings: Vec<String>,
 }
@@ -96,7 +98,13 @@ pub(super) fn check(
                     reason: u.reason.clone(),
                 }));
             }
-            UntranslatableMode::Propagate => verdict.taints = true,
+            UntranslatableMode::Propagate => {
+                verdict.taint.get_or_insert_with(|| Taint {
+                    law: law.id.clone(),
+                    article: article.number.clone(),
+                    construct: u.construct.clone(),
+                });
+            }
             UntranslatableMode::Warn if !u.accepted => verdict.warnings.push(format!(
                 "{} artikel {} bevat een onvertaalbare constructie '{}' ({}); alleen de vertaalde logica is uitgevoerd",
                 law.id, article.number, u.construct, u.reason

@@ -253,7 +253,7 @@ impl<'c> World<'c> {
             "assert_tainted" => {
                 let output = arg(args, 0)?;
                 self.output(output)?;
-                if !self.evaluation()?.tainted.contains(output) {
+                if !self.evaluation()?.tainted.contains_key(output) {
                     return Err(format!(
                         "uitvoer {output} is niet gemarkeerd als onvertaalbaar"
                     ));

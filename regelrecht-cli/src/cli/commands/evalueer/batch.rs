@@ -137,7 +137,7 @@ fn run_case(
         .law()
         .map_err(|e| into_problem(crate::cli::problems::load_error(&e)))?;
     let (typed, warnings) = params::typed(law, Some(case.params), &[]).map_err(into_problem)?;
-    params::check_outputs(law, law_id, &outputs).map_err(into_problem)?;
+    params::check_outputs(corpus, law, date, &outputs).map_err(into_problem)?;
     params::check_spelling(corpus, law, &typed.undeclared).map_err(into_problem)?;
     let params: Map<String, Value> = typed
         .values

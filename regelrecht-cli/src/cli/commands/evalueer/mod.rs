@@ -198,7 +198,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     for warning in &warnings {
         ctx.printer.warn(warning);
     }
-    params::check_outputs(law, law_id, &outputs)?;
+    params::check_outputs(&corpus, law, date, &outputs)?;
     params::check_spelling(&corpus, law, &typed.undeclared)?;
     for name in &typed.undeclared {
         ctx.printer.warn(&format!(

@@ -5,7 +5,9 @@
 //!
 //! Notes come from `--notities PAD` (an `annotations.yaml`, or a directory holding
 //! `<law_id>/annotations.yaml`) and otherwise from `annotations/<law_id>/annotations.yaml`
-//! next to or inside each corpus directory (RegelRecht's layout).
+//! next to or inside each corpus directory (RegelRecht's layout). A notes file must satisfy the
+//! annotation schema (RFC-005; the version its `$schema` names, else the newest shipped), or
+//! it is invalid input (65) listing every violation with its path.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +19,7 @@ use common::{
 };
 use regelrecht_engine::load::read_text_file;
 use regelrecht_engine::notes::{self, Status};
+use regelrecht_engine::validate::Validator;
 use serde_json::{Value, json};
 
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
@@ -85,6 +88,32 @@ fn notes_file(args: &Args, ctx: &Context<'_>, law_id: &str) -> Option<PathBuf> {
         .find(|f| f.is_file())
 }
 
+/// A notes file that does not satisfy the annotation schema is invalid input (65), every
+/// violation with its path (never a value from the file).
+fn check_notes(path: &Path, text: &str) -> Result<()> {
+    let report = Validator::new().check_notes(text);
+    if report.violations.is_empty() {
+        return Ok(());
+    }
+    let errors = report
+        .violations
+        .iter()
+        .map(|v| {
+            let at = if v.path.is_empty() { "/" } else { &v.path };
+            FieldError::new(
+                "notities",
+                format!("{}: {at}: {}", path.display(), v.problem),
+            )
+        })
+        .collect();
+    Err(Problem::invalid(errors)
+        .with_hint(format!(
+            "het notitiebestand voldoet niet aan het notitieschema (annotation-schema {}); zie regelrecht-cli wet valideer",
+            report.schema_version.unwrap_or("?")
+        ))
+        .into())
+}
+
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
@@ -106,6 +135,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Some(path) => {
             let text = read_text_file(path, MAX_NOTES_BYTES)
                 .map_err(|e| Problem::invalid(vec![FieldError::new("notities", e.to_string())]))?;
+            check_notes(path, &text)?;
             notes::parse_annotations(&text)
                 .map_err(|e| {
                     Problem::invalid(vec![FieldError::new(

@@ -1,9 +1,13 @@
 //! `wet valideer PAD…`: validate law files against the format, as the reference's `validate`
-//! does: the JSON Schema (RegelRecht v0.5.6, shipped in the program), the `$schema` version,
-//! the engine's own reading of the law, and the unit checks (RFC-023). Every violation is listed
-//! with its path; any invalid file ends the run with exit 1 (`WET_ONGELDIG`) after the data.
+//! does: the JSON Schema of the version each file's `$schema` declares (RegelRecht v0.2.0 to
+//! v0.5.6, shipped in the program; a file without `$schema` or with a version that is not
+//! shipped is invalid), the engine's own reading of the law, and the unit checks (RFC-023).
+//! A notes file (RFC-005, top-level `annotations` and no `$id`) is checked against the
+//! annotation schema. Every violation is listed with its path; any invalid file ends the run
+//! with exit 1 (`WET_ONGELDIG`) after the data.
 //!
-//! The schema is compiled only here, so no other command pays for it at start-up.
+//! The schemas are compiled only here, each when a file first declares it, so no other command
+//! pays for them at start-up.
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +19,8 @@ use common::{
 };
 use regelrecht_engine::Origin;
 use regelrecht_engine::load::{Limits, corpus_files, is_law_text, read_text_file};
-use regelrecht_engine::validate::{Report, SCHEMA_VERSION, Validator};
+use regelrecht_engine::notes::is_notes_text;
+use regelrecht_engine::validate::{Report, Validator, schema_versions};
 use serde_json::{Value, json};
 
 use crate::cli::laws::{ENGINE_VERSION, SOURCE};
@@ -23,9 +28,10 @@ use crate::cli::problems;
 
 /// Toets wetbestanden aan het formaat
 ///
-/// PAD is een wetbestand of een map (zoals --corpus). Toetst aan het JSON Schema v0.5.6,
-/// $schema (v0.2.0 t/m v0.5.6), de engine en de eenheden (RFC-023); elke fout met haar pad.
-/// Exit 1 als een bestand ongeldig is.
+/// PAD is een wetbestand of een map (zoals --corpus). Toetst elk bestand aan het JSON Schema van
+/// de versie die zijn $schema noemt (v0.2.0 t/m v0.5.6; zonder $schema of met een andere versie
+/// is het ongeldig), de engine en de eenheden (RFC-023); een notitiebestand (annotations) aan
+/// het notitieschema. Elke fout met haar pad. Exit 1 als een bestand ongeldig is.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Wetbestanden of mappen
@@ -67,39 +73,53 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     }
     validation.finish()?;
     let limits = limits(ctx);
-    let mut files: Vec<PathBuf> = Vec::new();
+    // Each file with what it is: a law, or notes (a file named on its own is a law unless it
+    // is notes; in a directory anything else is passed over).
+    let mut files: Vec<(PathBuf, Content)> = Vec::new();
     for path in &args.paden {
         if path.is_dir() {
             for file in corpus_files(path, limits).map_err(|e| problems::load_error(&e))? {
                 let text = read_text_file(&file, limits.max_file_bytes)
                     .map_err(|e| problems::load_error(&e))?;
                 if is_law_text(&text) {
-                    files.push(file);
+                    files.push((file, Content::Law));
+                } else if is_notes_text(&text) {
+                    files.push((file, Content::Notes));
                 }
             }
         } else {
-            files.push(path.clone());
+            let text = read_text_file(path, limits.max_file_bytes)
+                .map_err(|e| problems::load_error(&e))?;
+            let content = if is_notes_text(&text) {
+                Content::Notes
+            } else {
+                Content::Law
+            };
+            files.push((path.clone(), content));
         }
     }
     let passed = ctx.gate(PlanSpec::of(args))?;
 
-    let validator = Validator::new();
+    let mut validator = Validator::new();
     let mut resultaten = Vec::with_capacity(files.len());
     let mut invalid = 0usize;
-    for file in &files {
+    for (file, content) in &files {
         let text =
             read_text_file(file, limits.max_file_bytes).map_err(|e| problems::load_error(&e))?;
-        let report = validator.check(&Origin::File(file.clone()), &text);
+        let report = match content {
+            Content::Law => validator.check(&Origin::File(file.clone()), &text),
+            Content::Notes => validator.check_notes(&text),
+        };
         if !report.violations.is_empty() {
             invalid += 1;
         }
-        resultaten.push(result_json(file, &report));
+        resultaten.push(result_json(file, *content, &report));
     }
     let data = json!({
         "geldig": invalid == 0,
         "bestanden": files.len(),
         "ongeldig": invalid,
-        "schema": SCHEMA_VERSION,
+        "schema": shipped_versions(),
         "resultaten": resultaten,
     });
     let digest = canonical_sha256(&data);
@@ -121,7 +141,26 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     Ok(outcome)
 }
 
-fn result_json(file: &Path, report: &Report) -> Value {
+/// The shipped schema versions, as `v0.2.0 t/m v0.5.6`.
+fn shipped_versions() -> String {
+    let versions: Vec<&str> = schema_versions().collect();
+    format!(
+        "{} t/m {}",
+        versions.first().unwrap_or(&"?"),
+        versions.last().unwrap_or(&"?")
+    )
+}
+
+/// What a file holds.
+#[derive(Clone, Copy)]
+enum Content {
+    /// A law (one version), checked against the law schema of its `$schema`.
+    Law,
+    /// Stand-off notes (RFC-005), checked against the annotation schema.
+    Notes,
+}
+
+fn result_json(file: &Path, content: Content, report: &Report) -> Value {
     let fouten: Vec<Value> = report
         .violations
         .iter()
@@ -135,8 +174,13 @@ fn result_json(file: &Path, report: &Report) -> Value {
         .collect();
     json!({
         "bestand": file.display().to_string(),
+        "inhoud": match content {
+            Content::Law => "wet",
+            Content::Notes => "notities",
+        },
         "law_id": report.law_id,
         "schema": report.schema,
+        "schemaversie": report.schema_version,
         "geldig": fouten.is_empty(),
         "fouten": fouten,
     })
