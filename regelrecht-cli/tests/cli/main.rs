@@ -17,6 +17,7 @@ mod precision;
 mod prepared;
 mod profile;
 mod reference_receipt;
+mod regelingen;
 mod scenario;
 mod shared_args;
 mod startup_order;

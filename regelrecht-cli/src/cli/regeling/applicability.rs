@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::definition::{Condition, Definition};
+use super::definition::{Applicability, Condition, Definition};
 use super::sourcing::Sourced;
 
 /// The verdict text for a regulation whose rule holds.
@@ -42,16 +42,16 @@ fn holds(condition: &Condition, value: &Value) -> bool {
         })
 }
 
-/// The entry of `definition` for a company with registration data `data`.
-pub(crate) fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>) -> Value {
-    let Some(rule) = &definition.toepasselijkheid else {
-        return json!({
-            "id": definition.id,
-            "naam": definition.naam,
-            "uitkomst": UNKNOWN,
-            "toelichting": "deze regeling heeft geen toepasselijkheidsregel",
-        });
-    };
+/// What a rule says on registration data: the verdict text, the data it used (with where each
+/// value came from) and the data kinds it lacked.
+pub(crate) struct Verdict {
+    pub uitkomst: &'static str,
+    pub used: serde_json::Map<String, Value>,
+    pub missing: Vec<String>,
+}
+
+/// `rule` on `data`: `MAY_APPLY` when every condition holds, `UNKNOWN` when data is missing.
+pub(crate) fn judge(rule: &Applicability, data: &BTreeMap<String, Sourced>) -> Verdict {
     let mut used = serde_json::Map::new();
     let mut missing = Vec::new();
     let mut all = true;
@@ -74,14 +74,32 @@ pub(crate) fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>)
     } else {
         NOT_INDICATED
     };
+    Verdict {
+        uitkomst,
+        used,
+        missing,
+    }
+}
+
+/// The entry of `definition` for a company with registration data `data`.
+pub(crate) fn verdict(definition: &Definition, data: &BTreeMap<String, Sourced>) -> Value {
+    let Some(rule) = &definition.toepasselijkheid else {
+        return json!({
+            "id": definition.id,
+            "naam": definition.naam,
+            "uitkomst": UNKNOWN,
+            "toelichting": "deze regeling heeft geen toepasselijkheidsregel",
+        });
+    };
+    let verdict = judge(rule, data);
     json!({
         "id": definition.id,
         "naam": definition.naam,
-        "uitkomst": uitkomst,
+        "uitkomst": verdict.uitkomst,
         "toelichting": rule.omschrijving,
         "omschrijving": definition.omschrijving,
         "regel": rule.alle,
-        "gebruikte_gegevens": used,
-        "ontbreekt": missing,
+        "gebruikte_gegevens": verdict.used,
+        "ontbreekt": verdict.missing,
     })
 }

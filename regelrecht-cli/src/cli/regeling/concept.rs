@@ -224,29 +224,54 @@ pub(crate) fn build(
                 question["waarden"] = allowed.clone().into();
             }
             if let Some(kind) = &field.gegeven {
-                let (source, reason, exit_code) = match unsourced.get(kind) {
+                // A source that could not be fetched is named as such (`niet_opgehaald`), never
+                // put to the person as a question. A source that answered without the value
+                // leaves a question when the field may be given, and so does one that was not
+                // asked for lack of consent (which is also named, with the option to give).
+                let (source, reason, exit_code, unfetched, ask) = match unsourced.get(kind) {
                     Some(Unsourced::NoConsent { source }) => (
                         source.clone(),
                         format!(
                             "bron '{source}' vraagt toestemming; niet opgevraagd (geef --toestemming {source})"
                         ),
                         None,
+                        true,
+                        field.mag_corrigeren,
                     ),
+                    Some(Unsourced::Failed { source, failure })
+                        if failure.code == common::codes::VELD_ONTBREEKT.name =>
+                    {
+                        (
+                            source.clone(),
+                            format!("{} ({})", failure.detail, failure.code),
+                            Some(failure.exit_code),
+                            !field.mag_corrigeren,
+                            field.mag_corrigeren,
+                        )
+                    }
                     Some(Unsourced::Failed { source, failure }) => (
                         source.clone(),
-                        format!("{} ({})", failure.detail, failure.code),
+                        format!(
+                            "bron '{source}' kon niet worden bevraagd: {} ({}); dit is geen vraag \
+                             voor de aanvrager: stel het concept opnieuw op als de bron antwoordt",
+                            failure.detail, failure.code
+                        ),
                         Some(failure.exit_code),
+                        true,
+                        false,
                     ),
-                    None => (String::new(), "niet opgehaald".into(), None),
+                    None => (String::new(), "niet opgehaald".into(), None, true, false),
                 };
-                niet_opgehaald.push(json!({
-                    "naam": field.naam,
-                    "bron": source,
-                    "exit_code": exit_code,
-                    "reden": reason,
-                }));
-                question["reden"] = reason.into();
-                if field.mag_corrigeren {
+                if unfetched {
+                    niet_opgehaald.push(json!({
+                        "naam": field.naam,
+                        "bron": source,
+                        "exit_code": exit_code,
+                        "reden": reason,
+                    }));
+                }
+                if ask {
+                    question["reden"] = reason.into();
                     open.push(question);
                 }
             } else {

@@ -3,7 +3,9 @@
 //! Both are JSON files: the embedded ones (every `*.json` under `regelrecht-cli/regelingen/`,
 //! compiled in by `build.rs`), then those of the directories of `REGELRECHT_REGELINGEN` and
 //! `--regelingen`. A file named `bronnen.json` is a source register: its sources and data kinds
-//! are added to the register, replacing entries with the same id. Every other file is one
+//! are added to the register, replacing entries with the same id. A file named `rvo.json` says
+//! when each scheme of the RVO catalogue may apply on registration data (the catalogue itself is
+//! rvo-cli's; [`super::rvo`]), again replacing entries with the same id. Every other file is one
 //! regulation definition; a later one with the same id replaces an earlier one.
 
 use std::collections::BTreeMap;
@@ -18,6 +20,9 @@ pub(crate) const DEFINITIONS_ENV: &str = "REGELRECHT_REGELINGEN";
 
 /// The file name of a source register inside a definitions directory.
 const REGISTER_FILE: &str = "bronnen.json";
+
+/// The file name of the RVO catalogue's applicability rules inside a definitions directory.
+const RVO_FILE: &str = "rvo.json";
 
 /// The most bytes one definition file may have.
 const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -87,6 +92,45 @@ pub(crate) struct RegisterFile {
     pub bronnen: Vec<Source>,
     #[serde(default)]
     pub gegevens: Vec<Datum>,
+}
+
+/// The family command that lists the RVO catalogue (read-only, no company argument).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CatalogueCommand {
+    pub programma: String,
+    pub commando: Vec<String>,
+}
+
+/// When one scheme of the RVO catalogue may apply on registration data.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RvoApplicability {
+    /// The scheme's id in the RVO catalogue (`EIA-2026`).
+    pub regeling_id: String,
+    pub toepasselijkheid: Applicability,
+    /// What else it depends on, that no registration says.
+    #[serde(default)]
+    pub hangt_af_van: Vec<String>,
+    /// The regulation definition whose concept computes it, when there is one.
+    #[serde(default)]
+    pub concept: Option<String>,
+}
+
+/// The `rvo.json` file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RvoFile {
+    #[serde(default)]
+    #[allow(
+        dead_code,
+        reason = "documentation inside the file, not used by the code"
+    )]
+    pub omschrijving: Option<String>,
+    #[serde(default)]
+    pub catalogus: Option<CatalogueCommand>,
+    #[serde(default)]
+    pub regelingen: Vec<RvoApplicability>,
 }
 
 /// The law and outputs one evaluation asks for.
@@ -222,6 +266,10 @@ pub(crate) struct Catalogue {
     pub data: BTreeMap<String, Datum>,
     /// SHA-256 of every register file read, in order.
     pub register_sha256: Vec<String>,
+    /// The command that lists the RVO catalogue.
+    pub rvo_catalogue: Option<CatalogueCommand>,
+    /// When each RVO scheme may apply, by its id.
+    pub rvo: BTreeMap<String, RvoApplicability>,
 }
 
 /// `--regelingen`, for the commands that read regulation definitions.
@@ -345,6 +393,14 @@ impl Catalogue {
                 self.data.insert(datum.id.clone(), datum);
             }
             self.register_sha256.push(sha256);
+        } else if name == RVO_FILE {
+            let rvo: RvoFile = serde_json::from_str(text).map_err(bad)?;
+            if rvo.catalogus.is_some() {
+                self.rvo_catalogue = rvo.catalogus;
+            }
+            for scheme in rvo.regelingen {
+                self.rvo.insert(scheme.regeling_id.clone(), scheme);
+            }
         } else {
             let mut definition: Definition = serde_json::from_str(text).map_err(bad)?;
             definition.sha256 = sha256;
@@ -401,6 +457,24 @@ impl Catalogue {
                         d.id, condition.gegeven
                     ));
                 }
+            }
+        }
+        for scheme in self.rvo.values() {
+            for condition in &scheme.toepasselijkheid.alle {
+                if !self.data.contains_key(&condition.gegeven) {
+                    errors.push(format!(
+                        "RVO-regeling '{}', toepasselijkheid: '{}' staat niet in het bronnenregister",
+                        scheme.regeling_id, condition.gegeven
+                    ));
+                }
+            }
+            if let Some(id) = &scheme.concept
+                && !self.definitions.contains_key(id)
+            {
+                errors.push(format!(
+                    "RVO-regeling '{}': concept '{id}' is geen regeling",
+                    scheme.regeling_id
+                ));
             }
         }
         if errors.is_empty() {

@@ -1,7 +1,8 @@
 //! Regulations as data (spec/concept.md): the definitions and the source register
 //! ([`definition`]), answers normalised by type ([`opgave`]), values from family CLIs
 //! ([`sourcing`]), outcomes ([`evaluate`]), the draft ([`concept`]), its re-evaluation
-//! ([`recheck`]) and which regulations may apply ([`applicability`]). No module here names a
+//! ([`recheck`]), which regulations may apply ([`applicability`]) and which schemes of the RVO
+//! catalogue ([`rvo`]). No module here names a
 //! regulation: everything specific is in the definition files.
 
 pub(crate) mod applicability;
@@ -10,4 +11,5 @@ pub(crate) mod definition;
 pub(crate) mod evaluate;
 pub(crate) mod opgave;
 pub(crate) mod recheck;
+pub(crate) mod rvo;
 pub(crate) mod sourcing;

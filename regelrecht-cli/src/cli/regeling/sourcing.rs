@@ -160,23 +160,20 @@ pub(crate) fn planned(catalogue: &Catalogue, wanted: &[&Datum], consent: &[Strin
         .collect()
 }
 
-/// Discovery, then the call. Any failure is the source's, reported per field.
-fn call(
+/// Discovery of a family program's command (`programma --help --json`): it must exist, be
+/// read-only and, when `takes_kvk`, take `kvk_nummer`. `naam` names the source in a failure.
+pub(crate) fn usable(
     ctx: &Context<'_>,
-    source: &Source,
-    data: &[&Datum],
-    kvk: &str,
-) -> Result<std::result::Result<Value, ChildFailure>> {
-    let discovery = match run_json(
-        ctx,
-        &source.programma,
-        &["--help".into(), "--json".into()],
-        None,
-    )? {
+    naam: &str,
+    programma: &str,
+    commando: &[String],
+    takes_kvk: bool,
+) -> Result<std::result::Result<(), ChildFailure>> {
+    let discovery = match run_json(ctx, programma, &["--help".into(), "--json".into()], None)? {
         Ok(document) => document,
         Err(failure) => return Ok(Err(failure)),
     };
-    let name = source.commando.join("_");
+    let name = commando.join("_");
     let tool = discovery["tools"]
         .as_array()
         .and_then(|tools| tools.iter().find(|t| t["name"] == name.as_str()));
@@ -189,36 +186,40 @@ fn call(
     };
     let Some(tool) = tool else {
         return unusable(format!(
-            "{} ({}) kent het commando '{}' niet",
-            source.naam,
-            source.programma,
-            source.commando.join(" ")
+            "{naam} ({programma}) kent het commando '{}' niet",
+            commando.join(" ")
         ));
     };
     if tool["annotations"]["readOnlyHint"] != Value::Bool(true) {
         return unusable(format!(
-            "{} {} is niet alleen-lezen en wordt niet als bron gebruikt",
-            source.programma,
-            source.commando.join(" ")
+            "{programma} {} is niet alleen-lezen en wordt niet als bron gebruikt",
+            commando.join(" ")
         ));
     }
-    if tool["inputSchema"]["properties"]
-        .get("kvk_nummer")
-        .is_none()
+    if takes_kvk
+        && tool["inputSchema"]["properties"]
+            .get("kvk_nummer")
+            .is_none()
     {
         return unusable(format!(
-            "{} {} neemt geen kvk_nummer",
-            source.programma,
-            source.commando.join(" ")
+            "{programma} {} neemt geen kvk_nummer",
+            commando.join(" ")
         ));
     }
-    let fields: Vec<&str> = data.iter().map(|d| d.veld.as_str()).collect();
-    let mut args = source.commando.clone();
-    args.push(kvk.to_string());
+    Ok(Ok(()))
+}
+
+/// `programma commando… args… --fields=… --provenance --output=json`: the envelope, or why not.
+pub(crate) fn envelope(
+    ctx: &Context<'_>,
+    programma: &str,
+    mut args: Vec<String>,
+    fields: &[&str],
+) -> Result<std::result::Result<Value, ChildFailure>> {
     args.push(format!("--fields={}", fields.join(",")));
     args.push("--provenance".into());
     args.push("--output=json".into());
-    let envelope = run_json(ctx, &source.programma, &args, None)?;
+    let envelope = run_json(ctx, programma, &args, None)?;
     Ok(envelope.and_then(|e| {
         if e.get("data").is_some() && e["provenance"].is_object() {
             Ok(e)
@@ -226,10 +227,26 @@ fn call(
             Err(ChildFailure {
                 exit_code: 76,
                 code: "PARSE_FOUT".into(),
-                detail: format!("{} gaf geen herkomst-envelop", source.programma),
+                detail: format!("{programma} gaf geen herkomst-envelop"),
             })
         }
     }))
+}
+
+/// Discovery, then the call. Any failure is the source's, reported per field.
+fn call(
+    ctx: &Context<'_>,
+    source: &Source,
+    data: &[&Datum],
+    kvk: &str,
+) -> Result<std::result::Result<Value, ChildFailure>> {
+    if let Err(failure) = usable(ctx, &source.naam, &source.programma, &source.commando, true)? {
+        return Ok(Err(failure));
+    }
+    let fields: Vec<&str> = data.iter().map(|d| d.veld.as_str()).collect();
+    let mut args = source.commando.clone();
+    args.push(kvk.to_string());
+    envelope(ctx, &source.programma, args, &fields)
 }
 
 /// The value at a `--fields` path (`a.b`, `lijst[].x`) of `data`; `[]` collects over a list.
