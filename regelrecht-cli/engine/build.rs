@@ -48,7 +48,8 @@ fn main() {
         let json = serde_json::to_string(&value).expect("JSON");
         writeln!(code, "    ({name:?}, {json:?}),").expect("write");
         // The keys of `load::Declares::KEYS` (a test checks the two agree).
-        let keys = ["implements:", "hooks:", "overrides:"].map(|key| yaml.contains(key));
+        let keys =
+            ["implements:", "hooks:", "overrides:", "procedure:"].map(|key| yaml.contains(key));
         writeln!(declares, "    ({name:?}, {keys:?}),").expect("write");
     }
     code.push(']');

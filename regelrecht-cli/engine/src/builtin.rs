@@ -16,9 +16,9 @@ pub const BUILTIN_LAWS: &[(&str, &str)] = &[
 /// the crate is built (`build.rs`), since JSON reads several times faster. Sorted by name.
 pub const BUILTIN_JSON: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_json.rs"));
 
-/// `(file name, [implements, hooks, overrides])` of every built-in law: whether its text names
+/// `(file name, [implements, hooks, overrides, procedure])` of every built-in law: whether its text names
 /// each key of [`crate::load`]'s `Declares::KEYS`, read when the crate is built (`build.rs`).
-pub const BUILTIN_DECLARES: &[(&str, [bool; 3])] =
+pub const BUILTIN_DECLARES: &[(&str, [bool; 4])] =
     include!(concat!(env!("OUT_DIR"), "/builtin_declares.rs"));
 
 /// `$id` of the built-in Besluit activiteiten leefomgeving (BWBR0041330).

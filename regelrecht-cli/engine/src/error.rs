@@ -17,13 +17,15 @@ pub struct LoadError {
     pub kind: LoadErrorKind,
 }
 
-/// The two ways loading fails.
+/// The ways loading fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadErrorKind {
     /// The file (or directory) is unreadable, malformed or beyond a limit.
     Invalid,
     /// The deadline passed before loading was done.
     Deadline,
+    /// More law files than the bound on the number of files (which the caller may raise).
+    TooManyFiles(usize),
 }
 
 impl LoadError {

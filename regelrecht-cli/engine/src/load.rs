@@ -1,9 +1,15 @@
 //! Loading law files: the built-in set plus every `*.yaml` under given directories.
 //!
-//! Loading is lazy. Adding a file only reads it and scans its top-level `$id`, `valid_from` and
-//! `valid_to` lines (and whether it declares `implements`, `hooks` or `overrides`); the full YAML
-//! parse happens the first time an evaluation reaches that law version. [`Corpus::parse_all`]
-//! parses and validates everything (for listings and checks).
+//! Loading is lazy. Adding a file only reads it and scans its lines ([`crate::scan`]): the
+//! top-level `$id`, `$schema`, `valid_from` and `valid_to`, whether it declares `implements`,
+//! `hooks`, `overrides` or a `procedure`, and what a listing shows. The text is then let go: the
+//! full YAML parse (which reads the file again) happens the first time an evaluation reaches that
+//! law version, so a law that is never needed is never parsed. [`Corpus::parse_all`] parses and
+//! validates everything (for checks).
+//!
+//! With a [`CorpusIndex`] store ([`Corpus::set_index`]), what the scan found is kept per
+//! directory with each file's size and modification time, and a later load reads only the files
+//! that changed: a 25,000-file checkout is listed from the index and the `stat` of each file.
 //!
 //! All work is bounded by its input ([`Limits`]): directories are walked once each (a symlink
 //! loop is visited once), only regular files are read (a FIFO or device is refused, never waited
@@ -11,20 +17,22 @@
 //! the deadline is checked. Error texts name the file and line, never the file's text.
 
 use crate::dates::parse_iso_date;
-use crate::error::LoadError;
+use crate::error::{LoadError, LoadErrorKind};
 use crate::format;
 use crate::law::Law;
 use crate::origin::Origin;
 use crate::parse::{check_format, parse_law};
 use crate::prepared::{Prepared, parse_json};
+use crate::scan::{Header, Implements, Summary, scan_header, scan_implements, scan_summary};
 use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Bounds on loading law files from disk.
@@ -32,7 +40,8 @@ use std::time::Instant;
 pub struct Limits {
     /// Largest law file, in bytes.
     pub max_file_bytes: u64,
-    /// Most law files read from disk, over all directories.
+    /// Most law files read from disk, over all directories: a bound on the work, not on the
+    /// corpus (the default admits the whole upstream corpus, some 25,000 files, four times over).
     pub max_files: usize,
     /// Deepest directory below a corpus directory.
     pub max_dir_depth: usize,
@@ -46,7 +55,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_file_bytes: 1024 * 1024,
-            max_files: 2000,
+            max_files: DEFAULT_MAX_FILES,
             max_dir_depth: 16,
             max_flow_depth: 64,
             deadline: None,
@@ -54,16 +63,22 @@ impl Default for Limits {
     }
 }
 
+/// The default bound on the number of law files ([`Limits::max_files`]).
+pub const DEFAULT_MAX_FILES: usize = 100_000;
+
 impl Limits {
     fn too_many_files(&self, origin: &Origin) -> LoadError {
-        LoadError::new(
-            origin,
-            None,
-            format!(
-                "meer dan {} wetbestanden; laad minder mappen",
-                self.max_files
-            ),
-        )
+        LoadError {
+            kind: LoadErrorKind::TooManyFiles(self.max_files),
+            ..LoadError::new(
+                origin,
+                None,
+                format!(
+                    "meer dan {} wetbestanden (de ingestelde grens)",
+                    self.max_files
+                ),
+            )
+        }
     }
 
     fn check_deadline(&self, origin: &Origin) -> Result<(), LoadError> {
@@ -89,7 +104,13 @@ pub struct LawFile {
     pub(crate) declares: Declares,
     /// Why the file's declared `$schema` is not read, and its line ([`crate::format`]).
     refusal: Option<(String, Option<usize>)>,
-    text: Cow<'static, str>,
+    /// The text: given when added (built-in laws, [`Corpus::add_text`]), else read from the file
+    /// the first time it is needed.
+    text: OnceLock<Result<Cow<'static, str>, LoadError>>,
+    /// For a text read later: the header it had when it was scanned, which it must still have.
+    scanned_header: Option<Header>,
+    /// What the scan read for a listing and for the search for implementations.
+    scanned: Scanned,
     /// The same law as JSON, for a built-in law ([`crate::builtin::BUILTIN_JSON`]).
     json: Option<&'static str>,
     /// Where the JSON form of a file from disk is kept between processes ([`crate::prepared`]).
@@ -97,33 +118,60 @@ pub struct LawFile {
     limits: Limits,
     parsed: OnceLock<Result<Law, LoadError>>,
     sha256: OnceLock<String>,
+    summary: OnceLock<Result<Summary, LoadError>>,
     /// `valid_from` and `valid_to` as dates, read once (version selection is on the hot path).
     dates: (Option<NaiveDate>, Option<NaiveDate>),
 }
 
+/// What the scan of a text read, each part only when it was sure ([`crate::scan`]).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Scanned {
+    summary: Option<Summary>,
+    implements: Option<Vec<Implements>>,
+}
+
+impl Scanned {
+    fn of(text: &str) -> Scanned {
+        Scanned {
+            summary: scan_summary(text),
+            implements: scan_implements(text),
+        }
+    }
+}
+
 impl LawFile {
+    /// A law file whose text is at hand: checked and scanned now, and kept.
     fn new(origin: Origin, text: String, limits: Limits) -> Result<LawFile, LoadError> {
         check_flow_depth(&origin, &text, limits.max_flow_depth)?;
         let header = scan_header(&text);
         let declares = Declares::scan(&text);
-        LawFile::indexed(origin, Cow::Owned(text), header, declares, limits)
+        let scanned = Scanned::of(&text);
+        let file = LawFile::indexed(origin, header, declares, scanned, limits, Some(&text))?;
+        let _ = file.text.set(Ok(Cow::Owned(text)));
+        Ok(file)
     }
 
-    /// A law file whose header is already known.
+    /// A law file whose header is already known (from its scan, from the index, or from a
+    /// built-in law's name); its text is set by the caller, or read when first needed. `text`
+    /// is only looked at when the header has no `$id` (the full parser then says what is wrong).
     fn indexed(
         origin: Origin,
-        text: Cow<'static, str>,
         header: Header,
         declares: Declares,
+        scanned: Scanned,
         limits: Limits,
+        text: Option<&str>,
     ) -> Result<LawFile, LoadError> {
-        let id = match header.id {
-            Some(id) => id,
-            None => {
+        let id = match (&header.id, text) {
+            (Some(id), _) => id.clone(),
+            (None, Some(text)) => {
                 // No plain `$id:` line: let the full parser say what is wrong.
                 limits.check_deadline(&origin)?;
-                let law = parse_law(&origin, &text)?;
+                let law = parse_law(&origin, text)?;
                 law.id
+            }
+            (None, None) => {
+                return Err(LoadError::new(&origin, None, "geen $id gevonden"));
             }
         };
         let refusal = header
@@ -138,12 +186,15 @@ impl LawFile {
             id,
             valid_from: header.valid_from.clone(),
             valid_to: header.valid_to.clone(),
-            text,
+            text: OnceLock::new(),
+            scanned_header: text.is_none().then(|| header.clone()),
+            scanned,
             json: None,
             prepared: None,
             limits,
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
+            summary: OnceLock::new(),
             dates: (
                 header.valid_from.as_deref().and_then(parse_iso_date),
                 header.valid_to.as_deref().and_then(parse_iso_date),
@@ -172,9 +223,10 @@ impl LawFile {
                 let law = match (self.json, &self.prepared) {
                     (Some(json), _) => parse_json(&self.origin, json)?,
                     (None, Some(prepared)) => {
-                        prepared.law(&self.origin, &self.text, self.sha256(), &self.id)?
+                        let text = self.text()?;
+                        prepared.law(&self.origin, text, self.sha256(), &self.id)?
                     }
-                    (None, None) => parse_law(&self.origin, &self.text)?,
+                    (None, None) => parse_law(&self.origin, self.text()?)?,
                 };
                 if law.id != self.id {
                     return Err(LoadError::new(
@@ -183,17 +235,21 @@ impl LawFile {
                         format!("$id '{}' kon niet eenduidig gelezen worden", law.id),
                     ));
                 }
-                check_format(&self.origin, &self.text, &law)?;
+                check_format(&self.origin, self.text()?, &law)?;
                 Ok(law)
             })
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    /// SHA-256 (hex) of the file's bytes.
+    /// SHA-256 (hex) of the file's bytes; empty when the file can no longer be read (so it
+    /// equals no digest), which [`LawFile::law`] reports as the error it is.
     pub fn sha256(&self) -> &str {
         self.sha256.get_or_init(|| {
-            let digest = Sha256::digest(self.text.as_bytes());
+            let Ok(text) = self.text() else {
+                return String::new();
+            };
+            let digest = Sha256::digest(text.as_bytes());
             digest
                 .iter()
                 .fold(String::with_capacity(64), |mut hex, byte| {
@@ -203,9 +259,60 @@ impl LawFile {
         })
     }
 
-    /// The raw YAML text.
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The raw YAML text, read from the file on first use when it was indexed. A text that no
+    /// longer has the header it was indexed with (the file changed meanwhile) is an error.
+    pub fn text(&self) -> Result<&str, LoadError> {
+        self.text
+            .get_or_init(|| {
+                let Origin::File(path) = &self.origin else {
+                    return Err(LoadError::new(&self.origin, None, "geen tekst"));
+                };
+                self.limits.check_deadline(&self.origin)?;
+                let text = read_law_file(&self.origin, path, self.limits.max_file_bytes)?;
+                check_flow_depth(&self.origin, &text, self.limits.max_flow_depth)?;
+                if self
+                    .scanned_header
+                    .as_ref()
+                    .is_some_and(|header| *header != scan_header(&text))
+                {
+                    return Err(LoadError::new(
+                        &self.origin,
+                        None,
+                        "het bestand is gewijzigd sinds het werd ingelezen; probeer het opnieuw",
+                    ));
+                }
+                Ok(Cow::Owned(text))
+            })
+            .as_ref()
+            .map(|text| text.as_ref())
+            .map_err(Clone::clone)
+    }
+
+    /// What a listing shows of the law: from the scan when it was sure, else from the parse.
+    pub fn summary(&self) -> Result<&Summary, LoadError> {
+        self.summary
+            .get_or_init(|| match &self.scanned.summary {
+                Some(summary) => Ok(summary.clone()),
+                None => self.law().map(|law| Summary {
+                    name: law.display_name(),
+                    layer: Some(law.regulatory_layer.clone()),
+                    bwb_id: law.bwb_id.clone(),
+                    outputs: law.outputs().map(|(_, f)| f.name.clone()).collect(),
+                }),
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Whether this law may implement open term `term` of article `article` of `law`: false
+    /// only when its scan read every `implements` entry and none is that one.
+    pub(crate) fn may_implement(&self, law: &str, article: &str, term: &str) -> bool {
+        self.declares.implements
+            && self.scanned.implements.as_ref().is_none_or(|entries| {
+                entries
+                    .iter()
+                    .any(|i| i.law == law && i.article == article && i.open_term == term)
+            })
     }
 
     /// Why this file is not read (its `$schema` names a version this engine does not read).
@@ -235,6 +342,8 @@ pub struct Corpus {
     limits: Limits,
     /// Where the files added after [`Corpus::set_prepared`] keep their JSON form.
     prepared: Option<Prepared>,
+    /// Where what the scan found in each directory is kept between processes.
+    index: Option<Arc<dyn IndexStore>>,
     /// Files read from disk so far (counted against `limits.max_files`).
     files_read: usize,
     /// What loading passed over or replaced, for people ([`Corpus::warnings`]).
@@ -265,6 +374,12 @@ impl Corpus {
         self.prepared = Some(prepared);
     }
 
+    /// Keeps what the scan of each directory added after this call found in `index`, and reads
+    /// it from there next time ([`CorpusIndex`]).
+    pub fn set_index(&mut self, index: Arc<dyn IndexStore>) {
+        self.index = Some(index);
+    }
+
     /// Adds the built-in laws (see [`crate::builtin`]). Their `$id` and `valid_from` are their
     /// file names (`ID/VALID_FROM.yaml`) and what they declare was read when the crate was built
     /// (all tested to agree with their text, which passes the nesting check), so indexing them
@@ -280,20 +395,25 @@ impl Corpus {
             let declares = crate::builtin::BUILTIN_DECLARES
                 .iter()
                 .find(|(declares_name, _)| declares_name == name)
-                .map(|&(_, [implements, hooks, overrides])| Declares {
+                .map(|&(_, [implements, hooks, overrides, procedure])| Declares {
                     implements,
                     hooks,
                     overrides,
+                    procedure,
                 })
                 .unwrap_or_else(|| Declares::scan(text));
             match LawFile::indexed(
                 origin,
-                Cow::Borrowed(text),
                 builtin_header(name),
                 declares,
+                Scanned::default(),
                 self.limits,
+                Some(text),
             ) {
-                Ok(file) => self.insert(LawFile { json, ..file }),
+                Ok(file) => {
+                    let _ = file.text.set(Ok(Cow::Borrowed(text)));
+                    self.insert(LawFile { json, ..file });
+                }
                 Err(e) => panic!("ingebouwde wet {name} is ongeldig: {e}"),
             }
         }
@@ -305,12 +425,7 @@ impl Corpus {
     /// silent fall-back to an older one.
     pub fn add_text(&mut self, origin: Origin, text: String) -> Result<(), LoadError> {
         let file = LawFile::new(origin, text, self.limits)?;
-        if let Some(refusal) = file.refusal() {
-            self.warnings
-                .push(format!("{}: {refusal}", file.origin.display()));
-        }
-        let prepared = self.prepared.clone();
-        self.insert(LawFile { prepared, ..file });
+        self.add_file_known(file);
         Ok(())
     }
 
@@ -372,13 +487,19 @@ impl Corpus {
     /// Reads one file from disk, counted against `limits.max_files`.
     fn read(&mut self, path: &Path) -> Result<(Origin, String), LoadError> {
         let origin = Origin::File(path.to_path_buf());
-        self.limits.check_deadline(&origin)?;
-        self.files_read += 1;
-        if self.files_read > self.limits.max_files {
-            return Err(self.limits.too_many_files(&origin));
-        }
+        self.count(&origin)?;
         let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
         Ok((origin, text))
+    }
+
+    /// Counts one file against `limits.max_files`, within the deadline.
+    fn count(&mut self, origin: &Origin) -> Result<(), LoadError> {
+        self.limits.check_deadline(origin)?;
+        self.files_read += 1;
+        if self.files_read > self.limits.max_files {
+            return Err(self.limits.too_many_files(origin));
+        }
+        Ok(())
     }
 
     /// Adds every `*.yaml` / `*.yml` file under `dir` (recursively, in sorted order; a directory
@@ -389,22 +510,103 @@ impl Corpus {
     /// files and directories (`.enrichment.yaml`, `.git`, `.github`) and each law folder's
     /// `status.yaml` are skipped, and any other YAML without a top-level `$id` is no law: it
     /// is skipped with a warning, not refused.
+    ///
+    /// With an index store, a file whose size and modification time are those in the
+    /// directory's index is not read: its scan comes from the index. The others are read and
+    /// scanned, and the index is written again when anything changed. Every file's text is let go
+    /// after its scan and read again when the law is needed.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let paths = corpus_files(dir, self.limits)?;
+        let paths = walk_stamped(dir, &["yaml", "yml"], &CORPUS_METADATA, self.limits, true)?;
+        let store = self.index.clone();
+        let key = store.as_ref().and_then(|_| index_key(dir));
+        let known: HashMap<String, IndexEntry> = match (&store, &key) {
+            (Some(store), Some(key)) => store
+                .get(key)
+                .and_then(|json| serde_json::from_str::<CorpusIndex>(&json).ok())
+                .filter(|index| index.version == CorpusIndex::VERSION)
+                .map(|index| {
+                    index
+                        .entries
+                        .into_iter()
+                        .map(|entry| (entry.path.clone(), entry))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => HashMap::new(),
+        };
+        let mut entries = Vec::with_capacity(paths.len());
+        let mut changed = false;
         let mut added = 0;
-        for path in &paths {
-            let (origin, text) = self.read(path)?;
-            if !is_law_text(&text) {
-                self.warnings.push(format!(
+        for (path, stamp) in &paths {
+            let origin = Origin::File(path.clone());
+            self.count(&origin)?;
+            let relative = path
+                .strip_prefix(dir)
+                .ok()
+                .and_then(Path::to_str)
+                .map(str::to_string);
+            let stamp = match stamp {
+                Some(stamp) => *stamp,
+                None => Stamp::of(&origin, path)?,
+            };
+            let entry = match relative.as_ref().and_then(|r| known.get(r)) {
+                Some(entry) if entry.stamp == stamp => entry.clone(),
+                _ => {
+                    changed = true;
+                    let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
+                    IndexEntry::scan(
+                        relative.clone().unwrap_or_default(),
+                        stamp,
+                        &origin,
+                        &text,
+                        self.limits,
+                    )?
+                }
+            };
+            match &entry.law {
+                None => self.warnings.push(format!(
                     "{}: geen wetbestand (geen $id); overgeslagen",
                     origin.display()
-                ));
-                continue;
+                )),
+                Some(law) => {
+                    let file = LawFile::indexed(
+                        origin,
+                        law.header.clone(),
+                        law.declares,
+                        law.scanned.clone(),
+                        self.limits,
+                        None,
+                    )?;
+                    self.add_file_known(file);
+                    added += 1;
+                }
             }
-            self.add_text(origin, text)?;
-            added += 1;
+            if relative.is_some() {
+                entries.push(entry);
+            }
+        }
+        if let (Some(store), Some(key)) = (store, key)
+            && (changed || known.len() != entries.len())
+        {
+            let index = CorpusIndex {
+                version: CorpusIndex::VERSION,
+                entries,
+            };
+            if let Ok(json) = serde_json::to_string(&index) {
+                store.put(&key, &json);
+            }
         }
         Ok(added)
+    }
+
+    /// Adds a law file whose header is known, warning about a schema version not read.
+    fn add_file_known(&mut self, file: LawFile) {
+        if let Some(refusal) = file.refusal() {
+            self.warnings
+                .push(format!("{}: {refusal}", file.origin.display()));
+        }
+        let prepared = self.prepared.clone();
+        self.insert(LawFile { prepared, ..file });
     }
 
     /// Adds the directories of a colon-separated list (as in `REGELRECHT_CORPUS`); empty parts
@@ -488,7 +690,9 @@ struct Walk<'e> {
     /// File names passed over wherever they are.
     skip: &'e [&'e str],
     visited: HashSet<PathBuf>,
-    paths: Vec<PathBuf>,
+    paths: Vec<(PathBuf, Option<Stamp>)>,
+    /// Whether each file's stamp is taken as it is found (one `stat` relative to its directory).
+    stamps: bool,
 }
 
 impl Walk<'_> {
@@ -542,7 +746,18 @@ impl Walk<'_> {
                 if self.paths.len() >= self.limits.max_files {
                     return Err(self.limits.too_many_files(&origin));
                 }
-                self.paths.push(path);
+                let stamp = if !self.stamps {
+                    None
+                } else if file_type.is_file() {
+                    let origin = Origin::File(path.clone());
+                    let metadata = entry.metadata().map_err(|e| {
+                        LoadError::new(&origin, None, format!("kan het bestand niet lezen: {e}"))
+                    })?;
+                    Some(Stamp::from_metadata(&origin, &metadata)?)
+                } else {
+                    Some(Stamp::of(&Origin::File(path.clone()), &path)?)
+                };
+                self.paths.push((path, stamp));
             }
         }
         for (path, canonical) in subdirectories {
@@ -592,16 +807,31 @@ fn walk(
     skip: &[&str],
     limits: Limits,
 ) -> Result<Vec<PathBuf>, LoadError> {
+    Ok(walk_stamped(dir, extensions, skip, limits, false)?
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect())
+}
+
+/// [`walk`], with each file's stamp when `stamps`.
+fn walk_stamped(
+    dir: &Path,
+    extensions: &[&str],
+    skip: &[&str],
+    limits: Limits,
+    stamps: bool,
+) -> Result<Vec<(PathBuf, Option<Stamp>)>, LoadError> {
     let mut walk = Walk {
         limits,
         extensions,
         skip,
         visited: HashSet::new(),
         paths: Vec::new(),
+        stamps,
     };
     let origin = Origin::File(dir.to_path_buf());
     walk.collect(dir, canonical_dir(dir, &origin)?, 0)?;
-    walk.paths.sort();
+    walk.paths.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok(walk.paths)
 }
 
@@ -691,16 +921,6 @@ fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadE
     Ok(())
 }
 
-#[derive(Debug, Default, PartialEq)]
-struct Header {
-    id: Option<String>,
-    schema: Option<String>,
-    schema_line: Option<usize>,
-    valid_from: Option<String>,
-    valid_to: Option<String>,
-    valid_to_line: Option<usize>,
-}
-
 /// The header of a built-in law from its name, `ID/VALID_FROM.yaml`.
 fn builtin_header(name: &str) -> Header {
     let (id, file) = name.split_once('/').unwrap_or((name, ""));
@@ -715,84 +935,162 @@ fn builtin_header(name: &str) -> Header {
 }
 
 /// Which cross-law constructs a law text names, found by the keys' text (a superset: a key in
-/// a comment counts), so that looking for implementations, hooks and overrides parses only
-/// the laws that may have them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// a comment counts), so that looking for implementations, hooks, overrides and procedures
+/// parses only the laws that may have them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Declares {
     pub(crate) implements: bool,
     pub(crate) hooks: bool,
     pub(crate) overrides: bool,
+    pub(crate) procedure: bool,
 }
 
 impl Declares {
     /// The keys looked for; `build.rs` looks for the same in the built-in laws.
-    pub(crate) const KEYS: [&str; 3] = ["implements:", "hooks:", "overrides:"];
+    pub(crate) const KEYS: [&str; 4] = ["implements:", "hooks:", "overrides:", "procedure:"];
 
     fn scan(text: &str) -> Declares {
-        let [implements, hooks, overrides] = Declares::KEYS.map(|key| text.contains(key));
+        let [implements, hooks, overrides, procedure] =
+            Declares::KEYS.map(|key| text.contains(key));
         Declares {
             implements,
             hooks,
             overrides,
+            procedure,
         }
     }
 }
 
-/// Reads the top-level `$id`, `$schema`, `valid_from` and `valid_to` scalars without parsing
-/// the YAML (`$schema` also as a folded scalar on the next line, as the upstream corpus writes
-/// long URLs).
-fn scan_header(text: &str) -> Header {
-    let mut header = Header::default();
-    let mut lines = text.lines().enumerate().peekable();
-    while let Some((index, line)) = lines.next() {
-        let Some(first) = line.as_bytes().first() else {
-            continue;
+/// Where the scan of each corpus directory is kept between processes, by a key naming the
+/// directory ([`index_key`]). A store that cannot keep it says so its own way; loading goes on.
+pub trait IndexStore: Send + Sync {
+    /// The index kept under `key`, if any.
+    fn get(&self, key: &str) -> Option<String>;
+    /// Keep `json` as the index under `key`.
+    fn put(&self, key: &str, json: &str);
+}
+
+impl std::fmt::Debug for dyn IndexStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IndexStore")
+    }
+}
+
+/// The key of a directory's index: the SHA-256 (hex) of its canonical path; `None` when that
+/// cannot be found.
+fn index_key(dir: &Path) -> Option<String> {
+    let canonical = std::fs::canonicalize(dir).ok()?;
+    let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+    Some(
+        digest
+            .iter()
+            .fold(String::with_capacity(64), |mut hex, byte| {
+                let _ = write!(hex, "{byte:02x}");
+                hex
+            }),
+    )
+}
+
+/// What the scan of one corpus directory found, file by file, with the size and modification
+/// time each file had: a file that still has both is not read again.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CorpusIndex {
+    version: u32,
+    entries: Vec<IndexEntry>,
+}
+
+impl CorpusIndex {
+    /// The form of the index; another form is not read.
+    const VERSION: u32 = 1;
+}
+
+/// One file of a [`CorpusIndex`]: its path below the directory, its stamp, and what the scan
+/// found (`None`: no law).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct IndexEntry {
+    path: String,
+    stamp: Stamp,
+    law: Option<IndexedLaw>,
+}
+
+/// What the scan found in a law file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct IndexedLaw {
+    header: Header,
+    declares: Declares,
+    scanned: Scanned,
+}
+
+impl IndexEntry {
+    /// The scan of `text`, checked as every file added is (nesting, a readable `$id`).
+    fn scan(
+        path: String,
+        stamp: Stamp,
+        origin: &Origin,
+        text: &str,
+        limits: Limits,
+    ) -> Result<IndexEntry, LoadError> {
+        if !is_law_text(text) {
+            return Ok(IndexEntry {
+                path,
+                stamp,
+                law: None,
+            });
+        }
+        check_flow_depth(origin, text, limits.max_flow_depth)?;
+        let mut header = scan_header(text);
+        if header.id.is_none() {
+            // No plain `$id:` line: the parser reads it, or says what is wrong.
+            limits.check_deadline(origin)?;
+            header.id = Some(parse_law(origin, text)?.id);
+        }
+        Ok(IndexEntry {
+            path,
+            stamp,
+            law: Some(IndexedLaw {
+                header,
+                declares: Declares::scan(text),
+                scanned: Scanned::of(text),
+            }),
+        })
+    }
+}
+
+/// A file's size and modification time (seconds and nanoseconds since the epoch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp(u64, i64, u32);
+
+impl Stamp {
+    /// The stamp of the regular file at `path` (after symlinks; anything else is refused).
+    fn of(origin: &Origin, path: &Path) -> Result<Stamp, LoadError> {
+        let metadata = std::fs::metadata(path).map_err(|e| {
+            LoadError::new(origin, None, format!("kan het bestand niet lezen: {e}"))
+        })?;
+        Stamp::from_metadata(origin, &metadata)
+    }
+
+    /// The stamp of a regular file's metadata (anything else is refused).
+    fn from_metadata(origin: &Origin, metadata: &std::fs::Metadata) -> Result<Stamp, LoadError> {
+        if !metadata.is_file() {
+            return Err(LoadError::new(
+                origin,
+                None,
+                "geen gewoon bestand (bijv. een FIFO of apparaat)",
+            ));
+        }
+        let (seconds, nanos) = match metadata
+            .modified()
+            .map(|m| m.duration_since(std::time::UNIX_EPOCH))
+        {
+            Ok(Ok(since)) => (since.as_secs() as i64, since.subsec_nanos()),
+            Ok(Err(before)) => (
+                -(before.duration().as_secs() as i64),
+                before.duration().subsec_nanos(),
+            ),
+            Err(_) => (0, 0),
         };
-        if !matches!(first, b'$' | b'v') {
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("$id:") {
-            header.id = plain_scalar(rest);
-        } else if let Some(rest) = line.strip_prefix("$schema:") {
-            header.schema_line = Some(index + 1);
-            header.schema = if matches!(rest.trim(), ">" | ">-" | "|" | "|-") {
-                lines
-                    .peek()
-                    .filter(|(_, next)| next.starts_with(' '))
-                    .and_then(|(_, next)| plain_scalar(next))
-            } else {
-                plain_scalar(rest)
-            };
-        } else if let Some(rest) = line.strip_prefix("valid_from:") {
-            header.valid_from = plain_scalar(rest);
-        } else if let Some(rest) = line.strip_prefix("valid_to:") {
-            header.valid_to = plain_scalar(rest);
-            header.valid_to_line = Some(index + 1);
-        }
+        Ok(Stamp(metadata.len(), seconds, nanos))
     }
-    header
-}
-
-fn plain_scalar(rest: &str) -> Option<String> {
-    let mut value = rest.trim();
-    if let Some(pos) = value.find(" #") {
-        value = value[..pos].trim_end();
-    }
-    let unquoted = if value.len() >= 2
-        && ((value.starts_with('\'') && value.ends_with('\''))
-            || (value.starts_with('"') && value.ends_with('"')))
-    {
-        &value[1..value.len() - 1]
-    } else {
-        value
-    };
-    let bad = unquoted.is_empty()
-        || unquoted.contains(['\'', '"', '\\'])
-        || matches!(
-            value.as_bytes()[0],
-            b'>' | b'|' | b'&' | b'*' | b'!' | b'[' | b'{'
-        );
-    (!bad).then(|| unquoted.to_string())
 }
 
 #[cfg(test)]
@@ -823,7 +1121,11 @@ mod tests {
                 ..scanned
             };
             assert_eq!(builtin_header(name), scanned, "{name}");
-            let file = corpus.files.iter().find(|f| f.text == *text).expect(name);
+            let file = corpus
+                .files
+                .iter()
+                .find(|f| f.text().ok() == Some(*text))
+                .expect(name);
             assert_eq!(file.declares, Declares::scan(text), "{name}");
             let origin = Origin::Builtin(name);
             check_flow_depth(&origin, text, Limits::default().max_flow_depth).expect(name);

@@ -127,7 +127,7 @@ mod tests {
         for file in corpus.files() {
             let law = file.law().unwrap();
             assert!(
-                prepared_form(&file.origin, file.text(), law).is_some(),
+                prepared_form(&file.origin, file.text().unwrap(), law).is_some(),
                 "{}",
                 file.id
             );

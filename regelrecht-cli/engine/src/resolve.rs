@@ -70,7 +70,8 @@ pub(crate) fn implementation<'c>(
     params: &BTreeMap<String, Value>,
 ) -> Result<Option<Located<'c>>, EvalError> {
     let mut found: Vec<Located<'c>> = Vec::new();
-    for (file, law) in candidates(corpus, date, |f| f.declares.implements)? {
+    // Only the laws whose scan says they may implement this term are parsed.
+    for (file, law) in candidates(corpus, date, |f| f.may_implement(law_id, article, term))? {
         if !in_scope(law, params) {
             continue;
         }

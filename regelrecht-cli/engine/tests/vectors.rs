@@ -49,7 +49,7 @@ fn level(
     let text = corpus
         .versions(law_id)
         .next()
-        .map(|f| f.text().to_string())
+        .map(|f| f.text().unwrap().to_string())
         .unwrap_or_default();
     let has = |k| trace.is_some_and(|t| trace_has(t, k));
     if advanced_error

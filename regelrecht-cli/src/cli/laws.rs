@@ -2,8 +2,11 @@
 //!
 //! Laws are the built-in set, then every `*.yaml` under the directories of
 //! `REGELRECHT_CORPUS`, then those of `--corpus` (a later file with the same `$id` and
-//! `valid_from` replaces an earlier one, with a warning). Loading is lazy: a file is only read and its
-//! header scanned until an evaluation reaches it, so only commands that need laws pay.
+//! `valid_from` replaces an earlier one, with a warning). Loading is lazy: a file is only read and
+//! scanned until an evaluation reaches it, so only commands that need laws pay; what the scan of
+//! a directory found is kept in the cache (CACHE-5, the user's own only), so the next call reads
+//! only the files that changed. The number of law files is bounded by `REGELRECHT_MAX_WETBESTANDEN`
+//! (default 100,000: the whole upstream corpus, four times over).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,13 +16,18 @@ use common::cache::PreparedForms;
 use common::output::Printer;
 use common::validate::Validation;
 use common::{ArgSchema, Context, Problem, Result};
-use regelrecht_engine::{Corpus, LawFile, Limits, Origin, Prepared, PreparedStore, Selection};
+use regelrecht_engine::{
+    Corpus, IndexStore, LawFile, Limits, Origin, Prepared, PreparedStore, Selection,
+};
 use serde_json::{Value, json};
 
 use crate::cli::problems;
 
 /// Colon-separated directories with law files.
 pub(crate) const CORPUS_ENV: &str = "REGELRECHT_CORPUS";
+
+/// The bound on the number of law files read.
+pub(crate) const MAX_FILES_ENV: &str = "REGELRECHT_MAX_WETBESTANDEN";
 
 /// The provenance label of every result.
 pub(crate) const SOURCE: &str = "RegelRecht";
@@ -72,14 +80,19 @@ impl CorpusArgs {
         let mut corpus = Corpus::with_builtins();
         corpus.set_limits(Limits {
             deadline: Some(ctx.deadline()),
+            max_files: max_files(ctx)?,
             ..Limits::default()
         });
         if let Some(forms) = ctx.prepared_forms(PREPARED_LABEL) {
-            corpus.set_prepared(Prepared(std::sync::Arc::new(PreparedLaws {
+            let store = std::sync::Arc::new(PreparedLaws {
                 forms,
                 printer: ctx.printer,
                 untrusted: AtomicBool::new(false),
-            })));
+            });
+            corpus.set_prepared(Prepared(store.clone()));
+            if let Some(forms) = ctx.prepared_forms(INDEX_LABEL) {
+                corpus.set_index(std::sync::Arc::new(CorpusIndexes { forms, laws: store }));
+            }
         }
         for dir in env_dirs(ctx) {
             if !dir.is_dir() {
@@ -113,6 +126,61 @@ impl CorpusArgs {
 
 /// What a prepared law in the cache is (CACHE-5): the YAML's data as JSON, as this engine reads it.
 const PREPARED_LABEL: &str = concat!("regelrecht-wet-json 1 ", env!("CARGO_PKG_VERSION"));
+
+/// What a corpus index in the cache is (CACHE-5): the scan of one directory's law files.
+const INDEX_LABEL: &str = concat!("regelrecht-corpusindex 1 ", env!("CARGO_PKG_VERSION"));
+
+/// `REGELRECHT_MAX_WETBESTANDEN`, or the engine's default; a value that is no positive number is
+/// a configuration error (78).
+fn max_files(ctx: &Context<'_>) -> Result<usize> {
+    match ctx.env(MAX_FILES_ENV) {
+        None => Ok(regelrecht_engine::load::DEFAULT_MAX_FILES),
+        Some(text) => text
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| {
+                Problem::config(format!(
+                    "{MAX_FILES_ENV} is '{text}', geen positief aantal wetbestanden"
+                ))
+                .into()
+            }),
+    }
+}
+
+/// The cache as the engine's store of corpus indexes ([`regelrecht_engine::CorpusIndex`]), by
+/// the same trust as the prepared laws (one warning, then neither read nor written).
+struct CorpusIndexes {
+    forms: PreparedForms,
+    laws: std::sync::Arc<PreparedLaws>,
+}
+
+impl IndexStore for CorpusIndexes {
+    fn get(&self, key: &str) -> Option<String> {
+        if self.laws.untrusted.load(Ordering::Relaxed) {
+            return None;
+        }
+        match self.forms.get(key) {
+            Ok(form) => String::from_utf8(form?).ok(),
+            Err(warning) => {
+                if !self.laws.untrusted.swap(true, Ordering::Relaxed) {
+                    self.laws.printer.warn(&warning);
+                }
+                None
+            }
+        }
+    }
+
+    fn put(&self, key: &str, json: &str) {
+        if self.laws.untrusted.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(warning) = self.forms.put(key, json.as_bytes()) {
+            self.laws.printer.warn(&warning);
+        }
+    }
+}
 
 /// The cache as the engine's store of prepared laws ([`regelrecht_engine::prepared`]): a law
 /// file read before is read from its JSON, not parsed from its YAML again. A cache that is not

@@ -11,6 +11,17 @@ pub(crate) fn load_error(e: &LoadError) -> Error {
     if e.kind == LoadErrorKind::Deadline {
         return Problem::timeout(format!("{}: {}", e.file, e.problem)).into();
     }
+    if let LoadErrorKind::TooManyFiles(bound) = e.kind {
+        return Problem::invalid(vec![FieldError::new(
+            "corpus",
+            format!("{}: meer dan {bound} wetbestanden", e.file),
+        )])
+        .with_hint(format!(
+            "de grens is {bound} wetbestanden; verhoog die met {}=AANTAL, of laad minder mappen",
+            crate::cli::laws::MAX_FILES_ENV
+        ))
+        .into();
+    }
     let place = match e.line {
         Some(line) => format!("{} regel {line}", e.file),
         None => e.file.clone(),

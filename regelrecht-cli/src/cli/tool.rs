@@ -4,7 +4,7 @@ use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 
 use crate::cli::commands;
-use crate::cli::laws::CORPUS_ENV;
+use crate::cli::laws::{CORPUS_ENV, MAX_FILES_ENV};
 use crate::cli::regeling::definition::DEFINITIONS_ENV;
 
 /// The tool's own audit-destination variable.
@@ -21,6 +21,12 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
             EnvKind::Path,
             "mappen met wetten (*.yaml), gescheiden door ':'; aanvulling op de ingebouwde wetten en --corpus",
         ),
+        EnvVar::new(
+            MAX_FILES_ENV,
+            EnvKind::Setting,
+            "grens op het aantal wetbestanden dat gelezen wordt; een groter corpus is exit 65",
+        )
+        .with_default("100000"),
         EnvVar::new(
             KVK_SESSIE_NUMMER,
             EnvKind::Setting,

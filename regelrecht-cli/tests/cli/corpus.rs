@@ -16,11 +16,22 @@ fn a_malformed_law_file_is_65_naming_file_and_line() {
         "$id: kapot\nname: Kapot\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: [niet gesloten\n",
     );
     let dir = sandbox.path().join("wetten").display().to_string();
+    // wet lijst reads only what it shows of each file (its scan), so it lists the law; what
+    // needs the law parses it, and refuses it.
+    let listed = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).json();
+    assert!(listed.to_string().contains("\"kapot\""), "{listed}");
     for args in [
-        vec!["wet", "lijst", "--corpus", &dir],
         vec!["evalueer", "kapot", "--uitvoer", "x", "--corpus", &dir],
+        vec!["wet", "toon", "kapot", "--corpus", &dir],
+        vec!["wet", "valideer", &dir],
     ] {
-        let error = run(sandbox.cmd(), &args).error(65);
+        let run = run(sandbox.cmd(), &args);
+        if args[1] == "valideer" {
+            assert_eq!(run.code, 1, "{run:?}");
+            assert!(run.stdout.contains("regel"), "{run:?}");
+            continue;
+        }
+        let error = run.error(65);
         assert_eq!(error["code"], "WETBESTAND_ONGELDIG", "{args:?}");
         let detail = error["detail"].as_str().expect("detail");
         assert!(detail.contains(&bad.display().to_string()), "{detail}");
@@ -41,7 +52,18 @@ fn an_unknown_operation_is_reported_with_its_line() {
     );
     sandbox.write("w/kleine_wet.yaml", &text);
     let dir = sandbox.path().join("w").display().to_string();
-    let error = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).error(65);
+    let error = run(
+        sandbox.cmd(),
+        [
+            "evalueer",
+            "kleine_wet",
+            "--uitvoer",
+            "bedrag_eurocent",
+            "--corpus",
+            &dir,
+        ],
+    )
+    .error(65);
     let detail = error["detail"].as_str().expect("detail");
     assert!(detail.contains("kleine_wet.yaml regel"), "{detail}");
     assert!(detail.contains("VERDUBBEL"), "{detail}");
@@ -477,4 +499,114 @@ fn wet_toon_describes_parameters_inputs_outputs_definitions_and_articles() {
 fn wet_toon_of_an_unknown_law_is_66() {
     let error = run(Sandbox::new().cmd(), ["wet", "toon", "geen_wet"]).error(66);
     assert!(error["hint"].as_str().expect("hint").contains("wet lijst"));
+}
+
+/// A law whose name and output are the given ones, in `valid_from` 2025.
+fn named_law(id: &str, name: &str, output: &str) -> String {
+    format!(
+        "$id: {id}\nname: {name}\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    machine_readable:\n      execution:\n        output:\n          - name: {output}\n            type: number\n        actions:\n          - output: {output}\n            value: 1\n"
+    )
+}
+
+#[test]
+fn the_second_listing_comes_from_the_index_and_a_changed_file_is_read_again() {
+    let sandbox = Sandbox::new();
+    let law = sandbox.write("w/a/2025-01-01.yaml", &named_law("wet_a", "Eerste", "een"));
+    sandbox.write("w/b/2025-01-01.yaml", &named_law("wet_b", "Tweede", "twee"));
+    let dir = sandbox.path().join("w").display().to_string();
+    let names = |data: &Value| -> Vec<String> {
+        data["wetten"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w["naam"].as_str().map(str::to_string))
+            .collect()
+    };
+    let first = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).json();
+    assert!(names(&first).contains(&"Eerste".to_string()), "{first}");
+
+    // Same size and modification time, other text: the index is believed, the file not read.
+    let modified = std::fs::metadata(&law).unwrap().modified().unwrap();
+    std::fs::write(&law, named_law("wet_a", "Andere", "een")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&law)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let from_index = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).json();
+    assert_eq!(names(&from_index), names(&first), "not read again");
+
+    // Another modification time: read again.
+    let later = modified + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&law)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let again = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).json();
+    assert!(names(&again).contains(&"Andere".to_string()), "{again}");
+    // A law added to the directory is listed, and one removed is gone.
+    sandbox.write("w/c/2025-01-01.yaml", &named_law("wet_c", "Derde", "drie"));
+    std::fs::remove_file(sandbox.path().join("w/b/2025-01-01.yaml")).unwrap();
+    let changed = run(sandbox.cmd(), ["wet", "lijst", "--corpus", &dir]).json();
+    let changed_names = names(&changed);
+    assert!(changed_names.contains(&"Derde".to_string()), "{changed}");
+    assert!(!changed_names.contains(&"Tweede".to_string()), "{changed}");
+    // An evaluation reads the law it needs, as it is now.
+    let value = run(
+        sandbox.cmd(),
+        [
+            "evalueer",
+            "wet_a",
+            "--uitvoer",
+            "een",
+            "--peildatum",
+            "2025-06-01",
+            "--corpus",
+            &dir,
+        ],
+    )
+    .json();
+    assert_eq!(value["uitvoer"]["een"], 1);
+}
+
+#[test]
+fn a_corpus_beyond_the_bound_is_65_naming_the_bound_and_how_to_raise_it() {
+    let sandbox = Sandbox::new();
+    for (id, output) in [("wet_a", "een"), ("wet_b", "twee"), ("wet_c", "drie")] {
+        sandbox.write(
+            &format!("w/{id}/2025-01-01.yaml"),
+            &named_law(id, id, output),
+        );
+    }
+    let dir = sandbox.path().join("w").display().to_string();
+    let mut cmd = sandbox.cmd();
+    cmd.env("REGELRECHT_MAX_WETBESTANDEN", "2");
+    let error = run(cmd, ["wet", "lijst", "--corpus", &dir]).error(65);
+    let text = error.to_string();
+    assert!(text.contains("meer dan 2 wetbestanden"), "{error}");
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap()
+            .contains("REGELRECHT_MAX_WETBESTANDEN"),
+        "{error}"
+    );
+    let mut raised = sandbox.cmd();
+    raised.env("REGELRECHT_MAX_WETBESTANDEN", "3");
+    let listed = run(raised, ["wet", "lijst", "--corpus", &dir]).json();
+    assert_eq!(
+        listed["aantal"].as_u64().unwrap(),
+        3 + 2,
+        "three and the built-in two"
+    );
+    let mut wrong = sandbox.cmd();
+    wrong.env("REGELRECHT_MAX_WETBESTANDEN", "veel");
+    let error = run(wrong, ["wet", "lijst", "--corpus", &dir]).error(78);
+    assert!(
+        error["detail"].as_str().unwrap().contains("veel"),
+        "{error}"
+    );
 }

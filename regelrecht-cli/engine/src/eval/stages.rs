@@ -89,6 +89,10 @@ impl Engine<'_> {
             let Ok(file) = self.corpus.select(id, date) else {
                 continue;
             };
+            // Only a law whose text names a procedure is parsed for one.
+            if !file.declares.procedure {
+                continue;
+            }
             let Ok(law) = file.law() else { continue };
             for p in &law.procedure {
                 let character_fits = p.applies_to.legal_character.as_deref() == Some(character);
