@@ -1037,11 +1037,12 @@ impl IndexEntry {
                 law: None,
             });
         }
-        check_flow_depth(origin, text, limits.max_flow_depth)?;
+        // The nesting check guards the parser; it runs when the text is read to be parsed.
         let mut header = scan_header(text);
         if header.id.is_none() {
             // No plain `$id:` line: the parser reads it, or says what is wrong.
             limits.check_deadline(origin)?;
+            check_flow_depth(origin, text, limits.max_flow_depth)?;
             header.id = Some(parse_law(origin, text)?.id);
         }
         Ok(IndexEntry {

@@ -19,9 +19,9 @@ use crate::cli::regeling::applicability::{self, MAY_APPLY, UNKNOWN};
 use crate::cli::regeling::definition::{self, Datum, DefinitionArgs};
 use crate::cli::regeling::{rvo, sourcing};
 
-/// Welke regelingen mogelijk van toepassing zijn op dit bedrijf, op grond van zijn registratie
+/// Welke regelingen, ook die van RVO, mogelijk gelden voor een bedrijf
 ///
-/// Elke regeling heeft een toepasselijkheidsregel op registratiegegevens (bijv. SBI-code,
+/// Op grond van de registratie van het bedrijf. Elke regeling heeft een toepasselijkheidsregel op registratiegegevens (bijv. SBI-code,
 /// aantal werkzame personen); de gegevens komen van de CLI's van de familie. Ook de regelingen
 /// van de RVO-catalogus (via rvo-cli), elk met waarom ze mogelijk van toepassing zijn en waar
 /// het verder van afhangt. De uitkomst is "mogelijk van toepassing", nooit een recht: de

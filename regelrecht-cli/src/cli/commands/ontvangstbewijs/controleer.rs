@@ -45,7 +45,7 @@ pub(crate) struct Args {
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["ontvangstbewijs", "controleer"],
-    title: "Ontvangstbewijs herhalen en bevestigen",
+    title: "Ontvangstbewijs controleren",
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/ontvangstbewijs_controleer.json"),
     examples: &[&["ontvangstbewijs", "controleer", EXAMPLE]],
