@@ -33,6 +33,15 @@ pub(crate) fn search_path() -> Vec<std::path::PathBuf> {
         .unwrap_or_default()
 }
 
+/// `OVERHEID_CLI_DIR`: where the family's programs look for the programs they run as children
+/// (§12.2), so the bridge reads a child's discovery there too.
+#[allow(clippy::disallowed_methods, reason = "bridge env reader")]
+pub(crate) fn cli_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("OVERHEID_CLI_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
 /// `OVERHEID_FOREIGN_PROCESSOR` as the host of a stdio bridge set it: the application the
 /// bridge works for (AUDIT-20), passed on to every child.
 #[allow(clippy::disallowed_methods, reason = "bridge env reader")]

@@ -34,7 +34,8 @@ use crate::transport::Transport;
 const HELP: &str = "\
 overheid-mcp: één MCP-server voor de overheid-CLI's (stdio of HTTP)
 
-Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--timeout SECONDEN] [--allow-local-paths]
+Gebruik: overheid-mcp [--tool PAD_OF_NAAM]... [--toolsets BRONNEN] [--read-only]
+                      [--timeout SECONDEN] [--allow-local-paths]
                       [--session-from-meta] [--max-result-bytes BYTES]
                       [--goedkeuring-url URL]
          overheid-mcp --http ADRES:POORT (--auth-jwks BESTAND --auth-issuer ISS
@@ -54,8 +55,13 @@ Opties:
                        naast overheid-mcp en daarna op PATH. Standaard: kvk-cli, koop-cli,
                        rvo-cli en regelrecht-cli (ontbrekende worden met een waarschuwing
                        overgeslagen).
+  --toolsets BRONNEN   alleen deze bronnen serveren, bijv. kvk,koop (de voorvoegsels van de
+                       toolnamen); een CLI die een geserveerde tool als kind draait, krijgt
+                       zijn variabelen nog steeds. Een onbekende bron: de server start niet
+  --read-only          geen tool die iets verandert (voorstellen, indienen) tonen of
+                       uitvoeren
   --timeout SECONDEN   tijdslimiet per aanroep; daarna wordt de procesgroep gestopt
-                       (standaard 60)
+                       (standaard 50)
   --max-result-bytes N hoogstens zoveel bytes data per resultaat (standaard 65536); een
                        groter resultaat wordt een fout ANTWOORD_TE_GROOT die zegt hoe het
                        kleiner kan (fields, een smallere tool, pagina's)
@@ -172,14 +178,26 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
     }
     // Over stdio without a session the model still names the company; with one (or over
     // HTTP) the bound argument is left out and filled from the identity.
-    let documents = load(&options.tools).map_err(config)?;
-    let mut catalog = build(&documents, options.allow_local_paths, true, true).map_err(config)?;
+    let loaded = load(&options.tools).map_err(config)?;
+    let documents = served(&loaded, options.toolsets.as_deref()).map_err(config)?;
+    let settings = Building {
+        allow_local_paths: options.allow_local_paths,
+        read_only: options.read_only,
+        hide_session_args: true,
+        warn: true,
+    };
+    let mut catalog = build(&documents, &loaded, &settings).map_err(config)?;
     let process_session = match transport {
         Transport::Http => None,
         Transport::Stdio => Session::from_process(&catalog.sources, env::own_vars()),
     };
     if transport == Transport::Stdio && process_session.is_none() && !options.session_from_meta {
-        catalog = build(&documents, options.allow_local_paths, false, false).map_err(config)?;
+        let settings = Building {
+            hide_session_args: false,
+            warn: false,
+            ..settings
+        };
+        catalog = build(&documents, &loaded, &settings).map_err(config)?;
     }
     let bridge = Arc::new(Bridge::new(
         catalog,
@@ -244,15 +262,63 @@ fn load(requested: &[OsString]) -> Result<Vec<(std::path::PathBuf, serde_json::V
     Ok(documents)
 }
 
-/// The catalogue of the discovery documents read.
+/// The documents of the sources `--toolsets` names (every one without it); a name that is no
+/// source of the loaded CLIs stops the server, naming the sources there are.
+fn served(
+    loaded: &[(std::path::PathBuf, serde_json::Value)],
+    toolsets: Option<&[String]>,
+) -> Result<Vec<(std::path::PathBuf, serde_json::Value)>, String> {
+    let prefix = |document: &serde_json::Value| {
+        catalog::source_prefix(document["name"].as_str().unwrap_or_default())
+    };
+    let Some(sets) = toolsets else {
+        return Ok(loaded.to_vec());
+    };
+    let known: Vec<String> = loaded.iter().map(|(_, d)| prefix(d)).collect();
+    let unknown: Vec<&str> = sets
+        .iter()
+        .filter(|set| !known.contains(set))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "--toolsets: onbekende bron {}; bronnen: {}",
+            unknown.join(", "),
+            known.join(", ")
+        ));
+    }
+    Ok(loaded
+        .iter()
+        .filter(|(_, document)| sets.contains(&prefix(document)))
+        .cloned()
+        .collect())
+}
+
+/// How the catalogue is built from the documents.
+#[derive(Clone, Copy)]
+struct Building {
+    allow_local_paths: bool,
+    read_only: bool,
+    hide_session_args: bool,
+    warn: bool,
+}
+
+/// The catalogue of the discovery documents served; `family` are all documents read (the
+/// served ones and the CLIs they run as children).
 #[allow(clippy::print_stderr, reason = "start-up warnings")]
 fn build(
     documents: &[(std::path::PathBuf, serde_json::Value)],
-    allow_local_paths: bool,
-    hide_session_args: bool,
-    warn: bool,
+    family: &[(std::path::PathBuf, serde_json::Value)],
+    settings: &Building,
 ) -> Result<Catalog, String> {
+    let Building {
+        allow_local_paths,
+        read_only,
+        hide_session_args,
+        warn,
+    } = *settings;
     let mut catalog = Catalog::new(allow_local_paths, hide_session_args);
+    catalog.read_only = read_only;
     for (program, document) in documents {
         for warning in catalog.add(program.clone(), document) {
             if warn {
@@ -264,6 +330,12 @@ fn build(
         return Err("geen enkele CLI gevonden; geef er een met --tool".to_string());
     }
     for warning in catalog::views::add(&mut catalog) {
+        if warn {
+            eprintln!("overheid-mcp: waarschuwing: {warning}");
+        }
+    }
+    catalog.disambiguate();
+    for warning in catalog.pass_children_variables(family) {
         if warn {
             eprintln!("overheid-mcp: waarschuwing: {warning}");
         }

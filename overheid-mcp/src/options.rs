@@ -51,6 +51,10 @@ pub(crate) struct Options {
     /// `--session-from-meta` (stdio): the host gives the identity per call in `_meta`, so
     /// session-bound arguments are not listed even without `KVK_SESSIE_NUMMER`.
     pub session_from_meta: bool,
+    /// `--read-only`: no tool that changes anything is listed or callable.
+    pub read_only: bool,
+    /// `--toolsets kvk,koop,…`: serve only these sources (`None`: every one loaded).
+    pub toolsets: Option<Vec<String>>,
     /// `--goedkeuring-url`: the approval page's base (`…/voorstellen`) that a waiting proposal's
     /// link points to.
     pub approval_url: Option<String>,
@@ -93,6 +97,8 @@ impl Default for Options {
             allowed_hosts: Vec::new(),
             public_url: None,
             session_from_meta: false,
+            read_only: false,
+            toolsets: None,
             approval_url: None,
             oidc_issuer: None,
             oidc_client_id: None,
@@ -140,6 +146,23 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request,
                 return Err("--session-from-meta neemt geen waarde".to_string());
             }
             "--session-from-meta" => options.session_from_meta = true,
+            "--read-only" if inline.is_some() => {
+                return Err("--read-only neemt geen waarde".to_string());
+            }
+            "--read-only" => options.read_only = true,
+            "--toolsets" => {
+                let given = text(name, value(name)?)?;
+                let sets: Vec<String> = given
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|set| !set.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                if sets.is_empty() {
+                    return Err("--toolsets verwacht bronnen, bijv. kvk,koop".to_string());
+                }
+                options.toolsets.get_or_insert_with(Vec::new).extend(sets);
+            }
             "--http" => options.http = Some(text("--http", value("--http")?)?),
             "--auth-jwks" => options.auth.jwks = Some(value("--auth-jwks")?),
             "--auth-issuer" => options.auth.issuer = Some(text(name, value(name)?)?),

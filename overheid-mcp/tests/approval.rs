@@ -312,7 +312,7 @@ fn sessie(bridge: &mut Bridge, arguments: Value, meta: Option<&str>) -> Value {
 }
 
 #[test]
-fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
+fn the_identity_per_call_comes_from_meta_and_the_model_cannot_name_another() {
     let (mut bridge, _dir) = demo_bridge_modern(&["--session-from-meta"], &[], json!({}));
     let listed = bridge.listed_tool("demo__sessie_toon");
     assert!(
@@ -334,14 +334,14 @@ fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
     );
     let other = sessie(&mut bridge, json!({}), Some("22222222"));
     assert_eq!(other["structuredContent"]["kvk_nummer"], "22222222");
-    // The model names another company: not an argument it has.
-    let named = sessie(
-        &mut bridge,
-        json!({"kvk_nummer": "33333333"}),
-        Some("11111111"),
+    // The model names another company: refused, never replaced (MCP-AUTH-9; more cases in
+    // tests/host_options.rs).
+    let named = bridge.request_error(
+        "tools/call",
+        json!({"name": "demo__sessie_toon", "arguments": {"kvk_nummer": "33333333"},
+               "_meta": {"nl.overheid/sessie": {"kvk_nummer": "11111111"}}}),
     );
-    assert_eq!(named["isError"], true, "{named}");
-    assert_eq!(named["_meta"]["nl.overheid/problem"]["exit_code"], 65);
+    assert_eq!(named["code"], -32602, "{named}");
     // No identity at all: the CLI says what is missing.
     let none = sessie(&mut bridge, json!({}), None);
     assert_eq!(
@@ -362,7 +362,8 @@ fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
     );
     assert_eq!(malformed["code"], -32602);
 
-    // Per process from the environment, and a per-call identity replaces it.
+    // Per process from the environment; a per-call identity may name that company, never
+    // another (MCP-AUTH-9).
     let (mut bridge, _dir) =
         demo_bridge_modern(&[], &[("KVK_SESSIE_NUMMER", "44444444")], json!({}));
     let listed = bridge.listed_tool("demo__sessie_toon");
@@ -376,11 +377,17 @@ fn the_identity_per_call_comes_from_meta_and_beats_the_model_and_the_process() {
         process["structuredContent"],
         json!({"kvk_nummer": "44444444", "sessie": "44444444"})
     );
-    let call = sessie(&mut bridge, json!({}), Some("11111111"));
+    let call = sessie(&mut bridge, json!({}), Some("44444444"));
     assert_eq!(
         call["structuredContent"],
-        json!({"kvk_nummer": "11111111", "sessie": "11111111"})
+        json!({"kvk_nummer": "44444444", "sessie": "44444444"})
     );
+    let other = bridge.request_error(
+        "tools/call",
+        json!({"name": "demo__sessie_toon", "arguments": {},
+               "_meta": {"nl.overheid/sessie": {"kvk_nummer": "11111111"}}}),
+    );
+    assert_eq!(other["code"], -32602, "{other}");
 
     // Neither: one user on one machine names the company, as before.
     let (mut bridge, _dir) = demo_bridge_modern(&[], &[], json!({}));

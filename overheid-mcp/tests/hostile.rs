@@ -131,11 +131,12 @@ fn peak_memory(pid: u32) -> u64 {
 }
 
 #[test]
-fn a_message_over_the_limit_is_dropped_without_being_held_and_the_bridge_serves_on() {
+fn a_message_over_the_limit_is_dropped_unheld_answered_and_the_bridge_serves_on() {
     let (mut bridge, dir) = demo_bridge(&[]);
     bridge.request("ping", json!({}));
     let before = peak_memory(bridge.pid());
-    // 48 MiB in one line: rmcp drops it unanswered (NOTES-rmcp.md) and runs nothing.
+    // 48 MiB in one line: dropped as it arrives, answered with -32600 and `id: null` (the id
+    // went with the line), and nothing runs.
     let padding = "x".repeat(48 * 1024 * 1024);
     bridge.send_line(&format!(
         r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"demo__notitie_maak","arguments":{{"id":"a","tekst":"{padding}","confirm":"{}"}}}}}}"#,
@@ -143,8 +144,11 @@ fn a_message_over_the_limit_is_dropped_without_being_held_and_the_bridge_serves_
     ));
     drop(padding);
     let answered = bridge.send("ping", json!({}));
+    let refused = bridge.next_message();
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
     let next = bridge.next_message();
-    assert_eq!(next["id"], answered, "only the ping is answered: {next}");
+    assert_eq!(next["id"], answered, "then the ping is answered: {next}");
     let grown = peak_memory(bridge.pid()).saturating_sub(before);
     assert!(
         grown < 16 * 1024 * 1024,

@@ -179,9 +179,18 @@ fn a_token_for_company_a_never_reaches_company_b() {
     // Naming its own company is what it would get anyway.
     let own = shown(&a, json!({}), json!({"kvk_nummer": "11111111"}));
     assert_eq!(own["structuredContent"]["kvk_nummer"], "11111111", "{own}");
-    let by_argument = shown(&a, json!({"kvk_nummer": "22222222"}), Value::Null);
-    assert_eq!(by_argument["isError"], true, "{by_argument}");
-    assert!(!by_argument.to_string().contains("22222222\",\"sessie"));
+    // A model's other number: refused, naming the conflict but not the number (MCP-AUTH-9).
+    let by_argument = server.bridge.post(
+        Some(&a),
+        &call("demo__sessie_toon", json!({"kvk_nummer": "22222222"})),
+        &[],
+    );
+    assert_eq!(
+        by_argument.body["error"]["code"], -32602,
+        "{:?}",
+        by_argument.body
+    );
+    assert!(!by_argument.body.to_string().contains("22222222"));
     let theirs = shown(&b, json!({}), Value::Null);
     assert_eq!(theirs["structuredContent"]["kvk_nummer"], "22222222");
 }

@@ -139,6 +139,14 @@ fn the_family_s_tools_list_stays_within_its_budget() {
         })
         .collect();
     assert!(variables.iter().any(|v| v == "KVK_SESSIE_NUMMER"));
+    // A host shows titles: no two tools of the family share one (issue 40 item 6: koop's and
+    // rvo's "Regelingen zoeken" and "Regeling ophalen"), so the bridge names the source where
+    // two would.
+    let mut titles: Vec<&str> = tools.iter().filter_map(|t| t["title"].as_str()).collect();
+    titles.sort_unstable();
+    let before = titles.len();
+    titles.dedup();
+    assert_eq!(titles.len(), before, "titles must be unique: {titles:?}");
     for tool in tools {
         let name = &tool["name"];
         assert!(

@@ -74,6 +74,7 @@ static TOOL: ToolInfo = ToolInfo {
     default_timeout_secs: 5,
     resources: &[],
     cached: &[],
+    children: &[],
 };
 
 common::entry!(Probe, &TOOL);

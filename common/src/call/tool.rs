@@ -328,6 +328,10 @@ pub struct ToolInfo {
     /// ([`crate::net::cache`], rule CACHE-1): only they show `--geen-cache`, and only a tool that
     /// has one declares the cache's variables and offers `cache leeg`. Empty: nothing is cached.
     pub cached: &'static [&'static [&'static str]],
+    /// The programs of the family this tool runs as children ([`crate::call::child`], §12.2),
+    /// by the plain names it looks them up by: discovery's `children` (DISC-25), so a host that
+    /// passes each program only its declared variables passes the children's too.
+    pub children: &'static [&'static str],
 }
 
 impl ToolInfo {
@@ -370,6 +374,7 @@ pub(crate) const PROBE_TOOL: ToolInfo = ToolInfo {
     default_timeout_secs: 1,
     resources: &[],
     cached: &[],
+    children: &[],
 };
 
 #[cfg(test)]

@@ -373,6 +373,7 @@ pub(crate) mod tests {
 
     static PROBE: ToolInfo = ToolInfo {
         cached: &[&["get"]],
+        children: &[],
         ..crate::call::tool::PROBE_TOOL
     };
 

@@ -168,6 +168,9 @@ pub(crate) fn document(
         "global_options": global_options(cmd, info),
         "tools": tools,
     });
+    if !info.children.is_empty() {
+        doc["children"] = info.children.into();
+    }
     if !info.resources.is_empty() {
         let resources: Vec<Value> = info
             .resources

@@ -34,6 +34,7 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
         crate::cli::commands::regeling::toon::SPECS[0].path,
         crate::cli::commands::regeling::artikel::SPECS[0].path,
     ],
+    children: &[],
 };
 
 /// Addressable documents (rules RES-*): the template variables are the tools' input properties.

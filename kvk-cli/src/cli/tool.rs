@@ -27,4 +27,5 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
     default_timeout_secs: 10,
     resources: &[],
     cached: &[],
+    children: &[],
 };

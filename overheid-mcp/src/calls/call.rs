@@ -93,6 +93,11 @@ pub(crate) async fn run(
     if !refused.is_empty() {
         return Ok(failed(invalid_input(&tool.name, &refused, trace)));
     }
+    // A company the model names must be the identity's own: never silently replaced by it.
+    // The same number is accepted (and, where the argument is not listed, left for the
+    // identity to fill); another one is refused before anything runs.
+    let own_company = session_argument_checked(tool, arguments, call.session, bridge)?;
+    let arguments = &own_company;
     let as_value = Value::Object(arguments.clone());
     if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
         return Ok(failed(error));
@@ -305,6 +310,42 @@ fn gap_refused(tool: &str, gap: &Gap) -> ErrorData {
         ),
         Some(json!({"name": tool, "missing": missing, "given": given})),
     )
+}
+
+/// The call's arguments with each session-bound argument the model gave checked against the
+/// identity (issue 40): another company than the identity's is -32602 naming the conflict (not
+/// the numbers: the refusal reads the same for every company); the same one is fine and, where
+/// the catalogue hides the argument, dropped so the identity fills it.
+fn session_argument_checked(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    session: Option<&Session>,
+    bridge: &Bridge,
+) -> Result<Map<String, Value>, ErrorData> {
+    let mut checked = arguments.clone();
+    let Some(session) = session.filter(|_| tool.proposal_argument.is_none()) else {
+        return Ok(checked);
+    };
+    for (argument, _) in &tool.session_args {
+        let (Some(given), Some(own)) = (arguments.get(argument), session.values.get(argument))
+        else {
+            continue;
+        };
+        if given.as_str() != Some(own.as_str()) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "{}: {argument} in de argumenten is niet het bedrijf van de sessie; het \
+                     bedrijf komt uit de sessie en wordt niet vervangen. Laat {argument} weg.",
+                    tool.name
+                ),
+                Some(json!({"name": tool.name, "argument": argument, "conflict": "sessie"})),
+            ));
+        }
+        if bridge.catalog.hide_session_args {
+            checked.remove(argument);
+        }
+    }
+    Ok(checked)
 }
 
 /// The error object (65) for a command line over the bridge's limits (§3.2).

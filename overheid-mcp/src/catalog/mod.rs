@@ -40,8 +40,13 @@ pub(crate) struct Source {
     pub program_name: String,
     /// Where it runs from.
     pub program: PathBuf,
-    /// Which variables it may see.
+    /// Which variables it may see: its own declared ones and those of the family programs it
+    /// runs as children ([`Catalog::pass_children_variables`]).
     pub env: EnvPolicy,
+    /// The variables its discovery declares (`env`, `profile_env`).
+    pub declared: Vec<String>,
+    /// The family programs it runs as children (its discovery's `children`, DISC-25).
+    pub children: Vec<String>,
     /// Session variables its tools declare (`_meta.session`: argument → variable, e.g.
     /// `kvk_nummer` → `KVK_SESSIE_NUMMER`): set from the identity on every call of this CLI,
     /// never from the bridge's own environment when the identity comes per request.
@@ -106,6 +111,8 @@ pub(crate) struct Catalog {
     pub allow_local_paths: bool,
     /// Leave session-bound arguments out of the listed schemas (identity comes from the session).
     pub hide_session_args: bool,
+    /// `--read-only`: no tool that is not read-only is listed or callable.
+    pub read_only: bool,
     by_name: HashMap<String, usize>,
 }
 
@@ -135,7 +142,9 @@ impl Catalog {
         self.sources.push(Source {
             program_name: program_name.clone(),
             program,
-            env: EnvPolicy::new(declared),
+            env: EnvPolicy::new(declared.clone()),
+            declared,
+            children: children_of(discovery),
             session_vars: Vec::new(),
         });
         // A tool that is bound without taking the company as an argument (rvo's
@@ -149,6 +158,7 @@ impl Catalog {
             .filter_map(|variable| variable.as_str().map(str::to_string))
             .collect();
         let mut own_tools = HashMap::new();
+        let mut left_out = Vec::new();
         for entry in discovery["tools"].as_array().into_iter().flatten() {
             let Some(tool_name) = entry["name"].as_str() else {
                 warnings.push(format!("{program_name}: tool zonder naam overgeslagen"));
@@ -163,7 +173,12 @@ impl Catalog {
             }
             let words = (program_name.as_str(), session_variables.as_slice());
             let tool = match make_tool(name.clone(), source, entry, words, self) {
-                Ok(tool) => tool,
+                Ok(Some(tool)) => tool,
+                // Left out by the operator's choice (a local path, `--read-only`): nothing wrong.
+                Ok(None) => {
+                    left_out.push(tool_name);
+                    continue;
+                }
                 Err(why) => {
                     warnings.push(format!("{program_name}: {name} overgeslagen: {why}"));
                     continue;
@@ -179,12 +194,113 @@ impl Catalog {
             self.tools.push(tool);
         }
         for resource in discovery["resources"].as_array().into_iter().flatten() {
+            // A resource of a tool left out by choice goes with it, as silently.
+            if resource["_meta"]["tool"]
+                .as_str()
+                .is_some_and(|tool| left_out.contains(&tool))
+            {
+                continue;
+            }
             match make_resource(resource, &own_tools, &self.tools) {
                 Ok(resource) => self.resources.push(resource),
                 Err(why) => warnings.push(format!("{program_name}: resource overgeslagen: {why}")),
             }
         }
         warnings
+    }
+
+    /// Give each source the variables of the family programs it runs as children, and of theirs
+    /// in turn (issue 40 item 1): regelrecht-cli's `concept` runs kvk-cli, which reads
+    /// `KVK_API_BASE` and `KVK_API_KEY`; without them the child asked the public KvK without a
+    /// key. Each program declares its children by name in its discovery (DISC-25) and each child
+    /// declares its own variables, so every variable keeps one declaration and no program sees
+    /// another's unless it runs it. A child is taken from `family` (the documents read), else
+    /// its discovery is read where its parent finds it: `OVERHEID_CLI_DIR`, else beside the
+    /// parent (§12.2). Returns a warning for a child that cannot be found (its calls will fail).
+    pub(crate) fn pass_children_variables(&mut self, family: &[(PathBuf, Value)]) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let mut read: HashMap<String, Option<Value>> = family
+            .iter()
+            .filter_map(|(_, d)| Some((d["name"].as_str()?.to_string(), Some(d.clone()))))
+            .collect();
+        for source in &mut self.sources {
+            let mut names = source.declared.clone();
+            let mut queue = source.children.clone();
+            let mut seen = vec![source.program_name.clone()];
+            while let Some(child) = queue.pop() {
+                if seen.contains(&child) {
+                    continue;
+                }
+                seen.push(child.clone());
+                let document = read
+                    .entry(child.clone())
+                    .or_insert_with(|| {
+                        let dir = crate::env::cli_dir()
+                            .or_else(|| source.program.parent().map(PathBuf::from))?;
+                        let program = dir.join(&child);
+                        discover::read_all(std::slice::from_ref(&program))
+                            .pop()?
+                            .ok()
+                    })
+                    .clone();
+                match document {
+                    Some(document) => {
+                        names.extend(declared_env(&document));
+                        queue.extend(children_of(&document));
+                    }
+                    None => warnings.push(format!(
+                        "{}: kind {child} niet gevonden; wat het nodig heeft, krijgt het niet",
+                        source.program_name
+                    )),
+                }
+            }
+            source.env = EnvPolicy::new(names);
+        }
+        warnings
+    }
+
+    /// Make what a host shows unique across the family (issue 40 item 6): a tool title two tools
+    /// share gets its source in front (`KOOP: Regelingen zoeken`, `RVO: Regelingen zoeken`), and
+    /// a resource name two resources share gets its source's prefix (`koop-regeling`,
+    /// `rvo-regeling`). Call it once every CLI and view is in.
+    pub(crate) fn disambiguate(&mut self) {
+        let labels: Vec<String> = self
+            .sources
+            .iter()
+            .map(|s| source_prefix(&s.program_name))
+            .collect();
+        let shared = |names: Vec<Option<String>>| -> Vec<bool> {
+            names
+                .iter()
+                .map(|name| {
+                    name.is_some() && names.iter().filter(|other| *other == name).count() > 1
+                })
+                .collect()
+        };
+        let titles = shared(
+            self.tools
+                .iter()
+                .map(|t| t.listed["title"].as_str().map(str::to_string))
+                .collect(),
+        );
+        for (tool, shared) in self.tools.iter_mut().zip(titles) {
+            if shared && let Some(title) = tool.listed["title"].as_str() {
+                let label = labels[tool.source].to_uppercase();
+                tool.listed["title"] = format!("{label}: {title}").into();
+            }
+        }
+        let names = shared(
+            self.resources
+                .iter()
+                .map(|r| r.listed["name"].as_str().map(str::to_string))
+                .collect(),
+        );
+        for (resource, shared) in self.resources.iter_mut().zip(names) {
+            if shared && let Some(name) = resource.listed["name"].as_str() {
+                let label = &labels[self.tools[resource.tool].source];
+                resource.listed["name"] = format!("{label}-{name}").into();
+            }
+        }
     }
 
     /// The index of tool entry `tool` of the CLI named `program` (`rvo-cli`, `regeling_lijst`).
@@ -256,6 +372,24 @@ impl Catalog {
     }
 }
 
+/// The family programs a discovery document says its program runs as children (DISC-25), each a
+/// plain program name as the program looks it up (§12.2).
+fn children_of(discovery: &Value) -> Vec<String> {
+    discovery["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|name| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// The variables a discovery document declares: its own (`env`) and the profile's it names
 /// (`profile_env`, by kind; DISC-19).
 fn declared_env(discovery: &Value) -> Vec<String> {
@@ -295,8 +429,11 @@ fn make_tool(
     entry: &Value,
     (program_name, session_variables): (&str, &[String]),
     catalog: &Catalog,
-) -> Result<Tool, String> {
+) -> Result<Option<Tool>, String> {
     let mutating = entry["annotations"]["readOnlyHint"].as_bool() != Some(true);
+    if mutating && catalog.read_only {
+        return Ok(None);
+    }
     let mut input = entry["inputSchema"].clone();
     if !input.is_object() {
         input = json!({"type": "object"});
@@ -307,11 +444,10 @@ fn make_tool(
         && let Some(schema) = input.as_object_mut()
     {
         for hidden in local_paths::hide(schema) {
+            // A tool that needs a local path is left out unless the operator allows them
+            // (`--allow-local-paths`): by design, so no warning at every start.
             if hidden.required {
-                return Err(format!(
-                    "verplicht argument {} is een lokaal pad (toestaan met --allow-local-paths)",
-                    hidden.name
-                ));
+                return Ok(None);
             }
             hidden_paths.push(hidden.name);
         }
@@ -391,7 +527,7 @@ fn make_tool(
             discovery::mcp_annotations(annotations),
         );
     }
-    Ok(Tool {
+    Ok(Some(Tool {
         name,
         source,
         command,
@@ -405,7 +541,7 @@ fn make_tool(
         stdin_argument,
         session_args,
         null_is_absent,
-    })
+    }))
 }
 
 /// Remove `names` from a schema's `properties` and `required`.
@@ -874,12 +1010,8 @@ mod tests {
         document["tools"][1]["inputSchema"]["required"] = json!(["bestand"]);
         let mut hiding = Catalog::default();
         let warnings = hiding.add(PathBuf::from("/x/demo-cli"), &document);
-        assert!(
-            warnings
-                .iter()
-                .any(|w| w.contains("demo__ding_maak") && w.contains("bestand")),
-            "{warnings:?}"
-        );
+        // Left out by the operator's choice: nothing is wrong, so no warning at every start.
+        assert!(warnings.is_empty(), "{warnings:?}");
         let names: Vec<&str> = hiding.tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["demo__ding_get"]);
         let get = &hiding.tools[0];

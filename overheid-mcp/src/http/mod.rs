@@ -340,6 +340,18 @@ async fn mcp(server: &Server, request: Request<Incoming>) -> Response<Body> {
         Ok(std::borrow::Cow::Owned(repaired)) => Bytes::from(repaired),
         Err(unparsable) => return parse_error(&unparsable),
     };
+    // MCP takes one message per request; a JSON-RPC batch (an array) gets a JSON-RPC error, not
+    // a status page of another type (WIRE-2).
+    if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            &json!({"jsonrpc": "2.0", "id": null, "error": {
+                "code": -32600,
+                "message": "Invalid Request: een JSON-RPC-batch wordt niet ondersteund; MCP neemt één \
+                            bericht per verzoek",
+            }}),
+        );
+    }
     // The token must carry the scope its message needs (403), read as the message will be.
     if let Some(grant) = &grant
         && let Ok(message) = serde_json::from_slice::<Value>(&text)

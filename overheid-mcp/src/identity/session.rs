@@ -249,6 +249,8 @@ mod tests {
             program_name: "rvo-cli".into(),
             program: "/x/rvo-cli".into(),
             env: EnvPolicy::new(["KVK_SESSIE_NUMMER".to_string()]),
+            declared: vec!["KVK_SESSIE_NUMMER".to_string()],
+            children: Vec::new(),
             session_vars: vec![("kvk_nummer".into(), "KVK_SESSIE_NUMMER".into())],
         }
     }

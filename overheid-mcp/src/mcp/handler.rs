@@ -72,6 +72,8 @@ pub(crate) struct Handler {
     bridge: Arc<Bridge>,
     info: Arc<ServerConfig>,
     tools: Arc<Value>,
+    /// The list a token that may only read sees (MCP-AUTH-8): no tool it could not call.
+    reading_tools: Arc<Value>,
     templates: Arc<Value>,
     resources: Arc<Value>,
     prompts: Arc<Value>,
@@ -95,6 +97,18 @@ impl Handler {
             "instructions": INSTRUCTIONS,
         }))
         .unwrap_or_default();
+        let reading_tools = json!({
+            "tools": catalog
+                .tools
+                .iter()
+                .filter(|t| Scope::for_tool(t) == Scope::Read)
+                .map(|t| &t.listed)
+                .collect::<Vec<_>>(),
+            "ttlMs": CATALOGUE_TTL_MS,
+            "cacheScope": "public",
+            "resultType": "complete",
+            "_meta": {SERVER_INFO_KEY: server_info()},
+        });
         let tools = json!({
             "tools": catalog.tools.iter().map(|t| &t.listed).collect::<Vec<_>>(),
             "ttlMs": CATALOGUE_TTL_MS,
@@ -126,6 +140,7 @@ impl Handler {
             bridge,
             info: Arc::new(info),
             tools: Arc::new(tools),
+            reading_tools: Arc::new(reading_tools),
             templates: Arc::new(templates),
             resources: Arc::new(resources),
             prompts: Arc::new(prompts),
@@ -195,7 +210,27 @@ impl Handler {
                 // `--insecure-no-auth`: no identity at all.
                 None => Ok(None),
             },
-            Transport::Stdio => Ok(named.or_else(|| self.bridge.process_session.clone())),
+            Transport::Stdio => match (named, self.bridge.process_session.clone()) {
+                // The process is pinned to a company (`KVK_SESSIE_NUMMER` of whoever started the
+                // server): a host's `_meta` may name that one, never replace it.
+                (Some(named), Some(pinned))
+                    if named
+                        .values
+                        .iter()
+                        .any(|(k, v)| pinned.values.get(k).is_some_and(|own| own != v)) =>
+                {
+                    Err(Refused::Malformed(ErrorData::invalid_params(
+                        format!(
+                            "_meta.{} noemt een ander bedrijf (kvk_nummer) dan het bedrijf waaraan \
+                             deze server vastligt (KVK_SESSIE_NUMMER van het proces); dat wordt \
+                             niet vervangen",
+                            session::META_KEY
+                        ),
+                        None,
+                    )))
+                }
+                (named, pinned) => Ok(named.or(pinned)),
+            },
         }
     }
 }
@@ -316,12 +351,17 @@ impl ServerHandler for Handler {
         Ok(result)
     }
 
+    /// Over HTTP a token sees the tools its scopes let it call (MCP-AUTH-8): a token that may
+    /// only read lists no tool that files, which would always answer 403.
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        from_json((*self.tools).clone())
+        match grant(&context) {
+            Some(grant) if !grant.allows(Scope::File) => from_json((*self.reading_tools).clone()),
+            _ => from_json((*self.tools).clone()),
+        }
     }
 
     async fn list_resources(

@@ -1,5 +1,5 @@
 //! MCP over stdin/stdout: one message per line, at most [`MAX_MESSAGE_BYTES`] (a longer line is
-//! dropped without being held, and the bridge reads on). The first message picks the era:
+//! dropped without being held and answered with -32600 and `id: null`, and the bridge reads on). The first message picks the era:
 //! `initialize` opens a 2025-11-25 session, a request with the 2026-07-28 `_meta` is served
 //! without one.
 //!
@@ -53,6 +53,8 @@ pub(crate) struct Lines<R, W> {
     line: Vec<u8>,
     /// Skipping the rest of a line that was too long.
     discarding: bool,
+    /// The line just ended was too long: it gets its answer before the next is read.
+    dropped: bool,
     write: Arc<Mutex<W>>,
 }
 
@@ -62,6 +64,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Lines<R, W> {
             read: BufReader::new(read),
             line: Vec::new(),
             discarding: false,
+            dropped: false,
             write: Arc::new(Mutex::new(write)),
         }
     }
@@ -90,7 +93,8 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Lines<R, W> {
             self.read.consume(take);
             if newline.is_some() {
                 if std::mem::take(&mut self.discarding) {
-                    continue;
+                    self.dropped = true;
+                    return true;
                 }
                 self.line.pop();
                 if self.line.last() == Some(&b'\r') {
@@ -142,6 +146,11 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Transport<RoleServer> for Lines<tok
             if !self.next_line().await {
                 return None;
             }
+            if std::mem::take(&mut self.dropped) {
+                // Its id went with the bytes that were not kept: JSON-RPC's `null`.
+                self.answer(&too_long());
+                continue;
+            }
             let line = std::mem::take(&mut self.line);
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
@@ -171,6 +180,18 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Transport<RoleServer> for Lines<tok
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.write.lock().await.flush().await
     }
+}
+
+/// The answer to a line over [`MAX_MESSAGE_BYTES`]: -32600 with `id: null` (the line was not
+/// kept, so neither was its id); nothing of it ran.
+fn too_long() -> Value {
+    json!({"jsonrpc": "2.0", "id": null, "error": {
+        "code": -32600,
+        "message": format!(
+            "Invalid Request: bericht groter dan 4 MiB ({MAX_MESSAGE_BYTES} bytes); niet gelezen en \
+             niet uitgevoerd"
+        ),
+    }})
 }
 
 /// The answer to JSON that is no message rmcp knows: -32600 for a request (its id when rmcp

@@ -53,4 +53,7 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
         commands::wet::toon::SPECS[0].path,
         commands::wet::notities::SPECS[0].path,
     ],
+    // `concept` and `regelingen` run the sources of the built-in register (`regelingen/
+    // bronnen.json`); a test keeps this list equal to its programs.
+    children: &["kvk-cli"],
 };

@@ -82,6 +82,37 @@ fn discovery_validates_and_lists_the_commands_as_local_reads() {
     );
 }
 
+/// DISC-25: discovery names the programs `concept` and `regelingen` run as children, exactly
+/// the programs of the built-in source register, so a host passes them their variables.
+#[test]
+fn discovery_names_the_programs_of_the_built_in_register_as_children() {
+    let register: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regelingen/bronnen.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut programs: Vec<&str> = register["bronnen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|source| source["programma"].as_str())
+        .collect();
+    programs.sort_unstable();
+    programs.dedup();
+    assert!(!programs.is_empty());
+    let document = discovery();
+    let mut children: Vec<&str> = document["children"]
+        .as_array()
+        .expect("discovery names its children")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    children.sort_unstable();
+    assert_eq!(children, programs);
+}
+
 #[test]
 fn every_example_dry_runs_to_a_valid_plan() {
     let sandbox = Sandbox::new();

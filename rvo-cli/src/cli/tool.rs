@@ -52,6 +52,8 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
     default_timeout_secs: 10,
     resources: &[],
     cached: &[],
+    // `rapportage indienen|voorstel --concept` checks a concept with regelrecht-cli.
+    children: &["regelrecht-cli"],
 };
 
 #[cfg(test)]
