@@ -620,7 +620,7 @@ fn fields_schema(output: &Value) -> Value {
         "type": "array",
         "items": {"type": "string"},
         "description": format!(
-            "Alleen deze velden, bijv. {example}, a.b, a[].b of één JSONPath"
+            "Velden, bijv. {example}, a.b, a[].b of één JSONPath"
         ),
     })
 }
