@@ -7,12 +7,11 @@ use std::collections::BTreeSet;
 
 use common::{FieldError, Result};
 use regelrecht_engine::eval::stages::{StageStatus, StagedEvaluation};
-use regelrecht_engine::{
-    Corpus, Engine, Evaluation, Request, Taint, TraceNode, UntranslatableMode,
-};
+use regelrecht_engine::{Corpus, Engine, Evaluation, Request, TraceNode, UntranslatableMode};
 use serde_json::{Map, Value, json};
 
 use crate::cli::grondslag::{self, Detail};
+use crate::cli::outputs::outputs_json;
 use crate::cli::{laws, problems, receipt};
 
 /// How one evaluation runs, beyond its law, outputs, parameters and date.
@@ -215,38 +214,6 @@ fn procedure_json(staged: &StagedEvaluation) -> Value {
         "id": staged.procedure_id,
         "wacht_op": staged.waiting().map(|s| s.name.clone()),
         "fasen": fasen,
-    })
-}
-
-/// The outputs of `evaluation` as JSON: the requested ones, or (`all`) every output of the
-/// articles executed, with their hooks and overrides. An output tainted as untranslatable
-/// (`--onvertaalbaar propagate`) is not its value but the mark, as the reference's sentinel:
-/// `{"__untranslatable": true, "article", "construct"}`. The mark is the value, so `--fields`,
-/// `--jq` and an MCP result cannot keep the number and lose the mark.
-pub(crate) fn outputs_json(evaluation: &Evaluation, all: bool) -> Map<String, Value> {
-    let outputs = if all {
-        &evaluation.all_outputs
-    } else {
-        &evaluation.outputs
-    };
-    outputs
-        .iter()
-        .map(|(k, v)| {
-            let value = match evaluation.tainted.get(k) {
-                Some(taint) => untranslatable_mark(taint),
-                None => v.to_json(),
-            };
-            (k.clone(), value)
-        })
-        .collect()
-}
-
-/// The reference engine's sentinel for an untranslatable value (RFC-012).
-pub(crate) fn untranslatable_mark(taint: &Taint) -> Value {
-    json!({
-        "__untranslatable": true,
-        "article": taint.article,
-        "construct": taint.construct,
     })
 }
 

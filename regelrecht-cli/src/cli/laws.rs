@@ -22,12 +22,7 @@ use regelrecht_engine::{
 use serde_json::{Value, json};
 
 use crate::cli::problems;
-
-/// Colon-separated directories with law files.
-pub(crate) const CORPUS_ENV: &str = "REGELRECHT_CORPUS";
-
-/// The bound on the number of law files read.
-pub(crate) const MAX_FILES_ENV: &str = "REGELRECHT_MAX_WETBESTANDEN";
+use crate::cli::settings::{CORPUS_ENV, MAX_FILES_ENV};
 
 /// The provenance label of every result.
 pub(crate) const SOURCE: &str = "RegelRecht";

@@ -18,7 +18,7 @@ pub(crate) fn load_error(e: &LoadError) -> Error {
         )])
         .with_hint(format!(
             "de grens is {bound} wetbestanden; verhoog die met {}=AANTAL, of laad minder mappen",
-            crate::cli::laws::MAX_FILES_ENV
+            crate::cli::settings::MAX_FILES_ENV
         ))
         .into();
     }

@@ -11,6 +11,7 @@ use regelrecht_engine::{Corpus, Evaluation, TraceKind, TraceNode, Untranslatable
 use serde_json::{Map, Value, json};
 
 use crate::cli::laws::ENGINE_VERSION;
+use crate::cli::outputs::outputs_json;
 
 /// The receipt format's version.
 pub(crate) const VERSION: u64 = 1;
@@ -74,7 +75,7 @@ pub(crate) fn receipt(
         .iter()
         .map(|l| json!({"law_id": l["law_id"], "valid_from": l["valid_from"], "sha256": l["sha256"]}))
         .collect();
-    let resultaat = crate::cli::evaluation::outputs_json(evaluation, false);
+    let resultaat = outputs_json(evaluation, false);
     let mut body = json!({
         "versie": VERSION,
         "engine": ENGINE_VERSION,

@@ -4,8 +4,8 @@ use common::env::{CLI_DIR_VAR, KVK_SESSIE_NUMMER};
 use common::{EnvKind, EnvVar, ToolInfo};
 
 use crate::cli::commands;
-use crate::cli::laws::{CORPUS_ENV, MAX_FILES_ENV};
 use crate::cli::regeling::definition::DEFINITIONS_ENV;
+use crate::cli::settings::{CORPUS_ENV, MAX_FILES_ENV};
 
 /// The tool's own audit-destination variable.
 pub(crate) const AUDIT_ENV: &str = "REGELRECHT_AUDIT_LOG";

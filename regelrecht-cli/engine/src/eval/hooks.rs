@@ -4,8 +4,9 @@
 //! wins, then the later version.
 
 use super::article::declared_params;
-use super::run::{Key, Link, Provenance, Run, Source, Taint, extend_chain};
+use super::run::{Key, Link, Provenance, Run, Source, extend_chain};
 use super::tracing::explained;
+use super::untranslatable::Taint;
 use crate::error::EvalError;
 use crate::law::{Article, Law, Produces};
 use crate::resolve;

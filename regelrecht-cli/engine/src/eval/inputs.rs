@@ -2,8 +2,9 @@
 //! source's parameter mapping), other outputs of the same law, or external data that must be
 //! given as a parameter or found in a registered data source ([`crate::data`]). Inputs given as parameters are not resolved.
 
-use super::run::{Key, Link, Run, Taint, extend_chain};
+use super::run::{Key, Link, Run, extend_chain};
 use super::tracing::explained;
+use super::untranslatable::Taint;
 use crate::error::EvalError;
 use crate::law::{Article, Definition, Law};
 use crate::load::LawFile;

@@ -23,9 +23,9 @@ use crate::trace::{TraceKind, TraceNode};
 use crate::value::Value;
 use chrono::NaiveDate;
 use run::Run;
-pub use run::Taint;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+pub use untranslatable::Taint;
 use untranslatable::UntranslatableMode;
 
 /// What to evaluate.

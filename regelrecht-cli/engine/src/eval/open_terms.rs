@@ -4,7 +4,8 @@
 //! optional one is null.
 
 use super::article::declared_params;
-use super::run::{Key, Link, Run, Taint, extend_chain};
+use super::run::{Key, Link, Run, extend_chain};
+use super::untranslatable::Taint;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law, OpenTerm};
 use crate::resolve;

@@ -3,8 +3,9 @@
 //! that article declares.
 
 use super::article::declared_params;
-use super::run::{Key, Provenance, Run, Source, Taint};
+use super::run::{Key, Provenance, Run, Source};
 use super::tracing::explained;
+use super::untranslatable::Taint;
 use crate::error::EvalError;
 use crate::law::{Article, Law};
 use crate::resolve;

@@ -2,7 +2,7 @@
 //! executing an article at most once per parameters and stage (cache), lazily producing one
 //! output of a law, and the resolution stack that detects cycles and bounds nesting.
 
-use super::untranslatable::UntranslatableMode;
+use super::untranslatable::{Taint, UntranslatableMode};
 use crate::data::DataSources;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law};
@@ -63,18 +63,6 @@ pub(super) struct Source<'c> {
 
 /// Per output, where its value comes from.
 pub(super) type Provenance<'c> = BTreeMap<String, Source<'c>>;
-
-/// Where an untranslatable taint comes from: the article with the untranslatable construct
-/// (as the reference's sentinel value names it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Taint {
-    /// `$id` of the law with the construct.
-    pub law: String,
-    /// Its article.
-    pub article: String,
-    /// The construct that could not be translated.
-    pub construct: String,
-}
 
 /// What executing one article yields.
 #[derive(Debug, Clone)]

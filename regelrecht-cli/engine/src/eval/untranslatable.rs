@@ -10,11 +10,22 @@
 //!   evaluation (and the trace), nothing is tainted.
 //! - `ignore`: as `error`, without noting accepted constructs: unaccepted ones still fail.
 
-use super::run::Taint;
 use crate::error::{ErrorKind, EvalError};
 use crate::law::{Article, Law};
 use std::fmt;
 use std::str::FromStr;
+
+/// Where an untranslatable taint comes from: the article with the untranslatable construct
+/// (as the reference's sentinel value names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taint {
+    /// `$id` of the law with the construct.
+    pub law: String,
+    /// Its article.
+    pub article: String,
+    /// The construct that could not be translated.
+    pub construct: String,
+}
 
 /// How untranslatable constructs are handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -23,6 +23,7 @@ use super::bereik::{self, Change, Kind};
 use super::claim::{self, Claim, Format};
 use crate::cli::evaluation::{self, Options};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::outputs;
 use crate::cli::params;
 
 /// Om een eerdere berekening te controleren: herhaal haar ontvangstbewijs
@@ -142,7 +143,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     // articles executed (with their hooks and overrides): each is compared.
     let computed: serde_json::Map<String, Value> = match claim.format {
         Format::Own => now["resultaat"].as_object().cloned().unwrap_or_default(),
-        Format::Reference => evaluation::outputs_json(&again.evaluation, true),
+        Format::Reference => outputs::outputs_json(&again.evaluation, true),
     };
     let mut uitvoer = Vec::new();
     for (name, before) in &claim.results {
