@@ -16,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
-tools=(kvk-cli koop-cli rvo-cli regelrecht-cli)
+# The family: every *-cli program of the workspace (cargo metadata).
+read -r -a tools <<<"$(bash dist/build.sh --list)"
 if [ -n "${2:-}" ]; then
   work=$2
 else

@@ -15,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
 shift || true
-tools=(kvk-cli koop-cli rvo-cli regelrecht-cli)
+# The family: every *-cli program of the workspace (cargo metadata).
+read -r -a tools <<<"$(bash dist/build.sh --list)"
 dirs=("$@")
 if [ ${#dirs[@]} -eq 0 ]; then
   dirs=("$(bash dist/build.sh "${tools[@]}")")

@@ -33,7 +33,9 @@ else
 fi
 # The other three CLIs are only read for their discovery (the catalogue's size); their release
 # builds are used when present, else the debug ones.
-for cli in kvk-cli koop-cli rvo-cli; do
+# The family: every *-cli program of the workspace (cargo metadata).
+family=$(bash dist/build.sh --list)
+for cli in $family; do
   [ -x "$bin/$cli" ] && continue
   [ -x "target/release/$cli" ] && { ln -sf "$PWD/target/release/$cli" "$bin/$cli"; continue; }
   [ -x target/debug/$cli ] || cargo build --quiet -p $cli
@@ -46,7 +48,7 @@ if ! "$venv/bin/python" -c 'import jwt, cryptography' 2>/dev/null; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'pyjwt>=2.8' cryptography
 fi
 
-"$venv/bin/python" - "$bin" "$calls" "$seconds" "$clients" "$work" <<'PY'
+FAMILY="$family" "$venv/bin/python" - "$bin" "$calls" "$seconds" "$clients" "$work" <<'PY'
 import base64, http.client, json, os, statistics, subprocess, sys, threading, time
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -59,7 +61,7 @@ with open(f"{work}/jwks.json", "w") as f:
     json.dump({"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "b", "x": base64.urlsafe_b64encode(raw).rstrip(b"=").decode()}]}, f)
 token = jwt.encode({"iss": "https://login.bench", "aud": "bench", "kvk_nummer": "68750110", "exp": int(time.time()) + 3600},
                    key, algorithm="EdDSA", headers={"kid": "b"})
-tools = [a for cli in ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli") for a in ("--tool", f"{bin}/{cli}")]
+tools = [a for cli in os.environ["FAMILY"].split() for a in ("--tool", f"{bin}/{cli}")]
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 ARGS = {"elektriciteit_kwh": 60000, "gas_m3": 30000}
 NAME = "regelrecht__check_energiebesparing"

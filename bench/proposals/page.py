@@ -44,7 +44,8 @@ BIN, WORK = sys.argv[1], sys.argv[2]
 PROPOSALS, GETS, WORKERS = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 KVK = "68750110"
 CLIENT_ID = "overheid-mcp-pagina"
-CLIS = ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli")
+# The family's programs, as page.sh found them (dist/build.sh --list: cargo metadata).
+CLIS = tuple(os.environ["FAMILY"].split())
 
 
 def b64(raw):

@@ -15,9 +15,14 @@ proposals=${1:-400}
 gets=${2:-1000}
 workers=${3:-4}
 bin=${PROPOSALS_BENCH_BIN:-target/release}
-for program in overheid-mcp kvk-cli koop-cli rvo-cli regelrecht-cli; do
+# The family: every *-cli program of the workspace (cargo metadata).
+family=$(bash dist/build.sh --list)
+export FAMILY="$family"
+packages=(-p overheid-mcp)
+for tool in $family; do packages+=(-p "$tool"); done
+for program in overheid-mcp $family; do
   [ -x "$bin/$program" ] && continue
-  cargo build --release -q -p overheid-mcp -p kvk-cli -p koop-cli -p rvo-cli -p regelrecht-cli
+  cargo build --release -q "${packages[@]}"
   break
 done
 bin=$(cd "$bin" && pwd)

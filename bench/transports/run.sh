@@ -27,7 +27,10 @@ fi
 profile=${PROFILE:-debug}
 flag=()
 [ "$profile" = release ] && flag=(--release)
-cargo build --quiet "${flag[@]}" -p kvk-cli -p koop-cli -p rvo-cli -p regelrecht-cli \
+# The family: every *-cli program of the workspace (cargo metadata).
+packages=()
+for tool in $(bash dist/build.sh --list); do packages+=(-p "$tool"); done
+cargo build --quiet "${flag[@]}" "${packages[@]}" \
   -p overheid-mcp -p test-support -p bench-transports --bins
 bin="target/$profile"
 exec "$bin/bench-transports" --bin-dir "$bin" --runs "${RUNS:-3}" \

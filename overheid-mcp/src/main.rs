@@ -52,9 +52,9 @@ MCP 2026-07-28 (zonder handshake) en 2025-11-25 (met initialize) worden allebei 
 
 Opties:
   --tool PAD_OF_NAAM   CLI om te serveren, herhaalbaar. Een naam zonder / wordt gezocht
-                       naast overheid-mcp en daarna op PATH. Standaard: kvk-cli, koop-cli,
-                       rvo-cli en regelrecht-cli (ontbrekende worden met een waarschuwing
-                       overgeslagen).
+                       naast overheid-mcp en daarna op PATH. Standaard de CLI's van de
+                       familie: {standaard} (ontbrekende worden met een
+                       waarschuwing overgeslagen).
   --toolsets BRONNEN   alleen deze bronnen serveren, bijv. kvk,koop (de voorvoegsels van de
                        toolnamen); een CLI die een geserveerde tool als kind draait, krijgt
                        zijn variabelen nog steeds. Een onbekende bron: de server start niet
@@ -123,7 +123,11 @@ fn main() -> ExitCode {
     let options = match options::parse(std::env::args_os().skip(1)) {
         Ok(Request::Serve(options)) => options,
         Ok(Request::Help) => {
-            print!("{HELP}");
+            // The default list has one home (`DEFAULT_TOOLS`); the help names it from there.
+            print!(
+                "{}",
+                HELP.replace("{standaard}", &catalog::discover::DEFAULT_TOOLS.join(", "))
+            );
             return exit(ExitStatus::Ok);
         }
         Ok(Request::Version) => {

@@ -276,7 +276,7 @@ fn no_identity_is_swapped_for_another_without_a_word() {
 /// koop's `regeling` and the bridge's RVO view were both `regeling`).
 #[test]
 fn resources_and_templates_are_named_uniquely_across_the_family() {
-    for cli in ["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"] {
+    for cli in test_support::cli::programs() {
         assert!(harness::workspace_cli(cli).is_some(), "{cli} is built");
     }
     // Without --tool the bridge serves the family found next to itself.
@@ -302,7 +302,7 @@ fn resources_and_templates_are_named_uniquely_across_the_family() {
 /// that is wrong still warns.
 #[test]
 fn a_start_where_nothing_is_wrong_is_silent() {
-    for cli in ["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"] {
+    for cli in test_support::cli::programs() {
         assert!(harness::workspace_cli(cli).is_some(), "{cli} is built");
     }
     for args in [&[][..], &["--read-only"]] {

@@ -103,39 +103,12 @@ fn read(program: &Path) -> Result<Value, String> {
 mod tests {
     use std::path::Path;
 
-    /// The family's tools, as the workspace has them: each member package named `*-cli` with a
-    /// program (`src/main.rs`). Adding a tool is adding such a member; this test then names the
-    /// bridge's default list, the one other place that must say so (`.ci/run` and `dist/build.sh`
-    /// derive theirs).
-    fn workspace_tools() -> Vec<String> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
-        let members = manifest
-            .split("members = [")
-            .nth(1)
-            .and_then(|rest| rest.split(']').next())
-            .expect("a members list");
-        let mut tools = Vec::new();
-        for member in members.split(',').map(|m| m.trim().trim_matches('"')) {
-            let dir = root.join(member);
-            let Ok(package) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
-                continue;
-            };
-            let name = package
-                .lines()
-                .find_map(|line| line.strip_prefix("name = "))
-                .map(|name| name.trim_matches('"').to_string())
-                .unwrap_or_default();
-            if name.ends_with("-cli") && dir.join("src/main.rs").is_file() {
-                tools.push(name);
-            }
-        }
-        tools
-    }
-
     #[test]
     fn one_list_of_tools_the_workspace_and_the_bridge_agree() {
-        let tools = workspace_tools();
+        // The family as `cargo metadata` has it (`test_support::cli::programs`): adding a tool
+        // is adding a `*-cli` member, and this test then names the bridge's default list, the
+        // one other place that must say so (`.ci/run` and `dist/build.sh` derive theirs).
+        let tools = test_support::cli::programs().to_vec();
         assert!(tools.len() >= 4, "{tools:?}");
         let mut bridge: Vec<String> = super::DEFAULT_TOOLS.iter().map(|t| t.to_string()).collect();
         let mut expected = tools.clone();

@@ -48,7 +48,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 HERE = Path(__file__).resolve().parent
-CLIS = ("kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli")
+# The family's programs: every *-cli program of the workspace (dist/build.sh --list, from cargo
+# metadata).
+CLIS = tuple(
+    subprocess.run(
+        ["bash", "dist/build.sh", "--list"], cwd=HERE.parents[2], capture_output=True, text=True, check=True
+    ).stdout.split()
+)
 KVK = "68750110"
 ISSUER, AUDIENCE = "https://login.test", "overheid-mcp-test"
 # (mode, whether the client has an elicitation callback and so declares URL elicitation)

@@ -10,6 +10,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 target=${1:-$root/target/debug}
+# The family: every *-cli program of the workspace (cargo metadata), each as a --tool.
+family=
+for tool in $(cd "$root" && bash dist/build.sh --list); do family="$family --tool $target/$tool"; done
 dir=${MCP_TS_DIR:-$root/target/mcp-ts}
 mkdir -p "$dir"
 # Every package pinned, the dependencies' dependencies too (package-lock.json, installed with npm ci).
@@ -28,8 +31,7 @@ cp "$here/test_client.mjs" "$here/test_proposals.mjs" "$dir/"
 home=$(mktemp -d)
 inspector() {
     HOME="$home" "$node" "$dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli \
-        "$target/overheid-mcp" --tool "$target/kvk-cli" --tool "$target/koop-cli" --tool "$target/rvo-cli" \
-        --tool "$target/regelrecht-cli" "$@"
+        "$target/overheid-mcp" $family "$@"
 }
 inspector --strict --method tools/list >"$home/tools.json" 2>"$home/tools.err" \
     || { cat "$home/tools.err"; echo "FAILED inspector: tools/list --strict"; exit 1; }
@@ -50,8 +52,7 @@ rm -rf "$home"
 # The conformance suite against a loopback instance without authentication.
 log=$(mktemp)
 "$target/overheid-mcp" --http 127.0.0.1:0 --insecure-no-auth \
-    --tool "$target/kvk-cli" --tool "$target/koop-cli" --tool "$target/rvo-cli" --tool "$target/regelrecht-cli" \
-    2>"$log" &
+    $family 2>"$log" &
 bridge=$!
 trap 'kill $bridge 2>/dev/null || true; rm -f "$log"' EXIT
 url=

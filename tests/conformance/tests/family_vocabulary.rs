@@ -12,7 +12,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const TOOLS: [&str; 4] = ["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"];
+/// The family's programs (`cargo metadata`: every `*-cli` package with a program).
+fn tools() -> impl Iterator<Item = &'static str> {
+    test_support::cli::programs().iter().map(String::as_str)
+}
 
 /// Words no command path and no option may use: English verbs and the Dutch infinitives the
 /// imperative stems replaced.
@@ -92,7 +95,7 @@ fn discovery(tool: &str) -> Value {
 
 #[test]
 fn every_command_uses_the_settled_words() {
-    for tool in TOOLS {
+    for tool in tools() {
         for entry in discovery(tool)["tools"].as_array().expect("tools") {
             let argv = test_support::cli::argv_of(entry);
             for word in &argv {
@@ -339,7 +342,7 @@ fn the_family_says_u_never_je() {
         text.split(|c: char| !c.is_alphanumeric())
             .any(|w| matches!(w, "je" | "jij" | "jou" | "jouw" | "Je" | "Jij" | "Jouw"))
     };
-    for tool in TOOLS {
+    for tool in tools() {
         for args in [&["--help", "--json"][..], &["--help"], &["man"]] {
             let output = run(tool, args);
             let text = String::from_utf8_lossy(&output.stdout);

@@ -18,18 +18,25 @@ fn the_family_s_usage_lines_and_man_pages_are_dutch() {
         .parent()
         .and_then(|deps| deps.parent())
         .expect("target/<profile>");
-    for (tool, command) in [
-        ("kvk-cli", "zoek"),
-        ("koop-cli", "regeling"),
-        ("rvo-cli", "regeling"),
-        ("regelrecht-cli", "evalueer"),
-    ] {
+    for tool in test_support::cli::programs() {
         let program = dir.join(tool);
         assert!(program.is_file(), "{tool}: run `cargo test --workspace`");
         let program = program.to_str().expect("UTF-8 path");
+        // A command of the tool: the first word of its first discovery entry.
+        let discovery = std::process::Command::new(program)
+            .args(["--help", "--json"])
+            .env_clear()
+            .output()
+            .expect("runs");
+        let discovery: serde_json::Value =
+            serde_json::from_slice(&discovery.stdout).expect("discovery is JSON");
+        let command = test_support::cli::argv_of(&discovery["tools"][0])
+            .first()
+            .map(|word| word.to_string())
+            .expect("a command");
         test_support::cli::assert_dutch_help(program, &format!("{tool} [OPTIES] <OPDRACHT>"));
         let out = std::process::Command::new(program)
-            .args([command, "--help"])
+            .args([command.as_str(), "--help"])
             .env_clear()
             .output()
             .expect("runs");

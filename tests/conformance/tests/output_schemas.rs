@@ -25,7 +25,10 @@ use std::process::Command;
 use serde_json::{Map, Value, json};
 use test_support::{FakeServer, Mounts, koop, kvk};
 
-const TOOLS: [&str; 4] = ["kvk-cli", "koop-cli", "rvo-cli", "regelrecht-cli"];
+/// The family's programs (`cargo metadata`: every `*-cli` package with a program).
+fn tools() -> impl Iterator<Item = &'static str> {
+    test_support::cli::programs().iter().map(String::as_str)
+}
 const KVK: &str = "68750110";
 /// A date on which EBR-2027 is open.
 const PEILDATUM: &str = "2026-11-30";
@@ -134,7 +137,7 @@ struct Printed {
 impl Family {
     fn new() -> Self {
         let dir = bin_dir();
-        for tool in TOOLS {
+        for tool in tools() {
             assert!(
                 dir.join(tool).is_file(),
                 "{tool} is missing in {}: build it first with `cargo build -p {tool}` \
@@ -169,7 +172,7 @@ impl Family {
             failures: Vec::new(),
             _fake: fake,
         };
-        for tool in TOOLS {
+        for tool in tools() {
             let printed = family.raw(tool, &["--help", "--json"], None);
             let document = serde_json::from_str(&printed.stdout).expect("discovery is JSON");
             family.discovery.insert(tool, document);

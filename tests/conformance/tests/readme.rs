@@ -10,15 +10,14 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-/// The family's programs as the documents name them (`profile-check` is this crate's).
-const PROGRAMS: [&str; 6] = [
-    "kvk-cli",
-    "koop-cli",
-    "rvo-cli",
-    "regelrecht-cli",
-    "overheid-mcp",
-    "profile-check",
-];
+/// The programs the documents name: the family's (`cargo metadata`), the bridge, and
+/// `profile-check` (this crate's).
+fn programs() -> impl Iterator<Item = &'static str> {
+    test_support::cli::programs()
+        .iter()
+        .map(String::as_str)
+        .chain(["overheid-mcp", "profile-check"])
+}
 
 /// The documents whose `sh` blocks are run, relative to the workspace root.
 const DOCUMENTS: [&str; 9] = [
@@ -107,13 +106,11 @@ fn family_command(line: &str) -> Option<(&'static str, String)> {
         .position(|w| !(w.contains('=') && !w.starts_with('-') && !w.starts_with('\'')))?;
     if words[first] == "cargo" && words.get(first + 1) == Some(&"run") {
         let package = words.iter().position(|w| *w == "-p")? + 1;
-        let program = PROGRAMS
-            .into_iter()
-            .find(|p| Some(p) == words.get(package))?;
+        let program = programs().find(|p| Some(p) == words.get(package))?;
         let rest = &line[line.find(" -- ")? + 4..];
         return Some((program, format!("{program} {rest}")));
     }
-    let program = PROGRAMS.into_iter().find(|p| *p == words[first])?;
+    let program = programs().find(|p| *p == words[first])?;
     Some((program, line.to_string()))
 }
 
@@ -212,7 +209,7 @@ fn every_command_the_documents_quote_runs_offline() {
     let _ = fake.kill();
     let _ = fake.wait();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
-    for program in PROGRAMS {
+    for program in programs() {
         assert!(
             ran.iter()
                 .any(|(doc, p)| *doc == "README.md" && *p == program),
@@ -287,7 +284,7 @@ fn table_after(readme: &str, marker: &str) -> Vec<(String, Vec<f64>)> {
 fn tools_list_line() -> String {
     use std::time::Duration;
     let mut command = Command::new(binary("overheid-mcp"));
-    for program in &PROGRAMS[..4] {
+    for program in test_support::cli::programs() {
         command.arg("--tool").arg(binary(program));
     }
     command

@@ -12,7 +12,8 @@
 //! - [`CANARY`], [`CANARY_LEAKS`], [`assert_no_canary`], [`percent_encoded`]: a secret for
 //!   scrubbing tests, and the check that no form of it leaked.
 //! - [`check_peildatum`], [`check_kvk_nummer`]: the shared arguments behave alike in every tool.
-//! - [`family_dir`]: where the family's other CLIs are, for tools that run them as children.
+//! - [`programs`]: the one list of the family's programs (`cargo metadata`); [`family_dir`]:
+//!   where the family's other CLIs are, for tools that run them as children.
 //! - [`check_discovery_budget`]: the discovery document stays small, its entries compact.
 //! - [`assert_dutch_help`]: a program's `--help` has no English left.
 //! - [`bash_completes`]: what bash's completion of a program offers, driven for real.
@@ -32,7 +33,7 @@ pub use budget::{DISCOVERY_BUDGET, check_discovery_budget, check_discovery_withi
 pub use canary::{
     CANARY, CANARY_2, CANARY_LEAKS, assert_no_canary, assert_no_form, echo_forms, percent_encoded,
 };
-pub use family::family_dir;
+pub use family::{family_dir, of_metadata, programs};
 pub use json::{argv_of, canonical, compact_document, full_entry_words, keys, sha256_hex};
 pub use run::{Run, discovery, run};
 pub use sandbox::{Sandbox, cache_entries, forge_cache_entry};
