@@ -48,6 +48,11 @@ fn workspace_binary(name: &str) -> PathBuf {
 
 /// The raw `tools/list` response line, after `initialize` and `notifications/initialized`.
 fn tools_list_line(tools: &[PathBuf]) -> String {
+    session_lines(tools).1
+}
+
+/// The `initialize` result and the raw `tools/list` response line of one session.
+fn session_lines(tools: &[PathBuf]) -> (Value, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_overheid-mcp"));
     for tool in tools {
         command.arg("--tool").arg(tool);
@@ -72,7 +77,7 @@ fn tools_list_line(tools: &[PathBuf]) -> String {
     bridge.write(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let line = bridge.request("tools/list", json!({}), answer);
     bridge.close();
-    line
+    (init, line)
 }
 
 fn bytes(value: &Value) -> usize {
@@ -204,5 +209,117 @@ fn the_family_s_tools_list_stays_within_its_budget() {
         for schema in [&tool["inputSchema"], output] {
             assert!(!has_type_array(schema), "{name}: a type array in {schema}");
         }
+    }
+}
+
+/// The discovery document of `program`.
+fn discovery(program: &Path) -> Value {
+    let output = Command::new(program)
+        .args(["--help", "--json"])
+        .env_clear()
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout).expect("discovery is JSON")
+}
+
+/// Issue 40 item 2: every program's root description (and its root help) ends with one line that
+/// says which program of the family answers which kind of question, and the bridge's
+/// `instructions` say the same by tool. Every command a route names exists: a route to a
+/// command that was renamed or removed fails here, in the CLIs' discovery and in the bridge's.
+#[test]
+fn every_route_names_a_command_the_family_has() {
+    let programs: Vec<PathBuf> = FAMILY.iter().map(|(n, _)| workspace_binary(n)).collect();
+    let documents: Vec<Value> = programs.iter().map(|p| discovery(p)).collect();
+    let mut routes: Option<String> = None;
+    for ((program, document), (name, _)) in programs.iter().zip(&documents).zip(FAMILY) {
+        let description = document["description"].as_str().expect("description");
+        let (_, line) = description
+            .split_once("Familie: ")
+            .unwrap_or_else(|| panic!("{name}: no family routes in {description:?}"));
+        // One line for the whole family, the same in every program.
+        assert_eq!(
+            routes.get_or_insert_with(|| line.to_string()),
+            line,
+            "{name}"
+        );
+        let help = Command::new(program)
+            .arg("--help")
+            .env_clear()
+            .env("COLUMNS", "1000")
+            .output()
+            .unwrap();
+        // However the help is wrapped, the words are the line's.
+        let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let help = words(&String::from_utf8(help.stdout).unwrap());
+        assert!(
+            help.contains(&words(&format!("Familie: {line}"))),
+            "{name}: {help}"
+        );
+    }
+    let routes = routes.expect("four programs");
+    let targets: Vec<&str> = routes
+        .trim_end_matches('.')
+        .split("; ")
+        .map(|route| route.split_once(" → ").expect("question → command").1)
+        .collect();
+    assert!(targets.len() >= 5, "{targets:?}");
+    // Every program of the family answers some question: a fifth tool needs its route.
+    for program in test_support::cli::programs() {
+        assert!(
+            targets
+                .iter()
+                .any(|t| t.split(' ').next() == Some(program.as_str())),
+            "{program} has no route in {routes:?}"
+        );
+    }
+    for target in &targets {
+        let mut words = target.split(' ');
+        let program = words.next().unwrap();
+        let command: Vec<&str> = words.collect();
+        let at = FAMILY
+            .iter()
+            .position(|(n, _)| *n == program)
+            .unwrap_or_else(|| panic!("{target}: {program} is no program of the family"));
+        if command.is_empty() {
+            continue;
+        }
+        let known = documents[at]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|tool| tool["_meta"]["argv"] == json!(command));
+        assert!(known, "{target}: {program} has no such command");
+    }
+    // The bridge says it by tool name: every name its instructions give is a tool it lists.
+    let (init, line) = session_lines(&programs);
+    let instructions = init["result"]["instructions"]
+        .as_str()
+        .expect("instructions");
+    let response: Value = serde_json::from_str(&line).expect("JSON");
+    let listed: Vec<&str> = response["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    let named: Vec<&str> = instructions
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.contains("__") && !word.starts_with('_'))
+        .collect();
+    for wanted in [
+        "kvk__basisprofiel_toon",
+        "koop__regeling_artikel",
+        "regelrecht__check_energiebesparing",
+        "regelrecht__regelingen",
+        "regelrecht__concept",
+        "rvo__rapportage_voorstel",
+    ] {
+        assert!(named.contains(&wanted), "{wanted} not in {instructions:?}");
+    }
+    for name in named {
+        assert!(
+            listed.contains(&name),
+            "{name} in the instructions is not listed"
+        );
     }
 }

@@ -306,6 +306,15 @@ pub fn shown_version(version: &'static str) -> &'static str {
     }
 }
 
+/// Which program of the family answers which kind of question, in one line: every program's
+/// root help and discovery end their description with it (issue 40 item 2), so an agent that
+/// reads one program's discovery knows where the others' questions go.
+pub(crate) const FAMILY_ROUTES: &str = "Familie: een bedrijf (profiel, vestigingen) → kvk-cli; de tekst \
+     van een artikel → koop-cli regeling artikel; of de energiebesparingsplicht geldt en welk \
+     artikel → regelrecht-cli check energiebesparing; welke regelingen kunnen gelden → \
+     regelrecht-cli regelingen; een rapportage voorbereiden → regelrecht-cli concept; voorstellen \
+     en indienen → rvo-cli rapportage voorstel.";
+
 /// Everything a tool declares.
 #[derive(Clone, Copy, Debug)]
 pub struct ToolInfo {

@@ -169,7 +169,11 @@ pub(crate) fn parser<C: Commands>(info: &ToolInfo, words: Option<&[OsString]>) -
         .arg_required_else_help(true)
         .version(crate::call::tool::shown_version(info.version))
         .about(info.description)
-        .long_about(info.help)
+        .long_about(format!(
+            "{}\n\n{}",
+            info.help,
+            crate::call::tool::FAMILY_ROUTES
+        ))
         .disable_help_subcommand(true)
         .disable_help_flag(true)
         .disable_version_flag(true)

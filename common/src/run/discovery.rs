@@ -161,7 +161,11 @@ pub(crate) fn document(
         "name": info.name,
         "version": info.version,
         "profile_version": PROFILE_VERSION,
-        "description": info.description,
+        "description": format!(
+            "{}. {}",
+            info.description.trim_end_matches('.'),
+            crate::call::tool::FAMILY_ROUTES
+        ),
         "exit_codes": exit_codes(),
         "env": env,
         "profile_env": profile_env(&own),

@@ -57,7 +57,13 @@ const SUPPORTED: &[ProtocolVersion] = &[
 /// changes only when the bridge restarts.
 pub(crate) const CATALOGUE_TTL_MS: u64 = 3_600_000;
 
-const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdracht>. Vraag met fields \
+const INSTRUCTIONS: &str = "Tools van de overheid-CLI's, elk als <bron>__<opdracht>. Welke tool \
+    voor welke vraag: een bedrijf → kvk__basisprofiel_toon (kvk__zoek om het te vinden); de \
+    tekst van een artikel → koop__regeling_artikel; of de energiebesparingsplicht geldt en welk \
+    artikel → regelrecht__check_energiebesparing; welke regelingen kunnen gelden → \
+    regelrecht__regelingen; een rapportage voorbereiden → regelrecht__concept, dan \
+    rvo__rapportage_voorstel. Een resultaat noemt in volgende_stappen de aanroepen waartoe het \
+    leidt, met de waarden die al bekend zijn. Vraag met fields \
     alleen de velden op die u nodig hebt (dataminimalisatie): elk veld een pad vanaf een lid van \
     het outputSchema (naam, adres.plaats, adressen[0].plaats, lijst[].x), of één JSONPath-query \
     die met $ begint. De herkomst van elk resultaat staat in \

@@ -12,7 +12,7 @@ fn root() -> PathBuf {
 }
 
 /// Where a list of the family may stand, and why.
-const HOMES: [(&str, &str); 5] = [
+const HOMES: [(&str, &str); 6] = [
     (
         "Cargo.toml",
         "the workspace's members: what `cargo metadata` reads",
@@ -28,6 +28,11 @@ const HOMES: [(&str, &str); 5] = [
     (
         "overheid-mcp/src/catalog/prompts.rs",
         "a prompt names the tools it uses, in order: no list of the family",
+    ),
+    (
+        "common/src/call/tool.rs",
+        "FAMILY_ROUTES, which program answers which question (DISC-26), held to the family and \
+         its commands by overheid-mcp/tests/tools_list_budget.rs",
     ),
     (
         "dist/release.sh",
