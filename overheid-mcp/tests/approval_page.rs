@@ -231,6 +231,7 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
                     plan,
                     plan_digest: digest,
                     concept_digest: None,
+                    binding: None,
                 },
                 ttl,
                 proposed_by: overheid_records::Person {

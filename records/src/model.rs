@@ -85,13 +85,31 @@ pub enum Decision {
     Decline,
 }
 
-/// The approval (or refusal) of a proposal: who, when, and the digest they saw.
+/// The approval (or refusal) of a proposal: who, when, the digest they saw and, when their
+/// login produced one, their approval token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Approval {
     pub by: Person,
     pub at: DateTime<Utc>,
     /// The plan digest shown to the person.
     pub digest: String,
+    /// The person's approval token: an access token of their login at the identity provider,
+    /// bound to this proposal (RFC 9396 authorization details). A bearer credential: kept with
+    /// the decision to be sent with the filing, never serialised, printed or logged.
+    #[serde(skip)]
+    pub token: Option<String>,
+}
+
+/// A person's decision as the store records it.
+#[derive(Debug, Clone, Copy)]
+pub struct Verdict<'a> {
+    pub decision: Decision,
+    /// Who decided, and how they were identified.
+    pub by: &'a Person,
+    /// The plan digest the person saw; it must be the proposal's.
+    pub seen_digest: &'a str,
+    /// The approval token of the person's login, when there was one (see [`Approval::token`]).
+    pub token: Option<&'a str>,
 }
 
 /// What a proposal proposes: the call that applies it and the plan a person decides on. A
@@ -113,6 +131,13 @@ pub struct ProposedCall {
     /// The concept's digest, when the input is a concept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub concept_digest: Option<String>,
+    /// What an approval is bound to besides the plan: the members of the authorization detail
+    /// a person's approval token must carry (RFC 9396), but its `type`, the proposal's id and
+    /// the plan digest. For rvo-cli: the company, the scheme, the backend (its base URL, or
+    /// `lokaal`) and the peildatum. The same plan with another binding is another proposal.
+    /// Absent in proposals recorded before it was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Value>,
 }
 
 /// A proposal to record.
@@ -238,6 +263,7 @@ mod tests {
                 plan: json!({"plan_digest": "ab"}),
                 plan_digest: "ab".into(),
                 concept_digest: Some("ef".into()),
+                binding: None,
             },
             created_at: at,
             expires_at: at,

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::model::{
     Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status,
-    from_millis, to_millis,
+    Verdict, from_millis, to_millis,
 };
 use crate::sql::{Cell, Conn, Durability, Param, Row};
 use crate::{Error, Store, id};
@@ -16,7 +16,7 @@ use crate::{Error, Store, id};
 const SELECT: &str = "SELECT p.id, p.company, p.tool, p.command, p.input, p.plan, p.plan_digest, \
      p.concept_digest, p.created_at, p.expires_at, p.status, p.decided_by_subject, \
      p.decided_by_name, p.decided_by_method, p.decided_at, p.decided_digest, p.filing_key, \
-     p.result_digest, e.by_subject, e.by_name, e.by_method \
+     p.result_digest, e.by_subject, e.by_name, e.by_method, p.binding, p.decided_token \
      FROM overheid_proposals p LEFT JOIN overheid_proposal_events e \
      ON e.proposal_id = p.id AND e.seq = 1";
 
@@ -31,6 +31,8 @@ impl Store {
     ) -> Result<(Proposal, bool), Error> {
         let input = new.call.input.to_string();
         let plan = new.call.plan.to_string();
+        // Canonical, so the same binding is the same text (the live-proposal index compares it).
+        let binding = new.call.binding.as_ref().map(common::digest::canonical_json);
         let expires = now + new.ttl;
         let id = id::new_id()?;
         // Not synced: a proposal lost with the machine is safe to lose. It grants nothing
@@ -41,13 +43,14 @@ impl Store {
             let stale = conn.query(
                 "SELECT id FROM overheid_proposals WHERE company = $1 AND tool = $2 \
                  AND command = $3 AND plan_digest = $4 AND status IN ('open', 'approved') \
-                 AND expires_at <= $5",
+                 AND expires_at <= $5 AND binding IS NOT DISTINCT FROM $6",
                 &[
                     Param::Text(&new.call.company),
                     Param::Text(&new.call.tool),
                     Param::Text(&new.call.command),
                     Param::Text(&new.call.plan_digest),
                     Param::Int(to_millis(now)),
+                    Param::OptText(binding.as_deref()),
                 ],
             )?;
             for row in stale {
@@ -55,8 +58,9 @@ impl Store {
             }
             let inserted = conn.execute(
                 "INSERT INTO overheid_proposals (id, company, tool, command, input, plan, \
-                 plan_digest, concept_digest, created_at, expires_at, status) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open') ON CONFLICT DO NOTHING",
+                 plan_digest, concept_digest, created_at, expires_at, status, binding) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11) \
+                 ON CONFLICT DO NOTHING",
                 &[
                     Param::Text(&id),
                     Param::Text(&new.call.company),
@@ -68,6 +72,7 @@ impl Store {
                     Param::OptText(new.call.concept_digest.as_deref()),
                     Param::Int(to_millis(now)),
                     Param::Int(to_millis(expires)),
+                    Param::OptText(binding.as_deref()),
                 ],
             )?;
             if inserted == 1 {
@@ -83,13 +88,15 @@ impl Store {
             let rows = conn.query(
                 &format!(
                     "{SELECT} WHERE p.company = $1 AND p.tool = $2 AND p.command = $3 \
-                     AND p.plan_digest = $4 AND p.status IN ('open', 'approved')"
+                     AND p.plan_digest = $4 AND p.status IN ('open', 'approved') \
+                     AND p.binding IS NOT DISTINCT FROM $5"
                 ),
                 &[
                     Param::Text(&new.call.company),
                     Param::Text(&new.call.tool),
                     Param::Text(&new.call.command),
                     Param::Text(&new.call.plan_digest),
+                    Param::OptText(binding.as_deref()),
                 ],
             )?;
             let row = rows.first().ok_or(Error::NotFound)?;
@@ -147,20 +154,24 @@ impl Store {
             .collect()
     }
 
-    /// A person's decision on the open proposal `id` of `company` (any company without one),
-    /// having seen `seen_digest`: open → approved or declined, recorded with who and when. A
-    /// digest other than the plan's is [`Error::DigestMismatch`]; a proposal no longer open is
-    /// [`Error::Refused`] with its status (its expiry is recorded then); an unknown one (or
-    /// another company's) [`Error::NotFound`].
+    /// A person's decision on the open proposal `id` of `company` (any company without one):
+    /// open → approved or declined, recorded with who, when, the digest they saw and their
+    /// approval token. A digest other than the plan's is [`Error::DigestMismatch`]; a proposal
+    /// no longer open is [`Error::Refused`] with its status (its expiry is recorded then); an
+    /// unknown one (or another company's) [`Error::NotFound`].
     pub fn decide(
         &mut self,
         id: &str,
         company: Option<&str>,
-        decision: Decision,
-        by: &Person,
-        seen_digest: &str,
+        verdict: Verdict<'_>,
         now: DateTime<Utc>,
     ) -> Result<Proposal, Error> {
+        let Verdict {
+            decision,
+            by,
+            seen_digest,
+            token,
+        } = verdict;
         let current = self.proposal(id, company, now)?.ok_or(Error::NotFound)?;
         if current.call.plan_digest != seen_digest {
             return Err(Error::DigestMismatch);
@@ -174,8 +185,8 @@ impl Store {
                 let changed = conn.execute(
                     "UPDATE overheid_proposals SET status = $2, decided_by_subject = $3, \
                  decided_by_name = $4, decided_by_method = $5, decided_at = $6, \
-                 decided_digest = $7 WHERE id = $1 AND status = 'open' AND expires_at > $6 \
-                 AND plan_digest = $7",
+                 decided_digest = $7, decided_token = $8 WHERE id = $1 AND status = 'open' \
+                 AND expires_at > $6 AND plan_digest = $7",
                     &[
                         Param::Text(id),
                         Param::Text(to.as_str()),
@@ -184,6 +195,7 @@ impl Store {
                         Param::Text(&by.method),
                         Param::Int(to_millis(now)),
                         Param::Text(seen_digest),
+                        Param::OptText(token),
                     ],
                 )?;
                 if changed == 1 {
@@ -370,6 +382,7 @@ fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
             by,
             at: from_millis(at)?,
             digest: row[15].text()?.to_string(),
+            token: row[22].opt_text()?.map(str::to_string),
         }),
         _ => None,
     };
@@ -383,6 +396,13 @@ fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
             plan: json(&row[5])?,
             plan_digest: row[6].text()?.into(),
             concept_digest: row[7].opt_text()?.map(str::to_string),
+            binding: match row[21].opt_text()? {
+                Some(text) => Some(
+                    serde_json::from_str(text)
+                        .map_err(|_| Error::Corrupt("binding is geen geldige JSON".into()))?,
+                ),
+                None => None,
+            },
         },
         created_at: from_millis(row[8].int()?)?,
         expires_at,

@@ -28,62 +28,101 @@ pub(crate) enum Cell {
 /// A row: its cells in the order of the select list.
 pub(crate) type Row = Vec<Cell>;
 
-/// The schema version this code writes and reads.
-const SCHEMA_VERSION: i64 = 1;
+/// The schema version this code writes and reads: the number of [`MIGRATIONS`] applied.
+pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// The tables, in SQL both databases run. Times are milliseconds since the epoch.
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS overheid_proposals (
-        id TEXT PRIMARY KEY,
-        company TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        command TEXT NOT NULL,
-        input TEXT NOT NULL,
-        plan TEXT NOT NULL,
-        plan_digest TEXT NOT NULL,
-        concept_digest TEXT,
-        created_at BIGINT NOT NULL,
-        expires_at BIGINT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('open', 'approved', 'declined', 'expired', 'filed')),
-        decided_by_subject TEXT,
-        decided_by_name TEXT,
-        decided_by_method TEXT,
-        decided_at BIGINT,
-        decided_digest TEXT,
-        filing_key TEXT,
-        result_digest TEXT
-    )",
-    // One live proposal per company, command and plan: proposing the same input again gives it back.
-    "CREATE UNIQUE INDEX IF NOT EXISTS overheid_proposals_live
-        ON overheid_proposals (company, tool, command, plan_digest)
-        WHERE status IN ('open', 'approved')",
-    "CREATE INDEX IF NOT EXISTS overheid_proposals_company
-        ON overheid_proposals (company, created_at)",
-    "CREATE TABLE IF NOT EXISTS overheid_proposal_events (
-        proposal_id TEXT NOT NULL REFERENCES overheid_proposals (id),
-        seq BIGINT NOT NULL,
-        at BIGINT NOT NULL,
-        status TEXT NOT NULL,
-        by_subject TEXT,
-        by_name TEXT,
-        by_method TEXT,
-        digest TEXT,
-        PRIMARY KEY (proposal_id, seq)
-    )",
-    "CREATE TABLE IF NOT EXISTS overheid_filings (
-        idempotency_key TEXT PRIMARY KEY,
-        reference TEXT NOT NULL UNIQUE,
-        company TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        request_sha256 TEXT NOT NULL,
-        request TEXT NOT NULL,
-        result TEXT NOT NULL,
-        filed_at BIGINT NOT NULL,
-        proposal_id TEXT
-    )",
-    "CREATE INDEX IF NOT EXISTS overheid_filings_company
-        ON overheid_filings (company, filed_at)",
+/// From this version on a store is of a newer major format that this code must not touch: a
+/// later release that changes the tables incompatibly numbers its schema from here, so every
+/// release since migrations were numbered refuses it with a clear error instead of misreading
+/// it. Below it every version only adds (columns, tables, indexes), which an older reader
+/// ignores: during a rolling upgrade an older replica reads what a newer one wrote.
+const NEXT_MAJOR: i64 = 1000;
+
+/// The schema's migrations, in order: migration `n` (from 1) takes a store from version `n - 1`
+/// to `n`, in one transaction with the new version number. A released migration is never
+/// changed, only followed by a new one (`records/tests/store.rs` upgrades a store made with
+/// the first to the last). SQL both databases run; times are milliseconds since the epoch.
+const MIGRATIONS: &[&[&str]] = &[
+    // 1: proposals, their history, filings.
+    &[
+        "CREATE TABLE IF NOT EXISTS overheid_proposals (
+            id TEXT PRIMARY KEY,
+            company TEXT NOT NULL,
+            tool TEXT NOT NULL,
+            command TEXT NOT NULL,
+            input TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            plan_digest TEXT NOT NULL,
+            concept_digest TEXT,
+            created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'approved', 'declined', 'expired', 'filed')),
+            decided_by_subject TEXT,
+            decided_by_name TEXT,
+            decided_by_method TEXT,
+            decided_at BIGINT,
+            decided_digest TEXT,
+            filing_key TEXT,
+            result_digest TEXT
+        )",
+        // One live proposal per company, command and plan: proposing the same input again gives it back.
+        "CREATE UNIQUE INDEX IF NOT EXISTS overheid_proposals_live
+            ON overheid_proposals (company, tool, command, plan_digest)
+            WHERE status IN ('open', 'approved')",
+        "CREATE INDEX IF NOT EXISTS overheid_proposals_company
+            ON overheid_proposals (company, created_at)",
+        "CREATE TABLE IF NOT EXISTS overheid_proposal_events (
+            proposal_id TEXT NOT NULL REFERENCES overheid_proposals (id),
+            seq BIGINT NOT NULL,
+            at BIGINT NOT NULL,
+            status TEXT NOT NULL,
+            by_subject TEXT,
+            by_name TEXT,
+            by_method TEXT,
+            digest TEXT,
+            PRIMARY KEY (proposal_id, seq)
+        )",
+        "CREATE TABLE IF NOT EXISTS overheid_filings (
+            idempotency_key TEXT PRIMARY KEY,
+            reference TEXT NOT NULL UNIQUE,
+            company TEXT NOT NULL,
+            tool TEXT NOT NULL,
+            request_sha256 TEXT NOT NULL,
+            request TEXT NOT NULL,
+            result TEXT NOT NULL,
+            filed_at BIGINT NOT NULL,
+            proposal_id TEXT
+        )",
+        "CREATE INDEX IF NOT EXISTS overheid_filings_company
+            ON overheid_filings (company, filed_at)",
+    ],
+    // 2: what an approval is bound to (the target and date beside the plan: `binding`, the
+    // canonical JSON of the authorization detail without its proposal id) and the person's
+    // approval token (a bearer credential, kept with the decision). One live proposal per
+    // company, command, plan and binding: the same plan for another backend or date is another
+    // proposal, approved on its own.
+    &[
+        "ALTER TABLE overheid_proposals ADD COLUMN binding TEXT",
+        "ALTER TABLE overheid_proposals ADD COLUMN decided_token TEXT",
+        "DROP INDEX overheid_proposals_live",
+        "CREATE UNIQUE INDEX overheid_proposals_live_bound
+            ON overheid_proposals (company, tool, command, plan_digest, COALESCE(binding, ''))
+            WHERE status IN ('open', 'approved')",
+    ],
 ];
+
+/// How a PostgreSQL store says its version: the comment on `overheid_filings`, then the number.
+#[cfg(feature = "postgres")]
+const VERSION_COMMENT: &str = "overheid-records schema ";
+
+/// A store of a newer major format than this code knows ([`NEXT_MAJOR`]): refused, unread.
+fn too_new(version: i64) -> Error {
+    Error::Config(format!(
+        "de opslag heeft schemaversie {version}, van een nieuwere uitgave die deze versie niet \
+         kan lezen (tot {}); werk rvo-cli en overheid-mcp bij",
+        NEXT_MAJOR - 1
+    ))
+}
 
 /// How a write transaction's commit is made durable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,34 +210,59 @@ impl Conn {
         conn.execute_batch("PRAGMA synchronous=FULL")?;
         conn.query_row("PRAGMA journal_size_limit=4194304", [], |_| Ok(()))?;
         let mut conn = Conn::Sqlite(conn);
-        let version = conn.query("PRAGMA user_version", &[])?;
-        if !matches!(version.first().and_then(|r| r.first()), Some(Cell::Int(v)) if *v >= SCHEMA_VERSION)
-        {
-            conn.init_sqlite(deadline)?;
+        let version = conn.sqlite_version()?;
+        if version >= NEXT_MAJOR {
+            return Err(too_new(version));
+        }
+        if version < SCHEMA_VERSION {
+            conn.migrate_sqlite(deadline)?;
         }
         Ok(conn)
     }
 
-    fn init_sqlite(&mut self, deadline: Option<Instant>) -> Result<(), Error> {
-        let Conn::Sqlite(conn) = self else {
-            unreachable!("init_sqlite on SQLite only")
-        };
-        // WAL (kept in the file): readers never wait for the writer.
-        to_wal(conn, deadline)?;
-        conn.execute_batch("BEGIN IMMEDIATE")?;
-        let created = (|| {
-            for statement in SCHEMA {
-                conn.execute_batch(statement)?;
+    /// The schema version of a SQLite store (`PRAGMA user_version`; 0 when new).
+    fn sqlite_version(&mut self) -> Result<i64, Error> {
+        let version = self.query("PRAGMA user_version", &[])?;
+        Ok(match version.first().and_then(|r| r.first()) {
+            Some(Cell::Int(v)) => *v,
+            _ => 0,
+        })
+    }
+
+    /// Brings a SQLite store to [`SCHEMA_VERSION`]: WAL first, then the migrations it lacks, under
+    /// the write lock (a second process that waited for it finds the store migrated).
+    fn migrate_sqlite(&mut self, deadline: Option<Instant>) -> Result<(), Error> {
+        {
+            let Conn::Sqlite(conn) = self else {
+                unreachable!("migrate_sqlite on SQLite only")
+            };
+            // WAL (kept in the file): readers never wait for the writer.
+            to_wal(conn, deadline)?;
+        }
+        self.batch("BEGIN IMMEDIATE")?;
+        let migrated = self.sqlite_version().and_then(|from| {
+            if from >= NEXT_MAJOR {
+                return Err(too_new(from));
             }
-            conn.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))
-        })();
-        match created {
-            Ok(()) => Ok(conn.execute_batch("COMMIT")?),
+            self.run_migrations(from)?;
+            self.batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))
+        });
+        match migrated {
+            Ok(()) => self.commit(),
             Err(error) => {
-                let _ = conn.execute_batch("ROLLBACK");
-                Err(error.into())
+                self.rollback();
+                Err(error)
             }
         }
+    }
+
+    /// Runs the migrations after version `from`, in the transaction begun.
+    fn run_migrations(&mut self, from: i64) -> Result<(), Error> {
+        let done = usize::try_from(from).unwrap_or(0);
+        for statement in MIGRATIONS.iter().skip(done).flat_map(|m| m.iter()) {
+            self.batch(statement)?;
+        }
+        Ok(())
     }
 
     /// Connects to the shared PostgreSQL store and creates its tables once.
@@ -247,15 +311,29 @@ impl Conn {
         .map_err(|e| Error::Unreachable(connect_problem(&e, &untrusted)))?;
         let mut conn = Conn::Postgres(Box::new(client));
         // A lookup of one name (the first query of a new backend: the `pg_tables` view cost a
-        // fresh backend 6 ms of catalog loading, `to_regclass` a fraction of it).
-        let exists = conn.query("SELECT CAST(to_regclass('overheid_filings') AS TEXT)", &[])?;
-        if !matches!(exists.first().and_then(|r| r.first()), Some(Cell::Text(_))) {
+        // fresh backend 6 ms of catalog loading, `to_regclass` a fraction of it), with the
+        // version in the table's comment. Only a store that lacks migrations takes the lock.
+        let version = conn.postgres_version()?;
+        if version >= NEXT_MAJOR {
+            return Err(too_new(version));
+        }
+        if version < SCHEMA_VERSION {
             conn.batch("BEGIN")?;
-            // One creator at a time (CREATE … IF NOT EXISTS races in PostgreSQL).
-            let created = conn
+            // One migrator at a time (CREATE … IF NOT EXISTS races in PostgreSQL); the version
+            // is read again under the lock.
+            let migrated = conn
                 .query("SELECT CAST(pg_advisory_xact_lock(7318204) AS TEXT)", &[])
-                .and_then(|_| SCHEMA.iter().try_for_each(|s| conn.batch(s)));
-            match created {
+                .and_then(|_| conn.postgres_version())
+                .and_then(|from| {
+                    if from >= NEXT_MAJOR {
+                        return Err(too_new(from));
+                    }
+                    conn.run_migrations(from)?;
+                    conn.batch(&format!(
+                        "COMMENT ON TABLE overheid_filings IS '{VERSION_COMMENT}{SCHEMA_VERSION}'"
+                    ))
+                });
+            match migrated {
                 Ok(()) => conn.batch("COMMIT")?,
                 Err(error) => {
                     let _ = conn.batch("ROLLBACK");
@@ -264,6 +342,26 @@ impl Conn {
             }
         }
         Ok(conn)
+    }
+
+    /// The schema version of a PostgreSQL store, in one round trip: the comment on the filings
+    /// table (`overheid-records schema N`); tables without one were made before versions were
+    /// kept (version 1); no tables, version 0.
+    #[cfg(feature = "postgres")]
+    fn postgres_version(&mut self) -> Result<i64, Error> {
+        let rows = self.query(
+            "SELECT CAST(to_regclass('overheid_filings') AS TEXT), \
+             obj_description(to_regclass('overheid_filings'), 'pg_class')",
+            &[],
+        )?;
+        Ok(match rows.first().map(Vec::as_slice) {
+            Some([Cell::Text(_), Cell::Text(comment)]) => comment
+                .strip_prefix(VERSION_COMMENT)
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(1),
+            Some([Cell::Text(_), _]) => 1,
+            _ => 0,
+        })
     }
 
     /// Whether the connection is still open.

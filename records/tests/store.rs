@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier};
 use chrono::{Duration, Utc};
 use overheid_records::{
     Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person,
-    ProposedCall, Status, Store,
+    ProposedCall, Status, Store, Verdict,
 };
 use serde_json::json;
 
@@ -53,6 +53,7 @@ fn proposal(company: &str, plan_digest: &str) -> NewProposal {
             plan: json!({"plan_digest": plan_digest}),
             plan_digest: plan_digest.into(),
             concept_digest: None,
+            binding: None,
         },
         ttl: overheid_records::DEFAULT_TTL,
         proposed_by: Person {
@@ -94,13 +95,7 @@ fn approved(location: &Location, company: &str) -> (String, String) {
         .unwrap();
     assert!(new);
     store
-        .decide(
-            &p.id,
-            Some(company),
-            Decision::Approve,
-            &person(),
-            &plan_digest,
-            Utc::now(),
+        .decide(&p.id, Some(company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, Utc::now(),
         )
         .unwrap();
     (p.id, plan_digest)
@@ -154,26 +149,12 @@ fn lifecycle(location: &Location) {
     );
     assert_eq!(store.proposal("vs_nonsense", None, now).unwrap(), None);
     assert!(matches!(
-        store.decide(
-            &first.id,
-            Some("99999999"),
-            Decision::Approve,
-            &person(),
-            &plan_digest,
-            now
-        ),
+        store.decide(&first.id, Some("99999999"), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, now),
         Err(Error::NotFound)
     ));
     // Only the digest of the plan approves.
     assert!(matches!(
-        store.decide(
-            &first.id,
-            Some(&company),
-            Decision::Approve,
-            &person(),
-            &digest("x"),
-            now
-        ),
+        store.decide(&first.id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &digest("x"), token: None }, now),
         Err(Error::DigestMismatch)
     ));
     // Not approved yet: applying is refused, nothing filed.
@@ -182,14 +163,7 @@ fn lifecycle(location: &Location) {
         Err(Error::Refused(Status::Open))
     ));
     let decided = store
-        .decide(
-            &first.id,
-            Some(&company),
-            Decision::Approve,
-            &person(),
-            &plan_digest,
-            now,
-        )
+        .decide(&first.id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, now)
         .unwrap();
     assert_eq!(decided.status, Status::Approved);
     let approval = decided.decision.unwrap();
@@ -198,14 +172,7 @@ fn lifecycle(location: &Location) {
         (person(), plan_digest.clone())
     );
     assert!(matches!(
-        store.decide(
-            &first.id,
-            None,
-            Decision::Decline,
-            &person(),
-            &plan_digest,
-            now
-        ),
+        store.decide(&first.id, None, Verdict { decision: Decision::Decline, by: &person(), seen_digest: &plan_digest, token: None }, now),
         Err(Error::Refused(Status::Approved))
     ));
     // A plan that changed since the approval is refused.
@@ -260,14 +227,7 @@ fn declined_and_expired(location: &Location) {
         .propose(&proposal(&company, &declined_digest), now)
         .unwrap();
     store
-        .decide(
-            &declined.id,
-            None,
-            Decision::Decline,
-            &person(),
-            &declined_digest,
-            now,
-        )
+        .decide(&declined.id, None, Verdict { decision: Decision::Decline, by: &person(), seen_digest: &declined_digest, token: None }, now)
         .unwrap();
     assert!(matches!(
         apply(location, &company, &declined.id, &declined_digest),
@@ -287,14 +247,7 @@ fn declined_and_expired(location: &Location) {
     let read = store.proposal(&expiring.id, None, later).unwrap().unwrap();
     assert_eq!(read.status, Status::Expired);
     assert!(matches!(
-        store.decide(
-            &expiring.id,
-            None,
-            Decision::Approve,
-            &person(),
-            &expiring_digest,
-            later
-        ),
+        store.decide(&expiring.id, None, Verdict { decision: Decision::Approve, by: &person(), seen_digest: &expiring_digest, token: None }, later),
         Err(Error::Refused(Status::Expired))
     ));
     let history: Vec<Status> = store
@@ -315,13 +268,7 @@ fn declined_and_expired(location: &Location) {
     short.ttl = Duration::milliseconds(300);
     let (p, _) = store.propose(&short, Utc::now()).unwrap();
     store
-        .decide(
-            &p.id,
-            None,
-            Decision::Approve,
-            &person(),
-            &approved_digest,
-            Utc::now(),
+        .decide(&p.id, None, Verdict { decision: Decision::Approve, by: &person(), seen_digest: &approved_digest, token: None }, Utc::now(),
         )
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(400));
@@ -690,13 +637,7 @@ fn pool_reuses_sound_connections(location: &Location) {
     assert_eq!(pool.idle(), 1, "kept after a read");
     // Refused by the records (already approved): the connection is sound and kept.
     let refused = pool.with(|store| {
-        store.decide(
-            &id,
-            Some(&company),
-            Decision::Approve,
-            &person(),
-            &digest("other"),
-            Utc::now(),
+        store.decide(&id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &digest("other"), token: None }, Utc::now(),
         )
     });
     assert!(matches!(refused, Err(Error::DigestMismatch)), "{refused:?}");
@@ -758,4 +699,150 @@ fn sqlite_a_closed_connection_leaves_its_commits_in_the_wal() {
             .status,
         Status::Approved
     );
+}
+
+/// The tables of the first release that numbered nothing (schema 1), as that release made them:
+/// what a store being upgraded holds.
+const SCHEMA_1: &str = "
+    CREATE TABLE overheid_proposals (id TEXT PRIMARY KEY, company TEXT NOT NULL, tool TEXT NOT NULL,
+        command TEXT NOT NULL, input TEXT NOT NULL, plan TEXT NOT NULL, plan_digest TEXT NOT NULL,
+        concept_digest TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'approved', 'declined', 'expired', 'filed')),
+        decided_by_subject TEXT, decided_by_name TEXT, decided_by_method TEXT, decided_at BIGINT,
+        decided_digest TEXT, filing_key TEXT, result_digest TEXT);
+    CREATE UNIQUE INDEX overheid_proposals_live ON overheid_proposals (company, tool, command, plan_digest)
+        WHERE status IN ('open', 'approved');
+    CREATE INDEX overheid_proposals_company ON overheid_proposals (company, created_at);
+    CREATE TABLE overheid_proposal_events (proposal_id TEXT NOT NULL REFERENCES overheid_proposals (id),
+        seq BIGINT NOT NULL, at BIGINT NOT NULL, status TEXT NOT NULL, by_subject TEXT, by_name TEXT,
+        by_method TEXT, digest TEXT, PRIMARY KEY (proposal_id, seq));
+    CREATE TABLE overheid_filings (idempotency_key TEXT PRIMARY KEY, reference TEXT NOT NULL UNIQUE,
+        company TEXT NOT NULL, tool TEXT NOT NULL, request_sha256 TEXT NOT NULL, request TEXT NOT NULL,
+        result TEXT NOT NULL, filed_at BIGINT NOT NULL, proposal_id TEXT);
+    CREATE INDEX overheid_filings_company ON overheid_filings (company, filed_at);
+    PRAGMA user_version=1;";
+
+/// A store made by the previous release (schema 1, a proposal open in it) is upgraded once on
+/// first open: the proposal reads (without a binding), is approved with a token and applied;
+/// new proposals carry their binding.
+#[test]
+fn sqlite_a_store_of_the_previous_release_is_upgraded() {
+    let (_dir, location, file) = new_store();
+    let now = Utc::now();
+    let old = rusqlite::Connection::open(&file).unwrap();
+    old.execute_batch(SCHEMA_1).unwrap();
+    let plan_digest = digest("oud");
+    old.execute(
+        "INSERT INTO overheid_proposals (id, company, tool, command, input, plan, plan_digest, \
+         created_at, expires_at, status) VALUES (?1, '68750110', 'rvo-cli', 'rapportage indienen', \
+         '{}', '{}', ?2, ?3, ?4, 'open')",
+        rusqlite::params![
+            format!("vs_{}", "a".repeat(32)),
+            plan_digest,
+            now.timestamp_millis(),
+            (now + Duration::days(1)).timestamp_millis()
+        ],
+    )
+    .unwrap();
+    drop(old);
+
+    let mut store = Store::open(&location, None).unwrap();
+    let id = format!("vs_{}", "a".repeat(32));
+    let read = store.proposal(&id, None, now).unwrap().unwrap();
+    assert_eq!((read.status, read.call.binding), (Status::Open, None));
+    let decided = store
+        .decide(
+            &id,
+            None,
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: Some("eyJ.token.van-de-persoon"),
+            },
+            now,
+        )
+        .unwrap();
+    let approval = decided.decision.unwrap();
+    assert_eq!(approval.token.as_deref(), Some("eyJ.token.van-de-persoon"));
+    assert!(apply(&location, "68750110", &id, &plan_digest).unwrap());
+    drop(store);
+    // Once: the version is the newest, and opening again runs nothing.
+    let version: i64 = rusqlite::Connection::open(&file)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    Store::open(&location, None).unwrap();
+}
+
+/// A store of a newer major format is refused before anything is read or changed.
+#[test]
+fn sqlite_a_store_of_a_newer_major_format_is_refused() {
+    let (_dir, location, file) = new_store();
+    rusqlite::Connection::open(&file)
+        .unwrap()
+        .execute_batch("PRAGMA user_version=1000")
+        .unwrap();
+    let opened = Store::open(&location, None);
+    match opened {
+        Err(Error::Config(detail)) => assert!(detail.contains("schemaversie 1000"), "{detail}"),
+        other => panic!("expected a refusal, got {:?}", other.err()),
+    }
+}
+
+/// The binding (backend, date) is part of what makes a proposal: the same plan for another
+/// backend is another proposal, the same binding gives the same one back. The token is kept with
+/// the decision and never serialised.
+fn bindings(location: &Location) {
+    let company = company();
+    let mut store = Store::open(location, None).unwrap();
+    let plan_digest = digest("b");
+    let bound = |backend: &str| {
+        let mut new = proposal(&company, &plan_digest);
+        new.call.binding = Some(json!({"kvk_nummer": company, "backend": backend, "peildatum": "2026-12-06"}));
+        new
+    };
+    let now = Utc::now();
+    let (local, new_local) = store.propose(&bound("lokaal"), now).unwrap();
+    let (again, new_again) = store.propose(&bound("lokaal"), now).unwrap();
+    let (remote, new_remote) = store.propose(&bound("https://rvo.example"), now).unwrap();
+    assert!(new_local && !new_again && new_remote);
+    assert_eq!(local.id, again.id);
+    assert_ne!(local.id, remote.id);
+    assert_eq!(
+        remote.call.binding.as_ref().unwrap()["backend"],
+        json!("https://rvo.example")
+    );
+    let decided = store
+        .decide(
+            &remote.id,
+            Some(&company),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: Some("geheim-goedkeuringstoken"),
+            },
+            now,
+        )
+        .unwrap();
+    assert_eq!(
+        decided.decision.as_ref().unwrap().token.as_deref(),
+        Some("geheim-goedkeuringstoken")
+    );
+    let printed = serde_json::to_string(&decided).unwrap();
+    assert!(!printed.contains("geheim-goedkeuringstoken"), "{printed}");
+}
+
+#[test]
+fn sqlite_a_binding_makes_a_proposal_of_its_own() {
+    let (_dir, location) = sqlite();
+    bindings(&location);
+}
+
+#[test]
+fn postgres_a_binding_makes_a_proposal_of_its_own() {
+    let Some(location) = postgres() else { return };
+    bindings(&location);
 }

@@ -439,7 +439,13 @@ impl Page {
                     .map(|proposal| proposal.call.company)
                     .filter(|company| companies.contains(company))
                     .ok_or(overheid_records::Error::NotFound)?;
-                store.decide(&owned, Some(&company), decision, &by, &digest, Utc::now())
+                let verdict = overheid_records::Verdict {
+                    decision,
+                    by: &by,
+                    seen_digest: &digest,
+                    token: None,
+                };
+                store.decide(&owned, Some(&company), verdict, Utc::now())
             })
             .await;
         match decided {

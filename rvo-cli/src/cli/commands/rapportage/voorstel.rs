@@ -67,6 +67,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             plan: plan.json,
             plan_digest: plan.digest,
             concept_digest: planned.concept_digest.clone(),
+            binding: None,
         },
         ttl: DEFAULT_TTL,
         proposed_by: records::proposer(ctx),

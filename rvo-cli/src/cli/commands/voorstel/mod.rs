@@ -11,7 +11,7 @@ use std::io::BufRead;
 use std::sync::mpsc;
 
 use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
-use overheid_records::{Decision, Status};
+use overheid_records::{Decision, Status, Verdict};
 
 use crate::cli::clock;
 use crate::cli::records;
@@ -115,9 +115,12 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
         .decide(
             id,
             Some(&proposal.call.company),
-            decision,
-            &records::terminal_person(),
-            &proposal.call.plan_digest,
+            Verdict {
+                decision,
+                by: &records::terminal_person(),
+                seen_digest: &proposal.call.plan_digest,
+                token: None,
+            },
             clock::now(),
         )
         .map_err(|error| match error {
