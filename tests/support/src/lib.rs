@@ -12,6 +12,8 @@
 //! - [`Mounts`] puts several sources behind one port by path prefix.
 //! - [`cli`] runs a tool in a sandbox with a clean environment and checks its output, errors
 //!   and audit records against the profile and `spec/schemas/`.
+//! - [`idp`] is a fake identity provider (device login, authorization code, RAR, JWT access
+//!   tokens); [`rvo`] a fake RVO backend of contract 2.0 that files only with a person's token.
 //! - [`otlp`] decodes the spans an OTLP/HTTP export sent to a fake Logboek.
 //! - [`conformance`] finds RegelRecht's own conformance material, or skips a test visibly.
 //! - [`postgres`] names the shared-store tests' PostgreSQL database, or skips a test visibly.
@@ -36,6 +38,7 @@
 pub mod cli;
 pub mod conformance;
 pub mod golden;
+pub mod idp;
 pub mod jwt;
 pub mod koop;
 pub mod kvk;
@@ -44,6 +47,7 @@ mod mount;
 pub mod otlp;
 pub mod postgres;
 mod reply;
+pub mod rvo;
 mod request;
 pub mod schema;
 mod server;
