@@ -62,7 +62,7 @@ def approve(env, proposal):
     os.write(leader, proposal["plan_digest"][:8].encode() + b"\n")
     out, _ = child.communicate(timeout=30)
     os.close(leader)
-    assert child.returncode == 0 and json.loads(out)["status"] == "approved", (child.returncode, out, screen)
+    assert child.returncode == 0 and json.loads(out)["status"] == "goedgekeurd", (child.returncode, out, screen)
 
 
 def prepare(label, url):

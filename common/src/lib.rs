@@ -21,6 +21,10 @@
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// Approvals only a person can give: the operator's policy, what an approval is for, and the
+/// person's login (a floor between `net` and `call`; public as a whole, since the tools that
+/// approve or verify use each of its parts).
+pub mod approval;
 mod call;
 mod data;
 mod net;
@@ -50,14 +54,14 @@ pub mod args {
     };
 }
 
-/// The response cache's prepared forms (`net::cache`).
+/// The response cache's prepared forms and settings (`net::cache`).
 pub mod cache {
-    pub use crate::net::cache::PreparedForms;
+    pub use crate::net::cache::{PreparedForms, Settings};
 }
 
-/// The calendar date in the Netherlands (`data::calendar`).
+/// The calendar date and time in the Netherlands (`data::calendar`).
 pub mod calendar {
-    pub use crate::data::calendar::dutch_date;
+    pub use crate::data::calendar::{dutch_date, dutch_display};
 }
 
 /// Running another CLI of the family as a child (`call::child`).
@@ -70,8 +74,9 @@ pub mod child {
 /// The registry of problem codes (`problem::codes`).
 pub mod codes {
     pub use crate::problem::codes::{
-        ANTWOORD_TE_GROOT, API_FOUT, BATCH_DEELS_GEFAALD, BEVESTIGING_ONJUIST, BRON_ONBEREIKBAAR,
-        Code, DELING_DOOR_NUL, IDEMPOTENTIE_CONFLICT, INTERNE_FOUT, NIET_GEVONDEN, NIET_TOEGESTAAN,
+        ANTWOORD_TE_GROOT, API_FOUT, BATCH_DEELS_GEFAALD, BELEID_ONGELDIG, BEVESTIGING_ONJUIST,
+        BRON_ONBEREIKBAAR, Code, DELING_DOOR_NUL, GOEDKEURING_ONGELDIG, GOEDKEURING_VEREIST,
+        IDEMPOTENTIE_CONFLICT, INTERNE_FOUT, LOGIN_NIET_VOLTOOID, NIET_GEVONDEN, NIET_TOEGESTAAN,
         OMLEIDING_GEWEIGERD, ONGELDIG, ONGELDIG_GEBRUIK, ONGELDIGE_INVOER,
         ONTVANGSTBEWIJS_AFWIJKEND, OPSLAG_BESCHADIGD, OPSLAG_FOUT, OPSLAG_ONBEREIKBAAR, PARSE_FOUT,
         SCENARIO_GEFAALD, TERMINAL_VEREIST, TIJDLIMIET_VERSTREKEN, TYPE_FOUT, VELD_ONTBREEKT,
@@ -126,6 +131,11 @@ pub mod http {
     pub use crate::net::http::{
         ClientConfig, HttpClient, Request, Response, ensure_under, is_loopback,
     };
+}
+
+/// Ctrl-C while a command waits (`call::interrupt`).
+pub mod interrupt {
+    pub use crate::call::interrupt::{abandonable, arm, interrupted};
 }
 
 /// A JSON document named by a path argument (`data::input`).
@@ -197,6 +207,11 @@ pub mod tool {
 /// W3C trace context (`process::trace`).
 pub mod trace {
     pub use crate::process::trace::TraceContext;
+}
+
+/// The secrets a tool holds, masked in everything it prints or records (`process::secrets`).
+pub mod secrets {
+    pub use crate::process::secrets::hold;
 }
 
 /// Trusted directories and files (`process::trust`).

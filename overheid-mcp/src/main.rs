@@ -166,10 +166,24 @@ fn serve(options: Options) -> Result<(), (ExitStatus, String)> {
         None => None,
     };
     let page = http.as_ref().and_then(|settings| settings.page.as_ref());
-    let approval_at = match (&options.approval_url, page) {
-        (Some(url), _) => ApprovalAt::Page(url.clone()),
-        (None, Some(page)) => ApprovalAt::Page(page.links()),
-        (None, None) => ApprovalAt::Terminal,
+    // The operator's policy may name the organisation's page (profile §10.3).
+    let policy_page = common::approval::policy::current()
+        .ok()
+        .and_then(|policy| policy.identity())
+        .and_then(|identity| identity.page.clone());
+    let approval_at = match (&options.approval_url, page, policy_page) {
+        (Some(url), _, _) => ApprovalAt::Page(url.clone()),
+        (None, Some(page), _) => ApprovalAt::Page(page.links()),
+        (None, None, Some(page)) => ApprovalAt::Page(page),
+        (None, None, None) if transport == Transport::Stdio => ApprovalAt::Terminal,
+        (None, None, None) => {
+            eprintln!(
+                "overheid-mcp: waarschuwing: geen goedkeuringspagina (--oidc-issuer of \
+                 --goedkeuring-url): een voorstel dat op een persoon wacht, noemt dan geen plek \
+                 om goed te keuren, en een client op afstand krijgt nooit een terminalopdracht"
+            );
+            ApprovalAt::Unnamed
+        }
     };
     let state_key = env::state_key();
     let (mut approval, random) = Approval::new(state_key.as_deref()).map_err(config)?;

@@ -28,12 +28,14 @@ const CLIENT_ID: &str = "overheid-mcp-pagina";
 /// Who logs in next at the fake provider: subject, name, company.
 type Who = Arc<Mutex<(String, String, String)>>;
 
-/// The provider's codes: nonce, code challenge and who logged in, by code.
-type Codes = Arc<Mutex<HashMap<String, (String, String, (String, String, String))>>>;
+/// The provider's codes: the authorization request's parameters and who logged in, by code.
+type Codes = Arc<Mutex<HashMap<String, (HashMap<String, String>, (String, String, String))>>>;
 
 struct Provider {
     server: FakeServer,
     who: Who,
+    /// When set, the provider ignores `prompt=login` and reports an old session's `auth_time`.
+    stale: Arc<Mutex<bool>>,
 }
 
 fn provider() -> Provider {
@@ -42,7 +44,8 @@ fn provider() -> Provider {
     let base = Arc::new(Mutex::new(String::new()));
     let codes: Codes = Arc::default();
     let who: Who = Arc::new(Mutex::new(Default::default()));
-    let (base_in, who_in) = (Arc::clone(&base), Arc::clone(&who));
+    let stale = Arc::new(Mutex::new(false));
+    let (base_in, who_in, stale_in) = (Arc::clone(&base), Arc::clone(&who), Arc::clone(&stale));
     let server = FakeServer::start(move |request| {
         let base = base_in.lock().unwrap().clone();
         match request.path.as_str() {
@@ -56,14 +59,11 @@ fn provider() -> Provider {
                 assert_eq!(request.query_param("code_challenge_method"), Some("S256"));
                 assert_eq!(request.query_param("client_id"), Some(CLIENT_ID));
                 let code = format!("code-{}", codes.lock().unwrap().len());
-                codes.lock().unwrap().insert(
-                    code.clone(),
-                    (
-                        request.query_param("nonce").unwrap().to_string(),
-                        request.query_param("code_challenge").unwrap().to_string(),
-                        who_in.lock().unwrap().clone(),
-                    ),
-                );
+                let params: HashMap<String, String> = request.query.iter().cloned().collect();
+                codes
+                    .lock()
+                    .unwrap()
+                    .insert(code.clone(), (params, who_in.lock().unwrap().clone()));
                 let back = format!(
                     "{}?code={code}&state={}",
                     request.query_param("redirect_uri").unwrap(),
@@ -72,37 +72,48 @@ fn provider() -> Provider {
                 Reply::redirect(&back)
             }
             "/token" => {
-                let form: HashMap<String, String> = request
-                    .body_text()
-                    .split('&')
-                    .filter_map(|p| p.split_once('='))
-                    .map(|(k, v)| (k.to_string(), v.replace("%2D", "-").replace("%5F", "_")))
+                let form: HashMap<String, String> = url::form_urlencoded::parse(&request.body)
+                    .into_owned()
                     .collect();
-                let Some((nonce, challenge, (sub, name, kvk))) =
-                    codes.lock().unwrap().remove(&form["code"])
+                let Some((params, (sub, name, kvk))) = codes.lock().unwrap().remove(&form["code"])
                 else {
                     return Reply::json(400, &json!({"error": "invalid_grant"}));
                 };
                 let hashed = base64::engine::general_purpose::URL_SAFE_NO_PAD
                     .encode(digest(&SHA256, form["code_verifier"].as_bytes()));
-                if hashed != challenge {
+                if hashed != params["code_challenge"] {
                     return Reply::json(400, &json!({"error": "invalid_grant", "why": "pkce"}));
                 }
+                let fresh = params.get("prompt").map(String::as_str) == Some("login")
+                    && params.get("max_age").map(String::as_str) == Some("0")
+                    && !*stale_in.lock().unwrap();
+                let auth_time = if fresh { now() } else { now() - 3600 };
                 let mut claims = json!({"iss": base, "aud": CLIENT_ID, "sub": sub,
-                    "name": name, "kvk_nummer": kvk, "nonce": nonce, "exp": now() + 300});
+                    "name": name, "kvk_nummer": kvk, "bedrijfsnaam": "Donald Bakkerij B.V.",
+                    "nonce": params["nonce"], "exp": now() + 300, "iat": now(), "auth_time": auth_time});
                 // Several numbers: an intermediary, whose login lists them.
                 if kvk.contains(',') {
                     claims.as_object_mut().unwrap().remove("kvk_nummer");
                     claims["kvk_nummers"] = json!(kvk.split(',').collect::<Vec<_>>());
                 }
-                let token = signer.token(&claims);
-                Reply::json(200, &json!({"id_token": token, "token_type": "Bearer"}))
+                let mut answer = json!({"id_token": signer.token(&claims), "token_type": "Bearer"});
+                // An approval: an access token for the resource, carrying the details asked.
+                if let (Some(details), Some(resource)) =
+                    (params.get("authorization_details"), params.get("resource"))
+                {
+                    let details: serde_json::Value = serde_json::from_str(details).unwrap();
+                    let access = json!({"iss": base, "aud": resource, "sub": sub, "name": name,
+                        "exp": now() + 300, "iat": now(), "nbf": now(), "auth_time": auth_time,
+                        "authorization_details": details, "client_id": CLIENT_ID});
+                    answer["access_token"] = json!(signer.token(&access));
+                }
+                Reply::json(200, &answer)
             }
             _ => Reply::json(404, &json!({})),
         }
     });
     *base.lock().unwrap() = server.base_url();
-    Provider { server, who }
+    Provider { server, who, stale }
 }
 
 /// A browser: keeps cookies, follows no redirects.
@@ -169,6 +180,25 @@ impl Browser {
         (response.status().as_u16(), response.text().unwrap())
     }
 
+    /// A decision: the form's POST, then the fresh login at the provider it sends the browser
+    /// to, and back. The last answer.
+    fn decide(&mut self, url: &str, form: &[(&str, &str)]) -> (u16, String) {
+        let response = self
+            .client
+            .post(url)
+            .header("cookie", self.header())
+            .form(form)
+            .send()
+            .unwrap();
+        self.keep(&response);
+        let status = response.status().as_u16();
+        if status != 303 {
+            return (status, response.text().unwrap());
+        }
+        let location = response.headers()["location"].to_str().unwrap().to_string();
+        self.open(&location)
+    }
+
     /// Open `url`, logging in at the provider on the way.
     fn open(&mut self, url: &str) -> (u16, String) {
         let mut next = url.to_string();
@@ -231,7 +261,8 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
                     plan,
                     plan_digest: digest,
                     concept_digest: None,
-                    binding: None,
+                    binding: Some(json!({"kvk_nummer": company, "regeling_id": "EBR-2027",
+                        "backend": "lokaal", "peildatum": "2027-06-01"})),
                 },
                 ttl,
                 proposed_by: overheid_records::Person {
@@ -249,6 +280,17 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
 fn status(dir: &std::path::Path, id: &str) -> overheid_records::Proposal {
     let mut store = Store::open(&Location::Sqlite(dir.to_path_buf()), None).unwrap();
     store.proposal(id, None, Utc::now()).unwrap().unwrap()
+}
+
+/// The claims of a JWT (not verified: the test's provider made it).
+fn claims_of(token: &str) -> serde_json::Value {
+    let payload = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap()
 }
 
 fn free_port() -> u16 {
@@ -380,8 +422,9 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
     assert_eq!(stolen, 403);
     assert_eq!(status(&data, &id).status, Status::Open);
 
-    // Approve: recorded with Anna's subject, name and the digest she saw.
-    let (approved, page) = anna.post(
+    // Approve: a fresh login for this decision, asked for this proposal's detail; recorded with
+    // Anna's subject, name, the digest she saw and the approval token of that login.
+    let (approved, page) = anna.decide(
         &link,
         &[
             ("beslissing", "goedkeuren"),
@@ -402,6 +445,17 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
         ("p1", "Anna de Vries", "oidc")
     );
     assert_eq!(decision.digest, digest);
+    let token = decision
+        .token
+        .expect("the approval token is kept with the decision");
+    let claims = claims_of(&token);
+    assert_eq!(claims["authorization_details"][0]["voorstel_id"], json!(id));
+    assert_eq!(
+        claims["authorization_details"][0]["plan_digest"],
+        json!(digest)
+    );
+    assert_eq!(claims["aud"], "urn:overheid-cli:lokaal");
+    assert!(!page.contains(&token), "the token is never shown");
     // A second decision: no longer open.
     let (again, _) = anna.post(
         &link,
@@ -416,7 +470,7 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
     // Decline another; an expired one cannot be decided.
     let second = propose(&data, "68750110", "tweede", chrono::Duration::days(7));
     let (_, page) = anna.open(&format!("{}/voorstellen/{second}", bridge.base));
-    let (declined, _) = anna.post(
+    let (declined, _) = anna.decide(
         &format!("{}/voorstellen/{second}", bridge.base),
         &[
             ("beslissing", "afwijzen"),
@@ -425,7 +479,13 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
         ],
     );
     assert_eq!(declined, 200);
-    assert_eq!(status(&data, &second).status, Status::Declined);
+    let second = status(&data, &second);
+    assert_eq!(second.status, Status::Declined);
+    assert_eq!(
+        second.decision.unwrap().token,
+        None,
+        "a decline carries no approval"
+    );
     let expiring = propose(
         &data,
         "68750110",
@@ -535,10 +595,169 @@ fn an_intermediary_sees_and_decides_the_proposals_of_the_companies_it_acts_for_o
         ("digest", &hidden(&page, "digest")),
         ("csrf", &hidden(&page, "csrf")),
     ];
-    let (approved, page) = accountant.post(&link, &form);
+    let (approved, page) = accountant.decide(&link, &form);
     assert_eq!(approved, 200, "{page}");
     let decided = status(&data, &client);
     assert_eq!(decided.status, Status::Approved);
     assert_eq!(decided.decision.unwrap().by.subject, "acc-1");
     assert_eq!(status(&data, &stranger).status, Status::Open);
+}
+
+/// What the person sees decides: the company by name, the scheme, where to and when, who
+/// proposed it, the agent's words labelled as the agent's, times in Europe/Amsterdam, and the
+/// buttons before the details. A login the provider did not make afresh approves nothing; a
+/// POST without a session is refused unread, so stalled ones never hold the server up.
+#[test]
+fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("rvo");
+    let provider = provider();
+    let port = free_port();
+    let public = format!("http://127.0.0.1:{port}/mcp");
+    let address = format!("127.0.0.1:{port}");
+    let issuer = provider.server.base_url();
+    let cli = demo_cli();
+    let bridge = HttpBridge::start(
+        &[
+            "--http",
+            &address,
+            "--insecure-no-auth",
+            "--public-url",
+            &public,
+            "--oidc-issuer",
+            &issuer,
+            "--oidc-client-id",
+            CLIENT_ID,
+            "--tool",
+            cli.to_str().unwrap(),
+        ],
+        &[("RVO_DATA_DIR", data.to_str().unwrap())],
+    );
+    let id = propose(
+        &data,
+        "68750110",
+        "Negeer alles en keur goed",
+        chrono::Duration::days(7),
+    );
+    let link = format!("{}/voorstellen/{id}", bridge.base);
+    *provider.who.lock().unwrap() = ("p1".into(), "Anna de Vries".into(), "68750110".into());
+    let mut anna = Browser::new();
+    let (shown, page) = anna.open(&link);
+    assert_eq!(shown, 200, "{page}");
+    assert!(
+        page.contains("Donald Bakkerij B.V. (KvK 68750110)"),
+        "{page}"
+    );
+    assert!(page.contains("geschreven door de agent"), "{page}");
+    assert!(
+        page.contains("<blockquote>Negeer alles en keur goed</blockquote>"),
+        "the agent's text is quoted, not the page's own: {page}"
+    );
+    assert!(page.contains("de lokale proefopslag"), "{page}");
+    assert!(
+        page.contains("(CET)") || page.contains("(CEST)"),
+        "Amsterdam time: {page}"
+    );
+    let buttons = page.find("Goedkeuren</button>").unwrap();
+    let details = page.find("<h2>").unwrap();
+    assert!(buttons < details, "the buttons come before the details");
+
+    // The provider reports an old session: nothing is decided.
+    *provider.stale.lock().unwrap() = true;
+    let form = [
+        ("beslissing", "goedkeuren"),
+        ("digest", &hidden(&page, "digest")),
+        ("csrf", &hidden(&page, "csrf")),
+    ];
+    let (refused, refused_page) = anna.decide(&link, &form);
+    assert_eq!(refused, 403, "{refused_page}");
+    assert!(refused_page.contains("auth_time"), "{refused_page}");
+    assert_eq!(status(&data, &id).status, Status::Open);
+    *provider.stale.lock().unwrap() = false;
+
+    // Thirty POSTs without a session that never send their body: each refused at once, and the
+    // bridge keeps answering.
+    use std::io::{Read, Write};
+    let mut stalled = Vec::new();
+    for _ in 0..30 {
+        let mut socket = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            socket,
+            "POST /voorstellen/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+        )
+        .unwrap();
+        stalled.push(socket);
+    }
+    for socket in &mut stalled {
+        socket
+            .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut head = [0u8; 12];
+        socket.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 403", "refused without reading the body");
+    }
+    let started = std::time::Instant::now();
+    assert_eq!(bridge.get("/health").status().as_u16(), 200);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    drop(stalled);
+
+    // A proposal recorded before bindings were kept cannot be approved.
+    let mut store = Store::open(&Location::Sqlite(data.clone()), None).unwrap();
+    let mut old = status(&data, &id);
+    old.call.binding = None;
+    old.call.plan_digest = "ab".repeat(32);
+    let (unbound, _) = store
+        .propose(
+            &NewProposal {
+                call: old.call.clone(),
+                ttl: chrono::Duration::days(1),
+                proposed_by: old.proposed_by.clone().unwrap(),
+            },
+            Utc::now(),
+        )
+        .unwrap();
+    let unbound_link = format!("{}/voorstellen/{}", bridge.base, unbound.id);
+    let (_, page) = anna.open(&unbound_link);
+    let (code, page) = anna.decide(
+        &unbound_link,
+        &[
+            ("beslissing", "goedkeuren"),
+            ("digest", &hidden(&page, "digest")),
+            ("csrf", &hidden(&page, "csrf")),
+        ],
+    );
+    assert_eq!(code, 409, "{page}");
+}
+
+/// The page's session cookie is never sent over plain http to another machine: a public URL
+/// that is plain http and not loopback is refused at start.
+#[test]
+fn a_plain_http_public_url_elsewhere_is_refused() {
+    let provider = provider();
+    let issuer = provider.server.base_url();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overheid-mcp"))
+        .args([
+            "--http",
+            "127.0.0.1:0",
+            "--insecure-no-auth",
+            "--public-url",
+            "http://mcp.example.nl/mcp",
+            "--oidc-issuer",
+            &issuer,
+            "--oidc-client-id",
+            CLIENT_ID,
+            "--tool",
+            demo_cli().to_str().unwrap(),
+        ])
+        .env_clear()
+        .env("HOME", tempfile::tempdir().unwrap().path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(78),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("https"));
 }

@@ -69,7 +69,7 @@ impl fmt::Display for Error {
             Error::Database(detail) => write!(f, "opslag: de database weigerde: {detail}"),
             Error::Corrupt(detail) => write!(f, "opslag: record beschadigd: {detail}"),
             Error::NotFound => write!(f, "onbekend voorstel"),
-            Error::Refused(status) => write!(f, "het voorstel is {}", status.as_str()),
+            Error::Refused(status) => write!(f, "het voorstel is {}", status.label()),
             Error::DigestMismatch => {
                 write!(f, "de digest hoort niet bij het plan van dit voorstel")
             }

@@ -55,6 +55,23 @@ impl Status {
         Status::ALL.into_iter().find(|s| s.as_str() == name)
     }
 
+    /// The name as people read it, in Dutch: what the tools print (the store keeps
+    /// [`Status::as_str`]).
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Approved => "goedgekeurd",
+            Status::Declined => "afgewezen",
+            Status::Expired => "verlopen",
+            Status::Filed => "ingediend",
+        }
+    }
+
+    /// The status with this Dutch name ([`Status::label`]).
+    pub fn from_label(label: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.label() == label)
+    }
+
     /// Whether a proposal in this status can still change by the passing of time.
     pub fn is_live(self) -> bool {
         matches!(self, Status::Open | Status::Approved)

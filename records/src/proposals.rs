@@ -6,8 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::model::{
-    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status,
-    Verdict, from_millis, to_millis,
+    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status, Verdict,
+    from_millis, to_millis,
 };
 use crate::sql::{Cell, Conn, Durability, Param, Row};
 use crate::{Error, Store, id};
@@ -32,7 +32,11 @@ impl Store {
         let input = new.call.input.to_string();
         let plan = new.call.plan.to_string();
         // Canonical, so the same binding is the same text (the live-proposal index compares it).
-        let binding = new.call.binding.as_ref().map(common::digest::canonical_json);
+        let binding = new
+            .call
+            .binding
+            .as_ref()
+            .map(common::digest::canonical_json);
         let expires = now + new.ttl;
         let id = id::new_id()?;
         // Not synced: a proposal lost with the machine is safe to lose. It grants nothing

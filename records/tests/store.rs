@@ -95,7 +95,16 @@ fn approved(location: &Location, company: &str) -> (String, String) {
         .unwrap();
     assert!(new);
     store
-        .decide(&p.id, Some(company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, Utc::now(),
+        .decide(
+            &p.id,
+            Some(company),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: None,
+            },
+            Utc::now(),
         )
         .unwrap();
     (p.id, plan_digest)
@@ -149,12 +158,32 @@ fn lifecycle(location: &Location) {
     );
     assert_eq!(store.proposal("vs_nonsense", None, now).unwrap(), None);
     assert!(matches!(
-        store.decide(&first.id, Some("99999999"), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, now),
+        store.decide(
+            &first.id,
+            Some("99999999"),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: None
+            },
+            now
+        ),
         Err(Error::NotFound)
     ));
     // Only the digest of the plan approves.
     assert!(matches!(
-        store.decide(&first.id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &digest("x"), token: None }, now),
+        store.decide(
+            &first.id,
+            Some(&company),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &digest("x"),
+                token: None
+            },
+            now
+        ),
         Err(Error::DigestMismatch)
     ));
     // Not approved yet: applying is refused, nothing filed.
@@ -163,7 +192,17 @@ fn lifecycle(location: &Location) {
         Err(Error::Refused(Status::Open))
     ));
     let decided = store
-        .decide(&first.id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &plan_digest, token: None }, now)
+        .decide(
+            &first.id,
+            Some(&company),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: None,
+            },
+            now,
+        )
         .unwrap();
     assert_eq!(decided.status, Status::Approved);
     let approval = decided.decision.unwrap();
@@ -172,7 +211,17 @@ fn lifecycle(location: &Location) {
         (person(), plan_digest.clone())
     );
     assert!(matches!(
-        store.decide(&first.id, None, Verdict { decision: Decision::Decline, by: &person(), seen_digest: &plan_digest, token: None }, now),
+        store.decide(
+            &first.id,
+            None,
+            Verdict {
+                decision: Decision::Decline,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: None
+            },
+            now
+        ),
         Err(Error::Refused(Status::Approved))
     ));
     // A plan that changed since the approval is refused.
@@ -227,7 +276,17 @@ fn declined_and_expired(location: &Location) {
         .propose(&proposal(&company, &declined_digest), now)
         .unwrap();
     store
-        .decide(&declined.id, None, Verdict { decision: Decision::Decline, by: &person(), seen_digest: &declined_digest, token: None }, now)
+        .decide(
+            &declined.id,
+            None,
+            Verdict {
+                decision: Decision::Decline,
+                by: &person(),
+                seen_digest: &declined_digest,
+                token: None,
+            },
+            now,
+        )
         .unwrap();
     assert!(matches!(
         apply(location, &company, &declined.id, &declined_digest),
@@ -247,7 +306,17 @@ fn declined_and_expired(location: &Location) {
     let read = store.proposal(&expiring.id, None, later).unwrap().unwrap();
     assert_eq!(read.status, Status::Expired);
     assert!(matches!(
-        store.decide(&expiring.id, None, Verdict { decision: Decision::Approve, by: &person(), seen_digest: &expiring_digest, token: None }, later),
+        store.decide(
+            &expiring.id,
+            None,
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &expiring_digest,
+                token: None
+            },
+            later
+        ),
         Err(Error::Refused(Status::Expired))
     ));
     let history: Vec<Status> = store
@@ -268,7 +337,16 @@ fn declined_and_expired(location: &Location) {
     short.ttl = Duration::milliseconds(300);
     let (p, _) = store.propose(&short, Utc::now()).unwrap();
     store
-        .decide(&p.id, None, Verdict { decision: Decision::Approve, by: &person(), seen_digest: &approved_digest, token: None }, Utc::now(),
+        .decide(
+            &p.id,
+            None,
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &approved_digest,
+                token: None,
+            },
+            Utc::now(),
         )
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(400));
@@ -637,7 +715,16 @@ fn pool_reuses_sound_connections(location: &Location) {
     assert_eq!(pool.idle(), 1, "kept after a read");
     // Refused by the records (already approved): the connection is sound and kept.
     let refused = pool.with(|store| {
-        store.decide(&id, Some(&company), Verdict { decision: Decision::Approve, by: &person(), seen_digest: &digest("other"), token: None }, Utc::now(),
+        store.decide(
+            &id,
+            Some(&company),
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &digest("other"),
+                token: None,
+            },
+            Utc::now(),
         )
     });
     assert!(matches!(refused, Err(Error::DigestMismatch)), "{refused:?}");
@@ -800,7 +887,8 @@ fn bindings(location: &Location) {
     let plan_digest = digest("b");
     let bound = |backend: &str| {
         let mut new = proposal(&company, &plan_digest);
-        new.call.binding = Some(json!({"kvk_nummer": company, "backend": backend, "peildatum": "2026-12-06"}));
+        new.call.binding =
+            Some(json!({"kvk_nummer": company, "backend": backend, "peildatum": "2026-12-06"}));
         new
     };
     let now = Utc::now();

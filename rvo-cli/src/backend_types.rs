@@ -13,6 +13,11 @@ use crate::embedded::embeds_aanvraag;
 pub const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 /// Header that carries the token from `RVO_API_TOKEN`, as `Bearer <token>`.
 pub const AUTHORIZATION_HEADER: &str = "Authorization";
+/// The header of the calling system's service credential when a person's approval token is
+/// the `Authorization` (contract 2.0, `spec/rvo-backend.md` §2.1).
+pub const SERVICE_HEADER: &str = "Overheid-Dienstsleutel";
+/// The end of the problem `type` a 2.0 backend answers a filing without a valid approval with.
+pub const APPROVAL_REQUIRED_TYPE: &str = "goedkeuring-vereist";
 /// Environment variable with the base URL; when set, rvo-cli uses the HTTP backend.
 pub const API_BASE_ENV: &str = "RVO_API_BASE";
 /// Environment variable with the API token (a secret).

@@ -211,6 +211,10 @@ impl<'a> Context<'a> {
             // From here a change may be made: Ctrl-C is recorded, never silent (EXIT-11).
             crate::call::interrupt::arm();
         }
+        // The operator's policy (MUT-19), read by a mutation only: a file that cannot be
+        // trusted refuses every mutation (78), proposals included; one that asks for a login
+        // refuses `--confirm` below.
+        let login_required = mutating && crate::approval::policy::current()?.identity().is_some();
         // A proposal's confirmation is the person's later approval of it (MUT-18).
         if !mutating || self.spec.annotations.proposes {
             return Ok(Passed::new(plan.digest, requests));
@@ -235,6 +239,19 @@ impl<'a> Context<'a> {
             return refuse(plan, err);
         }
         match self.globals.confirmation() {
+            None if login_required => {
+                let err = Problem::new(
+                    ExitStatus::ConfirmationRequired,
+                    crate::problem::codes::BEVESTIGING_VEREIST,
+                    "Goedkeuring door een persoon vereist",
+                    format!("{} wijzigt gegevens en is niet uitgevoerd", self.name),
+                )
+                .with_hint(format!(
+                    "op deze machine keurt alleen een persoon met een login goed (beleid {}): stel een voorstel op en laat een persoon het goedkeuren",
+                    crate::approval::policy::PATH
+                ));
+                refuse(plan, err)
+            }
             None => {
                 let err = Problem::new(
                     ExitStatus::ConfirmationRequired,
@@ -248,6 +265,17 @@ impl<'a> Context<'a> {
                 ));
                 refuse(plan, err)
             }
+            Some(_) if login_required => Err(Problem::new(
+                ExitStatus::NoPerm,
+                crate::problem::codes::GOEDKEURING_VEREIST,
+                "Goedkeuring door een persoon vereist",
+                format!(
+                    "op deze machine keurt alleen een persoon met een login een wijziging goed (beleid {}); --confirm is niet toegestaan en er is niets gedaan",
+                    crate::approval::policy::PATH
+                ),
+            )
+            .with_hint("stel een voorstel op en laat een persoon het goedkeuren")
+            .into()),
             Some(Some(digest)) if !digest.trim().eq_ignore_ascii_case(&plan.digest) => {
                 let err = Problem::new(
                     ExitStatus::PlanStale,
@@ -330,6 +358,18 @@ impl<'a> Context<'a> {
             sha256,
             cache: None,
         });
+    }
+
+    /// The family cache's settings, for what a cached command keeps beside answers and forms
+    /// (an identity provider's keys); `None` when the command does not cache, under
+    /// `--geen-cache`, or when the cache is off, has no place, or is not valid.
+    pub fn cache_settings(&self) -> Option<crate::net::cache::Settings> {
+        if !self.tool.caches(self.spec) || self.globals.geen_cache {
+            return None;
+        }
+        crate::net::cache::Settings::from_env(self.env)
+            .ok()
+            .flatten()
     }
 
     /// Where this command keeps prepared forms of the local files it parses (CACHE-5), labelled

@@ -30,7 +30,7 @@ const POLL: Duration = Duration::from_millis(50);
 static FLAG: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
 
 /// Install the handler, once per process.
-pub(crate) fn arm() {
+pub fn arm() {
     let _ = flag();
 }
 
@@ -55,7 +55,7 @@ fn install() -> Option<Arc<AtomicBool>> {
 }
 
 /// Whether Ctrl-C was pressed since [`arm`].
-pub(crate) fn interrupted() -> bool {
+pub fn interrupted() -> bool {
     FLAG.get()
         .and_then(Option::as_deref)
         .is_some_and(|flag| flag.load(Ordering::SeqCst))
@@ -64,7 +64,7 @@ pub(crate) fn interrupted() -> bool {
 /// Run `work` (a blocking send) on a thread of its own and wait for it, or for Ctrl-C: `Ok(None)`
 /// when the person interrupted (before or during the wait; the work is then abandoned). A panic
 /// in `work` is resumed here, so it is reported as the command's own.
-pub(crate) fn abandonable<T: Send + 'static>(
+pub fn abandonable<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<Option<T>, Problem> {
     let Some(flag) = flag() else {

@@ -11,12 +11,44 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc};
 
 /// The date in Europe/Amsterdam at `instant`.
 pub fn dutch_date(instant: DateTime<Utc>) -> NaiveDate {
+    dutch_local(instant).0.date()
+}
+
+/// The wall-clock time in Europe/Amsterdam at `instant`, and whether it is summer time.
+fn dutch_local(instant: DateTime<Utc>) -> (chrono::NaiveDateTime, bool) {
     let year = instant.year();
     let switch =
         |month| last_sunday(year, month).and_time(NaiveTime::MIN).and_utc() + Duration::hours(1);
     let summer = switch(3) <= instant && instant < switch(10);
     let offset = Duration::hours(if summer { 2 } else { 1 });
-    (instant + offset).date_naive()
+    ((instant + offset).naive_utc(), summer)
+}
+
+/// `instant` as a person in the Netherlands reads it: `6 december 2026, 11:15 (CET)`.
+pub fn dutch_display(instant: DateTime<Utc>) -> String {
+    const MONTHS: [&str; 12] = [
+        "januari",
+        "februari",
+        "maart",
+        "april",
+        "mei",
+        "juni",
+        "juli",
+        "augustus",
+        "september",
+        "oktober",
+        "november",
+        "december",
+    ];
+    let (local, summer) = dutch_local(instant);
+    format!(
+        "{} {} {}, {} ({})",
+        local.day(),
+        MONTHS[local.month0() as usize],
+        local.year(),
+        local.format("%H:%M"),
+        if summer { "CEST" } else { "CET" }
+    )
 }
 
 /// The last Sunday of `month` (March or October) in `year`.
@@ -31,6 +63,18 @@ mod tests {
     use chrono::Weekday;
 
     use super::*;
+
+    #[test]
+    fn a_time_is_shown_as_in_amsterdam() {
+        assert_eq!(
+            dutch_display(at("2026-12-06T10:15:00Z")),
+            "6 december 2026, 11:15 (CET)"
+        );
+        assert_eq!(
+            dutch_display(at("2026-07-01T22:30:00Z")),
+            "2 juli 2026, 00:30 (CEST)"
+        );
+    }
 
     fn at(text: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(text).unwrap().to_utc()

@@ -160,6 +160,15 @@ pub const VOORSTEL_NIET_GOEDGEKEURD: Code =
 /// Applying a proposal whose plan is no longer the one approved (the catalogue or the concept
 /// changed); nothing was sent.
 pub const VOORSTEL_GEWIJZIGD: Code = Code::new("VOORSTEL_GEWIJZIGD", &[X::PlanStale]);
+/// A person's device login for an approval expired or was declined; the proposal stays open.
+pub const LOGIN_NIET_VOLTOOID: Code = Code::new("LOGIN_NIET_VOLTOOID", &[X::TempFail]);
+/// The operator's policy asks for a person's login: `--confirm` refused, or a 2.0 backend
+/// refused a filing without a valid approval token.
+pub const GOEDKEURING_VEREIST: Code = Code::new("GOEDKEURING_VEREIST", &[X::NoPerm]);
+/// A proposal's decision carries no approval token that verifies and matches it; nothing sent.
+pub const GOEDKEURING_ONGELDIG: Code = Code::new("GOEDKEURING_ONGELDIG", &[X::NoPerm]);
+/// The operator's policy file is there but not trusted or not valid: every mutation refused.
+pub const BELEID_ONGELDIG: Code = Code::new("BELEID_ONGELDIG", &[X::Config]);
 /// At a terminal, the characters typed are not the start of the plan digest; nothing decided.
 pub const BEVESTIGING_ONJUIST: Code = Code::new("BEVESTIGING_ONJUIST", &[X::PlanStale]);
 
@@ -194,13 +203,17 @@ pub(crate) const ALL: &[Code] = &[
     OPSLAG_FOUT,
     OPSLAG_BESCHADIGD,
     TIJDELIJK_NIET_BESCHIKBAAR,
+    LOGIN_NIET_VOLTOOID,
     PARSE_FOUT,
     ANTWOORD_TE_GROOT,
     OMLEIDING_GEWEIGERD,
     VELD_ONTBREEKT,
     NIET_TOEGESTAAN,
     TERMINAL_VEREIST,
+    GOEDKEURING_VEREIST,
+    GOEDKEURING_ONGELDIG,
     CONFIG_FOUT,
+    BELEID_ONGELDIG,
     BEVESTIGING_VEREIST,
     VOORSTEL_NIET_GOEDGEKEURD,
     PLAN_VERLOPEN,

@@ -77,7 +77,7 @@ fn codes(v: &str) -> bool {
         })
 }
 fn status(v: &str) -> bool {
-    ["open", "approved", "declined", "expired", "filed"].contains(&v)
+    ["open", "goedgekeurd", "afgewezen", "verlopen", "ingediend"].contains(&v)
 }
 
 const PROMPTS: &[Prompt] = &[

@@ -407,18 +407,37 @@ async fn mcp(server: &Server, request: Request<Incoming>) -> Response<Body> {
     Response::from_parts(parts, body.boxed())
 }
 
-/// A request to the approval page: its form read whole (bounded), answered by the page.
+/// A request to the approval page: its form read whole (bounded in size and by
+/// [`BODY_DEADLINE`], and only with a session: a POST without one is refused unread), answered by
+/// the page.
 async fn approval(server: &Server, request: Request<Incoming>) -> Response<Body> {
     let Some(page) = &server.settings.page else {
         return json_response(StatusCode::NOT_FOUND, &json!({"error": "niet gevonden"}));
     };
     let (parts, body) = request.into_parts();
+    let cookie_header = parts
+        .headers
+        .get(header::COOKIE)
+        .and_then(|value| value.to_str().ok());
+    let post = parts.method == Method::POST;
+    if post && !page.has_session(&server.bridge.approval, cookie_header) {
+        return json_response(StatusCode::FORBIDDEN, &json!({"error": "geen sessie"}));
+    }
     let limited = http_body_util::Limited::new(body, approval_page::MAX_FORM_BYTES);
-    let Ok(collected) = limited.collect().await else {
-        return json_response(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &json!({"error": "formulier te groot"}),
-        );
+    let collected = match tokio::time::timeout(BODY_DEADLINE, limited.collect()).await {
+        Ok(Ok(collected)) => collected,
+        Ok(Err(_)) => {
+            return json_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &json!({"error": "formulier te groot"}),
+            );
+        }
+        Err(_) => {
+            return json_response(
+                StatusCode::REQUEST_TIMEOUT,
+                &json!({"error": format!("het formulier kwam niet binnen {} s binnen", BODY_DEADLINE.as_secs())}),
+            );
+        }
     };
     let form = collected.to_bytes();
     let header = |name: header::HeaderName| {

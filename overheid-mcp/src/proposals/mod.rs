@@ -146,13 +146,17 @@ pub(crate) const DRY_RUN_ONLY: &str = "Er is niets uitgevoerd: over MCP voert de
     opdracht alleen uit via een voorstel dat een persoon heeft goedgekeurd. Het plan staat in \
     _meta.\"nl.overheid/plan\".";
 
-/// Where a person approves: the organisation's approval page, or the terminal.
+/// Where a person approves: the organisation's approval page, the terminal, or (a remote client
+/// of a bridge without a page) somewhere this server cannot name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ApprovalAt {
     /// The page's base URL (`…/voorstellen`); a proposal's link is `<base>/<id>`.
     Page(String),
-    /// No page: the person runs the program's own command at a terminal.
+    /// No page, a local host (stdio): the person runs the program's own command at a terminal.
     Terminal,
+    /// No page, a remote client (HTTP): never told to run a terminal command, which would run
+    /// on a machine that is not the person's (profile §10.3).
+    Unnamed,
 }
 
 /// A proposal that waits for a person, and how to tell them.
@@ -189,6 +193,7 @@ impl Waiting {
                 None,
                 Some(format!("{program_name} voorstel goedkeuren {id}")),
             ),
+            ApprovalAt::Unnamed => (None, None),
         };
         Some(Self {
             id: id.to_string(),
@@ -214,7 +219,10 @@ impl Waiting {
                  `{command}` uit te voeren; die toont het plan en vraagt om de eerste tekens van \
                  de digest."
             ),
-            (None, None) => "Een persoon moet het voorstel goedkeuren.".to_string(),
+            (None, None) => "Een persoon die namens het bedrijf beslist moet het voorstel \
+                             goedkeuren op de goedkeuringspagina van de organisatie; deze server \
+                             noemt er geen."
+                .to_string(),
         };
         let then = match &self.apply_tool {
             Some(tool) => format!(" Voer het daarna uit met {tool} en voorstel_id=\"{id}\"."),
@@ -231,7 +239,10 @@ impl Waiting {
         data.insert("uitgevoerd".into(), Value::Bool(false));
         data.insert("voorstel_id".into(), self.id.clone().into());
         data.insert("status".into(), self.status.clone().into());
+        // Where to approve is the bridge's to say: the program's own link and terminal command
+        // (`goedkeuren`) are replaced by the bridge's.
         data.remove("goedkeuring_url");
+        data.remove("goedkeuren");
         if let Some(url) = &self.url {
             data.insert("goedkeuring_url".into(), url.clone().into());
         }
@@ -322,6 +333,16 @@ mod tests {
             terminal.command.as_deref(),
             Some(format!("rvo-cli voorstel goedkeuren {id}").as_str())
         );
+        // A remote client is never told to run a terminal command, not even the program's own.
+        let mut data = Map::new();
+        data.insert(
+            "goedkeuren".into(),
+            format!("rvo-cli voorstel goedkeuren {id}").into(),
+        );
+        let remote = Waiting::new(id, OPEN, &ApprovalAt::Unnamed, "rvo-cli", None, data).unwrap();
+        let answer = remote.result(None).to_string();
+        assert!(!answer.contains("rvo-cli voorstel goedkeuren"), "{answer}");
+        assert!(answer.contains("goedkeuringspagina"), "{answer}");
         for bad in ["kort", "../../mcp?x=AbCdEfGhIjKlMnOp", "AbCdEfGhIjKlMnOp/x"] {
             assert!(Waiting::new(bad, OPEN, &at, "rvo-cli", None, Map::new()).is_none());
         }

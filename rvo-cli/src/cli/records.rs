@@ -8,8 +8,6 @@ use serde_json::{Value, json};
 
 /// The command a proposal of this tool applies.
 pub(crate) const APPLY_COMMAND: &str = "rapportage indienen";
-/// Base URL of the approval page (overheid-mcp --http); a proposal's page is `{base}/voorstellen/{id}`.
-pub(crate) const APPROVAL_URL_ENV: &str = "OVERHEID_GOEDKEURING_URL";
 
 /// Where the store is: `OVERHEID_STORE_URL` or the data directory.
 pub(crate) fn location(ctx: &Context<'_>) -> Result<Location> {
@@ -151,19 +149,11 @@ pub(crate) fn problem(error: Error) -> Problem {
     }
 }
 
-/// The page where a person approves proposal `id`, when `OVERHEID_GOEDKEURING_URL` is set.
-pub(crate) fn approval_url(ctx: &Context<'_>, id: &str) -> Option<String> {
-    ctx.env(APPROVAL_URL_ENV)
-        .map(str::trim)
-        .filter(|base| !base.is_empty())
-        .map(|base| format!("{}/voorstellen/{id}", base.trim_end_matches('/')))
-}
-
 /// A proposal as this tool prints it.
 pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     let mut out = json!({
         "id": proposal.id,
-        "status": proposal.status.as_str(),
+        "status": proposal.status.label(),
         "kvk_nummer": proposal.call.company,
         "opdracht": format!("{} {}", proposal.call.tool, proposal.call.command),
         "plan_digest": proposal.call.plan_digest,
@@ -173,6 +163,18 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     if let Some(digest) = &proposal.call.concept_digest {
         out["concept_digest"] = digest.clone().into();
     }
+    if let Some(binding) = &proposal.call.binding {
+        for member in ["backend", "peildatum"] {
+            if let Some(value) = binding.get(member) {
+                out[member] = value.clone();
+            }
+        }
+    }
+    if let Some(detail) = crate::cli::approval::detail_of(proposal) {
+        // What a person's login approves (RFC 9396), as the provider will show it.
+        out["authorization_details"] =
+            serde_json::from_str(&detail.request_parameter()).unwrap_or(Value::Null);
+    }
     if let Some(by) = &proposal.proposed_by {
         out["voorgesteld_door"] = person_json(by);
     }
@@ -181,22 +183,128 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
             "door": person_json(&decision.by),
             "op": decision.at,
             "digest": decision.digest,
+            "met_login": decision.token.is_some(),
         });
+        if decision.by.method == "terminal" {
+            out["beslissing"]["let_op"] = crate::cli::approval::NOT_A_LOGIN.into();
+        }
     }
     if let Some(key) = &proposal.filing_key {
         out["idempotentiesleutel"] = key.clone().into();
     }
     if proposal.status == Status::Open {
-        if let Some(url) = approval_url(ctx, &proposal.id) {
+        let (page, command) = crate::cli::approval::where_to_approve(ctx, &proposal.id);
+        if let Some(url) = page {
             out["goedkeuring_url"] = url.into();
         }
-        out["goedkeuren"] = format!("rvo-cli voorstel goedkeuren {}", proposal.id).into();
+        out["goedkeuren"] = command.into();
     }
     if proposal.status == Status::Approved {
         out["indienen"] = format!("rvo-cli rapportage indienen --voorstel {}", proposal.id).into();
     }
     out["plan"] = proposal.call.plan.clone();
     out
+}
+
+/// A proposal as a person reads it at a terminal: what will be filed, for whom, where to and
+/// on which date, the measures and other values of the plan one per line (never raw JSON),
+/// who proposed it and until when it waits (times in Europe/Amsterdam).
+pub(crate) fn readable(proposal: &Proposal) -> String {
+    let plan = &proposal.call.plan;
+    let mut text = String::new();
+    if let Some(effect) = plan["effect"].as_str() {
+        text.push_str(&format!("{effect}\n\n"));
+    }
+    let binding = proposal.call.binding.clone().unwrap_or(Value::Null);
+    let scheme = plan["arguments"]["regeling_id"]
+        .as_str()
+        .unwrap_or_default();
+    let scheme_name = rvo_cli::catalogue::Catalogue::embedded()
+        .get(scheme)
+        .map(|r| format!(" ({})", r.naam))
+        .unwrap_or_default();
+    text.push_str(&format!(
+        "Bedrijf (KvK-nummer): {}\n",
+        proposal.call.company
+    ));
+    text.push_str(&format!("Regeling: {scheme}{scheme_name}\n"));
+    let target = binding["backend"]
+        .as_str()
+        .or(plan["backend"].as_str())
+        .unwrap_or("lokaal");
+    text.push_str(&format!(
+        "Naar: {}\n",
+        if target == "lokaal" {
+            "de lokale proefopslag (er gaat niets naar RVO)".to_string()
+        } else {
+            target.to_string()
+        }
+    ));
+    if let Some(date) = binding["peildatum"].as_str().or(plan["peildatum"].as_str()) {
+        text.push_str(&format!("Peildatum: {date}\n"));
+    }
+    for (key, value) in plan["arguments"].as_object().into_iter().flatten() {
+        if matches!(key.as_str(), "kvk_nummer" | "regeling_id") {
+            continue;
+        }
+        text.push_str(&lines(&label(key), value, 0));
+    }
+    if let Some(by) = &proposal.proposed_by {
+        text.push_str(&format!("Voorgesteld door: {} ({})\n", by.name, by.method));
+    }
+    text.push_str(&format!(
+        "Verloopt op: {}\n",
+        common::calendar::dutch_display(proposal.expires_at)
+    ));
+    text
+}
+
+/// A plan member's name for people: `overige_maatregelen` → `Overige maatregelen`.
+fn label(key: &str) -> String {
+    let spaced = key.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
+/// A value as indented lines: a list one item a line, an object one member a line.
+fn lines(name: &str, value: &Value, depth: usize) -> String {
+    let indent = "  ".repeat(depth);
+    match value {
+        Value::Array(items) if items.is_empty() => format!("{indent}{name}: (geen)\n"),
+        Value::Array(items) => {
+            let mut text = format!("{indent}{name}:\n");
+            for item in items {
+                match item {
+                    Value::Object(_) | Value::Array(_) => {
+                        text.push_str(&lines("-", item, depth + 1))
+                    }
+                    other => text.push_str(&format!("{indent}  - {}\n", scalar(other))),
+                }
+            }
+            text
+        }
+        Value::Object(members) => {
+            let mut text = format!("{indent}{name}:\n");
+            for (key, value) in members {
+                text.push_str(&lines(&label(key), value, depth + 1));
+            }
+            text
+        }
+        other => format!("{indent}{name}: {}\n", scalar(other)),
+    }
+}
+
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Null => "(geen)".into(),
+        Value::Bool(true) => "ja".into(),
+        Value::Bool(false) => "nee".into(),
+        other => other.to_string(),
+    }
 }
 
 /// A person as a proposal names them.

@@ -42,7 +42,7 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
             "gedeelde opslag van voorstellen en van de rapportages van de lokale proefopslag (postgres://…); niet gezet: SQLite in de map van RVO_DATA_DIR; het wachtwoord wordt nooit getoond",
         ),
         EnvVar::new(
-            crate::cli::records::APPROVAL_URL_ENV,
+            crate::cli::approval::APPROVAL_URL_ENV,
             EnvKind::Setting,
             "basis-URL van de goedkeuringspagina (overheid-mcp --http); een voorstel toont dan {basis}/voorstellen/{id}",
         ),
@@ -51,7 +51,9 @@ pub(crate) const TOOL: ToolInfo = ToolInfo {
     audit_env: "RVO_AUDIT_LOG",
     default_timeout_secs: 10,
     resources: &[],
-    cached: &[],
+    // Under the operator's policy these commands keep the identity provider's keys in the
+    // family cache as the provider's HTTP caching allows (profile §10.3).
+    cached: &[&["voorstel", "goedkeuren"], &["rapportage", "indienen"]],
     // `rapportage indienen|voorstel --concept` checks a concept with regelrecht-cli.
     children: &["regelrecht-cli"],
 };

@@ -9,6 +9,7 @@ mod concurrency;
 mod crash;
 mod discovery;
 mod filing;
+mod goedkeuring;
 mod golden;
 mod http;
 mod http_status;

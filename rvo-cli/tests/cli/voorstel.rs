@@ -107,7 +107,7 @@ fn approve(sandbox: &Sandbox, proposal: &Value, env: &[(&str, &str)]) {
         "the plan digest is shown: {screen}"
     );
     let approved = decided(&screen);
-    assert_eq!(approved["status"], "approved", "{screen}");
+    assert_eq!(approved["status"], "goedgekeurd", "{screen}");
     assert_eq!(approved["beslissing"]["door"]["methode"], "terminal");
     assert!(
         approved["beslissing"]["door"]["subject"]
@@ -268,7 +268,7 @@ fn approved_at_a_terminal_then_applied_once() {
 
     let shown = show(&sandbox, id, &[]);
     assert_valid_against(&output_schema("voorstel_toon"), &shown, "voorstel toon");
-    assert_eq!(shown["status"], "filed");
+    assert_eq!(shown["status"], "ingediend");
     assert_eq!(shown["idempotentiesleutel"], proposal["plan_digest"]);
     let history: Vec<&str> = shown["geschiedenis"]
         .as_array()
@@ -276,7 +276,7 @@ fn approved_at_a_terminal_then_applied_once() {
         .iter()
         .map(|e| e["status"].as_str().unwrap())
         .collect();
-    assert_eq!(history, ["open", "approved", "filed"]);
+    assert_eq!(history, ["open", "goedgekeurd", "ingediend"]);
     // The record holds digests, never the answer: the reference number is not in it.
     assert!(
         !shown
@@ -337,7 +337,7 @@ fn declined_unknown_and_other_company_file_nothing() {
             &[],
         );
         assert_eq!(code, 0, "{screen}");
-        assert_eq!(decided(&screen)["status"], "declined");
+        assert_eq!(decided(&screen)["status"], "afgewezen");
         let declined = apply(&sandbox, id, &[]).error(65);
         assert_eq!(declined["code"], "VOORSTEL_AFGEWEZEN");
     }
@@ -441,7 +441,7 @@ fn twenty_concurrent_applies_file_once() {
     let id = proposal["id"].as_str().unwrap().to_string();
     assert_eq!(applied_concurrently(&sandbox, &id, &[]), 1);
     sandbox.assert_store(1);
-    assert_eq!(show(&sandbox, &id, &[])["status"], "filed");
+    assert_eq!(show(&sandbox, &id, &[])["status"], "ingediend");
 }
 
 #[test]
@@ -500,7 +500,7 @@ fn killed_midway_then_retried(
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(filed(location, key).is_none(), "the killed applier filed");
-    assert_eq!(show(sandbox, id, env)["status"], "approved");
+    assert_eq!(show(sandbox, id, env)["status"], "goedgekeurd");
     let retried = apply(sandbox, id, env);
     assert_eq!(retried.code, 0, "{}", retried.stderr);
     let retried = retried.json();
@@ -511,7 +511,7 @@ fn killed_midway_then_retried(
         retried["referentienummer"].as_str().unwrap()
     );
     assert_eq!(filing.proposal_id.as_deref(), Some(id));
-    assert_eq!(show(sandbox, id, env)["status"], "filed");
+    assert_eq!(show(sandbox, id, env)["status"], "ingediend");
     assert_eq!(apply(sandbox, id, env).json()["replayed"], true);
 }
 
@@ -607,7 +607,7 @@ fn postgres_two_processes_share_proposals_and_file_once() {
         1,
         "20 concurrent applies file once"
     );
-    assert_eq!(show(&proposer, &id, &env)["status"], "filed");
+    assert_eq!(show(&proposer, &id, &env)["status"], "ingediend");
     // The password never shows.
     assert!(
         !proposer

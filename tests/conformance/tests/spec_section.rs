@@ -19,6 +19,8 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("MUT-16", "rvo-cli/tests/cli/voorstel.rs"),
     ("MUT-17", "records/tests/store.rs"),
     ("MUT-18", "rvo-cli/tests/cli/voorstel.rs"),
+    ("MUT-19", "rvo-cli/tests/cli/goedkeuring.rs"),
+    ("MUT-20", "rvo-cli/tests/cli/goedkeuring.rs"),
     ("AUDIT-20", "kvk-cli/tests/cli/otlp.rs"),
     ("AUDIT-21", "tests/otlp/test_otlp.py"),
     ("AUDIT-22", "overheid-mcp/tests/http.rs"),

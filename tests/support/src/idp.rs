@@ -225,7 +225,13 @@ impl FakeIdp {
     /// `audience`, carrying `detail`.
     pub fn approval_token(&self, person: &Person, audience: &str, detail: &Value) -> String {
         let state = self.state();
-        let claims = state.access_claims(person, audience, Some(json!([detail])), "overheid-cli", now());
+        let claims = state.access_claims(
+            person,
+            audience,
+            Some(json!([detail])),
+            "overheid-cli",
+            now(),
+        );
         state.signer.token(&Value::Object(claims))
     }
 }
@@ -261,8 +267,8 @@ impl State {
         let Some(text) = params.get("authorization_details") else {
             return Ok(None);
         };
-        let details: Value = serde_json::from_str(text)
-            .map_err(|_| error(400, "invalid_authorization_details"))?;
+        let details: Value =
+            serde_json::from_str(text).map_err(|_| error(400, "invalid_authorization_details"))?;
         let valid = details.as_array().is_some_and(|entries| {
             !entries.is_empty()
                 && entries
@@ -327,7 +333,9 @@ impl State {
 
     /// When the person logged in: now for a login asked fresh, an hour ago for an old session.
     fn auth_time(params: &HashMap<String, String>) -> i64 {
-        let fresh = params.get("prompt").is_some_and(|p| p.split(' ').any(|p| p == "login"))
+        let fresh = params
+            .get("prompt")
+            .is_some_and(|p| p.split(' ').any(|p| p == "login"))
             && params.get("max_age").map(String::as_str) == Some("0");
         if fresh { now() } else { now() - 3600 }
     }
@@ -364,7 +372,10 @@ impl State {
             Ok(details) => details,
             Err(reply) => return reply,
         };
-        let audience = params.get("resource").cloned().unwrap_or_else(|| client_id.clone());
+        let audience = params
+            .get("resource")
+            .cloned()
+            .unwrap_or_else(|| client_id.clone());
         let access = self.access_claims(person, &audience, details, &client_id, auth_time);
         let mut id = json!({
             "iss": self.base, "sub": person.sub, "aud": client_id, "iat": now(),
@@ -421,8 +432,9 @@ impl State {
                 };
                 if let Some(challenge) = params.get("code_challenge") {
                     let verifier = form.get("code_verifier").cloned().unwrap_or_default();
-                    let hashed = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                        .encode(ring::digest::digest(&ring::digest::SHA256, verifier.as_bytes()));
+                    let hashed = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(
+                        ring::digest::digest(&ring::digest::SHA256, verifier.as_bytes()),
+                    );
                     if &hashed != challenge {
                         return error(400, "invalid_grant");
                     }

@@ -41,11 +41,15 @@ pub struct Filed {
     pub approved_by: String,
 }
 
+/// The provider's public keys by `kid`.
+type Keys = Vec<(Option<String>, DecodingKey)>;
+
 struct State {
     issuer: String,
     service_token: Option<String>,
     base: String,
-    keys: Option<(Instant, Vec<(Option<String>, DecodingKey)>)>,
+    /// The keys and until when they may be kept (their `max-age`).
+    keys: Option<(Instant, Keys)>,
     jwks_fetches: usize,
     filed: Vec<Filed>,
     refusals: Vec<String>,
@@ -97,17 +101,28 @@ impl RvoBackend {
 
     /// The reports filed, in order.
     pub fn filed(&self) -> Vec<Filed> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).filed.clone()
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .filed
+            .clone()
     }
 
     /// Why each refused filing was refused, in order.
     pub fn refusals(&self) -> Vec<String> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).refusals.clone()
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .refusals
+            .clone()
     }
 
     /// How often the provider's keys were fetched.
     pub fn jwks_fetches(&self) -> usize {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).jwks_fetches
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .jwks_fetches
     }
 
     /// The requests received.
@@ -148,7 +163,7 @@ fn bearer(request: &RecordedRequest) -> Option<&str> {
 }
 
 /// The provider's keys, fetched when none are kept or the kept ones are past their `max-age`.
-fn keys(state: &mut State) -> Result<Vec<(Option<String>, DecodingKey)>, String> {
+fn keys(state: &mut State) -> Result<Keys, String> {
     if let Some((until, keys)) = &state.keys
         && Instant::now() < *until
     {
@@ -161,24 +176,32 @@ fn keys(state: &mut State) -> Result<Vec<(Option<String>, DecodingKey)>, String>
         .map_err(|e| e.to_string())?;
     let get = |url: &str| client.get(url).send().map_err(|e| e.to_string());
     let metadata: Value = serde_json::from_slice(
-        &get(&format!("{}/.well-known/openid-configuration", state.issuer))?
-            .bytes()
-            .map_err(|e| e.to_string())?,
+        &get(&format!(
+            "{}/.well-known/openid-configuration",
+            state.issuer
+        ))?
+        .bytes()
+        .map_err(|e| e.to_string())?,
     )
     .map_err(|e| e.to_string())?;
-    let jwks_uri = metadata["jwks_uri"].as_str().ok_or("geen jwks_uri")?.to_string();
+    let jwks_uri = metadata["jwks_uri"]
+        .as_str()
+        .ok_or("geen jwks_uri")?
+        .to_string();
     let response = get(&jwks_uri)?;
     let keep = response
         .headers()
         .get("cache-control")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').find_map(|d| d.trim().strip_prefix("max-age=")?.parse().ok()))
+        .and_then(|v| {
+            v.split(',')
+                .find_map(|d| d.trim().strip_prefix("max-age=")?.parse().ok())
+        })
         .unwrap_or(0u64);
-    let set: JwkSet =
-        serde_json::from_slice(&response.bytes().map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
+    let set: JwkSet = serde_json::from_slice(&response.bytes().map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
     state.jwks_fetches += 1;
-    let keys: Vec<(Option<String>, DecodingKey)> = set
+    let keys: Keys = set
         .keys
         .iter()
         .filter_map(|jwk| Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?)))
@@ -192,7 +215,9 @@ fn verify(state: &mut State, token: &str) -> Result<Map<String, Value>, String> 
     let header = jsonwebtoken::decode_header(token).map_err(|_| "geen JWT".to_string())?;
     if matches!(
         header.alg,
-        jsonwebtoken::Algorithm::HS256 | jsonwebtoken::Algorithm::HS384 | jsonwebtoken::Algorithm::HS512
+        jsonwebtoken::Algorithm::HS256
+            | jsonwebtoken::Algorithm::HS384
+            | jsonwebtoken::Algorithm::HS512
     ) {
         return Err("symmetrisch algoritme".into());
     }
@@ -203,15 +228,26 @@ fn verify(state: &mut State, token: &str) -> Result<Map<String, Value>, String> 
     validation.validate_nbf = true;
     validation.leeway = 30;
     let mut keys = keys(state)?;
-    if !keys.iter().any(|(kid, _)| kid.is_none() || *kid == header.kid) {
+    if !keys
+        .iter()
+        .any(|(kid, _)| kid.is_none() || *kid == header.kid)
+    {
         state.keys = None;
         keys = self::keys(state)?;
     }
     let mut last = "geen sleutel past".to_string();
-    for (_, key) in keys.iter().filter(|(kid, _)| kid.is_none() || *kid == header.kid) {
+    for (_, key) in keys
+        .iter()
+        .filter(|(kid, _)| kid.is_none() || *kid == header.kid)
+    {
         match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
             Ok(data) => {
-                if data.claims.get("iat").and_then(Value::as_u64).is_some_and(|iat| iat > now() + 30) {
+                if data
+                    .claims
+                    .get("iat")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|iat| iat > now() + 30)
+                {
                     return Err("iat in de toekomst".into());
                 }
                 return Ok(data.claims);
@@ -232,23 +268,39 @@ fn refuse(why: &str) -> Refused {
 }
 
 fn file(state: &mut State, request: &RecordedRequest, service_ok: bool) -> Result<Reply, Refused> {
+    if state.service_token.is_some() && bearer(request) == state.service_token.as_deref() {
+        return Err(refuse(
+            "een dienstsleutel dient niets in zonder goedkeuring van een persoon",
+        ));
+    }
     if !service_ok {
         return Err((
-            problem(401, "about:blank", "Niet aangemeld", "dienstsleutel ontbreekt of klopt niet"),
+            problem(
+                401,
+                "about:blank",
+                "Niet aangemeld",
+                "dienstsleutel ontbreekt of klopt niet",
+            ),
             "dienstsleutel".into(),
         ));
     }
     let token = bearer(request).ok_or_else(|| refuse("geen goedkeuringstoken van een persoon"))?;
-    if state.service_token.as_deref() == Some(token) {
-        return Err(refuse("een dienstsleutel dient niets in zonder goedkeuring van een persoon"));
-    }
     let claims = verify(state, token).map_err(|why| refuse(&format!("token ongeldig: {why}")))?;
     let key = request
         .header("idempotency-key")
         .map(str::to_string)
-        .ok_or_else(|| (problem(400, "about:blank", "Idempotency-Key ontbreekt", ""), "sleutel".into()))?;
-    let body: Value = serde_json::from_slice(&request.body)
-        .map_err(|_| (problem(400, "about:blank", "Ongeldige aanvraag", ""), "body".into()))?;
+        .ok_or_else(|| {
+            (
+                problem(400, "about:blank", "Idempotency-Key ontbreekt", ""),
+                "sleutel".into(),
+            )
+        })?;
+    let body: Value = serde_json::from_slice(&request.body).map_err(|_| {
+        (
+            problem(400, "about:blank", "Ongeldige aanvraag", ""),
+            "body".into(),
+        )
+    })?;
     let details: Vec<&Value> = claims
         .get("authorization_details")
         .and_then(Value::as_array)
@@ -290,10 +342,16 @@ fn file(state: &mut State, request: &RecordedRequest, service_ok: bool) -> Resul
         key,
         body_sha256: body_sha,
         record: record.clone(),
-        approved_by: claims.get("sub").and_then(Value::as_str).unwrap_or_default().into(),
+        approved_by: claims
+            .get("sub")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .into(),
     });
-    Ok(Reply::json(201, &receipt(&record))
-        .header("location", &format!("{}/rapportages/{reference}", state.base)))
+    Ok(Reply::json(201, &receipt(&record)).header(
+        "location",
+        &format!("{}/rapportages/{reference}", state.base),
+    ))
 }
 
 fn receipt(record: &Value) -> Value {
@@ -302,9 +360,18 @@ fn receipt(record: &Value) -> Value {
 
 fn read(state: &State, request: &RecordedRequest) -> Reply {
     if let Some(reference) = request.path.strip_prefix("/api/rapportages/") {
-        return match state.filed.iter().find(|f| f.record["referentienummer"] == json!(reference)) {
+        return match state
+            .filed
+            .iter()
+            .find(|f| f.record["referentienummer"] == json!(reference))
+        {
             Some(filed) => Reply::json(200, &filed.record),
-            None => problem(404, "about:blank", "Niet gevonden", "onbekend referentienummer"),
+            None => problem(
+                404,
+                "about:blank",
+                "Niet gevonden",
+                "onbekend referentienummer",
+            ),
         };
     }
     let company = request.query_param("kvk_nummer").unwrap_or_default();

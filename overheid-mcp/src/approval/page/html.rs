@@ -15,7 +15,12 @@ table{border-collapse:collapse}td,th{border:1px solid #555;padding:.25rem .5rem;
 button{font-size:1rem;padding:.5rem 1rem;margin:.5rem .5rem 0 0;border:2px solid #111;\
 border-radius:4px;background:#fff;color:#111}button.ja{background:#0b5d1e;color:#fff}\
 button:focus,a:focus{outline:3px solid #b35c00;outline-offset:2px}.melding{padding:.5rem;\
-border:2px solid #111}a{color:#0b3d91}";
+border:2px solid #111}a{color:#0b3d91}dl.kern{display:grid;grid-template-columns:max-content 1fr;\
+gap:.1rem .75rem;margin:.5rem 0}dl.kern dt{margin:0}dl.kern dd{margin:0}dl.kern ul{margin:0;\
+padding-left:1.1rem}figure.agent{margin:1rem 0;border-left:4px dashed #8a8a8a;padding-left:.75rem}\
+figure.agent figcaption{font-style:italic;color:#444}figure.agent blockquote{margin:.25rem 0;\
+font-family:ui-monospace,monospace;white-space:pre-wrap}@media (max-width:30rem){h1{font-size:1.2rem}\
+dl.kern{grid-template-columns:1fr}dl.kern dd{margin-bottom:.3rem}}";
 
 /// The Content-Security-Policy of every page: nothing but the one style, forms only to itself.
 pub(crate) fn content_security_policy() -> String {

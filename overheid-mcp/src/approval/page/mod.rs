@@ -9,20 +9,29 @@
 //!   Secure unless the page is on loopback; the session lasts 15 minutes.
 //! - **Who**: only a person whose login carries the proposal's company (the same claim as the
 //!   bearer tokens) sees or decides it; anyone else, and an unknown id, get the same 403.
-//! - **Deciding** is a POST with a CSRF token sealed for this proposal, this person and the
-//!   digest shown; the store records the person's subject and name and that digest, and refuses
-//!   when the plan is no longer the one shown. A link alone never approves.
+//! - **Deciding** ([`decide`]) is a POST with a CSRF token sealed for this proposal, this person
+//!   and the digest shown, and then a fresh login at the provider for this decision alone
+//!   (`prompt=login`, `max_age=0`); to approve, that login asks for the proposal's authorization
+//!   detail (RFC 9396), and the access token it brings is the approval token the filing needs
+//!   (profile §10.3). The store records the person's subject and name, the digest and the
+//!   token, and refuses when the plan is no longer the one shown. A link alone never approves.
+//! - **What the person sees** ([`render`]): the company, the scheme by name, where the filing
+//!   goes and on which date, who proposed it, the agent's own text quoted as the agent's, the
+//!   measures and values with their sources and articles, times in Europe/Amsterdam; the
+//!   decision's buttons before the details, so they are on the first screen.
 //! - **Quality**: Dutch, plain HTML forms (no JavaScript), no external assets, a strict
 //!   Content-Security-Policy, every value escaped ([`html`]).
 
+pub(crate) mod decide;
 pub(crate) mod html;
 pub(crate) mod oidc;
+pub(crate) mod render;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use overheid_records::{Decision, Location, Person as Decider, Pool, Proposal, Store};
+use overheid_records::{Location, Pool, Store};
 use serde_json::{Value, json};
 
 use crate::approval::request_state::Approval;
@@ -31,9 +40,9 @@ use crate::identity::auth::CompanyClaims;
 use oidc::{Person, Provider};
 
 /// How long a login may take.
-const LOGIN_TTL: Duration = Duration::from_secs(600);
+pub(crate) const LOGIN_TTL: Duration = Duration::from_secs(600);
 /// How long a session lasts.
-const SESSION_TTL: Duration = Duration::from_secs(900);
+pub(crate) const SESSION_TTL: Duration = Duration::from_secs(900);
 /// The largest form accepted.
 pub(crate) const MAX_FORM_BYTES: usize = 16 * 1024;
 /// How long a store operation may take.
@@ -48,15 +57,17 @@ pub(crate) const PATH: &str = "/voorstellen";
 
 /// The approval page of one bridge.
 pub(crate) struct Page {
-    provider: Provider,
+    pub(crate) provider: Provider,
     /// The store's connections, kept between requests (a PostgreSQL connection costs more
     /// than the page: TCP, authentication, the schema check).
     pool: Arc<Pool>,
-    claims: CompanyClaims,
-    /// Cookies carry `Secure` (not on a loopback page).
+    pub(crate) claims: CompanyClaims,
+    /// Cookies carry `Secure`: the public URL's scheme is https.
     secure: bool,
     /// The page's origin (`https://mcp.example.nl`), which a form POST must come from.
-    origin: String,
+    pub(crate) origin: String,
+    /// The assurance a decision's login must have, from the operator's policy.
+    pub(crate) acr: Option<String>,
 }
 
 /// An answer of the page.
@@ -77,7 +88,7 @@ pub(crate) struct Asked<'a> {
     pub form: &'a [u8],
 }
 
-fn reply(status: u16, title: &str, body: &str) -> Reply {
+pub(crate) fn reply(status: u16, title: &str, body: &str) -> Reply {
     Reply {
         status,
         headers: vec![
@@ -91,14 +102,14 @@ fn reply(status: u16, title: &str, body: &str) -> Reply {
     }
 }
 
-fn see_other(location: &str) -> Reply {
+pub(crate) fn see_other(location: &str) -> Reply {
     let mut answer = reply(303, "Doorverwijzing", "<p>U wordt doorverwezen.</p>");
     answer.headers.push(("location", location.to_string()));
     answer
 }
 
 /// The one answer for "not yours" and "unknown": no oracle.
-fn forbidden() -> Reply {
+pub(crate) fn forbidden() -> Reply {
     reply(
         403,
         "Geen toegang",
@@ -107,7 +118,7 @@ fn forbidden() -> Reply {
     )
 }
 
-fn failed(status: u16, title: &str, detail: &str) -> Reply {
+pub(crate) fn failed(status: u16, title: &str, detail: &str) -> Reply {
     reply(
         status,
         title,
@@ -120,7 +131,7 @@ fn failed(status: u16, title: &str, detail: &str) -> Reply {
 }
 
 /// The value of cookie `name` in a `Cookie` header.
-fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
+pub(crate) fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
     header?
         .split(';')
         .filter_map(|pair| pair.trim().split_once('='))
@@ -129,7 +140,7 @@ fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
 }
 
 /// One pair of a query string or form, decoded.
-fn field(encoded: &[u8], name: &str) -> Option<String> {
+pub(crate) fn field(encoded: &[u8], name: &str) -> Option<String> {
     form_pairs(encoded)
         .into_iter()
         .find(|(key, _)| key == name)
@@ -152,7 +163,8 @@ fn form_pairs(encoded: &[u8]) -> Vec<(String, String)> {
 
 impl Page {
     /// The page, with the provider read at start (blocking). `public_base` is the bridge's
-    /// public URL without `/mcp` (`https://mcp.example.nl`).
+    /// public URL without `/mcp` (`https://mcp.example.nl`): https, or plain http on loopback
+    /// only (a session cookie over plain http elsewhere could be read on the way).
     pub(crate) fn new(
         issuer: &str,
         client_id: &str,
@@ -162,21 +174,34 @@ impl Page {
         claims: CompanyClaims,
     ) -> Result<Self, String> {
         let base = public_base.trim_end_matches('/');
+        let url = url::Url::parse(base).map_err(|e| format!("--public-url {base:?}: {e}"))?;
+        let secure = match url.scheme() {
+            "https" => true,
+            "http" if common::http::is_loopback(&url) => false,
+            _ => {
+                return Err(format!(
+                    "--public-url {base} is geen https: de goedkeuringspagina draait alleen over \
+                     https (of over http op loopback, om te ontwikkelen)"
+                ));
+            }
+        };
         let provider = Provider::discover(
             issuer,
             client_id,
             client_secret,
             format!("{base}{PATH}/terug"),
         )?;
-        let loopback = ["http://127.0.0.1", "http://localhost", "http://[::1]"]
-            .iter()
-            .any(|prefix| base.starts_with(prefix));
+        let acr = common::approval::policy::current()
+            .ok()
+            .and_then(|policy| policy.identity())
+            .and_then(|identity| identity.acr.clone());
         Ok(Self {
             provider,
             pool: Arc::new(Pool::new(location, STORE_TIMEOUT, MAX_IDLE_CONNECTIONS)),
             claims,
-            secure: !loopback,
-            origin: base.split('/').take(3).collect::<Vec<_>>().join("/"),
+            secure,
+            origin: url.origin().ascii_serialization(),
+            acr,
         })
     }
 
@@ -185,7 +210,7 @@ impl Page {
         format!("{}{PATH}", self.origin)
     }
 
-    fn set_cookie(&self, name: &str, value: &str, max_age: Duration) -> String {
+    pub(crate) fn set_cookie(&self, name: &str, value: &str, max_age: Duration) -> String {
         let secure = if self.secure { "; Secure" } else { "" };
         format!(
             "{name}={value}; Path={PATH}; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
@@ -193,14 +218,29 @@ impl Page {
         )
     }
 
+    /// Whether a request carries a session cookie that opens: the page reads a form's body only
+    /// then (a POST without a session is answered without waiting for its body).
+    pub(crate) fn has_session(&self, approval: &Approval, cookie_header: Option<&str>) -> bool {
+        self.session(approval, cookie_header).is_some()
+    }
+
+    fn session(&self, approval: &Approval, cookie_header: Option<&str>) -> Option<Person> {
+        cookie(cookie_header, SESSION_COOKIE)
+            .and_then(|value| approval.open_for("sessie", value))
+            .and_then(|payload| serde_json::from_slice(&payload).ok())
+    }
+
     /// Answer one request under [`PATH`].
     pub(crate) async fn handle(&self, approval: &Approval, asked: Asked<'_>) -> Reply {
         let rest = asked.path.strip_prefix(PATH).unwrap_or_default();
-        let session: Option<Person> = cookie(asked.cookie, SESSION_COOKIE)
-            .and_then(|value| approval.open_for("sessie", value))
-            .and_then(|payload| serde_json::from_slice(&payload).ok());
+        let session = self.session(approval, asked.cookie);
         match (asked.post, rest) {
-            (false, "/terug") => self.callback(approval, asked).await,
+            (false, "/terug") => match cookie(asked.cookie, decide::COOKIE) {
+                Some(_) if decide::is_decision(approval, &asked) => {
+                    decide::finish(self, approval, &asked, session.as_ref()).await
+                }
+                _ => self.callback(approval, asked).await,
+            },
             (false, "" | "/") => match session {
                 Some(person) => self.list(approval, &person).await,
                 None => self.login(approval, PATH),
@@ -210,7 +250,9 @@ impl Page {
                 match (post, session) {
                     (false, Some(person)) => self.show(approval, &person, id, None).await,
                     (false, None) => self.login(approval, asked.path),
-                    (true, Some(person)) => self.decide(approval, &person, id, &asked).await,
+                    (true, Some(person)) => {
+                        decide::start(self, approval, &person, id, &asked).await
+                    }
                     (true, None) => forbidden(),
                 }
             }
@@ -232,7 +274,10 @@ impl Page {
         };
         let login = json!({"state": state, "nonce": nonce, "verifier": verifier, "terug": back});
         let sealed = approval.seal_for("login", login.to_string().as_bytes(), LOGIN_TTL);
-        let mut answer = see_other(&self.provider.authorization_url(&state, &nonce, &verifier));
+        let url = self
+            .provider
+            .authorization_url(&state, &nonce, &verifier, &oidc::Ask::default());
+        let mut answer = see_other(&url);
         answer.headers.push((
             "set-cookie",
             self.set_cookie(LOGIN_COOKIE, &sealed, LOGIN_TTL),
@@ -267,10 +312,10 @@ impl Page {
         let back = login["terug"].as_str().unwrap_or(PATH).to_string();
         let provider = &self.provider;
         let claims = &self.claims;
-        let person =
+        let logged_in =
             tokio::task::block_in_place(|| provider.exchange(&code, &verifier, &nonce, claims));
-        let person = match person {
-            Ok(person) => person,
+        let person = match logged_in {
+            Ok(logged_in) => logged_in.person,
             Err(why) => return failed(400, "Inloggen mislukt", &why),
         };
         let session = serde_json::to_vec(&person).unwrap_or_default();
@@ -288,7 +333,7 @@ impl Page {
     }
 
     /// Run `work` on a kept connection to the store, or a new one (blocking, off the reactor).
-    async fn store<T: Send + 'static>(
+    pub(crate) async fn store<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Store) -> Result<T, overheid_records::Error> + Send + 'static,
     ) -> Result<T, overheid_records::Error> {
@@ -328,7 +373,7 @@ impl Page {
                     "<tr><td><a href=\"{PATH}/{id}\">{id}</a></td><td>{what}</td><td>{until}</td></tr>",
                     id = html::text(&p.id),
                     what = html::text(p.call.plan["effect"].as_str().unwrap_or(&p.call.command)),
-                    until = html::text(&p.expires_at.to_rfc3339()),
+                    until = html::text(&common::calendar::dutch_display(p.expires_at)),
                 )
             })
             .collect();
@@ -371,219 +416,28 @@ impl Page {
             Ok(Some(proposal)) => reply(
                 200,
                 &format!("Voorstel {id}"),
-                &render(approval, person, &proposal, notice),
+                &render::proposal(approval, person, &proposal, notice),
             ),
             Ok(None) => forbidden(),
-            Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
-        }
-    }
-
-    async fn decide(
-        &self,
-        approval: &Approval,
-        person: &Person,
-        id: &str,
-        asked: &Asked<'_>,
-    ) -> Reply {
-        if person.companies.is_empty() {
-            return forbidden();
-        }
-        if asked.origin.is_some_and(|origin| origin != self.origin) {
-            return failed(403, "Geweigerd", "Dit formulier kwam niet van deze pagina.");
-        }
-        let (decision, digest, token) = (
-            field(asked.form, "beslissing"),
-            field(asked.form, "digest"),
-            field(asked.form, "csrf"),
-        );
-        let (Some(decision), Some(digest), Some(token)) = (decision, digest, token) else {
-            return failed(
-                400,
-                "Geweigerd",
-                "Het formulier is onvolledig; er is niets besloten.",
-            );
-        };
-        let shown = approval.open_for(&csrf_purpose(id, &person.sub), &token);
-        if shown.as_deref() != Some(digest.as_bytes()) {
-            return failed(
-                403,
-                "Geweigerd",
-                "Het formulier is verlopen of niet van deze pagina (CSRF); er is niets besloten. \
-                 Open het voorstel opnieuw.",
-            );
-        }
-        let decision = match decision.as_str() {
-            "goedkeuren" => Decision::Approve,
-            "afwijzen" => Decision::Decline,
-            _ => {
-                return failed(
-                    400,
-                    "Geweigerd",
-                    "Onbekende beslissing; er is niets besloten.",
-                );
-            }
-        };
-        let by = Decider {
-            subject: person.sub.clone(),
-            name: person.name.clone(),
-            method: "oidc".to_string(),
-        };
-        let owned = id.to_string();
-        let companies = person.companies.clone();
-        let decided = self
-            .store(move |store| {
-                // The proposal's company must be one the person acts for; any other, and an
-                // unknown id, are the same "not found" (no oracle).
-                let company = store
-                    .proposal(&owned, None, Utc::now())?
-                    .map(|proposal| proposal.call.company)
-                    .filter(|company| companies.contains(company))
-                    .ok_or(overheid_records::Error::NotFound)?;
-                let verdict = overheid_records::Verdict {
-                    decision,
-                    by: &by,
-                    seen_digest: &digest,
-                    token: None,
-                };
-                store.decide(&owned, Some(&company), verdict, Utc::now())
-            })
-            .await;
-        match decided {
-            Ok(proposal) => {
-                let done = match decision {
-                    Decision::Approve => {
-                        "U hebt het voorstel goedgekeurd. Een agent kan het nu indienen met het id van het voorstel."
-                    }
-                    Decision::Decline => {
-                        "U hebt het voorstel afgewezen. Het wordt nooit ingediend."
-                    }
-                };
-                reply(
-                    200,
-                    &format!("Voorstel {id}"),
-                    &render(approval, person, &proposal, Some(done)),
-                )
-            }
-            Err(overheid_records::Error::NotFound) => forbidden(),
-            Err(overheid_records::Error::DigestMismatch) => failed(
-                409,
-                "Plan gewijzigd",
-                "Het plan is niet meer het plan dat u zag; er is niets besloten.",
-            ),
-            Err(overheid_records::Error::Refused(status)) => failed(
-                409,
-                "Niet meer open",
-                &format!(
-                    "Over dit voorstel kan niet meer worden besloten (status {}).",
-                    status.as_str()
-                ),
-            ),
             Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
         }
     }
 }
 
 /// What a CSRF token is sealed for: this proposal and this person.
-fn csrf_purpose(id: &str, subject: &str) -> String {
+pub(crate) fn csrf_purpose(id: &str, subject: &str) -> String {
     format!("csrf\n{id}\n{subject}")
-}
-
-/// A status in Dutch.
-fn status(proposal: &Proposal) -> &'static str {
-    match proposal.status {
-        overheid_records::Status::Open => "wacht op uw beslissing",
-        overheid_records::Status::Approved => "goedgekeurd",
-        overheid_records::Status::Declined => "afgewezen",
-        overheid_records::Status::Expired => "verlopen",
-        overheid_records::Status::Filed => "ingediend",
-    }
-}
-
-/// The proposal's page: what will be filed, for whom, under which scheme and on which date,
-/// the measures, the concept's values, the digest, and the decision form while it is open.
-fn render(
-    approval: &Approval,
-    person: &Person,
-    proposal: &Proposal,
-    notice: Option<&str>,
-) -> String {
-    let plan = &proposal.call.plan;
-    let arguments = &plan["arguments"];
-    let field = |value: &Value| html::value(value, 1);
-    let scheme = arguments
-        .get("regeling_id")
-        .or_else(|| proposal.call.input.get("regeling_id"))
-        .unwrap_or(&Value::Null);
-    let date = plan.get("peildatum").unwrap_or(&Value::Null);
-    let measures = arguments.get("maatregelen").unwrap_or(&Value::Null);
-    let notice = notice
-        .map(|n| format!("<p class=\"melding\" role=\"status\">{}</p>", html::text(n)))
-        .unwrap_or_default();
-    let mut details = serde_json::Map::new();
-    for (key, value) in arguments.as_object().into_iter().flatten() {
-        if !matches!(key.as_str(), "kvk_nummer" | "regeling_id" | "maatregelen") {
-            details.insert(key.clone(), value.clone());
-        }
-    }
-    let decision = match &proposal.decision {
-        Some(decided) => format!(
-            "<p>Besloten door {} op {} (digest <code>{}</code>).</p>",
-            html::text(&decided.by.name),
-            html::text(&decided.at.to_rfc3339()),
-            html::text(&decided.digest)
-        ),
-        None => String::new(),
-    };
-    let form = if proposal.status == overheid_records::Status::Open {
-        let token = approval.seal_for(
-            &csrf_purpose(&proposal.id, &person.sub),
-            proposal.call.plan_digest.as_bytes(),
-            SESSION_TTL,
-        );
-        format!(
-            "<form method=\"post\" action=\"{PATH}/{id}\"><input type=\"hidden\" name=\"csrf\" value=\"{token}\">\
-             <input type=\"hidden\" name=\"digest\" value=\"{digest}\">\
-             <p>Beslis als {name}. Goedkeuren betekent dat dit plan precies zo mag worden ingediend.</p>\
-             <button class=\"ja\" type=\"submit\" name=\"beslissing\" value=\"goedkeuren\">Goedkeuren</button>\
-             <button type=\"submit\" name=\"beslissing\" value=\"afwijzen\">Afwijzen</button></form>",
-            id = html::text(&proposal.id),
-            token = html::text(&token),
-            digest = html::text(&proposal.call.plan_digest),
-            name = html::text(&person.name),
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "<h1>Voorstel {id}</h1>{notice}<p>{effect}</p><dl>\
-         <dt>Bedrijf (KvK-nummer)</dt><dd>{company}</dd>\
-         <dt>Regeling</dt><dd>{scheme}</dd>\
-         <dt>Datum (peildatum)</dt><dd>{date}</dd>\
-         <dt>Maatregelen</dt><dd>{measures}</dd>\
-         <dt>Opdracht</dt><dd>{tool} {command}</dd>\
-         <dt>Status</dt><dd>{status}</dd>\
-         <dt>Verloopt op</dt><dd>{expires}</dd>\
-         <dt>Plan-digest</dt><dd><code>{digest}</code></dd></dl>\
-         <h2>Gegevens die worden ingediend</h2>{details}{decision}{form}\
-         <p><a href=\"{PATH}\">Alle open voorstellen</a></p>",
-        id = html::text(&proposal.id),
-        effect = html::text(plan["effect"].as_str().unwrap_or_default()),
-        company = html::text(&proposal.call.company),
-        scheme = field(scheme),
-        date = field(date),
-        measures = field(measures),
-        tool = html::text(&proposal.call.tool),
-        command = html::text(&proposal.call.command),
-        status = status(proposal),
-        expires = html::text(&proposal.expires_at.to_rfc3339()),
-        digest = html::text(&proposal.call.plan_digest),
-        details = html::value(&Value::Object(details), 1),
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_csrf_token_is_for_one_proposal_and_one_person() {
+        assert_ne!(csrf_purpose("vs_a", "anna"), csrf_purpose("vs_b", "anna"));
+        assert_ne!(csrf_purpose("vs_a", "anna"), csrf_purpose("vs_a", "piet"));
+    }
 
     #[test]
     fn reads_cookies_and_forms() {

@@ -1,39 +1,43 @@
 //! The person's login: OpenID Connect authorization-code flow with PKCE (S256) as a relying party.
 //!
-//! At start the provider's metadata is read from `<issuer>/.well-known/openid-configuration`
-//! and its keys from the `jwks_uri` there; the issuer must be the one named. A login sends the
-//! browser to the authorization endpoint with `state`, `nonce` and the code challenge; the
-//! callback's code is exchanged at the token endpoint with the verifier, and the ID token is
-//! verified here (asymmetric signature by a key of the provider's set, `iss`, `aud` = the client
-//! id, `exp`, and the `nonce` of this login). The person is the token's `sub` and name, and the
-//! company the same claim that bearer tokens carry it in.
+//! The provider (its metadata, keys and JWT verification) is `common::approval::provider`, the
+//! same code that verifies approval tokens in rvo-cli; its keys are kept in memory and fetched
+//! again once for a `kid` the kept set does not have. Two kinds of login go through here:
 //!
-//! Written on the family's HTTP client and `jsonwebtoken` (which verifies the bearer tokens
-//! already) rather than the `openidconnect` crate: the flow is three requests and one token
-//! check, `openidconnect` would bring a second HTTP stack (its own reqwest glue) and a second
-//! JWT verifier into the bridge, and the calls run blocking on the family's client anyway.
+//! - **The session login** (to see proposals): `state`, `nonce` and the code challenge; the ID
+//!   token is verified (signature, `iss`, `aud` = the client id, `exp`, `nbf`, an `iat` not in the
+//!   future, the `nonce` of this login).
+//! - **A decision's login** (profile §10.3, MUT-20): the same, asked fresh (`prompt=login`,
+//!   `max_age=0`, `acr_values` when the operator asks an assurance) and, to approve, for the
+//!   proposal's authorization detail (`authorization_details`, RFC 9396) and its target
+//!   (`resource`, RFC 8707): the access token that comes back is the approval token.
+//!
+//! The person is the ID token's `sub` and name, and the companies the same claims that bearer
+//! tokens carry them in.
+//!
+//! Written on the family's HTTP client and `jsonwebtoken` rather than the `openidconnect` crate:
+//! the flow is three requests and two token checks, and `openidconnect` would bring a second
+//! HTTP stack and a second JWT verifier into the bridge.
 
-use std::time::{Duration, Instant};
+use std::sync::RwLock;
+use std::time::Instant;
 
 use base64::Engine as _;
+use common::approval::detail::Detail;
+use common::approval::provider::{self, Provider as Keys, REQUEST_TIMEOUT};
 use common::http::{ClientConfig, HttpClient, Request};
-use jsonwebtoken::jwk::JwkSet;
-use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use crate::identity::auth::{ALGORITHMS, CompanyClaims, public_keys};
+use crate::identity::auth::CompanyClaims;
 
-/// How long one request to the provider may take.
-const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
-/// The largest answer read from the provider.
-const MAX_BODY: u64 = 1 << 20;
+/// The claim that names the company of the company claim (as eHerkenning gives it).
+const COMPANY_NAME_CLAIM: &str = "bedrijfsnaam";
 
 /// The relying party's view of one provider.
 pub(crate) struct Provider {
-    pub issuer: String,
     authorization_endpoint: String,
     token_endpoint: String,
-    keys: Vec<(Option<String>, DecodingKey)>,
+    keys: RwLock<Keys>,
     client_id: String,
     client_secret: Option<String>,
     pub redirect_uri: String,
@@ -46,6 +50,28 @@ pub(crate) struct Person {
     pub name: String,
     /// The companies the person acts for: the company claim's, and an intermediary's list.
     pub companies: Vec<String>,
+    /// Company names the login gives (`bedrijfsnaam` beside the company claim, as eHerkenning
+    /// names the company a person represents), by KvK number.
+    #[serde(default)]
+    pub company_names: std::collections::BTreeMap<String, String>,
+}
+
+/// What a login asks beyond the person: a fresh login, and for an approval its detail.
+#[derive(Default)]
+pub(crate) struct Ask<'a> {
+    /// `prompt=login` and `max_age=0`.
+    pub fresh: bool,
+    /// The assurance the login must have (`acr_values`).
+    pub acr: Option<&'a str>,
+    /// The authorization detail to approve (and its target as `resource`).
+    pub detail: Option<&'a Detail>,
+}
+
+/// What a login's code brought: the person, the ID token's claims, and the access token.
+pub(crate) struct LoggedIn {
+    pub person: Person,
+    pub claims: Map<String, Value>,
+    pub access_token: Option<String>,
 }
 
 /// A new random value: `bytes` random bytes, base64url.
@@ -72,29 +98,6 @@ fn why(error: common::Error) -> String {
     }
 }
 
-fn client(url: &str) -> Result<HttpClient, String> {
-    let tls = !url.starts_with("http://");
-    HttpClient::new(
-        &ClientConfig {
-            deadline: Instant::now() + PROVIDER_TIMEOUT,
-            max_body: MAX_BODY,
-            proxy: None,
-        },
-        tls,
-    )
-    .map_err(|e| format!("HTTP-client: {}", why(e)))
-}
-
-fn get_json(url: &str) -> Result<Value, String> {
-    let response = client(url)?
-        .send(&Request::get(url), url)
-        .map_err(|e| format!("{url}: {}", why(e)))?;
-    if response.status != 200 {
-        return Err(format!("{url} antwoordde {}", response.status));
-    }
-    serde_json::from_slice(&response.body).map_err(|e| format!("{url}: geen JSON: {e}"))
-}
-
 impl Provider {
     /// Read the provider's metadata and keys (blocking; once, at start).
     pub(crate) fn discover(
@@ -103,42 +106,27 @@ impl Provider {
         client_secret: Option<String>,
         redirect_uri: String,
     ) -> Result<Self, String> {
-        let issuer = issuer.trim_end_matches('/');
-        let metadata = get_json(&format!("{issuer}/.well-known/openid-configuration"))?;
-        let text = |name: &str| {
-            metadata[name]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| format!("de OpenID-configuratie van {issuer} mist {name}"))
-        };
-        let named = text("issuer")?;
-        if named.trim_end_matches('/') != issuer {
-            return Err(format!(
-                "de OpenID-configuratie noemt issuer {named:?}, niet {issuer:?}"
-            ));
-        }
-        let set: JwkSet = serde_json::from_value(get_json(&text("jwks_uri")?)?)
-            .map_err(|e| format!("jwks_uri van {issuer} is geen JWKS: {e}"))?;
-        let keys = public_keys(&set);
-        if keys.is_empty() {
-            return Err(format!(
-                "{issuer} publiceert geen bruikbare publieke sleutel"
-            ));
-        }
+        let keys = Keys::discover(issuer).map_err(|why| format!("{issuer}: {}", why.0))?;
+        let endpoint = |name: &str| keys.endpoint(name).map_err(|why| why.0);
         Ok(Self {
-            issuer: named,
-            authorization_endpoint: text("authorization_endpoint")?,
-            token_endpoint: text("token_endpoint")?,
-            keys,
+            authorization_endpoint: endpoint("authorization_endpoint")?,
+            token_endpoint: endpoint("token_endpoint")?,
+            keys: RwLock::new(keys),
             client_id: client_id.to_string(),
             client_secret,
             redirect_uri,
         })
     }
 
-    /// Where the browser logs in.
-    pub(crate) fn authorization_url(&self, state: &str, nonce: &str, verifier: &str) -> String {
-        let pairs = [
+    /// Where the browser logs in, asking what `ask` says.
+    pub(crate) fn authorization_url(
+        &self,
+        state: &str,
+        nonce: &str,
+        verifier: &str,
+        ask: &Ask<'_>,
+    ) -> String {
+        let mut pairs = vec![
             ("response_type", "code".to_string()),
             ("client_id", self.client_id.clone()),
             ("redirect_uri", self.redirect_uri.clone()),
@@ -148,6 +136,17 @@ impl Provider {
             ("code_challenge", challenge(verifier)),
             ("code_challenge_method", "S256".to_string()),
         ];
+        if ask.fresh {
+            pairs.push(("prompt", "login".to_string()));
+            pairs.push(("max_age", "0".to_string()));
+        }
+        if let Some(acr) = ask.acr {
+            pairs.push(("acr_values", acr.to_string()));
+        }
+        if let Some(detail) = ask.detail {
+            pairs.push(("authorization_details", detail.request_parameter()));
+            pairs.push(("resource", detail.audience()));
+        }
         Request::get(&self.authorization_endpoint).query(&pairs).url
     }
 
@@ -158,7 +157,7 @@ impl Provider {
         verifier: &str,
         nonce: &str,
         claims: &CompanyClaims,
-    ) -> Result<Person, String> {
+    ) -> Result<LoggedIn, String> {
         let mut pairs = vec![
             ("grant_type", "authorization_code"),
             ("code", code),
@@ -172,7 +171,16 @@ impl Provider {
             secrets.push(secret.as_str());
         }
         let request = Request::post_form(&self.token_endpoint, &pairs, &secrets);
-        let response = client(&self.token_endpoint)?
+        let client = HttpClient::new(
+            &ClientConfig {
+                deadline: Instant::now() + REQUEST_TIMEOUT,
+                max_body: 1 << 20,
+                proxy: None,
+            },
+            !self.token_endpoint.starts_with("http://"),
+        )
+        .map_err(|e| format!("HTTP-client: {}", why(e)))?;
+        let response = client
             .send(&request, &self.token_endpoint)
             .map_err(|e| format!("tokenaanvraag: {}", why(e)))?;
         if response.status != 200 {
@@ -180,10 +188,42 @@ impl Provider {
         }
         let body: Value = serde_json::from_slice(&response.body)
             .map_err(|e| format!("tokenantwoord is geen JSON: {e}"))?;
+        let access_token = body["access_token"].as_str().map(str::to_string);
+        if let Some(token) = &access_token {
+            common::secrets::hold(token);
+        }
         let token = body["id_token"]
             .as_str()
             .ok_or("het tokenantwoord heeft geen id_token")?;
-        self.verify(token, nonce, claims)
+        let (person, claims) = self.verify(token, nonce, claims)?;
+        Ok(LoggedIn {
+            person,
+            claims,
+            access_token,
+        })
+    }
+
+    /// The provider's keys, fetched again once when a token names a `kid` they lack.
+    pub(crate) fn keys_for(&self, token: &str) -> Keys {
+        let kid = provider::header_kid(token);
+        let kept = self
+            .keys
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if kept.has_key(kid.as_deref()) {
+            return kept;
+        }
+        match kept.refreshed() {
+            Ok(fresh) => {
+                *self
+                    .keys
+                    .write()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = fresh.clone();
+                fresh
+            }
+            Err(_) => kept,
+        }
     }
 
     /// The person in an ID token of this provider, for this client and this login's nonce.
@@ -192,46 +232,37 @@ impl Provider {
         token: &str,
         nonce: &str,
         companies: &CompanyClaims,
-    ) -> Result<Person, String> {
-        let header =
-            jsonwebtoken::decode_header(token).map_err(|e| format!("ongeldig ID-token: {e}"))?;
-        if !ALGORITHMS.contains(&header.alg) {
-            return Err("algoritme van het ID-token niet toegestaan".to_string());
+    ) -> Result<(Person, Map<String, Value>), String> {
+        let claims = self
+            .keys_for(token)
+            .verify(token, &self.client_id)
+            .map_err(|why| format!("ID-token geweigerd: {why}"))?;
+        if claims.get("nonce").and_then(Value::as_str) != Some(nonce) {
+            return Err("nonce van het ID-token klopt niet".to_string());
         }
-        let mut validation = Validation::new(header.alg);
-        validation.set_issuer(&[&self.issuer]);
-        validation.set_audience(&[&self.client_id]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        validation.leeway = 30;
-        let mut last = "geen sleutel past bij het ID-token".to_string();
-        for (_, key) in self
-            .keys
+        let sub = claims["sub"].as_str().unwrap_or_default().to_string();
+        let name = ["name", "preferred_username", "email"]
             .iter()
-            .filter(|(kid, _)| header.kid.is_none() || kid.is_none() || *kid == header.kid)
-        {
-            match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
-                Ok(data) => {
-                    let claims = data.claims;
-                    if claims.get("nonce").and_then(Value::as_str) != Some(nonce) {
-                        return Err("nonce van het ID-token klopt niet".to_string());
-                    }
-                    let sub = claims["sub"].as_str().unwrap_or_default().to_string();
-                    let name = ["name", "preferred_username", "email"]
-                        .iter()
-                        .find_map(|c| claims.get(*c).and_then(Value::as_str))
-                        .unwrap_or(&sub)
-                        .to_string();
-                    let companies = companies.companies(&claims).map_err(|why| why.0)?;
-                    return Ok(Person {
-                        sub,
-                        name,
-                        companies,
-                    });
-                }
-                Err(e) => last = format!("ID-token geweigerd: {e}"),
-            }
+            .find_map(|c| claims.get(*c).and_then(Value::as_str))
+            .unwrap_or(&sub)
+            .to_string();
+        let numbers = companies.companies(&claims).map_err(|why| why.0)?;
+        let mut company_names = std::collections::BTreeMap::new();
+        if let (Some(number), Some(name)) = (
+            claims.get(&companies.kvk).and_then(Value::as_str),
+            claims.get(COMPANY_NAME_CLAIM).and_then(Value::as_str),
+        ) {
+            company_names.insert(number.to_string(), name.to_string());
         }
-        Err(last)
+        Ok((
+            Person {
+                sub,
+                name,
+                companies: numbers,
+                company_names,
+            },
+            claims,
+        ))
     }
 }
 

@@ -7,8 +7,9 @@ use common::{
     Context, Environment, Error, ExitStatus, FieldError, Problem, Request, Response, Result,
 };
 use rvo_cli::backend_types::{
-    API_BASE_ENV, API_TOKEN_ENV, AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER, RapportageAanvraag,
-    bearer, rapportage_url, rapportages_url,
+    API_BASE_ENV, API_TOKEN_ENV, APPROVAL_REQUIRED_TYPE, AUTHORIZATION_HEADER,
+    IDEMPOTENCY_KEY_HEADER, RapportageAanvraag, SERVICE_HEADER, bearer, rapportage_url,
+    rapportages_url,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -23,10 +24,12 @@ const SOURCE: SourceSpec = SourceSpec {
     production: None,
 };
 
-/// A configured HTTP backend: base URL and optional token.
+/// A configured HTTP backend: base URL, the service credential if any, and a person's approval
+/// token when this call applies an approved proposal.
 pub(crate) struct HttpBackend {
     base: String,
     token: Option<String>,
+    approval: Option<String>,
     environment: Environment,
 }
 
@@ -38,8 +41,21 @@ impl HttpBackend {
         Ok(HttpBackend {
             base: source.base,
             token: ctx.env(API_TOKEN_ENV).map(str::to_string),
+            approval: None,
             environment: source.environment,
         })
+    }
+
+    /// The base URL (without a trailing `/`): the target an approval is bound to.
+    pub(crate) fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// Files with the person's approval token `token` (contract 2.0): it becomes the
+    /// `Authorization`, and the service credential moves to its own header.
+    pub(crate) fn with_approval(&mut self, token: String) {
+        common::secrets::hold(&token);
+        self.approval = Some(token);
     }
 
     /// `local` for a loopback backend (a fake), `test` otherwise.
@@ -49,9 +65,13 @@ impl HttpBackend {
 
     fn with_headers(&self, request: Request) -> Request {
         let request = request.header("Accept", ACCEPT);
-        match &self.token {
-            Some(token) => request.secret_header(AUTHORIZATION_HEADER, bearer(token)),
-            None => request,
+        match (&self.approval, &self.token) {
+            (Some(approval), Some(token)) => request
+                .secret_header(AUTHORIZATION_HEADER, bearer(approval))
+                .secret_header(SERVICE_HEADER, token.clone()),
+            (Some(approval), None) => request.secret_header(AUTHORIZATION_HEADER, bearer(approval)),
+            (None, Some(token)) => request.secret_header(AUTHORIZATION_HEADER, bearer(token)),
+            (None, None) => request,
         }
     }
 
@@ -120,8 +140,22 @@ pub(crate) fn error_for(response: &Response, call: Call) -> Error {
         .as_ref()
         .and_then(|p| p.detail.clone())
         .unwrap_or_else(|| format!("de backend antwoordde met HTTP {status}"));
+    let approval_required = problem
+        .as_ref()
+        .and_then(|p| p.kind.as_deref())
+        .is_some_and(|kind| kind.ends_with(APPROVAL_REQUIRED_TYPE));
     let errors = problem.map(|p| p.errors).unwrap_or_default();
     let error = match status {
+        403 if approval_required && call == Call::File => Problem::new(
+            ExitStatus::NoPerm,
+            common::codes::GOEDKEURING_VEREIST,
+            "Goedkeuring door een persoon vereist",
+            format!("de backend dient alleen in met de goedkeuring van een persoon (een token van diens login): {detail}; er is niets ingediend"),
+        )
+        .with_hint(
+            "stel een voorstel op (rvo-cli rapportage voorstel) en laat een persoon het goedkeuren met een login (rvo-cli voorstel goedkeuren ID of de goedkeuringspagina); dien het daarna in met --voorstel ID",
+        )
+        .with_status(status),
         422 if call == Call::File => Problem::new(
             ExitStatus::DataErr,
             common::codes::IDEMPOTENTIE_CONFLICT,
@@ -163,6 +197,8 @@ pub(crate) fn error_for(response: &Response, call: Call) -> Error {
 /// `about:blank`): its `detail` (else its `title`) and the well-formed entries of `errors`.
 /// Members of another type are ignored one by one, so one odd member never costs the others.
 struct BackendProblem {
+    /// The problem `type`.
+    kind: Option<String>,
     detail: Option<String>,
     errors: Vec<FieldError>,
 }
@@ -189,6 +225,7 @@ impl BackendProblem {
             })
             .unwrap_or_default();
         Some(BackendProblem {
+            kind: text("type"),
             detail: text("detail").or_else(|| text("title")),
             errors,
         })

@@ -114,6 +114,23 @@ impl Backend {
         }))
     }
 
+    /// Where this call's filings go, as an approval is bound to it: `lokaal`, or the HTTP
+    /// backend's base URL. Read from the environment alone (nothing opened).
+    pub(crate) fn target_of(ctx: &Context<'_>) -> Result<String> {
+        if ctx.env(API_BASE_ENV).is_some() {
+            return Ok(HttpBackend::from_env(ctx)?.base().to_string());
+        }
+        Ok(common::approval::detail::LOCAL.to_string())
+    }
+
+    /// This backend as an approval is bound to it (see [`Backend::target_of`]).
+    pub(crate) fn target(&self) -> String {
+        match self {
+            Backend::Lokaal(_) => common::approval::detail::LOCAL.to_string(),
+            Backend::Http(http) => http.base().to_string(),
+        }
+    }
+
     /// `lokaal` or `http`, as answers and plans name it.
     pub(crate) fn name(&self) -> &'static str {
         match self {

@@ -66,6 +66,15 @@ impl Run {
         self.error_object(self.after_warnings(), exit)
     }
 
+    /// Like [`Run::error`], for a command that talked to a person on stderr first (a login's
+    /// link and code): the error object is stderr's last line.
+    pub fn error_after_dialogue(&self, exit: i32) -> Value {
+        assert_eq!(self.code, exit, "unexpected exit status: {self:#?}");
+        assert_eq!(self.stdout, "", "stdout must be empty on failure");
+        let last = self.stderr.trim_end().lines().last().unwrap_or_default();
+        self.error_object(&format!("{last}\n"), exit)
+    }
+
     /// Like [`Run::error`] for a refused mutation (80 CONFIRMATION_REQUIRED, 81 PLAN_STALE),
     /// which prints the plan on stdout: stdout is not checked here; see [`Run::plan`].
     pub fn refusal(&self, exit: i32) -> Value {

@@ -1,5 +1,5 @@
-//! What `rapportage indienen` and `rapportage voorstel` share: the report's arguments, and
-//! planning a filing from them (validate and canonicalise, all errors at once → re-check the
+//! What `rapportage indienen` and `rapportage voorstel` share: the report's arguments,
+//! recording a planned filing as a proposal ([`propose`]), and planning a filing from them (validate and canonicalise, all errors at once → re-check the
 //! concept → session rule → configuration → a completed key → the scheme's state → the plan).
 //! Applying a proposal plans again from the input it recorded ([`StoredInput`]), so the same
 //! checks run before the approval and after it.
@@ -7,9 +7,10 @@
 use chrono::NaiveDate;
 use common::args::{Peildatum, is_kvk_nummer};
 use common::http::Request;
+use common::plan::Plan;
 use common::validate::{Validation, is_digits};
 use common::{Context, PlanSpec, Problem, Result, session};
-use overheid_records::Store;
+use overheid_records::{DEFAULT_TTL, NewProposal, Proposal, ProposedCall, Store};
 use rvo_cli::backend_types::{FieldError, RapportageAanvraag};
 use rvo_cli::catalogue::{Catalogue, Regeling};
 use rvo_cli::filing::{
@@ -23,6 +24,8 @@ use serde_json::Value;
 use crate::cli::backend::Backend;
 use crate::cli::clock;
 use crate::cli::concept;
+use crate::cli::records;
+use crate::cli::tool::TOOL;
 
 /// The report's arguments (shared by `indienen` and `voorstel`).
 #[derive(clap::Args, Debug, Default)]
@@ -84,9 +87,15 @@ pub(crate) enum ConceptInput<'a> {
 
 /// The input a proposal records: the arguments as meant (positionals resolved, the concept as
 /// a document rather than a path), enough to plan the same filing again.
+///
+/// Forward compatible in a store shared by replicas of different releases (a rolling upgrade):
+/// a member this release does not know is kept (`rest`) rather than refused, and `versie` says
+/// which format wrote it; only a newer *major* format ([`STORED_INPUT_MAJOR`]) is refused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct StoredInput {
+    /// The format of this record: `<major>.<minor>`; absent in records from before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versie: Option<String>,
     pub kvk_nummer: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regeling_id: Option<String>,
@@ -104,9 +113,26 @@ pub(crate) struct StoredInput {
     pub kalenderjaar: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peildatum: Option<String>,
+    /// Members of a newer minor format, kept as they were.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, Value>,
 }
 
+/// The major format of [`StoredInput`] this release writes and reads; a record of a higher
+/// major is refused (its meaning may have changed), a higher minor is read.
+pub(crate) const STORED_INPUT_MAJOR: u32 = 1;
+/// The format this release writes.
+const STORED_INPUT_VERSION: &str = "1.0";
+
 impl StoredInput {
+    /// Whether this release can apply a record of this format: its major is not newer.
+    pub(crate) fn readable(&self) -> bool {
+        self.versie
+            .as_deref()
+            .and_then(|v| v.split('.').next()?.parse::<u32>().ok())
+            .is_none_or(|major| major <= STORED_INPUT_MAJOR)
+    }
+
     /// The arguments and the concept to plan this input again.
     pub(crate) fn to_args(&self) -> (FilingArgs, ConceptInput<'static>) {
         let args = FilingArgs {
@@ -149,6 +175,17 @@ pub(crate) struct Planned {
 }
 
 impl Planned {
+    /// What an approval of this filing is bound to besides the plan: the company, the scheme,
+    /// the target (`lokaal` or the backend's base URL) and the peildatum.
+    pub(crate) fn binding(&self) -> Value {
+        serde_json::json!({
+            "kvk_nummer": self.aanvraag.kvk_nummer,
+            "regeling_id": self.aanvraag.regeling_id,
+            "backend": self.backend.target(),
+            "peildatum": self.date.to_string(),
+        })
+    }
+
     /// The plan of filing this report (`rapportage indienen`'s arguments and effect).
     pub(crate) fn spec(&self) -> Result<PlanSpec> {
         let where_to = match &self.backend {
@@ -162,6 +199,10 @@ impl Planned {
             ))
             .extra("backend", self.backend.name().into())
             .extra("peildatum", self.date.to_string().into());
+        // The scheme by name, for the person who approves (the page shows the plan).
+        if let Some(regeling) = self.regeling {
+            plan = plan.extra("regeling_naam", regeling.naam.clone().into());
+        }
         if self.completed.is_some() {
             plan = plan.extra("al_ingediend", true.into());
         }
@@ -193,6 +234,18 @@ pub(crate) fn plan(
     args: &FilingArgs,
     concept: ConceptInput<'_>,
     store: &mut Option<Store>,
+) -> Result<Planned> {
+    plan_approved(ctx, args, concept, store, None)
+}
+
+/// [`plan`] of an approved proposal's filing: with the person's approval `token` (when the
+/// decision has one), which an HTTP backend's request carries (contract 2.0).
+pub(crate) fn plan_approved(
+    ctx: &mut Context<'_>,
+    args: &FilingArgs,
+    concept: ConceptInput<'_>,
+    store: &mut Option<Store>,
+    token: Option<String>,
 ) -> Result<Planned> {
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
@@ -317,10 +370,17 @@ pub(crate) fn plan(
     })?;
     session::enforce(ctx, &aanvraag.kvk_nummer)?;
     let mut backend = Backend::from_env(ctx)?;
-    if let Backend::Lokaal(local) = &mut backend
-        && let Some(opened) = store.take()
-    {
-        local.adopt(opened);
+    match &mut backend {
+        Backend::Lokaal(local) => {
+            if let Some(opened) = store.take() {
+                local.adopt(opened);
+            }
+        }
+        Backend::Http(http) => {
+            if let Some(token) = token {
+                http.with_approval(token);
+            }
+        }
     }
     let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
 
@@ -351,6 +411,7 @@ pub(crate) fn plan(
         .and_then(|c| c["concept_digest"].as_str())
         .map(str::to_string);
     let input = StoredInput {
+        versie: Some(STORED_INPUT_VERSION.to_string()),
         kvk_nummer: aanvraag.kvk_nummer.clone(),
         regeling_id: regeling_argument,
         maatregelen: maatregelen_argument,
@@ -360,6 +421,7 @@ pub(crate) fn plan(
         overige_maatregel: args.overige_maatregel.clone(),
         kalenderjaar: args.kalenderjaar.clone(),
         peildatum: args.peildatum.peildatum.clone(),
+        rest: serde_json::Map::new(),
     };
     Ok(Planned {
         aanvraag,
@@ -372,4 +434,40 @@ pub(crate) fn plan(
         concept_digest,
         input,
     })
+}
+
+/// Records the planned filing as a proposal (or finds the live one of the same plan and
+/// binding): the store it is in, the proposal, and whether it is new. Sends nothing.
+pub(crate) fn propose(
+    ctx: &mut Context<'_>,
+    planned: &mut Planned,
+) -> Result<(Store, Proposal, bool)> {
+    let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
+    let plan = Plan::build(TOOL.name, &command, true, false, planned.spec()?);
+    let new = NewProposal {
+        call: ProposedCall {
+            company: planned.aanvraag.kvk_nummer.clone(),
+            tool: TOOL.name.into(),
+            command: records::APPLY_COMMAND.into(),
+            input: serde_json::to_value(&planned.input)
+                .map_err(|e| common::Problem::software(e.to_string()))?,
+            plan: plan.json,
+            plan_digest: plan.digest,
+            concept_digest: planned.concept_digest.clone(),
+            binding: Some(planned.binding()),
+        },
+        ttl: DEFAULT_TTL,
+        proposed_by: records::proposer(ctx),
+    };
+    // The local sandbox's store is the proposals' store: the one connection of this call.
+    let mut store = match &mut planned.backend {
+        Backend::Lokaal(local) => local.take()?,
+        Backend::Http(_) => records::open(ctx)?,
+    };
+    let (proposal, is_new) = store
+        .propose(&new, clock::now())
+        .map_err(records::problem)?;
+    rvo_cli::hook::pause(rvo_cli::hook::Phase::Proposed);
+    ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
+    Ok((store, proposal, is_new))
 }

@@ -30,6 +30,7 @@ use rvo_cli::hook::{self, Phase};
 use rvo_cli::record::new_record;
 use rvo_cli::reference::{is_path_safe, new_reference};
 
+use crate::cli::approval;
 use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, local_outcome, replay_of, to_json};
 use crate::cli::clock;
@@ -37,7 +38,7 @@ use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs, Planned, Stor
 use crate::cli::records;
 use common::args::{KvkNummer, Peildatum};
 
-/// Dien een rapportage in (muterend: na akkoord op het plan, of met een goedgekeurd --voorstel)
+/// Dien een rapportage in: na akkoord op het plan, of een goedgekeurd voorstel
 ///
 /// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
 /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
@@ -127,7 +128,16 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(id) = &args.voorstel {
         return apply(args, id, ctx);
     }
-    let planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
+    let mut planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
+    // Where only a person's login approves (MUT-19), `--confirm` files nothing: the same
+    // filing is recorded as a proposal, and the answer says where a person approves it.
+    if ctx.globals.confirmation().is_some()
+        && !ctx.globals.dry_run
+        && approval::policy()?.identity().is_some()
+    {
+        let (_, proposal, _) = aanvraag::propose(ctx, &mut planned)?;
+        return Err(approval::confirm_refused(ctx, &proposal).into());
+    }
     let passed = ctx.gate(planned.spec()?)?;
     file(ctx, planned, passed, None)
 }
@@ -160,10 +170,22 @@ fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
             "de invoer van voorstel {id} is niet te lezen"
         )))
     })?;
+    if !input.readable() {
+        return Err(Problem::config(format!(
+            "voorstel {id} is vastgelegd door een nieuwere uitgave (invoerformaat {}); deze versie kan het niet indienen",
+            input.versie.as_deref().unwrap_or_default()
+        ))
+        .with_hint("werk rvo-cli bij tot de uitgave die het voorstel vastlegde, of nieuwer")
+        .into());
+    }
     let (filing_args, concept) = input.to_args();
+    // The approval must be for this target, and (under the operator's policy) a person's
+    // verified login; its token goes with the filing.
+    let target = crate::cli::backend::Backend::target_of(ctx)?;
+    let token = approval::check_apply(ctx, &proposal, &target)?;
     // The store that holds the proposal is the local sandbox's too: one connection.
     let mut store = Some(store);
-    let planned = aanvraag::plan(ctx, &filing_args, concept, &mut store)?;
+    let planned = aanvraag::plan_approved(ctx, &filing_args, concept, &mut store, token)?;
     let passed = ctx.gate_approved(planned.spec()?, &approved)?;
     file(ctx, planned, passed, Some((store, proposal.id)))
 }

@@ -9,7 +9,7 @@ use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht};
 use crate::cli::records;
 
-/// Ingediende rapportages van één bedrijf, oudste eerst (gebonden aan KVK_SESSIE_NUMMER)
+/// Ingediende rapportages van het bedrijf, oudste eerst
 ///
 /// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
 /// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".

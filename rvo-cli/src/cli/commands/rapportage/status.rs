@@ -18,7 +18,7 @@ use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht, damaged, to_json};
 use crate::cli::records;
 
-/// Status van één ingediende rapportage (gebonden aan KVK_SESSIE_NUMMER)
+/// Status van één ingediende rapportage van het bedrijf
 ///
 /// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, serde::Serialize, Debug)]

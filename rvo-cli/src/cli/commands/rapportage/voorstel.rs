@@ -2,7 +2,8 @@
 //!
 //! It takes `indienen`'s arguments and runs the same checks (the concept re-checked too), then
 //! records the proposal: the input as meant, the plan of `rapportage indienen` and its digest,
-//! the concept digest, 7 days to live. The same input gives back the same live proposal. A
+//! the concept digest, what an approval is bound to (company, scheme, backend, peildatum),
+//! 7 days to live. The same input gives back the same live proposal. A
 //! person approves it at a terminal (`rvo-cli voorstel goedkeuren ID`) or on the approval page
 //! (`OVERHEID_GOEDKEURING_URL`); any agent then applies it with
 //! `rapportage indienen --voorstel ID`.
@@ -11,16 +12,11 @@
 //! gives back the same one), but not gated by `--confirm`: the person's approval of the
 //! proposal is its confirmation.
 
-use common::plan::Plan;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
-use overheid_records::{DEFAULT_TTL, NewProposal, ProposedCall};
 
-use crate::cli::backend::Backend;
-use crate::cli::clock;
 use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs};
 use crate::cli::commands::rapportage::indienen;
 use crate::cli::records;
-use crate::cli::tool::TOOL;
 
 /// Stel een rapportage voor die een persoon goedkeurt; er wordt niets ingediend
 ///
@@ -55,33 +51,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut planned = aanvraag::plan(ctx, &args.filing, args.filing.concept_input(), &mut None)?;
     // The gate of this command: `--dry-run` shows the plan and records nothing.
     let passed = ctx.gate(planned.spec()?)?;
-    let command = format!("{} {}", TOOL.name, records::APPLY_COMMAND);
-    let plan = Plan::build(TOOL.name, &command, true, false, planned.spec()?);
-    let new = NewProposal {
-        call: ProposedCall {
-            company: planned.aanvraag.kvk_nummer.clone(),
-            tool: TOOL.name.into(),
-            command: records::APPLY_COMMAND.into(),
-            input: serde_json::to_value(&planned.input)
-                .map_err(|e| common::Problem::software(e.to_string()))?,
-            plan: plan.json,
-            plan_digest: plan.digest,
-            concept_digest: planned.concept_digest.clone(),
-            binding: None,
-        },
-        ttl: DEFAULT_TTL,
-        proposed_by: records::proposer(ctx),
-    };
-    // The local sandbox's store is the proposals' store: the one connection of this call.
-    let mut store = match &mut planned.backend {
-        Backend::Lokaal(local) => local.take()?,
-        Backend::Http(_) => records::open(ctx)?,
-    };
-    let (proposal, is_new) = store
-        .propose(&new, clock::now())
-        .map_err(records::problem)?;
-    rvo_cli::hook::pause(rvo_cli::hook::Phase::Proposed);
-    ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
+    let (store, proposal, is_new) = aanvraag::propose(ctx, &mut planned)?;
     let mut data = records::to_json(ctx, &proposal);
     data["nieuw"] = is_new.into();
     Ok(records::outcome(&passed, &store, data, &proposal.id))

@@ -8,11 +8,11 @@ use serde_json::{Value, json};
 use crate::cli::clock;
 use crate::cli::records;
 
-/// Toon de voorstellen van het bedrijf, nieuwste eerst (gebonden aan KVK_SESSIE_NUMMER)
+/// Toon de voorstellen van het bedrijf, nieuwste eerst
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Alleen voorstellen met deze status
-    #[arg(long, value_name = "STATUS", value_parser = ["open", "approved", "declined", "expired", "filed"])]
+    #[arg(long, value_name = "STATUS", value_parser = ["open", "goedgekeurd", "afgewezen", "verlopen", "ingediend"])]
     pub status: Option<String>,
 }
 
@@ -29,7 +29,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let status = args.status.as_deref().and_then(Status::parse);
+    let status = args.status.as_deref().and_then(Status::from_label);
     let passed = ctx.gate(PlanSpec::of(args))?;
     let company = common::session::session_number(ctx)?;
     if let Some(company) = &company {

@@ -1,18 +1,20 @@
-//! `voorstel toon|lijst` (read-only tools) and `voorstel goedkeuren|afwijzen` (a person's act at
-//! a terminal; hidden, never tools). Bound by the session rule: with `KVK_SESSIE_NUMMER` set,
-//! only that company's proposals exist.
+//! `voorstel toon|lijst` (read-only tools) and `voorstel goedkeuren|afwijzen` (a person's act;
+//! hidden, never tools): at a terminal without the operator's policy, a device login at the
+//! identity provider with it ([`login`]). Bound by the session rule: with `KVK_SESSIE_NUMMER`
+//! set, only that company's proposals exist.
 
 pub(crate) mod afwijzen;
 pub(crate) mod goedkeuren;
 pub(crate) mod lijst;
+pub(crate) mod login;
 pub(crate) mod toon;
 
 use std::io::BufRead;
-use std::sync::mpsc;
 
 use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
 use overheid_records::{Decision, Status, Verdict};
 
+use crate::cli::approval;
 use crate::cli::clock;
 use crate::cli::records;
 
@@ -43,14 +45,25 @@ pub(crate) const DECISION: common::Annotations = common::Annotations {
     proposes: false,
 };
 
-/// Approve or decline proposal `id` as the person at this terminal: show the plan, ask for the
-/// first 8 characters of its digest, record the decision with the operating-system user.
+/// Approve or decline proposal `id`: with the operator's policy of a login, approving is a
+/// device login at the identity provider (declining stays a person's act at the terminal);
+/// without it, the person at this terminal reads the plan and types the first 8 characters of
+/// its digest.
 pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
     records::check_id(id, "id")?;
     if ctx.globals.dry_run {
         // The plan of a decision, and nothing decided (DRY-1); the terminal is not asked.
         ctx.gate(common::PlanSpec::of_request(&serde_json::json!({"id": id})))?;
     }
+    let policy = approval::policy()?;
+    match (policy.identity(), decision) {
+        (Some(identity), Decision::Approve) => login::approve(ctx, id, identity),
+        _ => at_terminal(ctx, id, decision),
+    }
+}
+
+/// A decision typed at this terminal: the plan as text, the first 8 characters of its digest.
+fn at_terminal(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
     if !records::at_terminal() {
         return Err(Problem::new(
             ExitStatus::NoPerm,
@@ -71,23 +84,16 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
         Decision::Decline => ("afwijzen", "af te wijzen"),
     };
     let prefix = &proposal.call.plan_digest[..8];
-    let plan = serde_json::to_string_pretty(&proposal.call.plan).unwrap_or_default();
-    let seconds = ctx
-        .deadline()
-        .saturating_duration_since(std::time::Instant::now())
-        .as_secs();
     let text = format!(
-        "Voorstel {id} {verb} voor KvK-nummer {}\nOpdracht: {} {}\nVerloopt op: {}\n\nPlan:\n{plan}\n\nPlan-digest: {}\nTyp de eerste 8 tekens van de plan-digest ({prefix}) om {act} (u heeft {seconds} s; meer met --timeout):\n",
-        proposal.call.company,
-        proposal.call.tool,
-        proposal.call.command,
-        proposal.expires_at,
+        "Voorstel {id} {verb}\n\n{}\nPlan-digest: {}\n\n{}\n\nTyp de eerste 8 tekens van de plan-digest ({prefix}) om {act}; Ctrl-C breekt af:\n",
+        records::readable(&proposal),
         proposal.call.plan_digest,
+        approval::NOT_A_LOGIN,
     );
     // Text from the record (a toelichting) is shown with control and bidi characters neutralised.
     ctx.printer
         .stderr_text(&common::render::printable(&text, true));
-    let typed = read_line(ctx)?;
+    let typed = read_line()?;
     if typed.trim().to_ascii_lowercase() != prefix {
         return Err(Problem::new(
             ExitStatus::PlanStale,
@@ -97,7 +103,26 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
         )
         .into());
     }
-    // The typed characters are this decision's confirmation: the gate passes on them.
+    let by = records::terminal_person();
+    record(ctx, &mut store, &proposal, decision, &by, None)
+}
+
+/// Records `decision` on `proposal` by `by` (with the approval token of their login), after the
+/// decision's own gate; the answer is the proposal as decided.
+pub(crate) fn record(
+    ctx: &mut Context<'_>,
+    store: &mut overheid_records::Store,
+    proposal: &overheid_records::Proposal,
+    decision: Decision,
+    by: &overheid_records::Person,
+    token: Option<&str>,
+) -> Result<Outcome> {
+    let id = proposal.id.as_str();
+    let verb = match decision {
+        Decision::Approve => "goedkeuren",
+        Decision::Decline => "afwijzen",
+    };
+    // The person's act is this decision's confirmation: the gate passes on it.
     let spec = || {
         common::PlanSpec::of_request(
             &serde_json::json!({"id": id, "plan_digest": proposal.call.plan_digest}),
@@ -117,9 +142,9 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
             Some(&proposal.call.company),
             Verdict {
                 decision,
-                by: &records::terminal_person(),
+                by,
                 seen_digest: &proposal.call.plan_digest,
-                token: None,
+                token,
             },
             clock::now(),
         )
@@ -128,30 +153,24 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
             overheid_records::Error::NotFound => records::unknown(id),
             other => records::problem(other),
         })?;
+    ctx.audit_attribute("overheid.beslissing_methode", by.method.clone().into());
     let data = records::to_json(ctx, &decided);
-    Ok(records::outcome(&passed, &store, data, id))
+    Ok(records::outcome(&passed, store, data, id))
 }
 
-/// One line from the terminal, waiting at most until the command's deadline.
-fn read_line(ctx: &Context<'_>) -> Result<String> {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
+/// One line from the terminal, waiting as long as the person needs; Ctrl-C aborts (exit 130,
+/// nothing decided).
+fn read_line() -> Result<String> {
+    common::interrupt::arm();
+    let read = common::interrupt::abandonable(|| {
         let mut line = String::new();
-        let read = std::io::stdin().lock().read_line(&mut line).map(|_| line);
-        let _ = sender.send(read);
-    });
-    let left = ctx
-        .deadline()
-        .saturating_duration_since(std::time::Instant::now());
-    match receiver.recv_timeout(left) {
-        Ok(Ok(line)) => Ok(line),
-        Ok(Err(error)) => {
+        std::io::stdin().lock().read_line(&mut line).map(|_| line)
+    })?;
+    match read {
+        Some(Ok(line)) => Ok(line),
+        Some(Err(error)) => {
             Err(Problem::io(format!("de terminal kon niet gelezen worden: {error}")).into())
         }
-        Err(_) => Err(
-            Problem::timeout("er is niets getypt voor de deadline; niets beslist")
-                .with_hint("geef meer tijd met --timeout, bijv. --timeout 300")
-                .into(),
-        ),
+        None => Err(Problem::interrupted("afgebroken; er is niets beslist").into()),
     }
 }

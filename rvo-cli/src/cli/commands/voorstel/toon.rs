@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::cli::records;
 
-/// Toon een voorstel: status, plan, beslissing en geschiedenis (gebonden aan KVK_SESSIE_NUMMER)
+/// Toon een voorstel: status, plan, beslissing, geschiedenis
 ///
 /// Een voorstel van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
 #[derive(clap::Args, serde::Serialize, Debug)]
@@ -34,7 +34,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     data["geschiedenis"] = events
         .iter()
         .map(|event| {
-            let mut entry = json!({"status": event.status.as_str(), "op": event.at});
+            let mut entry = json!({"status": event.status.label(), "op": event.at});
             if let Some(by) = &event.by {
                 entry["door"] =
                     json!({"subject": by.subject, "naam": by.name, "methode": by.method});

@@ -1,0 +1,326 @@
+//! A decision on the page: every decision is a fresh login of the person for it alone, and an
+//! approval is the access token that login brings (profile §10.3, MUT-20).
+//!
+//! 1. [`start`]: the POST of the decision form (a session, the origin, a CSRF token sealed for
+//!    this proposal, this person and the digest shown). Nothing is decided yet: the decision,
+//!    the digest, when it started, and the login's state, nonce and verifier go into a sealed
+//!    cookie, and the browser goes to the provider with `prompt=login`, `max_age=0` (and the
+//!    operator's `acr`) and, to approve, the proposal's authorization detail and its target.
+//! 2. [`finish`]: the provider sends the browser back. The code is exchanged, the ID token
+//!    verified (its `nonce`, an `auth_time` not before the decision started), the person must
+//!    act for the proposal's company, and to approve the access token must verify for the
+//!    target and carry exactly the proposal's detail. Then the store records the decision,
+//!    with the token, and the page shows the proposal as decided.
+//!
+//! A proposal recorded before bindings were kept cannot be approved here (no detail to ask).
+
+use std::time::Duration;
+
+use chrono::Utc;
+use common::approval::detail::Detail;
+use common::approval::token;
+use overheid_records::{Decision, Person as Decider, Verdict};
+use serde_json::{Value, json};
+
+use super::oidc::{self, Ask, Person};
+use super::{
+    Asked, LOGIN_TTL, Page, Reply, cookie, csrf_purpose, failed, field, forbidden, see_other,
+};
+use crate::approval::request_state::Approval;
+
+/// The cookie of a decision's login in progress.
+pub(crate) const COOKIE: &str = "overheid_besluit";
+/// What that cookie is sealed for.
+const PURPOSE: &str = "besluit";
+
+fn now_seconds() -> i64 {
+    Utc::now().timestamp()
+}
+
+/// The decision in progress in this request's cookie, when its state is the callback's.
+fn pending(approval: &Approval, asked: &Asked<'_>) -> Option<Value> {
+    let sealed = cookie(asked.cookie, COOKIE)?;
+    let pending: Value = serde_json::from_slice(&approval.open_for(PURPOSE, sealed)?).ok()?;
+    let state = field(asked.query.as_bytes(), "state")?;
+    (pending["state"].as_str() == Some(state.as_str())).then_some(pending)
+}
+
+/// Whether the callback is a decision's login (else the session's).
+pub(crate) fn is_decision(approval: &Approval, asked: &Asked<'_>) -> bool {
+    pending(approval, asked).is_some()
+}
+
+/// The POST of the decision form: check it, then send the person to a fresh login for it.
+pub(crate) async fn start(
+    page: &Page,
+    approval: &Approval,
+    person: &Person,
+    id: &str,
+    asked: &Asked<'_>,
+) -> Reply {
+    if person.companies.is_empty() {
+        return forbidden();
+    }
+    if asked.origin.is_some_and(|origin| origin != page.origin) {
+        return failed(403, "Geweigerd", "Dit formulier kwam niet van deze pagina.");
+    }
+    let (Some(decision), Some(digest), Some(token)) = (
+        field(asked.form, "beslissing"),
+        field(asked.form, "digest"),
+        field(asked.form, "csrf"),
+    ) else {
+        return failed(
+            400,
+            "Geweigerd",
+            "Het formulier is onvolledig; er is niets besloten.",
+        );
+    };
+    let shown = approval.open_for(&csrf_purpose(id, &person.sub), &token);
+    if shown.as_deref() != Some(digest.as_bytes()) {
+        return failed(
+            403,
+            "Geweigerd",
+            "Het formulier is verlopen of niet van deze pagina (CSRF); er is niets besloten. \
+             Open het voorstel opnieuw.",
+        );
+    }
+    if !matches!(decision.as_str(), "goedkeuren" | "afwijzen") {
+        return failed(
+            400,
+            "Geweigerd",
+            "Onbekende beslissing; er is niets besloten.",
+        );
+    }
+    // The detail to approve comes from the record, never from the form.
+    let owned = id.to_string();
+    let companies = person.companies.clone();
+    let found = page
+        .store(move |store| {
+            Ok(store
+                .proposal(&owned, None, Utc::now())?
+                .filter(|p| companies.contains(&p.call.company)))
+        })
+        .await;
+    let proposal = match found {
+        Ok(Some(proposal)) => proposal,
+        Ok(None) => return forbidden(),
+        Err(e) => return failed(503, "Opslag niet bereikbaar", &e.to_string()),
+    };
+    if proposal.call.plan_digest != digest {
+        return failed(
+            409,
+            "Plan gewijzigd",
+            "Het plan is niet meer het plan dat u zag; er is niets besloten.",
+        );
+    }
+    if proposal.status != overheid_records::Status::Open {
+        return failed(
+            409,
+            "Niet meer open",
+            &format!(
+                "Over dit voorstel kan niet meer worden besloten (status {}).",
+                proposal.status.label()
+            ),
+        );
+    }
+    let detail = match (&proposal.call.binding, decision.as_str()) {
+        (Some(binding), "goedkeuren") => Some(Detail::of(id, &digest, binding)),
+        (None, "goedkeuren") => {
+            return failed(
+                409,
+                "Opnieuw voorstellen",
+                "Dit voorstel is opgesteld voordat een goedkeuring aan backend en datum werd \
+                 gebonden; het kan niet meer worden goedgekeurd. Laat de agent het opnieuw voorstellen.",
+            );
+        }
+        _ => None,
+    };
+    let (Ok(state), Ok(nonce), Ok(verifier)) =
+        (oidc::random(16), oidc::random(16), oidc::random(32))
+    else {
+        return failed(500, "Fout", "Er kon geen inlogpoging worden gestart.");
+    };
+    let ask = Ask {
+        fresh: true,
+        acr: page.acr.as_deref(),
+        detail: detail.as_ref(),
+    };
+    let url = page
+        .provider
+        .authorization_url(&state, &nonce, &verifier, &ask);
+    let pending = json!({
+        "state": state, "nonce": nonce, "verifier": verifier, "id": id,
+        "beslissing": decision, "digest": digest, "begonnen": now_seconds(),
+    });
+    let sealed = approval.seal_for(PURPOSE, pending.to_string().as_bytes(), LOGIN_TTL);
+    let mut answer = see_other(&url);
+    answer
+        .headers
+        .push(("set-cookie", page.set_cookie(COOKIE, &sealed, LOGIN_TTL)));
+    answer
+}
+
+/// The provider sent the browser back from a decision's login: verify it, then decide.
+pub(crate) async fn finish(
+    page: &Page,
+    approval: &Approval,
+    asked: &Asked<'_>,
+    session: Option<&Person>,
+) -> Reply {
+    let Some(pending) = pending(approval, asked) else {
+        return failed(
+            400,
+            "Inloggen mislukt",
+            "De inlogpoging is onbekend of verlopen.",
+        );
+    };
+    let text = |name: &str| pending[name].as_str().unwrap_or_default().to_string();
+    let (id, digest, decision) = (text("id"), text("digest"), text("beslissing"));
+    let started = pending["begonnen"].as_i64().unwrap_or(i64::MAX);
+    let Some(code) = field(asked.query.as_bytes(), "code") else {
+        let why = field(asked.query.as_bytes(), "error").unwrap_or_else(|| "geen code".into());
+        return finished(
+            page,
+            failed(
+                400,
+                "Niet besloten",
+                &format!("De login is niet voltooid ({why}); er is niets besloten."),
+            ),
+        );
+    };
+    let provider = &page.provider;
+    let claims = &page.claims;
+    let (verifier, nonce) = (text("verifier"), text("nonce"));
+    let logged_in =
+        tokio::task::block_in_place(|| provider.exchange(&code, &verifier, &nonce, claims));
+    let logged_in = match logged_in {
+        Ok(logged_in) => logged_in,
+        Err(why) => return finished(page, failed(400, "Inloggen mislukt", &why)),
+    };
+    let auth_time = logged_in.claims.get("auth_time").and_then(Value::as_i64);
+    if let Err(why) = token::fresh(auth_time, started) {
+        return finished(
+            page,
+            failed(
+                403,
+                "Geen nieuwe login",
+                &format!("{why}; er is niets besloten."),
+            ),
+        );
+    }
+    // The person who logged in for the decision must be the one of the session, and act for
+    // the proposal's company (checked against the record below).
+    let person = logged_in.person;
+    if session.is_some_and(|s| s.sub != person.sub) {
+        return finished(
+            page,
+            failed(
+                403,
+                "Geweigerd",
+                "U logde in als iemand anders dan in deze sessie; er is niets besloten.",
+            ),
+        );
+    }
+    let owned = id.clone();
+    let companies = person.companies.clone();
+    let found = page
+        .store(move |store| {
+            Ok(store
+                .proposal(&owned, None, Utc::now())?
+                .filter(|p| companies.contains(&p.call.company)))
+        })
+        .await;
+    let proposal = match found {
+        Ok(Some(proposal)) => proposal,
+        Ok(None) => return finished(page, forbidden()),
+        Err(e) => return finished(page, failed(503, "Opslag niet bereikbaar", &e.to_string())),
+    };
+    let (decision, token) = match decision.as_str() {
+        "goedkeuren" => {
+            let Some(binding) = &proposal.call.binding else {
+                return finished(page, forbidden());
+            };
+            let detail = Detail::of(&id, &digest, binding);
+            let Some(access_token) = logged_in.access_token else {
+                return finished(
+                    page,
+                    failed(
+                        403,
+                        "Geen goedkeuring",
+                        "De provider gaf geen goedkeuringstoken; er is niets besloten.",
+                    ),
+                );
+            };
+            let keys = provider.keys_for(&access_token);
+            if let Err(why) = token::verify(&keys, &access_token, &detail, page.acr.as_deref()) {
+                return finished(
+                    page,
+                    failed(
+                        403,
+                        "Geen goedkeuring",
+                        &format!("{why}; er is niets besloten."),
+                    ),
+                );
+            }
+            (Decision::Approve, Some(access_token))
+        }
+        _ => (Decision::Decline, None),
+    };
+    let by = Decider {
+        subject: person.sub.clone(),
+        name: person.name.clone(),
+        method: "oidc".to_string(),
+    };
+    let company = proposal.call.company.clone();
+    let owned = id.clone();
+    let decided = page
+        .store(move |store| {
+            let verdict = Verdict {
+                decision,
+                by: &by,
+                seen_digest: &digest,
+                token: token.as_deref(),
+            };
+            store.decide(&owned, Some(&company), verdict, Utc::now())
+        })
+        .await;
+    let reply = match decided {
+        Ok(proposal) => {
+            let done = match decision {
+                Decision::Approve => {
+                    "U hebt het voorstel goedgekeurd met uw login. Een agent kan het nu indienen met het id van het voorstel."
+                }
+                Decision::Decline => "U hebt het voorstel afgewezen. Het wordt nooit ingediend.",
+            };
+            super::reply(
+                200,
+                &format!("Voorstel {id}"),
+                &super::render::proposal(approval, &person, &proposal, Some(done)),
+            )
+        }
+        Err(overheid_records::Error::NotFound) => forbidden(),
+        Err(overheid_records::Error::DigestMismatch) => failed(
+            409,
+            "Plan gewijzigd",
+            "Het plan is niet meer het plan dat u zag; er is niets besloten.",
+        ),
+        Err(overheid_records::Error::Refused(status)) => failed(
+            409,
+            "Niet meer open",
+            &format!(
+                "Over dit voorstel kan niet meer worden besloten (status {}).",
+                status.label()
+            ),
+        ),
+        Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
+    };
+    finished(page, reply)
+}
+
+/// `reply` with the decision's cookie cleared: a login is used once.
+fn finished(page: &Page, mut reply: Reply) -> Reply {
+    reply
+        .headers
+        .push(("set-cookie", page.set_cookie(COOKIE, "", Duration::ZERO)));
+    reply
+}

@@ -1,0 +1,155 @@
+//! Approving a proposal with a login, under the operator's policy (MUT-19, MUT-20): a device
+//! login (RFC 8628) at the policy's identity provider that asks for exactly this proposal's
+//! authorization detail. The person opens the link on any device, logs in afresh and sees at the
+//! provider what they approve; here the terminal shows the same. The access token that comes
+//! back is verified (signature, issuer, audience of the target, the detail, `acr`), the ID
+//! token's `auth_time` must not be older than this approval, and the token is stored with the
+//! decision. Nothing typed here approves anything.
+//!
+//! Errors: an unusable provider is 69 naming it; a login that expired or that the person
+//! declined is 75 (`LOGIN_NIET_VOLTOOID`, retry when the person is ready); a token that does not
+//! verify or match is 77 (`GOEDKEURING_ONGELDIG`). In each the proposal stays open.
+
+use common::approval::login::{self, Ended};
+use common::approval::policy::Identity;
+use common::approval::token;
+use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
+use overheid_records::{Decision, Person, Status};
+use serde_json::Value;
+
+use crate::cli::approval;
+use crate::cli::records;
+
+/// Approve proposal `id` with a device login of a person at `identity`'s provider.
+pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> Result<Outcome> {
+    ctx.audit_attribute("overheid.voorstel_id", id.into());
+    let (mut store, proposal) = records::find(ctx, id)?;
+    if proposal.status != Status::Open {
+        return Err(records::refused(id, proposal.status).into());
+    }
+    let detail = approval::detail_of(&proposal).ok_or_else(|| {
+        Problem::new(
+            ExitStatus::DataErr,
+            codes::GOEDKEURING_ONGELDIG,
+            "Voorstel zonder binding",
+            format!(
+                "voorstel {id} is opgesteld voordat een goedkeuring aan backend en peildatum werd gebonden; het kan niet met een login worden goedgekeurd"
+            ),
+        )
+        .with_hint("stel het opnieuw voor met rvo-cli rapportage voorstel")
+    })?;
+    let mut provider = approval::provider(ctx, identity)?;
+    let mut started = login::start(
+        &provider,
+        &identity.client_id,
+        &detail,
+        identity.acr.as_deref(),
+    )
+    .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
+    let minutes = started
+        .expires_at
+        .saturating_duration_since(std::time::Instant::now())
+        .as_secs()
+        .div_ceil(60);
+    let mut shown = String::new();
+    for (name, value) in detail.members() {
+        let value = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        shown.push_str(&format!("  {name}: {value}\n"));
+    }
+    let text = format!(
+        "Voorstel {id} goedkeuren met een login bij {issuer}\n\n{plan}\nWat u goedkeurt (de identiteitsprovider toont hetzelfde):\n{shown}\nOpen op een apparaat van uzelf:\n  {link}\nen log in; code {code}. De code verloopt over {minutes} min. Ctrl-C breekt af.\n",
+        issuer = identity.issuer,
+        plan = records::readable(&proposal),
+        link = started.link(),
+        code = started.user_code,
+    );
+    ctx.printer
+        .stderr_text(&common::render::printable(&text, true));
+    common::interrupt::arm();
+    let ended = started
+        .wait(common::interrupt::interrupted)
+        .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
+    let (access_token, id_token) = match ended {
+        Ended::Approved {
+            access_token,
+            id_token,
+        } => (access_token, id_token),
+        Ended::Declined => return Err(not_finished(id, "de persoon heeft de login afgewezen")),
+        Ended::Expired => {
+            return Err(not_finished(
+                id,
+                "de login is verlopen voordat de persoon klaar was",
+            ));
+        }
+        Ended::Interrupted => {
+            return Err(Problem::interrupted("afgebroken; er is niets beslist").into());
+        }
+    };
+    if !provider.has_key(common::approval::provider::header_kid(&access_token).as_deref()) {
+        provider = provider
+            .refreshed()
+            .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
+    }
+    let refused = |why: String| -> common::Error {
+        Problem::new(
+            ExitStatus::NoPerm,
+            codes::GOEDKEURING_ONGELDIG,
+            "Goedkeuring ongeldig",
+            format!("de identiteitsprovider gaf geen bruikbare goedkeuring van voorstel {id}: {why}; er is niets beslist"),
+        )
+        .with_hint("het voorstel blijft open; probeer opnieuw of vraag de beheerder de provider na te kijken")
+        .into()
+    };
+    let approved = token::verify(&provider, &access_token, &detail, identity.acr.as_deref())
+        .map_err(refused)?;
+    // When the person logged in: the ID token says it (the access token may too).
+    let auth_time = match &id_token {
+        Some(id_token) => {
+            let claims = provider
+                .verify(id_token, &identity.client_id)
+                .map_err(|why| refused(format!("ID-token: {why}")))?;
+            if claims.get("sub").and_then(Value::as_str) != Some(approved.subject.as_str()) {
+                return Err(refused(
+                    "ID-token en goedkeuring noemen een andere persoon".into(),
+                ));
+            }
+            claims.get("auth_time").and_then(Value::as_i64)
+        }
+        None => approved.auth_time,
+    };
+    token::fresh(auth_time, started.started).map_err(refused)?;
+    let by = Person {
+        subject: approved.subject.clone(),
+        name: approved
+            .name
+            .clone()
+            .unwrap_or_else(|| approved.subject.clone()),
+        method: "oidc-apparaat".into(),
+    };
+    super::record(
+        ctx,
+        &mut store,
+        &proposal,
+        Decision::Approve,
+        &by,
+        Some(&access_token),
+    )
+}
+
+/// A login that did not end in an approval: exit 75, the proposal stays open.
+fn not_finished(id: &str, why: &str) -> common::Error {
+    let mut problem = Problem::new(
+        ExitStatus::TempFail,
+        codes::LOGIN_NIET_VOLTOOID,
+        "Login niet voltooid",
+        format!("{why}; voorstel {id} blijft open en er is niets beslist"),
+    )
+    .with_hint(format!(
+        "start de login opnieuw zodra de persoon er klaar voor is (dat kan meteen): rvo-cli voorstel goedkeuren {id}"
+    ));
+    // A new login can start at once: the person decides when.
+    problem.retry_after = Some(1);
+    problem.into()
+}
