@@ -209,11 +209,6 @@ pub mod trace {
     pub use crate::process::trace::TraceContext;
 }
 
-/// The secrets a tool holds, masked in everything it prints or records (`process::secrets`).
-pub mod secrets {
-    pub use crate::process::secrets::hold;
-}
-
 /// Trusted directories and files (`process::trust`).
 pub mod trust {
     pub use crate::process::trust::{check_dir, check_file};
