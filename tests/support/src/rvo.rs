@@ -5,12 +5,13 @@
 //! that a key of the provider signed (its JWKS, fetched and kept as `Cache-Control: max-age`
 //! says), of the provider (`iss`), for this backend (`aud` is the base URL), current (`exp`,
 //! `nbf`, an `iat` not in the future), with exactly one authorization detail of type
-//! `nl.overheid.indiening` whose `plan_digest` is the `Idempotency-Key`, whose `kvk_nummer` and
-//! `regeling_id` are the body's and whose `backend` is this base URL. Anything else is `403`
-//! with a problem of type `…/goedkeuring-vereist`, and nothing is filed. A service credential
+//! `nl.overheid.indiening` whose `plan_digest` is the `Idempotency-Key` and the plan digest of the
+//! body (so the body is the one the person approved), whose `kvk_nummer` and `regeling_id` are
+//! the body's and whose `backend` is this base URL. Anything else is `403` with a problem of type
+//! `…/goedkeuring-vereist`, and nothing is filed. A service credential
 //! (`Overheid-Dienstsleutel`) identifies the calling system and is required when configured,
 //! but never files alone. The key is looked up after the token: a replay with a valid token
-//! returns the first result (`200`); the same key with another body is `422`.
+//! returns the first result (`200`); another body under a token's key is not approved (`403`).
 //!
 //! Reads (`GET`) take the service credential or a person's token.
 //!
@@ -28,6 +29,8 @@ use crate::{FakeServer, RecordedRequest, Reply};
 
 /// The header of the service credential (contract 2.0).
 pub const SERVICE_HEADER: &str = "overheid-dienstsleutel";
+/// The command whose plan digest is a filing's key (`rvo-cli rapportage indienen`).
+const FILING_COMMAND: &str = "rvo-cli rapportage indienen";
 /// The problem type of a filing without a valid approval.
 pub const APPROVAL_REQUIRED: &str = "https://overheid-cli.nl/problemen/goedkeuring-vereist";
 
@@ -320,6 +323,13 @@ fn file(state: &mut State, request: &RecordedRequest, service_ok: bool) -> Resul
         if detail.get(member) != Some(&expected) || expected.is_null() {
             return Err(refuse(&format!("{member} past niet bij de aanvraag")));
         }
+    }
+    // The person approved this body: a filing's key is the plan digest of its body (profile
+    // MUT-3, `spec/rvo-backend.md` §3), so another body under the approved key was not approved.
+    if common::plan::digest(FILING_COMMAND, &body) != key {
+        return Err(refuse(
+            "de aanvraag is niet wat de persoon goedkeurde (de plan-digest van de body verschilt)",
+        ));
     }
     let body_sha = common::digest::canonical_sha256(&body);
     if let Some(done) = state.filed.iter().find(|f| f.key == key) {
