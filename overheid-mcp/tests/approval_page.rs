@@ -220,6 +220,16 @@ impl Browser {
                     .unwrap()
                     .to_string();
                 assert!(policy.starts_with("default-src 'none'"), "{policy}");
+                let text = response.text().unwrap();
+                // The decision form's answer is a redirect to the provider's login, which
+                // form-action governs: a browser would stay on the page without its origin.
+                if text.contains("name=\"beslissing\"") {
+                    assert!(
+                        policy.contains("form-action 'self' http://127.0.0.1:"),
+                        "{policy}"
+                    );
+                }
+                return (status, text);
             }
             return (status, response.text().unwrap());
         }

@@ -60,6 +60,53 @@ def plan_digest(body):
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+PEOPLE = (("anna", "Anna de Vries", KVK), ("piet", "Piet Ander", OTHER_KVK))
+
+
+def start_provider(node, script, private, issuer, passwords, resources, control, interval=1,
+                   page_client=None):
+    """Start the organisation's identity provider (provider.mjs, beside its node_modules) at
+    `issuer`: a fresh RSA signing key, the PEOPLE with a scrypt hash of their `passwords`, tokens
+    for `resources` (and urn:overheid-cli:lokaal), lifetimes read per request from `control`,
+    and with `page_client` ({"client_id", "redirect_uri"}) the approval page's client (the
+    authorization code flow with PKCE). Its configuration is written into `private` (root only).
+    Returns the running process once it listens; its stdout carries the consent and key lines."""
+    key = subprocess.run(
+        [node, "-e", "const c = require('crypto');"
+         "const { privateKey } = c.generateKeyPairSync('rsa', { modulusLength: 2048 });"
+         "const j = privateKey.export({ format: 'jwk' });"
+         "j.kid = c.randomBytes(8).toString('hex'); j.use = 'sig'; j.alg = 'RS256';"
+         "console.log(JSON.stringify(j));"],
+        check=True, capture_output=True, text=True).stdout
+    accounts = {}
+    for login, name, kvk in PEOPLE:
+        salt = os.urandom(16)
+        digest = hashlib.scrypt(passwords[login].encode(), salt=salt, n=16384, r=8, p=1,
+                                dklen=32, maxmem=64 * 1024 * 1024)
+        accounts[login] = {"name": name, "kvk_nummer": kvk, "salt": salt.hex(), "scrypt": digest.hex()}
+    config = Path(private) / "provider.json"
+    config.write_text(json.dumps({
+        "port": int(issuer.rsplit(":", 1)[1]),
+        "accounts": accounts,
+        "resources": list(resources),
+        "cookie_keys": [secrets.token_hex(16)],
+        "control": str(control),
+        "signing_key": json.loads(key),
+        "interval": interval,
+        **({"page_client": page_client} if page_client else {}),
+    }))
+    os.chmod(config, 0o600)
+    log = open(Path(private) / "provider.log", "w")
+    script = Path(script)
+    process = subprocess.Popen([node, str(script), str(config)], cwd=script.parent,
+                               stdout=subprocess.PIPE, stderr=log, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("provider ready"):
+        process.kill()
+        raise RuntimeError(f"oidc-provider did not start: {line!r}; see {log.name}")
+    return process
+
+
 class Run:
     """One finished command: its exit status and output."""
 
@@ -124,40 +171,11 @@ class Parts:
         return line.strip().split("=", 1)[1]
 
     def _provider(self):
-        key = subprocess.run(
-            [self.node, "-e", "const c = require('crypto');"
-             "const { privateKey } = c.generateKeyPairSync('rsa', { modulusLength: 2048 });"
-             "const j = privateKey.export({ format: 'jwk' });"
-             "j.kid = c.randomBytes(8).toString('hex'); j.use = 'sig'; j.alg = 'RS256';"
-             "console.log(JSON.stringify(j));"],
-            check=True, capture_output=True, text=True).stdout
-        accounts = {}
-        for login, name, kvk in (("anna", "Anna de Vries", KVK), ("piet", "Piet Ander", OTHER_KVK)):
-            salt = os.urandom(16)
-            digest = hashlib.scrypt(self.passwords[login].encode(), salt=salt, n=16384, r=8, p=1,
-                                    dklen=32, maxmem=64 * 1024 * 1024)
-            accounts[login] = {"name": name, "kvk_nummer": kvk, "salt": salt.hex(), "scrypt": digest.hex()}
         self.control = self.private / "control.json"
         self.set_ttl()
-        config = self.private / "provider.json"
-        config.write_text(json.dumps({
-            "port": int(self.issuer.rsplit(":", 1)[1]),
-            "accounts": accounts,
-            "resources": self.backends,
-            "cookie_keys": [secrets.token_hex(16)],
-            "control": str(self.control),
-            "signing_key": json.loads(key),
-            "interval": self.interval,
-        }))
-        os.chmod(config, 0o600)
-        log = open(self.private / "provider.log", "w")
-        self.provider = subprocess.Popen([self.node, str(self.provider_script), str(config)],
-                                         cwd=self.provider_script.parent, stdout=subprocess.PIPE,
-                                         stderr=log, text=True)
+        self.provider = start_provider(self.node, self.provider_script, self.private, self.issuer,
+                                       self.passwords, self.backends, self.control, self.interval)
         self.processes.append(self.provider)
-        line = self.provider.stdout.readline()
-        if not line.startswith("provider ready"):
-            raise RuntimeError(f"oidc-provider did not start: {line!r}; see {log.name}")
         self.consents = []
         self.jwks_fetches = 0
         threading.Thread(target=self._provider_lines, daemon=True).start()

@@ -10,7 +10,8 @@
 // Usage: node provider.mjs CONFIG.json   (prints "provider ready <issuer>" when listening)
 //
 // CONFIG (written by the test, readable by root only) holds the port, the accounts with a scrypt
-// hash of their password, the resources a token may be for, the cookie keys, and the path of a
+// hash of their password, the resources a token may be for, the cookie keys, optionally the
+// approval page's client (page_client: client_id, redirect_uri), and the path of a
 // control file read per request: {"access_token_ttl": s, "device_code_ttl": s}, so the test can
 // issue a short-lived token for one case without a restart ("fresh_login": false plays a provider
 // that lets a session stand in for the fresh login asked). Loopback only.
@@ -90,7 +91,19 @@ const provider = new Provider(issuer, {
     redirect_uris: [],
     require_auth_time: true,
     authorization_details_types: [DETAIL_TYPE],
-  }],
+  },
+  // The approval page of overheid-mcp --http (its browser test): the authorization code flow
+  // with PKCE, a person's session login and, per decision, a fresh login with the details.
+  ...(config.page_client ? [{
+    client_id: config.page_client.client_id,
+    client_name: "overheid-mcp (goedkeuringspagina)",
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code"],
+    response_types: ["code"],
+    redirect_uris: [config.page_client.redirect_uri],
+    require_auth_time: true,
+    authorization_details_types: [DETAIL_TYPE],
+  }] : [])],
   jwks: { keys: [config.signing_key] },
   cookies: { keys: config.cookie_keys },
   acrValues: [PASSWORD_ACR, "hoog"],
@@ -106,7 +119,7 @@ const provider = new Provider(issuer, {
   // The access token says who approved, when they logged in and how (RFC 9068 §2.2.1).
   extraTokenClaims: async (ctx, token) => {
     if (token.kind !== "AccessToken") return undefined;
-    const source = ctx?.oidc?.entities?.DeviceCode;
+    const source = ctx?.oidc?.entities?.DeviceCode ?? ctx?.oidc?.entities?.AuthorizationCode;
     const account = config.accounts[token.accountId];
     return {
       ...(source?.authTime ? { auth_time: source.authTime } : {}),

@@ -1,34 +1,40 @@
-"""The approval page in a real browser: headless Chromium over WebDriver (Selenium), a real OpenID
-provider (npm oidc-provider, provider.mjs), and overheid-mcp with rvo-cli.
+"""The approval page in a real browser: headless Chromium over WebDriver (Selenium), the
+organisation's identity provider of the agent test (npm oidc-provider, ../agent/provider.mjs:
+rich authorization requests, JWT access tokens), and overheid-mcp with rvo-cli.
 
 1. An MCP client (overheid-mcp over stdio, --goedkeuring-url pointing at the page) records a
    proposal with rvo__rapportage_voorstel and gets the approval link.
 2. The browser opens that link, is sent to the provider, logs in as a person of the company,
-   consents, comes back, sees the plan (company, scheme, digest) and presses Goedkeuren.
-3. An MCP client in another process applies the proposal by id: one filing; again: a replay.
-Also: a proposal declined in the browser files nothing; a person of another company gets 403.
+   consents, comes back and sees the plan (company, scheme, digest).
+3. Goedkeuren sends the browser to the provider again: a fresh login (the session's does not
+   count), then the provider's consent page shows the filing's authorization details
+   (nl.overheid.indiening: proposal, digest, company, scheme); approved there, the page records
+   the decision with the access token that login brought.
+4. An MCP client in another process applies the proposal by id: one filing; again: a replay.
+Also: a proposal declined in the browser files nothing; a decision whose login is refused at the
+provider, or made by another person than the session's, decides nothing; a person of another
+company gets 403.
 
-Usage: python test_browser.py TARGET_DIR NODE   (TARGET_DIR holds overheid-mcp and rvo-cli)
+Usage: python test_browser.py TARGET_DIR NODE PROVIDER_SCRIPT
 """
 import json
 import os
-import socket
+import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
 
+from harness import KVK, browser, free_port, start_provider
+
 HERE = Path(__file__).resolve().parent
-KVK = "68750110"
 CLIENT = "overheid-mcp-pagina"
 failures = []
 
@@ -37,12 +43,6 @@ def check(name, condition, detail=""):
     print(("ok     " if condition else "FAILED ") + name + ("" if condition else f": {detail}"))
     if not condition:
         failures.append(name)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for_line(process, text, what):
@@ -82,15 +82,6 @@ class Mcp:
         self.process.wait(timeout=30)
 
 
-def browser():
-    options = Options()
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 def gone(element):
     """A wait condition: `element` has left the document.
 
@@ -108,29 +99,31 @@ def gone(element):
     return predicate
 
 
-def log_in(driver, url, login):
-    """Open `url`; at the provider, log in as `login` and consent; back at the page."""
-    driver.get(url)
-    # While a page is replaced, Chromium may answer any query with an error; ask again until the
-    # deadline rather than read that as an answer.
+def at_provider(driver, page, login, password, approve=True):
+    """At the provider until the browser is back at `page`: log in as `login` when asked, and
+    consent (or refuse, with `approve` false) when asked. What happened there: whether a login
+    was asked, and the consent page's text (None when none was shown)."""
     wait = WebDriverWait(driver, 20, ignored_exceptions=(WebDriverException,))
-    wait.until(ready.presence_of_element_located((By.NAME, "login")))
-    driver.find_element(By.NAME, "login").send_keys(login)
-    driver.find_element(By.NAME, "password").send_keys("geheim")
-    field = driver.find_element(By.NAME, "login")
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait.until(gone(field))
-    # The provider's consent page (first login of this browser), then back at the page.
-    for _ in range(3):
-        if "/voorstellen" in driver.current_url:
+    asked_login, consent = False, None
+    for _ in range(4):
+        wait.until(lambda d: d.current_url.startswith(page) or d.find_elements(By.NAME, "password")
+                   or d.find_elements(By.ID, "goedkeuren"))
+        if driver.current_url.startswith(page):
             break
-        wait.until(lambda d: "/voorstellen" in d.current_url
-                   or d.find_elements(By.CSS_SELECTOR, "button[type=submit]"))
-        buttons = driver.find_elements(By.CSS_SELECTOR, "button[type=submit]")
-        if buttons and "/voorstellen" not in driver.current_url:
-            buttons[0].click()
-            wait.until(gone(buttons[0]))
-    wait.until(lambda d: "/voorstellen" in d.current_url and d.find_elements(By.TAG_NAME, "main"))
+        if driver.find_elements(By.NAME, "password"):
+            asked_login = True
+            field = driver.find_element(By.NAME, "login")
+            field.send_keys(login)
+            driver.find_element(By.NAME, "password").send_keys(password)
+            driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            wait.until(gone(field))
+        else:
+            consent = driver.find_element(By.TAG_NAME, "main").text
+            button = driver.find_element(By.ID, "goedkeuren" if approve else "afwijzen")
+            button.click()
+            wait.until(gone(button))
+    wait.until(lambda d: d.current_url.startswith(page) and d.find_elements(By.TAG_NAME, "main"))
+    return asked_login, consent
 
 
 def settled(driver, word):
@@ -143,26 +136,44 @@ def settled(driver, word):
         else driver.page_source[:500]
 
 
+def decide(driver, word):
+    """Press the page's button for `word` (goedkeuren, afwijzen); the browser leaves the page."""
+    wait = WebDriverWait(driver, 20, ignored_exceptions=(WebDriverException,))
+    wait.until(ready.presence_of_element_located((By.CSS_SELECTOR, f"button[value={word}]")))
+    button = driver.find_element(By.CSS_SELECTOR, f"button[value={word}]")
+    button.click()
+    try:
+        wait.until(gone(button))
+    except Exception as error:
+        raise RuntimeError(f"pressing {word} left the page not: {driver.current_url} "
+                           f"{driver.page_source[:1500]}") from error
+
+
 def main():
     target = Path(sys.argv[1]).resolve()
-    node = sys.argv[2]
+    node, provider_script = sys.argv[2], sys.argv[3]
+    passwords = {"anna": secrets.token_urlsafe(12), "piet": secrets.token_urlsafe(12)}
     with tempfile.TemporaryDirectory() as tmp:
         page_port, idp_port = free_port(), free_port()
         base = f"http://127.0.0.1:{page_port}"
+        pages = f"{base}/voorstellen"
+        issuer = f"http://127.0.0.1:{idp_port}"
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": tmp,
                "RVO_DATA_DIR": str(Path(tmp) / "rvo"), "OVERHEID_AUDIT_LOG": str(Path(tmp) / "audit.jsonl"),
                "OVERHEID_MCP_STATE_KEY": os.urandom(32).hex()}
-        # provider.mjs runs beside the node_modules that hold oidc-provider (run.sh puts it there).
-        script = Path(os.environ.get("BROWSER_TEST_DIR", HERE)) / "provider.mjs"
-        idp = subprocess.Popen([node, str(script), str(idp_port), f"{base}/voorstellen/terug"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        private = Path(tmp) / "idp"
+        private.mkdir(mode=0o700)
+        control = private / "control.json"
+        control.write_text(json.dumps({"access_token_ttl": 600, "device_code_ttl": 60, "fresh_login": True}))
+        idp = start_provider(node, provider_script, private, issuer, passwords, [], control,
+                             page_client={"client_id": CLIENT, "redirect_uri": f"{pages}/terug"})
+        threading.Thread(target=lambda: [None for _ in idp.stdout], daemon=True).start()
         page = None
         driver = None
         try:
-            wait_for_line(idp, "provider ready", "oidc-provider")
             page = subprocess.Popen(
                 [str(target / "overheid-mcp"), "--http", f"127.0.0.1:{page_port}", "--insecure-no-auth",
-                 "--public-url", f"{base}/mcp", "--oidc-issuer", f"http://127.0.0.1:{idp_port}",
+                 "--public-url", f"{base}/mcp", "--oidc-issuer", issuer,
                  "--oidc-client-id", CLIENT, "--tool", str(target / "rvo-cli")],
                 env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
             wait_for_line(page, "luistert op", "overheid-mcp --http")
@@ -170,28 +181,38 @@ def main():
             arguments = {"regeling_id": "EBR-2027", "maatregelen": "warmtepomp, led-verlichting",
                          "peildatum": "2027-06-01"}
 
-            agent = Mcp(target, session, f"{base}/voorstellen")
+            agent = Mcp(target, session, pages)
             proposed = agent.call("rvo__rapportage_voorstel", arguments)
             content = proposed.get("structuredContent") or {}
             link, proposal = content.get("goedkeuring_url", ""), content.get("voorstel_id", "")
-            check("the MCP client gets the proposal's link", link == f"{base}/voorstellen/{proposal}", proposed)
+            digest = content.get("plan_digest", "-")
+            check("the MCP client gets the proposal's link", link == f"{pages}/{proposal}", proposed)
             waiting = agent.call("rvo__rapportage_indienen", {"voorstel_id": proposal})
             check("applying before a person approved files nothing",
                   (waiting.get("structuredContent") or {}).get("status") == "open", waiting)
-            declined_proposal = agent.call("rvo__rapportage_voorstel", {**arguments, "toelichting": "nee"})
-            declined_link = (declined_proposal.get("structuredContent") or {}).get("goedkeuring_url", "")
+            links = {}
+            for label in ("nee", "geweigerd", "ander"):
+                made = agent.call("rvo__rapportage_voorstel", {**arguments, "toelichting": label})
+                links[label] = (made.get("structuredContent") or {}).get("goedkeuring_url", "")
             agent.close()
 
             driver = browser()
-            log_in(driver, link, "anna")
+            driver.get(link)
+            at_provider(driver, pages, "anna", passwords["anna"])
             text = driver.find_element(By.TAG_NAME, "main").text
             check("the page shows the plan: company, scheme, digest",
-                  KVK in text and "EBR-2027" in text and content.get("plan_digest", "-") in text, text[:400])
-            driver.find_element(By.CSS_SELECTOR, "button[value=goedkeuren]").click()
+                  KVK in text and "EBR-2027" in text and digest in text, text[:400])
+            decide(driver, "goedkeuren")
+            asked_login, consent = at_provider(driver, pages, "anna", passwords["anna"])
+            check("approving asks a fresh login, though the session is minutes old", asked_login)
+            check("the provider shows the filing's authorization details: proposal, digest, company, scheme",
+                  consent is not None and all(v in consent for v in
+                                              ("nl.overheid.indiening", proposal, digest, KVK, "EBR-2027")),
+                  consent)
             shown = settled(driver, "goedgekeurd")
-            check("approved in the browser", "goedgekeurd" in shown, shown[:500])
+            check("approved in the browser, with the login's token", "goedgekeurd" in shown, shown[:500])
 
-            other = Mcp(target, session, f"{base}/voorstellen")
+            other = Mcp(target, session, pages)
             filed = other.call("rvo__rapportage_indienen", {"voorstel_id": proposal})
             data = filed.get("structuredContent") or {}
             check("another MCP client applies by id: one filing",
@@ -201,14 +222,31 @@ def main():
                   (again.get("structuredContent") or {}).get("referentienummer") == data.get("referentienummer")
                   and (again.get("structuredContent") or {}).get("replayed") is True, again)
 
-            driver.get(declined_link)
-            WebDriverWait(driver, 20).until(ready.presence_of_element_located((By.CSS_SELECTOR, "button[value=afwijzen]")))
-            driver.find_element(By.CSS_SELECTOR, "button[value=afwijzen]").click()
+            driver.get(links["nee"])
+            decide(driver, "afwijzen")
+            at_provider(driver, pages, "anna", passwords["anna"])
             shown = settled(driver, "afgewezen")
             check("declined in the browser", "afgewezen" in shown, shown[:500])
-            declined_id = declined_link.rsplit("/", 1)[-1]
-            refused = other.call("rvo__rapportage_indienen", {"voorstel_id": declined_id})
+            refused = other.call("rvo__rapportage_indienen", {"voorstel_id": links["nee"].rsplit("/", 1)[-1]})
             check("a declined proposal files nothing", refused.get("isError") is True, refused)
+
+            driver.get(links["geweigerd"])
+            decide(driver, "goedkeuren")
+            at_provider(driver, pages, "anna", passwords["anna"], approve=False)
+            shown = settled(driver, "niets besloten")
+            check("refused at the provider's consent: nothing decided", "niets besloten" in shown, shown[:500])
+            still = other.call("rvo__rapportage_indienen", {"voorstel_id": links["geweigerd"].rsplit("/", 1)[-1]})
+            check("that proposal is still open", (still.get("structuredContent") or {}).get("status") == "open", still)
+
+            driver.get(links["ander"])
+            decide(driver, "goedkeuren")
+            at_provider(driver, pages, "piet", passwords["piet"])
+            shown = settled(driver, "iemand anders")
+            check("a decision's login by another person than the session's decides nothing",
+                  "iemand anders" in shown, shown[:500])
+            still = other.call("rvo__rapportage_indienen", {"voorstel_id": links["ander"].rsplit("/", 1)[-1]})
+            check("that proposal is still open", (still.get("structuredContent") or {}).get("status") == "open", still)
+
             listed = other.call("rvo__rapportage_lijst", {})
             check("exactly one filing", (listed.get("structuredContent") or {}).get("aantal") == 1, listed)
             other.close()
@@ -216,7 +254,8 @@ def main():
             driver.delete_all_cookies()
             driver.quit()
             driver = browser()
-            log_in(driver, link, "piet")
+            driver.get(link)
+            at_provider(driver, pages, "piet", passwords["piet"])
             check("a person of another company gets 403",
                   "Geen toegang" in driver.find_element(By.TAG_NAME, "main").text, driver.page_source[:300])
         finally:

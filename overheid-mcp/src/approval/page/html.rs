@@ -22,17 +22,20 @@ figure.agent figcaption{font-style:italic;color:#444}figure.agent blockquote{mar
 font-family:ui-monospace,monospace;white-space:pre-wrap}@media (max-width:30rem){h1{font-size:1.2rem}\
 dl.kern{grid-template-columns:1fr}dl.kern dd{margin-bottom:.3rem}}";
 
-/// The Content-Security-Policy of every page: nothing but the one style, forms only to itself.
-pub(crate) fn content_security_policy() -> String {
+/// The Content-Security-Policy of every page: nothing but the one style, forms only to itself,
+/// and on a page with the decision form also to `forms_to` (the provider's origin): a decision
+/// answers with a redirect to its login there, which `form-action` governs too.
+pub(crate) fn content_security_policy(forms_to: Option<&str>) -> String {
     let hash = sha256_hex(STYLE.as_bytes());
     let bytes: Vec<u8> = (0..hash.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hash[2 * i..2 * i + 2], 16).ok())
         .collect();
     use base64::Engine as _;
     let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let also = forms_to.map(|origin| format!(" {origin}")).unwrap_or_default();
     format!(
-        "default-src 'none'; style-src 'sha256-{b64}'; form-action 'self'; frame-ancestors \
-         'none'; base-uri 'none'"
+        "default-src 'none'; style-src 'sha256-{b64}'; form-action 'self'{also}; \
+         frame-ancestors 'none'; base-uri 'none'"
     )
 }
 
@@ -158,8 +161,14 @@ mod tests {
 
     #[test]
     fn the_policy_allows_exactly_the_page_style() {
-        let policy = content_security_policy();
+        let policy = content_security_policy(None);
         assert!(policy.starts_with("default-src 'none'; style-src 'sha256-"));
+        assert!(policy.contains("form-action 'self';"), "{policy}");
         assert!(!policy.contains("unsafe"));
+        let form = content_security_policy(Some("https://login.example.nl"));
+        assert!(
+            form.contains("form-action 'self' https://login.example.nl;"),
+            "{form}"
+        );
     }
 }

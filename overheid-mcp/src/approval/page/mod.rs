@@ -93,12 +93,25 @@ pub(crate) fn reply(status: u16, title: &str, body: &str) -> Reply {
         status,
         headers: vec![
             ("content-type", "text/html; charset=utf-8".into()),
-            ("content-security-policy", html::content_security_policy()),
+            ("content-security-policy", html::content_security_policy(None)),
             ("x-content-type-options", "nosniff".into()),
             ("referrer-policy", "same-origin".into()),
             ("cache-control", "no-store".into()),
         ],
         body: html::page(title, body),
+    }
+}
+
+impl Reply {
+    /// This page's forms may also go to `origin` (the decision form, whose answer is a
+    /// redirect to the provider's login).
+    fn with_forms_to(mut self, origin: &str) -> Self {
+        for (name, value) in &mut self.headers {
+            if *name == "content-security-policy" {
+                *value = html::content_security_policy(Some(origin));
+            }
+        }
+        self
     }
 }
 
@@ -417,7 +430,8 @@ impl Page {
                 200,
                 &format!("Voorstel {id}"),
                 &render::proposal(approval, person, &proposal, notice),
-            ),
+            )
+            .with_forms_to(&self.provider.origin()),
             Ok(None) => forbidden(),
             Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
         }

@@ -150,6 +150,13 @@ impl Provider {
         Request::get(&self.authorization_endpoint).query(&pairs).url
     }
 
+    /// The origin of the provider's login (scheme, host and port of its authorization endpoint).
+    pub(crate) fn origin(&self) -> String {
+        url::Url::parse(&self.authorization_endpoint)
+            .map(|url| url.origin().ascii_serialization())
+            .unwrap_or_default()
+    }
+
     /// Exchange the callback's code (blocking) and verify the ID token it brings.
     pub(crate) fn exchange(
         &self,
