@@ -32,7 +32,9 @@ pub(crate) fn content_security_policy(forms_to: Option<&str>) -> String {
         .collect();
     use base64::Engine as _;
     let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
-    let also = forms_to.map(|origin| format!(" {origin}")).unwrap_or_default();
+    let also = forms_to
+        .map(|origin| format!(" {origin}"))
+        .unwrap_or_default();
     format!(
         "default-src 'none'; style-src 'sha256-{b64}'; form-action 'self'{also}; \
          frame-ancestors 'none'; base-uri 'none'"

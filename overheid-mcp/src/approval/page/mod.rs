@@ -93,7 +93,10 @@ pub(crate) fn reply(status: u16, title: &str, body: &str) -> Reply {
         status,
         headers: vec![
             ("content-type", "text/html; charset=utf-8".into()),
-            ("content-security-policy", html::content_security_policy(None)),
+            (
+                "content-security-policy",
+                html::content_security_policy(None),
+            ),
             ("x-content-type-options", "nosniff".into()),
             ("referrer-policy", "same-origin".into()),
             ("cache-control", "no-store".into()),
