@@ -222,7 +222,12 @@ class Parts:
         os.chmod(self.home, 0o700)
         self.bin = self.work / "bin"
         self.bin.mkdir(mode=0o755)
-        for tool in ("rvo-cli", "regelrecht-cli", "kvk-cli", "koop-cli", "rvo-cli-test-hooks"):
+        # The family as the workspace describes it (dist/build.sh --list), and the test build
+        # of rvo-cli the agent may also try.
+        root = Path(__file__).resolve().parents[3]
+        family = subprocess.run(["bash", str(root / "dist" / "build.sh"), "--list"], check=True,
+                                capture_output=True, text=True).stdout.split()
+        for tool in [*family, "rvo-cli-test-hooks"]:
             source = self.target / tool
             if source.exists():
                 self.bind(source, self.bin / tool)
