@@ -23,7 +23,9 @@ use crate::law::Law;
 use crate::origin::Origin;
 use crate::parse::{check_format, parse_law};
 use crate::prepared::{Prepared, parse_json};
-use crate::scan::{Header, Implements, Summary, scan_header, scan_implements, scan_summary};
+use crate::scan::{
+    Header, Implements, Summary, scan_header, scan_implements, scan_summary, text_lines,
+};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -94,6 +96,8 @@ impl Limits {
 pub struct LawFile {
     /// Where it came from.
     pub origin: Origin,
+    /// Its canonical path, when the walk that found it knew it (see [`LawFile::canonical_path`]).
+    canonical: Option<PathBuf>,
     /// `$id` (from the cheap scan).
     pub id: String,
     /// `valid_from` as written (may be `#reference`).
@@ -131,10 +135,14 @@ pub(crate) struct Scanned {
 }
 
 impl Scanned {
-    fn of(text: &str) -> Scanned {
+    fn of(text: &str, declares: Declares) -> Scanned {
         Scanned {
             summary: scan_summary(text),
-            implements: scan_implements(text),
+            implements: if declares.implements {
+                scan_implements(text)
+            } else {
+                Some(Vec::new())
+            },
         }
     }
 }
@@ -145,7 +153,7 @@ impl LawFile {
         check_flow_depth(&origin, &text, limits.max_flow_depth)?;
         let header = scan_header(&text);
         let declares = Declares::scan(&text);
-        let scanned = Scanned::of(&text);
+        let scanned = Scanned::of(&text, declares);
         let file = LawFile::indexed(origin, header, declares, scanned, limits, Some(&text))?;
         let _ = file.text.set(Ok(Cow::Owned(text)));
         Ok(file)
@@ -182,6 +190,7 @@ impl LawFile {
         let file = LawFile {
             declares,
             refusal,
+            canonical: None,
             origin,
             id,
             valid_from: header.valid_from.clone(),
@@ -318,6 +327,13 @@ impl LawFile {
     /// Why this file is not read (its `$schema` names a version this engine does not read).
     pub fn refusal(&self) -> Option<&str> {
         self.refusal.as_ref().map(|(problem, _)| problem.as_str())
+    }
+
+    /// The file's canonical path as the directory walk that found it knew it (its directory's
+    /// canonical path joined with its name), so that naming 25,000 files resolves none of them
+    /// again; `None` for a file named on its own, a symlink or a built-in law.
+    pub fn canonical_path(&self) -> Option<&Path> {
+        self.canonical.as_deref()
     }
 
     /// Whether this file is part of the built-in set.
@@ -519,25 +535,51 @@ impl Corpus {
         let paths = walk_stamped(dir, &["yaml", "yml"], &CORPUS_METADATA, self.limits, true)?;
         let store = self.index.clone();
         let key = store.as_ref().and_then(|_| index_key(dir));
-        let known: HashMap<String, IndexEntry> = match (&store, &key) {
+        let mut known: Vec<Option<IndexEntry>> = match (&store, &key) {
             (Some(store), Some(key)) => store
                 .get(key)
                 .and_then(|json| serde_json::from_str::<CorpusIndex>(&json).ok())
                 .filter(|index| index.version == CorpusIndex::VERSION)
-                .map(|index| {
-                    index
-                        .entries
-                        .into_iter()
-                        .map(|entry| (entry.path.clone(), entry))
-                        .collect()
-                })
+                .map(|index| index.entries.into_iter().map(Some).collect())
                 .unwrap_or_default(),
-            _ => HashMap::new(),
+            _ => Vec::new(),
         };
-        let mut entries = Vec::with_capacity(paths.len());
-        let mut changed = false;
+        let position: HashMap<String, usize> = known
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(at, entry)| Some((std::mem::take(&mut entry.as_mut()?.path), at)))
+            .collect();
+        // Which file's scan the index holds (its position there), found by path and stamp.
+        let mut matched: Vec<Option<usize>> = Vec::with_capacity(paths.len());
+        for Walked { path, stamp, .. } in &paths {
+            let relative = path.strip_prefix(dir).ok().and_then(Path::to_str);
+            let at = relative
+                .and_then(|r| position.get(r))
+                .copied()
+                .filter(|&at| {
+                    stamp.is_some()
+                        && known[at]
+                            .as_ref()
+                            .is_some_and(|entry| Some(entry.stamp) == *stamp)
+                });
+            matched.push(at);
+        }
+        // The index is written again when a file is new, changed or gone.
+        let changed = store.is_some()
+            && (matched.iter().any(Option::is_none)
+                || matched.iter().flatten().count() != position.len());
+        let mut entries = Vec::with_capacity(if changed { paths.len() } else { 0 });
         let mut added = 0;
-        for (path, stamp) in &paths {
+        self.files.reserve(paths.len());
+        for (
+            Walked {
+                path,
+                stamp,
+                canonical,
+            },
+            at,
+        ) in paths.into_iter().zip(matched)
+        {
             let origin = Origin::File(path.clone());
             self.count(&origin)?;
             let relative = path
@@ -545,15 +587,17 @@ impl Corpus {
                 .ok()
                 .and_then(Path::to_str)
                 .map(str::to_string);
-            let stamp = match stamp {
-                Some(stamp) => *stamp,
-                None => Stamp::of(&origin, path)?,
-            };
-            let entry = match relative.as_ref().and_then(|r| known.get(r)) {
-                Some(entry) if entry.stamp == stamp => entry.clone(),
-                _ => {
-                    changed = true;
-                    let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
+            let entry = match at.and_then(|at| known[at].take()) {
+                Some(entry) => IndexEntry {
+                    path: relative.clone().unwrap_or_default(),
+                    ..entry
+                },
+                None => {
+                    let stamp = match stamp {
+                        Some(stamp) => stamp,
+                        None => Stamp::of(&origin, &path)?,
+                    };
+                    let text = read_law_file(&origin, &path, self.limits.max_file_bytes)?;
                     IndexEntry::scan(
                         relative.clone().unwrap_or_default(),
                         stamp,
@@ -563,7 +607,10 @@ impl Corpus {
                     )?
                 }
             };
-            match &entry.law {
+            if changed && relative.is_some() {
+                entries.push(entry.clone());
+            }
+            match entry.law {
                 None => self.warnings.push(format!(
                     "{}: geen wetbestand (geen $id); overgeslagen",
                     origin.display()
@@ -571,23 +618,18 @@ impl Corpus {
                 Some(law) => {
                     let file = LawFile::indexed(
                         origin,
-                        law.header.clone(),
+                        law.header,
                         law.declares,
-                        law.scanned.clone(),
+                        law.scanned,
                         self.limits,
                         None,
                     )?;
-                    self.add_file_known(file);
+                    self.add_file_known(LawFile { canonical, ..file });
                     added += 1;
                 }
             }
-            if relative.is_some() {
-                entries.push(entry);
-            }
         }
-        if let (Some(store), Some(key)) = (store, key)
-            && (changed || known.len() != entries.len())
-        {
+        if let (true, Some(store), Some(key)) = (changed, store, key) {
             let index = CorpusIndex {
                 version: CorpusIndex::VERSION,
                 entries,
@@ -683,16 +725,33 @@ pub enum Selection {
     Ended(NaiveDate),
 }
 
-/// One directory walk: every directory is visited once (by canonical path).
+/// One directory walk: every directory is visited once (by canonical path). Each directory's
+/// entries are taken in name order, so the files come out sorted as paths sort.
 struct Walk<'e> {
     limits: Limits,
     extensions: &'e [&'e str],
     /// File names passed over wherever they are.
     skip: &'e [&'e str],
-    visited: HashSet<PathBuf>,
-    paths: Vec<(PathBuf, Option<Stamp>)>,
+    /// The canonical paths visited, as bytes.
+    visited: HashSet<Vec<u8>>,
+    paths: Vec<Walked>,
     /// Whether each file's stamp is taken as it is found (one `stat` relative to its directory).
     stamps: bool,
+}
+
+/// What a directory holds that the walk takes: a file (with its stamp), or a directory to walk
+/// (with its canonical path).
+enum Found {
+    File(Walked),
+    Dir(PathBuf, PathBuf),
+}
+
+/// A file the walk found: its path, its stamp (when taken) and, for a regular file that is no
+/// symlink, its canonical path (its directory's joined with its name: no system call).
+struct Walked {
+    path: PathBuf,
+    stamp: Option<Stamp>,
+    canonical: Option<PathBuf>,
 }
 
 impl Walk<'_> {
@@ -712,14 +771,17 @@ impl Walk<'_> {
                 ),
             ));
         }
-        if !self.visited.insert(canonical.clone()) {
+        if !self
+            .visited
+            .insert(canonical.as_os_str().as_encoded_bytes().to_vec())
+        {
             return Ok(());
         }
         let entries = std::fs::read_dir(dir)
             .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
-        // Subdirectories are walked after this one is closed: one directory stream (and its
-        // 32 KiB buffer) open at a time, however deep the corpus.
-        let mut subdirectories = Vec::new();
+        // The directory stream is closed before its subdirectories are walked: one stream (and
+        // its 32 KiB buffer) open at a time, however deep the corpus.
+        let mut found: Vec<(std::ffi::OsString, Found)> = Vec::new();
         for entry in entries {
             self.limits.check_deadline(&origin)?;
             let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
@@ -734,18 +796,15 @@ impl Walk<'_> {
                 .file_type()
                 .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
             if file_type.is_dir() {
-                let child = canonical.join(entry.file_name());
-                subdirectories.push((path, child));
+                let child = canonical.join(&name);
+                found.push((name, Found::Dir(path, child)));
             } else if file_type.is_symlink() && path.is_dir() {
                 let child = canonical_dir(&path, &Origin::File(path.clone()))?;
-                subdirectories.push((path, child));
+                found.push((name, Found::Dir(path, child)));
             } else if path
                 .extension()
                 .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
             {
-                if self.paths.len() >= self.limits.max_files {
-                    return Err(self.limits.too_many_files(&origin));
-                }
                 let stamp = if !self.stamps {
                     None
                 } else if file_type.is_file() {
@@ -757,11 +816,28 @@ impl Walk<'_> {
                 } else {
                     Some(Stamp::of(&Origin::File(path.clone()), &path)?)
                 };
-                self.paths.push((path, stamp));
+                let canonical = file_type.is_file().then(|| canonical.join(&name));
+                found.push((
+                    name,
+                    Found::File(Walked {
+                        path,
+                        stamp,
+                        canonical,
+                    }),
+                ));
             }
         }
-        for (path, canonical) in subdirectories {
-            self.collect(&path, canonical, depth + 1)?;
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (_, item) in found {
+            match item {
+                Found::File(walked) => {
+                    if self.paths.len() >= self.limits.max_files {
+                        return Err(self.limits.too_many_files(&origin));
+                    }
+                    self.paths.push(walked);
+                }
+                Found::Dir(path, canonical) => self.collect(&path, canonical, depth + 1)?,
+            }
         }
         Ok(())
     }
@@ -791,7 +867,7 @@ pub fn corpus_files(dir: &Path, limits: Limits) -> Result<Vec<PathBuf>, LoadErro
 /// Whether a text has a top-level `$id` key (plain or quoted): a law file does, and the
 /// upstream corpus's other YAML (status, enrichment, annotations) does not.
 pub fn is_law_text(text: &str) -> bool {
-    text.lines().any(|line| {
+    text_lines(text).any(|line| {
         ["$id", "\"$id\"", "'$id'"].iter().any(|key| {
             line.strip_prefix(key)
                 .is_some_and(|rest| rest.trim_start().starts_with(':'))
@@ -809,7 +885,7 @@ fn walk(
 ) -> Result<Vec<PathBuf>, LoadError> {
     Ok(walk_stamped(dir, extensions, skip, limits, false)?
         .into_iter()
-        .map(|(path, _)| path)
+        .map(|walked| walked.path)
         .collect())
 }
 
@@ -820,7 +896,7 @@ fn walk_stamped(
     skip: &[&str],
     limits: Limits,
     stamps: bool,
-) -> Result<Vec<(PathBuf, Option<Stamp>)>, LoadError> {
+) -> Result<Vec<Walked>, LoadError> {
     let mut walk = Walk {
         limits,
         extensions,
@@ -831,7 +907,6 @@ fn walk_stamped(
     };
     let origin = Origin::File(dir.to_path_buf());
     walk.collect(dir, canonical_dir(dir, &origin)?, 0)?;
-    walk.paths.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok(walk.paths)
 }
 
@@ -888,7 +963,7 @@ fn read_law_file(origin: &Origin, path: &Path, max_bytes: u64) -> Result<String,
 /// check stricter for texts nobody writes in a law.
 fn check_flow_depth(origin: &Origin, text: &str, max: usize) -> Result<(), LoadError> {
     let mut depth = 0usize;
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in text_lines(text).enumerate() {
         // Most lines hold no bracket at all and cannot change the depth.
         if !line
             .bytes()
@@ -1045,13 +1120,14 @@ impl IndexEntry {
             check_flow_depth(origin, text, limits.max_flow_depth)?;
             header.id = Some(parse_law(origin, text)?.id);
         }
+        let declares = Declares::scan(text);
         Ok(IndexEntry {
             path,
             stamp,
             law: Some(IndexedLaw {
                 header,
-                declares: Declares::scan(text),
-                scanned: Scanned::of(text),
+                declares,
+                scanned: Scanned::of(text, declares),
             }),
         })
     }

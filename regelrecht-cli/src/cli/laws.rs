@@ -254,7 +254,10 @@ pub(crate) fn select<'c>(corpus: &'c Corpus, law_id: &str, date: NaiveDate) -> R
 pub(crate) fn source_uri(file: &LawFile) -> String {
     match &file.origin {
         Origin::Builtin(_) => format!("urn:regelrecht:builtin:{}", file.id),
-        Origin::File(path) => file_uri(path),
+        Origin::File(path) => match file.canonical_path() {
+            Some(canonical) => encoded_file_uri(canonical),
+            None => file_uri(path),
+        },
     }
 }
 
@@ -279,6 +282,11 @@ fn resolve_file_uri(path: &Path) -> String {
     let absolute = std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| path.to_path_buf());
+    encoded_file_uri(&absolute)
+}
+
+/// The `file://` URI of an absolute path, percent-encoded.
+fn encoded_file_uri(absolute: &Path) -> String {
     let text = absolute.to_string_lossy();
     let mut uri = String::from("file://");
     for byte in text.bytes() {
