@@ -48,6 +48,11 @@ pub use run::cli::Commands;
 pub const PROFILE_VERSION: &str = "2.0";
 
 /// Arguments several tools share (`call::args`, `call::session`).
+/// The audit record of a person's decision outside a command (the approval page).
+pub mod audit {
+    pub use crate::call::audit::decision::{Decided, DecisionAudit};
+}
+
 pub mod args {
     pub use crate::call::args::{
         KvkNummer, Peildatum, check_kvk_nummer, is_kvk_nummer, kvk_nummer_problem, parse_date,

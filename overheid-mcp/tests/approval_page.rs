@@ -321,6 +321,7 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
     let address = format!("127.0.0.1:{port}");
     let issuer = provider.server.base_url();
     let store = dir.path().join("store.json");
+    let audit = dir.path().join("audit.jsonl");
     let cli = demo_cli();
     let bridge = HttpBridge::start(
         &[
@@ -339,6 +340,8 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
         &[
             ("RVO_DATA_DIR", data.to_str().unwrap()),
             ("DEMO_STORE", store.to_str().unwrap()),
+            ("OVERHEID_AUDIT_LOG", audit.to_str().unwrap()),
+            ("OVERHEID_PROCESSING_ACTIVITY_ID", "va-subsidies"),
         ],
     );
     let id = propose(
@@ -466,6 +469,35 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
     );
     assert_eq!(claims["aud"], "urn:overheid-cli:lokaal");
     assert!(!page.contains(&token), "the token is never shown");
+    // The decision's audit record (issue 38 item 5), valid against the schema: who decided
+    // (the provider's subject), for which company, on which plan; never the token.
+    let records = test_support::cli::read_audit(&audit);
+    let record = records
+        .iter()
+        .find(|r| r["name"] == "overheid-mcp voorstel goedkeuren")
+        .unwrap_or_else(|| panic!("no record of the decision: {records:?}"));
+    let attributes = &record["attributes"];
+    assert_eq!(
+        (
+            record["status"].as_str(),
+            record["exit_code"].as_i64(),
+            record["tool"].as_str()
+        ),
+        (Some("OK"), Some(0), Some("overheid-mcp"))
+    );
+    for (key, value) in [
+        ("user.id", "p1"),
+        ("dpl.core.data_subject_id", "68750110"),
+        ("dpl.core.data_subject_id_type", "KVK_NUMMER"),
+        ("dpl.core.processing_activity_id", "va-subsidies"),
+        ("overheid.voorstel_id", id.as_str()),
+        ("overheid.plan_digest", digest.as_str()),
+        ("overheid.beslissing", "goedkeuren"),
+        ("overheid.beslissing_methode", "oidc"),
+    ] {
+        assert_eq!(attributes[key], json!(value), "{key} in {record}");
+    }
+    assert!(!std::fs::read_to_string(&audit).unwrap().contains(&token));
     // A second decision: no longer open.
     let (again, _) = anna.post(
         &link,
@@ -770,4 +802,61 @@ fn a_plain_http_public_url_elsewhere_is_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("https"));
+}
+
+/// A decision is recorded before it is made (AUDIT-6): when the audit log cannot be written
+/// (here a directory, AUDIT-18), the page says so and the proposal stays open.
+#[test]
+fn without_its_audit_record_no_decision_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("rvo");
+    let provider = provider();
+    let bridge = page_bridge(
+        &provider,
+        &[
+            ("RVO_DATA_DIR", data.to_str().unwrap()),
+            ("OVERHEID_AUDIT_LOG", dir.path().to_str().unwrap()),
+        ],
+    );
+    let id = propose(&data, "68750110", "Dient in", chrono::Duration::days(7));
+    let link = format!("{}/voorstellen/{id}", bridge.base);
+    *provider.who.lock().unwrap() = ("p1".into(), "Anna de Vries".into(), "68750110".into());
+    let mut anna = Browser::new();
+    let (shown, page) = anna.open(&link);
+    assert_eq!(shown, 200, "{page}");
+    for decision in ["goedkeuren", "afwijzen"] {
+        let form = [
+            ("beslissing", decision),
+            ("digest", &hidden(&page, "digest")),
+            ("csrf", &hidden(&page, "csrf")),
+        ];
+        let (refused, answer) = anna.decide(&link, &form);
+        assert_eq!(refused, 503, "{answer}");
+        assert!(answer.contains("Auditlog niet beschikbaar"), "{answer}");
+        assert!(answer.contains("er is niets besloten"), "{answer}");
+        assert_eq!(status(&data, &id).status, Status::Open);
+    }
+}
+
+/// `overheid-mcp --http` on loopback with the page at `provider` and the demo tool, with `env`.
+fn page_bridge(provider: &Provider, env: &[(&str, &str)]) -> HttpBridge {
+    let port = free_port();
+    let public = format!("http://127.0.0.1:{port}/mcp");
+    let address = format!("127.0.0.1:{port}");
+    let issuer = provider.server.base_url();
+    let cli = demo_cli();
+    let args = [
+        "--http",
+        &address,
+        "--insecure-no-auth",
+        "--public-url",
+        &public,
+        "--oidc-issuer",
+        &issuer,
+        "--oidc-client-id",
+        CLIENT_ID,
+        "--tool",
+        cli.to_str().unwrap(),
+    ];
+    HttpBridge::start(&args, env)
 }

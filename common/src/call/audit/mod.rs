@@ -10,6 +10,7 @@
 //! record mapped to a span by [`span`]), or both. Every destination confirms
 //! the write before anything is printed or committed (AUDIT-6, AUDIT-21).
 
+pub(crate) mod decision;
 mod file;
 pub(crate) mod otlp;
 pub(crate) mod record;
@@ -150,7 +151,7 @@ impl Audit {
     pub(crate) fn open(
         flag: Option<&Path>,
         env: &Env,
-        tool: &'static ToolInfo,
+        tool: &ToolInfo,
         deadline: Instant,
     ) -> Result<Self, Problem> {
         let chosen = Destinations::from_env(env)?;

@@ -19,6 +19,8 @@ use std::time::Duration;
 use chrono::Utc;
 use common::approval::detail::Detail;
 use common::approval::token;
+use common::audit::{Decided, DecisionAudit};
+use common::{ExitStatus, Problem, codes};
 use overheid_records::{Decision, Person as Decider, Verdict};
 use serde_json::{Value, json};
 
@@ -30,6 +32,8 @@ use crate::approval::request_state::Approval;
 
 /// The cookie of a decision's login in progress.
 pub(crate) const COOKIE: &str = "overheid_besluit";
+/// The program named in a decision's audit record.
+const PROGRAM: &str = "overheid-mcp";
 /// What that cookie is sealed for.
 const PURPOSE: &str = "besluit";
 
@@ -272,18 +276,47 @@ pub(crate) async fn finish(
         method: "oidc".to_string(),
     };
     let company = proposal.call.company.clone();
-    let owned = id.clone();
+    // The decision's audit record first, confirmed (AUDIT-6): without it nothing is decided.
+    let audit = DecisionAudit::start(PROGRAM, env!("CARGO_PKG_VERSION"));
+    let what = Decided {
+        decision: if decision == Decision::Approve {
+            "goedkeuren"
+        } else {
+            "afwijzen"
+        },
+        proposal_id: &id,
+        plan_digest: &digest,
+        company: &company,
+        person: &person.sub,
+        method: "oidc",
+    };
+    if let Err(problem) = tokio::task::block_in_place(|| audit.write(&what, None)) {
+        return finished(
+            page,
+            failed(
+                503,
+                "Auditlog niet beschikbaar",
+                &format!("{}; er is niets besloten.", problem.title),
+            ),
+        );
+    }
+    let (owned, seen, owner) = (id.clone(), digest.clone(), company.clone());
     let decided = page
         .store(move |store| {
             let verdict = Verdict {
                 decision,
                 by: &by,
-                seen_digest: &digest,
+                seen_digest: &seen,
                 token: token.as_deref(),
             };
-            store.decide(&owned, Some(&company), verdict, Utc::now())
+            store.decide(&owned, Some(&owner), verdict, Utc::now())
         })
         .await;
+    if let Err(error) = &decided {
+        // The record said the decision was made; a second one of its span says it was not.
+        let problem = not_decided(error);
+        let _ = tokio::task::block_in_place(|| audit.write(&what, Some(&problem)));
+    }
     let reply = match decided {
         Ok(proposal) => {
             let done = match decision {
@@ -315,6 +348,40 @@ pub(crate) async fn finish(
         Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
     };
     finished(page, reply)
+}
+
+/// Why the store did not record a decision, as the audit record's error (exit and code).
+fn not_decided(error: &overheid_records::Error) -> Problem {
+    use overheid_records::Error;
+    let detail = error.to_string();
+    let (exit, code, title) = match error {
+        Error::NotFound => (
+            ExitStatus::NotFound,
+            codes::VOORSTEL_ONBEKEND,
+            "Onbekend voorstel",
+        ),
+        Error::DigestMismatch => (
+            ExitStatus::PlanStale,
+            codes::VOORSTEL_GEWIJZIGD,
+            "Plan komt niet overeen met het voorstel",
+        ),
+        Error::Refused(_) => (
+            ExitStatus::DataErr,
+            codes::VOORSTEL_AL_GOEDGEKEURD,
+            "Niet meer open",
+        ),
+        Error::Unreachable(_) | Error::Busy => (
+            ExitStatus::Unavailable,
+            codes::OPSLAG_ONBEREIKBAAR,
+            "Opslag niet bereikbaar",
+        ),
+        _ => (
+            ExitStatus::IoErr,
+            codes::OPSLAG_FOUT,
+            "Opslag niet te gebruiken",
+        ),
+    };
+    Problem::new(exit, code, title, detail)
 }
 
 /// `reply` with the decision's cookie cleared: a login is used once.
