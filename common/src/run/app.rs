@@ -372,106 +372,171 @@ impl Finish<'_, '_> {
         }
     }
 
+    /// Phase 5 for a result: its steps in the order the module's header lists them.
+    ///
+    /// A selection or filter that fails after a mutation does not hide it (OUT-10): the mutation
+    /// is recorded and kept, its result printed unselected and unfiltered, and the error (recorded
+    /// too) names what it made.
     fn success(
         &self,
         log: &mut Audit,
         mut outcome: Outcome,
         selection: Option<&Selection>,
     ) -> ExitStatus {
-        let ctx = self.ctx;
-        // A selection or filter that fails after a mutation does not hide it (OUT-10): the
-        // mutation is recorded and kept, its result printed unselected and unfiltered, and
-        // the error (recorded too) names what it made.
-        let mut filtered = None;
-        let after_mutation = |err: Problem| {
-            let made = outcome
-                .reference
-                .as_deref()
-                .map_or(String::new(), |r| format!(" (referentie {r})"));
-            Problem {
-                detail: format!("na de uitgevoerde wijziging{made}: {}", err.detail),
-                hint: Some(format!(
-                    "de wijziging{made} is uitgevoerd; het resultaat staat ongefilterd op stdout"
-                )),
-                ..err
-            }
+        let (data, mut filtered) = match self.selected(&mut outcome, selection) {
+            Ok(selected) => selected,
+            Err(err) => return self.failure(log, &err),
         };
-        // JSON Lines were selected line by line as they were made (Context::json_lines).
-        let selecting = selection.filter(|_| !outcome.json_lines);
-        let data = match selecting.map(|sel| sel.apply(&outcome.data, ctx.deadline())) {
-            Some(Ok(data)) => data,
-            Some(Err(err)) if ctx.spec.is_mutating() => {
-                filtered = Some(after_mutation(err));
-                std::mem::take(&mut outcome.data)
-            }
-            Some(Err(err)) => return self.failure(log, &err),
-            None => std::mem::take(&mut outcome.data),
-        };
-        let document = if let Some(form) = ctx.globals.provenance {
-            let fields = match (selection, ctx.globals.fields.as_deref()) {
-                (Some(sel), Some(text)) => sel.describe(text),
-                _ => Value::Null,
-            };
-            let env_ctx = EnvelopeContext {
-                tool: ctx.tool.name,
-                tool_version: ctx.tool.version,
-                trace_id: &ctx.trace.trace_id,
-                retrieved_at: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
-                fields,
-                exchanges: &ctx.exchanges,
-                cache: ctx.cache_use(),
-            };
-            envelope(data, &outcome, &env_ctx, form)
-        } else {
-            data
-        };
-        // A JSON Lines result (a batch) prints one compact document per item (OUT-3).
-        let lines = outcome.json_lines && ctx.prints_lines();
+        let document = self.with_provenance(data, &outcome, selection);
         let spooled = outcome.spooled.take();
-        let text = match (&document, lines) {
-            // Rendered already, line by line, into the spool (crate::print::lines).
-            _ if spooled.is_some() => String::new(),
+        let text = match self.rendered(&document, &outcome, spooled.is_some(), &mut filtered) {
+            Ok(text) => text,
+            Err(err) => return self.failure(log, &err),
+        };
+        let failure = outcome.failure.take();
+        if let Err(status) = self.recorded(log, &mut outcome, failure.as_ref(), filtered.as_ref()) {
+            return status;
+        }
+        self.delivered(
+            log,
+            spooled,
+            &text,
+            outcome.closing.as_deref(),
+            filtered.as_ref().or(failure.as_ref()),
+        )
+    }
+
+    /// Step: `--fields` applied to the data (JSON Lines were selected line by line as they were
+    /// made, `Context::json_lines`). After a mutation a failed selection keeps the data whole
+    /// and is returned beside it, to be reported after the result (OUT-10).
+    fn selected(
+        &self,
+        outcome: &mut Outcome,
+        selection: Option<&Selection>,
+    ) -> Result<(Value, Option<Problem>), Problem> {
+        let ctx = self.ctx;
+        let selecting = selection.filter(|_| !outcome.json_lines);
+        match selecting.map(|sel| sel.apply(&outcome.data, ctx.deadline())) {
+            Some(Ok(data)) => Ok((data, None)),
+            Some(Err(err)) if ctx.spec.is_mutating() => {
+                let filtered = after_mutation(err, outcome.reference.as_deref());
+                Ok((std::mem::take(&mut outcome.data), Some(filtered)))
+            }
+            Some(Err(err)) => Err(err),
+            None => Ok((std::mem::take(&mut outcome.data), None)),
+        }
+    }
+
+    /// Step: `--provenance` wraps the (selected) data in its envelope; without it the data is
+    /// the document.
+    fn with_provenance(
+        &self,
+        data: Value,
+        outcome: &Outcome,
+        selection: Option<&Selection>,
+    ) -> Value {
+        let ctx = self.ctx;
+        let Some(form) = ctx.globals.provenance else {
+            return data;
+        };
+        let fields = match (selection, ctx.globals.fields.as_deref()) {
+            (Some(sel), Some(text)) => sel.describe(text),
+            _ => Value::Null,
+        };
+        let env_ctx = EnvelopeContext {
+            tool: ctx.tool.name,
+            tool_version: ctx.tool.version,
+            trace_id: &ctx.trace.trace_id,
+            retrieved_at: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+            fields,
+            exchanges: &ctx.exchanges,
+            cache: ctx.cache_use(),
+        };
+        envelope(data, outcome, &env_ctx, form)
+    }
+
+    /// Step: the text for stdout. A JSON Lines result (a batch) is one compact document per item
+    /// (OUT-3), a spooled one was rendered already (`crate::print::lines`), and `--jq` filters
+    /// the document; a filter that fails after a mutation leaves it unfiltered and is set in
+    /// `filtered` (OUT-10).
+    fn rendered(
+        &self,
+        document: &Value,
+        outcome: &Outcome,
+        spooled: bool,
+        filtered: &mut Option<Problem>,
+    ) -> Result<String, Problem> {
+        let ctx = self.ctx;
+        let lines = outcome.json_lines && ctx.prints_lines();
+        match (document, lines) {
+            _ if spooled => Ok(String::new()),
             (Value::Array(items), true) => {
                 let compact = crate::print::output::Printer {
                     format: crate::print::output::OutputFormat::Json,
                     ..ctx.printer
                 };
-                items.iter().map(|item| compact.render(item)).collect()
+                Ok(items.iter().map(|item| compact.render(item)).collect())
             }
-            _ if filtered.is_some() => ctx.printer.render(&document),
-            _ => match self.printed(&document) {
-                Ok(text) => text,
+            _ if filtered.is_some() => Ok(ctx.printer.render(document)),
+            _ => match self.printed(document) {
                 Err(err) if ctx.spec.is_mutating() && self.jq.is_some() => {
-                    filtered = Some(after_mutation(err));
-                    ctx.printer.render(&document)
+                    *filtered = Some(after_mutation(err, outcome.reference.as_deref()));
+                    Ok(ctx.printer.render(document))
                 }
-                Err(err) => return self.failure(log, &err),
+                printed => printed,
             },
-        };
-        let failure = outcome.failure.take();
-        let status = failure.as_ref().map_or(ExitStatus::Ok, |p| p.exit);
-        if let Err(err) = self.record(log, status, failure.as_ref()) {
-            return self.print_problem(&err);
+        }
+    }
+
+    /// Step: the call recorded (every destination confirms it), then the command's commit run
+    /// (MUT-13: nothing durable without its record; a commit that fails is recorded a second
+    /// time), then a selection or filter that failed after the mutation recorded. `Err`: the
+    /// call ends here with the problem printed.
+    fn recorded(
+        &self,
+        log: &mut Audit,
+        outcome: &mut Outcome,
+        failure: Option<&Problem>,
+        filtered: Option<&Problem>,
+    ) -> Result<(), ExitStatus> {
+        let status = failure.map_or(ExitStatus::Ok, |p| p.exit);
+        if let Err(err) = self.record(log, status, failure) {
+            return Err(self.print_problem(&err));
         }
         if let Some(Err(err)) = outcome.commit.take().map(|commit| commit()) {
             // The record above announced a success that did not become
             // durable: a second record of the same span says so.
             let _ = self.record(log, err.exit, Some(&err));
-            return self.print_problem(&err);
+            return Err(self.print_problem(&err));
         }
-        if let Some(err) = &filtered {
+        if let Some(err) = filtered {
             let _ = self.record(log, err.exit, Some(err));
         }
+        Ok(())
+    }
+
+    /// Step: the result delivered on stdout, then the closing line and the problem the call
+    /// still ends with (OUT-5, OUT-10). A result that could not be written is recorded a second
+    /// time.
+    fn delivered(
+        &self,
+        log: &mut Audit,
+        spooled: Option<crate::print::lines::Spooled>,
+        text: &str,
+        closing: Option<&str>,
+        problem: Option<&Problem>,
+    ) -> ExitStatus {
+        let ctx = self.ctx;
         let written = match spooled {
             Some(spooled) => ctx.printer.stdout_copy(spooled.0),
-            None => ctx.printer.stdout(&text),
+            None => ctx.printer.stdout(text),
         };
         match written {
             Ok(()) => {
-                if let Some(line) = &outcome.closing {
+                if let Some(line) = closing {
                     ctx.printer.note(line);
                 }
-                match filtered.as_ref().or(failure.as_ref()) {
+                match problem {
                     Some(problem) => self.print_problem(problem),
                     None => ExitStatus::Ok,
                 }
@@ -573,6 +638,19 @@ impl Finish<'_, '_> {
     }
 }
 
+/// A selection or filter that failed after a mutation, as the call reports it (OUT-10): it names
+/// what the mutation made (`reference`) and says the result is on stdout unfiltered.
+fn after_mutation(err: Problem, reference: Option<&str>) -> Problem {
+    let made = reference.map_or(String::new(), |r| format!(" (referentie {r})"));
+    Problem {
+        detail: format!("na de uitgevoerde wijziging{made}: {}", err.detail),
+        hint: Some(format!(
+            "de wijziging{made} is uitgevoerd; het resultaat staat ongefilterd op stdout"
+        )),
+        ..err
+    }
+}
+
 /// A clap error. `--help` and `--version` print on stdout (exit 0), unless
 /// a word beside `--help` is unknown (`--help --jsn`: a usage error). The
 /// bare tool shows its help on stderr (exit 2; ERR-11). Any other is a usage
@@ -641,4 +719,34 @@ fn help_look(early: &Printer, env: &Env, on_stderr: bool) -> help::Look {
 fn report_early(problem: &Problem, printer: &Printer, trace: &TraceContext) -> ExitStatus {
     printer.problem(problem, &trace.trace_id);
     problem.exit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OUT-10: a selection or filter that failed after a mutation names what the mutation made
+    /// and says where the result is, and keeps the failure's exit code.
+    #[test]
+    fn after_a_mutation_the_error_names_its_reference_and_the_unfiltered_result() {
+        let err = Problem::usage("het filter faalt");
+        let reported = after_mutation(err.clone(), Some("FAKE-1"));
+        assert_eq!(
+            reported.detail,
+            "na de uitgevoerde wijziging (referentie FAKE-1): het filter faalt"
+        );
+        assert_eq!(
+            reported.hint.as_deref(),
+            Some(
+                "de wijziging (referentie FAKE-1) is uitgevoerd; het resultaat staat ongefilterd op stdout"
+            )
+        );
+        assert_eq!(reported.exit, err.exit);
+        let anonymous = after_mutation(err, None);
+        assert!(
+            anonymous
+                .detail
+                .starts_with("na de uitgevoerde wijziging: ")
+        );
+    }
 }
