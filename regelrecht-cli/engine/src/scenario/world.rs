@@ -93,7 +93,9 @@ impl<'c> World<'c> {
         }
     }
 
-    /// Performs `action` with the step's captures and table.
+    /// Performs `action` with the step's captures and table: one handler per action, below in
+    /// the order of a scenario (its setting, the evaluation, the assertions on its result, and
+    /// the notes' resolution with theirs).
     pub(super) fn apply(
         &mut self,
         action: &str,
@@ -101,234 +103,307 @@ impl<'c> World<'c> {
         table: &[Vec<String>],
     ) -> Result<(), String> {
         match action {
-            "set_calculation_date" => {
-                let text = arg(args, 0)?;
-                self.date = Some(
-                    parse_iso_date(text)
-                        .ok_or_else(|| format!("'{text}' is geen datum (JJJJ-MM-DD)"))?,
-                );
+            "set_calculation_date" => self.set_calculation_date(args),
+            "load_law" => self.load_law(args),
+            "set_parameter" => self.set_parameter(args),
+            "set_parameters_table" => self.set_parameters_table(table),
+            "set_data_source" => self.set_data_source(args, table),
+            "set_untranslatable_mode" => {
+                self.mode = arg(args, 0)?.parse()?;
+                Ok(())
             }
-            "load_law" => {
-                let law = arg(args, 0)?;
-                if self.corpus.versions(law).next().is_none() {
-                    return Err(format!(
-                        "wet '{law}' is niet geladen (geef de map met --corpus)"
-                    ));
+            "evaluate" => self.evaluate(arg(args, 1)?, vec![arg(args, 0)?.to_string()]),
+            "evaluate_outputs" => self.evaluate(arg(args, 1)?, list(arg(args, 0)?)),
+            "assert_succeeds" => self.evaluation().map(|_| ()),
+            "assert_fails" => self.failure().map(|_| ()),
+            "assert_fails_with" => self.assert_fails_with(args),
+            "assert_boolean" => self.assert_boolean(args),
+            "assert_equals" => self.assert_equals(args),
+            "assert_null" => self.assert_null(args),
+            "assert_contains" => self.assert_contains(args),
+            "assert_exact_outputs" => self.assert_exact_outputs(args),
+            "assert_provenance" => self.assert_provenance(args),
+            "assert_tainted" => self.assert_tainted(args),
+            "set_note_articles" => self.note_articles(table),
+            "set_note_selector_exact" => self.set_note_selector_exact(args),
+            "set_note_selector_context" => self.set_note_selector_context(args),
+            "set_note_hint_article" | "set_note_hint_position" => self.set_note_hint(args),
+            "resolve_note" => self.resolve_note(),
+            "assert_note_resolves" => self.assert_note_resolves(args),
+            "assert_note_exact_match" => self.assert_note_match(true),
+            "assert_note_fuzzy_match" => self.assert_note_match(false),
+            "assert_note_orphaned" => self.note_status(Status::Orphaned),
+            "assert_note_ambiguous" => self.note_status(Status::Ambiguous),
+            other => Err(format!("actie '{other}' kent deze runner niet")),
+        }
+    }
+
+    /// `set_calculation_date`: the date the law is evaluated on (JJJJ-MM-DD).
+    fn set_calculation_date(&mut self, args: &[Arg]) -> Result<(), String> {
+        let text = arg(args, 0)?;
+        self.date = Some(
+            parse_iso_date(text).ok_or_else(|| format!("'{text}' is geen datum (JJJJ-MM-DD)"))?,
+        );
+        Ok(())
+    }
+
+    /// `load_law`: the law must be in the corpus (nothing is loaded beyond it).
+    fn load_law(&self, args: &[Arg]) -> Result<(), String> {
+        let law = arg(args, 0)?;
+        if self.corpus.versions(law).next().is_none() {
+            return Err(format!(
+                "wet '{law}' is niet geladen (geef de map met --corpus)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// `set_parameter`: one parameter, its value typed by how it was captured.
+    fn set_parameter(&mut self, args: &[Arg]) -> Result<(), String> {
+        let value = args.get(1).map(arg_value).ok_or("waarde ontbreekt")?;
+        self.params.insert(arg(args, 0)?.to_string(), value);
+        Ok(())
+    }
+
+    /// `set_parameters_table`: rows of NAAM | WAARDE, each value inferred from its cell.
+    fn set_parameters_table(&mut self, table: &[Vec<String>]) -> Result<(), String> {
+        for row in table {
+            match row.as_slice() {
+                [name, value, ..] => {
+                    self.params.insert(name.clone(), cell(value));
+                }
+                _ => {
+                    return Err("elke rij van de parametertabel heeft NAAM | WAARDE".into());
                 }
             }
-            "set_parameter" => {
-                let value = args.get(1).map(arg_value).ok_or("waarde ontbreekt")?;
-                self.params.insert(arg(args, 0)?.to_string(), value);
+        }
+        Ok(())
+    }
+
+    /// `set_data_source`: a table of records under its header, every row as wide as the header.
+    fn set_data_source(&mut self, args: &[Arg], table: &[Vec<String>]) -> Result<(), String> {
+        let (header, rows) = table.split_first().ok_or("de tabel heeft geen kop")?;
+        let mut records = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            if row.len() != header.len() {
+                return Err(format!(
+                    "rij {} heeft {} cellen, de kop {}",
+                    i + 1,
+                    row.len(),
+                    header.len()
+                ));
             }
-            "set_parameters_table" => {
-                for row in table {
-                    match row.as_slice() {
-                        [name, value, ..] => {
-                            self.params.insert(name.clone(), cell(value));
-                        }
-                        _ => {
-                            return Err("elke rij van de parametertabel heeft NAAM | WAARDE".into());
-                        }
-                    }
-                }
-            }
-            "set_data_source" => {
-                let (header, rows) = table.split_first().ok_or("de tabel heeft geen kop")?;
-                let mut records = Vec::new();
-                for (i, row) in rows.iter().enumerate() {
-                    if row.len() != header.len() {
-                        return Err(format!(
-                            "rij {} heeft {} cellen, de kop {}",
-                            i + 1,
-                            row.len(),
-                            header.len()
-                        ));
-                    }
-                    records.push(
-                        header
-                            .iter()
-                            .cloned()
-                            .zip(row.iter().map(|c| cell(c)))
-                            .collect(),
-                    );
-                }
-                self.data.insert(arg(args, 0)?, arg(args, 1)?, records)?;
-            }
-            "evaluate" => self.evaluate(arg(args, 1)?, vec![arg(args, 0)?.to_string()])?,
-            "evaluate_outputs" => self.evaluate(arg(args, 1)?, list(arg(args, 0)?))?,
-            "assert_succeeds" => {
-                self.evaluation()?;
-            }
-            "assert_fails" => self.failure().map(|_| ())?,
-            "assert_fails_with" => {
-                let needle = arg(args, 0)?.to_lowercase();
-                let error = self.failure()?;
-                let texts = [
-                    Some(error.to_string()),
-                    error.reference_message(),
-                    Some(error.code().to_string()),
-                ];
-                if !texts
+            records.push(
+                header
                     .iter()
-                    .flatten()
-                    .any(|t| t.to_lowercase().contains(&needle))
-                {
-                    return Err(format!(
-                        "de fout \"{error}\" bevat \"{}\" niet",
-                        arg(args, 0)?
-                    ));
-                }
-            }
-            "assert_boolean" => {
-                let expected = Value::Bool(arg(args, 1)? == "true");
-                let actual = self.output(arg(args, 0)?)?;
-                if *actual != expected {
-                    return Err(format!(
-                        "uitvoer {}: verwacht {expected}, kreeg {actual}",
-                        arg(args, 0)?
-                    ));
-                }
-            }
-            "assert_equals" => {
-                let raw = args.get(1).ok_or("waarde ontbreekt")?;
-                let expected = arg_value(raw);
-                let actual = self.output(arg(args, 0)?)?;
-                let same = match (actual, &expected) {
-                    (Value::Number(a), Value::Number(b)) => a == b,
-                    (Value::String(a), _) if matches!(raw, Arg::Quoted(_)) => a == raw.text(),
-                    (a, b) => a == b,
-                };
-                if !same {
-                    return Err(format!(
-                        "uitvoer {}: verwacht {expected}, kreeg {actual}",
-                        arg(args, 0)?
-                    ));
-                }
-            }
-            "assert_null" => {
-                let actual = self.output(arg(args, 0)?)?;
-                if *actual != Value::Null {
-                    return Err(format!(
-                        "uitvoer {}: verwacht null, kreeg {actual}",
-                        arg(args, 0)?
-                    ));
-                }
-            }
-            "assert_contains" => {
-                let needle = arg(args, 1)?;
-                match self.output(arg(args, 0)?)? {
-                    Value::String(s) if s.to_lowercase().contains(&needle.to_lowercase()) => {}
-                    other => {
-                        return Err(format!(
-                            "uitvoer {}: {other} bevat \"{needle}\" niet",
-                            arg(args, 0)?
-                        ));
-                    }
-                }
-            }
-            "assert_exact_outputs" => {
-                let expected: BTreeSet<String> = list(arg(args, 0)?).into_iter().collect();
-                let actual = self.result_outputs()?;
-                if actual != expected {
-                    return Err(format!("uitvoer {actual:?}, verwacht precies {expected:?}"));
-                }
-            }
-            "assert_provenance" => {
-                let (output, kind) = (arg(args, 0)?, arg(args, 1)?);
-                self.output(output)?;
-                let how = self.evaluation()?.provenance.get(output).copied();
-                // This engine calls the reference's "reactive" provenance "hook".
-                let actual = match how {
-                    Some("hook") => "reactive",
-                    Some(other) => other,
-                    None => "onbekend",
-                };
-                if actual != kind {
-                    return Err(format!(
-                        "uitvoer {output}: herkomst {actual}, verwacht {kind}"
-                    ));
-                }
-            }
-            "set_untranslatable_mode" => self.mode = arg(args, 0)?.parse()?,
-            "assert_tainted" => {
-                let output = arg(args, 0)?;
-                self.output(output)?;
-                if !self.evaluation()?.tainted.contains_key(output) {
-                    return Err(format!(
-                        "uitvoer {output} is niet gemarkeerd als onvertaalbaar"
-                    ));
-                }
-            }
-            "set_note_articles" => self.note_articles(table)?,
-            "set_note_selector_exact" => {
-                self.selector = Some(TextQuoteSelector {
-                    exact: arg(args, 0)?.to_string(),
-                    ..TextQuoteSelector::default()
-                });
-            }
-            "set_note_selector_context" => {
-                self.selector = Some(TextQuoteSelector {
-                    exact: arg(args, 0)?.to_string(),
-                    prefix: arg(args, 1)?.to_string(),
-                    suffix: arg(args, 2)?.to_string(),
-                    hint: None,
-                });
-            }
-            "set_note_hint_article" | "set_note_hint_position" => {
-                let range = match (args.get(1), args.get(2)) {
-                    (Some(a), Some(b)) => Some((
-                        a.text()
-                            .parse()
-                            .map_err(|_| "positie is geen geheel getal")?,
-                        b.text()
-                            .parse()
-                            .map_err(|_| "positie is geen geheel getal")?,
-                    )),
-                    _ => None,
-                };
-                let selector = self.selector.as_mut().ok_or("eerst een notitie kiezen")?;
-                selector.hint = Some(Hint {
-                    article: arg(args, 0)?.to_string(),
-                    range,
-                });
-            }
-            "resolve_note" => {
-                let selector = self.selector.as_ref().ok_or("eerst een notitie kiezen")?;
-                let articles: Vec<(&str, &str)> = self
-                    .note_articles
-                    .iter()
-                    .map(|(n, t)| (n.as_str(), t.as_str()))
-                    .collect();
-                self.resolution = Some(notes::resolve(selector, &articles));
-            }
-            "assert_note_resolves" => {
-                let article = arg(args, 0)?;
-                let found = self.single_match()?;
-                if found.article != article {
-                    return Err(format!(
-                        "notitie wijst naar artikel {}, verwacht {article}",
-                        found.article
-                    ));
-                }
-            }
-            "assert_note_exact_match" => {
-                let found = self.single_match()?;
-                if found.confidence < 1.0 {
-                    return Err(format!(
-                        "vage overeenkomst ({:.3}), verwacht exact",
-                        found.confidence
-                    ));
-                }
-            }
-            "assert_note_fuzzy_match" => {
-                let found = self.single_match()?;
-                if found.confidence >= 1.0 {
-                    return Err("exacte overeenkomst, verwacht vaag".into());
-                }
-            }
-            "assert_note_orphaned" => self.note_status(Status::Orphaned)?,
-            "assert_note_ambiguous" => self.note_status(Status::Ambiguous)?,
-            other => return Err(format!("actie '{other}' kent deze runner niet")),
+                    .cloned()
+                    .zip(row.iter().map(|c| cell(c)))
+                    .collect(),
+            );
+        }
+        self.data.insert(arg(args, 0)?, arg(args, 1)?, records)
+    }
+
+    /// `assert_fails_with`: the failure's message, reference message or code contains the text
+    /// (case-insensitive).
+    fn assert_fails_with(&self, args: &[Arg]) -> Result<(), String> {
+        let needle = arg(args, 0)?.to_lowercase();
+        let error = self.failure()?;
+        let texts = [
+            Some(error.to_string()),
+            error.reference_message(),
+            Some(error.code().to_string()),
+        ];
+        if !texts
+            .iter()
+            .flatten()
+            .any(|t| t.to_lowercase().contains(&needle))
+        {
+            return Err(format!(
+                "de fout \"{error}\" bevat \"{}\" niet",
+                arg(args, 0)?
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_boolean`: an output is `true` or `false`.
+    fn assert_boolean(&self, args: &[Arg]) -> Result<(), String> {
+        let expected = Value::Bool(arg(args, 1)? == "true");
+        let actual = self.output(arg(args, 0)?)?;
+        if *actual != expected {
+            return Err(format!(
+                "uitvoer {}: verwacht {expected}, kreeg {actual}",
+                arg(args, 0)?
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_equals`: an output equals the value (numbers by value; a quoted value against a
+    /// text output as text).
+    fn assert_equals(&self, args: &[Arg]) -> Result<(), String> {
+        let raw = args.get(1).ok_or("waarde ontbreekt")?;
+        let expected = arg_value(raw);
+        let actual = self.output(arg(args, 0)?)?;
+        let same = match (actual, &expected) {
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), _) if matches!(raw, Arg::Quoted(_)) => a == raw.text(),
+            (a, b) => a == b,
+        };
+        if !same {
+            return Err(format!(
+                "uitvoer {}: verwacht {expected}, kreeg {actual}",
+                arg(args, 0)?
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_null`: an output is null.
+    fn assert_null(&self, args: &[Arg]) -> Result<(), String> {
+        let actual = self.output(arg(args, 0)?)?;
+        if *actual != Value::Null {
+            return Err(format!(
+                "uitvoer {}: verwacht null, kreeg {actual}",
+                arg(args, 0)?
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_contains`: a text output contains the text (case-insensitive).
+    fn assert_contains(&self, args: &[Arg]) -> Result<(), String> {
+        let needle = arg(args, 1)?;
+        match self.output(arg(args, 0)?)? {
+            Value::String(s) if s.to_lowercase().contains(&needle.to_lowercase()) => Ok(()),
+            other => Err(format!(
+                "uitvoer {}: {other} bevat \"{needle}\" niet",
+                arg(args, 0)?
+            )),
+        }
+    }
+
+    /// `assert_exact_outputs`: the result has exactly these outputs (see [`Self::result_outputs`]).
+    fn assert_exact_outputs(&self, args: &[Arg]) -> Result<(), String> {
+        let expected: BTreeSet<String> = list(arg(args, 0)?).into_iter().collect();
+        let actual = self.result_outputs()?;
+        if actual != expected {
+            return Err(format!("uitvoer {actual:?}, verwacht precies {expected:?}"));
+        }
+        Ok(())
+    }
+
+    /// `assert_provenance`: how an output was made, in the reference's words ("reactive" for
+    /// this engine's "hook").
+    fn assert_provenance(&self, args: &[Arg]) -> Result<(), String> {
+        let (output, kind) = (arg(args, 0)?, arg(args, 1)?);
+        self.output(output)?;
+        let how = self.evaluation()?.provenance.get(output).copied();
+        let actual = match how {
+            Some("hook") => "reactive",
+            Some(other) => other,
+            None => "onbekend",
+        };
+        if actual != kind {
+            return Err(format!(
+                "uitvoer {output}: herkomst {actual}, verwacht {kind}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_tainted`: an output carries the untranslatable mark.
+    fn assert_tainted(&self, args: &[Arg]) -> Result<(), String> {
+        let output = arg(args, 0)?;
+        self.output(output)?;
+        if !self.evaluation()?.tainted.contains_key(output) {
+            return Err(format!(
+                "uitvoer {output} is niet gemarkeerd als onvertaalbaar"
+            ));
+        }
+        Ok(())
+    }
+
+    /// `set_note_selector_exact`: the note's quote, without context.
+    fn set_note_selector_exact(&mut self, args: &[Arg]) -> Result<(), String> {
+        self.selector = Some(TextQuoteSelector {
+            exact: arg(args, 0)?.to_string(),
+            ..TextQuoteSelector::default()
+        });
+        Ok(())
+    }
+
+    /// `set_note_selector_context`: the note's quote with the text before and after it.
+    fn set_note_selector_context(&mut self, args: &[Arg]) -> Result<(), String> {
+        self.selector = Some(TextQuoteSelector {
+            exact: arg(args, 0)?.to_string(),
+            prefix: arg(args, 1)?.to_string(),
+            suffix: arg(args, 2)?.to_string(),
+            hint: None,
+        });
+        Ok(())
+    }
+
+    /// `set_note_hint_article` and `set_note_hint_position`: the article the chosen note was
+    /// in, and where in it when two positions are given.
+    fn set_note_hint(&mut self, args: &[Arg]) -> Result<(), String> {
+        let range = match (args.get(1), args.get(2)) {
+            (Some(a), Some(b)) => Some((
+                a.text()
+                    .parse()
+                    .map_err(|_| "positie is geen geheel getal")?,
+                b.text()
+                    .parse()
+                    .map_err(|_| "positie is geen geheel getal")?,
+            )),
+            _ => None,
+        };
+        let selector = self.selector.as_mut().ok_or("eerst een notitie kiezen")?;
+        selector.hint = Some(Hint {
+            article: arg(args, 0)?.to_string(),
+            range,
+        });
+        Ok(())
+    }
+
+    /// `resolve_note`: the chosen note resolved against the article table.
+    fn resolve_note(&mut self) -> Result<(), String> {
+        let selector = self.selector.as_ref().ok_or("eerst een notitie kiezen")?;
+        let articles: Vec<(&str, &str)> = self
+            .note_articles
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        self.resolution = Some(notes::resolve(selector, &articles));
+        Ok(())
+    }
+
+    /// `assert_note_resolves`: the note was found once, in this article.
+    fn assert_note_resolves(&self, args: &[Arg]) -> Result<(), String> {
+        let article = arg(args, 0)?;
+        let found = self.single_match()?;
+        if found.article != article {
+            return Err(format!(
+                "notitie wijst naar artikel {}, verwacht {article}",
+                found.article
+            ));
+        }
+        Ok(())
+    }
+
+    /// `assert_note_exact_match` (`exact`) and `assert_note_fuzzy_match`: the note was found
+    /// once, with full confidence or with less.
+    fn assert_note_match(&self, exact: bool) -> Result<(), String> {
+        let found = self.single_match()?;
+        if exact && found.confidence < 1.0 {
+            return Err(format!(
+                "vage overeenkomst ({:.3}), verwacht exact",
+                found.confidence
+            ));
+        }
+        if !exact && found.confidence >= 1.0 {
+            return Err("exacte overeenkomst, verwacht vaag".into());
         }
         Ok(())
     }
