@@ -72,7 +72,7 @@ pub mod calendar {
 /// Running another CLI of the family as a child (`call::child`).
 pub mod child {
     pub use crate::call::child::{
-        ChildFailure, Ending, EnvPolicy, Environment, Spawn, run, run_async, run_json,
+        ChildFailure, Ending, EnvPolicy, Environment, Finished, Spawn, run, run_async, run_json,
     };
 }
 

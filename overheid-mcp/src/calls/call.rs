@@ -20,7 +20,7 @@ use std::future::Future;
 use rmcp::ErrorData;
 use serde_json::{Map, Value, json};
 
-use common::child::{self, Ending, Environment, Spawn};
+use common::child::{self, Ending, Environment, Finished, Spawn};
 use common::codes;
 use common::env::FOREIGN_PROCESSOR;
 use common::exit::ExitStatus;
@@ -67,44 +67,79 @@ pub(crate) struct Invocation<'a> {
     pub notifier: Option<&'a Notifier>,
 }
 
-/// Run one invocation of a tool until it ends or `cancelled` completes. `Err` is a refusal
-/// before anything ran that the client gets as a JSON-RPC error (-32602).
+/// Run one invocation of a tool until it ends or `cancelled` completes, in the steps the module
+/// names: [`validated`], [`command_line`], [`started`] and [`read`]. `Err` is a refusal before
+/// anything ran that the client gets as a JSON-RPC error (-32602).
 pub(crate) async fn run(
     bridge: &Bridge,
     call: &Invocation<'_>,
     trace: &TraceContext,
     cancelled: impl Future<Output = ()>,
 ) -> Result<Outcome, ErrorData> {
-    let (tool, arguments) = (call.tool, call.arguments);
-    let failed = |error| Outcome::Failed { error, plan: None };
-    let validator = match bridge.validator(tool) {
-        Ok(validator) => validator,
-        Err(why) => {
-            return Ok(failed(problem(
-                codes::INTERNE_FOUT,
-                "Ongeldige tooldefinitie",
-                &why,
-                ExitStatus::Software,
-                trace,
-            )));
-        }
+    let line =
+        validated(bridge, call, trace).and_then(|arguments| command_line(call, arguments, trace));
+    let (args, stdin) = match line {
+        Ok(line) => line,
+        Err(refused) => return refused.outcome(),
     };
+    match started(bridge, call, args, stdin, trace, cancelled).await {
+        Ok(finished) => Ok(read(bridge, call, finished, trace).await),
+        Err(error) => Ok(Outcome::Failed { error, plan: None }),
+    }
+}
+
+/// Why a call ends before its program runs.
+enum Refused {
+    /// A JSON-RPC error (-32602): the call itself cannot be made.
+    Rpc(ErrorData),
+    /// The tool's error result: the error object, as the CLI would have said it.
+    Answer(Value),
+}
+
+impl Refused {
+    /// The call's answer.
+    fn outcome(self) -> Result<Outcome, ErrorData> {
+        match self {
+            Refused::Rpc(error) => Err(error),
+            Refused::Answer(error) => Ok(Outcome::Failed { error, plan: None }),
+        }
+    }
+}
+
+/// Step: the call's arguments checked before anything runs (the tool's definition, local paths
+/// it may not take, the session's company, the input schema, NUL characters, a bound argument
+/// that nobody fills); the arguments as they go on, with the session's company checked.
+fn validated(
+    bridge: &Bridge,
+    call: &Invocation<'_>,
+    trace: &TraceContext,
+) -> Result<Map<String, Value>, Refused> {
+    let (tool, arguments) = (call.tool, call.arguments);
+    let validator = bridge.validator(tool).map_err(|why| {
+        Refused::Answer(problem(
+            codes::INTERNE_FOUT,
+            "Ongeldige tooldefinitie",
+            &why,
+            ExitStatus::Software,
+            trace,
+        ))
+    })?;
     let refused = local_paths::refused(&tool.hidden_paths, arguments);
     if !refused.is_empty() {
-        return Ok(failed(invalid_input(&tool.name, &refused, trace)));
+        return Err(Refused::Answer(invalid_input(&tool.name, &refused, trace)));
     }
     // A company the model names must be the identity's own: never silently replaced by it.
     // The same number is accepted (and, where the argument is not listed, left for the
     // identity to fill); another one is refused before anything runs.
-    let own_company = session_argument_checked(tool, arguments, call.session, bridge)?;
-    let arguments = &own_company;
+    let arguments =
+        session_argument_checked(tool, arguments, call.session, bridge).map_err(Refused::Rpc)?;
     let as_value = Value::Object(arguments.clone());
     if let Some(error) = check_input(&validator, &as_value, &tool.name, trace) {
-        return Ok(failed(error));
+        return Err(Refused::Answer(error));
     }
-    let nul = nul_characters(arguments, tool.stdin_argument.as_deref());
+    let nul = nul_characters(&arguments, tool.stdin_argument.as_deref());
     if !nul.is_empty() {
-        return Ok(failed(invalid_input(&tool.name, &nul, trace)));
+        return Err(Refused::Answer(invalid_input(&tool.name, &nul, trace)));
     }
     // A bound argument the model cannot give (it is not listed) and the identity does not
     // fill: the bridge says who can fix that, rather than the program's hint to set its
@@ -117,14 +152,25 @@ pub(crate) async fn run(
             .find(|(argument, _)| call.session.and_then(|s| s.values.get(argument)).is_none())
     {
         let bound = (argument.as_str(), variable.as_str());
-        return Ok(failed(Session::no_company(
+        return Err(Refused::Answer(Session::no_company(
             call.session,
             bridge.transport,
             bound,
             trace,
         )));
     }
-    let mut own = arguments.clone();
+    Ok(arguments)
+}
+
+/// Step: the program's command line and standard input from the checked arguments: `fields`
+/// as `--fields`, a proposal by its id only, the session's arguments, the argument that goes
+/// on stdin, then `--output json` and the provenance; refused when it would be too large.
+fn command_line(
+    call: &Invocation<'_>,
+    mut own: Map<String, Value>,
+    trace: &TraceContext,
+) -> Result<(Vec<String>, Option<Vec<u8>>), Refused> {
+    let tool = call.tool;
     let fields = if tool.takes_fields {
         own.remove("fields")
     } else {
@@ -146,16 +192,12 @@ pub(crate) async fn run(
         }
     }
     let stdin = match &tool.stdin_argument {
-        Some(name) => match stdin_value::take(name, &mut own) {
-            Ok(stdin) => stdin,
-            Err(too_large) => return Ok(failed(oversized(&tool.name, &too_large, trace))),
-        },
+        Some(name) => stdin_value::take(name, &mut own)
+            .map_err(|too_large| Refused::Answer(oversized(&tool.name, &too_large, trace)))?,
         None => None,
     };
-    let line = match argv::build(&tool.entry["_meta"], &own) {
-        Ok(line) => line,
-        Err(gap) => return Err(gap_refused(&tool.name, &gap)),
-    };
+    let line = argv::build(&tool.entry["_meta"], &own)
+        .map_err(|gap| Refused::Rpc(gap_refused(&tool.name, &gap)))?;
     let provenance = match call.provenance {
         ProvenanceForm::Full => "--provenance",
         ProvenanceForm::Compact => "--provenance=compact",
@@ -172,8 +214,23 @@ pub(crate) async fn run(
     }
     let args = line.into_args(global);
     if let Err(too_large) = argv::check_size(&tool.entry["_meta"], &args) {
-        return Ok(failed(oversized(&tool.name, &too_large, trace)));
+        return Err(Refused::Answer(oversized(&tool.name, &too_large, trace)));
     }
+    Ok((args, stdin))
+}
+
+/// Step: the CLI run as a child with only its declared environment, the session's, the trace
+/// and the processor, until it ends, times out or `cancelled` completes (progress notified
+/// meanwhile). `Err`: the error object when it could not start.
+async fn started(
+    bridge: &Bridge,
+    call: &Invocation<'_>,
+    args: Vec<String>,
+    stdin: Option<Vec<u8>>,
+    trace: &TraceContext,
+    cancelled: impl Future<Output = ()>,
+) -> Result<Finished, Value> {
+    let tool = call.tool;
     let source = &bridge.catalog.sources[tool.source];
     let mut env = bridge.child_env(tool.source).to_vec();
     Session::apply_env(call.session, source, &mut env);
@@ -186,22 +243,32 @@ pub(crate) async fn run(
         Some(notifier) => notifier.while_running(&tool.name, running).await,
         None => running.await,
     };
-    let finished = match finished {
-        Ok(finished) => finished,
-        Err(e) => {
-            // The tool's command, never the server's path to the program.
-            let detail = bridge
-                .server_paths
-                .scrub_text(&format!("{} kon niet starten: {e}", tool.command));
-            return Ok(failed(problem(
-                codes::BRON_ONBEREIKBAAR,
-                "Tool niet te starten",
-                &detail,
-                ExitStatus::Unavailable,
-                trace,
-            )));
-        }
-    };
+    finished.map_err(|e| {
+        // The tool's command, never the server's path to the program.
+        let detail = bridge
+            .server_paths
+            .scrub_text(&format!("{} kon niet starten: {e}", tool.command));
+        problem(
+            codes::BRON_ONBEREIKBAAR,
+            "Tool niet te starten",
+            &detail,
+            ExitStatus::Unavailable,
+            trace,
+        )
+    })
+}
+
+/// Step: what the CLI said, read by how it ended: the envelope's data (within the size bound),
+/// a plan instead of an action (exit 80), its error object (with a plan where it printed one),
+/// a time-out, a signal or a cancellation. Its warnings go to the notifier.
+async fn read(
+    bridge: &Bridge,
+    call: &Invocation<'_>,
+    finished: Finished,
+    trace: &TraceContext,
+) -> Outcome {
+    let tool = call.tool;
+    let failed = |error| Outcome::Failed { error, plan: None };
     // Everything the CLI says passes here, and no server path passes on (WIRE-9).
     let scrub = |said: &[u8]| bridge.server_paths.scrub(said);
     let (stdout, stderr) = (scrub(&finished.stdout), scrub(&finished.stderr));
@@ -211,7 +278,7 @@ pub(crate) async fn run(
     let command = &tool.command;
     let stdout: Option<Value> = serde_json::from_slice(&stdout).ok();
     let exited = |code: i32| u8::try_from(code).ok().and_then(ExitStatus::from_code);
-    Ok(match finished.ending {
+    match finished.ending {
         Ending::Cancelled => Outcome::Cancelled,
         Ending::TimedOut => {
             let seconds = bridge.timeout.as_secs_f64();
@@ -286,7 +353,7 @@ pub(crate) async fn run(
                 plan: None,
             }
         }
-    })
+    }
 }
 
 /// Whether the CLI's error says a proposal waits for a person (whatever its exit code).
