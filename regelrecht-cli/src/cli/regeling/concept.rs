@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::definition::{Catalogue, Datum, Definition, Field, Kind};
 use super::evaluate::{self, Outcomes, law};
 use super::opgave::normalise;
-use super::sourcing::{self, Unsourced};
+use super::sourcing::{self, Sourced, Unsourced};
 use common::Context;
 
 /// The schema version of a concept document.
@@ -68,7 +68,10 @@ fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// Build the concept of `definition` for `request`.
+/// Build the concept of `definition` for `request`, in the steps the module's header names:
+/// the person's [`answers`] checked, the sources [`fetched`], every field [`Draft::fill`]ed with
+/// its value and where it came from (or left an open question, or named as not fetched), then
+/// the outcomes, and the whole [`seal`]ed.
 pub(crate) fn build(
     ctx: &Context<'_>,
     catalogue: &Catalogue,
@@ -77,13 +80,56 @@ pub(crate) fn build(
     request: &Request<'_>,
 ) -> Result<Value> {
     let date = request.date;
-    // Answers first: every --opgave names a field, and is valid for its type.
-    let mut errors = Vec::new();
-    let mut answers: BTreeMap<&str, (Value, &str)> = BTreeMap::new();
     let mut declarations: BTreeMap<&str, Option<Declared>> = BTreeMap::new();
     for field in &definition.gegevens {
         declarations.insert(&field.naam, declared(corpus, definition, field, date)?);
     }
+    let answers = answers(catalogue, definition, &declarations, request)?;
+    let (sourced, unsourced) = fetched(ctx, catalogue, definition, request)?;
+    let mut draft = Draft::default();
+    for field in &definition.gegevens {
+        let known = Known {
+            declared: declarations[field.naam.as_str()].as_ref(),
+            datum: field.gegeven.as_ref().and_then(|k| catalogue.data.get(k)),
+            answer: answers.get(field.naam.as_str()),
+            sourced: field.gegeven.as_ref().and_then(|k| sourced.get(k)),
+            unsourced: field.gegeven.as_ref().and_then(|k| unsourced.get(k)),
+        };
+        draft.fill(corpus, field, &known, date)?;
+    }
+    let outcomes = evaluate::outcomes(corpus, definition, &draft.values, date)?;
+    let complete = draft.open.is_empty()
+        && draft.niet_opgehaald.is_empty()
+        && outcomes
+            .uitkomsten
+            .iter()
+            .all(|u| u["status"] == "berekend");
+    let mut concept = json!({
+        "concept_versie": CONCEPT_VERSION,
+        "regeling": {"id": definition.id, "naam": definition.naam, "versie": definition.versie},
+        "kvk_nummer": request.kvk_nummer,
+        "peildatum": date.to_string(),
+        "status": if complete { "compleet" } else { "onvolledig" },
+        "toestemmingen": request.toestemmingen,
+        "velden": draft.velden,
+        "open_vragen": draft.open,
+        "niet_opgehaald": draft.niet_opgehaald,
+    });
+    seal(&mut concept, outcomes);
+    Ok(concept)
+}
+
+/// Step: the person's answers, before any source is asked: every `--opgave` names a field that
+/// may be given or corrected and is valid for its type, and every `--toestemming` names a
+/// source of the register. All that is wrong is refused together (exit 2).
+fn answers<'d, 'r>(
+    catalogue: &Catalogue,
+    definition: &'d Definition,
+    declarations: &BTreeMap<&str, Option<Declared>>,
+    request: &Request<'r>,
+) -> Result<BTreeMap<&'d str, (Value, &'r str)>> {
+    let mut errors = Vec::new();
+    let mut answers = BTreeMap::new();
     for (name, text) in request.opgaven {
         let Some(field) = definition.field(name) else {
             let known: Vec<&str> = definition
@@ -112,7 +158,7 @@ pub(crate) fn build(
             .map_or(FieldType::String, |d| d.field_type);
         match normalise(text, field_type, field) {
             Ok(value) => {
-                answers.insert(&field.naam, (value, text));
+                answers.insert(field.naam.as_str(), (value, text.as_str()));
             }
             Err(detail) => errors.push(FieldError::new("opgave", format!("{name}: {detail}"))),
         }
@@ -128,44 +174,82 @@ pub(crate) fn build(
     if !errors.is_empty() {
         return Err(Problem::invalid(errors).into());
     }
+    Ok(answers)
+}
 
-    // Sources: one call per source for every data kind the definition takes from it.
+/// Step: the sources asked, one call per source for every data kind the definition takes from
+/// it: what each answered, and why each other kind has no value.
+fn fetched(
+    ctx: &Context<'_>,
+    catalogue: &Catalogue,
+    definition: &Definition,
+    request: &Request<'_>,
+) -> Result<(BTreeMap<String, Sourced>, BTreeMap<String, Unsourced>)> {
     let wanted: Vec<&Datum> = definition
         .gegevens
         .iter()
         .filter_map(|f| f.gegeven.as_ref())
         .filter_map(|kind| catalogue.data.get(kind))
         .collect();
-    let (sourced, unsourced) = sourcing::fetch(
+    sourcing::fetch(
         ctx,
         catalogue,
         &wanted,
         request.kvk_nummer,
         request.toestemmingen,
-    )?;
+    )
+}
 
-    let mut velden = Vec::new();
-    let mut open = Vec::new();
-    let mut niet_opgehaald = Vec::new();
-    let mut values: BTreeMap<String, Value> = BTreeMap::new();
-    for field in &definition.gegevens {
-        let declared = declarations[field.naam.as_str()].as_ref();
-        let datum = field.gegeven.as_ref().and_then(|k| catalogue.data.get(k));
+/// What is known of one field when it is filled in.
+struct Known<'k> {
+    /// Its law parameter, if a law declares it.
+    declared: Option<&'k Declared>,
+    /// The data kind it takes from a source, as the register describes it.
+    datum: Option<&'k Datum>,
+    /// The person's answer, normalised, and as given.
+    answer: Option<&'k (Value, &'k str)>,
+    /// What its source answered.
+    sourced: Option<&'k Sourced>,
+    /// Why its source gave no value.
+    unsourced: Option<&'k Unsourced>,
+}
+
+/// The concept's fields as they are filled in, one by one.
+#[derive(Default)]
+struct Draft {
+    /// Every field, with its value and where it came from (`velden`).
+    velden: Vec<Value>,
+    /// The questions for the person (`open_vragen`).
+    open: Vec<Value>,
+    /// The values a source could not give (`niet_opgehaald`).
+    niet_opgehaald: Vec<Value>,
+    /// The values the outcomes are computed from.
+    values: BTreeMap<String, Value>,
+}
+
+impl Draft {
+    /// Step: one field filled in: the person's answer (a correction keeps the source's record),
+    /// else its source's value, else a law constant; without one it is [`Draft::unfilled`].
+    fn fill(
+        &mut self,
+        corpus: &Corpus,
+        field: &Field,
+        known: &Known<'_>,
+        date: NaiveDate,
+    ) -> Result<()> {
         let unit = field
             .eenheid
             .clone()
-            .or_else(|| declared.and_then(|d| d.unit.clone()));
+            .or_else(|| known.declared.and_then(|d| d.unit.clone()));
         let mut entry = json!({
             "naam": field.naam,
-            "type": type_name(declared, datum),
+            "type": type_name(known.declared, known.datum),
             "mag_corrigeren": field.mag_corrigeren,
         });
         if let Some(unit) = &unit {
             entry["eenheid"] = unit.clone().into();
         }
-        let from_source = field.gegeven.as_ref().and_then(|k| sourced.get(k));
-        let answer = answers.get(field.naam.as_str());
-        let source_record = from_source.map(|s| {
+        let source_record = known.sourced.map(|s| {
             json!({
                 "waarde": s.value,
                 "soort": s.kind,
@@ -175,7 +259,7 @@ pub(crate) fn build(
                 "herkomst_sha256": s.response_sha256,
             })
         });
-        if let Some((value, text)) = answer {
+        if let Some((value, text)) = known.answer {
             entry["waarde"] = value.clone();
             entry["soort"] = json!(Kind::Opgave);
             entry["bron"] = "opgave".into();
@@ -185,7 +269,7 @@ pub(crate) fn build(
             if let Some(record) = source_record {
                 entry["correctie_van"] = record;
             }
-            values.insert(field.naam.clone(), value.clone());
+            self.values.insert(field.naam.clone(), value.clone());
         } else if let Some(record) = source_record {
             for key in [
                 "waarde",
@@ -197,7 +281,8 @@ pub(crate) fn build(
             ] {
                 entry[key] = record[key].clone();
             }
-            values.insert(field.naam.clone(), record["waarde"].clone());
+            self.values
+                .insert(field.naam.clone(), record["waarde"].clone());
         } else if let Some(constant) = &field.wetsconstante {
             let (value, sha) = law_constant(corpus, constant, date)?;
             entry["waarde"] = value.clone();
@@ -205,101 +290,86 @@ pub(crate) fn build(
             entry["bron"] = format!("wet:{}", constant.wet).into();
             entry["opgehaald_op"] = Value::Null;
             entry["herkomst_sha256"] = sha.into();
-            values.insert(field.naam.clone(), value);
+            self.values.insert(field.naam.clone(), value);
         } else {
-            // No value: an open question (opgave), or a source that was not called or failed.
             entry["waarde"] = Value::Null;
-            let mut question = json!({
-                "naam": field.naam,
-                "vraag": declared
-                    .and_then(|d| d.description.clone())
-                    .or_else(|| datum.and_then(|d| d.omschrijving.clone()))
-                    .unwrap_or_else(|| field.naam.clone()),
-                "type": type_name(declared, datum),
-            });
-            if let Some(unit) = &unit {
-                question["eenheid"] = unit.clone().into();
-            }
-            if let Some(allowed) = &field.waarden {
-                question["waarden"] = allowed.clone().into();
-            }
-            if let Some(kind) = &field.gegeven {
-                // A source that could not be fetched is named as such (`niet_opgehaald`), never
-                // put to the person as a question. A source that answered without the value
-                // leaves a question when the field may be given, and so does one that was not
-                // asked for lack of consent (which is also named, with the option to give).
-                let (source, reason, exit_code, unfetched, ask) = match unsourced.get(kind) {
-                    Some(Unsourced::NoConsent { source }) => (
-                        source.clone(),
-                        format!(
-                            "bron '{source}' vraagt toestemming; niet opgevraagd (geef --toestemming {source})"
-                        ),
-                        None,
-                        true,
-                        field.mag_corrigeren,
-                    ),
-                    Some(Unsourced::Failed { source, failure })
-                        if failure.code == common::codes::VELD_ONTBREEKT.name =>
-                    {
-                        (
-                            source.clone(),
-                            format!("{} ({})", failure.detail, failure.code),
-                            Some(failure.exit_code),
-                            !field.mag_corrigeren,
-                            field.mag_corrigeren,
-                        )
-                    }
-                    Some(Unsourced::Failed { source, failure }) => (
-                        source.clone(),
-                        format!(
-                            "bron '{source}' kon niet worden bevraagd: {} ({}); dit is geen vraag \
-                             voor de aanvrager: stel het concept opnieuw op als de bron antwoordt",
-                            failure.detail, failure.code
-                        ),
-                        Some(failure.exit_code),
-                        true,
-                        false,
-                    ),
-                    None => (String::new(), "niet opgehaald".into(), None, true, false),
-                };
-                if unfetched {
-                    niet_opgehaald.push(json!({
-                        "naam": field.naam,
-                        "bron": source,
-                        "exit_code": exit_code,
-                        "reden": reason,
-                    }));
-                }
-                if ask {
-                    question["reden"] = reason.into();
-                    open.push(question);
-                }
-            } else {
-                open.push(question);
-            }
+            self.unfilled(field, known, unit);
         }
-        velden.push(entry);
+        self.velden.push(entry);
+        Ok(())
     }
-    let outcomes = evaluate::outcomes(corpus, definition, &values, date)?;
-    let complete = open.is_empty()
-        && niet_opgehaald.is_empty()
-        && outcomes
-            .uitkomsten
-            .iter()
-            .all(|u| u["status"] == "berekend");
-    let mut concept = json!({
-        "concept_versie": CONCEPT_VERSION,
-        "regeling": {"id": definition.id, "naam": definition.naam, "versie": definition.versie},
-        "kvk_nummer": request.kvk_nummer,
-        "peildatum": date.to_string(),
-        "status": if complete { "compleet" } else { "onvolledig" },
-        "toestemmingen": request.toestemmingen,
-        "velden": velden,
-        "open_vragen": open,
-        "niet_opgehaald": niet_opgehaald,
-    });
-    seal(&mut concept, outcomes);
-    Ok(concept)
+
+    /// Step: a field without a value: an open question (an opgave), or a source that was not
+    /// called or failed. A source that could not be fetched is named as such
+    /// (`niet_opgehaald`), never put to the person as a question. A source that answered
+    /// without the value leaves a question when the field may be given, and so does one that
+    /// was not asked for lack of consent (which is also named, with the option to give).
+    fn unfilled(&mut self, field: &Field, known: &Known<'_>, unit: Option<String>) {
+        let mut question = json!({
+            "naam": field.naam,
+            "vraag": known.declared
+                .and_then(|d| d.description.clone())
+                .or_else(|| known.datum.and_then(|d| d.omschrijving.clone()))
+                .unwrap_or_else(|| field.naam.clone()),
+            "type": type_name(known.declared, known.datum),
+        });
+        if let Some(unit) = unit {
+            question["eenheid"] = unit.into();
+        }
+        if let Some(allowed) = &field.waarden {
+            question["waarden"] = allowed.clone().into();
+        }
+        if field.gegeven.is_none() {
+            self.open.push(question);
+            return;
+        }
+        let (source, reason, exit_code, unfetched, ask) = match known.unsourced {
+            Some(Unsourced::NoConsent { source }) => (
+                source.clone(),
+                format!(
+                    "bron '{source}' vraagt toestemming; niet opgevraagd (geef --toestemming {source})"
+                ),
+                None,
+                true,
+                field.mag_corrigeren,
+            ),
+            Some(Unsourced::Failed { source, failure })
+                if failure.code == common::codes::VELD_ONTBREEKT.name =>
+            {
+                (
+                    source.clone(),
+                    format!("{} ({})", failure.detail, failure.code),
+                    Some(failure.exit_code),
+                    !field.mag_corrigeren,
+                    field.mag_corrigeren,
+                )
+            }
+            Some(Unsourced::Failed { source, failure }) => (
+                source.clone(),
+                format!(
+                    "bron '{source}' kon niet worden bevraagd: {} ({}); dit is geen vraag \
+                     voor de aanvrager: stel het concept opnieuw op als de bron antwoordt",
+                    failure.detail, failure.code
+                ),
+                Some(failure.exit_code),
+                true,
+                false,
+            ),
+            None => (String::new(), "niet opgehaald".into(), None, true, false),
+        };
+        if unfetched {
+            self.niet_opgehaald.push(json!({
+                "naam": field.naam,
+                "bron": source,
+                "exit_code": exit_code,
+                "reden": reason,
+            }));
+        }
+        if ask {
+            question["reden"] = reason.into();
+            self.open.push(question);
+        }
+    }
 }
 
 /// Put the outcomes in `concept` and set `concept_digest` over all of it.
