@@ -190,30 +190,101 @@ fn incomplete(concept: &Value) -> String {
     format!("het concept is niet compleet: {}", why.join("; en "))
 }
 
-/// The report of a complete concept with the named measures, or every problem at once.
+/// The report of a complete concept with the named measures, or every problem at once: the
+/// concept's [`applying_scheme`], then the parts of the module's header in turn ((b)
+/// [`taken_measures`], (d) [`other_measures`], (e) [`calendar_year`] and the energy use, (a)
+/// [`kvk_number`]), and, when nothing is wrong, the report with (c) [`not_applicable`].
 pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldError>> {
     let concept = input.concept;
+    let scheme = applying_scheme(concept)?;
+    let mapping = &scheme["rapportage"];
+    let list = items(&concept["lijsten"][mapping["maatregelenlijst"].as_str().unwrap_or_default()]);
     let mut errors = Vec::new();
+    let taken = taken_measures(input.maatregelen, &list, &mut errors);
+    let overige = other_measures(input.overige, &list, &mut errors);
+    if taken.is_empty() && overige.is_empty() {
+        errors.push(error(
+            "/maatregel",
+            "geef ten minste één getroffen maatregel: --maatregel CODE of --overige-maatregel TEKST",
+        ));
+    }
+    let kalenderjaar = calendar_year(input.kalenderjaar, &mut errors);
+    let elektriciteit_kwh = number(concept, mapping, "elektriciteit_kwh", &mut errors);
+    let aardgas = number(concept, mapping, "aardgas_m3", &mut errors);
+    let kvk_nummer = kvk_number(concept, mapping, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut getroffen: Vec<LijstMaatregel> = taken
+        .iter()
+        .map(|i| LijstMaatregel {
+            code: i.code.clone(),
+            naam: i.naam.clone(),
+        })
+        .collect();
+    getroffen.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(FromConcept {
+        regeling_id: scheme["regeling_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        kvk_nummer,
+        maatregelen: getroffen
+            .iter()
+            .map(|m| canonical_maatregel(&format!("{} {}", m.code, m.naam)))
+            .collect(),
+        inhoud: RapportageInhoud {
+            getroffen_maatregelen: getroffen,
+            niet_van_toepassing: not_applicable(&list),
+            overige_maatregelen: overige,
+            energiegebruik: Energiegebruik {
+                kalenderjaar,
+                elektriciteit_kwh,
+                aardgas_m3_aardgasequivalent: aardgas,
+            },
+            concept_digest: concept["concept_digest"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            concept_regeling: format!(
+                "{}@{}",
+                concept["regeling"]["id"].as_str().unwrap_or_default(),
+                concept["regeling"]["versie"].as_str().unwrap_or_default()
+            ),
+        },
+    })
+}
+
+/// Step: the RVO scheme the complete concept leads to a report under; a concept that is not
+/// complete, or leads to none, is refused alone.
+fn applying_scheme(concept: &Value) -> Result<&Value, Vec<FieldError>> {
     if concept["status"] != "compleet" {
         return Err(vec![error("/concept", incomplete(concept))]);
     }
-    let Some(scheme) = concept["rvo"]
+    concept["rvo"]
         .as_array()
         .into_iter()
         .flatten()
         .find(|s| s["van_toepassing"] == Value::Bool(true))
-    else {
-        return Err(vec![error(
-            "/concept",
-            "volgens het concept leidt geen uitkomst tot een RVO-rapportage; er valt niets in te dienen",
-        )]);
-    };
-    let mapping = &scheme["rapportage"];
-    let list = items(&concept["lijsten"][mapping["maatregelenlijst"].as_str().unwrap_or_default()]);
+        .ok_or_else(|| {
+            vec![error(
+                "/concept",
+                "volgens het concept leidt geen uitkomst tot een RVO-rapportage; er valt niets in te dienen",
+            )]
+        })
+}
 
+/// Step (b): the list measures taken, each once, in the order given: every `--maatregel`
+/// matched against the concept's list; one that does not apply, a near miss (with its
+/// suggestion) or none at all is an error.
+fn taken_measures<'l>(
+    given: &[String],
+    list: &'l [Item],
+    errors: &mut Vec<FieldError>,
+) -> Vec<&'l Item> {
     let mut taken: Vec<&Item> = Vec::new();
-    for text in input.maatregelen {
-        match resolve(text, &list) {
+    for text in given {
+        match resolve(text, list) {
             Match::Exact(item) if item.applies == Some(true) => {
                 if !taken.iter().any(|t| t.code == item.code) {
                     taken.push(item);
@@ -248,9 +319,15 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             }
         }
     }
-    // Filed as the person wrote them; the folded form only compares (one measure once).
+    taken
+}
+
+/// Step (d): the other measures, filed as the person wrote them (the folded form only compares:
+/// one measure once, whatever the order given); an empty one, one too long or with control
+/// characters, or one that names a list measure is an error.
+fn other_measures(given: &[String], list: &[Item], errors: &mut Vec<FieldError>) -> Vec<String> {
     let mut overige: Vec<(String, String)> = Vec::new();
-    for text in input.overige {
+    for text in given {
         let canonical = canonical_words(text);
         if canonical.is_empty() {
             errors.push(error("/overige_maatregel", "een overige maatregel is leeg"));
@@ -265,7 +342,7 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             ));
             continue;
         }
-        match resolve(text, &list) {
+        match resolve(text, list) {
             Match::Exact(item) | Match::Near(item) => errors.push(error(
                 "/overige_maatregel",
                 format!(
@@ -280,15 +357,13 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
     // two spellings of one measure the same one is kept.
     overige.sort();
     overige.dedup_by(|a, b| a.0 == b.0);
-    let overige: Vec<String> = overige.into_iter().map(|(_, text)| text).collect();
-    if taken.is_empty() && overige.is_empty() {
-        errors.push(error(
-            "/maatregel",
-            "geef ten minste één getroffen maatregel: --maatregel CODE of --overige-maatregel TEKST",
-        ));
-    }
-    // As given, not trimmed: the published pattern is what is accepted (DISC-22).
-    let kalenderjaar = match input.kalenderjaar {
+    overige.into_iter().map(|(_, text)| text).collect()
+}
+
+/// Step (e): the calendar year the energy use was measured over, as given, not trimmed: the
+/// published pattern is what is accepted (DISC-22). Missing or malformed is an error (and 0).
+fn calendar_year(given: Option<&str>, errors: &mut Vec<FieldError>) -> i32 {
+    match given {
         Some(year) if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) => {
             year.parse().unwrap_or_default()
         }
@@ -306,9 +381,12 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             ));
             0
         }
-    };
-    let elektriciteit_kwh = number(concept, mapping, "elektriciteit_kwh", &mut errors);
-    let aardgas = number(concept, mapping, "aardgas_m3", &mut errors);
+    }
+}
+
+/// Step (a): the KvK number of the concept's field the mapping names (the concept's own when it
+/// has none); the two must be the same.
+fn kvk_number(concept: &Value, mapping: &Value, errors: &mut Vec<FieldError>) -> String {
     let kvk_field = mapping["kvk_nummer"].as_str().unwrap_or("kvk_nummer");
     let kvk_nummer = field_value(concept, kvk_field)
         .and_then(Value::as_str)
@@ -321,56 +399,19 @@ pub fn from_concept(input: &InhoudInput<'_>) -> Result<FromConcept, Vec<FieldErr
             "het KvK-nummer van het concept en dat van zijn gegevens verschillen",
         ));
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let niet_van_toepassing = list
-        .iter()
+    kvk_nummer
+}
+
+/// Step (c): the list measures that do not apply, with their unmet conditions, from the concept.
+fn not_applicable(list: &[Item]) -> Vec<NietVanToepassing> {
+    list.iter()
         .filter(|i| i.applies == Some(false))
         .map(|i| NietVanToepassing {
             code: i.code.clone(),
             naam: i.naam.clone(),
             niet_vervulde_randvoorwaarden: i.unmet.clone(),
         })
-        .collect();
-    let mut getroffen: Vec<LijstMaatregel> = taken
-        .iter()
-        .map(|i| LijstMaatregel {
-            code: i.code.clone(),
-            naam: i.naam.clone(),
-        })
-        .collect();
-    getroffen.sort_by(|a, b| a.code.cmp(&b.code));
-    Ok(FromConcept {
-        regeling_id: scheme["regeling_id"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        kvk_nummer,
-        maatregelen: getroffen
-            .iter()
-            .map(|m| canonical_maatregel(&format!("{} {}", m.code, m.naam)))
-            .collect(),
-        inhoud: RapportageInhoud {
-            getroffen_maatregelen: getroffen,
-            niet_van_toepassing,
-            overige_maatregelen: overige,
-            energiegebruik: Energiegebruik {
-                kalenderjaar,
-                elektriciteit_kwh,
-                aardgas_m3_aardgasequivalent: aardgas,
-            },
-            concept_digest: concept["concept_digest"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-            concept_regeling: format!(
-                "{}@{}",
-                concept["regeling"]["id"].as_str().unwrap_or_default(),
-                concept["regeling"]["versie"].as_str().unwrap_or_default()
-            ),
-        },
-    })
+        .collect()
 }
 
 #[cfg(test)]
