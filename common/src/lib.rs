@@ -55,7 +55,7 @@ pub mod audit {
 
 pub mod args {
     pub use crate::call::args::{
-        KvkNummer, Peildatum, check_kvk_nummer, is_kvk_nummer, kvk_nummer_problem, parse_date,
+        KvkNummer, Lang, Peildatum, check_kvk_nummer, is_kvk_nummer, kvk_nummer_problem, parse_date,
     };
 }
 

@@ -277,6 +277,11 @@ fn completions_come_from_the_tools_lists() {
         "{more:?}"
     );
 
+    // A scheme's keywords come from the catalogue's every member, not its short rows (CONV-9).
+    let schemes = json!({"type": "ref/prompt", "name": "regelingen_voor_mijn_bedrijf"});
+    let keywords = values(&complete(&mut bridge, schemes, "trefwoord", "", json!({})));
+    assert!(!keywords.is_empty(), "trefwoorden from regeling_lijst");
+
     let status = json!({"type": "ref/prompt", "name": "status_voorstellen_en_rapportages"});
     assert_eq!(
         values(&complete(&mut bridge, status, "status", "o", json!({}))),

@@ -47,6 +47,25 @@ impl Peildatum {
     }
 }
 
+/// `--lang`: every member, where a command prints a compact form by default (issue 40 item 4):
+/// a list a row per item with its key members, an article its text once. `--fields` and `--jq`
+/// choose from the long form too, so every member of the output schema can be asked for.
+#[derive(clap::Args, Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct Lang {
+    /// Alle velden
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lang: bool,
+}
+
+impl Lang {
+    /// Whether this call prints the long form: `--lang`, or a selection or filter that may name
+    /// any member (`--fields`, `--jq`).
+    pub fn wanted(&self, ctx: &crate::call::context::Context<'_>) -> bool {
+        self.lang || ctx.globals.fields.is_some() || ctx.globals.jq.is_some()
+    }
+}
+
 /// A calendar date written `YYYY-MM-DD` with ASCII digits, nothing around it: exactly what
 /// [`Peildatum::SCHEMA`] describes (its pattern, and `format: date` for a real day).
 pub fn parse_date(text: &str) -> Option<NaiveDate> {

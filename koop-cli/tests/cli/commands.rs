@@ -175,7 +175,14 @@ fn get_reads_the_version_in_force_on_the_peildatum() {
     ] {
         let fake = KoopFake::start();
         let sandbox = Sandbox::new();
-        let args = ["regeling", "toon", "BWBR9900001", "--peildatum", peildatum];
+        let args = [
+            "regeling",
+            "toon",
+            "BWBR9900001",
+            "--peildatum",
+            peildatum,
+            "--lang",
+        ];
         let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
         assert_eq!(law["geldig_vanaf"], vanaf, "{peildatum}");
         assert_eq!(law["geldig_tot"], tot, "{peildatum}");
@@ -221,6 +228,7 @@ fn get_gives_paths_links_and_texts_outside_articles() {
         "BWBR9900002",
         "--peildatum",
         "2025-06-01",
+        "--lang",
     ];
     let law = data(&run(sandbox.cmd(&fake), args), "regeling_toon");
     assert_eq!(
@@ -270,6 +278,61 @@ fn artikel_returns_one_article_with_the_law() {
     assert_eq!(
         result["artikel"]["pad"],
         "Hoofdstuk 5 / Afdeling 5.4 / Paragraaf 5.4.1"
+    );
+}
+
+/// Issue 40 item 4: an article's text is printed once. Its `leden` are the same text again,
+/// lid by lid: only with `--lang`, or when `--fields` or `--jq` ask for them.
+#[test]
+fn an_article_s_text_is_printed_once_and_its_leden_when_asked() {
+    let fake = KoopFake::start();
+    let sandbox = Sandbox::new();
+    let args = [
+        "regeling",
+        "artikel",
+        "BWBR9900002",
+        "5.15",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    let compact = run(sandbox.cmd(&fake), args);
+    let short = data(&compact, "regeling_artikel");
+    assert!(short["artikel"].get("leden").is_none(), "{short}");
+    let tekst = short["artikel"]["tekst"].as_str().unwrap();
+    let long_run = run(sandbox.cmd(&fake), args.iter().copied().chain(["--lang"]));
+    let long = data(&long_run, "regeling_artikel");
+    let leden = long["artikel"]["leden"].as_array().unwrap();
+    assert_eq!(leden.len(), 3);
+    for lid in leden {
+        let lid = lid["tekst"].as_str().unwrap();
+        assert!(tekst.contains(lid), "{lid:?} is in {tekst:?}");
+    }
+    assert_eq!(long["artikel"]["tekst"], short["artikel"]["tekst"]);
+    assert!(compact.stdout.len() + tekst.len() / 2 < long_run.stdout.len());
+    // A selection names any member of the output schema, leden included.
+    let fields = args
+        .iter()
+        .copied()
+        .chain(["--fields", "artikel.leden[].nummer"]);
+    let selected = run(sandbox.cmd(&fake), fields).json();
+    assert_eq!(
+        selected,
+        json!({"artikel": {"leden": [{"nummer": "1"}, {"nummer": "2"}, {"nummer": "3"}]}})
+    );
+    // So does the whole law: each article's text once.
+    let law = [
+        "regeling",
+        "toon",
+        "BWBR9900002",
+        "--peildatum",
+        "2025-06-01",
+    ];
+    let law = data(&run(sandbox.cmd(&fake), law), "regeling_toon");
+    let artikelen = law["artikelen"].as_array().unwrap();
+    assert!(
+        artikelen
+            .iter()
+            .all(|a| a.get("leden").is_none() && a["tekst"].is_string())
     );
 }
 

@@ -202,7 +202,7 @@ fn every_bal_article_the_other_tools_cite_says_what_they_rely_on() {
     let catalogue = answer(
         "rvo-cli",
         "RVO_AUDIT_LOG",
-        &["regeling", "lijst", "--peildatum", "2026-11-30"],
+        &["regeling", "lijst", "--peildatum", "2026-11-30", "--lang"],
     );
     let mut cited = BTreeMap::new();
     bal_citations(

@@ -73,7 +73,16 @@ pub(crate) async fn complete(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Se
 /// Every value the argument may take, unfiltered.
 async fn candidates(bridge: &Bridge, ask: &Ask<'_>, session: Option<&Session>) -> Vec<String> {
     let wetten = || list(bridge, "regelrecht-cli", "wet_lijst", json!({}), None);
-    let regelingen = || list(bridge, "rvo-cli", "regeling_lijst", json!({}), None);
+    // Every member of each scheme (the list prints a short row unless asked for all, CONV-9).
+    let regelingen = || {
+        list(
+            bridge,
+            "rvo-cli",
+            "regeling_lijst",
+            json!({"lang": true}),
+            None,
+        )
+    };
     match ask.name {
         "law_id" => pick(&*wetten().await, "wetten[].law_id"),
         "bwb_id" => {
@@ -118,7 +127,14 @@ async fn articles(bridge: &Bridge, context: &HashMap<String, String>) -> Vec<Str
                 law_ids.push(id.to_string());
             }
         }
-        let regelingen = list(bridge, "rvo-cli", "regeling_lijst", json!({}), None).await;
+        let regelingen = list(
+            bridge,
+            "rvo-cli",
+            "regeling_lijst",
+            json!({"lang": true}),
+            None,
+        )
+        .await;
         for regeling in regelingen["regelingen"].as_array().into_iter().flatten() {
             for basis in regeling["wettelijke_grondslag"]
                 .as_array()

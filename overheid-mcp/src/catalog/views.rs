@@ -80,8 +80,8 @@ const VIEWS: &[View] = &[
         uri: "rvo://regelingen",
         name: "regelingen",
         title: "Regelingencatalogus van RVO",
-        description: "Alle regelingen (subsidies en verplichtingen) met hun id, termijnen, \
-                      trefwoorden en wettelijke grondslag (wet, BWB-id en artikel).",
+        description: "Alle regelingen (subsidies en verplichtingen), elk met id, naam, soort, \
+                      status, openstelling en deadline; alles van één: rvo://regelingen/{regeling_id}.",
         program: "rvo-cli",
         tool: "regeling_lijst",
         private: false,

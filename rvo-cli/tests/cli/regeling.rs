@@ -152,6 +152,53 @@ fn lijst_with_provenance_names_the_embedded_catalogue() {
     assert_eq!(provenance["response_sha256"], sha256_hex(&file).as_str());
 }
 
+/// Issue 40 item 4: the catalogue prints one short row per scheme by default (it was 15.6 KB);
+/// `--lang` prints every member, and `--fields` chooses from every member.
+#[test]
+fn lijst_prints_a_short_row_per_scheme_unless_asked_for_more() {
+    let sandbox = Sandbox::new();
+    let short = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01"]);
+    let long = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01", "--lang"]);
+    let schema = output_schema("regeling_lijst");
+    let (rows, all) = (short.json(), long.json());
+    assert_valid_against(&schema, &rows, "lijst");
+    assert_valid_against(&schema, &all, "lijst --lang");
+    assert_eq!(ids(&rows), ids(&all));
+    for row in rows["regelingen"].as_array().unwrap() {
+        let mut members: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        members.retain(|m| !["openstelling", "deadline"].contains(m));
+        assert_eq!(
+            members,
+            ["id", "naam", "soort", "indienbaar_via_cli", "status"],
+            "{row}"
+        );
+    }
+    let first = &all["regelingen"][0];
+    for member in ["beschrijving", "wettelijke_grondslag", "url", "status_op"] {
+        assert!(first.get(member).is_some(), "--lang: {member} in {first}");
+    }
+    assert!(
+        short.stdout.len() * 4 < long.stdout.len(),
+        "{} of {} bytes",
+        short.stdout.len(),
+        long.stdout.len()
+    );
+    let chosen = sandbox
+        .run(["regeling", "lijst", "--fields", "regelingen[].beschrijving"])
+        .json();
+    let chosen = chosen["regelingen"].as_array().unwrap();
+    assert_eq!(chosen.len(), 8);
+    assert!(
+        chosen.iter().all(|r| r["beschrijving"].is_string()),
+        "{chosen:?}"
+    );
+}
+
 #[test]
 fn read_only_commands_pass_the_gate_too() {
     let sandbox = Sandbox::new();

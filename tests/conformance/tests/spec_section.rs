@@ -27,6 +27,7 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
     ("CONV-5", "tests/conformance/tests/family_vocabulary.rs"),
     ("CONV-6", "kvk-cli/tests/terminal.rs"),
     ("CONV-8", "regelrecht-cli/tests/cli/energy.rs"),
+    ("CONV-9", "rvo-cli/tests/cli/regeling.rs"),
     ("CACHE-1", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-2", "koop-cli/tests/cli/cache.rs"),
     ("CACHE-3", "koop-cli/tests/cli/cache.rs"),

@@ -2,7 +2,7 @@
 //! read until that article ends; no other article's text is rendered and the law's JSON is never
 //! built. An unknown number is exit 66 with the numbers nearby in the hint.
 
-use common::args::Peildatum;
+use common::args::{Lang, Peildatum};
 use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::BwbId;
@@ -10,7 +10,7 @@ use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
 
 use super::lookup::{self, Header, to_data};
-use super::toon::{ArtikelMetLink, BWB_ID};
+use super::toon::{ArtikelMetLink, BWB_ID, without_leden};
 use crate::cli::problems::to_error;
 
 /// Longest article number accepted.
@@ -20,7 +20,8 @@ const MAX_ARTIKEL_CHARS: usize = 40;
 ///
 /// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
 /// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
-/// geeft exit 66 met de nummers in de buurt in de hint.
+/// geeft exit 66 met de nummers in de buurt in de hint. De tekst staat er één keer in; de leden
+/// elk apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Bv. BWBR0018451
@@ -30,6 +31,9 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub peildatum: Peildatum,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub lang: Lang,
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -92,7 +96,11 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ),
         artikel: ArtikelMetLink::new(found.artikel, id.as_str(), peildatum),
     };
-    Ok(located.outcome(to_data(&data)?, peildatum))
+    let mut data = to_data(&data)?;
+    if !args.lang.wanted(ctx) {
+        without_leden(&mut data["artikel"]);
+    }
+    Ok(located.outcome(data, peildatum))
 }
 
 /// The answer of `regeling artikel` (schemas/artikel.json).

@@ -1,12 +1,13 @@
 //! `regeling toon BWB_ID [--peildatum D]`: a whole law as it was in force on a date, every article
 //! as plain text with its leden, structural path and link, plus the texts outside articles.
 
-use common::args::Peildatum;
+use common::args::{Lang, Peildatum};
 use common::validate::Validation;
 use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde::Serialize;
+use serde_json::Value;
 
 use super::lookup::{self, Header, to_data};
 use crate::cli::problems::to_error;
@@ -16,7 +17,8 @@ use crate::cli::problems::to_error;
 /// Elk artikel als platte tekst (lijsten, tabellen en verwijzingen als tekst), met leden, het
 /// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten
 /// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
-/// is `regeling artikel` goedkoper.
+/// is `regeling artikel` goedkoper. De tekst van een artikel staat er één keer in; de leden elk
+/// apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     /// Bv. BWBR0018451
@@ -24,6 +26,9 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub peildatum: Peildatum,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub lang: Lang,
 }
 
 /// Schema of the BWB id argument.
@@ -69,6 +74,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .into_iter()
         .map(|a| ArtikelMetLink::new(a, id.as_str(), peildatum))
         .collect();
+    let long = args.lang.wanted(ctx);
     let data = Regeling {
         header: Header::new(
             &located,
@@ -82,7 +88,21 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         artikelen,
         overige_teksten: law.overige_teksten,
     };
-    Ok(located.outcome(to_data(&data)?, peildatum))
+    let mut data = to_data(&data)?;
+    if !long {
+        for artikel in data["artikelen"].as_array_mut().into_iter().flatten() {
+            without_leden(artikel);
+        }
+    }
+    Ok(located.outcome(data, peildatum))
+}
+
+/// An article's compact form (issue 40 item 4): its text once, without `leden`, which is the same
+/// text again lid by lid (kept with `--lang`, `--fields` or `--jq`).
+pub(crate) fn without_leden(artikel: &mut Value) {
+    if let Some(artikel) = artikel.as_object_mut() {
+        artikel.remove("leden");
+    }
 }
 
 /// The answer of `regeling toon` (schemas/regeling.json).

@@ -1,6 +1,6 @@
 //! `regeling lijst`: every scheme of the catalogue, with its status on the peildatum.
 
-use common::args::Peildatum;
+use common::args::{Lang, Peildatum};
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::Catalogue;
@@ -10,12 +10,30 @@ use serde_json::json;
 use super::catalogue_outcome;
 
 /// Voor alle RVO-regelingen en hun status op de peildatum
+///
+/// Eén korte rij per regeling: id, naam, soort, status, openstelling, deadline en of ze via de CLI
+/// in te dienen is. Alle velden (beschrijving, wettelijke grondslag, doelgroep, …) met --lang, of
+/// met --fields of --jq, die uit alle velden kiezen; één regeling: regeling toon.
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub peildatum: Peildatum,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub lang: Lang,
 }
+
+/// The members of a scheme's compact row (issue 40 item 4: the whole catalogue was 15.6 KB).
+const ROW: [&str; 7] = [
+    "id",
+    "naam",
+    "soort",
+    "status",
+    "openstelling",
+    "deadline",
+    "indienbaar_via_cli",
+];
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "lijst"],
@@ -42,6 +60,15 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .iter()
         .map(|regeling| RegelingOpDatum::new(regeling, date))
         .collect();
+    let mut regelingen = serde_json::to_value(regelingen)
+        .map_err(|e| common::Problem::software(format!("regelingen niet te vormen: {e}")))?;
+    if !args.lang.wanted(ctx) {
+        for row in regelingen.as_array_mut().into_iter().flatten() {
+            if let Some(row) = row.as_object_mut() {
+                row.retain(|member, _| ROW.contains(&member.as_str()));
+            }
+        }
+    }
     let data = json!({
         "peildatum": date.to_string(),
         "catalogus": {
@@ -49,7 +76,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
             "peildatum": catalogue.peildatum.to_string(),
             "bron": catalogue.bron,
         },
-        "aantal": regelingen.len(),
+        "aantal": regelingen.as_array().map_or(0, Vec::len),
         "regelingen": regelingen,
     });
     Ok(catalogue_outcome(&passed, data))

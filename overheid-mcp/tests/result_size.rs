@@ -1,0 +1,281 @@
+//! What the main job's results cost over MCP against the CLI, measured (issue 40 item 4).
+//!
+//! The calls of the agent walk-through (a company profile with four fields, the energy duty and
+//! its article, an article's text, a concept, the schemes that might apply, the scheme list) run
+//! through the CLI in a shell and as the same tool call over the bridge (stdio, 2025-11-25), with
+//! the same `fields`, against the fakes. Per call it counts bytes and o200k tokens (tiktoken's
+//! `o200k_base`) and holds:
+//! - the text block is the payload once, compact, as the CLI prints it (the same JSON value, at
+//!   most its bytes: the bridge only leaves out a `null` the schema does not require), so a host
+//!   that gives its model the content reads at most 1.3 × the CLI's bytes and tokens;
+//! - `structuredContent` is that same value (MCP: a tool with an `outputSchema` MUST send it), and
+//!   nothing else in the result repeats the payload: `_meta` holds the provenance and the
+//!   server's name, no copy of the data;
+//! - the result as sent is the two copies, `_meta` and at most [`ENVELOPE_BYTES`] of framing.
+//!
+//! The figures are printed (`--nocapture`); `bench/RESULTS.md` records them against the
+//! walk-through before issue 40.
+
+#![allow(
+    clippy::disallowed_methods,
+    clippy::print_stderr,
+    reason = "test switches and its table of figures"
+)]
+
+mod harness;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use test_support::{FakeServer, Mounts, sources};
+
+use harness::{Bridge, workspace_cli};
+
+/// The most a host that shows its model the text block reads, as a multiple of the CLI's output.
+const MAX_RATIO: f64 = 1.3;
+/// The JSON-RPC and `CallToolResult` framing around the two copies and `_meta`: `jsonrpc`, `id`,
+/// `content`'s text block, `isError`, the member names; 110 bytes measured.
+const ENVELOPE_BYTES: usize = 160;
+
+const KVK: &str = "68750110";
+const PEILDATUM: &str = "2026-12-01";
+
+/// One call: the CLI's words and the same call as a tool.
+struct Call {
+    task: &'static str,
+    program: &'static str,
+    argv: Vec<&'static str>,
+    tool: &'static str,
+    arguments: Value,
+    fields: Option<&'static str>,
+}
+
+const ANSWERS: [&str; 8] = [
+    "elektriciteitsverbruik_kwh=250.000",
+    "aardgasverbruik_m3=31.000",
+    "betreft_gebruiksfunctie_bbl=nee",
+    "alleen_hernieuwbare_energie_op_locatie=nee",
+    "is_activiteit_artikel_3_3a_lid_1_onder_a=nee",
+    "is_activiteit_artikel_3_3a_lid_1_onder_b=nee",
+    "heeft_koelinstallatie=nee",
+    "heeft_afzuiginstallatie=ja",
+];
+
+fn calls() -> Vec<Call> {
+    let mut concept = vec![
+        "concept",
+        "informatieplicht-energiebesparing",
+        KVK,
+        "--peildatum",
+        PEILDATUM,
+    ];
+    for answer in ANSWERS {
+        concept.extend(["--opgave", answer]);
+    }
+    vec![
+        Call {
+            task: "profiel",
+            program: "kvk-cli",
+            argv: vec!["basisprofiel", "toon", KVK],
+            tool: "kvk__basisprofiel_toon",
+            arguments: json!({"kvk_nummer": KVK}),
+            fields: Some(
+                "naam,totaalWerkzamePersonen,_embedded.eigenaar.rechtsvorm,_embedded.hoofdvestiging.adressen[].plaats",
+            ),
+        },
+        Call {
+            task: "energieplicht",
+            program: "regelrecht-cli",
+            argv: vec![
+                "check",
+                "energiebesparing",
+                KVK,
+                "--elektriciteit-kwh",
+                "60000",
+                "--gas-m3",
+                "30000",
+                "--peildatum",
+                PEILDATUM,
+            ],
+            tool: "regelrecht__check_energiebesparing",
+            arguments: json!({"kvk_nummer": KVK, "elektriciteit_kwh": 60000, "gas_m3": 30000,
+                              "peildatum": PEILDATUM}),
+            fields: Some("heeft_energiebesparingsplicht,wettelijke_grondslag"),
+        },
+        Call {
+            task: "artikeltekst",
+            program: "koop-cli",
+            argv: vec![
+                "regeling",
+                "artikel",
+                "BWBR0041330",
+                "5.15",
+                "--peildatum",
+                PEILDATUM,
+            ],
+            tool: "koop__regeling_artikel",
+            arguments: json!({"bwb_id": "BWBR0041330", "artikel": "5.15", "peildatum": PEILDATUM}),
+            fields: None,
+        },
+        Call {
+            task: "aanvraag",
+            program: "regelrecht-cli",
+            argv: concept,
+            tool: "regelrecht__concept",
+            arguments: json!({"regeling": "informatieplicht-energiebesparing", "kvk_nummer": KVK,
+                              "peildatum": PEILDATUM, "opgave": ANSWERS}),
+            fields: Some("status,niet_opgehaald,open_vragen"),
+        },
+        Call {
+            task: "regelingen",
+            program: "regelrecht-cli",
+            argv: vec!["regelingen", KVK],
+            tool: "regelrecht__regelingen",
+            arguments: json!({"kvk_nummer": KVK}),
+            fields: Some("regelingen[].id,regelingen[].uitkomst"),
+        },
+        Call {
+            task: "regelingenlijst",
+            program: "rvo-cli",
+            argv: vec!["regeling", "lijst", "--peildatum", PEILDATUM],
+            tool: "rvo__regeling_lijst",
+            arguments: json!({"peildatum": PEILDATUM}),
+            fields: None,
+        },
+    ]
+}
+
+/// o200k tokens of `text`.
+fn tokens(bpe: &tiktoken_rs::CoreBPE, text: &str) -> usize {
+    bpe.encode_with_special_tokens(text).len()
+}
+
+/// The CLI's stdout for `call`, as an agent in a shell gets it (a pipe: compact JSON).
+fn in_a_shell(program: &Path, call: &Call, env: &[(String, String)], home: &Path) -> String {
+    let mut command = Command::new(program);
+    command.args(&call.argv);
+    if let Some(fields) = call.fields {
+        command.arg(format!("--fields={fields}"));
+    }
+    let output = command
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        call.task,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .trim_end()
+        .to_string()
+}
+
+/// Whether `value`, compact, is anywhere in `haystack` (as JSON or as an escaped string).
+fn repeated_in(haystack: &str, value: &Value) -> bool {
+    let text = value.to_string();
+    haystack.contains(&text) || haystack.contains(&Value::String(text).to_string())
+}
+
+#[test]
+fn each_result_carries_its_payload_as_text_and_as_structured_content_and_nowhere_else() {
+    // The whole family, as a host serves it.
+    let programs: Vec<(&str, PathBuf)> = test_support::cli::programs()
+        .iter()
+        .map(|name| {
+            let path = workspace_cli(name).unwrap_or_else(|| {
+                panic!("{name} ontbreekt: bouw het eerst (cargo build -p {name})")
+            });
+            (name.as_str(), path)
+        })
+        .collect();
+    let mounts = sources::SOURCES
+        .iter()
+        .fold(Mounts::new(), |mounts, source| {
+            mounts.mount(source.name, source.router)
+        });
+    let fake = FakeServer::start(mounts.into_handler());
+    let mut env: Vec<(String, String)> = Vec::new();
+    for source in sources::SOURCES {
+        let root = fake.url(&format!("/{}", source.name));
+        env.push((source.env_var.to_string(), root.clone()));
+        for (variable, path) in source.more_env {
+            env.push(((*variable).to_string(), format!("{root}{path}")));
+        }
+        for (variable, value) in source.demo_env {
+            env.push(((*variable).to_string(), (*value).to_string()));
+        }
+    }
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("rvo");
+    env.push(("RVO_DATA_DIR".into(), store.to_str().unwrap().into()));
+    let mut args: Vec<&str> = Vec::new();
+    for (_, path) in &programs {
+        args.extend(["--tool", path.to_str().unwrap()]);
+    }
+    let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut bridge = Bridge::start(&args, &pairs);
+    let bpe = tiktoken_rs::o200k_base().unwrap();
+
+    eprintln!(
+        "| task | tool | CLI bytes | CLI o200k | MCP text bytes | MCP text o200k | × CLI | MCP as sent bytes | as sent o200k | _meta bytes |"
+    );
+    eprintln!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for call in calls() {
+        let (_, program) = programs.iter().find(|(n, _)| *n == call.program).unwrap();
+        let cli = in_a_shell(program, &call, &env, home.path());
+        let mut arguments = call.arguments.clone();
+        if let Some(fields) = call.fields {
+            arguments["fields"] = json!(fields.split(',').collect::<Vec<_>>());
+        }
+        let result = bridge.call(call.tool, arguments);
+        let task = call.task;
+        assert_eq!(result["isError"], false, "{task}: {result}");
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(content.len(), 1, "{task}: one text block");
+        let text = content[0]["text"].as_str().unwrap();
+        let payload: Value = serde_json::from_str(text).expect("the text block is JSON");
+        let printed: Value = serde_json::from_str(&cli).unwrap();
+        // The payload once as text: the CLI's value, compact, without what the bridge leaves out.
+        assert_eq!(text, payload.to_string(), "{task}: compact");
+        assert!(text.len() <= cli.len(), "{task}: {text} against {cli}");
+        for (member, value) in payload.as_object().unwrap() {
+            assert_eq!(&printed[member], value, "{task}: {member}");
+        }
+        // Once more as structuredContent, the one copy MCP asks for beside it.
+        assert_eq!(result["structuredContent"], payload, "{task}");
+        // Nothing else repeats it.
+        let meta = result["_meta"].to_string();
+        assert!(!repeated_in(&meta, &payload), "{task}: the data in _meta");
+        let sent = json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string();
+        let copies = Value::String(text.to_string()).to_string().len() + text.len();
+        assert!(
+            sent.len() <= copies + meta.len() + ENVELOPE_BYTES,
+            "{task}: {} bytes sent for {copies} of data and {} of _meta",
+            sent.len(),
+            meta.len()
+        );
+        let (cli_tokens, text_tokens) = (tokens(&bpe, &cli), tokens(&bpe, text));
+        let ratio = text.len() as f64 / cli.len() as f64;
+        eprintln!(
+            "| {task} | {} | {} | {cli_tokens} | {} | {text_tokens} | {ratio:.2} | {} | {} | {} |",
+            call.tool,
+            cli.len(),
+            text.len(),
+            sent.len(),
+            tokens(&bpe, &sent),
+            meta.len()
+        );
+        assert!(ratio <= MAX_RATIO, "{task}: {ratio:.2} × the CLI's bytes");
+        assert!(
+            text_tokens as f64 <= MAX_RATIO * cli_tokens as f64,
+            "{task}: {text_tokens} o200k tokens against the CLI's {cli_tokens}"
+        );
+    }
+}
