@@ -111,6 +111,7 @@ pub mod discovery {
 /// The process's entry point, for [`entry!`] (`run::entry`).
 #[doc(hidden)]
 pub mod entry {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     pub use crate::run::entry::run;
 }
 
