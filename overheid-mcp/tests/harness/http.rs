@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-#[allow(unused_imports)] // not every test binary that includes the harness signs tokens
+#[allow(
+    unused_imports,
+    reason = "not every test binary that includes the harness signs tokens"
+)]
 pub(crate) use test_support::jwt::Signer;
 
 /// A running HTTP bridge.

@@ -1,7 +1,7 @@
 //! Test harness: `overheid-mcp` as a child, spoken to over its stdin and stdout.
 #![allow(clippy::disallowed_methods, reason = "test switches")]
 #![allow(clippy::print_stderr, reason = "test harness")]
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses part of the harness")]
 
 use std::collections::VecDeque;
 use std::ffi::OsStr;

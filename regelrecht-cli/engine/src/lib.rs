@@ -17,8 +17,10 @@
 //! println!("{:?}", evaluation.outputs);
 //! ```
 
-// Errors carry the names of what is missing and are returned on the cold path only.
-#![allow(clippy::result_large_err)]
+#![allow(
+    clippy::result_large_err,
+    reason = "errors carry the names of what is missing and are returned on the cold path only"
+)]
 
 pub mod builtin;
 pub mod data;

@@ -195,7 +195,10 @@ impl<'c> Run<'c> {
     }
 
     /// Evaluates one action, tracing the variables it read and its value or error.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the evaluation's state is passed as it is borrowed, not bundled for one call"
+    )]
     pub(super) fn action(
         &mut self,
         law: &Law,

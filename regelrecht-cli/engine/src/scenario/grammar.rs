@@ -208,8 +208,10 @@ impl Grammar {
     pub fn builtin() -> &'static Grammar {
         static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
         GRAMMAR.get_or_init(|| {
-            // The shipped file is checked by the tests; a parse failure here is a build defect.
-            #[allow(clippy::expect_used)]
+            #[allow(
+                clippy::expect_used,
+                reason = "the shipped file is checked by the tests; a parse failure here is a build defect"
+            )]
             Grammar::parse(GRAMMAR_YAML).expect("bdd/grammar.yaml is valid")
         })
     }

@@ -1,7 +1,7 @@
 //! Shared helpers for the integration tests: RegelRecht's conformance material (through
 //! `test_support::conformance`) and loading the corpus.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses part of these helpers")]
 
 use regelrecht_engine::{Corpus, TraceKind, TraceNode};
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! Shared helpers for the checker's own tests: run profile-check and read its JSON report.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses part of these helpers")]
 
 use std::path::PathBuf;
 use std::process::Command;
