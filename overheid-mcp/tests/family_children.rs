@@ -106,7 +106,7 @@ fn concept_and_regelingen_over_the_bridge_read_what_the_cli_reads_in_both_eras()
         PEILDATUM,
     ];
     let shell_concept = in_a_shell(&regelrecht, &concept_args, &env);
-    let shell_schemes = in_a_shell(&regelrecht, &["regelingen", KVK], &env);
+    let shell_schemes = in_a_shell(&regelrecht, &["regelingen", KVK, "--lang"], &env);
     assert!(!registration(&shell_concept).is_empty(), "{shell_concept}");
     assert_eq!(
         shell_concept["niet_opgehaald"],
@@ -142,7 +142,7 @@ fn concept_and_regelingen_over_the_bridge_read_what_the_cli_reads_in_both_eras()
             registration(&shell_concept),
             "{era}: the concept's registration values"
         );
-        let schemes = bridge.call("regelrecht__regelingen", json!({}));
+        let schemes = bridge.call("regelrecht__regelingen", json!({"lang": true}));
         assert_eq!(schemes["isError"], false, "{era}: {schemes}");
         let schemes = &schemes["structuredContent"];
         assert_eq!(schemes["niet_opgehaald"], json!([]), "{era}: {schemes}");

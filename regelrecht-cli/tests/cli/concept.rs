@@ -502,7 +502,13 @@ fn a_correction_changes_the_outcome_and_keeps_the_source_value() {
     // Applicability on registration data: Donald's SBI code 01241 is in section A.
     let list = run(
         cmd(&sandbox, &fake),
-        ["regelingen", KVK, "--regelingen", defs.to_str().unwrap()],
+        [
+            "regelingen",
+            KVK,
+            "--regelingen",
+            defs.to_str().unwrap(),
+            "--lang",
+        ],
     )
     .json();
     let entry = list["regelingen"]

@@ -46,8 +46,53 @@ fn every_rvo_scheme_comes_with_why_it_may_apply_and_never_an_entitlement() {
     let fake = FakeServer::start(kvk::kvk);
     let sandbox = Sandbox::new();
     let family = family();
-    let list = run(cmd(&sandbox, &fake, &family), ["regelingen", ONE_PERSON]).json();
+    let list = run(
+        cmd(&sandbox, &fake, &family),
+        ["regelingen", ONE_PERSON, "--lang"],
+    )
+    .json();
     assert_valid_against(&output_schema("regelingen"), &list, "regelingen");
+
+    // Without --lang a row holds the verdict, why, what it depends on and the next step; the
+    // values used with their provenance, the rule and the catalogue's texts only with --lang
+    // (CONV-9), and --fields chooses from them all.
+    let short = run(cmd(&sandbox, &fake, &family), ["regelingen", ONE_PERSON]);
+    let rows = short.json();
+    assert_valid_against(&output_schema("regelingen"), &rows, "regelingen kort");
+    let long_only = [
+        "gebruikte_gegevens",
+        "regel",
+        "doelgroep",
+        "url",
+        "catalogus",
+    ];
+    for (row, full) in rows["rvo_regelingen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(list["rvo_regelingen"].as_array().unwrap())
+    {
+        for member in ["regeling_id", "uitkomst", "waarom", "hangt_af_van"] {
+            assert_eq!(row[member], full[member], "{member}");
+        }
+        assert!(long_only.iter().all(|m| row.get(*m).is_none()), "{row}");
+        assert!(long_only.iter().any(|m| full.get(*m).is_some()), "{full}");
+    }
+    assert!(short.stdout.len() * 2 < list.to_string().len());
+    let chosen = run(
+        cmd(&sandbox, &fake, &family),
+        [
+            "regelingen",
+            ONE_PERSON,
+            "--fields",
+            "rvo_regelingen[].catalogus.bron_url",
+        ],
+    )
+    .json();
+    assert_eq!(
+        chosen["rvo_regelingen"][0]["catalogus"]["bron_url"],
+        "urn:rvo-cli:regelingencatalogus:2026.11.0"
+    );
 
     // Every scheme of the catalogue rvo-cli lists, in its order, with its status.
     let catalogue: Value = {

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use common::args::KvkNummer;
+use common::args::{KvkNummer, Lang};
 use common::child::ChildFailure;
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Problem, Result};
@@ -26,7 +26,10 @@ use crate::cli::regeling::{rvo, sourcing};
 /// van de RVO-catalogus (via rvo-cli), elk met waarom ze mogelijk van toepassing zijn en waar
 /// het verder van afhangt. De uitkomst is "mogelijk van toepassing", nooit een recht: de
 /// concept-aanvraag rekent het uit. Een bron die faalt wordt genoemd; kan daardoor geen enkele
-/// uitkomst bepaald worden, dan exit 69. Gebonden aan KVK_SESSIE_NUMMER.
+/// uitkomst bepaald worden, dan exit 69. Gebonden aan KVK_SESSIE_NUMMER. Per regeling de kern
+/// (uitkomst, waarom, waar het van afhangt, de volgende stap); met --lang ook de gebruikte
+/// gegevens met hun herkomst, de regel, de doelgroep en de catalogus (--fields en --jq kiezen uit
+/// alles).
 #[derive(clap::Args, serde::Serialize, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -38,7 +41,21 @@ pub(crate) struct Args {
     #[command(flatten)]
     #[serde(flatten)]
     pub regelingen: DefinitionArgs,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub lang: Lang,
 }
+
+/// What a scheme's row holds only with `--lang` (CONV-9): the values used with their provenance,
+/// the rule, and the catalogue's own texts (12.5 KB for one company, 4.6 KB without them).
+const LONG_ONLY: [&str; 6] = [
+    "gebruikte_gegevens",
+    "regel",
+    "omschrijving",
+    "doelgroep",
+    "url",
+    "catalogus",
+];
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regelingen"],
@@ -147,6 +164,14 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         ));
     }
     let count = outcomes().filter(|r| r["uitkomst"] == MAY_APPLY).count();
+    let (mut regelingen, mut rvo_regelingen) = (regelingen, rvo_regelingen);
+    if !args.lang.wanted(ctx) {
+        for row in regelingen.iter_mut().chain(rvo_regelingen.iter_mut()) {
+            if let Some(row) = row.as_object_mut() {
+                row.retain(|member, _| !LONG_ONLY.contains(&member.as_str()));
+            }
+        }
+    }
     let data = json!({
         "kvk_nummer": kvk,
         "aantal_mogelijk_van_toepassing": count,
