@@ -154,3 +154,62 @@ fn rvo_cli_itself_has_no_clock_hook() {
         "{run:#?}"
     );
 }
+
+/// Issue 40 item 7: a second report for a scheme's round in which the company already filed says
+/// so, with the first one's reference, in its plan: in the dry run, and in the proposal a person
+/// approves. The same report again is a replay (`al_ingediend`), not a second one.
+#[test]
+fn a_second_report_in_a_round_names_the_first_before_anyone_approves() {
+    let sandbox = Sandbox::new();
+    let first = sandbox
+        .run_at(TODAY, &indienen("LED", &["--confirm"]))
+        .json();
+    let reference = first["referentienummer"].as_str().unwrap();
+    let plan = sandbox
+        .run_at(TODAY, &indienen("warmtepomp", &["--dry-run"]))
+        .plan();
+    assert_eq!(
+        plan["eerder_ingediend"],
+        json!([{"referentienummer": reference,
+                "ingediend_op": plan["eerder_ingediend"][0]["ingediend_op"],
+                "maatregelen": ["led"]}]),
+        "{plan:#}"
+    );
+    assert!(plan.get("al_ingediend").is_none(), "{plan:#}");
+    let again = sandbox
+        .run_at(TODAY, &indienen("LED", &["--dry-run"]))
+        .plan();
+    assert_eq!(again["al_ingediend"], true);
+    assert!(again.get("eerder_ingediend").is_none(), "{again:#}");
+    let proposal = sandbox
+        .run_at(
+            TODAY,
+            &[
+                "rapportage",
+                "voorstel",
+                "68750110",
+                "EBR-2027",
+                "warmtepomp",
+            ],
+        )
+        .json();
+    assert_eq!(
+        proposal["plan"]["eerder_ingediend"][0]["referentienummer"], reference,
+        "{proposal:#}"
+    );
+    // Another round of the same duty is no second report.
+    let other = sandbox
+        .run_at(
+            "2023-06-01T12:00:00Z",
+            &[
+                "rapportage",
+                "indienen",
+                "68750110",
+                "EBR-2023",
+                "LED",
+                "--dry-run",
+            ],
+        )
+        .plan();
+    assert!(other.get("eerder_ingediend").is_none(), "{other:#}");
+}

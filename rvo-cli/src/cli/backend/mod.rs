@@ -181,6 +181,39 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// The company's reports of the same scheme (its round: `EBR-2027`) filed under another key,
+    /// oldest first, each as `{referentienummer, ingediend_op, maatregelen}`: a second report in
+    /// a round is said before a person approves it (issue 40 item 7). Only the local sandbox
+    /// can be asked; the HTTP backend is asked only by filing.
+    pub(crate) fn filed_in_round(
+        &mut self,
+        key: &str,
+        aanvraag: &RapportageAanvraag,
+    ) -> Result<Vec<serde_json::Value>> {
+        let Backend::Lokaal(local) = self else {
+            return Ok(Vec::new());
+        };
+        let Some(store) = local.existing()? else {
+            return Ok(Vec::new());
+        };
+        let (filings, _) = store
+            .filings(Some(&aanvraag.kvk_nummer))
+            .map_err(records::problem)?;
+        Ok(filings
+            .iter()
+            .filter(|f| f.key != key && f.request["regeling_id"] == aanvraag.regeling_id.as_str())
+            .map(|f| {
+                serde_json::json!({
+                    "referentienummer": f.reference,
+                    "ingediend_op": f.filed_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    "maatregelen": f.request["maatregelen"],
+                })
+            })
+            .collect())
+    }
+}
+
 /// [`Backend::outcome`] of the local sandbox in the store at `location` (shown without a
 /// password).
 pub(crate) fn local_outcome(

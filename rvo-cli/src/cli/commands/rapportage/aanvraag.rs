@@ -170,6 +170,8 @@ pub(crate) struct Planned {
     pub request: Option<Request>,
     /// The concept's digest, when filed from a concept.
     pub concept_digest: Option<String>,
+    /// The company's reports of this scheme filed before under another key.
+    pub filed_in_round: Vec<serde_json::Value>,
     /// The input as a proposal records it.
     pub input: StoredInput,
 }
@@ -205,6 +207,10 @@ impl Planned {
         }
         if self.completed.is_some() {
             plan = plan.extra("al_ingediend", true.into());
+        }
+        // Another report of this round was filed already: the person sees it before approving.
+        if !self.filed_in_round.is_empty() {
+            plan = plan.extra("eerder_ingediend", self.filed_in_round.clone().into());
         }
         if let Some(request) = &self.request {
             plan = plan.request(request.clone());
@@ -389,6 +395,7 @@ pub(crate) fn plan_approved(
     // retry. The HTTP backend can only be asked by filing, so there the backend judges the
     // scheme's state after its own key lookup (spec/rvo-backend.md).
     let completed = backend.completed(&key, &aanvraag)?;
+    let filed_in_round = backend.filed_in_round(&key, &aanvraag)?;
     let regeling = match (&completed, &backend) {
         (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
             Ok(regeling) => Some(regeling),
@@ -432,6 +439,7 @@ pub(crate) fn plan_approved(
         date,
         request,
         concept_digest,
+        filed_in_round,
         input,
     })
 }
