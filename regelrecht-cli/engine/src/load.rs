@@ -120,7 +120,9 @@ pub struct LawFile {
     /// Where the JSON form of a file from disk is kept between processes ([`crate::prepared`]).
     prepared: Option<Prepared>,
     limits: Limits,
-    parsed: OnceLock<Result<Law, LoadError>>,
+    /// The parsed law, boxed: a corpus holds 25,000 law files, most never parsed, and each
+    /// file's entry is the smaller for it (816 bytes instead of 1,152).
+    parsed: OnceLock<Result<Box<Law>, LoadError>>,
     sha256: OnceLock<String>,
     summary: OnceLock<Result<Summary, LoadError>>,
     /// `valid_from` and `valid_to` as dates, read once (version selection is on the hot path).
@@ -245,9 +247,10 @@ impl LawFile {
                     ));
                 }
                 check_format(&self.origin, self.text()?, &law)?;
-                Ok(law)
+                Ok(Box::new(law))
             })
             .as_ref()
+            .map(|law| &**law)
             .map_err(Clone::clone)
     }
 
