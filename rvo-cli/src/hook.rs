@@ -38,7 +38,10 @@ pub fn pause(phase: Phase) {
 #[cfg(any(test, feature = "test-hooks"))]
 pub const PAUSE_ENV: &str = "RVO_CLI_TEST_PAUSE";
 
-#[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
+#[cfg_attr(
+    not(any(test, feature = "test-hooks")),
+    allow(dead_code, reason = "read only by the test programs' pause hook")
+)]
 impl Phase {
     const ALL: [Phase; 4] = [
         Phase::Begun,
