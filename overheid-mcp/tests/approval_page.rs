@@ -257,8 +257,11 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
         "maatregelen": ["led-verlichting", "warmtepomp"], "toelichting": effect,
         "inhoud": {"wettelijke_grondslag": [{"bwb_id": "BWBR0041330", "artikel": "5.15a"}],
                    "bron": "regelrecht", "opgehaald_op": "2027-05-30T10:00:00Z"}});
+    // A report of the same round was filed before (rvo-cli's plan says so, issue 40 item 7).
     let plan = json!({"command": "rvo-cli rapportage indienen", "arguments": arguments,
-        "effect": effect, "peildatum": "2027-06-01"});
+        "effect": effect, "peildatum": "2027-06-01",
+        "eerder_ingediend": [{"referentienummer": "RVO-EBR-2027-<i>EERDER</i>",
+                              "ingediend_op": "2027-05-01T09:00:00Z", "maatregelen": ["led"]}]});
     let digest = common::digest::sha256_hex(plan.to_string().as_bytes());
     let (proposal, _) = store
         .propose(
@@ -371,6 +374,10 @@ fn a_person_of_the_company_logs_in_sees_the_plan_and_decides() {
     let (shown, page) = anna.open(&link);
     assert_eq!(shown, 200, "{page}");
     let proposal = status(&data, &id);
+    assert!(
+        page.contains("al een rapportage ingediend (RVO-EBR-2027-&lt;i&gt;EERDER&lt;/i&gt; op 2027-05-01T09:00:00Z)"),
+        "the earlier report of the round, escaped: {page}"
+    );
     for expected in [
         "68750110",
         "EBR-2027",

@@ -228,8 +228,28 @@ impl Waiting {
             Some(tool) => format!(" Voer het daarna uit met {tool} en voorstel_id=\"{id}\"."),
             None => format!(" Voer het daarna uit met voorstel_id=\"{id}\"."),
         };
+        // A second report of a round (rvo-cli's plan member `eerder_ingediend`, issue 40 item 7)
+        // is said where every host shows it, before anyone approves.
+        let earlier: Vec<&str> = self.data.get("plan").map_or(Vec::new(), |plan| {
+            plan["eerder_ingediend"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|filed| filed["referentienummer"].as_str())
+                .collect()
+        });
+        let second = if earlier.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Let op: voor deze regeling is al een rapportage ingediend ({}); dit voorstel dient \
+                 een tweede in.",
+                earlier.join(", ")
+            )
+        };
         format!(
-            "Voorstel {id} wacht op goedkeuring door een persoon; er is niets ingediend. {how}{then}"
+            "Voorstel {id} wacht op goedkeuring door een persoon; er is niets ingediend.{second} \
+             {how}{then}"
         )
     }
 
@@ -323,6 +343,21 @@ mod tests {
         assert!(
             text.contains(&url) && text.contains("rvo__x") && text.contains(id),
             "{text}"
+        );
+        assert!(!text.contains("Let op"), "{text}");
+        // A second report of a round names the first in the text every host shows.
+        let mut data = Map::new();
+        data.insert(
+            "plan".into(),
+            json!({"eerder_ingediend": [{"referentienummer": "RVO-EBR-2027-X1"}]}),
+        );
+        let second = Waiting::new(id, OPEN, &at, "rvo-cli", None, data).unwrap();
+        assert!(
+            second
+                .instruction()
+                .contains("al een rapportage ingediend (RVO-EBR-2027-X1)"),
+            "{}",
+            second.instruction()
         );
         let structured = waiting.structured();
         assert_eq!(structured["goedkeuring_url"], url);

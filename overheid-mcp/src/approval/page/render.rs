@@ -206,6 +206,28 @@ fn decision(approval: &Approval, person: &Person, proposal: &Proposal) -> String
     )
 }
 
+/// The reports of the same round filed before (rvo-cli's plan member `eerder_ingediend`), said
+/// above the facts, so the person knows this would be a second one (issue 40 item 7).
+fn filed_before(plan: &Value) -> String {
+    let earlier: Vec<String> = plan["eerder_ingediend"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|filed| {
+            let text = |name: &str| html::text(filed[name].as_str().unwrap_or("?"));
+            format!("{} op {}", text("referentienummer"), text("ingediend_op"))
+        })
+        .collect();
+    if earlier.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"melding\" role=\"alert\">Let op: voor deze regeling is al een rapportage \
+         ingediend ({}). Dit voorstel dient een tweede in.</p>",
+        earlier.join(", ")
+    )
+}
+
 /// The proposal's page.
 pub(crate) fn proposal(
     approval: &Approval,
@@ -225,7 +247,7 @@ pub(crate) fn proposal(
         None => html::text(scheme_id),
     };
     format!(
-        "<h1>Voorstel: {effect}</h1>{notice}<dl class=\"kern\">\
+        "<h1>Voorstel: {effect}</h1>{notice}{filed}<dl class=\"kern\">\
          <dt>Bedrijf</dt><dd>{company}</dd>\
          <dt>Regeling</dt><dd>{scheme}</dd>\
          <dt>Naar</dt><dd>{target}</dd>\
@@ -239,6 +261,7 @@ pub(crate) fn proposal(
          <dt>Plan-digest</dt><dd><code>{digest}</code></dd></dl>\
          <p><a href=\"{PATH}\">Alle open voorstellen</a></p>",
         effect = html::text(plan["effect"].as_str().unwrap_or("een wijziging")),
+        filed = filed_before(plan),
         company = company(person, &proposal.call.company),
         target = target(proposal),
         date = shown(member(proposal, "peildatum")),
