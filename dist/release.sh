@@ -44,6 +44,13 @@ command -v help2man >/dev/null || missing+=(help2man)
 command -v dpkg-deb >/dev/null || missing+=(dpkg)
 command -v buildah >/dev/null || missing+=(buildah)
 [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+# Another profile than release keeps its debug information, which the shipped one strips: it is
+# stripped here (binutils' strip, and Debian's arm64 binutils for the arm64 programs), or the
+# packages take minutes to compress.
+if [ "$profile" != release ]; then
+  command -v strip >/dev/null || missing+=(binutils)
+  command -v aarch64-linux-gnu-strip >/dev/null || missing+=(binutils-aarch64-linux-gnu)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=()
   [ "$(id -u)" = 0 ] || sudo=(sudo)
@@ -93,6 +100,15 @@ oci_arch() { deb_arch "$1"; }
 
 for target in "${targets[@]}"; do
   built=$(bash dist/build.sh --profile "$profile" --target "$target" "${programs[@]}")
+  if [ "$profile" != release ]; then
+    stripped=$work/bin-$target
+    mkdir -p "$stripped"
+    case $target in aarch64-*) strip=aarch64-linux-gnu-strip ;; *) strip=strip ;; esac
+    for program in "${programs[@]}"; do
+      "$strip" --strip-all -o "$stripped/$program" "$built/$program"
+    done
+    built=$stripped
+  fi
   if [ -z "$docs" ] && "$built/kvk-cli" --version >/dev/null 2>&1; then
     make_docs "$built"
   fi
