@@ -6,7 +6,8 @@
 #   bench/startup.sh [RUNS] [DIR ...]
 #
 # RUNS runs per command (default 300). Each DIR holds a build of the four CLIs to compare
-# (say, copies of target/release from two settings); the commands of all DIRs run interleaved
+# (say, copies of target/release from two settings; a DIR may hold only some of them, and
+# FAKE_UPSTREAM may name a fake-upstream already built); the commands of all DIRs run interleaved
 # in one run, named DIR's last two components. Without DIRs: the build as shipped
 # (dist/build.sh: static, with musl) and the glibc build of `cargo build --release`
 # (target/release), both built here (each CLI alone, as `cargo install --locked` builds it).
@@ -23,7 +24,10 @@ if [ ${#dirs[@]} -eq 0 ]; then
   for tool in "${tools[@]}"; do cargo build --locked --release --quiet -p "$tool"; done
   dirs+=("$PWD/target/release")
 fi
-[ -x target/release/fake-upstream ] || cargo build --release --quiet -p test-support --bin fake-upstream
+# The fake KvK: FAKE_UPSTREAM names a built one (a debug build serves as well: it is the same for
+# every build compared), else the release build, built when missing.
+fake=${FAKE_UPSTREAM:-target/release/fake-upstream}
+[ -x "$fake" ] || cargo build --release --quiet -p test-support --bin fake-upstream
 work=$(mktemp -d)
 fake_pid=
 trap '[ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -33,7 +37,7 @@ for tool in "${tools[@]}"; do
   upper=$(echo "${tool%-cli}" | tr a-z A-Z)
   export "${upper}_AUDIT_LOG=$work/$tool-audit.jsonl"
 done
-target/release/fake-upstream --source kvk >"$work/fake.out" 2>/dev/null &
+"$fake" --source kvk >"$work/fake.out" 2>/dev/null &
 fake_pid=$!
 for _ in $(seq 50); do grep -q '^export KVK_API_BASE=' "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
 export KVK_API_BASE=$(sed -n 's/^export KVK_API_BASE=//p' "$work/fake.out") KVK_API_KEY=bench-key
@@ -43,12 +47,16 @@ commands=()
 for dir in "${dirs[@]}"; do
   dir=$(realpath "$dir")
   label=$(basename "$(dirname "$dir")")/$(basename "$dir")
+  # A DIR may hold some of the family only (a comparison of two tools' builds).
   for tool in "${tools[@]}"; do
+    [ -x "$dir/$tool" ] || continue
     commands+=("$label $tool --help --json=$dir/$tool --help --json")
   done
-  commands+=("$label kvk-cli --version=$dir/kvk-cli --version"
-    "$label kvk-cli basisprofiel toon=$dir/kvk-cli basisprofiel toon 68750110")
-  if [ -f "$law" ]; then
+  if [ -x "$dir/kvk-cli" ]; then
+    commands+=("$label kvk-cli --version=$dir/kvk-cli --version"
+      "$label kvk-cli basisprofiel toon=$dir/kvk-cli basisprofiel toon 68750110")
+  fi
+  if [ -f "$law" ] && [ -x "$dir/regelrecht-cli" ]; then
     commands+=("$label regelrecht-cli evalueer (small law)=$dir/regelrecht-cli evalueer regeling_standaardpremie --uitvoer standaardpremie --peildatum 2025-01-01 --corpus $law")
   fi
 done

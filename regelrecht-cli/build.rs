@@ -1,13 +1,8 @@
 //! Embeds every file of `regelingen/` (the regulation definitions and the source register), so
-//! that no code names a regulation: adding a definition is adding a file. Also links the
-//! program for a quick start (`common/build/startup_link.rs`: `startup.order`, the functions a
-//! call runs, placed together, and packed relocations).
+//! that no code names a regulation: adding a definition is adding a file.
 
 use std::fmt::Write as _;
 use std::path::Path;
-
-#[path = "../common/build/startup_link.rs"]
-mod startup_link;
 
 fn main() {
     // Read when the script runs, not when it was compiled: a build script built in another
@@ -42,5 +37,4 @@ fn main() {
     let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
     let out = Path::new(&out_dir).join("regelingen.rs");
     std::fs::write(out, code).expect("write regelingen.rs");
-    startup_link::startup_link();
 }

@@ -20,8 +20,7 @@
 # 5. bench/regelrecht/laws.sh: several small laws against the reference's own `evaluate`,
 #    interleaved (wall and CPU medians).
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht. Takes about a minute
-# after the release builds (startup-order.sh --check relinks both of regelrecht-cli's, some
-# three minutes more; the measured one is the static build, dist/build.sh).
+# after the release builds (the measured one is the static build, dist/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cases=${1:-200000}
@@ -29,19 +28,9 @@ corpus=../shared/regelrecht/corpus
 command -v hyperfine >/dev/null || { echo "hyperfine nodig (zie bench/run.sh)" >&2; exit 1; }
 [ -d "$corpus" ] || { echo "geen corpus in $corpus" >&2; exit 1; }
 
-# regelrecht-cli alone, with the linker's map, which says how many of startup.order's names it
-# found (bench/startup-order.sh writes them again).
-bash bench/startup-order.sh --check regelrecht-cli ||
-  echo "startup.order: niet gebruikt (deze toolchain linkt niet met rust-lld; zie common/build/startup_link.rs)"
 cargo build --release --quiet -p regelrecht-engine --examples
 # As shipped (dist/build.sh: static, with musl).
 bin=$(bash dist/build.sh regelrecht-cli)/regelrecht-cli
-if readelf --sections --wide "$bin" 2>/dev/null | grep -q '\.relr\.dyn'; then
-  echo "relocaties: gepakt (DT_RELR)"
-else
-  echo "relocaties: niet gepakt (geen rust-lld, of musl ouder dan 1.2.4; zie common/build/startup_link.rs)"
-fi
-echo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export REGELRECHT_AUDIT_LOG="$work/audit.jsonl"

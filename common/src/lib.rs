@@ -108,13 +108,6 @@ pub mod discovery {
     pub use crate::run::discovery::{compact_entry, mcp_annotations};
 }
 
-/// The process's entry point, for [`entry!`] (`run::entry`).
-#[doc(hidden)]
-pub mod entry {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    pub use crate::run::entry::run;
-}
-
 /// The environment's names other crates read (`process::env`).
 pub mod env {
     pub use crate::process::env::{

@@ -2,11 +2,6 @@
 //! overheid CLI profile. The binary's modules live under `src/cli/`; the source-specific core is
 //! the `rvo_cli` library (`src/lib.rs`).
 
-#![cfg_attr(
-    all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
-    no_main
-)]
-
 mod cli;
 
 common::entry!(cli::Command, &cli::tool::TOOL);

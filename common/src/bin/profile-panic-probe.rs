@@ -2,11 +2,6 @@
 //! AUDIT-19). Built only with the `test-hooks` feature (that is, by `cargo test`), never
 //! installed.
 
-#![cfg_attr(
-    all(target_os = "linux", target_env = "gnu", not(any(test, rust_main))),
-    no_main
-)]
-
 use common::{Annotations, CommandSpec, Context, Outcome, ToolInfo};
 
 common::commands! {

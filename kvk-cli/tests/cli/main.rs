@@ -23,6 +23,5 @@ mod scrub;
 mod session;
 mod shape;
 mod shared_args;
-mod startup_order;
 mod support;
 mod tls;

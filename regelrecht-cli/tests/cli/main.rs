@@ -20,7 +20,6 @@ mod reference_receipt;
 mod regelingen;
 mod scenario;
 mod shared_args;
-mod startup_order;
 mod support;
 mod valideer;
 mod vectors;

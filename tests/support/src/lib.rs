@@ -19,7 +19,6 @@
 //! - [`postgres`] names the shared-store tests' PostgreSQL database, or skips a test visibly.
 //! - [`skip`] is how a test skips for what the machine lacks: one line the harness shows, or a
 //!   failure where nothing may be skipped (`OVERHEID_TEST_NO_SKIP=1`).
-//! - [`startup`] checks a tool linked for a quick start (its `startup.order`, packed relocations).
 //! - [`golden`] compares output with checked-in golden files (`GOLDEN_BLESS=1` rewrites them).
 //!
 //! The `fake-upstream` binary serves the same routers for benchmarks and offline use:
@@ -53,7 +52,6 @@ pub mod schema;
 mod server;
 pub mod skip;
 pub mod sources;
-pub mod startup;
 
 pub use mount::Mounts;
 pub use reply::Reply;
