@@ -83,10 +83,38 @@ pub(super) fn identity(session: &Session) -> Verdict {
                 ));
             }
             session.discovery.as_ref()?;
-            (probe.outcome.stdout != expected)
-                .then(|| format!("verwacht {:?} (name en version uit discovery)", expected))
+            let name = session.program_name();
+            let version = session.program_version();
+            (!is_version_line(&probe.outcome.stdout, &name, &version)).then(|| {
+                format!(
+                    "verwacht {expected:?}, eventueel met een bouwnotitie tussen haakjes vóór de \
+                     regelovergang (name en version uit discovery)"
+                )
+            })
         },
     )
+}
+
+/// Whether `stdout` is CONV-1's line: `<name> <version>`, optionally followed by one build
+/// note in parentheses (` (commit 1a2b3c4d5e6f)`), and a newline.
+fn is_version_line(stdout: &str, name: &str, version: &str) -> bool {
+    let Some(rest) = stdout
+        .strip_suffix('\n')
+        .and_then(|line| line.strip_prefix(name))
+        .and_then(|line| line.strip_prefix(' '))
+        .and_then(|line| line.strip_prefix(version))
+    else {
+        return false;
+    };
+    rest.is_empty()
+        || rest
+            .strip_prefix(" (")
+            .and_then(|note| note.strip_suffix(')'))
+            .is_some_and(|note| {
+                !note.is_empty()
+                    && !note.contains(['(', ')'])
+                    && !note.chars().any(char::is_control)
+            })
 }
 
 const EXIT_CODES: [(i64, &str); 16] = [
@@ -150,4 +178,31 @@ pub(super) fn exit_code_table(session: &Session) -> Verdict {
         ));
     }
     judge(failures, 1, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_version_line;
+
+    #[test]
+    fn a_version_line_may_carry_one_build_note() {
+        assert!(is_version_line("kvk-cli 0.1.0\n", "kvk-cli", "0.1.0"));
+        assert!(is_version_line(
+            "kvk-cli 0.1.0 (commit 1a2b3c4d5e6f)\n",
+            "kvk-cli",
+            "0.1.0"
+        ));
+        for wrong in [
+            "kvk-cli 0.1.0",
+            "kvk-cli 0.1.1\n",
+            "kvk 0.1.0\n",
+            "kvk-cli 0.1.0 extra\n",
+            "kvk-cli 0.1.0 ()\n",
+            "kvk-cli 0.1.0 (a) (b)\n",
+            "kvk-cli 0.1.0 (a\nb)\n",
+            "kvk-cli 0.1.0\nmeer\n",
+        ] {
+            assert!(!is_version_line(wrong, "kvk-cli", "0.1.0"), "{wrong:?}");
+        }
+    }
 }
