@@ -174,7 +174,14 @@ python3 -c 'import socket, sys; s = socket.socket(); s.bind(("0.0.0.0", 8080)); 
   || fail "port 8080, the image's, is taken on this machine"
 fake_env=()
 while IFS= read -r line; do fake_env+=("$line"); done < <(sed -n 's/^export //p' "$work/fake.env")
-env -i "${image_env[@]}" "${fake_env[@]}" chroot --userspec="$user" "$rootfs" "${entry[@]}" \
+# An OCI runtime gives every container the default devices (runtime-spec: /dev/null, zero, full,
+# random, urandom); a chroot does not, and the bridge starts its CLIs with stdin from /dev/null.
+# Bound here as a runtime would, in a mount namespace of the entrypoint's own, gone with it.
+mkdir -p "$rootfs/dev"
+for device in null zero full random urandom; do touch "$rootfs/dev/$device"; done
+unshare --mount --propagation private sh -c \
+  'for d in null zero full random urandom; do mount --bind "/dev/$d" "$0/dev/$d"; done; exec "$@"' \
+  "$rootfs" env -i "${image_env[@]}" "${fake_env[@]}" chroot --userspec="$user" "$rootfs" "${entry[@]}" \
   --auth-jwks /etc/overheid/jwks.json --auth-issuer https://login.example.nl \
   --auth-audience https://mcp.example.nl/mcp >"$work/mcp.out" 2>&1 &
 mcp=$!
@@ -185,6 +192,6 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ -n "$health" ] || { cat "$work/mcp.out"; fail "GET /health did not answer"; }
-python3 -c 'import json, sys; h = json.loads(sys.argv[1]); assert h["tools"] > 0, h' "$health" \
+python3 -c 'import json, sys; h = json.loads(sys.argv[1]); assert h["tools"] and h["sources"], h' "$health" \
   || fail "/health names no tools: $health"
 echo "GET /health: $health"
