@@ -96,19 +96,9 @@ pub(crate) async fn start(
         );
     }
     // The detail to approve comes from the record, never from the form.
-    let owned = id.to_string();
-    let companies = person.companies.clone();
-    let found = page
-        .store(move |store| {
-            Ok(store
-                .proposal(&owned, None, Utc::now())?
-                .filter(|p| companies.contains(&p.call.company)))
-        })
-        .await;
-    let proposal = match found {
-        Ok(Some(proposal)) => proposal,
-        Ok(None) => return forbidden(),
-        Err(e) => return failed(503, "Opslag niet bereikbaar", &e.to_string()),
+    let proposal = match page.proposal_for(person, id).await {
+        Ok(proposal) => proposal,
+        Err(reply) => return reply,
     };
     if proposal.call.plan_digest != digest {
         return failed(
@@ -225,19 +215,9 @@ pub(crate) async fn finish(
             ),
         );
     }
-    let owned = id.clone();
-    let companies = person.companies.clone();
-    let found = page
-        .store(move |store| {
-            Ok(store
-                .proposal(&owned, None, Utc::now())?
-                .filter(|p| companies.contains(&p.call.company)))
-        })
-        .await;
-    let proposal = match found {
-        Ok(Some(proposal)) => proposal,
-        Ok(None) => return finished(page, forbidden()),
-        Err(e) => return finished(page, failed(503, "Opslag niet bereikbaar", &e.to_string())),
+    let proposal = match page.proposal_for(&person, &id).await {
+        Ok(proposal) => proposal,
+        Err(reply) => return finished(page, reply),
     };
     let (decision, token) = match decision.as_str() {
         "goedkeuren" => {

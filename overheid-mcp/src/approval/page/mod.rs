@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use overheid_records::{Location, Pool, Store};
+use overheid_records::{Location, Pool, Proposal, Store};
 use serde_json::{Value, json};
 
 use crate::approval::request_state::Approval;
@@ -413,13 +413,9 @@ impl Page {
         )
     }
 
-    async fn show(
-        &self,
-        approval: &Approval,
-        person: &Person,
-        id: &str,
-        notice: Option<&str>,
-    ) -> Reply {
+    /// The proposal `id` when `person` acts for its company; else what to answer: the same 403
+    /// for another company's proposal as for an unknown id, 503 when the store cannot answer.
+    pub(crate) async fn proposal_for(&self, person: &Person, id: &str) -> Result<Proposal, Reply> {
         let owned = id.to_string();
         let companies = person.companies.clone();
         let found = self
@@ -429,14 +425,27 @@ impl Page {
             })
             .await;
         match found {
-            Ok(Some(proposal)) => reply(
+            Ok(Some(proposal)) => Ok(proposal),
+            Ok(None) => Err(forbidden()),
+            Err(e) => Err(failed(503, "Opslag niet bereikbaar", &e.to_string())),
+        }
+    }
+
+    async fn show(
+        &self,
+        approval: &Approval,
+        person: &Person,
+        id: &str,
+        notice: Option<&str>,
+    ) -> Reply {
+        match self.proposal_for(person, id).await {
+            Ok(proposal) => reply(
                 200,
                 &format!("Voorstel {id}"),
                 &render::proposal(approval, person, &proposal, notice),
             )
             .with_forms_to(&self.provider.origin()),
-            Ok(None) => forbidden(),
-            Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
+            Err(refused) => refused,
         }
     }
 }
