@@ -310,9 +310,9 @@ impl Conn {
         }
         .map_err(|e| Error::Unreachable(connect_problem(&e, &untrusted)))?;
         let mut conn = Conn::Postgres(Box::new(client));
-        // A lookup of one name (the first query of a new backend: the `pg_tables` view cost a
-        // fresh backend 6 ms of catalog loading, `to_regclass` a fraction of it), with the
-        // version in the table's comment. Only a store that lacks migrations takes the lock.
+        // A lookup of one name by the catalog's indexes (the first query of a new backend: the
+        // `pg_tables` view cost a fresh backend 6 ms of catalog loading), with the version in
+        // the table's comment. Only a store that lacks migrations takes the lock.
         let version = conn.postgres_version()?;
         if version >= NEXT_MAJOR {
             return Err(too_new(version));
@@ -327,6 +327,13 @@ impl Conn {
                 .and_then(|from| {
                     if from >= NEXT_MAJOR {
                         return Err(too_new(from));
+                    }
+                    // Another migrator finished while this one waited: nothing to change, and
+                    // no DDL of its own (a COMMENT ON here, beside the first migrator's and the
+                    // stores already in use, was the victim of a deadlock under 8 concurrent
+                    // opens of a new database).
+                    if from >= SCHEMA_VERSION {
+                        return Ok(());
                     }
                     conn.run_migrations(from)?;
                     conn.batch(&format!(
@@ -349,9 +356,17 @@ impl Conn {
     /// kept (version 1); no tables, version 0.
     #[cfg(feature = "postgres")]
     fn postgres_version(&mut self) -> Result<i64, Error> {
+        // Both from the catalog tables under this statement's snapshot: `to_regclass` reads the
+        // backend's catalog cache, which can be older or newer than the snapshot that reads the
+        // comment, so a migrator that waited for another saw its tables without its comment
+        // (version 1) or its comment without its tables, and ran a migration again.
         let rows = self.query(
-            "SELECT CAST(to_regclass('overheid_filings') AS TEXT), \
-             obj_description(to_regclass('overheid_filings'), 'pg_class')",
+            "SELECT CAST(c.oid AS TEXT), d.description \
+             FROM pg_catalog.pg_class c \
+             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
+             LEFT JOIN pg_catalog.pg_description d ON d.objoid = c.oid \
+             AND d.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0 \
+             WHERE c.relname = 'overheid_filings' AND n.nspname = current_schema()",
             &[],
         )?;
         Ok(match rows.first().map(Vec::as_slice) {
