@@ -588,27 +588,9 @@ fn an_intermediary_sees_and_decides_the_proposals_of_the_companies_it_acts_for_o
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("rvo");
     let provider = provider();
-    let port = free_port();
-    let public = format!("http://127.0.0.1:{port}/mcp");
-    let address = format!("127.0.0.1:{port}");
-    let issuer = provider.server.base_url();
-    let cli = demo_cli();
-    let bridge = HttpBridge::start(
-        &[
-            "--http",
-            &address,
-            "--insecure-no-auth",
-            "--public-url",
-            &public,
-            "--oidc-issuer",
-            &issuer,
-            "--oidc-client-id",
-            CLIENT_ID,
-            "--auth-companies-claim",
-            "kvk_nummers",
-            "--tool",
-            cli.to_str().unwrap(),
-        ],
+    let bridge = page_bridge(
+        &provider,
+        &["--auth-companies-claim", "kvk_nummers"],
         &[("RVO_DATA_DIR", data.to_str().unwrap())],
     );
     let week = chrono::Duration::days(7);
@@ -661,27 +643,7 @@ fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("rvo");
     let provider = provider();
-    let port = free_port();
-    let public = format!("http://127.0.0.1:{port}/mcp");
-    let address = format!("127.0.0.1:{port}");
-    let issuer = provider.server.base_url();
-    let cli = demo_cli();
-    let bridge = HttpBridge::start(
-        &[
-            "--http",
-            &address,
-            "--insecure-no-auth",
-            "--public-url",
-            &public,
-            "--oidc-issuer",
-            &issuer,
-            "--oidc-client-id",
-            CLIENT_ID,
-            "--tool",
-            cli.to_str().unwrap(),
-        ],
-        &[("RVO_DATA_DIR", data.to_str().unwrap())],
-    );
+    let bridge = page_bridge(&provider, &[], &[("RVO_DATA_DIR", data.to_str().unwrap())]);
     let id = propose(
         &data,
         "68750110",
@@ -729,7 +691,8 @@ fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
     use std::io::{Read, Write};
     let mut stalled = Vec::new();
     for _ in 0..30 {
-        let mut socket = std::net::TcpStream::connect(&address).unwrap();
+        let mut socket =
+            std::net::TcpStream::connect(bridge.base.trim_start_matches("http://")).unwrap();
         write!(
             socket,
             "POST /voorstellen/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
@@ -820,6 +783,7 @@ fn without_its_audit_record_no_decision_is_made() {
     let provider = provider();
     let bridge = page_bridge(
         &provider,
+        &[],
         &[
             ("RVO_DATA_DIR", data.to_str().unwrap()),
             ("OVERHEID_AUDIT_LOG", dir.path().to_str().unwrap()),
@@ -845,14 +809,15 @@ fn without_its_audit_record_no_decision_is_made() {
     }
 }
 
-/// `overheid-mcp --http` on loopback with the page at `provider` and the demo tool, with `env`.
-fn page_bridge(provider: &Provider, env: &[(&str, &str)]) -> HttpBridge {
+/// `overheid-mcp --http` on loopback with the page at `provider`, `extra` arguments and the demo
+/// tool, with `env`.
+fn page_bridge(provider: &Provider, extra: &[&str], env: &[(&str, &str)]) -> HttpBridge {
     let port = free_port();
     let public = format!("http://127.0.0.1:{port}/mcp");
     let address = format!("127.0.0.1:{port}");
     let issuer = provider.server.base_url();
     let cli = demo_cli();
-    let args = [
+    let mut args = vec![
         "--http",
         &address,
         "--insecure-no-auth",
@@ -862,8 +827,8 @@ fn page_bridge(provider: &Provider, env: &[(&str, &str)]) -> HttpBridge {
         &issuer,
         "--oidc-client-id",
         CLIENT_ID,
-        "--tool",
-        cli.to_str().unwrap(),
     ];
+    args.extend_from_slice(extra);
+    args.extend(["--tool", cli.to_str().unwrap()]);
     HttpBridge::start(&args, env)
 }
