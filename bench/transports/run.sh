@@ -3,7 +3,8 @@
 # offline against fake-upstream. Prints Markdown tables; writes bench/transports/results.json
 # and the tables as bench/transports/results.md. Variants: the CLI (full, --fields, --jq, carried
 # state) and overheid-mcp (stdio as a 2025-11-25 session, with and without fields; stdio as
-# 2026-07-28 with compact provenance: the data once; Streamable HTTP on 127.0.0.1).
+# 2026-07-28 with compact provenance; stdio as 2026-07-28 asking for the data once and no
+# provenance, `mcp-stdio-once`; Streamable HTTP on 127.0.0.1).
 #
 #   bench/transports/run.sh                 debug build, 3 runs per task × variant
 #   RUNS=5 bench/transports/run.sh          more runs (the median wall time is reported)

@@ -287,7 +287,8 @@ fn without_tool_options_it_serves_the_family_found_next_to_itself() {
 }
 
 /// PROV-1 over MCP: `_meta["nl.overheid/provenance"] = "compact"` gives only the compact members
-/// (the CLI ran with `--provenance=compact`); any other value is refused before anything runs.
+/// (the CLI ran with `--provenance=compact`), `"none"` none; with `"nl.overheid/text": "short"` the
+/// data is sent once; any other value is refused before anything runs.
 #[test]
 fn a_client_may_ask_for_the_compact_provenance() {
     let Some(mut setup) = setup() else { return };
@@ -322,6 +323,38 @@ fn a_client_may_ask_for_the_compact_provenance() {
     assert_eq!(
         setup.server.requests().len(),
         2,
+        "the refused call reached no source"
+    );
+    // The lean form (issue 40 item 4): no provenance, and the data once, as structuredContent,
+    // with a text block that says where it is.
+    let mut lean = call("none");
+    lean["_meta"]["nl.overheid/text"] = json!("short");
+    let result = setup.bridge.request("tools/call", lean.clone());
+    assert_eq!(result["isError"], false, "{result}");
+    assert!(
+        result["_meta"].get("nl.overheid/provenance").is_none(),
+        "{result}"
+    );
+    assert_eq!(result["structuredContent"], full["structuredContent"]);
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("structuredContent") && text.len() < 100,
+        "{text}"
+    );
+    // `full` is the default: the data as text too.
+    lean["_meta"]["nl.overheid/text"] = json!("full");
+    let result = setup.bridge.request("tools/call", lean.clone());
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        full["structuredContent"]
+    );
+    lean["_meta"]["nl.overheid/text"] = json!("kort");
+    let error = setup.bridge.request_error("tools/call", lean);
+    assert_eq!(error["code"], -32602, "{error}");
+    assert_eq!(
+        setup.server.requests().len(),
+        4,
         "the refused call reached no source"
     );
 }

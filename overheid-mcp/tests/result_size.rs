@@ -13,6 +13,15 @@
 //!   server's name, no copy of the data;
 //! - the result as sent is the two copies, `_meta` and at most [`ENVELOPE_BYTES`] of framing.
 //!
+//! And the same call as a client that reads `structuredContent` asks for it (`_meta`
+//! `"nl.overheid/text": "short"` and `"nl.overheid/provenance": "none"`, the lean form): the data
+//! once, as `structuredContent` equal to the default's, a text block of one fixed sentence, no
+//! provenance; what is sent beyond the data is at most [`LEAN_FRAMING_BYTES`], the same for every
+//! result. Per task (its calls summed) the data as sent is at most 1.3 × the CLI's bytes and
+//! o200k tokens; the whole result as sent is printed beside it (for an answer of 58–191 bytes the
+//! fixed framing alone is more than 0.3 × the data, so that ratio cannot be 1.3 in any form MCP
+//! allows).
+//!
 //! The figures are printed (`--nocapture`); `bench/RESULTS.md` records them against the
 //! walk-through before issue 40.
 
@@ -37,6 +46,18 @@ const MAX_RATIO: f64 = 1.3;
 /// The JSON-RPC and `CallToolResult` framing around the two copies and `_meta`: `jsonrpc`, `id`,
 /// `content`'s text block, `isError`, the member names; 110 bytes measured.
 const ENVELOPE_BYTES: usize = 160;
+/// What a lean result sends beyond its data, whatever the data: the JSON-RPC and
+/// `CallToolResult` framing, the fixed text block (87 bytes) and `_meta`'s server name (95); 310
+/// bytes measured in a 2025-11-25 session. Less than the smallest answer here (58 bytes) more, so a
+/// second copy of the data anywhere fails.
+const LEAN_FRAMING_BYTES: usize = 330;
+/// The request `_meta` of the lean form.
+fn lean_meta() -> Value {
+    json!({"nl.overheid/text": "short", "nl.overheid/provenance": "none"})
+}
+/// The text block of a lean result (`overheid-mcp/src/calls/shape.rs`).
+const SHORT_TEXT: &str =
+    "Het resultaat staat in structuredContent (gevraagd met _meta nl.overheid/text: short).";
 
 const KVK: &str = "68750110";
 const PEILDATUM: &str = "2026-12-01";
@@ -223,6 +244,8 @@ fn each_result_carries_its_payload_as_text_and_as_structured_content_and_nowhere
     let mut bridge = Bridge::start(&args, &pairs);
     let bpe = tiktoken_rs::o200k_base().unwrap();
 
+    let mut lean_rows = Vec::new();
+    let mut per_task: Vec<(&str, Sums)> = Vec::new();
     eprintln!(
         "| task | tool | CLI bytes | CLI o200k | MCP text bytes | MCP text o200k | × CLI | MCP as sent bytes | as sent o200k | _meta bytes |"
     );
@@ -230,11 +253,7 @@ fn each_result_carries_its_payload_as_text_and_as_structured_content_and_nowhere
     for call in calls() {
         let (_, program) = programs.iter().find(|(n, _)| *n == call.program).unwrap();
         let cli = in_a_shell(program, &call, &env, home.path());
-        let mut arguments = call.arguments.clone();
-        if let Some(fields) = call.fields {
-            arguments["fields"] = json!(fields.split(',').collect::<Vec<_>>());
-        }
-        let result = bridge.call(call.tool, arguments);
+        let result = bridge.call(call.tool, result_arguments(&call));
         let task = call.task;
         assert_eq!(result["isError"], false, "{task}: {result}");
         let content = result["content"].as_array().unwrap();
@@ -277,5 +296,110 @@ fn each_result_carries_its_payload_as_text_and_as_structured_content_and_nowhere
             text_tokens as f64 <= MAX_RATIO * cli_tokens as f64,
             "{task}: {text_tokens} o200k tokens against the CLI's {cli_tokens}"
         );
+
+        // The lean form: the data once, no provenance.
+        let mut params = json!({"name": call.tool, "arguments": result_arguments(&call)});
+        params["_meta"] = lean_meta();
+        let lean = bridge.request("tools/call", params);
+        assert_eq!(lean["isError"], false, "{task}: {lean}");
+        assert_eq!(
+            lean["content"],
+            json!([{"type": "text", "text": SHORT_TEXT}]),
+            "{task}"
+        );
+        assert_eq!(lean["structuredContent"], payload, "{task}: the same data");
+        assert!(
+            lean["_meta"].get("nl.overheid/provenance").is_none(),
+            "{task}: no provenance asked, none sent: {}",
+            lean["_meta"]
+        );
+        let lean_sent = json!({"jsonrpc": "2.0", "id": 1, "result": lean}).to_string();
+        let data = lean["structuredContent"].to_string();
+        assert!(
+            lean_sent.len() <= data.len() + LEAN_FRAMING_BYTES,
+            "{task}: {} bytes sent for {} of data",
+            lean_sent.len(),
+            data.len()
+        );
+        let sums = Sums {
+            cli: cli.len(),
+            cli_tokens,
+            data: data.len(),
+            data_tokens: tokens(&bpe, &data),
+            default_sent: sent.len(),
+            lean_sent: lean_sent.len(),
+            lean_sent_tokens: tokens(&bpe, &lean_sent),
+        };
+        lean_rows.push((task, call.tool, sums));
+        match per_task.iter_mut().find(|(t, _)| *t == task) {
+            Some((_, total)) => total.add(&sums),
+            None => per_task.push((task, sums)),
+        }
     }
+    eprintln!(
+        "\nLean form (`nl.overheid/text: short`, `nl.overheid/provenance: none`), per call:\n\n\
+         | task | tool | CLI bytes | CLI o200k | data bytes | data o200k | × CLI | as sent before (default) | as sent lean | lean o200k | as sent × CLI |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for (task, tool, s) in &lean_rows {
+        eprintln!(
+            "| {task} | {tool} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {:.2} |",
+            s.cli,
+            s.cli_tokens,
+            s.data,
+            s.data_tokens,
+            s.data as f64 / s.cli as f64,
+            s.default_sent,
+            s.lean_sent,
+            s.lean_sent_tokens,
+            s.lean_sent as f64 / s.cli as f64
+        );
+    }
+    // The bound, per task: the data as sent in the lean form against the CLI's output.
+    for (task, s) in &per_task {
+        let ratio = s.data as f64 / s.cli as f64;
+        assert!(
+            ratio <= MAX_RATIO,
+            "{task}: the lean form sends {ratio:.2} × the CLI's bytes of data"
+        );
+        assert!(
+            s.data_tokens as f64 <= MAX_RATIO * s.cli_tokens as f64,
+            "{task}: {} o200k tokens of data against the CLI's {}",
+            s.data_tokens,
+            s.cli_tokens
+        );
+    }
+}
+
+/// One call's figures (summed per task).
+#[derive(Clone, Copy)]
+struct Sums {
+    cli: usize,
+    cli_tokens: usize,
+    data: usize,
+    data_tokens: usize,
+    default_sent: usize,
+    lean_sent: usize,
+    lean_sent_tokens: usize,
+}
+
+impl Sums {
+    fn add(&mut self, other: &Sums) {
+        self.cli += other.cli;
+        self.cli_tokens += other.cli_tokens;
+        self.data += other.data;
+        self.data_tokens += other.data_tokens;
+        self.default_sent += other.default_sent;
+        self.lean_sent += other.lean_sent;
+        self.lean_sent_tokens += other.lean_sent_tokens;
+    }
+}
+
+/// The call's arguments with its `fields`, as a tool call takes them.
+fn result_arguments(call: &Call) -> Value {
+    let mut arguments = call.arguments.clone();
+    if let Some(fields) = call.fields {
+        arguments["fields"] = json!(fields.split(',').collect::<Vec<_>>());
+    }
+    arguments
 }

@@ -29,7 +29,7 @@ use std::process::{Command, ExitCode, Stdio};
 use serde_json::{Value, json};
 
 /// The variants every task runs through, in table order.
-const VARIANTS: [&str; 8] = [
+const VARIANTS: [&str; 9] = [
     "cli",
     "cli-fields",
     "cli-jq",
@@ -37,6 +37,7 @@ const VARIANTS: [&str; 8] = [
     "mcp-stdio",
     "mcp-stdio-fields",
     "mcp-stdio-lean",
+    "mcp-stdio-once",
     "mcp-http",
 ];
 

@@ -103,6 +103,7 @@ pub(crate) fn row(task: &Task, variant: &str, sessions: &[Value]) -> Value {
             "provenance_bytes": first["provenance_bytes"],
             "text_only": measure(&texts(&first["text_only"])),
             "without_provenance": measure(&texts(&first["without_provenance"])),
+            "structured": measure(&texts(&first["structured"])),
             "text_blocks": first["text_blocks"]
                 .as_array()
                 .into_iter()
@@ -178,8 +179,8 @@ fn text_block_table(rows: &[Value]) -> String {
 fn cli_against_mcp_table(rows: &[Value]) -> String {
     let mut out = String::from(
         "\nResults only (definitions apart), each MCP variant against the CLI with the same fields:\n\n\
-         | task | MCP variant | CLI calls | CLI bytes | MCP calls | MCP bytes as sent | × CLI | MCP text content bytes | × CLI | correct (CLI/MCP) |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+         | task | MCP variant | CLI calls | CLI bytes | MCP calls | MCP bytes as sent | × CLI | MCP text content bytes | × CLI | `structuredContent` bytes | × CLI | correct (CLI/MCP) |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let yes = |row: &Value| if row["correct"] == true { "yes" } else { "NO" };
     for mcp in rows.iter().filter(|r| r.get("mcp_results").is_some()) {
@@ -196,8 +197,11 @@ fn cli_against_mcp_table(rows: &[Value]) -> String {
         let text = mcp["mcp_results"]["text_only"]["bytes"]
             .as_f64()
             .unwrap_or(0.0);
+        let structured = mcp["mcp_results"]["structured"]["bytes"]
+            .as_f64()
+            .unwrap_or(0.0);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {}/{} |\n",
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} | {:.2} | {}/{} |\n",
             mcp["task"].as_str().unwrap_or(""),
             mcp["variant"].as_str().unwrap_or(""),
             n(&cli["calls"]),
@@ -207,6 +211,8 @@ fn cli_against_mcp_table(rows: &[Value]) -> String {
             sent / cli_bytes,
             text,
             text / cli_bytes,
+            structured,
+            structured / cli_bytes,
             yes(cli),
             yes(mcp),
         ));

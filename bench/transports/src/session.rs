@@ -58,6 +58,8 @@ struct Record {
     /// Per MCP result: the text content alone, and the result without `_meta`.
     text_only: Vec<String>,
     without_provenance: Vec<String>,
+    /// Per MCP result: its `structuredContent` (the data as a client that reads it gets it).
+    structured: Vec<String>,
     /// Per MCP success with data: the tool, its text block and the whole result as sent.
     text_blocks: Vec<Value>,
     /// Per question: the data it is answered from, and the jq to apply (null: it is the answer).
@@ -76,6 +78,7 @@ pub(crate) fn run(setup: &Setup, task: &Task, variant: &str) -> Value {
         "mcp-stdio" => mcp(setup, task, Mcp::Stdio, false, &mut record),
         "mcp-stdio-fields" => mcp(setup, task, Mcp::Stdio, true, &mut record),
         "mcp-stdio-lean" => mcp(setup, task, Mcp::StdioLean, true, &mut record),
+        "mcp-stdio-once" => mcp(setup, task, Mcp::StdioOnce, true, &mut record),
         "mcp-http" => mcp(setup, task, Mcp::Http, true, &mut record),
         _ => cli(setup, task, variant, &mut record),
     }
@@ -91,6 +94,7 @@ pub(crate) fn run(setup: &Setup, task: &Task, variant: &str) -> Value {
         "provenance_bytes": record.provenance_bytes,
         "text_only": record.text_only,
         "without_provenance": record.without_provenance,
+        "structured": record.structured,
         "text_blocks": record.text_blocks,
         "answers": record.answers,
         "wall_ms": wall.as_secs_f64() * 1000.0,
@@ -296,6 +300,10 @@ enum Mcp {
     /// stdio, 2026-07-28 requests (per-request `_meta`): the data once, and the compact
     /// provenance asked for per call (`nl.overheid/provenance`).
     StdioLean,
+    /// stdio, 2026-07-28 as a client that reads `structuredContent` asks (issue 40 item 4): the
+    /// data once (`nl.overheid/text: short`, the text block one fixed sentence) and no provenance
+    /// (`nl.overheid/provenance: none`, as the CLI prints none without `--provenance`).
+    StdioOnce,
     /// Streamable HTTP (`--http 127.0.0.1:0`), 2026-07-28 as `StdioLean`. The company comes from a
     /// bearer token (an Ed25519 key made here, its JWKS given to the bridge), as in production:
     /// the listed tools have no `kvk_nummer`, so the calls leave out the session's own number, and a
@@ -332,7 +340,7 @@ impl Connection {
     fn open(setup: &Setup, kind: Mcp) -> Connection {
         let answer = Duration::from_secs(60);
         match kind {
-            Mcp::Stdio | Mcp::StdioLean => {
+            Mcp::Stdio | Mcp::StdioLean | Mcp::StdioOnce => {
                 let mut command = setup.command("overheid-mcp");
                 command.stderr(Stdio::null());
                 let mut bridge = LineChild::start(command);
@@ -480,6 +488,7 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
     let call_meta = match kind {
         Mcp::Stdio => json!({}),
         Mcp::StdioLean | Mcp::Http => json!({"nl.overheid/provenance": "compact"}),
+        Mcp::StdioOnce => json!({"nl.overheid/text": "short", "nl.overheid/provenance": "none"}),
     };
     let list = connection.request("tools/list", json!({}), &json!({}));
     record.definitions.push(list.to_string());
@@ -512,6 +521,9 @@ fn mcp(setup: &Setup, task: &Task, kind: Mcp, with_fields: bool, record: &mut Re
             record.provenance_bytes += provenance.to_string().len();
         }
         record.text_only.push(text.to_string());
+        if !structured.is_null() {
+            record.structured.push(structured.to_string());
+        }
         if let Some(map) = result.as_object_mut() {
             map.remove("_meta");
         }

@@ -29,6 +29,7 @@ use common::trace::TraceContext;
 use crate::calls::bridge::Bridge;
 use crate::calls::notify::Notifier;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
+use crate::calls::shape::Shape;
 use crate::catalog::argv::{self, Gap, TooLarge};
 use crate::catalog::local_paths;
 use crate::catalog::stdin_value;
@@ -475,15 +476,17 @@ fn stderr_error(stderr: &[u8], code: i32, command: &str, trace: &TraceContext) -
     }
 }
 
-/// The MCP `CallToolResult` of a finished outcome, as JSON (`None` for a cancelled call).
+/// The MCP `CallToolResult` of a finished outcome, as JSON (`None` for a cancelled call), in
+/// the `shape` the call asked for ([`Shape`]).
 ///
-/// Every success carries its data twice, in both eras: as `structuredContent` (for a client
-/// that validates it against the `outputSchema`) and as one text block of compact JSON (for the
-/// many hosts that give a model only `content`; MCP's tools page: a tool that returns structured
-/// content SHOULD also return it as text). Error results carry the error object in text and in
-/// `_meta["nl.overheid/problem"]`, never as `structuredContent`: it does not match the tool's
-/// `outputSchema`.
-pub(crate) fn tool_result(outcome: Outcome) -> Option<Value> {
+/// By default a success carries its data twice: as `structuredContent` (for a client that
+/// validates it against the `outputSchema`) and as one text block of compact JSON (for the many
+/// hosts that give a model only `content`; MCP's tools page: a tool that returns structured
+/// content SHOULD also return it as text), with its provenance in `_meta`. A client that reads
+/// `structuredContent` may ask for the data once (a short text block) and for no provenance.
+/// Error results carry the error object in text and in `_meta["nl.overheid/problem"]`, never as
+/// `structuredContent`: it does not match the tool's `outputSchema`.
+pub(crate) fn tool_result(outcome: Outcome, shape: Shape) -> Option<Value> {
     let text = |text: String| json!([{"type": "text", "text": text}]);
     let mut result = match outcome {
         Outcome::Cancelled => return None,
@@ -492,12 +495,16 @@ pub(crate) fn tool_result(outcome: Outcome) -> Option<Value> {
             text: copy,
             provenance,
         } => {
+            let structured = data.is_object();
             let mut result = json!({
-                "content": text(copy),
+                "content": text(shape.text(structured, copy)),
                 "isError": false,
-                "_meta": { format!("{META_PREFIX}/provenance"): provenance },
+                "_meta": {},
             });
-            if data.is_object() {
+            if shape.provenance.is_some() {
+                result["_meta"][format!("{META_PREFIX}/provenance")] = provenance;
+            }
+            if structured {
                 result["structuredContent"] = data;
             }
             result

@@ -1,6 +1,7 @@
 //! Serving one request: the bridge's state shared by every request (`bridge`), a tool call that
 //! runs a CLI (`call`), what the client hears meanwhile (`notify`), resource reads and
-//! completions (which are tool calls too), and what never reaches a client (`server_paths`).
+//! completions (which are tool calls too), what never reaches a client (`server_paths`), and
+//! the form a client asks its results in (`shape`).
 
 pub(crate) mod bridge;
 pub(crate) mod call;
@@ -10,3 +11,4 @@ pub(crate) mod notify;
 pub(crate) mod resource;
 pub(crate) mod server_info;
 pub(crate) mod server_paths;
+pub(crate) mod shape;

@@ -25,7 +25,6 @@ use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use common::provenance::ProvenanceForm;
 use common::trace::TraceContext;
 
 use crate::calls::bridge::Bridge;
@@ -34,6 +33,7 @@ use crate::calls::completions::{self, Ask};
 use crate::calls::notify::{LogLevel, Notifier};
 use crate::calls::resource;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
+use crate::calls::shape::{PROVENANCE_KEY, Shape, TEXT_KEY};
 use crate::catalog::META_PREFIX;
 use crate::catalog::prompts;
 use crate::identity::auth::Grant;
@@ -293,27 +293,38 @@ fn modern(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// The request's `_meta` key by which a client asks for the compact provenance (PROV-1).
-pub(crate) const PROVENANCE_KEY: &str = "nl.overheid/provenance";
-
 /// The bridge's own namespace of `_meta` keys.
 const META_NAMESPACE: &str = "nl.overheid/";
 
 /// The keys of that namespace a request may carry.
-const REQUEST_META_KEYS: &[&str] = &[session::META_KEY, PROVENANCE_KEY];
+const REQUEST_META_KEYS: &[&str] = &[session::META_KEY, PROVENANCE_KEY, TEXT_KEY];
 
-/// The provenance a call's result carries in `_meta`: full, unless the request's `_meta` asks
-/// for `"compact"` under [`PROVENANCE_KEY`].
-fn provenance_form(context: &RequestContext<RoleServer>) -> Result<ProvenanceForm, ErrorData> {
-    match context.meta.get(PROVENANCE_KEY) {
-        None => Ok(ProvenanceForm::Full),
-        Some(Value::String(form)) if form == "full" => Ok(ProvenanceForm::Full),
-        Some(Value::String(form)) if form == "compact" => Ok(ProvenanceForm::Compact),
-        Some(other) => Err(ErrorData::invalid_params(
-            format!("_meta.{PROVENANCE_KEY} moet \"full\" of \"compact\" zijn, niet {other}"),
-            None,
-        )),
+/// The protocol revision of the request: its own `_meta` in 2026-07-28; before, the one the
+/// client asked for in `initialize` (stdio) or, over HTTP, its `MCP-Protocol-Version` header
+/// (without one: 2025-03-26, as the transport says).
+fn revision(context: &RequestContext<RoleServer>) -> Option<String> {
+    if let Some(version) = context.meta.protocol_version() {
+        return Some(version.as_str().to_string());
     }
+    if let Some(info) = context.peer.peer_info() {
+        return Some(info.protocol_version.as_str().to_string());
+    }
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .map(|parts| {
+            parts
+                .headers
+                .get("mcp-protocol-version")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or(ProtocolVersion::V_2025_03_26.as_str())
+                .to_string()
+        })
+}
+
+/// How the call's success is sent ([`Shape`]): what its `_meta` asks for, in its revision.
+fn shape(context: &RequestContext<RoleServer>) -> Result<Shape, ErrorData> {
+    Shape::asked(&context.meta, revision(context).as_deref())
 }
 
 /// Whether the request's client declared URL-mode elicitation: per request in 2026-07-28, in
@@ -523,12 +534,16 @@ impl ServerHandler for Handler {
             Ok(session) => session,
             Err(Refused::Malformed(error)) => return Err(error),
             Err(Refused::NotYours) => {
-                return complete(call::tool_result(Outcome::Failed {
-                    error: Session::not_yours(&trace),
-                    plan: None,
-                }));
+                return complete(call::tool_result(
+                    Outcome::Failed {
+                        error: Session::not_yours(&trace),
+                        plan: None,
+                    },
+                    Shape::default(),
+                ));
             }
         };
+        let shape = shape(&context)?;
         let arguments = request.arguments.clone().unwrap_or_default();
         let tool = &self.bridge.catalog.tools[index];
         // A read-only tool is answered as it is, unless its result may be an open proposal (its
@@ -536,9 +551,9 @@ impl ServerHandler for Handler {
         let open_schema = tool.listed["outputSchema"]["additionalProperties"] != false;
         if !tool.mutating && !open_schema {
             let outcome = self
-                .run(index, &arguments, session, trace, &context)
+                .run(index, &arguments, session, trace, &context, shape)
                 .await?;
-            return complete(call::tool_result(outcome));
+            return complete(call::tool_result(outcome, shape));
         }
         if tool.mutating && arguments.contains_key(proposals::CONFIRM) {
             return complete(Some(proposals::confirm_refused()));
@@ -548,10 +563,10 @@ impl ServerHandler for Handler {
     }
 }
 
-/// The `_meta` with a successful outcome's provenance.
-fn provenance_meta(outcome: &Outcome) -> Option<Value> {
+/// The `_meta` with a successful outcome's provenance, where the call asked for one.
+fn provenance_meta(outcome: &Outcome, shape: Shape) -> Option<Value> {
     match outcome {
-        Outcome::Data { provenance, .. } => {
+        Outcome::Data { provenance, .. } if shape.provenance.is_some() => {
             Some(json!({ format!("{META_PREFIX}/provenance"): provenance }))
         }
         _ => None,
@@ -576,13 +591,14 @@ impl Handler {
         session: Option<Session>,
         trace: TraceContext,
         context: &RequestContext<RoleServer>,
+        shape: Shape,
     ) -> Result<Outcome, ErrorData> {
         let notifier = self.notifier(context);
         let invocation = Invocation {
             tool: &self.bridge.catalog.tools[index],
             arguments,
             session: session.as_ref(),
-            provenance: provenance_form(context)?,
+            provenance: shape.cli_provenance(),
             notifier: Some(&notifier),
         };
         call::run(&self.bridge, &invocation, &trace, context.ct.cancelled()).await
@@ -600,6 +616,7 @@ impl Handler {
         trace: TraceContext,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let shape = shape(context)?;
         let tool = &self.bridge.catalog.tools[index];
         let principal = Session::principal(session.as_ref());
         // A retry of a URL elicitation round: the state must be ours, for this call; it approves
@@ -623,12 +640,19 @@ impl Handler {
             },
         };
         let outcome = self
-            .run(index, &arguments, session.clone(), trace.clone(), context)
+            .run(
+                index,
+                &arguments,
+                session.clone(),
+                trace.clone(),
+                context,
+                shape,
+            )
             .await?;
         let Some(waiting) = self.waiting(index, &arguments, &outcome) else {
-            return complete(call::tool_result(outcome));
+            return complete(call::tool_result(outcome, shape));
         };
-        let meta = provenance_meta(&outcome);
+        let meta = provenance_meta(&outcome, shape);
         let offer = waiting.url.is_some() && !retried;
         if offer && modern(context) && can_elicit_url(context) {
             let state = self
@@ -654,10 +678,12 @@ impl Handler {
                 .create_elicitation_with_timeout(params, Some(self.bridge.timeout))
                 .await;
             if asked.is_ok() {
-                let again = self.run(index, &arguments, session, trace, context).await?;
+                let again = self
+                    .run(index, &arguments, session, trace, context, shape)
+                    .await?;
                 return match self.waiting(index, &arguments, &again) {
-                    Some(still) => complete(Some(still.result(meta))),
-                    None => complete(call::tool_result(again)),
+                    Some(still) => complete(Some(still.result(meta, shape))),
+                    None => complete(call::tool_result(again, shape)),
                 };
             }
         } else if offer
@@ -668,7 +694,7 @@ impl Handler {
         {
             return Err(error);
         }
-        complete(Some(waiting.result(meta)))
+        complete(Some(waiting.result(meta, shape)))
     }
 
     /// The proposal a mutating call left waiting for a person, if any: a recorded proposal that

@@ -19,6 +19,8 @@ pub(crate) mod elicit;
 
 use serde_json::{Map, Value, json};
 
+use crate::calls::shape::Shape;
+
 /// The argument of a tool that applies a proposal, as the bridge lists it: the proposal's id.
 pub(crate) const PROPOSAL_ARGUMENT: &str = "voorstel_id";
 
@@ -274,10 +276,11 @@ impl Waiting {
     }
 
     /// The complete result: the structured answer, and the instruction as text for a host that
-    /// shows a model only `content`.
-    pub(crate) fn result(&self, meta: Option<Value>) -> Value {
+    /// shows a model only `content` (in the short form the answer, which holds the instruction,
+    /// only once: [`Shape`]).
+    pub(crate) fn result(&self, meta: Option<Value>, shape: Shape) -> Value {
         let mut result = json!({
-            "content": [{"type": "text", "text": self.instruction()}],
+            "content": [{"type": "text", "text": shape.text(true, self.instruction())}],
             "structuredContent": self.structured(),
             "isError": false,
             "resultType": "complete",
@@ -375,7 +378,7 @@ mod tests {
             format!("rvo-cli voorstel goedkeuren {id}").into(),
         );
         let remote = Waiting::new(id, OPEN, &ApprovalAt::Unnamed, "rvo-cli", None, data).unwrap();
-        let answer = remote.result(None).to_string();
+        let answer = remote.result(None, Shape::default()).to_string();
         assert!(!answer.contains("rvo-cli voorstel goedkeuren"), "{answer}");
         assert!(answer.contains("goedkeuringspagina"), "{answer}");
         for bad in ["kort", "../../mcp?x=AbCdEfGhIjKlMnOp", "AbCdEfGhIjKlMnOp/x"] {

@@ -5,7 +5,8 @@ to it as the SDK's `Client` in three modes (`auto`, `legacy`, `2026-07-28`) over
 Streamable HTTP (with a bearer JWT signed by a key made here):
 - lists the tools (no `kvk_nummer` where the session supplies it);
 - calls a tool of every CLI, with and without `fields` (the SDK validates `structuredContent`
-  against the listed `outputSchema`);
+  against the listed `outputSchema`), and with `fields` once more as a client that asks for the
+  data once (`_meta` `nl.overheid/text: short`, `nl.overheid/provenance: none`);
 - reads a koop:// resource;
 - tries, as a model alone, every way to file an RVO report: its own arguments (a dry run), every
   digest and id it was given sent back as `confirm` (refused) and, where rvo-cli records proposals,
@@ -118,6 +119,14 @@ async def conversation(label, server, mode, person, http):
             check(f"{label}: {name} with fields", not some.is_error
                   and {k: data.get(k) for k in expected} == expected and set(data) <= set(expected) | {"_links"},
                   data)
+            # The data once (issue 40 item 4): the SDK still validates structuredContent; the text
+            # block is one sentence, and no provenance is sent.
+            once = await client.call_tool(name, {**arguments, "fields": fields},
+                                          meta={"nl.overheid/text": "short", "nl.overheid/provenance": "none"})
+            text = once.content[0].text if once.content else ""
+            check(f"{label}: {name}: the data once when asked", not once.is_error
+                  and once.structured_content == some.structured_content and "structuredContent" in text
+                  and len(text) < 100 and "nl.overheid/provenance" not in (once.meta or {}), once)
         read = await client.read_resource("koop://regeling/BWBR0018451/artikel/2")
         text = json.loads(read.contents[0].text)
         check(f"{label}: resources/read", text.get("artikel", {}).get("nummer") == "2", text)

@@ -3,7 +3,8 @@
 // Starts `overheid-mcp --http` with rvo-cli and regelrecht-cli and a JWKS made here (Ed25519, Node's
 // crypto), then as the SDK's Client with a bearer token: lists the tools (no kvk_nummer in a
 // listed inputSchema), calls regelrecht__check_energiebesparing with and without fields (the SDK
-// validates structuredContent against the listed outputSchema), and accepts an error result
+// validates structuredContent against the listed outputSchema) and once more asking for the data
+// once (_meta nl.overheid/text: short, nl.overheid/provenance: none), and accepts an error result
 // (rvo__regeling_toon of a scheme that does not exist: isError, no structuredContent). Then prompts
 // listed and fetched, the bridge's views listed and read, completions; and over stdio, with the
 // fixture CLI, a slow call whose progress reaches the SDK's onprogress and whose CLI warning reaches
@@ -103,6 +104,14 @@ try {
   const some = await client.callTool({ name: "regelrecht__check_energiebesparing", arguments: { ...args, fields: ["kvk_nummer"] } });
   check("tools/call with fields: valid against the outputSchema",
     !some.isError && JSON.stringify(some.structuredContent) === JSON.stringify({ kvk_nummer: "68750110" }), some);
+  // The data once (issue 40 item 4): still valid against the outputSchema; the text block one
+  // sentence; no provenance.
+  const once = await client.callTool({ name: "regelrecht__check_energiebesparing", arguments: { ...args, fields: ["kvk_nummer"] },
+    _meta: { "nl.overheid/text": "short", "nl.overheid/provenance": "none" } });
+  check("tools/call: the data once when asked",
+    !once.isError && JSON.stringify(once.structuredContent) === JSON.stringify(some.structuredContent)
+    && once.content?.[0]?.text?.includes("structuredContent") && once.content[0].text.length < 100
+    && once._meta?.["nl.overheid/provenance"] === undefined, once);
   const error = await client.callTool({ name: "rvo__regeling_toon", arguments: { regeling_id: "BESTAAT-NIET" } });
   check("tools/call: an error result is accepted", error.isError === true && error.structuredContent === undefined
     && error._meta?.["nl.overheid/problem"]?.exit_code === 66, error);
