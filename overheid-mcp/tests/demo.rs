@@ -75,6 +75,59 @@ fn the_handshake_negotiates_the_older_revisions() {
     }
 }
 
+/// The data once (issue 40 item 4) only where the revision has `structuredContent`: from
+/// 2025-06-18 on a short text block, in 2025-03-26 (no `structuredContent` for its client to read)
+/// the data stays the text block.
+#[test]
+fn the_short_text_block_needs_a_revision_with_structured_content() {
+    let lean = json!({"nl.overheid/text": "short", "nl.overheid/provenance": "none"});
+    for (version, short) in [
+        ("2025-03-26", false),
+        ("2025-06-18", true),
+        ("2025-11-25", true),
+        ("2026-07-28", true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let cli = demo_cli();
+        let mut bridge = Bridge::start_raw(
+            &["--tool", cli.to_str().unwrap()],
+            &[("DEMO_STORE", dir.path().join("s").to_str().unwrap())],
+        );
+        if version == "2026-07-28" {
+            bridge.modern(json!({}));
+        } else {
+            bridge.request(
+                "initialize",
+                json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+            );
+            bridge.notify("notifications/initialized", json!({}));
+        }
+        let result = bridge.request(
+            "tools/call",
+            json!({"name": "demo__omgeving_toon", "arguments": {}, "_meta": lean}),
+        );
+        let text = result["content"][0]["text"].as_str().unwrap();
+        let data = &result["structuredContent"];
+        assert!(data.is_object(), "{version}: {result}");
+        if short {
+            assert!(
+                text.contains("structuredContent") && text.len() < 100,
+                "{version}: {text}"
+            );
+        } else {
+            assert_eq!(
+                &serde_json::from_str::<Value>(text).unwrap(),
+                data,
+                "{version}"
+            );
+        }
+        assert!(
+            result["_meta"].get("nl.overheid/provenance").is_none(),
+            "{version}: {result}"
+        );
+    }
+}
+
 #[test]
 fn revision_2026_07_28_is_served_per_request_without_a_handshake() {
     let dir = tempfile::tempdir().unwrap();
