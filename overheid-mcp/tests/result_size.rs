@@ -17,7 +17,9 @@
 //! `"nl.overheid/text": "short"` and `"nl.overheid/provenance": "none"`, the lean form): the data
 //! once, as `structuredContent` equal to the default's, a text block of one fixed sentence, no
 //! provenance; what is sent beyond the data is at most [`LEAN_FRAMING_BYTES`], the same for every
-//! result. Per task (its calls summed) the data as sent is at most 1.3 × the CLI's bytes and
+//! result. `aanvraag`'s second call, the proposal (`fields` id and status), answers the members the
+//! CLI printed and what the bridge adds so that a person can approve, at most [`APPROVAL_BYTES`].
+//! Per task (its calls summed) the data as sent is at most 1.3 × the CLI's bytes and
 //! o200k tokens; the whole result as sent is printed beside it (for an answer of 58–191 bytes the
 //! fixed framing alone is more than 0.3 × the data, so that ratio cannot be 1.3 in any form MCP
 //! allows).
@@ -51,6 +53,10 @@ const ENVELOPE_BYTES: usize = 160;
 /// bytes measured in a 2025-11-25 session. Less than the smallest answer here (58 bytes) more, so a
 /// second copy of the data anywhere fails.
 const LEAN_FRAMING_BYTES: usize = 330;
+/// What the bridge adds to a waiting proposal's answer so that a person can approve it
+/// (`uitgevoerd`, `voorstel_id`, `goedkeuring_opdracht` or `goedkeuring_url`, `instructie`): it
+/// does not grow with the data; 606 bytes measured.
+const APPROVAL_BYTES: usize = 700;
 /// The request `_meta` of the lean form.
 fn lean_meta() -> Value {
     json!({"nl.overheid/text": "short", "nl.overheid/provenance": "none"})
@@ -353,6 +359,105 @@ fn each_result_carries_its_payload_as_text_and_as_structured_content_and_nowhere
             s.lean_sent,
             s.lean_sent_tokens,
             s.lean_sent as f64 / s.cli as f64
+        );
+    }
+    // The second call of `aanvraag`: the proposal, with `fields` id and status. Its answer is a
+    // proposal that waits for a person: the members the CLI printed, and what the bridge adds so
+    // that a person can approve (uitgevoerd, voorstel_id, where and how, the instruction), which the
+    // CLI's projection does not print. The first count as the task's data; the second are bounded.
+    let proposal = Call {
+        task: "aanvraag",
+        program: "rvo-cli",
+        argv: vec![
+            "rapportage",
+            "voorstel",
+            KVK,
+            "EBR-2027",
+            "LED-verlichting",
+            "--peildatum",
+            PEILDATUM,
+        ],
+        tool: "rvo__rapportage_voorstel",
+        arguments: json!({"kvk_nummer": KVK, "regeling_id": "EBR-2027",
+                          "maatregelen": "LED-verlichting", "peildatum": PEILDATUM}),
+        fields: Some("id,status"),
+    };
+    let (_, rvo) = programs.iter().find(|(n, _)| *n == "rvo-cli").unwrap();
+    let cli = in_a_shell(rvo, &proposal, &env, home.path());
+    let printed: Value = serde_json::from_str(&cli).unwrap();
+    let mut params = json!({"name": proposal.tool, "arguments": result_arguments(&proposal)});
+    params["_meta"] = lean_meta();
+    let lean = bridge.request("tools/call", params);
+    assert_eq!(lean["isError"], false, "{lean}");
+    assert_eq!(
+        lean["content"],
+        json!([{"type": "text", "text": SHORT_TEXT}])
+    );
+    let answer = lean["structuredContent"].as_object().unwrap();
+    assert_eq!(answer["status"], "open", "{lean}");
+    let (own, added): (
+        serde_json::Map<String, Value>,
+        serde_json::Map<String, Value>,
+    ) = answer
+        .clone()
+        .into_iter()
+        .partition(|(member, _)| printed.get(member).is_some());
+    assert_eq!(
+        own.keys().collect::<Vec<_>>(),
+        printed.as_object().unwrap().keys().collect::<Vec<_>>(),
+        "the members the CLI printed"
+    );
+    let (data, added) = (
+        Value::Object(own).to_string(),
+        Value::Object(added).to_string(),
+    );
+    assert!(
+        added.len() <= APPROVAL_BYTES,
+        "the bridge's approval members: {added}"
+    );
+    let sums = Sums {
+        cli: cli.len(),
+        cli_tokens: tokens(&bpe, &cli),
+        data: data.len(),
+        data_tokens: tokens(&bpe, &data),
+        default_sent: 0,
+        lean_sent: json!({"jsonrpc": "2.0", "id": 1, "result": lean})
+            .to_string()
+            .len(),
+        lean_sent_tokens: 0,
+    };
+    eprintln!(
+        "| aanvraag | {} | {} | {} | {} | {} | {:.2} | – | {} | – | {:.2} |",
+        proposal.tool,
+        sums.cli,
+        sums.cli_tokens,
+        sums.data,
+        sums.data_tokens,
+        sums.data as f64 / sums.cli as f64,
+        sums.lean_sent,
+        sums.lean_sent as f64 / sums.cli as f64
+    );
+    eprintln!(
+        "\n{}: the bridge adds {} bytes ({} o200k) so that a person can approve: {added}",
+        proposal.tool,
+        added.len(),
+        tokens(&bpe, &added)
+    );
+    if let Some((_, total)) = per_task.iter_mut().find(|(t, _)| *t == "aanvraag") {
+        total.add(&sums);
+    }
+    eprintln!("\nPer task (the data as sent in the lean form against the CLI's output):\n");
+    eprintln!(
+        "| task | CLI bytes | CLI o200k | data bytes | data o200k | × CLI |\n|---|---:|---:|---:|---:|---:|"
+    );
+    for (task, s) in &per_task {
+        eprintln!(
+            "| {task} | {} | {} | {} | {} | {:.2} |",
+            s.cli,
+            s.cli_tokens,
+            s.data,
+            s.data_tokens,
+            s.data as f64 / s.cli as f64
         );
     }
     // The bound, per task: the data as sent in the lean form against the CLI's output.
