@@ -111,7 +111,7 @@ pub mod discovery {
 /// The environment's names other crates read (`process::env`).
 pub mod env {
     pub use crate::process::env::{
-        CLI_DIR_VAR, FOREIGN_PROCESSOR, FOREIGN_USER, KVK_SESSIE_NUMMER,
+        CLI_DIR_VAR, FOREIGN_CLIENT, FOREIGN_PROCESSOR, FOREIGN_USER, KVK_SESSIE_NUMMER,
     };
 }
 

@@ -283,6 +283,11 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
                     name: "agent".into(),
                     method: "caller".into(),
                 },
+                // As the bridge passes it; the name is the client's own, so it may be hostile.
+                proposed_via: overheid_records::ProposingClient::declared(
+                    Some("<b>claude-code</b> 2.1.3"),
+                    Some("agent-app"),
+                ),
             },
             Utc::now(),
         )
@@ -665,6 +670,14 @@ fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
         "the agent's text is quoted, not the page's own: {page}"
     );
     assert!(page.contains("de lokale proefopslag"), "{page}");
+    // The agent's client, as it declared itself, escaped and labelled as not verified.
+    assert!(
+        page.contains(
+            "via MCP-client <q>&lt;b&gt;claude-code&lt;/b&gt; 2.1.3</q>, OAuth-client \
+             <q>agent-app</q> <small>(opgave van de aanroeper, niet gecontroleerd)</small>"
+        ),
+        "{page}"
+    );
     assert!(
         page.contains("(CET)") || page.contains("(CEST)"),
         "Amsterdam time: {page}"
@@ -724,6 +737,7 @@ fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
                 call: old.call.clone(),
                 ttl: chrono::Duration::days(1),
                 proposed_by: old.proposed_by.clone().unwrap(),
+                proposed_via: old.proposed_via.clone(),
             },
             Utc::now(),
         )

@@ -126,3 +126,53 @@ fn an_absent_positional_before_a_given_one_is_refused_naming_it() {
     assert_eq!(proposal["kvk_nummer"], "68750110");
     assert_eq!(proposal["plan"]["arguments"]["regeling_id"], "EBR-2027");
 }
+
+/// The client a proposal came through reaches the CLI in `OVERHEID_FOREIGN_CLIENT` and is
+/// recorded with the proposal: `clientInfo` from `initialize` (2025-11-25) or from the request's
+/// `_meta` (2026-07-28), cleaned of control characters. The person who decides sees it.
+#[test]
+fn a_proposal_records_the_client_it_came_through_in_either_era() {
+    let cli = rvo_cli();
+    let store = tempfile::tempdir().unwrap();
+    let data = store.path().to_str().unwrap();
+    let propose = |bridge: &mut Bridge, maatregel: &str| -> Value {
+        let proposed = bridge.call(
+            "rvo__rapportage_voorstel",
+            json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": maatregel}),
+        );
+        assert_eq!(proposed["isError"], false, "{proposed}");
+        let id = proposed["structuredContent"]["voorstel_id"]
+            .as_str()
+            .or_else(|| proposed["structuredContent"]["id"].as_str())
+            .unwrap_or_else(|| panic!("a proposal id: {proposed}"))
+            .to_string();
+        let shown = bridge.call("rvo__voorstel_toon", json!({"id": id}));
+        assert_eq!(shown["isError"], false, "{shown}");
+        shown["structuredContent"]["voorgesteld_door"]["via"].clone()
+    };
+
+    // 2025-11-25: the harness's initialize names the client "test", version "0".
+    let mut bridge = Bridge::start(
+        &["--tool", cli.to_str().unwrap()],
+        &[("RVO_DATA_DIR", data)],
+    );
+    assert_eq!(
+        propose(&mut bridge, "LED-verlichting"),
+        json!({"mcp_client": "test 0"})
+    );
+    drop(bridge);
+
+    // 2026-07-28: each request names its client in `_meta`; a control character is dropped.
+    let mut bridge = Bridge::start_raw(
+        &["--tool", cli.to_str().unwrap()],
+        &[("RVO_DATA_DIR", data)],
+    );
+    let mut meta = harness::modern_meta(json!({}));
+    meta["io.modelcontextprotocol/clientInfo"] =
+        json!({"name": "claude-code\u{1b}[31m", "version": "2.1.3"});
+    bridge.meta = Some(meta);
+    assert_eq!(
+        propose(&mut bridge, "warmtepomp"),
+        json!({"mcp_client": "claude-code[31m 2.1.3"})
+    );
+}

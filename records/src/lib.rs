@@ -36,7 +36,7 @@ pub use id::is_well_formed as is_proposal_id;
 pub use location::{DATA_DIR_ENV, DATABASE_FILE, Location, STORE_URL_ENV};
 pub use model::{
     Apply, Approval, DEFAULT_TTL, Decision, Event, Filing, NewProposal, Person, Proposal,
-    ProposedCall, Status, Verdict,
+    ProposedCall, ProposingClient, Status, Verdict,
 };
 pub use pool::Pool;
 

@@ -93,6 +93,67 @@ pub struct Person {
     pub method: String,
 }
 
+/// The program a proposal came through, as the calling party declared it: over MCP the client's
+/// own `clientInfo` and the OAuth client of its access token, passed by the bridge in
+/// `OVERHEID_FOREIGN_CLIENT`. Shown to the person who decides, labelled as not verified: the
+/// proposer's process (or anyone who writes the store) can say anything here, so it grants
+/// nothing and only helps the person recognise the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProposingClient {
+    /// The MCP client as it named itself: `clientInfo.name`, a space and its `version`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp_client: Option<String>,
+    /// The `client_id` (or `azp`) of the access token the call came with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oauth_client: Option<String>,
+}
+
+impl ProposingClient {
+    /// The most characters a member keeps.
+    pub const MAX_CHARS: usize = 100;
+
+    /// A client from what the caller declared: each member trimmed, cut to [`Self::MAX_CHARS`]
+    /// and without control characters; `None` when nothing is left.
+    pub fn declared(mcp_client: Option<&str>, oauth_client: Option<&str>) -> Option<Self> {
+        fn clean(text: Option<&str>) -> Option<String> {
+            let kept: String = text?
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(ProposingClient::MAX_CHARS)
+                .collect();
+            let kept = kept.trim();
+            (!kept.is_empty()).then(|| kept.to_string())
+        }
+        let client = Self {
+            mcp_client: clean(mcp_client),
+            oauth_client: clean(oauth_client),
+        };
+        (client.mcp_client.is_some() || client.oauth_client.is_some()).then_some(client)
+    }
+
+    /// The client as `OVERHEID_FOREIGN_CLIENT` carries it: compact JSON.
+    pub fn to_env(&self) -> String {
+        serde_json::to_string(self).expect("two optional texts serialize")
+    }
+
+    /// The client `OVERHEID_FOREIGN_CLIENT` names. `Err` says what is wrong with a value that is
+    /// not the JSON [`Self::to_env`] writes, or whose members break [`Self::declared`]'s bounds.
+    pub fn from_env(text: &str) -> Result<Self, String> {
+        let client: Self = serde_json::from_str(text)
+            .map_err(|e| format!("geen JSON-object met mcp_client en/of oauth_client ({e})"))?;
+        let declared = Self::declared(client.mcp_client.as_deref(), client.oauth_client.as_deref());
+        match declared {
+            Some(clean) if clean == client => Ok(client),
+            Some(_) => Err(format!(
+                "een lid is langer dan {} tekens, heeft witruimte aan een rand of een stuurteken",
+                Self::MAX_CHARS
+            )),
+            None => Err("noemt geen client".to_string()),
+        }
+    }
+}
+
 /// A person's decision on an open proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -167,6 +228,8 @@ pub struct NewProposal {
     /// Who proposed it: the operating-system user at the CLI, or the person the caller named
     /// (over MCP the session's subject). Recorded with the proposal's first event.
     pub proposed_by: Person,
+    /// The program it came through, as declared ([`ProposingClient`]).
+    pub proposed_via: Option<ProposingClient>,
 }
 
 /// A recorded proposal.
@@ -182,6 +245,10 @@ pub struct Proposal {
     /// Who proposed it (absent in proposals recorded before this was kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proposed_by: Option<Person>,
+    /// The program it came through, as declared (absent when nothing was declared, and in
+    /// proposals recorded before this was kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposed_via: Option<ProposingClient>,
     /// The status as of the moment it was read: a live proposal past its expiry reads as
     /// `expired` even before that change is recorded.
     pub status: Status,
@@ -285,6 +352,7 @@ mod tests {
             created_at: at,
             expires_at: at,
             proposed_by: None,
+            proposed_via: None,
             status: Status::Open,
             decision: None,
             filing_key: None,
@@ -294,5 +362,28 @@ mod tests {
             serde_json::to_string(&proposal).unwrap(),
             r#"{"id":"vs_x","company":"68750110","tool":"rvo-cli","command":"rapportage indienen","input":{"maatregelen":["LED"]},"plan":{"plan_digest":"ab"},"plan_digest":"ab","concept_digest":"ef","created_at":"2026-11-30T11:00:00Z","expires_at":"2026-11-30T11:00:00Z","status":"open","result_digest":"cd"}"#
         );
+    }
+
+    /// What a caller declares is cleaned at the bridge (control characters out, cut, trimmed)
+    /// and checked again where the CLI reads it: only the bridge's own form passes.
+    #[test]
+    fn a_declared_client_is_bounded_and_only_its_clean_form_is_read() {
+        let long = "x".repeat(300);
+        let client =
+            ProposingClient::declared(Some(" claude\u{1b}[31m-code 2.1\n"), Some(&long)).unwrap();
+        assert_eq!(client.mcp_client.as_deref(), Some("claude[31m-code 2.1"));
+        assert_eq!(client.oauth_client.as_ref().unwrap().chars().count(), 100);
+        assert_eq!(ProposingClient::from_env(&client.to_env()), Ok(client));
+        assert_eq!(ProposingClient::declared(Some("  "), None), None);
+        for bad in [
+            r#"{"mcp_client":"a\u001b"}"#,
+            &format!(r#"{{"oauth_client":"{long}"}}"#),
+            r#"{"mcp_client":" a"}"#,
+            r#"{}"#,
+            r#"{"mcp_client":"a","naam":"b"}"#,
+            "claude-code",
+        ] {
+            assert!(ProposingClient::from_env(bad).is_err(), "{bad}");
+        }
     }
 }

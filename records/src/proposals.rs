@@ -6,8 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::model::{
-    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, Status, Verdict,
-    from_millis, to_millis,
+    Apply, Approval, Decision, Event, NewProposal, Person, Proposal, ProposedCall, ProposingClient,
+    Status, Verdict, from_millis, to_millis,
 };
 use crate::sql::{Cell, Conn, Durability, Param, Row};
 use crate::{Error, Store, id};
@@ -16,8 +16,8 @@ use crate::{Error, Store, id};
 const SELECT: &str = "SELECT p.id, p.company, p.tool, p.command, p.input, p.plan, p.plan_digest, \
      p.concept_digest, p.created_at, p.expires_at, p.status, p.decided_by_subject, \
      p.decided_by_name, p.decided_by_method, p.decided_at, p.decided_digest, p.filing_key, \
-     p.result_digest, e.by_subject, e.by_name, e.by_method, p.binding, p.decided_token \
-     FROM overheid_proposals p LEFT JOIN overheid_proposal_events e \
+     p.result_digest, e.by_subject, e.by_name, e.by_method, p.binding, p.decided_token, \
+     p.proposed_via FROM overheid_proposals p LEFT JOIN overheid_proposal_events e \
      ON e.proposal_id = p.id AND e.seq = 1";
 
 impl Store {
@@ -37,6 +37,7 @@ impl Store {
             .binding
             .as_ref()
             .map(common::digest::canonical_json);
+        let via = new.proposed_via.as_ref().map(ProposingClient::to_env);
         let expires = now + new.ttl;
         let id = id::new_id()?;
         // Not synced: a proposal lost with the machine is safe to lose. It grants nothing
@@ -62,8 +63,9 @@ impl Store {
             }
             let inserted = conn.execute(
                 "INSERT INTO overheid_proposals (id, company, tool, command, input, plan, \
-                 plan_digest, concept_digest, created_at, expires_at, status, binding) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11) \
+                 plan_digest, concept_digest, created_at, expires_at, status, binding, \
+                 proposed_via) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12) \
                  ON CONFLICT DO NOTHING",
                 &[
                     Param::Text(&id),
@@ -77,6 +79,7 @@ impl Store {
                     Param::Int(to_millis(now)),
                     Param::Int(to_millis(expires)),
                     Param::OptText(binding.as_deref()),
+                    Param::OptText(via.as_deref()),
                 ],
             )?;
             if inserted == 1 {
@@ -411,6 +414,13 @@ fn proposal(row: &Row, now: DateTime<Utc>) -> Result<Proposal, Error> {
         created_at: from_millis(row[8].int()?)?,
         expires_at,
         proposed_by: person(&row[18], &row[19], &row[20])?,
+        proposed_via: match row[23].opt_text()? {
+            Some(text) => Some(
+                ProposingClient::from_env(text)
+                    .map_err(|why| Error::Corrupt(format!("proposed_via: {why}")))?,
+            ),
+            None => None,
+        },
         status: if stored.is_live() && expires_at <= now {
             Status::Expired
         } else {

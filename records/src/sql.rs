@@ -109,6 +109,9 @@ const MIGRATIONS: &[&[&str]] = &[
             ON overheid_proposals (company, tool, command, plan_digest, COALESCE(binding, ''))
             WHERE status IN ('open', 'approved')",
     ],
+    // 3: the program a proposal came through, as its caller declared it (`ProposingClient`'s
+    // JSON; shown to the person who decides, labelled as not verified).
+    &["ALTER TABLE overheid_proposals ADD COLUMN proposed_via TEXT"],
 ];
 
 /// How a PostgreSQL store says its version: the comment on `overheid_filings`, then the number.

@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier};
 use chrono::{Duration, Utc};
 use overheid_records::{
     Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person,
-    ProposedCall, Status, Store, Verdict,
+    ProposedCall, ProposingClient, Status, Store, Verdict,
 };
 use serde_json::json;
 
@@ -61,6 +61,7 @@ fn proposal(company: &str, plan_digest: &str) -> NewProposal {
             name: "Bo".into(),
             method: "unix".into(),
         },
+        proposed_via: ProposingClient::declared(Some("claude-code 2.1.3"), Some("agent-app")),
     }
 }
 
@@ -150,6 +151,14 @@ fn lifecycle(location: &Location) {
     assert_eq!(events[0].by.as_ref(), Some(&proposer));
     let listed = store.proposals(Some(&company), None, now).unwrap();
     assert_eq!(listed[0].proposed_by.as_ref(), Some(&proposer));
+    // The client it came through likewise, the first one's.
+    let via = proposal(&company, &plan_digest).proposed_via;
+    assert_eq!(first.proposed_via, via);
+    assert_eq!(listed[0].proposed_via, via);
+    let mut through_another = proposal(&company, &plan_digest);
+    through_another.proposed_via = ProposingClient::declared(Some("andere-client 1"), None);
+    let (again, _) = store.propose(&through_another, now).unwrap();
+    assert_eq!(again.proposed_via, via);
 
     // Another company's id reads as unknown; so does a malformed one.
     assert_eq!(
@@ -837,6 +846,7 @@ fn sqlite_a_store_of_the_previous_release_is_upgraded() {
     let id = format!("vs_{}", "a".repeat(32));
     let read = store.proposal(&id, None, now).unwrap().unwrap();
     assert_eq!((read.status, read.call.binding), (Status::Open, None));
+    assert_eq!(read.proposed_via, None);
     let decided = store
         .decide(
             &id,
@@ -859,7 +869,7 @@ fn sqlite_a_store_of_the_previous_release_is_upgraded() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |row| row.get(0))
         .unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
     Store::open(&location, None).unwrap();
 }
 

@@ -67,6 +67,10 @@ pub const FOREIGN_PROCESSOR: &str = "OVERHEID_FOREIGN_PROCESSOR";
 /// The person for whom the calling application made the call (its login's `sub`), recorded as
 /// `user.id` (AUDIT-22).
 pub const FOREIGN_USER: &str = "OVERHEID_FOREIGN_USER";
+/// The program the calling application is (over MCP its `clientInfo` and its token's OAuth
+/// client), as it declared it: JSON that `overheid_records::ProposingClient` reads. A proposal
+/// records it for the person who decides, labelled as not verified.
+pub const FOREIGN_CLIENT: &str = "OVERHEID_FOREIGN_CLIENT";
 /// The standard OpenTelemetry exporter variables the OTLP destination reads.
 pub(crate) const OTLP_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
 pub(crate) const OTLP_TRACES_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
@@ -153,6 +157,11 @@ pub(crate) const PROFILE_ENV: &[EnvVar] = &[
         FOREIGN_USER,
         EnvKind::Setting,
         "de persoon voor wie de aanroepende applicatie de aanroep doet, bijv. de sub van haar login (user.id)",
+    ),
+    EnvVar::new(
+        FOREIGN_CLIENT,
+        EnvKind::Setting,
+        "het programma van de aanroepende applicatie, zoals zij het opgeeft: JSON met mcp_client en/of oauth_client (niet gecontroleerd; een voorstel toont het)",
     ),
     EnvVar::new(
         OTLP_ENDPOINT,

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-use common::env::FOREIGN_USER;
+use common::env::{FOREIGN_CLIENT, FOREIGN_USER};
 use jsonschema::Validator;
 
 use crate::approval::request_state::Approval;
@@ -54,9 +54,12 @@ impl Bridge {
         process_session: Option<Session>,
         own_vars: impl Iterator<Item = (OsString, OsString)>,
     ) -> Self {
-        // Over HTTP the person comes from the token only (AUDIT-22): the bridge's own never passes.
+        // Over HTTP the person and the client come from the request only (AUDIT-22, §10 "Who
+        // proposed"): the bridge's own never pass.
         let own_vars: Vec<(OsString, OsString)> = own_vars
-            .filter(|(name, _)| transport == Transport::Stdio || name != FOREIGN_USER)
+            .filter(|(name, _)| {
+                transport == Transport::Stdio || (name != FOREIGN_USER && name != FOREIGN_CLIENT)
+            })
             .collect();
         let child_env = catalog
             .sources

@@ -22,9 +22,10 @@ use serde_json::{Map, Value, json};
 
 use common::child::{self, Ending, Environment, Finished, Spawn};
 use common::codes;
-use common::env::FOREIGN_PROCESSOR;
+use common::env::{FOREIGN_CLIENT, FOREIGN_PROCESSOR};
 use common::exit::ExitStatus;
 use common::trace::TraceContext;
+use overheid_records::ProposingClient;
 
 use crate::calls::bridge::Bridge;
 use crate::calls::notify::Notifier;
@@ -62,6 +63,9 @@ pub(crate) struct Invocation<'a> {
     /// The call's `arguments` object, `fields` included.
     pub arguments: &'a Map<String, Value>,
     pub session: Option<&'a Session>,
+    /// The program the client declared itself to be, passed to the CLI in
+    /// `OVERHEID_FOREIGN_CLIENT` (a proposal shows it to the person who decides).
+    pub client: Option<&'a ProposingClient>,
     /// The provenance the result carries in `_meta` (PROV-1: the client may ask for compact).
     pub provenance: ProvenanceForm,
     /// Where progress and the CLI's warnings go while it runs ([`crate::calls::notify`]).
@@ -239,6 +243,10 @@ async fn started(
         .var("TRACEPARENT", trace.traceparent())
         .var(FOREIGN_PROCESSOR, bridge.processor())
         .stdin(stdin);
+    let spawn = match call.client {
+        Some(client) => spawn.var(FOREIGN_CLIENT, client.to_env()),
+        None => spawn,
+    };
     let running = child::run_async(spawn, bridge.timeout, cancelled);
     let finished = match call.notifier {
         Some(notifier) => notifier.while_running(&tool.name, running).await,

@@ -201,6 +201,7 @@ async fn list(
             tool: &bridge.catalog.tools[index],
             arguments: &arguments,
             session,
+            client: None,
             provenance: ProvenanceForm::Compact,
             notifier: None,
         };

@@ -69,6 +69,7 @@ pub(crate) async fn read(
         tool,
         arguments: &arguments,
         session,
+        client: None,
         provenance: ProvenanceForm::Full,
         notifier: Some(notifier),
     };

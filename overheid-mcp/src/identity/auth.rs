@@ -126,6 +126,8 @@ pub(crate) struct Grant {
     pub companies: Vec<String>,
     /// The token's scopes; `None` when it has no `scope` claim.
     pub scopes: Option<Vec<String>>,
+    /// The OAuth client the token was issued to: its `client_id` (RFC 9068 §2.2), else `azp`.
+    pub client: Option<String>,
 }
 
 impl Grant {
@@ -264,8 +266,18 @@ impl Verifier {
             subject,
             companies,
             scopes: scopes(claims.get("scope"))?,
+            client: client(claims),
         })
     }
+}
+
+/// The OAuth client a token was issued to: `client_id` (RFC 9068 §2.2), else `azp` (OpenID
+/// Connect). Only shown to people, so a claim that is no text is left out rather than refused.
+fn client(claims: &Map<String, Value>) -> Option<String> {
+    ["client_id", "azp"]
+        .iter()
+        .find_map(|name| claims.get(*name).and_then(Value::as_str))
+        .map(str::to_string)
 }
 
 /// The `scope` claim: a space-separated text (RFC 9068 §2.2.3, RFC 8693 §4.2), or a list of
@@ -296,6 +308,7 @@ mod tests {
             subject: None,
             companies: Vec::new(),
             scopes,
+            client: None,
         };
         let unscoped = grant(None);
         assert!(unscoped.allows(Scope::Read) && !unscoped.allows(Scope::File));
@@ -316,5 +329,20 @@ mod tests {
         );
         assert!(scopes(Some(&json!(7))).is_err());
         assert!(scopes(Some(&json!([7]))).is_err());
+    }
+
+    #[test]
+    fn the_client_is_the_tokens_client_id_else_its_azp() {
+        let of = |claims: Value| client(claims.as_object().unwrap());
+        assert_eq!(
+            of(json!({"client_id": "a", "azp": "b"})).as_deref(),
+            Some("a")
+        );
+        assert_eq!(of(json!({"azp": "b"})).as_deref(), Some("b"));
+        assert_eq!(
+            of(json!({"client_id": 7, "azp": "b"})).as_deref(),
+            Some("b")
+        );
+        assert_eq!(of(json!({"sub": "p1"})), None);
     }
 }

@@ -6,6 +6,7 @@
 //! Tool calls and resource reads run the CLI on the runtime's reactor (no thread per call); a
 //! cancellation (or a closed HTTP stream) kills the child's process group.
 
+use overheid_records::ProposingClient;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -327,6 +328,23 @@ fn shape(context: &RequestContext<RoleServer>) -> Result<Shape, ErrorData> {
     Shape::asked(&context.meta, revision(context).as_deref())
 }
 
+/// The program the request came from, as its client declared it: `clientInfo` (per request in
+/// 2026-07-28, from `initialize` before) and, over HTTP, the OAuth client its token was issued
+/// to. Cleaned and bounded ([`ProposingClient::declared`]); a proposal shows it, unverified.
+fn declared_client(context: &RequestContext<RoleServer>) -> Option<ProposingClient> {
+    let info = if modern(context) {
+        context.meta.client_info()
+    } else {
+        context
+            .peer
+            .peer_info()
+            .map(|init| init.client_info.clone())
+    };
+    let mcp = info.map(|info| format!("{} {}", info.name, info.version));
+    let oauth = grant(context).and_then(|grant| grant.client.as_deref());
+    ProposingClient::declared(mcp.as_deref(), oauth)
+}
+
 /// Whether the request's client declared URL-mode elicitation: per request in 2026-07-28, in
 /// `initialize` before (known over stdio; a stateless HTTP server does not keep it).
 fn can_elicit_url(context: &RequestContext<RoleServer>) -> bool {
@@ -594,10 +612,12 @@ impl Handler {
         shape: Shape,
     ) -> Result<Outcome, ErrorData> {
         let notifier = self.notifier(context);
+        let client = declared_client(context);
         let invocation = Invocation {
             tool: &self.bridge.catalog.tools[index],
             arguments,
             session: session.as_ref(),
+            client: client.as_ref(),
             provenance: shape.cli_provenance(),
             notifier: Some(&notifier),
         };

@@ -114,7 +114,7 @@ pub(crate) struct Bridge {
     pending: VecDeque<Value>,
     next_id: i64,
     /// `_meta` merged into every request's params (the 2026-07-28 per-request context).
-    meta: Option<Value>,
+    pub(crate) meta: Option<Value>,
     /// The bridge's (and so its children's) `HOME`: a test never writes into the developer's.
     _home: tempfile::TempDir,
 }

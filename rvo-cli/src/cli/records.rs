@@ -177,6 +177,10 @@ pub(crate) fn to_json(ctx: &Context<'_>, proposal: &Proposal) -> Value {
     }
     if let Some(by) = &proposal.proposed_by {
         out["voorgesteld_door"] = person_json(by);
+        if let Some(via) = &proposal.proposed_via {
+            // As declared by the caller, not verified (spec §10, "Who proposed").
+            out["voorgesteld_door"]["via"] = json!(via);
+        }
     }
     if let Some(decision) = &proposal.decision {
         out["beslissing"] = json!({
@@ -251,6 +255,21 @@ pub(crate) fn readable(proposal: &Proposal) -> String {
     }
     if let Some(by) = &proposal.proposed_by {
         text.push_str(&format!("Voorgesteld door: {} ({})\n", by.name, by.method));
+    }
+    if let Some(via) = &proposal.proposed_via {
+        let named: Vec<String> = [
+            via.mcp_client.as_ref().map(|c| format!("MCP-client {c}")),
+            via.oauth_client
+                .as_ref()
+                .map(|c| format!("OAuth-client {c}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        text.push_str(&format!(
+            "Via: {} (opgave van de aanroeper, niet gecontroleerd)\n",
+            named.join(", ")
+        ));
     }
     text.push_str(&format!(
         "Verloopt op: {}\n",
@@ -361,6 +380,27 @@ pub(crate) fn proposer(ctx: &Context<'_>) -> overheid_records::Person {
         },
         None => os_user("unix"),
     }
+}
+
+/// The program the proposal came through, as the calling party declared it in
+/// `OVERHEID_FOREIGN_CLIENT` (the bridge passes the MCP client's `clientInfo` and its token's
+/// OAuth client). A value that is not the bridge's form is a configuration error (78): the
+/// caller set the environment wrong, and guessing what it meant would show the person text
+/// nobody checked in a form nobody meant.
+pub(crate) fn proposing_client(
+    ctx: &Context<'_>,
+) -> Result<Option<overheid_records::ProposingClient>, Problem> {
+    let Some(text) = ctx.env(common::env::FOREIGN_CLIENT) else {
+        return Ok(None);
+    };
+    overheid_records::ProposingClient::from_env(text)
+        .map(Some)
+        .map_err(|why| {
+            Problem::config(format!(
+                "{} is ongeldig: {why}",
+                common::env::FOREIGN_CLIENT
+            ))
+        })
 }
 
 /// The operating-system user of this process: subject `unix:<uid>@<host>`, name from the

@@ -236,6 +236,67 @@ fn the_proposer_is_recorded() {
     assert!(subjects.contains(&"anna"), "{listed}");
 }
 
+/// The program a proposal came through, as the caller declares it in OVERHEID_FOREIGN_CLIENT
+/// (the bridge's form), is recorded with it and shown as `via`; a value not in that form is a
+/// configuration error (78) and no proposal is made.
+#[test]
+fn the_client_a_proposal_came_through_is_recorded_as_declared() {
+    let sandbox = Sandbox::new();
+    let client = r#"{"mcp_client":"claude-code 2.1.3","oauth_client":"agent-app"}"#;
+    let report = unique_report("client");
+    let report: Vec<&str> = report.iter().map(String::as_str).collect();
+    let proposed = propose_report(
+        &sandbox,
+        &report,
+        &[
+            ("OVERHEID_FOREIGN_USER", "anna"),
+            ("OVERHEID_FOREIGN_CLIENT", client),
+        ],
+    );
+    let via = serde_json::json!({"mcp_client": "claude-code 2.1.3", "oauth_client": "agent-app"});
+    assert_eq!(proposed["voorgesteld_door"]["via"], via, "{proposed}");
+    let id = proposed["id"].as_str().unwrap();
+    let shown = show(&sandbox, id, &[]);
+    assert_valid_against(&output_schema("voorstel_toon"), &shown, "voorstel toon");
+    assert_eq!(shown["voorgesteld_door"]["via"], via);
+    // Without one, no `via`.
+    assert!(
+        propose(&sandbox, &[])["voorgesteld_door"]
+            .get("via")
+            .is_none()
+    );
+
+    for bad in [
+        r#"{"mcp_client":"a\u0007"}"#,
+        "claude-code",
+        r#"{"wie":"x"}"#,
+    ] {
+        let report = unique_report("bad-client");
+        let mut cmd = sandbox.cmd();
+        cmd.env("OVERHEID_FOREIGN_CLIENT", bad);
+        let out = run(
+            cmd,
+            ["rapportage", "voorstel"]
+                .iter()
+                .copied()
+                .chain(report.iter().map(String::as_str)),
+        );
+        assert_eq!(out.code, 78, "{bad}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("OVERHEID_FOREIGN_CLIENT"),
+            "{}",
+            out.stderr
+        );
+    }
+    let listed = sandbox
+        .run(["voorstel", "lijst", "--output", "json"])
+        .json();
+    assert_eq!(
+        listed["aantal"], 2,
+        "no proposal from a bad client value: {listed}"
+    );
+}
+
 #[test]
 fn approved_at_a_terminal_then_applied_once() {
     if !have_script() {

@@ -63,15 +63,34 @@ fn target(proposal: &Proposal) -> String {
     }
 }
 
-/// Who proposed it, as recorded.
+/// Who proposed it, as recorded, and the program it came through as that program declared it
+/// (labelled: nothing in the store is verified; the person's login is what counts).
 fn proposer(proposal: &Proposal) -> String {
-    match &proposal.proposed_by {
+    let who = match &proposal.proposed_by {
         Some(by) if by.method == "caller" => {
             format!("een agent, namens {} (over MCP)", html::text(&by.name))
         }
         Some(by) => format!("{} (gebruiker op de machine)", html::text(&by.name)),
         None => "onbekend".to_string(),
-    }
+    };
+    let Some(via) = &proposal.proposed_via else {
+        return who;
+    };
+    let named: Vec<String> = [
+        via.mcp_client
+            .as_ref()
+            .map(|c| format!("MCP-client <q>{}</q>", html::text(c))),
+        via.oauth_client
+            .as_ref()
+            .map(|c| format!("OAuth-client <q>{}</q>", html::text(c))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    format!(
+        "{who}<br>via {} <small>(opgave van de aanroeper, niet gecontroleerd)</small>",
+        named.join(", ")
+    )
 }
 
 /// The agent's own words in the plan (free text it wrote), quoted and labelled.

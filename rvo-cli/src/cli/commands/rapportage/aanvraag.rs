@@ -466,6 +466,7 @@ pub(crate) fn propose(
         },
         ttl: DEFAULT_TTL,
         proposed_by: records::proposer(ctx),
+        proposed_via: records::proposing_client(ctx)?,
     };
     // The local sandbox's store is the proposals' store: the one connection of this call.
     let mut store = match &mut planned.backend {
