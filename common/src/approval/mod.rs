@@ -9,14 +9,20 @@
 //!   JWT verification).
 //! - [`token`]: an approval token verified against a detail, and the freshness of its login.
 //! - [`login`]: the device login (RFC 8628) that gets one from a terminal.
+//! - [`code_flow`]: the authorization-code flow with PKCE, for the approval page and
+//!   [`loopback`], the browser login on this machine (RFC 8252) that gets one from a terminal.
 //!
 //! The policy is in every build (a mutation's gate reads it); the provider, token and login
 //! parts come with the `approval` feature, which only the tools that approve or verify enable
 //! (rvo-cli, overheid-mcp), so a reading tool links no JWT code.
 
+#[cfg(feature = "approval")]
+pub mod code_flow;
 pub mod detail;
 #[cfg(feature = "approval")]
 pub mod login;
+#[cfg(feature = "approval")]
+pub mod loopback;
 pub mod policy;
 #[cfg(feature = "approval")]
 pub mod provider;

@@ -93,6 +93,16 @@ fn login(
     child.join().unwrap()
 }
 
+/// `rapportage indienen --voorstel ID` under the policy at `policy`.
+fn apply(sandbox: &Sandbox, policy: &PathBuf, env: &[(&str, String)], id: &str) -> Run {
+    call(
+        sandbox,
+        Some(policy),
+        env,
+        &["rapportage", "indienen", "--voorstel", id],
+    )
+}
+
 fn backend_env(backend: &RvoBackend) -> Vec<(&'static str, String)> {
     vec![("RVO_API_BASE", backend.base_url())]
 }
@@ -143,20 +153,10 @@ fn a_device_login_approves_and_the_backend_files_exactly_once() {
     assert_eq!(decided["beslissing"]["met_login"], true);
     assert!(decided["beslissing"].get("let_op").is_none());
 
-    let first = call(
-        &sandbox,
-        Some(&policy),
-        &env,
-        &["rapportage", "indienen", "--voorstel", id],
-    );
+    let first = apply(&sandbox, &policy, &env, id);
     assert_eq!(first.code, 0, "{}", first.stderr);
     assert_eq!(first.json()["replayed"], false);
-    let again = call(
-        &sandbox,
-        Some(&policy),
-        &env,
-        &["rapportage", "indienen", "--voorstel", id],
-    );
+    let again = apply(&sandbox, &policy, &env, id);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(again.json()["replayed"], true);
     let filed = backend.filed();
@@ -193,6 +193,203 @@ fn a_device_login_approves_and_the_backend_files_exactly_once() {
     // the two applies (kept in the family cache), once by the backend for both filings.
     assert_eq!(backend.jwks_fetches(), 1);
     assert_eq!(idp.jwks_fetches(), 2);
+}
+
+/// A browser's GET that follows no redirect: the status, the `Location` and the body.
+fn browse(url: &str) -> (u16, Option<String>, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("a plain-http test URL");
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let location = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_string())
+    });
+    (status, location, body.to_string())
+}
+
+/// `voorstel goedkeuren --browser ID` in the background; `person` gets the login link the tool
+/// prints, once it does, and plays the person's browser. The call's result.
+fn browser_login(
+    sandbox: &Sandbox,
+    policy: &PathBuf,
+    env: &[(&str, String)],
+    id: &str,
+    person: impl FnOnce(&str),
+) -> Run {
+    use std::io::BufRead;
+    let mut cmd = sandbox.process_of(env!("CARGO_BIN_EXE_rvo-cli-test-hooks"), &[]);
+    cmd.env("RVO_CLI_TEST_BELEID", policy);
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let mut child = cmd
+        .args(["voorstel", "goedkeuren", "--browser", id])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let mut line = String::new();
+    let link = loop {
+        line.clear();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("no login link: {said}");
+        }
+        said.push_str(&line);
+        // The link is the indented line under "Open in de browser …".
+        if said.contains("Open in de browser") && line.starts_with("  http") {
+            break line.trim().to_string();
+        }
+    };
+    person(&link);
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = child.wait().unwrap();
+    Run {
+        code: status.code().unwrap(),
+        stdout: out.join().unwrap(),
+        stderr: said,
+    }
+}
+
+/// With `--browser` the person logs in in the browser on this machine and the provider sends the
+/// browser back to the tool (RFC 8252): the same detail and fresh login as a device login, a
+/// code bound to this login by `state` and PKCE, and a caller at the port without this login's
+/// `state` decides nothing. Declining at the provider leaves the proposal open.
+#[test]
+fn a_browser_login_on_this_machine_approves_without_polling() {
+    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
+    let backend = RvoBackend::start(&idp.issuer(), None);
+    let policy = identity_policy(&sandbox, &idp);
+    let env = backend_env(&backend);
+    let proposal = propose(&sandbox, Some(&policy), &env);
+    let id = proposal["id"].as_str().unwrap();
+
+    let approved = browser_login(&sandbox, &policy, &env, id, |link| {
+        assert!(
+            link.starts_with(&format!("{}/authorize?", idp.issuer())),
+            "{link}"
+        );
+        let url = url::Url::parse(link).unwrap();
+        let param = |name: &str| {
+            url.query_pairs()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        };
+        assert_eq!(param("prompt"), "login");
+        assert_eq!(param("max_age"), "0");
+        assert_eq!(param("acr_values"), "substantieel");
+        assert_eq!(param("resource"), backend.base_url());
+        assert_eq!(param("code_challenge_method"), "S256");
+        let asked: Value = serde_json::from_str(&param("authorization_details")).unwrap();
+        assert_eq!(asked, proposal["authorization_details"]);
+        let redirect = param("redirect_uri");
+        assert!(redirect.starts_with("http://127.0.0.1:") && redirect.ends_with("/callback"));
+        // Another program at the port: without this login's state nothing is decided.
+        let (status, _, _) = browse(&format!("{redirect}?code=geraden&state=geraden"));
+        assert_eq!(status, 400);
+        let (status, _, _) = browse(&redirect.replace("/callback", "/iets"));
+        assert_eq!(status, 404);
+        // The person logs in and consents; the provider sends the browser back.
+        let (status, back, _) = browse(link);
+        assert!((300..400).contains(&status), "{status}");
+        let (status, _, page) = browse(&back.unwrap());
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("U bent ingelogd"), "{page}");
+    });
+    assert_eq!(approved.code, 0, "{}", approved.stderr);
+    assert!(
+        approved
+            .stderr
+            .contains("Open in de browser op deze machine"),
+        "{}",
+        approved.stderr
+    );
+    let decided: Value = serde_json::from_str(&approved.stdout).unwrap();
+    assert_eq!(decided["status"], "goedgekeurd", "{decided}");
+    assert_eq!(decided["beslissing"]["door"]["methode"], "oidc-browser");
+    assert_eq!(decided["beslissing"]["met_login"], true);
+    let filed = apply(&sandbox, &policy, &env, id);
+    assert_eq!(filed.code, 0, "{}", filed.stderr);
+    assert_eq!(backend.filed().len(), 1, "{:?}", backend.refusals());
+
+    // Declined at the provider: the browser comes back with this login's state and
+    // error=access_denied; 75, and the new proposal stays open.
+    let again = propose(&sandbox, Some(&policy), &env);
+    let again_id = again["id"].as_str().unwrap();
+    assert_ne!(again_id, id);
+    let declined = browser_login(&sandbox, &policy, &env, again_id, |link| {
+        let url = url::Url::parse(link).unwrap();
+        let param = |name: &str| {
+            url.query_pairs()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        };
+        let back = format!(
+            "{}?error=access_denied&state={}",
+            param("redirect_uri"),
+            param("state")
+        );
+        let (status, _, page) = browse(&back);
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("geweigerd"), "{page}");
+    });
+    assert_eq!(declined.code, 75, "{}", declined.stderr);
+    assert!(
+        declined.stderr.contains("LOGIN_NIET_VOLTOOID"),
+        "{}",
+        declined.stderr
+    );
+    let shown = call(
+        &sandbox,
+        Some(&policy),
+        &env,
+        &["voorstel", "toon", again_id],
+    );
+    assert_eq!(shown.json()["status"], "open");
+    assert_eq!(backend.filed().len(), 1);
+}
+
+/// Without a policy that asks for a login, `--browser` has no login to start: a usage error (2),
+/// nothing decided.
+#[test]
+fn browser_without_a_login_policy_is_a_usage_error() {
+    let sandbox = Sandbox::new();
+    let proposal = propose(&sandbox, None, &[]);
+    let id = proposal["id"].as_str().unwrap();
+    let refused = call(
+        &sandbox,
+        None,
+        &[],
+        &["voorstel", "goedkeuren", "--browser", id],
+    );
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--browser"), "{}", refused.stderr);
+    let shown = call(&sandbox, None, &[], &["voorstel", "toon", id]);
+    assert_eq!(shown.json()["status"], "open");
 }
 
 #[test]
@@ -448,12 +645,7 @@ fn an_approval_not_from_a_login_for_this_filing_files_nothing() {
         let digest = proposal["plan_digest"].as_str().unwrap();
         let token = token(&proposal["authorization_details"][0]);
         forge_approval(&sandbox, id, digest, token.as_deref());
-        let out = call(
-            &sandbox,
-            Some(&policy),
-            &env,
-            &["rapportage", "indienen", "--voorstel", id],
-        );
+        let out = apply(&sandbox, &policy, &env, id);
         let error = out.error(77);
         assert_eq!(error["code"], "GOEDKEURING_ONGELDIG", "{case}: {error}");
         assert!(backend.filed().is_empty(), "{case}");
@@ -508,12 +700,7 @@ fn an_approval_binds_the_backend_it_was_given_for() {
     });
     assert_eq!(approved.code, 0, "{}", approved.stderr);
     let env = backend_env(&backend);
-    let elsewhere = call(
-        &sandbox,
-        Some(&policy),
-        &env,
-        &["rapportage", "indienen", "--voorstel", id],
-    );
+    let elsewhere = apply(&sandbox, &policy, &env, id);
     let error = elsewhere.error(77);
     assert_eq!(error["code"], "GOEDKEURING_ONGELDIG");
     assert!(

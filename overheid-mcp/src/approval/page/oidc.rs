@@ -20,12 +20,10 @@
 //! HTTP stack and a second JWT verifier into the bridge.
 
 use std::sync::RwLock;
-use std::time::Instant;
 
-use base64::Engine as _;
-use common::approval::detail::Detail;
-use common::approval::provider::{self, Provider as Keys, REQUEST_TIMEOUT};
-use common::http::{ClientConfig, HttpClient, Request};
+use common::approval::code_flow;
+pub(crate) use common::approval::code_flow::{Ask, random};
+use common::approval::provider::{self, Provider as Keys};
 use serde_json::{Map, Value};
 
 use crate::identity::auth::CompanyClaims;
@@ -56,46 +54,11 @@ pub(crate) struct Person {
     pub company_names: std::collections::BTreeMap<String, String>,
 }
 
-/// What a login asks beyond the person: a fresh login, and for an approval its detail.
-#[derive(Default)]
-pub(crate) struct Ask<'a> {
-    /// `prompt=login` and `max_age=0`.
-    pub fresh: bool,
-    /// The assurance the login must have (`acr_values`).
-    pub acr: Option<&'a str>,
-    /// The authorization detail to approve (and its target as `resource`).
-    pub detail: Option<&'a Detail>,
-}
-
 /// What a login's code brought: the person, the ID token's claims, and the access token.
 pub(crate) struct LoggedIn {
     pub person: Person,
     pub claims: Map<String, Value>,
     pub access_token: Option<String>,
-}
-
-/// A new random value: `bytes` random bytes, base64url.
-pub(crate) fn random(bytes: usize) -> Result<String, String> {
-    let mut buffer = vec![0u8; bytes];
-    getrandom::fill(&mut buffer).map_err(|e| format!("geen willekeurige waarde: {e}"))?;
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buffer))
-}
-
-/// The S256 code challenge of a verifier (RFC 7636).
-pub(crate) fn challenge(verifier: &str) -> String {
-    let hex = common::digest::sha256_hex(verifier.as_bytes());
-    let bytes: Vec<u8> = (0..hex.len() / 2)
-        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
-        .collect();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// What the family's client said went wrong.
-fn why(error: common::Error) -> String {
-    match error {
-        common::Error::Problem(problem) => problem.detail,
-        common::Error::Halt(_) => "afgebroken".to_string(),
-    }
 }
 
 impl Provider {
@@ -126,28 +89,18 @@ impl Provider {
         verifier: &str,
         ask: &Ask<'_>,
     ) -> String {
-        let mut pairs = vec![
-            ("response_type", "code".to_string()),
-            ("client_id", self.client_id.clone()),
-            ("redirect_uri", self.redirect_uri.clone()),
-            ("scope", "openid profile".to_string()),
-            ("state", state.to_string()),
-            ("nonce", nonce.to_string()),
-            ("code_challenge", challenge(verifier)),
-            ("code_challenge_method", "S256".to_string()),
-        ];
-        if ask.fresh {
-            pairs.push(("prompt", "login".to_string()));
-            pairs.push(("max_age", "0".to_string()));
+        code_flow::authorization_url(&self.client(), state, nonce, verifier, ask)
+    }
+
+    /// This relying party as the shared code flow sees it.
+    fn client(&self) -> code_flow::Client<'_> {
+        code_flow::Client {
+            authorization_endpoint: &self.authorization_endpoint,
+            token_endpoint: &self.token_endpoint,
+            client_id: &self.client_id,
+            client_secret: self.client_secret.as_deref(),
+            redirect_uri: &self.redirect_uri,
         }
-        if let Some(acr) = ask.acr {
-            pairs.push(("acr_values", acr.to_string()));
-        }
-        if let Some(detail) = ask.detail {
-            pairs.push(("authorization_details", detail.request_parameter()));
-            pairs.push(("resource", detail.audience()));
-        }
-        Request::get(&self.authorization_endpoint).query(&pairs).url
     }
 
     /// The origin of the provider's login (scheme, host and port of its authorization endpoint).
@@ -165,44 +118,12 @@ impl Provider {
         nonce: &str,
         claims: &CompanyClaims,
     ) -> Result<LoggedIn, String> {
-        let mut pairs = vec![
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", self.redirect_uri.as_str()),
-            ("client_id", self.client_id.as_str()),
-            ("code_verifier", verifier),
-        ];
-        let mut secrets = vec![code, verifier];
-        if let Some(secret) = &self.client_secret {
-            pairs.push(("client_secret", secret.as_str()));
-            secrets.push(secret.as_str());
-        }
-        let request = Request::post_form(&self.token_endpoint, &pairs, &secrets);
-        let client = HttpClient::new(
-            &ClientConfig {
-                deadline: Instant::now() + REQUEST_TIMEOUT,
-                max_body: 1 << 20,
-                proxy: None,
-            },
-            !self.token_endpoint.starts_with("http://"),
-        )
-        .map_err(|e| format!("HTTP-client: {}", why(e)))?;
-        let response = client
-            .send(&request, &self.token_endpoint)
-            .map_err(|e| format!("tokenaanvraag: {}", why(e)))?;
-        if response.status != 200 {
-            return Err(format!("het tokenendpoint antwoordde {}", response.status));
-        }
-        let body: Value = serde_json::from_slice(&response.body)
-            .map_err(|e| format!("tokenantwoord is geen JSON: {e}"))?;
-        let access_token = body["access_token"].as_str().map(str::to_string);
-        if let Some(token) = &access_token {
-            common::secrets::hold(token);
-        }
-        let token = body["id_token"]
-            .as_str()
+        let tokens = code_flow::exchange(&self.client(), code, verifier)?;
+        let access_token = tokens.access_token;
+        let token = tokens
+            .id_token
             .ok_or("het tokenantwoord heeft geen id_token")?;
-        let (person, claims) = self.verify(token, nonce, claims)?;
+        let (person, claims) = self.verify(&token, nonce, claims)?;
         Ok(LoggedIn {
             person,
             claims,
@@ -270,22 +191,5 @@ impl Provider {
             },
             claims,
         ))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_challenge_is_s256_of_the_verifier() {
-        // base64url(sha256(verifier)) without padding, as Python's hashlib and base64 give it.
-        assert_eq!(
-            challenge("dBjftJeZ4CVP-mB92K0uGNjwGnqxp5LslXTESEQPR8s"),
-            "mbi5vEdCSdDfL0I527bzPLNuuMdjNFIJRk4i50dEkX0"
-        );
-        let a = random(32).unwrap();
-        assert_eq!(a.len(), 43);
-        assert_ne!(a, random(32).unwrap());
     }
 }

@@ -28,5 +28,5 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    super::decide(ctx, args.id.trim(), Decision::Decline)
+    super::decide(ctx, args.id.trim(), Decision::Decline, false)
 }

@@ -12,6 +12,10 @@ use overheid_records::Decision;
 pub(crate) struct Args {
     /// Id van het voorstel (vs_…)
     pub id: String,
+    /// Log in met de browser op deze machine in plaats van met een code op een ander apparaat
+    /// (alleen onder een beleid dat een login vraagt)
+    #[arg(long)]
+    pub browser: bool,
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -28,5 +32,5 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    super::decide(ctx, args.id.trim(), Decision::Approve)
+    super::decide(ctx, args.id.trim(), Decision::Approve, args.browser)
 }

@@ -1,7 +1,9 @@
 //! Approving a proposal with a login, under the operator's policy (MUT-19, MUT-20): a device
 //! login (RFC 8628) at the policy's identity provider that asks for exactly this proposal's
-//! authorization detail. The person opens the link on any device, logs in afresh and sees at the
-//! provider what they approve; here the terminal shows the same. The access token that comes
+//! authorization detail, or with `--browser` a browser login on this machine (RFC 8252, the
+//! provider sends the browser back to a port of this process; no polling). The person opens the
+//! link (a device login: on any device), logs in afresh and sees at the provider what they
+//! approve; here the terminal shows the same. The access token that comes
 //! back is verified (signature, issuer, audience of the target, the detail, `acr`), the ID
 //! token's `auth_time` must not be older than this approval, and the token is stored with the
 //! decision. Nothing typed here approves anything.
@@ -10,7 +12,8 @@
 //! declined is 75 (`LOGIN_NIET_VOLTOOID`, retry when the person is ready); a token that does not
 //! verify or match is 77 (`GOEDKEURING_ONGELDIG`). In each the proposal stays open.
 
-use common::approval::login::{self, Ended};
+use common::approval::login::{self, DeviceLogin, Ended};
+use common::approval::loopback::{self, BrowserLogin};
 use common::approval::policy::Identity;
 use common::approval::token;
 use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
@@ -20,8 +23,69 @@ use serde_json::Value;
 use crate::cli::approval;
 use crate::cli::records;
 
-/// Approve proposal `id` with a device login of a person at `identity`'s provider.
-pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> Result<Outcome> {
+/// How the person logs in.
+enum Started {
+    /// A code on any device (RFC 8628).
+    Device(DeviceLogin),
+    /// The browser on this machine, back to this process's port (RFC 8252).
+    Browser(BrowserLogin),
+}
+
+impl Started {
+    fn wait(&mut self) -> std::result::Result<Ended, common::approval::provider::Unusable> {
+        match self {
+            Started::Device(login) => login.wait(common::interrupt::interrupted),
+            Started::Browser(login) => login.wait(common::interrupt::interrupted),
+        }
+    }
+
+    /// When the login was asked for (seconds since the epoch).
+    fn started(&self) -> i64 {
+        match self {
+            Started::Device(login) => login.started,
+            Started::Browser(login) => login.started,
+        }
+    }
+
+    /// What the person does, and how long it may take.
+    fn instruction(&self) -> String {
+        let minutes = |at: std::time::Instant| {
+            at.saturating_duration_since(std::time::Instant::now())
+                .as_secs()
+                .div_ceil(60)
+        };
+        match self {
+            Started::Device(login) => format!(
+                "Open op een apparaat van uzelf:\n  {}\nen log in; code {}. De code verloopt over {} min.",
+                login.link(),
+                login.user_code,
+                minutes(login.expires_at)
+            ),
+            Started::Browser(login) => format!(
+                "Open in de browser op deze machine:\n  {}\nen log in; de provider stuurt de browser daarna terug naar rvo-cli. De login verloopt over {} min.",
+                login.url,
+                minutes(login.expires_at)
+            ),
+        }
+    }
+
+    /// How the decision record names the login.
+    fn method(&self) -> &'static str {
+        match self {
+            Started::Device(_) => "oidc-apparaat",
+            Started::Browser(_) => "oidc-browser",
+        }
+    }
+}
+
+/// Approve proposal `id` with a login of a person at `identity`'s provider: a device login, or
+/// with `browser` a browser login on this machine.
+pub(crate) fn approve(
+    ctx: &mut Context<'_>,
+    id: &str,
+    identity: &Identity,
+    browser: bool,
+) -> Result<Outcome> {
     ctx.audit_attribute("overheid.voorstel_id", id.into());
     let (mut store, proposal) = records::find(ctx, id)?;
     if proposal.status != Status::Open {
@@ -39,18 +103,13 @@ pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> R
         .with_hint("stel het opnieuw voor met rvo-cli rapportage voorstel")
     })?;
     let mut provider = approval::provider(ctx, identity)?;
-    let mut started = login::start(
-        &provider,
-        &identity.client_id,
-        &detail,
-        identity.acr.as_deref(),
-    )
+    let acr = identity.acr.as_deref();
+    let mut started = if browser {
+        loopback::start(&provider, &identity.client_id, &detail, acr).map(Started::Browser)
+    } else {
+        login::start(&provider, &identity.client_id, &detail, acr).map(Started::Device)
+    }
     .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
-    let minutes = started
-        .expires_at
-        .saturating_duration_since(std::time::Instant::now())
-        .as_secs()
-        .div_ceil(60);
     let mut shown = String::new();
     for (name, value) in detail.members() {
         let value = value
@@ -59,17 +118,16 @@ pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> R
         shown.push_str(&format!("  {name}: {value}\n"));
     }
     let text = format!(
-        "Voorstel {id} goedkeuren met een login bij {issuer}\n\n{plan}\nWat u goedkeurt (de identiteitsprovider toont hetzelfde):\n{shown}\nOpen op een apparaat van uzelf:\n  {link}\nen log in; code {code}. De code verloopt over {minutes} min. Ctrl-C breekt af.\n",
+        "Voorstel {id} goedkeuren met een login bij {issuer}\n\n{plan}\nWat u goedkeurt (de identiteitsprovider toont hetzelfde):\n{shown}\n{instruction} Ctrl-C breekt af.\n",
         issuer = identity.issuer,
         plan = records::readable(&proposal),
-        link = started.link(),
-        code = started.user_code,
+        instruction = started.instruction(),
     );
     ctx.printer
         .stderr_text(&common::render::printable(&text, true));
     common::interrupt::arm();
     let ended = started
-        .wait(common::interrupt::interrupted)
+        .wait()
         .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
     let (access_token, id_token) = match ended {
         Ended::Approved {
@@ -110,6 +168,11 @@ pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> R
             let claims = provider
                 .verify(id_token, &identity.client_id)
                 .map_err(|why| refused(format!("ID-token: {why}")))?;
+            if let Started::Browser(login) = &started
+                && claims.get("nonce").and_then(Value::as_str) != Some(login.nonce.as_str())
+            {
+                return Err(refused("de nonce van het ID-token klopt niet".into()));
+            }
             if claims.get("sub").and_then(Value::as_str) != Some(approved.subject.as_str()) {
                 return Err(refused(
                     "ID-token en goedkeuring noemen een andere persoon".into(),
@@ -119,14 +182,14 @@ pub(crate) fn approve(ctx: &mut Context<'_>, id: &str, identity: &Identity) -> R
         }
         None => approved.auth_time,
     };
-    token::fresh(auth_time, started.started).map_err(refused)?;
+    token::fresh(auth_time, started.started()).map_err(refused)?;
     let by = Person {
         subject: approved.subject.clone(),
         name: approved
             .name
             .clone()
             .unwrap_or_else(|| approved.subject.clone()),
-        method: "oidc-apparaat".into(),
+        method: started.method().into(),
     };
     super::record(
         ctx,

@@ -49,7 +49,12 @@ pub(crate) const DECISION: common::Annotations = common::Annotations {
 /// device login at the identity provider (declining stays a person's act at the terminal);
 /// without it, the person at this terminal reads the plan and types the first 8 characters of
 /// its digest.
-pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Result<Outcome> {
+pub(crate) fn decide(
+    ctx: &mut Context<'_>,
+    id: &str,
+    decision: Decision,
+    browser: bool,
+) -> Result<Outcome> {
     records::check_id(id, "id")?;
     if ctx.globals.dry_run {
         // The plan of a decision, and nothing decided (DRY-1); the terminal is not asked.
@@ -57,7 +62,15 @@ pub(crate) fn decide(ctx: &mut Context<'_>, id: &str, decision: Decision) -> Res
     }
     let policy = approval::policy()?;
     match (policy.identity(), decision) {
-        (Some(identity), Decision::Approve) => login::approve(ctx, id, identity),
+        (Some(identity), Decision::Approve) => login::approve(ctx, id, identity, browser),
+        _ if browser => Err(Problem::usage(
+            "--browser hoort bij een goedkeuring met een login; op deze machine is er geen beleid dat een login vraagt",
+        )
+        .with_hint(format!(
+            "keur goed op de terminal zonder --browser, of vraag de beheerder om {}",
+            common::approval::policy::PATH
+        ))
+        .into()),
         _ => at_terminal(ctx, id, decision),
     }
 }
