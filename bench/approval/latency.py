@@ -12,6 +12,10 @@ person approves in Chromium. Timed from the click on Goedkeuren (the consent sub
 Then the token check at apply (rvo-cli/examples/verify_approval.rs) with the last sample's
 token, its keys kept in the family cache.
 
+An INTERVAL of `browser` runs `voorstel goedkeuren --browser` instead: the person's browser on
+this machine comes back to the tool's loopback port (RFC 8252), no polling (the provider names
+1 s for its device logins meanwhile).
+
 Usage (root, in a private mount namespace; run.sh does this):
   python latency.py TARGET NODE PROVIDER_SCRIPT EXAMPLE SAMPLES INTERVAL [INTERVAL…]
 """
@@ -38,7 +42,9 @@ def stamps(lines):
 
 
 def run(target, node, provider, example, samples, interval):
-    parts = Parts(target, node, provider, interval=interval)
+    browser = interval == "browser"
+    parts = Parts(target, node, provider, interval=1 if browser else int(interval))
+    login = "--browser " if browser else ""
     person = None
     rows = []
     try:
@@ -48,7 +54,7 @@ def run(target, node, provider, example, samples, interval):
         for i in range(samples + 1):
             proposal = parts.propose(f"bench {interval} {i}")
             pid = proposal["id"]
-            script = (f"rvo-cli voorstel goedkeuren {pid} >/dev/null && "
+            script = (f"rvo-cli voorstel goedkeuren {login}{pid} >/dev/null && "
                       "echo \"goedgekeurd $(date +%s.%N)\" >&2 && "
                       f"rvo-cli rapportage indienen --voorstel {pid} >/dev/null && "
                       "echo \"ingediend $(date +%s.%N)\" >&2")
@@ -102,7 +108,7 @@ def main():
     # A stop (SIGTERM) still removes the agent's user and stops the parts.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     samples = int(sys.argv[5])
-    intervals = [int(i) for i in sys.argv[6:]] or [1]
+    intervals = [i if i == "browser" else int(i) for i in sys.argv[6:]] or [1]
     load = Path("/proc/loadavg").read_text().split()[:3]
     print(f"machine: {os.cpu_count()} CPUs, load {' '.join(load)} at the start; rvo-cli and fake-rvo from {target}")
     verify = None
@@ -110,7 +116,9 @@ def main():
         rows, fetches, reports, measured = run(target, node, provider, example if verify is None else None,
                                                samples, interval)
         verify = verify or measured
-        print(f"\ninterval {interval} s (the device login's polling interval the provider names), "
+        how = ("a browser login on this machine (RFC 8252), no polling" if interval == "browser"
+               else f"interval {interval} s (the device login's polling interval the provider names)")
+        print(f"\n{how}, "
               f"{len(rows)} samples, {reports} reports filed, provider keys fetched {fetches}x during them")
         for label in ("consent", "approved", "filed"):
             print(f"  consent submitted -> {label}: {summary([r[label] for r in rows])}")

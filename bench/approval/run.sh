@@ -7,7 +7,8 @@
 # the figures for bench/RESULTS.md.
 #
 #   bench/approval/run.sh [SAMPLES] [INTERVAL…]   (default 10 samples at the polling interval 1 s;
-#                                                 e.g. "10 1 5" also at RFC 8628's default 5 s)
+#                                                 e.g. "10 1 5" also at RFC 8628's default 5 s;
+#                                                 "browser": voorstel goedkeuren --browser)
 #   APPROVAL_BENCH_BIN=DIR bench/approval/run.sh  (rvo-cli and fake-rvo from DIR; default: built
 #                                                 in target/release)
 # Needs root (the agent's user, a private mount namespace), as the test does.

@@ -374,8 +374,9 @@ class Parts:
 
 
 class Approval:
-    """`rvo-cli voorstel goedkeuren ID` run by the agent in the background: the device login's
-    link once it is shown, and the call's result."""
+    """`rvo-cli voorstel goedkeuren ID` run by the agent in the background: the login's link once
+    it is shown (a device login's, or with --browser the provider's authorization link), and the
+    call's result."""
 
     def __init__(self, parts, proposal_id, script=None, **changes):
         self.process = parts.agent_background(script or f"rvo-cli voorstel goedkeuren {proposal_id}", **changes)
@@ -386,7 +387,9 @@ class Approval:
         def read():
             for line in self.process.stderr:
                 self.lines.append(line)
-                if "user_code=" in line and self.link is None:
+                link = line.strip()
+                if self.link is None and link.startswith("http") and (
+                        "user_code=" in link or "redirect_uri=" in link):
                     self.link = line.strip()
                     found.set()
             found.set()
@@ -433,8 +436,11 @@ class Person:
         driver = self.driver
         wait = WebDriverWait(driver, 20, ignored_exceptions=(WebDriverException,))
         driver.get(link)
-        wait.until(lambda d: d.find_elements(By.ID, "doorgaan"))
-        driver.find_element(By.ID, "doorgaan").click()
+        # A device login first confirms its code; a browser login goes straight to the login.
+        wait.until(lambda d: d.find_elements(By.ID, "doorgaan") or d.find_elements(By.NAME, "password")
+                   or d.find_elements(By.ID, "goedkeuren"))
+        if driver.find_elements(By.ID, "doorgaan"):
+            driver.find_element(By.ID, "doorgaan").click()
         try:
             wait.until(lambda d: d.find_elements(By.NAME, "password") or d.find_elements(By.ID, "goedkeuren"))
         except Exception as error:
@@ -452,5 +458,7 @@ class Person:
         button = driver.find_element(By.ID, "goedkeuren" if approve else "afwijzen")
         submitted = time.time()
         button.click()
-        wait.until(lambda d: d.find_elements(By.ID, "klaar") or "Fout" in d.title)
+        # The provider's own end page (device login), or rvo-cli's page at its loopback port.
+        wait.until(lambda d: d.find_elements(By.ID, "klaar") or "Fout" in d.title
+                   or (d.current_url.startswith("http://127.0.0.1:") and "rvo-cli" in d.title))
         return text, submitted

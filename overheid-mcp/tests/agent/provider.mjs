@@ -86,9 +86,12 @@ const provider = new Provider(issuer, {
     client_id: "overheid-cli",
     client_name: "overheid-cli (rvo-cli voorstel goedkeuren)",
     token_endpoint_auth_method: "none",
-    grant_types: ["urn:ietf:params:oauth:grant-type:device_code"],
-    response_types: [],
-    redirect_uris: [],
+    // A device login, or with --browser a browser login on the same machine (RFC 8252: a native
+    // client's loopback redirect, any port).
+    application_type: "native",
+    grant_types: ["urn:ietf:params:oauth:grant-type:device_code", "authorization_code"],
+    response_types: ["code"],
+    redirect_uris: ["http://127.0.0.1/callback"],
     require_auth_time: true,
     authorization_details_types: [DETAIL_TYPE],
   },
