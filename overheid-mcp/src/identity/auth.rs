@@ -8,12 +8,14 @@
 //! call names one in `_meta["nl.overheid/sessie"]`. The person comes from `sub`; what the token
 //! may do from `scope` ([`crate::identity::scope`]).
 //! Anything else is a 401 with `WWW-Authenticate` pointing to the RFC 9728 metadata, before
-//! anything runs.
+//! anything runs. The accepted algorithms (asymmetric only), the usable keys of a JWKS and the
+//! clock leeway are the family's one set (`common::approval::provider`), as for approval tokens.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use jsonwebtoken::jwk::{Jwk, JwkSet};
+use common::approval::provider::{ALGORITHMS, LEEWAY_SECONDS, public_keys};
+use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
@@ -24,33 +26,6 @@ use crate::identity::session::Session;
 
 /// Default claim that names the company.
 pub(crate) const DEFAULT_KVK_CLAIM: &str = "kvk_nummer";
-
-/// Signature algorithms accepted: asymmetric only (a shared secret in a JWKS is refused).
-pub(crate) const ALGORITHMS: &[Algorithm] = &[
-    Algorithm::EdDSA,
-    Algorithm::ES256,
-    Algorithm::ES384,
-    Algorithm::RS256,
-    Algorithm::RS384,
-    Algorithm::RS512,
-    Algorithm::PS256,
-    Algorithm::PS384,
-    Algorithm::PS512,
-];
-
-/// The usable public keys of a JWKS, by `kid`: a shared secret (`oct`) is never a key here.
-pub(crate) fn public_keys(set: &JwkSet) -> Vec<(Option<String>, DecodingKey)> {
-    set.keys
-        .iter()
-        .filter(|jwk| {
-            !matches!(
-                jwk.algorithm,
-                jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_)
-            )
-        })
-        .filter_map(|jwk: &Jwk| Some((jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk).ok()?)))
-        .collect()
-}
 
 /// Verifies bearer tokens.
 pub(crate) struct Verifier {
@@ -193,7 +168,7 @@ impl Verifier {
         validation.set_issuer(&[issuer]);
         validation.set_audience(&[audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-        validation.leeway = 30;
+        validation.leeway = LEEWAY_SECONDS;
         // A token not valid yet is refused as one that is no longer valid (RFC 7519 §4.1.5).
         validation.validate_nbf = true;
         Ok(Self {
