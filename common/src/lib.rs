@@ -196,8 +196,10 @@ pub mod tls {
 }
 
 /// What a tool declares about itself (`call::tool`); `concat` and `commands_level` for
-/// [`commands!`].
+/// [`commands!`], `arg_id` and `join_schemas` for [`arguments!`].
 pub mod tool {
+    #[doc(hidden)]
+    pub use crate::call::arguments::{arg_id, join_schemas};
     pub use crate::call::tool::{PATH_FORMAT, STDIN_JSON, STDIN_KEYWORD, shown_version};
     #[doc(hidden)]
     pub use crate::call::tool::{commands_level, concat};

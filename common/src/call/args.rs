@@ -11,20 +11,21 @@ pub use crate::call::session::{KvkNummer, check_kvk_nummer, is_kvk_nummer, kvk_n
 use crate::call::tool::ArgSchema;
 use crate::data::validate::Validation;
 
-/// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
-#[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
-pub struct Peildatum {
-    /// Standaard vandaag (NL)
-    #[arg(long, value_name = "JJJJ-MM-DD")]
-    pub peildatum: Option<String>,
+arguments! {
+    /// `--peildatum`: the date a question is asked on (the law in force, a scheme's status, …).
+    #[derive(clap::Args, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    pub struct Peildatum {
+        /// Standaard vandaag (NL)
+        #[arg(long, value_name = "JJJJ-MM-DD")]
+        pub peildatum: Option<String> => {
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date", "examples": ["2026-11-30"]
+        },
+    }
 }
 
 impl Peildatum {
     /// The published schema of `--peildatum`.
-    pub const SCHEMA: ArgSchema = ArgSchema {
-        name: "peildatum",
-        schema: r#"{"pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date", "examples": ["2026-11-30"]}"#,
-    };
+    pub const SCHEMA: ArgSchema = Self::SCHEMAS[0];
 
     /// Whether `--peildatum` was given.
     pub fn is_given(&self) -> bool {
@@ -47,15 +48,17 @@ impl Peildatum {
     }
 }
 
-/// `--lang`: every member, where a command prints a compact form by default (issue 40 item 4):
-/// a list a row per item with its key members, an article its text once. `--fields` and `--jq`
-/// choose from the long form too, so every member of the output schema can be asked for.
-#[derive(clap::Args, Debug, Clone, Copy, Default, serde::Serialize)]
-pub struct Lang {
-    /// Alle velden
-    #[arg(long)]
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub lang: bool,
+arguments! {
+    /// `--lang`: every member, where a command prints a compact form by default (issue 40 item 4):
+    /// a list a row per item with its key members, an article its text once. `--fields` and `--jq`
+    /// choose from the long form too, so every member of the output schema can be asked for.
+    #[derive(clap::Args, Debug, Clone, Copy, Default, serde::Serialize)]
+    pub struct Lang {
+        /// Alle velden
+        #[arg(long)]
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        pub lang: bool,
+    }
 }
 
 impl Lang {

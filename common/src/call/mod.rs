@@ -1,8 +1,14 @@
-//! One call of a command: what a tool declares (`tool`), the arguments several tools share
+//! One call of a command: what a tool declares (`tool`, its argument sets with their schemas
+//! declared once by `arguments`), the arguments several tools share
 //! (`args`, `session`, `paging`) and the options every command takes (`globals`), the gate
 //! (`plan`), what a command returns (`provenance`), the sources it reads (`source`), the family
 //! CLIs it runs (`child`), Ctrl-C while it waits (`interrupt`), its audit record (`audit`), and
 //! what it can see and do while it runs (`context`).
+
+// First, so that the modules below can declare their argument sets with `arguments!` by its
+// textual scope (inside `common`, nothing is named through the crate root).
+#[macro_use]
+pub(crate) mod arguments;
 
 pub(crate) mod args;
 pub(crate) mod audit;

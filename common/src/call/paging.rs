@@ -8,7 +8,6 @@
 
 use serde_json::{Value, json};
 
-use crate::call::tool::ArgSchema;
 use crate::data::validate::Validation;
 
 /// The most pages `--alles` reads.
@@ -20,37 +19,23 @@ pub const MAX_PAGINA: u32 = 1000;
 /// The most results per page.
 pub const MAX_PER_PAGINA: u32 = 100;
 
-/// `--pagina`, `--per-pagina`, `--alles`.
-#[derive(clap::Args, Debug, Clone, serde::Serialize)]
-pub struct Paging {
-    /// Pagina (1–1000)
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub pagina: u32,
-    /// Resultaten per pagina
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    pub per_pagina: u32,
-    /// Alle pagina's vanaf --pagina (tot 10 pagina's of 1000 resultaten)
-    #[arg(long)]
-    pub alles: bool,
+arguments! {
+    /// `--pagina`, `--per-pagina`, `--alles`.
+    #[derive(clap::Args, Debug, Clone, serde::Serialize)]
+    pub struct Paging {
+        /// Pagina (1–1000)
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        pub pagina: u32 => {"type": "integer", "minimum": 1, "maximum": 1000},
+        /// Resultaten per pagina
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        pub per_pagina: u32 => {"type": "integer", "minimum": 1, "maximum": 100},
+        /// Alle pagina's vanaf --pagina (tot 10 pagina's of 1000 resultaten)
+        #[arg(long)]
+        pub alles: bool => {"type": "boolean"},
+    }
 }
 
 impl Paging {
-    /// The published schemas of the three arguments.
-    pub const SCHEMAS: [ArgSchema; 3] = [
-        ArgSchema {
-            name: "pagina",
-            schema: r#"{"type": "integer", "minimum": 1, "maximum": 1000}"#,
-        },
-        ArgSchema {
-            name: "per_pagina",
-            schema: r#"{"type": "integer", "minimum": 1, "maximum": 100}"#,
-        },
-        ArgSchema {
-            name: "alles",
-            schema: r#"{"type": "boolean"}"#,
-        },
-    ];
-
     /// Record out-of-range values in `validation`.
     pub fn check(&self, validation: &mut Validation) {
         validation.check((1..=MAX_PAGINA).contains(&self.pagina), "pagina", || {

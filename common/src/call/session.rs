@@ -94,21 +94,20 @@ pub fn bound_kvk_number(ctx: &mut Context<'_>, argument: Option<&str>) -> Result
     Ok(number)
 }
 
-/// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
-/// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
-#[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
-pub struct KvkNummer {
-    /// Standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
+arguments! {
+    /// `KVK_NUMMER`, positional and optional: the company a session-bound command addresses,
+    /// by default the session's (`KVK_SESSIE_NUMMER`, rule SEC-6).
+    #[derive(clap::Args, Debug, Clone, Default, PartialEq, serde::Serialize)]
+    pub struct KvkNummer {
+        /// Standaard KVK_SESSIE_NUMMER
+        pub kvk_nummer: Option<String> => {"pattern": "^[0-9]{8}$", "examples": ["68750110"]},
+    }
 }
 
 impl KvkNummer {
-    /// The published schema of every `kvk_nummer` argument (also the required positional of
-    /// `rvo-cli rapportage indienen` and kvk-cli's `zoek --kvk-nummer`).
-    pub const SCHEMA: ArgSchema = ArgSchema {
-        name: "kvk_nummer",
-        schema: r#"{"pattern": "^[0-9]{8}$", "examples": ["68750110"]}"#,
-    };
+    /// The published schema of every `kvk_nummer` argument (also the positional of
+    /// `rvo-cli rapportage indienen` and kvk-cli's `zoek --kvk-nummer`, by its text).
+    pub const SCHEMA: ArgSchema = Self::SCHEMAS[0];
 
     /// The whole session rule: the argument, else the session's number (neither: exit 2),
     /// checked (exit 65), and refused when the session is bound to another (exit 77).

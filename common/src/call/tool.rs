@@ -124,7 +124,8 @@ pub struct CommandSpec {
     pub output_schema: &'static str,
     /// Example argument vectors (after the tool name); at least one.
     pub examples: &'static [&'static [&'static str]],
-    /// Schema details clap cannot express (patterns, ranges, formats).
+    /// Schema details clap cannot express (patterns, ranges, formats): the `SCHEMAS` of the
+    /// command's arguments, declared on their fields with [`crate::arguments!`].
     pub args: &'static [ArgSchema],
 }
 
@@ -161,7 +162,14 @@ const UNSET: CommandSpec = CommandSpec {
 /// The entries of several command modules as one table, in order: what
 /// [`crate::commands!`] builds from the modules' `SPECS`. `N` is their total.
 pub const fn concat<const N: usize>(groups: &[&[CommandSpec]]) -> [CommandSpec; N] {
-    let mut out = [UNSET; N];
+    join(groups, UNSET)
+}
+
+/// Several constant tables as one, in order (`N` is their total; `unset` fills the array
+/// before it is overwritten): [`concat`] of command entries, and of argument schemas
+/// ([`crate::call::arguments::join_schemas`]).
+pub(crate) const fn join<T: Copy, const N: usize>(groups: &[&[T]], unset: T) -> [T; N] {
+    let mut out = [unset; N];
     let (mut group, mut k) = (0, 0);
     while group < groups.len() {
         let mut i = 0;
@@ -172,7 +180,7 @@ pub const fn concat<const N: usize>(groups: &[&[CommandSpec]]) -> [CommandSpec; 
         }
         group += 1;
     }
-    assert!(k == N, "concat: N is not the number of entries");
+    assert!(k == N, "join: N is not the number of entries");
     out
 }
 

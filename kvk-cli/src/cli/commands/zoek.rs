@@ -7,58 +7,60 @@ use clap::ValueEnum;
 use common::args::{KvkNummer, is_kvk_nummer};
 use common::paging::{Alles, Paging};
 use common::validate::{Validation, is_digits};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Response, Result};
 use serde_json::{Value, json};
 
 use crate::cli::shape;
 use crate::cli::source::{Kvk, fout};
 
-/// Zoek in het Handelsregister, bijv. om een KvK- of vestigingsnummer te vinden
-///
-/// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
-/// Nul resultaten is geen fout: exit 0 met een lege lijst.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Handelsnaam of statutaire naam (hele woorden)
-    #[arg(long)]
-    pub naam: Option<String>,
-    /// 8 cijfers
-    #[arg(long)]
-    pub kvk_nummer: Option<String>,
-    /// 9 cijfers
-    #[arg(long)]
-    pub rsin: Option<String>,
-    /// 12 cijfers
-    #[arg(long)]
-    pub vestigingsnummer: Option<String>,
-    /// Straatnaam
-    #[arg(long)]
-    pub straatnaam: Option<String>,
-    /// Plaats
-    #[arg(long)]
-    pub plaats: Option<String>,
-    /// 1234AB; spaties en kleine letters mogen
-    #[arg(long)]
-    pub postcode: Option<String>,
-    /// Alleen met --postcode
-    #[arg(long)]
-    pub huisnummer: Option<String>,
-    /// Alleen met --huisnummer
-    #[arg(long)]
-    pub huisletter: Option<String>,
-    /// Alleen met --postcode
-    #[arg(long)]
-    pub postbusnummer: Option<String>,
-    /// Soort resultaat; herhaalbaar
-    #[arg(long = "type", id = "type", value_enum)]
-    #[serde(rename = "type")]
-    pub soort: Vec<Soort>,
-    /// Ook uitgeschreven en inactieve registraties
-    #[arg(long)]
-    pub inclusief_inactief: bool,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub paging: Paging,
+common::arguments! {
+    /// Zoek in het Handelsregister, bijv. om een KvK- of vestigingsnummer te vinden
+    ///
+    /// Minstens één zoekcriterium. Namen worden op hele woorden gezocht.
+    /// Nul resultaten is geen fout: exit 0 met een lege lijst.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Handelsnaam of statutaire naam (hele woorden)
+        #[arg(long)]
+        pub naam: Option<String>,
+        /// 8 cijfers
+        #[arg(long)]
+        pub kvk_nummer: Option<String> => (KvkNummer::SCHEMA.schema),
+        /// 9 cijfers
+        #[arg(long)]
+        pub rsin: Option<String> => {"pattern": "^[0-9]{9}$"},
+        /// 12 cijfers
+        #[arg(long)]
+        pub vestigingsnummer: Option<String> => {"pattern": "^[0-9]{12}$"},
+        /// Straatnaam
+        #[arg(long)]
+        pub straatnaam: Option<String>,
+        /// Plaats
+        #[arg(long)]
+        pub plaats: Option<String>,
+        /// 1234AB; spaties en kleine letters mogen
+        #[arg(long)]
+        pub postcode: Option<String> => {"pattern": "^ *[0-9]{4} *[A-Za-z]{2} *$"},
+        /// Alleen met --postcode
+        #[arg(long)]
+        pub huisnummer: Option<String> => {"pattern": "^[0-9]{1,5}$"},
+        /// Alleen met --huisnummer
+        #[arg(long)]
+        pub huisletter: Option<String> => {"pattern": "^[A-Za-z]$"},
+        /// Alleen met --postcode
+        #[arg(long)]
+        pub postbusnummer: Option<String> => {"pattern": "^[0-9]{1,5}$"},
+        /// Soort resultaat; herhaalbaar
+        #[arg(long = "type", id = "type", value_enum)]
+        #[serde(rename = "type")]
+        pub soort: Vec<Soort>,
+        /// Ook uitgeschreven en inactieve registraties
+        #[arg(long)]
+        pub inclusief_inactief: bool,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub paging: Paging => flatten,
+    }
 }
 
 /// The kinds of registration KvK distinguishes.
@@ -89,36 +91,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         &["zoek", "--naam", "Donald"],
         &["zoek", "--postcode", "8823 SJ", "--huisnummer", "3"],
     ],
-    args: &[
-        KvkNummer::SCHEMA,
-        ArgSchema {
-            name: "rsin",
-            schema: r#"{"pattern": "^[0-9]{9}$"}"#,
-        },
-        ArgSchema {
-            name: "vestigingsnummer",
-            schema: r#"{"pattern": "^[0-9]{12}$"}"#,
-        },
-        ArgSchema {
-            name: "postcode",
-            schema: r#"{"pattern": "^ *[0-9]{4} *[A-Za-z]{2} *$"}"#,
-        },
-        ArgSchema {
-            name: "huisnummer",
-            schema: r#"{"pattern": "^[0-9]{1,5}$"}"#,
-        },
-        ArgSchema {
-            name: "huisletter",
-            schema: r#"{"pattern": "^[A-Za-z]$"}"#,
-        },
-        ArgSchema {
-            name: "postbusnummer",
-            schema: r#"{"pattern": "^[0-9]{1,5}$"}"#,
-        },
-        Paging::SCHEMAS[0],
-        Paging::SCHEMAS[1],
-        Paging::SCHEMAS[2],
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// One text criterion: argument name, KvK parameter, value, check, message.

@@ -4,36 +4,38 @@
 
 use common::args::{Lang, Peildatum};
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::BwbId;
 use koop_cli::toestand::extract_artikel;
 use serde::Serialize;
 
 use super::lookup::{self, Header, to_data};
-use super::toon::{ArtikelMetLink, BWB_ID, without_leden};
+use super::toon::{ArtikelMetLink, without_leden};
 use crate::cli::problems::to_error;
 
 /// Longest article number accepted.
 const MAX_ARTIKEL_CHARS: usize = 40;
 
-/// Voor de tekst van één artikel, zoals het op de peildatum gold
-///
-/// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
-/// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
-/// geeft exit 66 met de nummers in de buurt in de hint. De tekst staat er één keer in; de leden
-/// elk apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Bv. BWBR0018451
-    pub bwb_id: String,
-    /// Zoals in de kop, bv. 5.15, 1:3 of 2a
-    pub artikel: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub lang: Lang,
+common::arguments! {
+    /// Voor de tekst van één artikel, zoals het op de peildatum gold
+    ///
+    /// Het artikel als platte tekst met leden, structuurpad en link naar wetten.overheid.nl, met de
+    /// titel en geldigheid van de regeling erbij. Goedkoper dan `regeling toon`. Een onbekend nummer
+    /// geeft exit 66 met de nummers in de buurt in de hint. De tekst staat er één keer in; de leden
+    /// elk apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Bv. BWBR0018451
+        pub bwb_id: String => (super::BWB_ID_SCHEMA),
+        /// Zoals in de kop, bv. 5.15, 1:3 of 2a
+        pub artikel: String => {"minLength": 1, "maxLength": 40, "examples": ["5.15", "1:3", "2a"]},
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub lang: Lang => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -52,14 +54,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             "2026-01-01",
         ],
     ],
-    args: &[
-        BWB_ID,
-        ArgSchema {
-            name: "artikel",
-            schema: r#"{"minLength": 1, "maxLength": 40, "examples": ["5.15", "1:3", "2a"]}"#,
-        },
-        Peildatum::SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -7,6 +7,10 @@ pub(crate) mod toon;
 pub(crate) mod versies;
 pub(crate) mod zoek;
 
+/// The published schema of a BWB id, the argument of every command here.
+pub(crate) const BWB_ID_SCHEMA: &str =
+    common::schema!({"pattern": "^BWB[RV][0-9]{7}$", "examples": ["BWBR0018451"]});
+
 common::commands! {
     pub enum Action {
         Zoek(zoek::Args) => zoek,

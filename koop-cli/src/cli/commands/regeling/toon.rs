@@ -3,7 +3,7 @@
 
 use common::args::{Lang, Peildatum};
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::toestand::{Artikel, Tekstdeel, parse_toestand};
 use koop_cli::{BwbId, links};
 use serde::Serialize;
@@ -12,30 +12,26 @@ use serde_json::Value;
 use super::lookup::{self, Header, to_data};
 use crate::cli::problems::to_error;
 
-/// Hele regeling zoals die op de peildatum gold (groot; voor één artikel: regeling artikel)
-///
-/// Elk artikel als platte tekst (lijsten, tabellen en verwijzingen als tekst), met leden, het
-/// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten
-/// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
-/// is `regeling artikel` goedkoper. De tekst van een artikel staat er één keer in; de leden elk
-/// apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Bv. BWBR0018451
-    pub bwb_id: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub lang: Lang,
+common::arguments! {
+    /// Hele regeling zoals die op de peildatum gold (groot; voor één artikel: regeling artikel)
+    ///
+    /// Elk artikel als platte tekst (lijsten, tabellen en verwijzingen als tekst), met leden, het
+    /// structuurpad (Hoofdstuk 5 / Afdeling 5.4 / …) en een link naar wetten.overheid.nl. Teksten buiten
+    /// artikelen (aanhef, hoofdstukteksten, bijlagen, slot) staan in overige_teksten. Voor één artikel
+    /// is `regeling artikel` goedkoper. De tekst van een artikel staat er één keer in; de leden elk
+    /// apart (dezelfde tekst nog eens) met --lang, of als --fields of --jq ze noemt.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Bv. BWBR0018451
+        pub bwb_id: String => (super::BWB_ID_SCHEMA),
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub lang: Lang => flatten,
+    }
 }
-
-/// Schema of the BWB id argument.
-pub(crate) const BWB_ID: ArgSchema = ArgSchema {
-    name: "bwb_id",
-    schema: r#"{"pattern": "^BWB[RV][0-9]{7}$", "examples": ["BWBR0018451"]}"#,
-};
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "toon"],
@@ -52,7 +48,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             "2025-01-01",
         ],
     ],
-    args: &[BWB_ID, Peildatum::SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -7,21 +7,22 @@ use koop_cli::{BwbId, cql, links};
 use serde_json::{Value, json};
 
 use super::lookup::{date, text};
-use super::toon::BWB_ID;
 use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
 /// The most records one SRU answer holds; laws have far fewer versions.
 const MAX_RECORDS: u32 = 1000;
 
-/// Voor de versies (toestanden) van een regeling en wanneer elk gold
-///
-/// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
-/// van `regeling toon` of `regeling artikel` om die versie te lezen.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Bv. BWBR0018451
-    pub bwb_id: String,
+common::arguments! {
+    /// Voor de versies (toestanden) van een regeling en wanneer elk gold
+    ///
+    /// Oudste eerst; geldig_tot null betekent: geldt nog. Gebruik een geldig_vanaf als --peildatum
+    /// van `regeling toon` of `regeling artikel` om die versie te lezen.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Bv. BWBR0018451
+        pub bwb_id: String => (super::BWB_ID_SCHEMA),
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -30,7 +31,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/versies.json"),
     examples: &[&["regeling", "versies", "BWBR0018451"]],
-    args: &[BWB_ID],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

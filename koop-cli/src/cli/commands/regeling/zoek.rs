@@ -5,7 +5,7 @@
 use common::args::Peildatum;
 use common::paging::{Alles, MAX_PER_PAGINA, Paging};
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use koop_cli::cql::{self, SearchParams};
 use koop_cli::links;
 use koop_cli::sru::dedup_by_id;
@@ -15,34 +15,35 @@ use super::lookup::{self, date, text};
 use crate::cli::problems::to_error;
 use crate::cli::source::Koop;
 
-/// Zoek regelingen op woorden in de titel (om een BWB-id te vinden)
-///
-/// Alle woorden moeten in de (citeer)titel voorkomen. Elke regeling verschijnt één keer, in de
-/// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een
-/// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Woorden in de titel (geen zoeksyntaxis)
-    pub trefwoord: String,
-    /// Rechtsgebied, bv. Bestuursrecht of "Sociale zekerheid"
-    #[arg(long, value_name = "RECHTSGEBIED")]
-    pub onderwerp: Option<String>,
-    /// Bijv. wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel
-    #[arg(long = "type", id = "type", value_name = "TYPE")]
-    #[serde(rename = "type")]
-    pub regeling_type: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub paging: Paging,
-    /// Oude spelling: hoeveel resultaten (= --per-pagina)
-    #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
-    pub max: Option<u32>,
-    /// Oude spelling: eerste resultaat, vanaf 1 (--pagina telt pagina's)
-    #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
-    pub start: Option<u32>,
+common::arguments! {
+    /// Zoek regelingen op woorden in de titel (om een BWB-id te vinden)
+    ///
+    /// Alle woorden moeten in de (citeer)titel voorkomen. Elke regeling verschijnt één keer, in de
+    /// versie die op de peildatum (standaard vandaag) gold. Nul treffers is geen fout: exit 0 met een
+    /// lege lijst. Blader met --pagina en --per-pagina, of lees met --alles de volgende pagina's mee.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Woorden in de titel (geen zoeksyntaxis)
+        pub trefwoord: String => {"minLength": 1, "maxLength": 500},
+        /// Rechtsgebied, bv. Bestuursrecht of "Sociale zekerheid"
+        #[arg(long, value_name = "RECHTSGEBIED")]
+        pub onderwerp: Option<String>,
+        /// Bijv. wet, AMvB, ministeriele-regeling, KB, rijkswet, verdrag, beleidsregel
+        #[arg(long, value_name = "TYPE")]
+        pub r#type: Option<String> => {"examples": ["wet", "AMvB", "ministeriele-regeling"]},
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub paging: Paging => flatten,
+        /// Oude spelling: hoeveel resultaten (= --per-pagina)
+        #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
+        pub max: Option<u32>,
+        /// Oude spelling: eerste resultaat, vanaf 1 (--pagina telt pagina's)
+        #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["pagina", "per_pagina", "alles"])]
+        pub start: Option<u32>,
+    }
 }
 
 /// Where a search starts and how many results it asks for: SRU's `startRecord` and
@@ -99,30 +100,13 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             "5",
         ],
     ],
-    args: &[
-        ArgSchema {
-            name: "trefwoord",
-            schema: r#"{"minLength": 1, "maxLength": 500}"#,
-        },
-        ArgSchema {
-            name: "type",
-            schema: r#"{"examples": ["wet", "AMvB", "ministeriele-regeling"]}"#,
-        },
-        Peildatum::SCHEMA,
-        Paging::SCHEMAS[0],
-        Paging::SCHEMAS[1],
-        Paging::SCHEMAS[2],
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     let peildatum = args.peildatum.date(ctx.today(), &mut validation);
-    let regeling_type = args
-        .regeling_type
-        .as_deref()
-        .map(cql::canonical_type)
-        .transpose();
+    let regeling_type = args.r#type.as_deref().map(cql::canonical_type).transpose();
     let regeling_type = lookup::check(&mut validation, regeling_type);
     let window = Window::of(args, &mut validation);
     let params = SearchParams {

@@ -1,6 +1,5 @@
 //! `basisprofiel eigenaar`: the owner of a company.
 
-use common::args::KvkNummer;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
 
 use crate::cli::shape;
@@ -11,7 +10,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/eigenaar.json"),
     examples: &[&["basisprofiel", "eigenaar", "68750110"]],
-    args: &[KvkNummer::SCHEMA],
+    args: super::Target::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &super::Target, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -1,6 +1,5 @@
 //! `basisprofiel hoofdvestiging`: the main establishment of a company.
 
-use common::args::KvkNummer;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
 
 use crate::cli::shape;
@@ -11,7 +10,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/vestiging.json"),
     examples: &[&["basisprofiel", "hoofdvestiging", "68750110", "--geo"]],
-    args: &[KvkNummer::SCHEMA],
+    args: super::Target::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &super::Target, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -28,15 +28,17 @@ common::commands! {
     }
 }
 
-/// The arguments of a part with addresses: the company, and whether to include geodata.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Target {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub kvk_nummer: KvkNummer,
-    /// Met coördinaten en BAG-ids bij de adressen
-    #[arg(long)]
-    pub geo: bool,
+common::arguments! {
+    /// The arguments of a part with addresses: the company, and whether to include geodata.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Target {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub kvk_nummer: KvkNummer => flatten,
+        /// Met coördinaten en BAG-ids bij de adressen
+        #[arg(long)]
+        pub geo: bool,
+    }
 }
 
 impl Target {

@@ -1,6 +1,5 @@
 //! `basisprofiel toon`: a company's basic profile.
 
-use common::args::KvkNummer;
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
 
 use crate::cli::shape;
@@ -11,7 +10,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/basisprofiel.json"),
     examples: &[&["basisprofiel", "toon", "68750110"]],
-    args: &[KvkNummer::SCHEMA],
+    args: super::Target::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &super::Target, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -12,7 +12,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/naamgeving.json"),
     examples: &[&["naamgeving", "toon", "68750110"]],
-    args: &[KvkNummer::SCHEMA],
+    args: KvkNummer::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &KvkNummer, ctx: &mut Context<'_>) -> Result<Outcome> {

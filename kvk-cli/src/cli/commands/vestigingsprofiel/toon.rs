@@ -7,22 +7,24 @@
 //! finds it), so the refusal need not hide that it exists.
 
 use common::validate::{Validation, is_digits};
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result, session};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result, session};
 
 use crate::cli::shape;
 use crate::cli::source::Kvk;
 
-/// Voor één vestiging op vestigingsnummer: adressen, werkzame personen, activiteiten
-///
-/// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
-/// bedrijf wordt geweigerd (exit 77).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// 12 cijfers
-    pub vestigingsnummer: String,
-    /// Met coördinaten en BAG-ids bij de adressen
-    #[arg(long)]
-    pub geo: bool,
+common::arguments! {
+    /// Voor één vestiging op vestigingsnummer: adressen, werkzame personen, activiteiten
+    ///
+    /// Met KVK_SESSIE_NUMMER alleen vestigingen van dat bedrijf; een vestiging van een ander
+    /// bedrijf wordt geweigerd (exit 77).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// 12 cijfers
+        pub vestigingsnummer: String => {"pattern": "^[0-9]{12}$"},
+        /// Met coördinaten en BAG-ids bij de adressen
+        #[arg(long)]
+        pub geo: bool,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -31,10 +33,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/vestiging.json"),
     examples: &[&["vestigingsprofiel", "toon", "000037178598"]],
-    args: &[ArgSchema {
-        name: "vestigingsnummer",
-        schema: r#"{"pattern": "^[0-9]{12}$"}"#,
-    }],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

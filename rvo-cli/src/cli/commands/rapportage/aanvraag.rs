@@ -5,7 +5,7 @@
 //! checks run before the approval and after it.
 
 use chrono::NaiveDate;
-use common::args::{Peildatum, is_kvk_nummer};
+use common::args::{KvkNummer, Peildatum, is_kvk_nummer};
 use common::http::Request;
 use common::plan::Plan;
 use common::validate::{Validation, is_digits};
@@ -23,50 +23,67 @@ use serde_json::Value;
 
 use crate::cli::backend::Backend;
 use crate::cli::clock;
+use crate::cli::commands::regeling::REGELING_ID_SCHEMA;
 use crate::cli::concept;
 use crate::cli::records;
 use crate::cli::tool::TOOL;
 
-/// The report's arguments (shared by `indienen` and `voorstel`).
-#[derive(clap::Args, Debug, Default)]
-pub(crate) struct FilingArgs {
-    /// Het rapporterende bedrijf; standaard KVK_SESSIE_NUMMER
-    pub kvk_nummer: Option<String>,
-    /// Regeling met indienbaar_via_cli, bijv. EBR-2027 (met --concept: uit het concept)
-    pub regeling_id: Option<String>,
-    /// Getroffen maatregelen, komma-gescheiden (zonder --concept)
-    pub maatregelen: Option<String>,
-    /// Vrije tekst, ten hoogste 2000 tekens
-    #[arg(long, value_name = "TEKST")]
-    pub toelichting: Option<String>,
-    /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
-    #[arg(long, value_name = "BESTAND")]
-    pub concept: Option<String>,
-    /// Maatregel van de erkende lijst (code of naam); herhaalbaar, met --concept
-    #[arg(long, value_name = "CODE|NAAM")]
-    pub maatregel: Vec<String>,
-    /// Andere maatregel, terugverdiend in ten hoogste vijf jaar (art. 5.15a lid 1 onder d); herhaalbaar, met --concept
-    #[arg(long, value_name = "TEKST")]
-    pub overige_maatregel: Vec<String>,
-    /// Jaar van het gemeten energiegebruik, met --concept
-    #[arg(long, value_name = "JJJJ")]
-    pub kalenderjaar: Option<String>,
-    #[command(flatten)]
-    pub peildatum: Peildatum,
+common::arguments! {
+    /// The report's arguments (shared by `indienen` and `voorstel`), with their published
+    /// schemas; serialised, the input a proposal records ([`StoredInput`]).
+    #[derive(clap::Args, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    pub(crate) struct FilingArgs {
+        /// Het rapporterende bedrijf; standaard KVK_SESSIE_NUMMER
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kvk_nummer: Option<String> => (KvkNummer::SCHEMA.schema),
+        /// Regeling met indienbaar_via_cli, bijv. EBR-2027 (met --concept: uit het concept)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub regeling_id: Option<String> => (REGELING_ID_SCHEMA),
+        /// Getroffen maatregelen, komma-gescheiden (zonder --concept)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub maatregelen: Option<String> => {
+            "minLength": 1, "examples": ["LED-verlichting,Isolatie dak"]
+        },
+        /// Vrije tekst, ten hoogste 2000 tekens
+        #[arg(long, value_name = "TEKST")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub toelichting: Option<String> => {"maxLength": 2000},
+        /// Dien een concept-aanvraag in (JSON van regelrecht-cli concept), of '-' voor stdin; wordt eerst opnieuw getoetst
+        #[arg(long, value_name = "BESTAND")]
+        #[serde(skip)]
+        pub concept: Option<String> => path_or_stdin_json_object,
+        /// Maatregel van de erkende lijst (code of naam); herhaalbaar, met --concept
+        #[arg(long, value_name = "CODE|NAAM")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub maatregel: Vec<String> => {
+            "type": "array", "items": {"type": "string", "minLength": 1},
+            "examples": [["GF4", "LED-verlichting"]]
+        },
+        /// Andere maatregel, terugverdiend in ten hoogste vijf jaar (art. 5.15a lid 1 onder d); herhaalbaar, met --concept
+        #[arg(long, value_name = "TEKST")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub overige_maatregel: Vec<String> => {
+            "type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}
+        },
+        /// Jaar van het gemeten energiegebruik, met --concept
+        #[arg(long, value_name = "JJJJ")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kalenderjaar: Option<String> => {"pattern": "^[0-9]{4}$", "examples": ["2025"]},
+        #[command(flatten)]
+        #[serde(flatten, skip_serializing_if = "no_peildatum")]
+        pub peildatum: Peildatum => flatten,
+    }
+}
+
+/// Whether no `--peildatum` was given: a recorded input then has no `peildatum` member.
+fn no_peildatum(peildatum: &Peildatum) -> bool {
+    !peildatum.is_given()
 }
 
 impl FilingArgs {
     /// Whether any of the report's arguments was given.
     pub(crate) fn any_given(&self) -> bool {
-        self.kvk_nummer.is_some()
-            || self.regeling_id.is_some()
-            || self.maatregelen.is_some()
-            || self.toelichting.is_some()
-            || self.concept.is_some()
-            || !self.maatregel.is_empty()
-            || !self.overige_maatregel.is_empty()
-            || self.kalenderjaar.is_some()
-            || self.peildatum.is_given()
+        *self != Self::default()
     }
 
     /// Where the concept comes from, as given on the command line.
@@ -85,8 +102,9 @@ pub(crate) enum ConceptInput<'a> {
     Value(Value),
 }
 
-/// The input a proposal records: the arguments as meant (positionals resolved, the concept as
-/// a document rather than a path), enough to plan the same filing again.
+/// The input a proposal records: the report's arguments as meant (positionals resolved, the
+/// company's number always given), serialised, with the concept as a document rather than a
+/// path: enough to plan the same filing again.
 ///
 /// Forward compatible in a store shared by replicas of different releases (a rolling upgrade):
 /// a member this release does not know is kept (`rest`) rather than refused, and `versie` says
@@ -96,23 +114,10 @@ pub(crate) struct StoredInput {
     /// The format of this record: `<major>.<minor>`; absent in records from before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versie: Option<String>,
-    pub kvk_nummer: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub regeling_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub maatregelen: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toelichting: Option<String>,
+    #[serde(flatten)]
+    pub args: FilingArgs,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concept: Option<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub maatregel: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub overige_maatregel: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kalenderjaar: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub peildatum: Option<String>,
     /// Members of a newer minor format, kept as they were.
     #[serde(flatten)]
     pub rest: serde_json::Map<String, Value>,
@@ -125,6 +130,17 @@ pub(crate) const STORED_INPUT_MAJOR: u32 = 1;
 const STORED_INPUT_VERSION: &str = "1.0";
 
 impl StoredInput {
+    /// A proposal's recorded input, if it is one: it names the company (the plan resolved it).
+    /// `rest` keeps only the members this release does not know (serde gives a flattened map
+    /// every member when the arguments, which flatten `Peildatum`, are read as a map too).
+    pub(crate) fn read(record: &Value) -> Option<Self> {
+        let mut input = Self::deserialize(record).ok()?;
+        input
+            .rest
+            .retain(|member, _| !FilingArgs::SCHEMAS.iter().any(|arg| arg.name == member));
+        input.args.kvk_nummer.is_some().then_some(input)
+    }
+
     /// Whether this release can apply a record of this format: its major is not newer.
     pub(crate) fn readable(&self) -> bool {
         self.versie
@@ -135,24 +151,11 @@ impl StoredInput {
 
     /// The arguments and the concept to plan this input again.
     pub(crate) fn to_args(&self) -> (FilingArgs, ConceptInput<'static>) {
-        let args = FilingArgs {
-            kvk_nummer: Some(self.kvk_nummer.clone()),
-            regeling_id: self.regeling_id.clone(),
-            maatregelen: self.maatregelen.clone(),
-            toelichting: self.toelichting.clone(),
-            concept: None,
-            maatregel: self.maatregel.clone(),
-            overige_maatregel: self.overige_maatregel.clone(),
-            kalenderjaar: self.kalenderjaar.clone(),
-            peildatum: Peildatum {
-                peildatum: self.peildatum.clone(),
-            },
-        };
         let concept = match &self.concept {
             Some(value) => ConceptInput::Value(value.clone()),
             None => ConceptInput::Absent,
         };
-        (args, concept)
+        (self.args.clone(), concept)
     }
 }
 
@@ -419,15 +422,14 @@ pub(crate) fn plan_approved(
         .map(str::to_string);
     let input = StoredInput {
         versie: Some(STORED_INPUT_VERSION.to_string()),
-        kvk_nummer: aanvraag.kvk_nummer.clone(),
-        regeling_id: regeling_argument,
-        maatregelen: maatregelen_argument,
-        toelichting: args.toelichting.clone(),
+        args: FilingArgs {
+            kvk_nummer: Some(aanvraag.kvk_nummer.clone()),
+            regeling_id: regeling_argument,
+            maatregelen: maatregelen_argument,
+            concept: None,
+            ..args.clone()
+        },
         concept,
-        maatregel: args.maatregel.clone(),
-        overige_maatregel: args.overige_maatregel.clone(),
-        kalenderjaar: args.kalenderjaar.clone(),
-        peildatum: args.peildatum.peildatum.clone(),
         rest: serde_json::Map::new(),
     };
     Ok(Planned {
@@ -479,4 +481,81 @@ pub(crate) fn propose(
     rvo_cli::hook::pause(rvo_cli::hook::Phase::Proposed);
     ctx.audit_attribute("overheid.voorstel_id", proposal.id.clone().into());
     Ok((store, proposal, is_new))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The recorded input is [`FilingArgs`] serialised (with the concept as a document, never its
+    /// path) beside its format: every member of a full record is read into the arguments and
+    /// written back as it was, one this release does not know included.
+    #[test]
+    fn a_recorded_input_is_the_serialised_arguments_with_its_format() {
+        let record = json!({
+            "versie": "1.3", "kvk_nummer": "68750110", "regeling_id": "EBR-2027",
+            "maatregelen": "LED", "toelichting": "t", "concept": {"jaar": 2025, "f": 1.5},
+            "maatregel": ["GF4"], "overige_maatregel": ["zon"], "kalenderjaar": "2025",
+            "peildatum": "2027-01-01", "een_nieuw_gegeven": {"van": "later"}
+        });
+        let input = StoredInput::read(&record).unwrap();
+        assert_eq!(input.args.maatregel, ["GF4"]);
+        assert_eq!(
+            input.args.peildatum.peildatum.as_deref(),
+            Some("2027-01-01")
+        );
+        assert_eq!(input.args.concept, None);
+        assert_eq!(input.rest.keys().collect::<Vec<_>>(), ["een_nieuw_gegeven"]);
+        assert_eq!(serde_json::to_value(&input).unwrap(), record);
+        // Without the company's number it is no recorded input.
+        let mut nameless = record;
+        nameless.as_object_mut().unwrap().remove("kvk_nummer");
+        assert!(StoredInput::read(&nameless).is_none());
+    }
+
+    /// What was not given is not recorded (no `null`, no empty list), as before the record was
+    /// the arguments serialised; a concept's path is not recorded.
+    #[test]
+    fn a_recorded_input_leaves_out_what_was_not_given() {
+        let args = FilingArgs {
+            kvk_nummer: Some("68750110".into()),
+            regeling_id: Some("EBR-2027".into()),
+            maatregelen: Some("LED".into()),
+            concept: Some("concept.json".into()),
+            ..FilingArgs::default()
+        };
+        let input = StoredInput {
+            versie: Some(STORED_INPUT_VERSION.into()),
+            args,
+            concept: None,
+            rest: serde_json::Map::new(),
+        };
+        assert_eq!(
+            serde_json::to_value(&input).unwrap(),
+            json!({"versie": "1.0", "kvk_nummer": "68750110", "regeling_id": "EBR-2027",
+                   "maatregelen": "LED"})
+        );
+    }
+
+    /// Every argument of the report has its published schema, declared on its field.
+    #[test]
+    fn the_reports_schemas_are_its_fields() {
+        let names: Vec<_> = FilingArgs::SCHEMAS.iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            [
+                "kvk_nummer",
+                "regeling_id",
+                "maatregelen",
+                "toelichting",
+                "concept",
+                "maatregel",
+                "overige_maatregel",
+                "kalenderjaar",
+                "peildatum"
+            ]
+        );
+    }
 }

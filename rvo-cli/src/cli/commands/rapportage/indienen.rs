@@ -21,7 +21,7 @@
 
 use chrono::SubsecRound;
 use common::plan::Passed;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, Problem, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, Problem, Result};
 use overheid_records::{Apply, Begun, Status, Store};
 use rvo_cli::backend_types::{RapportageAanvraag, RapportageOntvangst};
 use rvo_cli::catalogue::Regeling;
@@ -35,26 +35,28 @@ use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, local_outcome, replay_of, to_json};
 use crate::cli::clock;
 use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs, Planned, StoredInput};
+use crate::cli::commands::voorstel::ID_SCHEMA;
 use crate::cli::records;
-use common::args::{KvkNummer, Peildatum};
 
-/// Dien een rapportage in: na akkoord op het plan, of een goedgekeurd voorstel
-///
-/// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
-/// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
-/// idempotentiesleutel: dezelfde rapportage opnieuw indienen geeft het eerste resultaat terug met
-/// "replayed": true. Standaard lokaal (er gaat niets naar RVO); met RVO_API_BASE naar een
-/// backend. Gebonden aan KVK_SESSIE_NUMMER. De --peildatum bepaalt alleen op welke datum de
-/// openstelling van de regeling wordt getoetst; hij hoort niet bij de rapportage en telt dus niet
-/// mee in de digest. Met --voorstel ID wordt een door een persoon goedgekeurd voorstel ingediend
-/// (rvo-cli rapportage voorstel), alleen als het plan nog het goedgekeurde is; zonder --confirm.
-#[derive(clap::Args, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    pub filing: FilingArgs,
-    /// Dien dit goedgekeurde voorstel in (zonder andere argumenten of bevestiging)
-    #[arg(long, value_name = "ID")]
-    pub voorstel: Option<String>,
+common::arguments! {
+    /// Dien een rapportage in: na akkoord op het plan, of een goedgekeurd voorstel
+    ///
+    /// Zonder --confirm wordt niets ingediend: het plan staat op stdout (exit 80). Met
+    /// --confirm=<plan_digest> alleen als het plan nog klopt (anders exit 81). De plan-digest is de
+    /// idempotentiesleutel: dezelfde rapportage opnieuw indienen geeft het eerste resultaat terug met
+    /// "replayed": true. Standaard lokaal (er gaat niets naar RVO); met RVO_API_BASE naar een
+    /// backend. Gebonden aan KVK_SESSIE_NUMMER. De --peildatum bepaalt alleen op welke datum de
+    /// openstelling van de regeling wordt getoetst; hij hoort niet bij de rapportage en telt dus niet
+    /// mee in de digest. Met --voorstel ID wordt een door een persoon goedgekeurd voorstel ingediend
+    /// (rvo-cli rapportage voorstel), alleen als het plan nog het goedgekeurde is; zonder --confirm.
+    #[derive(clap::Args, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        pub filing: FilingArgs => flatten,
+        /// Dien dit goedgekeurde voorstel in (zonder andere argumenten of bevestiging)
+        #[arg(long, value_name = "ID")]
+        pub voorstel: Option<String> => (ID_SCHEMA.schema),
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -86,43 +88,8 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             "Locatie Utrecht",
         ],
     ],
-    args: ARGS,
+    args: Args::SCHEMAS,
 }];
-
-/// The argument schemas: the report's (shared with `rapportage voorstel`), then `--voorstel`.
-pub(crate) const ARGS: &[ArgSchema] = &[
-    KvkNummer::SCHEMA,
-    ArgSchema {
-        name: "regeling_id",
-        schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
-    },
-    ArgSchema {
-        name: "maatregelen",
-        schema: r#"{"minLength": 1, "examples": ["LED-verlichting,Isolatie dak"]}"#,
-    },
-    ArgSchema {
-        name: "toelichting",
-        schema: r#"{"maxLength": 2000}"#,
-    },
-    Peildatum::SCHEMA,
-    ArgSchema::path_or_stdin_json_object("concept"),
-    ArgSchema {
-        name: "maatregel",
-        schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}, "examples": [["GF4", "LED-verlichting"]]}"#,
-    },
-    ArgSchema {
-        name: "overige_maatregel",
-        schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}"#,
-    },
-    ArgSchema {
-        name: "kalenderjaar",
-        schema: r#"{"pattern": "^[0-9]{4}$", "examples": ["2025"]}"#,
-    },
-    ArgSchema {
-        name: "voorstel",
-        schema: r#"{"pattern": "^vs_[a-z2-7]{32}$"}"#,
-    },
-];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     if let Some(id) = &args.voorstel {
@@ -165,7 +132,7 @@ fn apply(args: &Args, id: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
         (Status::Approved | Status::Filed, Some(decision)) => decision.digest.clone(),
         (status, _) => return Err(records::refused(id, *status).into()),
     };
-    let input: StoredInput = serde_json::from_value(proposal.call.input.clone()).map_err(|_| {
+    let input = StoredInput::read(&proposal.call.input).ok_or_else(|| {
         records::problem(overheid_records::Error::Corrupt(format!(
             "de invoer van voorstel {id} is niet te lezen"
         )))

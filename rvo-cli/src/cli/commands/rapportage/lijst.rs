@@ -9,16 +9,18 @@ use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht};
 use crate::cli::records;
 
-/// Ingediende rapportages van het bedrijf, oudste eerst
-///
-/// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
-/// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".
-/// Geen rapportages is een lege lijst (exit 0).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub kvk_nummer: KvkNummer,
+common::arguments! {
+    /// Ingediende rapportages van het bedrijf, oudste eerst
+    ///
+    /// Zonder KVK_NUMMER geldt KVK_SESSIE_NUMMER; een ander nummer dan dat wordt geweigerd (exit 77).
+    /// Beschadigde records in de opslag worden overgeslagen en met hun sleutel genoemd in "onleesbaar".
+    /// Geen rapportages is een lege lijst (exit 0).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub kvk_nummer: KvkNummer => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -27,7 +29,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/rapportage-lijst.json"),
     examples: &[&["rapportage", "lijst", "68750110"]],
-    args: &[KvkNummer::SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -8,9 +8,7 @@
 //! keep the two alike there, the backend's 404 for one report gets the same error too.
 
 use common::validate::Validation;
-use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session,
-};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Problem, Result, session};
 use rvo_cli::backend_types::RapportageRecord;
 use rvo_cli::reference::{is_path_safe, is_well_formed};
 
@@ -18,13 +16,17 @@ use crate::cli::backend::http::{Call, error_for, parse};
 use crate::cli::backend::{Backend, Overzicht, damaged, to_json};
 use crate::cli::records;
 
-/// Status van één ingediende rapportage van het bedrijf
-///
-/// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
-    pub referentienummer: String,
+common::arguments! {
+    /// Status van één ingediende rapportage van het bedrijf
+    ///
+    /// Een rapportage van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Uit de ontvangstbevestiging, bijv. RVO-EBR-2027-1KC7Q3M9Z-7XK2MD
+        pub referentienummer: String => {
+            "pattern": "^\\s*[A-Za-z0-9-]{1,80}\\s*$", "examples": ["RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]
+        },
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -33,10 +35,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../../schemas/rapportage-status.json"),
     examples: &[&["rapportage", "status", "RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]],
-    args: &[ArgSchema {
-        name: "referentienummer",
-        schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,80}\\s*$", "examples": ["RVO-EBR-2027-1KC7Q3M9Z-7XK2MD"]}"#,
-    }],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

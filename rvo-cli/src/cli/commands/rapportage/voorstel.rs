@@ -15,20 +15,21 @@
 use common::{Annotations, CommandSpec, Context, Outcome, Result};
 
 use crate::cli::commands::rapportage::aanvraag::{self, FilingArgs};
-use crate::cli::commands::rapportage::indienen;
 use crate::cli::records;
 
-/// Stel een rapportage voor die een persoon goedkeurt; er wordt niets ingediend
-///
-/// Dezelfde argumenten en controles als rapportage indienen (ook --concept, dat opnieuw wordt
-/// getoetst). Het voorstel krijgt een id, het plan en de plan-digest, en verloopt na 7 dagen.
-/// Dezelfde invoer geeft hetzelfde open voorstel terug. Een persoon keurt het goed met
-/// rvo-cli voorstel goedkeuren ID (op een terminal) of op de goedkeuringspagina
-/// (OVERHEID_GOEDKEURING_URL); daarna dient rvo-cli rapportage indienen --voorstel ID het in.
-#[derive(clap::Args, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    pub filing: FilingArgs,
+common::arguments! {
+    /// Stel een rapportage voor die een persoon goedkeurt; er wordt niets ingediend
+    ///
+    /// Dezelfde argumenten en controles als rapportage indienen (ook --concept, dat opnieuw wordt
+    /// getoetst). Het voorstel krijgt een id, het plan en de plan-digest, en verloopt na 7 dagen.
+    /// Dezelfde invoer geeft hetzelfde open voorstel terug. Een persoon keurt het goed met
+    /// rvo-cli voorstel goedkeuren ID (op een terminal) of op de goedkeuringspagina
+    /// (OVERHEID_GOEDKEURING_URL); daarna dient rvo-cli rapportage indienen --voorstel ID het in.
+    #[derive(clap::Args, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        pub filing: FilingArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -43,8 +44,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "EBR-2027",
         "LED-verlichting,Isolatie dak",
     ]],
-    // `indienen`'s, without `--voorstel` (the last).
-    args: indienen::ARGS.split_at(indienen::ARGS.len() - 1).0,
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -9,19 +9,21 @@ use serde_json::json;
 
 use super::catalogue_outcome;
 
-/// Voor alle RVO-regelingen en hun status op de peildatum
-///
-/// Eén korte rij per regeling: id, naam, soort, status, openstelling, deadline en of ze via de CLI
-/// in te dienen is. Alle velden (beschrijving, wettelijke grondslag, doelgroep, …) met --lang, of
-/// met --fields of --jq, die uit alle velden kiezen; één regeling: regeling toon.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub lang: Lang,
+common::arguments! {
+    /// Voor alle RVO-regelingen en hun status op de peildatum
+    ///
+    /// Eén korte rij per regeling: id, naam, soort, status, openstelling, deadline en of ze via de CLI
+    /// in te dienen is. Alle velden (beschrijving, wettelijke grondslag, doelgroep, …) met --lang, of
+    /// met --fields of --jq, die uit alle velden kiezen; één regeling: regeling toon.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub lang: Lang => flatten,
+    }
 }
 
 /// The members of a scheme's compact row (issue 40 item 4: the whole catalogue was 15.6 KB).
@@ -44,7 +46,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         &["regeling", "lijst"],
         &["regeling", "lijst", "--peildatum", "2027-01-01"],
     ],
-    args: &[Peildatum::SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -19,6 +19,11 @@ common::commands! {
     }
 }
 
+/// The published schema of a scheme's id (`regeling toon`, and the report's `regeling_id`):
+/// surrounding white space and any case are accepted, as the catalogue's lookup does.
+pub(crate) const REGELING_ID_SCHEMA: &str =
+    common::schema!({"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]});
+
 /// Data from the embedded catalogue, with its provenance: the catalogue's own label, a `urn:`
 /// naming the catalogue version, method `LOCAL` and the SHA-256 of the embedded file.
 pub(crate) fn catalogue_outcome(passed: &Passed, data: Value) -> Outcome {

@@ -2,23 +2,25 @@
 
 use common::args::Peildatum;
 use common::validate::Validation;
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Problem, Result};
 use rvo_cli::catalogue::{Catalogue, invalid_regeling_id, is_regeling_id};
 use rvo_cli::status::RegelingOpDatum;
 
 use super::catalogue_outcome;
 
-/// Voor één RVO-regeling: grondslag, status en termijnen op de peildatum
-///
-/// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
-/// hint.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Bijv. EBR-2027 (hoofdletters tellen niet)
-    pub regeling_id: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
+common::arguments! {
+    /// Voor één RVO-regeling: grondslag, status en termijnen op de peildatum
+    ///
+    /// Een id van de verkeerde vorm geeft exit 65, een onbekend id exit 66 met de bekende ids in de
+    /// hint.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Bijv. EBR-2027 (hoofdletters tellen niet)
+        pub regeling_id: String => (super::REGELING_ID_SCHEMA),
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -30,13 +32,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         &["regeling", "toon", "EBR-2027"],
         &["regeling", "toon", "EIA-2026", "--peildatum", "2026-06-01"],
     ],
-    args: &[
-        ArgSchema {
-            name: "regeling_id",
-            schema: r#"{"pattern": "^\\s*[A-Za-z0-9-]{1,40}\\s*$", "examples": ["EBR-2027"]}"#,
-        },
-        Peildatum::SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -10,24 +10,26 @@ use serde_json::json;
 
 use super::catalogue_outcome;
 
-/// Zoek RVO-regelingen op naam, beschrijving en trefwoorden
-///
-/// Alle woorden van de zoekterm moeten voorkomen (hoofdletters en accenten tellen niet); treffers
-/// in naam en trefwoorden wegen zwaarder.
-/// Geen treffers is een lege lijst (exit 0).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
-    pub trefwoord: String,
-    /// Alleen regelingen met deze status op de peildatum
-    #[arg(long, value_parser = ["open", "gesloten", "binnenkort_open"])]
-    pub status: Option<String>,
-    /// Alleen regelingen van deze soort
-    #[arg(long, value_parser = ["subsidie", "fiscale_regeling", "verplichting"])]
-    pub soort: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
+common::arguments! {
+    /// Zoek RVO-regelingen op naam, beschrijving en trefwoorden
+    ///
+    /// Alle woorden van de zoekterm moeten voorkomen (hoofdletters en accenten tellen niet); treffers
+    /// in naam en trefwoorden wegen zwaarder.
+    /// Geen treffers is een lege lijst (exit 0).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
+        pub trefwoord: String,
+        /// Alleen regelingen met deze status op de peildatum
+        #[arg(long, value_parser = ["open", "gesloten", "binnenkort_open"])]
+        pub status: Option<String>,
+        /// Alleen regelingen van deze soort
+        #[arg(long, value_parser = ["subsidie", "fiscale_regeling", "verplichting"])]
+        pub soort: Option<String>,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -40,7 +42,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         &["regeling", "zoek", "warmtepomp", "--soort", "subsidie"],
         &["regeling", "zoek", "energie", "--status", "open"],
     ],
-    args: &[Peildatum::SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -1,19 +1,21 @@
 //! `voorstel lijst [--status S]`: the proposals of the session's company, newest first
 //! (read-only). Without `KVK_SESSIE_NUMMER`, those of every company in the store.
 
-use common::{Annotations, ArgSchema, CommandSpec, Context, Outcome, PlanSpec, Result};
+use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use overheid_records::Status;
 use serde_json::{Value, json};
 
 use crate::cli::clock;
 use crate::cli::records;
 
-/// Toon de voorstellen van het bedrijf, nieuwste eerst
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Alleen voorstellen met deze status
-    #[arg(long, value_name = "STATUS", value_parser = ["open", "goedgekeurd", "afgewezen", "verlopen", "ingediend"])]
-    pub status: Option<String>,
+common::arguments! {
+    /// Toon de voorstellen van het bedrijf, nieuwste eerst
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Alleen voorstellen met deze status
+        #[arg(long, value_name = "STATUS", value_parser = ["open", "goedgekeurd", "afgewezen", "verlopen", "ingediend"])]
+        pub status: Option<String> => {"examples": ["open"]},
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -22,10 +24,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/voorstel-lijst.json"),
     examples: &[&["voorstel", "lijst", "--status", "open"]],
-    args: &[ArgSchema {
-        name: "status",
-        schema: r#"{"examples": ["open"]}"#,
-    }],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -6,13 +6,15 @@ use serde_json::{Value, json};
 
 use crate::cli::records;
 
-/// Toon een voorstel: status, plan, beslissing, geschiedenis
-///
-/// Een voorstel van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Id van het voorstel (vs_…)
-    pub id: String,
+common::arguments! {
+    /// Toon een voorstel: status, plan, beslissing, geschiedenis
+    ///
+    /// Een voorstel van een ander bedrijf dan KVK_SESSIE_NUMMER wordt behandeld als onbekend (exit 66).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Id van het voorstel (vs_…)
+        pub id: String => (super::ID_SCHEMA.schema),
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -21,7 +23,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/voorstel.json"),
     examples: &[&["voorstel", "toon", "vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]],
-    args: &[super::ID_SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
