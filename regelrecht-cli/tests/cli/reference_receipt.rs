@@ -12,8 +12,7 @@ use crate::support::{Sandbox, assert_valid_against, output_schema};
 const LAW: &str = "$id: kleine_toeslag\nname: Kleine toeslag\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    text: De toeslag is anderhalf maal het aantal maal tien euro.\n    machine_readable:\n      definitions:\n        bedrag: 1000\n        factor: 1.5\n      execution:\n        parameters:\n          - name: aantal\n            type: number\n        output:\n          - name: toeslag\n            type: amount\n          - name: deel\n            type: number\n        actions:\n          - output: toeslag\n            value:\n              operation: MULTIPLY\n              values: [$aantal, $bedrag]\n          - output: deel\n            value:\n              operation: MULTIPLY\n              values: [$aantal, $factor]\n";
 
 fn sha256(text: &str) -> String {
-    use sha2::Digest;
-    format!("{:x}", sha2::Sha256::digest(text.as_bytes()))
+    common::digest::sha256_hex(text.as_bytes())
 }
 
 /// An older version of the same law, in force in 2024: the reference lists it in its scope too.
