@@ -14,6 +14,7 @@ mod mcp;
 mod options;
 mod problem;
 mod proposals;
+mod shape;
 mod transport;
 
 use std::ffi::OsString;

@@ -30,7 +30,7 @@ use overheid_records::ProposingClient;
 use crate::calls::bridge::Bridge;
 use crate::calls::notify::Notifier;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
-use crate::calls::shape::Shape;
+use crate::shape::Shape;
 use crate::catalog::argv::{self, Gap, TooLarge};
 use crate::catalog::local_paths;
 use crate::catalog::stdin_value;

@@ -1,7 +1,7 @@
 //! Serving one request: the bridge's state shared by every request (`bridge`), a tool call that
 //! runs a CLI (`call`), what the client hears meanwhile (`notify`), resource reads and
-//! completions (which are tool calls too), what never reaches a client (`server_paths`), and
-//! the form a client asks its results in (`shape`).
+//! completions (which are tool calls too), and what never reaches a client (`server_paths`).
+//! The form a client asks its results in is [`crate::shape`], which proposals use too.
 
 pub(crate) mod bridge;
 pub(crate) mod call;
@@ -11,4 +11,3 @@ pub(crate) mod notify;
 pub(crate) mod resource;
 pub(crate) mod server_info;
 pub(crate) mod server_paths;
-pub(crate) mod shape;

@@ -34,7 +34,7 @@ use crate::calls::completions::{self, Ask};
 use crate::calls::notify::{LogLevel, Notifier};
 use crate::calls::resource;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
-use crate::calls::shape::{PROVENANCE_KEY, Shape, TEXT_KEY};
+use crate::shape::{PROVENANCE_KEY, Shape, TEXT_KEY};
 use crate::catalog::META_PREFIX;
 use crate::catalog::prompts;
 use crate::identity::auth::Grant;

@@ -19,7 +19,7 @@ pub(crate) mod elicit;
 
 use serde_json::{Map, Value, json};
 
-use crate::calls::shape::Shape;
+use crate::shape::Shape;
 
 /// The argument of a tool that applies a proposal, as the bridge lists it: the proposal's id.
 pub(crate) const PROPOSAL_ARGUMENT: &str = "voorstel_id";
