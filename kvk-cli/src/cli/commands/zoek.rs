@@ -31,7 +31,7 @@ common::arguments! {
         pub rsin: Option<String> => {"pattern": "^[0-9]{9}$"},
         /// 12 cijfers
         #[arg(long)]
-        pub vestigingsnummer: Option<String> => {"pattern": "^[0-9]{12}$"},
+        pub vestigingsnummer: Option<String> => (crate::cli::commands::vestigingsprofiel::VESTIGINGSNUMMER_SCHEMA),
         /// Straatnaam
         #[arg(long)]
         pub straatnaam: Option<String>,

@@ -20,7 +20,7 @@ common::arguments! {
     #[derive(clap::Args, serde::Serialize, Debug)]
     pub(crate) struct Args {
         /// 12 cijfers
-        pub vestigingsnummer: String => {"pattern": "^[0-9]{12}$"},
+        pub vestigingsnummer: String => (super::VESTIGINGSNUMMER_SCHEMA),
         /// Met coördinaten en BAG-ids bij de adressen
         #[arg(long)]
         pub geo: bool,
