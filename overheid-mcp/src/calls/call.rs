@@ -30,7 +30,6 @@ use overheid_records::ProposingClient;
 use crate::calls::bridge::Bridge;
 use crate::calls::notify::Notifier;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
-use crate::shape::Shape;
 use crate::catalog::argv::{self, Gap, TooLarge};
 use crate::catalog::local_paths;
 use crate::catalog::stdin_value;
@@ -38,6 +37,7 @@ use crate::catalog::{META_PREFIX, Tool};
 use crate::identity::session::Session;
 use crate::problem::{check_input, invalid_input, nul_characters, pointer, problem};
 use crate::proposals;
+use crate::shape::Shape;
 use common::provenance::ProvenanceForm;
 
 /// What came of a call.

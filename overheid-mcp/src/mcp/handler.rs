@@ -34,13 +34,13 @@ use crate::calls::completions::{self, Ask};
 use crate::calls::notify::{LogLevel, Notifier};
 use crate::calls::resource;
 use crate::calls::server_info::{SERVER_INFO_KEY, server_info};
-use crate::shape::{PROVENANCE_KEY, Shape, TEXT_KEY};
 use crate::catalog::META_PREFIX;
 use crate::catalog::prompts;
 use crate::identity::auth::Grant;
 use crate::identity::scope::Scope;
 use crate::identity::session::{self, Session};
 use crate::proposals::{self, Waiting, elicit};
+use crate::shape::{PROVENANCE_KEY, Shape, TEXT_KEY};
 use crate::transport::Transport;
 
 /// The revisions served: 2026-07-28 natively, the older ones through `initialize` (profile
