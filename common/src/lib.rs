@@ -159,7 +159,7 @@ pub mod paging {
 
 /// Request plans and the gate (`call::plan`).
 pub mod plan {
-    pub use crate::call::plan::{Passed, Plan, digest, optional_path, paths};
+    pub use crate::call::plan::{CALLER_TEXT, NOTICE, Passed, Plan, digest, optional_path, paths};
 }
 
 /// The `--provenance` envelope (`call::provenance`).

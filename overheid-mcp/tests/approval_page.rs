@@ -256,12 +256,15 @@ fn propose(dir: &std::path::Path, company: &str, effect: &str, ttl: chrono::Dura
     let arguments = json!({"kvk_nummer": company, "regeling_id": "EBR-2027",
         "maatregelen": ["led-verlichting", "warmtepomp"], "toelichting": effect,
         "inhoud": {"wettelijke_grondslag": [{"bwb_id": "BWBR0041330", "artikel": "5.15a"}],
-                   "bron": "regelrecht", "opgehaald_op": "2027-05-30T10:00:00Z"}});
-    // A report of the same round was filed before (rvo-cli's plan says so, issue 40 item 7).
+                   "bron": "regelrecht", "opgehaald_op": "2027-05-30T10:00:00Z",
+                   "overige_maatregelen": ["Dak <b>isoleren</b>"]}});
+    // A report of the same round was filed before (rvo-cli's plan says so, issue 40 item 7), and
+    // the plan names the agent's own words (the page knows no tool's arguments).
     let plan = json!({"command": "rvo-cli rapportage indienen", "arguments": arguments,
         "effect": effect, "peildatum": "2027-06-01",
-        "eerder_ingediend": [{"referentienummer": "RVO-EBR-2027-<i>EERDER</i>",
-                              "ingediend_op": "2027-05-01T09:00:00Z", "maatregelen": ["led"]}]});
+        "vrije_tekst": ["/arguments/toelichting", "/arguments/inhoud/overige_maatregelen"],
+        "let_op": ["Voor deze regeling is al een rapportage ingediend (RVO-EBR-2027-<i>EERDER</i> \
+                    op 2027-05-01T09:00:00Z). Dit voorstel dient een tweede in."]});
     let digest = common::digest::sha256_hex(plan.to_string().as_bytes());
     let (proposal, _) = store
         .propose(
@@ -670,6 +673,17 @@ fn the_page_shows_what_is_decided_and_only_a_fresh_login_decides() {
         "the agent's text is quoted, not the page's own: {page}"
     );
     assert!(page.contains("de lokale proefopslag"), "{page}");
+    // What the plan marks as the agent's words is quoted as such, also when nested, and shown
+    // nowhere else; the short arguments stand in the summary with their names as labels.
+    assert!(
+        page.contains(
+            "<figcaption>Overige maatregelen, geschreven door de agent (niet door deze pagina of \
+             een persoon gecontroleerd):</figcaption><blockquote><ul><li>Dak &lt;b&gt;isoleren&lt;/b&gt;</li></ul>"
+        ),
+        "{page}"
+    );
+    assert_eq!(page.matches("isoleren").count(), 1, "{page}");
+    assert!(page.contains("<dt>Maatregelen</dt>"), "{page}");
     // The agent's client, as it declared itself, escaped and labelled as not verified.
     assert!(
         page.contains(

@@ -269,7 +269,44 @@ impl PlanSpec {
         self.extra.insert(key.to_string(), value);
         self
     }
+
+    /// Mark the member at `pointer` (a JSON pointer into the plan, e.g.
+    /// `/arguments/toelichting`) as text the caller wrote and the tool did not check: a view
+    /// for the person who approves quotes it as the caller's words, never as its own
+    /// ([`CALLER_TEXT`]).
+    #[must_use]
+    pub fn caller_text(mut self, pointer: &str) -> Self {
+        let list = self
+            .extra
+            .entry(CALLER_TEXT.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(pointers) = list {
+            pointers.push(pointer.into());
+        }
+        self
+    }
+
+    /// Say something the person who approves must know before deciding, in one Dutch
+    /// sentence (the plan's [`NOTICE`] member; a view shows it above the facts).
+    #[must_use]
+    pub fn notice(mut self, sentence: impl Into<String>) -> Self {
+        let list = self
+            .extra
+            .entry(NOTICE.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(sentences) = list {
+            sentences.push(sentence.into().into());
+        }
+        self
+    }
 }
+
+/// The plan member that lists, as JSON pointers into the plan, the members the caller wrote as
+/// free text (MUT-21): shown to a person only quoted and labelled as the caller's words.
+pub const CALLER_TEXT: &str = "vrije_tekst";
+
+/// The plan member with sentences the person who approves must read before deciding (MUT-21).
+pub const NOTICE: &str = "let_op";
 
 /// `#[serde(serialize_with = "common::plan::paths")]` on a field of paths: each as the plan
 /// shows it, as text (bytes that are not UTF-8 replaced, as `display` does), so a path serde

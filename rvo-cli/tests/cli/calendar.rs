@@ -176,11 +176,26 @@ fn a_second_report_in_a_round_names_the_first_before_anyone_approves() {
         "{plan:#}"
     );
     assert!(plan.get("al_ingediend").is_none(), "{plan:#}");
+    // Said in words for the person who approves (the plan's let_op, which the page shows).
+    let notice = plan["let_op"][0].as_str().unwrap_or_default();
+    assert!(
+        notice.contains("al een rapportage ingediend") && notice.contains(reference),
+        "{plan:#}"
+    );
+    // The agent's own words are marked as such.
+    assert_eq!(
+        plan["vrije_tekst"],
+        json!([
+            "/arguments/toelichting",
+            "/arguments/inhoud/overige_maatregelen"
+        ])
+    );
     let again = sandbox
         .run_at(TODAY, &indienen("LED", &["--dry-run"]))
         .plan();
     assert_eq!(again["al_ingediend"], true);
     assert!(again.get("eerder_ingediend").is_none(), "{again:#}");
+    assert!(again.get("let_op").is_none(), "{again:#}");
     let proposal = sandbox
         .run_at(
             TODAY,

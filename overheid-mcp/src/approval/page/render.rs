@@ -1,5 +1,8 @@
 //! A proposal as the page shows it, from its record alone (its plan and binding, and the
-//! concept it carries): no tool's arguments are known here.
+//! concept it carries): no tool's arguments are known here. The plan says which of its members
+//! are the caller's free text (`vrije_tekst`) and what the person must know first (`let_op`);
+//! the binding's members are the approval's facts (profile §10.3); a concept is the family's
+//! concept document (regelrecht-cli's `concept`), its values with their sources.
 //!
 //! First what a person needs to decide, with the buttons right after it so they are on the
 //! first screen (1280×800 and a phone's 390×844): what will be filed, for which company (its
@@ -10,6 +13,7 @@
 //! in Europe/Amsterdam.
 
 use chrono::{DateTime, Utc};
+use common::plan::{CALLER_TEXT, NOTICE};
 use overheid_records::{Proposal, Status};
 use serde_json::{Map, Value};
 
@@ -93,27 +97,54 @@ fn proposer(proposal: &Proposal) -> String {
     )
 }
 
-/// The agent's own words in the plan (free text it wrote), quoted and labelled.
-fn agent_words(proposal: &Proposal) -> String {
-    let mut quoted = String::new();
-    if let Some(text) = member(proposal, "toelichting").and_then(Value::as_str) {
-        quoted.push_str(&format!(
-            "<figure class=\"agent\"><figcaption>Toelichting, geschreven door de agent (niet \
-             door deze pagina of een persoon gecontroleerd):</figcaption><blockquote>{}</blockquote></figure>",
-            html::text(text)
-        ));
+/// The plan's members the tool marked as the caller's free text (`vrije_tekst`: JSON pointers).
+fn caller_pointers(plan: &Value) -> Vec<&str> {
+    plan[CALLER_TEXT]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// A member's name as a label: `overige_maatregelen` → "Overige maatregelen".
+fn label(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
-    if let Some(other) = proposal.call.plan["arguments"]["inhoud"]["overige_maatregelen"].as_array()
-        && !other.is_empty()
-    {
-        let items: String = other
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|t| format!("<li>{}</li>", html::text(t)))
-            .collect();
+}
+
+/// The agent's own words in the plan (the members it marks as the caller's free text), quoted
+/// and labelled, never styled as the page's own.
+fn agent_words(proposal: &Proposal) -> String {
+    let plan = &proposal.call.plan;
+    let mut quoted = String::new();
+    for pointer in caller_pointers(plan) {
+        let name = pointer.rsplit('/').next().unwrap_or(pointer);
+        let caption = format!(
+            "{}, geschreven door de agent (niet door deze pagina of een persoon gecontroleerd):",
+            html::text(&label(name))
+        );
+        let body = match plan.pointer(pointer) {
+            Some(Value::String(text)) if !text.is_empty() => html::text(text),
+            Some(Value::Array(items)) if !items.is_empty() => {
+                let items: String = items
+                    .iter()
+                    .map(|item| match item {
+                        Value::String(text) => format!("<li>{}</li>", html::text(text)),
+                        other => format!("<li>{}</li>", html::value(other, 1)),
+                    })
+                    .collect();
+                format!("<ul>{items}</ul>")
+            }
+            Some(Value::Null | Value::String(_) | Value::Array(_)) | None => continue,
+            Some(other) => html::value(other, 1),
+        };
         quoted.push_str(&format!(
-            "<figure class=\"agent\"><figcaption>Overige maatregelen, zoals de agent ze \
-             opgaf:</figcaption><blockquote><ul>{items}</ul></blockquote></figure>"
+            "<figure class=\"agent\"><figcaption>{caption}</figcaption><blockquote>{body}</blockquote></figure>"
         ));
     }
     quoted
@@ -162,18 +193,59 @@ fn concept(proposal: &Proposal) -> String {
     )
 }
 
-/// The plan's other values (all but those in the summary and the agent's words).
-fn details(proposal: &Proposal) -> String {
-    let mut rest = Map::new();
-    for (key, value) in proposal.call.plan["arguments"]
+/// The binding's members (the authorization detail of an approval, profile §10.3): the page
+/// shows them as the facts of the approval, each in its own row.
+const BOUND: &[&str] = &["kvk_nummer", "regeling_id", "backend", "peildatum"];
+
+/// Whether an argument is short enough for the summary: a text, or a list of texts.
+fn short(value: &Value) -> bool {
+    match value {
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => true,
+        Value::Array(items) => items.iter().all(|item| item.is_string()),
+        _ => false,
+    }
+}
+
+/// The plan's short arguments that are neither bound nor the caller's words, as summary rows.
+fn summary(proposal: &Proposal) -> String {
+    let plan = &proposal.call.plan;
+    let quoted = caller_pointers(plan);
+    plan["arguments"]
         .as_object()
         .into_iter()
         .flatten()
-    {
-        if !matches!(
-            key.as_str(),
-            "kvk_nummer" | "regeling_id" | "maatregelen" | "toelichting"
-        ) {
+        .filter(|(key, value)| {
+            !BOUND.contains(&key.as_str())
+                && !quoted.contains(&format!("/arguments/{key}").as_str())
+                && short(value)
+        })
+        .map(|(key, value)| {
+            format!(
+                "<dt>{}</dt><dd>{}</dd>",
+                html::text(&label(key)),
+                html::value(value, 1)
+            )
+        })
+        .collect()
+}
+
+/// The plan's other arguments (all but the bound ones, the summary's and the agent's words).
+fn details(proposal: &Proposal) -> String {
+    let plan = &proposal.call.plan;
+    let mut arguments = plan["arguments"].clone();
+    // The agent's words are quoted above: taken out here, wherever they are nested.
+    for pointer in caller_pointers(plan) {
+        let Some(inner) = pointer.strip_prefix("/arguments") else {
+            continue;
+        };
+        let (parent, name) = inner.rsplit_once('/').unwrap_or(("", inner));
+        if let Some(Value::Object(members)) = arguments.pointer_mut(parent) {
+            members.remove(name);
+        }
+    }
+    let mut rest = Map::new();
+    for (key, value) in arguments.as_object().into_iter().flatten() {
+        if !BOUND.contains(&key.as_str()) && !short(value) {
             rest.insert(key.clone(), value.clone());
         }
     }
@@ -225,26 +297,21 @@ fn decision(approval: &Approval, person: &Person, proposal: &Proposal) -> String
     )
 }
 
-/// The reports of the same round filed before (rvo-cli's plan member `eerder_ingediend`), said
-/// above the facts, so the person knows this would be a second one (issue 40 item 7).
-fn filed_before(plan: &Value) -> String {
-    let earlier: Vec<String> = plan["eerder_ingediend"]
+/// What the tool says the person must know before deciding (the plan's `let_op` sentences,
+/// e.g. that a report of the same round was filed before), above the facts.
+fn notices(plan: &Value) -> String {
+    plan[NOTICE]
         .as_array()
         .into_iter()
         .flatten()
-        .map(|filed| {
-            let text = |name: &str| html::text(filed[name].as_str().unwrap_or("?"));
-            format!("{} op {}", text("referentienummer"), text("ingediend_op"))
+        .filter_map(Value::as_str)
+        .map(|sentence| {
+            format!(
+                "<p class=\"melding\" role=\"alert\">Let op: {}</p>",
+                html::text(sentence)
+            )
         })
-        .collect();
-    if earlier.is_empty() {
-        return String::new();
-    }
-    format!(
-        "<p class=\"melding\" role=\"alert\">Let op: voor deze regeling is al een rapportage \
-         ingediend ({}). Dit voorstel dient een tweede in.</p>",
-        earlier.join(", ")
-    )
+        .collect()
 }
 
 /// The proposal's page.
@@ -271,7 +338,7 @@ pub(crate) fn proposal(
          <dt>Regeling</dt><dd>{scheme}</dd>\
          <dt>Naar</dt><dd>{target}</dd>\
          <dt>Peildatum</dt><dd>{date}</dd>\
-         <dt>Maatregelen</dt><dd>{measures}</dd>\
+         {summary}\
          <dt>Voorgesteld door</dt><dd>{proposer}</dd>\
          <dt>Status</dt><dd>{status}; verloopt {expires}</dd></dl>\
          {decision}{agent}{details}{concept}\
@@ -280,11 +347,11 @@ pub(crate) fn proposal(
          <dt>Plan-digest</dt><dd><code>{digest}</code></dd></dl>\
          <p><a href=\"{PATH}\">Alle open voorstellen</a></p>",
         effect = html::text(plan["effect"].as_str().unwrap_or("een wijziging")),
-        filed = filed_before(plan),
+        filed = notices(plan),
         company = company(person, &proposal.call.company),
         target = target(proposal),
         date = shown(member(proposal, "peildatum")),
-        measures = shown(member(proposal, "maatregelen")),
+        summary = summary(proposal),
         proposer = proposer(proposal),
         status = status(proposal),
         expires = when(proposal.expires_at),

@@ -203,7 +203,10 @@ impl Planned {
                 self.aanvraag.regeling_id, self.aanvraag.kvk_nummer
             ))
             .extra("backend", self.backend.name().into())
-            .extra("peildatum", self.date.to_string().into());
+            .extra("peildatum", self.date.to_string().into())
+            // What the agent wrote itself: the person sees it quoted as the agent's words.
+            .caller_text("/arguments/toelichting")
+            .caller_text("/arguments/inhoud/overige_maatregelen");
         // The scheme by name, for the person who approves (the page shows the plan).
         if let Some(regeling) = self.regeling {
             plan = plan.extra("regeling_naam", regeling.naam.clone().into());
@@ -213,7 +216,20 @@ impl Planned {
         }
         // Another report of this round was filed already: the person sees it before approving.
         if !self.filed_in_round.is_empty() {
-            plan = plan.extra("eerder_ingediend", self.filed_in_round.clone().into());
+            let earlier: Vec<String> = self
+                .filed_in_round
+                .iter()
+                .map(|filed| {
+                    let text = |name: &str| filed[name].as_str().unwrap_or("?").to_string();
+                    format!("{} op {}", text("referentienummer"), text("ingediend_op"))
+                })
+                .collect();
+            plan = plan
+                .extra("eerder_ingediend", self.filed_in_round.clone().into())
+                .notice(format!(
+                    "Voor deze regeling is al een rapportage ingediend ({}). Dit voorstel dient een tweede in.",
+                    earlier.join(", ")
+                ));
         }
         if let Some(request) = &self.request {
             plan = plan.request(request.clone());
