@@ -5,23 +5,21 @@
 
 use common::digest::canonical_sha256;
 use common::validate::Validation;
-use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result,
-};
+use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
 use serde_json::json;
 
-/// Een begroeting voor NAAM, zonder bron
-///
-/// Een voorbeeld om te vervangen door de eerste opdracht van de nieuwe bron. Een naam die geen
-/// 1 tot 40 letters, spaties of koppeltekens is, geeft exit 65.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Wie begroet wordt, bijv. Ada
-    pub naam: String,
+common::arguments! {
+    /// Een begroeting voor NAAM, zonder bron
+    ///
+    /// Een voorbeeld om te vervangen door de eerste opdracht van de nieuwe bron. Een naam die geen
+    /// 1 tot 40 letters, spaties of koppeltekens is, geeft exit 65.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Wie begroet wordt, bijv. Ada
+        // The published pattern: exactly what `is_naam` accepts (DISC-22).
+        pub naam: String => {"pattern": "^[A-Za-zÀ-ÖØ-öø-ÿ -]{1,40}$", "examples": ["Ada"]},
+    }
 }
-
-/// The published pattern of `naam`: exactly what [`is_naam`] accepts (DISC-22).
-const NAAM_SCHEMA: &str = r#"{"pattern": "^[A-Za-zÀ-ÖØ-öø-ÿ -]{1,40}$", "examples": ["Ada"]}"#;
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["groet"],
@@ -29,10 +27,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/groet.json")),
     examples: &[&["groet", "Ada"]],
-    args: &[ArgSchema {
-        name: "naam",
-        schema: NAAM_SCHEMA,
-    }],
+    args: Args::SCHEMAS,
 }];
 
 /// Whether `naam` is 1 to 40 letters (Latin-1 too), spaces or hyphens.
