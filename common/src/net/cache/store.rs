@@ -318,7 +318,10 @@ fn parse_entry(key: &str, mut bytes: Vec<u8>) -> Option<Entry> {
     );
     let status: u16 = status.parse().ok()?;
     let length: usize = length.parse().ok()?;
-    let body = bytes.split_off(end + 2);
+    // The header is taken off in place: no second buffer the size of the body (a prepared form
+    // can be megabytes: regelrecht-cli's corpus index).
+    bytes.drain(..end + 2);
+    let body = bytes;
     if stored_key != key || body.len() != length || sha256_hex(&body) != sha256 {
         return None;
     }
