@@ -17,79 +17,30 @@
 //! the deadline is checked. Error texts name the file and line, never the file's text.
 
 use crate::dates::parse_iso_date;
-use crate::error::{LoadError, LoadErrorKind};
+use crate::error::LoadError;
 use crate::format;
+use crate::index::{IndexView, IndexWriter, IndexedLaw, WalkedDir, WrittenFile};
 use crate::law::Law;
+pub use crate::limits::{DEFAULT_MAX_FILES, Limits};
 use crate::origin::Origin;
 use crate::parse::{check_format, parse_law};
 use crate::prepared::{Prepared, parse_json};
+use crate::scan::Declares;
 use crate::scan::{
     Header, Implements, Summary, scan_header, scan_implements, scan_summary, text_lines,
 };
+use crate::walk::Walk;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
-
-/// Bounds on loading law files from disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest law file, in bytes.
-    pub max_file_bytes: u64,
-    /// Most law files read from disk, over all directories: a bound on the work, not on the
-    /// corpus (the default admits the whole upstream corpus, some 25,000 files, four times over).
-    pub max_files: usize,
-    /// Deepest directory below a corpus directory.
-    pub max_dir_depth: usize,
-    /// Deepest nesting of YAML flow collections (`[`, `{`); the YAML parser is quadratic in it.
-    pub max_flow_depth: usize,
-    /// When loading (and parsing) must stop.
-    pub deadline: Option<Instant>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_file_bytes: 1024 * 1024,
-            max_files: DEFAULT_MAX_FILES,
-            max_dir_depth: 16,
-            max_flow_depth: 64,
-            deadline: None,
-        }
-    }
-}
-
-/// The default bound on the number of law files ([`Limits::max_files`]).
-pub const DEFAULT_MAX_FILES: usize = 100_000;
-
-impl Limits {
-    fn too_many_files(&self, origin: &Origin) -> LoadError {
-        LoadError {
-            kind: LoadErrorKind::TooManyFiles(self.max_files),
-            ..LoadError::new(
-                origin,
-                None,
-                format!(
-                    "meer dan {} wetbestanden (de ingestelde grens)",
-                    self.max_files
-                ),
-            )
-        }
-    }
-
-    fn check_deadline(&self, origin: &Origin) -> Result<(), LoadError> {
-        match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => Err(LoadError::deadline(origin)),
-            _ => Ok(()),
-        }
-    }
-}
 
 /// One law file (one version of a law) known to the corpus.
 #[derive(Debug)]
@@ -184,12 +135,47 @@ impl LawFile {
                 return Err(LoadError::new(&origin, None, "geen $id gevonden"));
             }
         };
+        let valid_to_line = header.valid_to_line;
+        let file = LawFile::known(
+            origin,
+            id,
+            header,
+            declares,
+            scanned,
+            limits,
+            text.is_none(),
+        );
+        if file.valid_to.is_some() && file.dates.1.is_none() {
+            return Err(LoadError::new(
+                &file.origin,
+                valid_to_line,
+                "valid_to is geen datum (JJJJ-MM-DD)",
+            ));
+        }
+        Ok(file)
+    }
+
+    /// A law file whose `$id` is known and whose `valid_to`, if any, is a date; its text is read
+    /// when first needed when `later`.
+    fn known(
+        origin: Origin,
+        id: String,
+        header: Header,
+        declares: Declares,
+        scanned: Scanned,
+        limits: Limits,
+        later: bool,
+    ) -> LawFile {
         let refusal = header
             .schema
             .as_deref()
             .and_then(format::schema_refusal)
             .map(|problem| (problem, header.schema_line));
-        let file = LawFile {
+        let dates = (
+            header.valid_from.as_deref().and_then(parse_iso_date),
+            header.valid_to.as_deref().and_then(parse_iso_date),
+        );
+        LawFile {
             declares,
             refusal,
             canonical: None,
@@ -198,7 +184,7 @@ impl LawFile {
             valid_from: header.valid_from.clone(),
             valid_to: header.valid_to.clone(),
             text: OnceLock::new(),
-            scanned_header: text.is_none().then(|| header.clone()),
+            scanned_header: None,
             scanned,
             json: None,
             prepared: None,
@@ -206,21 +192,17 @@ impl LawFile {
             parsed: OnceLock::new(),
             sha256: OnceLock::new(),
             summary: OnceLock::new(),
-            dates: (
-                header.valid_from.as_deref().and_then(parse_iso_date),
-                header.valid_to.as_deref().and_then(parse_iso_date),
-            ),
-        };
-        if let Some(valid_to) = &file.valid_to
-            && parse_iso_date(valid_to).is_none()
-        {
-            return Err(LoadError::new(
-                &file.origin,
-                header.valid_to_line,
-                "valid_to is geen datum (JJJJ-MM-DD)",
-            ));
+            dates,
         }
-        Ok(file)
+        .with_header(header, later)
+    }
+
+    /// Keeps the header the text must still have when it is read later.
+    fn with_header(self, header: Header, later: bool) -> LawFile {
+        LawFile {
+            scanned_header: later.then_some(header),
+            ..self
+        }
     }
 
     /// The fully parsed law (parsed on first use).
@@ -343,30 +325,103 @@ impl LawFile {
     pub fn is_builtin(&self) -> bool {
         matches!(self.origin, Origin::Builtin(_))
     }
-
-    pub(crate) fn valid_from_date(&self) -> Option<NaiveDate> {
-        self.dates.0
-    }
-
-    pub(crate) fn valid_to_date(&self) -> Option<NaiveDate> {
-        self.dates.1
-    }
 }
 
 /// All law files known to an evaluation, indexed by `$id`.
+///
+/// A file found in a directory's index is only a [`Slot::Indexed`] until it is used: its `$id`,
+/// dates and what it declares are read from the index's record, and its [`LawFile`] is made the
+/// first time a lookup by `$id` selects it (or a listing asks for every file).
 #[derive(Debug, Default)]
 pub struct Corpus {
-    files: Vec<LawFile>,
+    files: Vec<Slot>,
     by_id: HashMap<String, Vec<usize>>,
     limits: Limits,
     /// Where the files added after [`Corpus::set_prepared`] keep their JSON form.
     prepared: Option<Prepared>,
     /// Where what the scan found in each directory is kept between processes.
     index: Option<Arc<dyn IndexStore>>,
+    /// The directories added, with the index each was read with.
+    sources: Vec<Arc<Source>>,
     /// Files read from disk so far (counted against `limits.max_files`).
     files_read: usize,
     /// What loading passed over or replaced, for people ([`Corpus::warnings`]).
     warnings: Vec<String>,
+}
+
+/// One law file of a corpus: made when it was added, or described by a directory's index.
+#[derive(Debug)]
+enum Slot {
+    Made(Box<LawFile>),
+    Indexed(IndexedSlot),
+}
+
+/// A law file described by a directory's index ([`crate::index`]), made when first used.
+#[derive(Debug)]
+struct IndexedSlot {
+    /// The directory (a position in [`Corpus::sources`]).
+    source: u32,
+    /// Its law record in that directory's index.
+    law: u32,
+    /// Its path below the directory: a range of the source's paths.
+    path: (u32, u32),
+    /// Whether its canonical path is the directory's joined with its path.
+    plain: bool,
+    /// `valid_from` and `valid_to` as dates.
+    dates: (Option<NaiveDate>, Option<NaiveDate>),
+    declares: Declares,
+    /// Whether its `$schema` names a version this engine does not read.
+    refused: bool,
+    made: OnceLock<Box<LawFile>>,
+}
+
+/// A directory added to a corpus: where it is, the index it was read with, and the paths of its
+/// files, for making the law files its index describes.
+#[derive(Debug)]
+struct Source {
+    root: PathBuf,
+    canonical: PathBuf,
+    view: Option<IndexView>,
+    paths: Vec<u8>,
+    limits: Limits,
+    prepared: Option<Prepared>,
+}
+
+impl Source {
+    fn path(&self, (start, end): (u32, u32)) -> &Path {
+        Path::new(OsStr::from_bytes(
+            self.paths
+                .get(start as usize..end as usize)
+                .unwrap_or_default(),
+        ))
+    }
+}
+
+impl Slot {
+    fn dates(&self) -> (Option<NaiveDate>, Option<NaiveDate>) {
+        match self {
+            Slot::Made(file) => file.dates,
+            Slot::Indexed(slot) => slot.dates,
+        }
+    }
+
+    fn is_builtin(&self) -> bool {
+        matches!(self, Slot::Made(file) if file.is_builtin())
+    }
+
+    fn refused(&self) -> bool {
+        match self {
+            Slot::Made(file) => file.refusal.is_some(),
+            Slot::Indexed(slot) => slot.refused,
+        }
+    }
+
+    fn declares(&self) -> Declares {
+        match self {
+            Slot::Made(file) => file.declares,
+            Slot::Indexed(slot) => slot.declares,
+        }
+    }
 }
 
 impl Corpus {
@@ -393,8 +448,8 @@ impl Corpus {
         self.prepared = Some(prepared);
     }
 
-    /// Keeps what the scan of each directory added after this call found in `index`, and reads
-    /// it from there next time ([`CorpusIndex`]).
+    /// Keeps what the walk and the scan of each directory added after this call found in
+    /// `index`, and reads it from there next time ([`crate::index`]).
     pub fn set_index(&mut self, index: Arc<dyn IndexStore>) {
         self.index = Some(index);
     }
@@ -431,7 +486,7 @@ impl Corpus {
             ) {
                 Ok(file) => {
                     let _ = file.text.set(Ok(Cow::Borrowed(text)));
-                    self.insert(LawFile { json, ..file });
+                    self.insert(Slot::Made(Box::new(LawFile { json, ..file })));
                 }
                 Err(e) => panic!("ingebouwde wet {name} is ongeldig: {e}"),
             }
@@ -455,36 +510,116 @@ impl Corpus {
         &self.warnings
     }
 
-    fn insert(&mut self, file: LawFile) {
-        let versions = self.by_id.entry(file.id.clone()).or_default();
-        if let Some(pos) = versions
-            .iter()
-            .position(|&i| self.files[i].valid_from == file.valid_from)
-        {
-            let index = versions[pos];
+    /// The law file in `slot`, made now if the index described it.
+    fn made<'c>(&'c self, slot: &'c Slot) -> &'c LawFile {
+        match slot {
+            Slot::Made(file) => file,
+            Slot::Indexed(indexed) => indexed.made.get_or_init(|| Box::new(self.make(indexed))),
+        }
+    }
+
+    /// The law file an index's record describes: its header and scan from the record, its text
+    /// read (and checked to have that header) when first needed.
+    fn make(&self, slot: &IndexedSlot) -> LawFile {
+        let Some(source) = self.sources.get(slot.source as usize) else {
+            unreachable!("a slot's source is added before the slot")
+        };
+        let relative = source.path(slot.path);
+        let law = source
+            .view
+            .as_ref()
+            .and_then(|view| view.law(slot.law))
+            .unwrap_or_else(|| IndexedLaw {
+                header: Header::default(),
+                declares: slot.declares,
+                summary: None,
+                implements: None,
+            });
+        let id = law.header.id.clone().unwrap_or_default();
+        let file = LawFile::known(
+            Origin::File(source.root.join(relative)),
+            id,
+            law.header,
+            law.declares,
+            Scanned {
+                summary: law.summary,
+                implements: law.implements,
+            },
+            source.limits,
+            true,
+        );
+        LawFile {
+            canonical: slot.plain.then(|| source.canonical.join(relative)),
+            prepared: source.prepared.clone(),
+            ..file
+        }
+    }
+
+    /// The `$id` of the file in `slot`, without making it.
+    fn slot_id<'c>(&'c self, slot: &'c Slot) -> &'c str {
+        match slot {
+            Slot::Made(file) => &file.id,
+            Slot::Indexed(indexed) => self.view(indexed).map_or("", |v| v.id(indexed.law)),
+        }
+    }
+
+    /// `valid_from` of the file in `slot` as written, without making it.
+    fn slot_valid_from<'c>(&'c self, slot: &'c Slot) -> Option<&'c str> {
+        match slot {
+            Slot::Made(file) => file.valid_from.as_deref(),
+            Slot::Indexed(indexed) => self.view(indexed)?.valid_from(indexed.law),
+        }
+    }
+
+    /// Where the file in `slot` came from, for a warning.
+    fn slot_origin(&self, slot: &Slot) -> String {
+        match slot {
+            Slot::Made(file) => file.origin.display(),
+            Slot::Indexed(indexed) => self
+                .sources
+                .get(indexed.source as usize)
+                .map(|s| s.root.join(s.path(indexed.path)).display().to_string())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn view(&self, slot: &IndexedSlot) -> Option<&IndexView> {
+        self.sources.get(slot.source as usize)?.view.as_ref()
+    }
+
+    fn insert(&mut self, slot: Slot) {
+        let id = self.slot_id(&slot).to_string();
+        let replaced = self.by_id.get(&id).and_then(|versions| {
+            versions
+                .iter()
+                .copied()
+                .find(|&i| self.slot_valid_from(&self.files[i]) == self.slot_valid_from(&slot))
+        });
+        if let Some(index) = replaced {
             let old = &self.files[index];
-            let since = file.valid_from.as_deref().unwrap_or("?");
-            self.warnings.push(if old.is_builtin() {
+            let since = self.slot_valid_from(&slot).unwrap_or("?");
+            let warning = if old.is_builtin() {
                 format!(
-                    "{} vervangt de ingebouwde wet {} (geldig vanaf {since})",
-                    file.origin.display(),
-                    file.id
+                    "{} vervangt de ingebouwde wet {id} (geldig vanaf {since})",
+                    self.slot_origin(&slot),
                 )
             } else {
                 format!(
-                    "{} en {} zijn allebei {} geldig vanaf {since}; de eerste vervangt de tweede",
-                    file.origin.display(),
-                    old.origin.display(),
-                    file.id
+                    "{} en {} zijn allebei {id} geldig vanaf {since}; de eerste vervangt de tweede",
+                    self.slot_origin(&slot),
+                    self.slot_origin(old),
                 )
-            });
-            self.files[index] = file;
+            };
+            self.warnings.push(warning);
+            self.files[index] = slot;
         } else {
-            versions.push(self.files.len());
-            self.files.push(file);
-            // Newest first; versions without a parseable valid_from last.
+            let at = self.files.len();
+            self.files.push(slot);
             let files = &self.files;
-            versions.sort_by_key(|&i| std::cmp::Reverse(files[i].valid_from_date()));
+            let versions = self.by_id.entry(id).or_default();
+            versions.push(at);
+            // Newest first; versions without a parseable valid_from last.
+            versions.sort_by_key(|&i| std::cmp::Reverse(files[i].dates().0));
         }
     }
 
@@ -493,30 +628,27 @@ impl Corpus {
     /// A file named on its own whose `$schema` this engine does not read is an error naming
     /// the version.
     pub fn add_file(&mut self, path: &Path) -> Result<(), LoadError> {
-        let (origin, text) = self.read(path)?;
+        let origin = Origin::File(path.to_path_buf());
+        self.count(|| origin.clone())?;
+        let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
         let file = LawFile::new(origin, text, self.limits)?;
         if let Some((problem, line)) = &file.refusal {
             return Err(LoadError::new(&file.origin, *line, problem.clone()));
         }
         let prepared = self.prepared.clone();
-        self.insert(LawFile { prepared, ..file });
+        self.insert(Slot::Made(Box::new(LawFile { prepared, ..file })));
         Ok(())
     }
 
-    /// Reads one file from disk, counted against `limits.max_files`.
-    fn read(&mut self, path: &Path) -> Result<(Origin, String), LoadError> {
-        let origin = Origin::File(path.to_path_buf());
-        self.count(&origin)?;
-        let text = read_law_file(&origin, path, self.limits.max_file_bytes)?;
-        Ok((origin, text))
-    }
-
-    /// Counts one file against `limits.max_files`, within the deadline.
-    fn count(&mut self, origin: &Origin) -> Result<(), LoadError> {
-        self.limits.check_deadline(origin)?;
+    /// Counts one file against `limits.max_files`, within the deadline (`origin` names it when
+    /// either is passed).
+    fn count(&mut self, origin: impl Fn() -> Origin) -> Result<(), LoadError> {
+        if self.limits.past_deadline() {
+            return Err(LoadError::deadline(&origin()));
+        }
         self.files_read += 1;
         if self.files_read > self.limits.max_files {
-            return Err(self.limits.too_many_files(origin));
+            return Err(self.limits.too_many_files(&origin()));
         }
         Ok(())
     }
@@ -530,118 +662,181 @@ impl Corpus {
     /// `status.yaml` are skipped, and any other YAML without a top-level `$id` is no law: it
     /// is skipped with a warning, not refused.
     ///
-    /// With an index store, a file whose size and modification time are those in the
-    /// directory's index is not read: its scan comes from the index. The others are read and
-    /// scanned, and the index is written again when anything changed. Every file's text is let go
-    /// after its scan and read again when the law is needed.
+    /// With an index store, the directory's index ([`crate::index`]) decides what is read: a
+    /// directory whose stamp is the recorded one is not opened, and a file whose stamp is the
+    /// recorded one is not read: it is added from its record, and made into a [`LawFile`] only
+    /// when used. The others are read and scanned, and the index is written again when anything
+    /// changed. Every file's text is let go after its scan and read again when the law is needed.
     pub fn add_dir(&mut self, dir: &Path) -> Result<usize, LoadError> {
-        let paths = walk_stamped(dir, &["yaml", "yml"], &CORPUS_METADATA, self.limits, true)?;
+        let origin = Origin::File(dir.to_path_buf());
+        let canonical = canonical_dir(dir, &origin)?;
         let store = self.index.clone();
-        let key = store.as_ref().and_then(|_| index_key(dir));
-        let mut known: Vec<Option<IndexEntry>> = match (&store, &key) {
-            (Some(store), Some(key)) => store
-                .get(key)
-                .and_then(|json| serde_json::from_str::<CorpusIndex>(&json).ok())
-                .filter(|index| index.version == CorpusIndex::VERSION)
-                .map(|index| index.entries.into_iter().map(Some).collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
+        let key = store.as_ref().map(|_| index_key(&canonical));
+        let view = match (&store, &key) {
+            (Some(store), Some(key)) => store.get(key).and_then(IndexView::open),
+            _ => None,
         };
-        let position: HashMap<String, usize> = known
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(at, entry)| Some((std::mem::take(&mut entry.as_mut()?.path), at)))
-            .collect();
-        // Which file's scan the index holds (its position there), found by path and stamp.
-        let mut matched: Vec<Option<usize>> = Vec::with_capacity(paths.len());
-        for Walked { path, stamp, .. } in &paths {
-            let relative = path.strip_prefix(dir).ok().and_then(Path::to_str);
-            let at = relative
-                .and_then(|r| position.get(r))
-                .copied()
-                .filter(|&at| {
-                    stamp.is_some()
-                        && known[at]
-                            .as_ref()
-                            .is_some_and(|entry| Some(entry.stamp) == *stamp)
-                });
-            matched.push(at);
-        }
-        // The index is written again when a file is new, changed or gone.
-        let changed = store.is_some()
-            && (matched.iter().any(Option::is_none)
-                || matched.iter().flatten().count() != position.len());
-        let mut entries = Vec::with_capacity(if changed { paths.len() } else { 0 });
-        let mut added = 0;
-        self.files.reserve(paths.len());
-        for (
-            Walked {
-                path,
-                stamp,
-                canonical,
-            },
-            at,
-        ) in paths.into_iter().zip(matched)
-        {
-            let origin = Origin::File(path.clone());
-            self.count(&origin)?;
-            let relative = path
-                .strip_prefix(dir)
-                .ok()
-                .and_then(Path::to_str)
-                .map(str::to_string);
-            let entry = match at.and_then(|at| known[at].take()) {
-                Some(entry) => IndexEntry {
-                    path: relative.clone().unwrap_or_default(),
-                    ..entry
-                },
-                None => {
-                    let stamp = match stamp {
-                        Some(stamp) => stamp,
-                        None => Stamp::of(&origin, &path)?,
-                    };
-                    let text = read_law_file(&origin, &path, self.limits.max_file_bytes)?;
-                    IndexEntry::scan(
-                        relative.clone().unwrap_or_default(),
-                        stamp,
-                        &origin,
-                        &text,
-                        self.limits,
-                    )?
+        let walk = Walk::new(
+            &["yaml", "yml"],
+            &CORPUS_METADATA,
+            self.limits,
+            true,
+            view.as_ref(),
+        )
+        .run(dir)?;
+        let writing = store.is_some() && walk.changed;
+        // What each file's scan found, for writing the index again.
+        let mut scans: Vec<Option<(IndexedLaw, bool)>> = Vec::new();
+        let mut fresh: Vec<(usize, LawFile)> = Vec::new();
+        let mut indexed: Vec<(usize, u32)> = Vec::new();
+        for (at, walked) in walk.files.iter().enumerate() {
+            let path = || dir.join(walk.path(walked));
+            self.count(|| Origin::File(path()))?;
+            let law = match (walked.known, &view) {
+                (Some(known), Some(view)) => {
+                    if let Some(law) = known.law {
+                        indexed.push((at, law));
+                    }
+                    if writing {
+                        scans.push(
+                            known
+                                .law
+                                .and_then(|law| Some((view.law(law)?, view.declares(law).1))),
+                        );
+                    }
+                    known.law.is_some()
+                }
+                _ => {
+                    let origin = Origin::File(path());
+                    let text = read_law_file(&origin, &path(), self.limits.max_file_bytes)?;
+                    let scan = scan_law(&origin, &text, self.limits)?;
+                    if let Some(law) = &scan {
+                        let file = LawFile::indexed(
+                            origin,
+                            law.header.clone(),
+                            law.declares,
+                            Scanned {
+                                summary: law.summary.clone(),
+                                implements: law.implements.clone(),
+                            },
+                            self.limits,
+                            None,
+                        )?;
+                        let canonical = walked.plain.then(|| canonical.join(walk.path(walked)));
+                        fresh.push((at, LawFile { canonical, ..file }));
+                    }
+                    let found = scan.is_some();
+                    if writing {
+                        scans.push(scan.map(|law| {
+                            let refused = law
+                                .header
+                                .schema
+                                .as_deref()
+                                .and_then(format::schema_refusal)
+                                .is_some();
+                            (law, refused)
+                        }));
+                    }
+                    found
                 }
             };
-            if changed && relative.is_some() {
-                entries.push(entry.clone());
-            }
-            match entry.law {
-                None => self.warnings.push(format!(
+            if !law {
+                self.warnings.push(format!(
                     "{}: geen wetbestand (geen $id); overgeslagen",
-                    origin.display()
-                )),
-                Some(law) => {
-                    let file = LawFile::indexed(
-                        origin,
-                        law.header,
-                        law.declares,
-                        law.scanned,
-                        self.limits,
-                        None,
-                    )?;
-                    self.add_file_known(LawFile { canonical, ..file });
-                    added += 1;
-                }
+                    path().display()
+                ));
             }
         }
-        if let (true, Some(store), Some(key)) = (changed, store, key) {
-            let index = CorpusIndex {
-                version: CorpusIndex::VERSION,
-                entries,
+        if let (true, Some(store), Some(key)) = (writing, &store, &key) {
+            store.put(key, &write_index(&walk, &scans));
+        }
+        // The files in path order: those read now made, those from the index as slots.
+        let source = self.sources.len() as u32;
+        let paths: Vec<(u32, u32)> = walk.files.iter().map(Walk::path_range).collect();
+        let plain: Vec<bool> = walk.files.iter().map(|w| w.plain).collect();
+        let limits = self.limits;
+        let walked_paths = walk.paths;
+        self.sources.push(Arc::new(Source {
+            root: dir.to_path_buf(),
+            canonical,
+            view,
+            paths: walked_paths,
+            limits,
+            prepared: self.prepared.clone(),
+        }));
+        let added = fresh.len() + indexed.len();
+        let mut fresh = fresh.into_iter().peekable();
+        let mut indexed = indexed.into_iter().peekable();
+        self.files.reserve(added);
+        loop {
+            let from_index = match (fresh.peek(), indexed.peek()) {
+                (None, None) => break,
+                (Some((a, _)), Some((b, _))) => b < a,
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
             };
-            if let Ok(json) = serde_json::to_string(&index) {
-                store.put(&key, &json);
+            if from_index {
+                let Some((at, law)) = indexed.next() else {
+                    break;
+                };
+                self.add_indexed(source, law, paths[at], plain[at])?;
+            } else {
+                let Some((_, file)) = fresh.next() else { break };
+                self.add_file_known(file);
             }
         }
         Ok(added)
+    }
+
+    /// Adds the law file that record `law` of source `source`'s index describes, at `path`.
+    fn add_indexed(
+        &mut self,
+        source: u32,
+        law: u32,
+        path: (u32, u32),
+        plain: bool,
+    ) -> Result<(), LoadError> {
+        let Some(view) = self.sources[source as usize].view.as_ref() else {
+            return Ok(());
+        };
+        let (declares, refused) = view.declares(law);
+        let valid_to = view.valid_to(law);
+        let dates = (
+            view.valid_from(law).and_then(parse_iso_date),
+            valid_to.and_then(parse_iso_date),
+        );
+        let origin = || {
+            let source = &self.sources[source as usize];
+            Origin::File(source.root.join(source.path(path)))
+        };
+        if valid_to.is_some() && dates.1.is_none() {
+            let line = view.law(law).and_then(|l| l.header.valid_to_line);
+            return Err(LoadError::new(
+                &origin(),
+                line,
+                "valid_to is geen datum (JJJJ-MM-DD)",
+            ));
+        }
+        if refused {
+            let refusal = view
+                .law(law)
+                .and_then(|l| l.header.schema)
+                .and_then(|schema| format::schema_refusal(&schema))
+                .unwrap_or_default();
+            let warning = format!("{}: {refusal}", origin().display());
+            self.warnings.push(warning);
+        }
+        self.insert(Slot::Indexed(IndexedSlot {
+            source,
+            law,
+            path,
+            plain,
+            dates,
+            declares,
+            refused,
+            made: OnceLock::new(),
+        }));
+        Ok(())
     }
 
     /// Adds a law file whose header is known, warning about a schema version not read.
@@ -651,7 +846,7 @@ impl Corpus {
                 .push(format!("{}: {refusal}", file.origin.display()));
         }
         let prepared = self.prepared.clone();
-        self.insert(LawFile { prepared, ..file });
+        self.insert(Slot::Made(Box::new(LawFile { prepared, ..file })));
     }
 
     /// Adds the directories of a colon-separated list (as in `REGELRECHT_CORPUS`); empty parts
@@ -664,9 +859,9 @@ impl Corpus {
         Ok(count)
     }
 
-    /// Every law file, in load order.
-    pub fn files(&self) -> &[LawFile] {
-        &self.files
+    /// Every law file, in load order (each made now if an index described it).
+    pub fn files(&self) -> impl ExactSizeIterator<Item = &LawFile> {
+        self.files.iter().map(|slot| self.made(slot))
     }
 
     /// All `$id`s, sorted.
@@ -676,13 +871,42 @@ impl Corpus {
         ids
     }
 
+    /// The `$id`s of the laws with a file that declares what `wanted` asks for (from the scan,
+    /// without making the files), sorted.
+    pub(crate) fn ids_declaring(&self, wanted: impl Fn(&Declares) -> bool) -> BTreeSet<&str> {
+        self.files
+            .iter()
+            .filter(|slot| wanted(&slot.declares()))
+            .map(|slot| self.slot_id(slot))
+            .collect()
+    }
+
+    /// The `$id`s of the laws with a file that may implement open term `term` of article
+    /// `article` of `law` ([`LawFile::may_implement`], read from the index where it describes
+    /// the file), sorted.
+    pub(crate) fn ids_implementing(&self, law: &str, article: &str, term: &str) -> BTreeSet<&str> {
+        self.files
+            .iter()
+            .filter(|slot| match slot {
+                Slot::Made(file) => file.may_implement(law, article, term),
+                Slot::Indexed(indexed) => {
+                    indexed.declares.implements
+                        && self
+                            .view(indexed)
+                            .is_none_or(|v| v.may_implement(indexed.law, law, article, term))
+                }
+            })
+            .map(|slot| self.slot_id(slot))
+            .collect()
+    }
+
     /// The versions of a law, newest first.
     pub fn versions(&self, id: &str) -> impl Iterator<Item = &LawFile> {
         self.by_id
             .get(id)
             .into_iter()
             .flatten()
-            .map(|&i| &self.files[i])
+            .map(|&i| self.made(&self.files[i]))
     }
 
     /// Whether any version of `id` is loaded.
@@ -691,30 +915,66 @@ impl Corpus {
     }
 
     /// The version of `id` in force on `date`: the newest with `valid_from <= date`, unless it
-    /// ended (`valid_to < date`).
+    /// ended (`valid_to < date`). Only that version's file is made.
     pub fn select(&self, id: &str, date: NaiveDate) -> Result<&LawFile, Selection> {
-        let mut versions = self.versions(id).peekable();
-        if versions.peek().is_none() {
-            return Err(Selection::NotFound);
-        }
-        let file = versions
-            .find(|f| f.valid_from_date().is_none_or(|from| from <= date))
+        let versions = self.by_id.get(id).ok_or(Selection::NotFound)?;
+        let &at = versions
+            .iter()
+            .find(|&&i| self.files[i].dates().0.is_none_or(|from| from <= date))
             .ok_or(Selection::NotYetInForce)?;
-        match file.valid_to_date() {
+        match self.files[at].dates().1 {
             Some(to) if date > to => Err(Selection::Ended(to)),
-            _ => Ok(file),
+            _ => Ok(self.made(&self.files[at])),
         }
     }
 
     /// Parses every file; returns the first error (for `wet lijst` and validation). Files in
     /// a schema version this engine does not read are left out (loading warned about each).
     pub fn parse_all(&self) -> Result<Vec<&LawFile>, LoadError> {
-        let readable = || self.files.iter().filter(|f| f.refusal.is_none());
+        let readable = || {
+            self.files
+                .iter()
+                .filter(|slot| !slot.refused())
+                .map(|slot| self.made(slot))
+        };
         for file in readable() {
             file.law()?;
         }
         Ok(readable().collect())
     }
+}
+
+/// The index of a walked directory, with what the scan of each of its files found (in walk
+/// order; `None` for a file that is no law).
+fn write_index(walk: &Walk<'_>, scans: &[Option<(IndexedLaw, bool)>]) -> Vec<u8> {
+    let mut dirs: Vec<WalkedDir<'_>> = walk
+        .dirs
+        .iter()
+        .map(|dir| WalkedDir {
+            name: walk.dir_name(dir),
+            stamp: dir.stamp,
+            listed: dir.listed,
+            subdirs: Vec::new(),
+            files: Vec::new(),
+        })
+        .collect();
+    for (at, dir) in walk.dirs.iter().enumerate() {
+        if let Some(parent) = dirs.get_mut(dir.parent as usize) {
+            parent.subdirs.push(at as u32);
+        }
+    }
+    for (walked, scan) in walk.files.iter().zip(scans) {
+        let (Some(dir), Some(stamp)) = (dirs.get_mut(walked.dir as usize), walked.stamp) else {
+            continue;
+        };
+        dir.files.push(WrittenFile {
+            name: walk.file_name(walked),
+            stamp,
+            law: scan.as_ref().map(|(law, _)| law),
+            refused: scan.as_ref().is_some_and(|(_, refused)| *refused),
+        });
+    }
+    IndexWriter::write(&dirs)
 }
 
 /// Why no version of a law could be selected.
@@ -726,124 +986,6 @@ pub enum Selection {
     NotYetInForce,
     /// The selected version ended on this date.
     Ended(NaiveDate),
-}
-
-/// One directory walk: every directory is visited once (by canonical path). Each directory's
-/// entries are taken in name order, so the files come out sorted as paths sort.
-struct Walk<'e> {
-    limits: Limits,
-    extensions: &'e [&'e str],
-    /// File names passed over wherever they are.
-    skip: &'e [&'e str],
-    /// The canonical paths visited, as bytes.
-    visited: HashSet<Vec<u8>>,
-    paths: Vec<Walked>,
-    /// Whether each file's stamp is taken as it is found (one `stat` relative to its directory).
-    stamps: bool,
-}
-
-/// What a directory holds that the walk takes: a file (with its stamp), or a directory to walk
-/// (with its canonical path).
-enum Found {
-    File(Walked),
-    Dir(PathBuf, PathBuf),
-}
-
-/// A file the walk found: its path, its stamp (when taken) and, for a regular file that is no
-/// symlink, its canonical path (its directory's joined with its name: no system call).
-struct Walked {
-    path: PathBuf,
-    stamp: Option<Stamp>,
-    canonical: Option<PathBuf>,
-}
-
-impl Walk<'_> {
-    /// Collects the files under `dir`, whose canonical path is `canonical`: the root is
-    /// canonicalized once, a real subdirectory is its parent's canonical path joined with its
-    /// name (no system call), and only a symlink is resolved again.
-    fn collect(&mut self, dir: &Path, canonical: PathBuf, depth: usize) -> Result<(), LoadError> {
-        let origin = Origin::File(dir.to_path_buf());
-        self.limits.check_deadline(&origin)?;
-        if depth > self.limits.max_dir_depth {
-            return Err(LoadError::new(
-                &origin,
-                None,
-                format!(
-                    "mappen dieper dan {} niveaus; laad een minder diepe map",
-                    self.limits.max_dir_depth
-                ),
-            ));
-        }
-        if !self
-            .visited
-            .insert(canonical.as_os_str().as_encoded_bytes().to_vec())
-        {
-            return Ok(());
-        }
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| LoadError::new(&origin, None, format!("kan de map niet lezen: {e}")))?;
-        // The directory stream is closed before its subdirectories are walked: one stream (and
-        // its 32 KiB buffer) open at a time, however deep the corpus.
-        let mut found: Vec<(std::ffi::OsString, Found)> = Vec::new();
-        for entry in entries {
-            self.limits.check_deadline(&origin)?;
-            let entry = entry.map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
-            let name = entry.file_name();
-            if name.as_encoded_bytes().starts_with(b".")
-                || self.skip.iter().any(|skip| name == *skip)
-            {
-                continue;
-            }
-            let path = entry.path();
-            let file_type = entry
-                .file_type()
-                .map_err(|e| LoadError::new(&origin, None, e.to_string()))?;
-            if file_type.is_dir() {
-                let child = canonical.join(&name);
-                found.push((name, Found::Dir(path, child)));
-            } else if file_type.is_symlink() && path.is_dir() {
-                let child = canonical_dir(&path, &Origin::File(path.clone()))?;
-                found.push((name, Found::Dir(path, child)));
-            } else if path
-                .extension()
-                .is_some_and(|ext| self.extensions.iter().any(|e| ext == *e))
-            {
-                let stamp = if !self.stamps {
-                    None
-                } else if file_type.is_file() {
-                    let origin = Origin::File(path.clone());
-                    let metadata = entry.metadata().map_err(|e| {
-                        LoadError::new(&origin, None, format!("kan het bestand niet lezen: {e}"))
-                    })?;
-                    Some(Stamp::from_metadata(&origin, &metadata)?)
-                } else {
-                    Some(Stamp::of(&Origin::File(path.clone()), &path)?)
-                };
-                let canonical = file_type.is_file().then(|| canonical.join(&name));
-                found.push((
-                    name,
-                    Found::File(Walked {
-                        path,
-                        stamp,
-                        canonical,
-                    }),
-                ));
-            }
-        }
-        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (_, item) in found {
-            match item {
-                Found::File(walked) => {
-                    if self.paths.len() >= self.limits.max_files {
-                        return Err(self.limits.too_many_files(&origin));
-                    }
-                    self.paths.push(walked);
-                }
-                Found::Dir(path, canonical) => self.collect(&path, canonical, depth + 1)?,
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Every file under `dir` whose extension is one of `extensions`, sorted, walked within
@@ -886,31 +1028,13 @@ fn walk(
     skip: &[&str],
     limits: Limits,
 ) -> Result<Vec<PathBuf>, LoadError> {
-    Ok(walk_stamped(dir, extensions, skip, limits, false)?
-        .into_iter()
-        .map(|walked| walked.path)
+    canonical_dir(dir, &Origin::File(dir.to_path_buf()))?;
+    let walk = Walk::new(extensions, skip, limits, false, None).run(dir)?;
+    Ok(walk
+        .files
+        .iter()
+        .map(|file| dir.join(walk.path(file)))
         .collect())
-}
-
-/// [`walk`], with each file's stamp when `stamps`.
-fn walk_stamped(
-    dir: &Path,
-    extensions: &[&str],
-    skip: &[&str],
-    limits: Limits,
-    stamps: bool,
-) -> Result<Vec<Walked>, LoadError> {
-    let mut walk = Walk {
-        limits,
-        extensions,
-        skip,
-        visited: HashSet::new(),
-        paths: Vec::new(),
-        stamps,
-    };
-    let origin = Origin::File(dir.to_path_buf());
-    walk.collect(dir, canonical_dir(dir, &origin)?, 0)?;
-    Ok(walk.paths)
 }
 
 /// The canonical path of a directory to walk.
@@ -1012,40 +1136,13 @@ fn builtin_header(name: &str) -> Header {
     }
 }
 
-/// Which cross-law constructs a law text names, found by the keys' text (a superset: a key in
-/// a comment counts), so that looking for implementations, hooks, overrides and procedures
-/// parses only the laws that may have them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Declares {
-    pub(crate) implements: bool,
-    pub(crate) hooks: bool,
-    pub(crate) overrides: bool,
-    pub(crate) procedure: bool,
-}
-
-impl Declares {
-    /// The keys looked for; `build.rs` looks for the same in the built-in laws.
-    pub(crate) const KEYS: [&str; 4] = ["implements:", "hooks:", "overrides:", "procedure:"];
-
-    fn scan(text: &str) -> Declares {
-        let [implements, hooks, overrides, procedure] =
-            Declares::KEYS.map(|key| text.contains(key));
-        Declares {
-            implements,
-            hooks,
-            overrides,
-            procedure,
-        }
-    }
-}
-
-/// Where the scan of each corpus directory is kept between processes, by a key naming the
-/// directory ([`index_key`]). A store that cannot keep it says so its own way; loading goes on.
+/// Where the index of each corpus directory ([`crate::index`]) is kept between processes, by a
+/// key naming the directory. A store that cannot keep it says so its own way; loading goes on.
 pub trait IndexStore: Send + Sync {
     /// The index kept under `key`, if any.
-    fn get(&self, key: &str) -> Option<String>;
-    /// Keep `json` as the index under `key`.
-    fn put(&self, key: &str, json: &str);
+    fn get(&self, key: &str) -> Option<Vec<u8>>;
+    /// Keep `index` under `key`.
+    fn put(&self, key: &str, index: &[u8]);
 }
 
 impl std::fmt::Debug for dyn IndexStore {
@@ -1054,123 +1151,39 @@ impl std::fmt::Debug for dyn IndexStore {
     }
 }
 
-/// The key of a directory's index: the SHA-256 (hex) of its canonical path; `None` when that
-/// cannot be found.
-fn index_key(dir: &Path) -> Option<String> {
-    let canonical = std::fs::canonicalize(dir).ok()?;
+/// The key of a directory's index: the SHA-256 (hex) of its canonical path.
+fn index_key(canonical: &Path) -> String {
     let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
-    Some(
-        digest
-            .iter()
-            .fold(String::with_capacity(64), |mut hex, byte| {
-                let _ = write!(hex, "{byte:02x}");
-                hex
-            }),
-    )
-}
-
-/// What the scan of one corpus directory found, file by file, with the size and modification
-/// time each file had: a file that still has both is not read again.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct CorpusIndex {
-    version: u32,
-    entries: Vec<IndexEntry>,
-}
-
-impl CorpusIndex {
-    /// The form of the index; another form is not read.
-    const VERSION: u32 = 1;
-}
-
-/// One file of a [`CorpusIndex`]: its path below the directory, its stamp, and what the scan
-/// found (`None`: no law).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct IndexEntry {
-    path: String,
-    stamp: Stamp,
-    law: Option<IndexedLaw>,
-}
-
-/// What the scan found in a law file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct IndexedLaw {
-    header: Header,
-    declares: Declares,
-    scanned: Scanned,
-}
-
-impl IndexEntry {
-    /// The scan of `text`, checked as every file added is (nesting, a readable `$id`).
-    fn scan(
-        path: String,
-        stamp: Stamp,
-        origin: &Origin,
-        text: &str,
-        limits: Limits,
-    ) -> Result<IndexEntry, LoadError> {
-        if !is_law_text(text) {
-            return Ok(IndexEntry {
-                path,
-                stamp,
-                law: None,
-            });
-        }
-        // The nesting check guards the parser; it runs when the text is read to be parsed.
-        let mut header = scan_header(text);
-        if header.id.is_none() {
-            // No plain `$id:` line: the parser reads it, or says what is wrong.
-            limits.check_deadline(origin)?;
-            check_flow_depth(origin, text, limits.max_flow_depth)?;
-            header.id = Some(parse_law(origin, text)?.id);
-        }
-        let declares = Declares::scan(text);
-        Ok(IndexEntry {
-            path,
-            stamp,
-            law: Some(IndexedLaw {
-                header,
-                declares,
-                scanned: Scanned::of(text, declares),
-            }),
+    digest
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
         })
-    }
 }
 
-/// A file's size and modification time (seconds and nanoseconds since the epoch).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp(u64, i64, u32);
-
-impl Stamp {
-    /// The stamp of the regular file at `path` (after symlinks; anything else is refused).
-    fn of(origin: &Origin, path: &Path) -> Result<Stamp, LoadError> {
-        let metadata = std::fs::metadata(path).map_err(|e| {
-            LoadError::new(origin, None, format!("kan het bestand niet lezen: {e}"))
-        })?;
-        Stamp::from_metadata(origin, &metadata)
+/// What the scan of a text found, checked as every file added is (nesting, a readable `$id`);
+/// `None` for a text that is no law.
+fn scan_law(origin: &Origin, text: &str, limits: Limits) -> Result<Option<IndexedLaw>, LoadError> {
+    if !is_law_text(text) {
+        return Ok(None);
     }
-
-    /// The stamp of a regular file's metadata (anything else is refused).
-    fn from_metadata(origin: &Origin, metadata: &std::fs::Metadata) -> Result<Stamp, LoadError> {
-        if !metadata.is_file() {
-            return Err(LoadError::new(
-                origin,
-                None,
-                "geen gewoon bestand (bijv. een FIFO of apparaat)",
-            ));
-        }
-        let (seconds, nanos) = match metadata
-            .modified()
-            .map(|m| m.duration_since(std::time::UNIX_EPOCH))
-        {
-            Ok(Ok(since)) => (since.as_secs() as i64, since.subsec_nanos()),
-            Ok(Err(before)) => (
-                -(before.duration().as_secs() as i64),
-                before.duration().subsec_nanos(),
-            ),
-            Err(_) => (0, 0),
-        };
-        Ok(Stamp(metadata.len(), seconds, nanos))
+    // The nesting check guards the parser; it runs when the text is read to be parsed.
+    let mut header = scan_header(text);
+    if header.id.is_none() {
+        // No plain `$id:` line: the parser reads it, or says what is wrong.
+        limits.check_deadline(origin)?;
+        check_flow_depth(origin, text, limits.max_flow_depth)?;
+        header.id = Some(parse_law(origin, text)?.id);
     }
+    let declares = Declares::scan(text);
+    let scanned = Scanned::of(text, declares);
+    Ok(Some(IndexedLaw {
+        header,
+        declares,
+        summary: scanned.summary,
+        implements: scanned.implements,
+    }))
 }
 
 #[cfg(test)]
@@ -1202,8 +1215,7 @@ mod tests {
             };
             assert_eq!(builtin_header(name), scanned, "{name}");
             let file = corpus
-                .files
-                .iter()
+                .files()
                 .find(|f| f.text().ok() == Some(*text))
                 .expect(name);
             assert_eq!(file.declares, Declares::scan(text), "{name}");
@@ -1230,7 +1242,7 @@ mod tests {
             assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"), "{name}");
         }
         let corpus = Corpus::with_builtins();
-        assert!(corpus.files.iter().all(|file| file.json.is_some()));
+        assert!(corpus.files().all(|file| file.json.is_some()));
     }
 
     #[test]
@@ -1240,5 +1252,98 @@ mod tests {
         assert!(check_flow_depth(&origin, deep, 2).is_ok());
         let err = check_flow_depth(&origin, "a: [[\nb: plain\nc: [x]\n", 2).unwrap_err();
         assert_eq!(err.line, Some(3), "{err}");
+    }
+
+    /// An index store in memory.
+    #[derive(Default)]
+    struct Memory(std::sync::Mutex<HashMap<String, Vec<u8>>>);
+
+    impl IndexStore for Memory {
+        fn get(&self, key: &str) -> Option<Vec<u8>> {
+            self.0.lock().unwrap().get(key).cloned()
+        }
+        fn put(&self, key: &str, index: &[u8]) {
+            self.0.lock().unwrap().insert(key.into(), index.to_vec());
+        }
+    }
+
+    fn write_law(path: &Path, id: &str, name: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            path,
+            format!("$id: {id}\nname: {name}\nregulatory_layer: WET\nvalid_from: '2020-01-01'\narticles: []\n"),
+        )
+        .unwrap();
+    }
+
+    /// A corpus of `dir` loaded with `store`.
+    fn load(dir: &Path, store: &Arc<Memory>) -> Corpus {
+        let mut corpus = Corpus::new();
+        corpus.set_index(store.clone());
+        corpus.add_dir(dir).unwrap();
+        corpus
+    }
+
+    /// The `$id`s whose file has been made (read from disk or from the index's record).
+    fn made(corpus: &Corpus) -> Vec<&str> {
+        let mut made: Vec<&str> = corpus
+            .files
+            .iter()
+            .filter(|slot| match slot {
+                Slot::Made(_) => true,
+                Slot::Indexed(indexed) => indexed.made.get().is_some(),
+            })
+            .map(|slot| corpus.slot_id(slot))
+            .collect();
+        made.sort_unstable();
+        made
+    }
+
+    #[test]
+    fn a_warm_load_makes_only_the_law_it_selects_and_notices_what_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for id in ["a", "b", "c"] {
+            write_law(&root.join(format!("wet/{id}/2020.yaml")), id, "Wet");
+        }
+        std::fs::write(root.join("wet/b/status.yaml"), "status: harvested\n").unwrap();
+        let store = Arc::new(Memory::default());
+        let cold = load(root, &store);
+        assert_eq!(made(&cold), ["a", "b", "c"], "read and scanned");
+        // Once settled, the index is believed: nothing is made until it is selected.
+        std::thread::sleep(crate::index::SETTLED + std::time::Duration::from_millis(100));
+        load(root, &store);
+        let warm = load(root, &store);
+        assert!(warm.files.iter().all(|s| matches!(s, Slot::Indexed(_))));
+        assert!(made(&warm).is_empty());
+        assert_eq!(warm.ids(), ["a", "b", "c"]);
+        let date = NaiveDate::from_ymd_opt(2025, 1, 1).unwrap();
+        let b = warm.select("b", date).unwrap();
+        assert_eq!(b.summary().unwrap().name.as_deref(), Some("Wet"));
+        assert_eq!(made(&warm), ["b"], "only the law selected");
+        assert_eq!(
+            b.canonical_path(),
+            Some(
+                root.canonicalize()
+                    .unwrap()
+                    .join("wet/b/2020.yaml")
+                    .as_path()
+            )
+        );
+
+        // A file changed in place (its directory unchanged) is read again by its own stamp.
+        write_law(&root.join("wet/a/2020.yaml"), "a", "Andere");
+        let changed = load(root, &store);
+        assert_eq!(made(&changed), ["a"], "the changed file read");
+        let a = changed.select("a", date).unwrap();
+        assert_eq!(a.summary().unwrap().name.as_deref(), Some("Andere"));
+        // A law added to a directory, and one removed from another, are seen.
+        write_law(&root.join("wet/d/2020.yaml"), "d", "Wet");
+        std::fs::remove_file(root.join("wet/c/2020.yaml")).unwrap();
+        let moved = load(root, &store);
+        assert_eq!(moved.ids(), ["a", "b", "d"]);
+        // The new file is read; so is a's, changed less than two seconds ago (a change in the
+        // same tick of the clock could hide behind its stamp); b's comes from the index.
+        assert_eq!(made(&moved), ["a", "d"]);
     }
 }

@@ -138,16 +138,19 @@ mod tests {
     fn the_first_parse_keeps_the_prepared_form_and_the_next_reads_it() {
         let store = Arc::new(Memory::default());
         let first = corpus(&store);
-        let from_yaml = format!("{:?}", first.files()[0].law().unwrap());
+        let from_yaml = format!("{:?}", first.files().next().unwrap().law().unwrap());
         assert_eq!(
             (*store.gets.lock().unwrap(), *store.puts.lock().unwrap()),
             (1, 1)
         );
-        let sha = first.files()[0].sha256().to_string();
+        let sha = first.files().next().unwrap().sha256().to_string();
         assert!(store.forms.lock().unwrap().contains_key(&sha));
 
         let second = corpus(&store);
-        assert_eq!(format!("{:?}", second.files()[0].law().unwrap()), from_yaml);
+        assert_eq!(
+            format!("{:?}", second.files().next().unwrap().law().unwrap()),
+            from_yaml
+        );
         assert_eq!(
             (*store.gets.lock().unwrap(), *store.puts.lock().unwrap()),
             (2, 1)
@@ -160,29 +163,34 @@ mod tests {
         // link between them, so only the store's own integrity check protects it.
         let store = Arc::new(Memory::default());
         let first = corpus(&store);
-        first.files()[0].law().unwrap();
-        let sha = first.files()[0].sha256().to_string();
+        first.files().next().unwrap().law().unwrap();
+        let sha = first.files().next().unwrap().sha256().to_string();
         let kept = store.forms.lock().unwrap()[&sha].clone();
         let changed = kept.replacen("Besluit activiteiten leefomgeving", "Gewijzigd", 1);
         assert_ne!(kept, changed);
         store.forms.lock().unwrap().insert(sha, changed);
         let second = corpus(&store);
-        assert!(format!("{:?}", second.files()[0].law().unwrap()).contains("Gewijzigd"));
+        assert!(
+            format!("{:?}", second.files().next().unwrap().law().unwrap()).contains("Gewijzigd")
+        );
     }
 
     #[test]
     fn a_damaged_prepared_form_is_ignored_and_replaced() {
         let store = Arc::new(Memory::default());
         let first = corpus(&store);
-        let from_yaml = format!("{:?}", first.files()[0].law().unwrap());
-        let sha = first.files()[0].sha256().to_string();
+        let from_yaml = format!("{:?}", first.files().next().unwrap().law().unwrap());
+        let sha = first.files().next().unwrap().sha256().to_string();
         store
             .forms
             .lock()
             .unwrap()
             .insert(sha.clone(), "{\"$id\": 7".into());
         let second = corpus(&store);
-        assert_eq!(format!("{:?}", second.files()[0].law().unwrap()), from_yaml);
+        assert_eq!(
+            format!("{:?}", second.files().next().unwrap().law().unwrap()),
+            from_yaml
+        );
         assert_eq!(*store.puts.lock().unwrap(), 2);
         assert!(store.forms.lock().unwrap()[&sha].starts_with('{'));
         assert_ne!(store.forms.lock().unwrap()[&sha], "{\"$id\": 7");
@@ -192,15 +200,15 @@ mod tests {
     fn a_prepared_form_of_another_law_id_is_ignored_and_replaced() {
         let store = Arc::new(Memory::default());
         let first = corpus(&store);
-        first.files()[0].law().unwrap();
-        let sha = first.files()[0].sha256().to_string();
+        first.files().next().unwrap().law().unwrap();
+        let sha = first.files().next().unwrap().sha256().to_string();
         let kept = store.forms.lock().unwrap()[&sha].clone();
         let other = kept.replacen("\"besluit_activiteiten_leefomgeving\"", "\"andere_wet\"", 1);
         assert_ne!(kept, other);
         store.forms.lock().unwrap().insert(sha.clone(), other);
         let second = corpus(&store);
         assert_eq!(
-            second.files()[0].law().unwrap().id,
+            second.files().next().unwrap().law().unwrap().id,
             "besluit_activiteiten_leefomgeving"
         );
         assert_eq!(store.forms.lock().unwrap()[&sha], kept);

@@ -31,18 +31,12 @@ pub fn layer_rank(layer: &str) -> u8 {
     }
 }
 
-/// The versions in force on `date` of every law whose file matches `declares`.
-fn candidates(
-    corpus: &Corpus,
+/// The versions in force on `date` of the laws `ids` (each parsed).
+fn candidates<'c>(
+    corpus: &'c Corpus,
     date: NaiveDate,
-    declares: impl Fn(&LawFile) -> bool,
-) -> Result<Vec<(&LawFile, &Law)>, EvalError> {
-    let ids: BTreeSet<&str> = corpus
-        .files()
-        .iter()
-        .filter(|f| declares(f))
-        .map(|f| f.id.as_str())
-        .collect();
+    ids: BTreeSet<&str>,
+) -> Result<Vec<(&'c LawFile, &'c Law)>, EvalError> {
     let mut out = Vec::new();
     for id in ids {
         if let Ok(file) = corpus.select(id, date) {
@@ -71,7 +65,7 @@ pub(crate) fn implementation<'c>(
 ) -> Result<Option<Located<'c>>, EvalError> {
     let mut found: Vec<Located<'c>> = Vec::new();
     // Only the laws whose scan says they may implement this term are parsed.
-    for (file, law) in candidates(corpus, date, |f| f.may_implement(law_id, article, term))? {
+    for (file, law) in candidates(corpus, date, corpus.ids_implementing(law_id, article, term))? {
         if !in_scope(law, params) {
             continue;
         }
@@ -124,7 +118,7 @@ pub(crate) fn hooks<'c>(
     stage: &str,
 ) -> Result<Vec<Located<'c>>, EvalError> {
     let mut out = Vec::new();
-    for (file, law) in candidates(corpus, date, |f| f.declares.hooks)? {
+    for (file, law) in candidates(corpus, date, corpus.ids_declaring(|d| d.hooks))? {
         for art in &law.articles {
             let fires = art.machine_readable.iter().flat_map(|m| &m.hooks).any(|h| {
                 h.hook_point == hook_point
@@ -160,7 +154,7 @@ pub fn hook_outputs(
     if produced.is_empty() {
         return Ok(found);
     }
-    let hook_laws = candidates(corpus, date, |f| f.declares.hooks)?;
+    let hook_laws = candidates(corpus, date, corpus.ids_declaring(|d| d.hooks))?;
     for article in hook_laws.iter().flat_map(|(_, law)| &law.articles) {
         let fires = article
             .machine_readable

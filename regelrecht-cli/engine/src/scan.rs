@@ -487,6 +487,51 @@ pub(crate) fn scan_implements(text: &str) -> Option<Vec<Implements>> {
     Some(out)
 }
 
+/// Which cross-law constructs a law text names, found by the keys' text (a superset: a key in
+/// a comment counts), so that looking for implementations, hooks, overrides and procedures
+/// parses only the laws that may have them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Declares {
+    pub(crate) implements: bool,
+    pub(crate) hooks: bool,
+    pub(crate) overrides: bool,
+    pub(crate) procedure: bool,
+}
+
+impl Declares {
+    /// The keys looked for; `build.rs` looks for the same in the built-in laws.
+    pub(crate) const KEYS: [&str; 4] = ["implements:", "hooks:", "overrides:", "procedure:"];
+
+    /// From bits 0 to 3 (implements, hooks, overrides, procedure), as the index keeps them.
+    pub(crate) fn from_bits(bits: u8) -> Declares {
+        Declares {
+            implements: bits & 1 != 0,
+            hooks: bits & 2 != 0,
+            overrides: bits & 4 != 0,
+            procedure: bits & 8 != 0,
+        }
+    }
+
+    /// As bits 0 to 3.
+    pub(crate) fn bits(self) -> u8 {
+        u8::from(self.implements)
+            | u8::from(self.hooks) << 1
+            | u8::from(self.overrides) << 2
+            | u8::from(self.procedure) << 3
+    }
+
+    pub(crate) fn scan(text: &str) -> Declares {
+        let [implements, hooks, overrides, procedure] =
+            Declares::KEYS.map(|key| text.contains(key));
+        Declares {
+            implements,
+            hooks,
+            overrides,
+            procedure,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -122,8 +122,9 @@ impl CorpusArgs {
 /// What a prepared law in the cache is (CACHE-5): the YAML's data as JSON, as this engine reads it.
 const PREPARED_LABEL: &str = concat!("regelrecht-wet-json 1 ", env!("CARGO_PKG_VERSION"));
 
-/// What a corpus index in the cache is (CACHE-5): the scan of one directory's law files.
-const INDEX_LABEL: &str = concat!("regelrecht-corpusindex 1 ", env!("CARGO_PKG_VERSION"));
+/// What a corpus index in the cache is (CACHE-5): the walk and the scan of one directory's law
+/// files ([`regelrecht_engine::load`]), in the engine's binary form.
+const INDEX_LABEL: &str = concat!("regelrecht-corpusindex 3 ", env!("CARGO_PKG_VERSION"));
 
 /// `REGELRECHT_MAX_WETBESTANDEN`, or the engine's default; a value that is no positive number is
 /// a configuration error (78).
@@ -152,12 +153,12 @@ struct CorpusIndexes {
 }
 
 impl IndexStore for CorpusIndexes {
-    fn get(&self, key: &str) -> Option<String> {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
         if self.laws.untrusted.load(Ordering::Relaxed) {
             return None;
         }
         match self.forms.get(key) {
-            Ok(form) => String::from_utf8(form?).ok(),
+            Ok(form) => form,
             Err(warning) => {
                 if !self.laws.untrusted.swap(true, Ordering::Relaxed) {
                     self.laws.printer.warn(&warning);
@@ -167,11 +168,11 @@ impl IndexStore for CorpusIndexes {
         }
     }
 
-    fn put(&self, key: &str, json: &str) {
+    fn put(&self, key: &str, index: &[u8]) {
         if self.laws.untrusted.load(Ordering::Relaxed) {
             return;
         }
-        if let Err(warning) = self.forms.put(key, json.as_bytes()) {
+        if let Err(warning) = self.forms.put(key, index) {
             self.laws.printer.warn(&warning);
         }
     }

@@ -62,7 +62,7 @@ pub(crate) fn check_spelling(corpus: &Corpus, law: &Law, undeclared: &[String]) 
     // Only now, on this rare path, look at every law: a name another law declares is meant
     // for that law.
     let known_elsewhere = |name: &str| {
-        corpus.files().iter().filter_map(|f| f.law().ok()).any(|l| {
+        corpus.files().filter_map(|f| f.law().ok()).any(|l| {
             regelrecht_engine::params::declarations(l)
                 .iter()
                 .any(|f| f.name == name)

@@ -10,15 +10,16 @@ use test_support::cli::forge_cache_entry as forge;
 
 use crate::support::{BAL, Sandbox, evalueer_kleine_wet, run};
 
-/// The cache's prepared laws: its entries but the index of a corpus directory (the scan of
-/// its files, `{"version":…,"entries":…}`), which every load of a directory keeps beside them.
+/// The cache's prepared laws: its entries but the index of a corpus directory (the walk and the
+/// scan of its files, in a binary form starting `RRCIDX`), which every load of a directory keeps
+/// beside them.
 fn prepared_laws(sandbox: &Sandbox) -> Vec<std::path::PathBuf> {
     sandbox
         .cache_entries()
         .into_iter()
         .filter(|entry| {
             let body = std::fs::read(entry).unwrap_or_default();
-            !String::from_utf8_lossy(&body).contains("{\"version\":1,\"entries\":")
+            !body.windows(6).any(|w| w == b"RRCIDX")
         })
         .collect()
 }

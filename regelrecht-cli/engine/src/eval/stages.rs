@@ -85,7 +85,8 @@ impl Engine<'_> {
         };
         let wanted = produces.and_then(|p| p.procedure_id.as_deref());
         let mut found: Option<(String, Procedure)> = None;
-        for id in self.corpus.ids() {
+        // Only the laws whose scan found a procedure are looked at (none is made otherwise).
+        for id in self.corpus.ids_declaring(|d| d.procedure) {
             let Ok(file) = self.corpus.select(id, date) else {
                 continue;
             };

@@ -40,11 +40,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     validation.finish()?;
     let corpus = args.corpus.load(ctx)?;
     // Files in a schema version this engine does not read are left out (loading warned).
-    let mut files: Vec<&LawFile> = corpus
-        .files()
-        .iter()
-        .filter(|f| f.refusal().is_none())
-        .collect();
+    let mut files: Vec<&LawFile> = corpus.files().filter(|f| f.refusal().is_none()).collect();
     files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
     let passed = ctx.gate(PlanSpec::of(args))?;
 
