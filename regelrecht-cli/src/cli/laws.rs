@@ -15,7 +15,7 @@ use chrono::NaiveDate;
 use common::cache::PreparedForms;
 use common::output::Printer;
 use common::validate::Validation;
-use common::{ArgSchema, Context, Problem, Result};
+use common::{Context, Problem, Result};
 use regelrecht_engine::{
     Corpus, IndexStore, LawFile, Limits, Origin, Prepared, PreparedStore, Selection,
 };
@@ -30,17 +30,17 @@ pub(crate) const SOURCE: &str = "RegelRecht";
 /// The engine version named in provenance.
 pub(crate) const ENGINE_VERSION: &str = concat!("regelrecht-engine ", env!("CARGO_PKG_VERSION"));
 
-/// `--corpus`, for every command that loads laws beyond the built-in set.
-#[derive(clap::Args, Debug, Default, serde::Serialize)]
-pub(crate) struct CorpusArgs {
-    /// Map met wetten (*.yaml) of één wetbestand, naast ingebouwde en REGELRECHT_CORPUS; herhaalbaar
-    #[arg(long = "corpus", value_name = "PAD")]
-    #[serde(serialize_with = "common::plan::paths")]
-    pub corpus: Vec<PathBuf>,
+common::arguments! {
+    /// `--corpus`, for every command that loads laws beyond the built-in set; it names local
+    /// directories or law files (DISC-21).
+    #[derive(clap::Args, Debug, Default, serde::Serialize)]
+    pub(crate) struct CorpusArgs {
+        /// Map met wetten (*.yaml) of één wetbestand, naast ingebouwde en REGELRECHT_CORPUS; herhaalbaar
+        #[arg(long = "corpus", value_name = "PAD")]
+        #[serde(serialize_with = "common::plan::paths")]
+        pub corpus: Vec<PathBuf> => path,
+    }
 }
-
-/// `--corpus` names local directories or law files (DISC-21).
-pub(crate) const CORPUS_SCHEMA: ArgSchema = ArgSchema::path("corpus");
 
 impl CorpusArgs {
     /// Every `--corpus` must be a directory or a regular file (exit 65, pointer `/corpus`; a FIFO

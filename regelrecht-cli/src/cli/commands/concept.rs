@@ -10,50 +10,52 @@
 use common::args::{KvkNummer, Peildatum};
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
-    Problem, Result, session,
+    Annotations, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec, Problem, Result,
+    session,
 };
 
-use crate::cli::laws::{self, CorpusArgs, SOURCE};
+use crate::cli::laws::{CorpusArgs, SOURCE};
 use crate::cli::pairs::{self, Name};
 use crate::cli::regeling::concept::{self, Request};
 use crate::cli::regeling::definition::{self, DefinitionArgs};
 use crate::cli::regeling::{recheck, sourcing};
 
-/// Stel een concept-aanvraag op: elk gegeven met zijn bron, open vragen en de uitkomst
-///
-/// Gegevens uit registraties komen van de CLI's van de familie (bijv. kvk-cli), met hun
-/// herkomst; opgaven geeft u met --opgave NAAM=WAARDE (getallen op z'n Nederlands: 250.000 is
-/// 250000). Een bron die toestemming vraagt, wordt alleen met --toestemming BRON opgevraagd. Een
-/// correctie van een brongegeven (waar dat mag) is ook een --opgave; de herkomst toont wat er
-/// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER. Met --toets
-/// BESTAND wordt een bestaand concept opnieuw getoetst: dekt de concept_digest de inhoud nog, en
-/// geven dezelfde regels dezelfde uitkomst ("overeenkomst")?
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Id van de regeling (zie regelingen); niet bij --toets
-    pub regeling: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub kvk: KvkNummer,
-    /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
-    #[arg(long, value_name = "NAAM=WAARDE")]
-    pub opgave: Vec<String>,
-    /// Toegestane bron (id uit het bronnenregister); herhaalbaar
-    #[arg(long, value_name = "BRON")]
-    pub toestemming: Vec<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    /// Toets dit concept opnieuw (JSON van regelrecht-cli concept), of '-' voor stdin
-    #[arg(long, value_name = "BESTAND", conflicts_with_all = ["regeling", "opgave", "toestemming", "peildatum"])]
-    pub toets: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub regelingen: DefinitionArgs,
+common::arguments! {
+    /// Stel een concept-aanvraag op: elk gegeven met zijn bron, open vragen en de uitkomst
+    ///
+    /// Gegevens uit registraties komen van de CLI's van de familie (bijv. kvk-cli), met hun
+    /// herkomst; opgaven geeft u met --opgave NAAM=WAARDE (getallen op z'n Nederlands: 250.000 is
+    /// 250000). Een bron die toestemming vraagt, wordt alleen met --toestemming BRON opgevraagd. Een
+    /// correctie van een brongegeven (waar dat mag) is ook een --opgave; de herkomst toont wat er
+    /// gecorrigeerd is. Er wordt niets ingediend. Gebonden aan KVK_SESSIE_NUMMER. Met --toets
+    /// BESTAND wordt een bestaand concept opnieuw getoetst: dekt de concept_digest de inhoud nog, en
+    /// geven dezelfde regels dezelfde uitkomst ("overeenkomst")?
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Id van de regeling (zie regelingen); niet bij --toets
+        pub regeling: Option<String> => {"pattern": "^[a-z0-9-]{1,80}$"},
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub kvk: KvkNummer => flatten,
+        /// Antwoord of correctie als NAAM=WAARDE; herhaalbaar
+        #[arg(long, value_name = "NAAM=WAARDE")]
+        pub opgave: Vec<String> => {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+="}},
+        /// Toegestane bron (id uit het bronnenregister); herhaalbaar
+        #[arg(long, value_name = "BRON")]
+        pub toestemming: Vec<String> => {"type": "array", "items": {"type": "string", "minLength": 1}},
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        /// Toets dit concept opnieuw (JSON van regelrecht-cli concept), of '-' voor stdin
+        #[arg(long, value_name = "BESTAND", conflicts_with_all = ["regeling", "opgave", "toestemming", "peildatum"])]
+        pub toets: Option<String> => path_or_stdin_json_object,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub regelingen: DefinitionArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -68,25 +70,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "--opgave",
         "elektriciteitsverbruik_kwh=250.000",
     ]],
-    args: &[
-        ArgSchema {
-            name: "regeling",
-            schema: r#"{"pattern": "^[a-z0-9-]{1,80}$"}"#,
-        },
-        KvkNummer::SCHEMA,
-        ArgSchema {
-            name: "opgave",
-            schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+="}}"#,
-        },
-        ArgSchema {
-            name: "toestemming",
-            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
-        },
-        Peildatum::SCHEMA,
-        ArgSchema::path_or_stdin_json_object("toets"),
-        laws::CORPUS_SCHEMA,
-        definition::DEFINITIONS_SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// The most bytes of a concept read by `--toets`.

@@ -16,34 +16,36 @@ use serde_json::{Value, json};
 
 use crate::cli::laws::SOURCE;
 use crate::cli::regeling::applicability::{self, MAY_APPLY, UNKNOWN};
-use crate::cli::regeling::definition::{self, Datum, DefinitionArgs};
+use crate::cli::regeling::definition::{Datum, DefinitionArgs};
 use crate::cli::regeling::{rvo, sourcing};
 
-/// Welke regelingen, ook die van RVO, mogelijk gelden voor een bedrijf
-///
-/// Op grond van de registratie van het bedrijf. Elke regeling heeft een toepasselijkheidsregel op registratiegegevens (bijv. SBI-code,
-/// aantal werkzame personen); de gegevens komen van de CLI's van de familie. Ook de regelingen
-/// van de RVO-catalogus (via rvo-cli), elk met waarom ze mogelijk van toepassing zijn en waar
-/// het verder van afhangt. De uitkomst is "mogelijk van toepassing", nooit een recht: de
-/// concept-aanvraag rekent het uit. Een bron die faalt wordt genoemd; kan daardoor geen enkele
-/// uitkomst bepaald worden, dan exit 69. Gebonden aan KVK_SESSIE_NUMMER. Per regeling de kern
-/// (uitkomst, waarom, waar het van afhangt, de volgende stap); met --lang ook de gebruikte
-/// gegevens met hun herkomst, de regel, de doelgroep en de catalogus (--fields en --jq kiezen uit
-/// alles).
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub kvk: KvkNummer,
-    /// Toegestane bron (id uit het bronnenregister); herhaalbaar
-    #[arg(long, value_name = "BRON")]
-    pub toestemming: Vec<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub regelingen: DefinitionArgs,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub lang: Lang,
+common::arguments! {
+    /// Welke regelingen, ook die van RVO, mogelijk gelden voor een bedrijf
+    ///
+    /// Op grond van de registratie van het bedrijf. Elke regeling heeft een toepasselijkheidsregel op registratiegegevens (bijv. SBI-code,
+    /// aantal werkzame personen); de gegevens komen van de CLI's van de familie. Ook de regelingen
+    /// van de RVO-catalogus (via rvo-cli), elk met waarom ze mogelijk van toepassing zijn en waar
+    /// het verder van afhangt. De uitkomst is "mogelijk van toepassing", nooit een recht: de
+    /// concept-aanvraag rekent het uit. Een bron die faalt wordt genoemd; kan daardoor geen enkele
+    /// uitkomst bepaald worden, dan exit 69. Gebonden aan KVK_SESSIE_NUMMER. Per regeling de kern
+    /// (uitkomst, waarom, waar het van afhangt, de volgende stap); met --lang ook de gebruikte
+    /// gegevens met hun herkomst, de regel, de doelgroep en de catalogus (--fields en --jq kiezen uit
+    /// alles).
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub kvk: KvkNummer => flatten,
+        /// Toegestane bron (id uit het bronnenregister); herhaalbaar
+        #[arg(long, value_name = "BRON")]
+        pub toestemming: Vec<String>,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub regelingen: DefinitionArgs => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub lang: Lang => flatten,
+    }
 }
 
 /// What a scheme's row holds only with `--lang` (CONV-9): the values used with their provenance,
@@ -63,7 +65,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_REMOTE,
     output_schema: include_str!("../../../schemas/regelingen.json"),
     examples: &[&["regelingen", "68750110"]],
-    args: &[KvkNummer::SCHEMA, definition::DEFINITIONS_SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -17,7 +17,7 @@ use regelrecht_engine::load::{Limits, find_files, read_text_file};
 use regelrecht_engine::scenario::{self, Counts, Outcome as ScenarioOutcome, RunOptions};
 use serde_json::{Map, Value, json};
 
-use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
+use crate::cli::laws::{CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
 /// Voer RegelRecht-scenario's (.feature) uit tegen de geladen wetten
@@ -57,7 +57,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "paden",
             schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
         },
-        laws::CORPUS_SCHEMA,
+        CorpusArgs::SCHEMAS[0],
     ],
 }];
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::validate::Validation;
-use common::{ArgSchema, Context, Problem, Result};
+use common::{Context, Problem, Result};
 use serde::{Deserialize, Serialize};
 
 /// Colon-separated directories with regulation definitions and source registers.
@@ -272,17 +272,17 @@ pub(crate) struct Catalogue {
     pub rvo: BTreeMap<String, RvoApplicability>,
 }
 
-/// `--regelingen`, for the commands that read regulation definitions.
-#[derive(clap::Args, Debug, Default, serde::Serialize)]
-pub(crate) struct DefinitionArgs {
-    /// Map met regelingen (*.json) en bronnen.json, naast ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
-    #[arg(long = "regelingen", value_name = "MAP")]
-    #[serde(serialize_with = "common::plan::paths")]
-    pub regelingen: Vec<PathBuf>,
+common::arguments! {
+    /// `--regelingen`, for the commands that read regulation definitions; it names local
+    /// directories (DISC-21).
+    #[derive(clap::Args, Debug, Default, serde::Serialize)]
+    pub(crate) struct DefinitionArgs {
+        /// Map met regelingen (*.json) en bronnen.json, naast ingebouwde en REGELRECHT_REGELINGEN; herhaalbaar
+        #[arg(long = "regelingen", value_name = "MAP")]
+        #[serde(serialize_with = "common::plan::paths")]
+        pub regelingen: Vec<PathBuf> => path,
+    }
 }
-
-/// `--regelingen` names local directories (DISC-21).
-pub(crate) const DEFINITIONS_SCHEMA: ArgSchema = ArgSchema::path("regelingen");
 
 impl DefinitionArgs {
     /// Every `--regelingen` must be a directory (exit 65).

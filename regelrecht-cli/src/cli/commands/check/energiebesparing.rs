@@ -7,9 +7,7 @@
 
 use common::args::{KvkNummer, Peildatum, check_kvk_nummer};
 use common::validate::Validation;
-use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result, session,
-};
+use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result, session};
 use regelrecht_engine::builtin::BAL_ID;
 use regelrecht_engine::{Corpus, EnergyCheck, EnergyFacts, check_energiebesparing};
 use rust_decimal::Decimal;
@@ -20,37 +18,39 @@ use crate::cli::laws::{self, ENGINE_VERSION, SOURCE};
 use crate::cli::next_steps::{Arg, step};
 use crate::cli::problems;
 
-/// Of de energiebesparings-, informatie- of onderzoeksplicht geldt, met artikel (Bal 5.15–5.15b)
-///
-/// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
-/// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De
-/// peildatum bepaalt de volgende rapportagedatum.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub kvk_nummer: KvkNummer,
-    /// Elektriciteit per kalenderjaar, in kWh
-    #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
-    pub elektriciteit_kwh: String,
-    /// Energie per kalenderjaar, in m3 aardgasequivalent
-    #[arg(long, value_name = "M3", allow_hyphen_values = true)]
-    pub gas_m3: String,
-    /// 5.15 lid 3 onder b: maatregelen voor een gebruiksfunctie (art. 3.84 Bbl)
-    #[arg(long)]
-    pub gebruiksfunctie_bbl: bool,
-    /// 5.15 lid 3 onder c: alleen ter plaatse opgewekte hernieuwbare energie
-    #[arg(long)]
-    pub alleen_hernieuwbaar_op_locatie: bool,
-    /// Activiteit van art. 3.3a lid 1 onder a (5.15a lid 2, 5.15b lid 3)
-    #[arg(long = "activiteit-3-3a-lid-1-a")]
-    pub activiteit_3_3a_lid_1_a: bool,
-    /// Activiteit van art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
-    #[arg(long = "activiteit-3-3a-lid-1-b")]
-    pub activiteit_3_3a_lid_1_b: bool,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
+common::arguments! {
+    /// Of de energiebesparings-, informatie- of onderzoeksplicht geldt, met artikel (Bal 5.15–5.15b)
+    ///
+    /// Gebonden aan de sessie: met KVK_SESSIE_NUMMER alleen dat KvK-nummer. Beantwoord uit de
+    /// ingebouwde tekst van het Besluit activiteiten leefomgeving; werkt zonder netwerk. De
+    /// peildatum bepaalt de volgende rapportagedatum.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub kvk_nummer: KvkNummer => flatten,
+        /// Elektriciteit per kalenderjaar, in kWh
+        #[arg(long, value_name = "KWH", allow_hyphen_values = true)]
+        pub elektriciteit_kwh: String => (VERBRUIK),
+        /// Energie per kalenderjaar, in m3 aardgasequivalent
+        #[arg(long, value_name = "M3", allow_hyphen_values = true)]
+        pub gas_m3: String => (VERBRUIK),
+        /// 5.15 lid 3 onder b: maatregelen voor een gebruiksfunctie (art. 3.84 Bbl)
+        #[arg(long)]
+        pub gebruiksfunctie_bbl: bool,
+        /// 5.15 lid 3 onder c: alleen ter plaatse opgewekte hernieuwbare energie
+        #[arg(long)]
+        pub alleen_hernieuwbaar_op_locatie: bool,
+        /// Activiteit van art. 3.3a lid 1 onder a (5.15a lid 2, 5.15b lid 3)
+        #[arg(long = "activiteit-3-3a-lid-1-a")]
+        pub activiteit_3_3a_lid_1_a: bool,
+        /// Activiteit van art. 3.3a lid 1 onder b (5.15 lid 3 onder d, 5.15a lid 3, 5.15b lid 3)
+        #[arg(long = "activiteit-3-3a-lid-1-b")]
+        pub activiteit_3_3a_lid_1_b: bool,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+    }
 }
 
 const VERBRUIK: &str = r#"{"type": "number", "minimum": 0}"#;
@@ -82,18 +82,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             "2027-12-02",
         ],
     ],
-    args: &[
-        Peildatum::SCHEMA,
-        KvkNummer::SCHEMA,
-        ArgSchema {
-            name: "elektriciteit_kwh",
-            schema: VERBRUIK,
-        },
-        ArgSchema {
-            name: "gas_m3",
-            schema: VERBRUIK,
-        },
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -150,7 +150,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
             name: "param_json",
             schema: r#"{"contentSchema": {"type": "object", "description": "Alle parameters als één JSON-object (namen als bij --param)"}}"#,
         },
-        laws::CORPUS_SCHEMA,
+        CorpusArgs::SCHEMAS[0],
         ArgSchema {
             name: "uitvoer",
             schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,

@@ -12,8 +12,7 @@ use std::str::FromStr;
 
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec,
-    Problem, Result,
+    Annotations, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec, Problem, Result,
 };
 use regelrecht_engine::Request;
 use rust_decimal::Decimal;
@@ -26,22 +25,24 @@ use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::outputs;
 use crate::cli::params;
 
-/// Om een eerdere berekening te controleren: herhaal haar ontvangstbewijs
-///
-/// Leest een ontvangstbewijs (de uitvoer van evalueer --ontvangstbewijs, of het
-/// ontvangstbewijs van de referentie-engine, RFC-013) uit BESTAND, '-' (stdin) of de JSON
-/// zelf, controleert de verzegeling (SHA-256; de referentie-engine verzegelt niet), vergelijkt de
-/// hash van elke genoemde wetsversie met de geladen versie (bij de referentie-engine het hele
-/// bereik, elke versie op haar hash) en de engineconfiguratie, en rekent opnieuw met dezelfde
-/// parameters, peildatum, modus en fase. Gelijk: exit 0. Afwijkend: wat er verschilt (waarde,
-/// wet, bereik, configuratie, schemaversie) en exit 1.
-#[derive(clap::Args, Debug)]
-pub(crate) struct Args {
-    /// Het ontvangstbewijs: een bestand, '-' voor stdin, of de JSON zelf (begint met '{')
-    #[arg(value_name = "BESTAND")]
-    pub bestand: String,
-    #[command(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Om een eerdere berekening te controleren: herhaal haar ontvangstbewijs
+    ///
+    /// Leest een ontvangstbewijs (de uitvoer van evalueer --ontvangstbewijs, of het
+    /// ontvangstbewijs van de referentie-engine, RFC-013) uit BESTAND, '-' (stdin) of de JSON
+    /// zelf, controleert de verzegeling (SHA-256; de referentie-engine verzegelt niet), vergelijkt de
+    /// hash van elke genoemde wetsversie met de geladen versie (bij de referentie-engine het hele
+    /// bereik, elke versie op haar hash) en de engineconfiguratie, en rekent opnieuw met dezelfde
+    /// parameters, peildatum, modus en fase. Gelijk: exit 0. Afwijkend: wat er verschilt (waarde,
+    /// wet, bereik, configuratie, schemaversie) en exit 1.
+    #[derive(clap::Args, Debug)]
+    pub(crate) struct Args {
+        /// Het ontvangstbewijs: een bestand, '-' voor stdin, of de JSON zelf (begint met '{')
+        #[arg(value_name = "BESTAND")]
+        pub bestand: String => path_or_stdin_json_object,
+        #[command(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -50,10 +51,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/ontvangstbewijs_controleer.json"),
     examples: &[&["ontvangstbewijs", "controleer", EXAMPLE]],
-    args: &[
-        ArgSchema::path_or_stdin_json_object("bestand"),
-        laws::CORPUS_SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// A receipt of `evalueer` on the built-in Bal (informatieplicht at 60 000 kWh), inline.

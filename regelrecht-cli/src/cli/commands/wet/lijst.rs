@@ -15,14 +15,16 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Om een law_id te vinden: alle geladen wetten met naam, BWB-id, uitvoer, versies
-///
-/// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Om een law_id te vinden: alle geladen wetten met naam, BWB-id, uitvoer, versies
+    ///
+    /// Elk bestand wordt volledig gelezen; een ongeldig bestand geeft exit 65 met bestand en regel.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -31,7 +33,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/wet_lijst.json"),
     examples: &[&["wet", "lijst"]],
-    args: &[laws::CORPUS_SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

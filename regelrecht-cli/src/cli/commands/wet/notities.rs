@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use common::args::Peildatum;
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec,
-    Problem, Result,
+    Annotations, CommandSpec, Context, Environment, FieldError, Outcome, PlanSpec, Problem, Result,
 };
 use regelrecht_engine::load::read_text_file;
 use regelrecht_engine::notes::{self, Status};
@@ -25,26 +24,28 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toon de notities bij een wet, elk opgezocht in de artikeltekst (exact of vaag)
-///
-/// Een notitie wijst tekst aan met een citaat en de tekst ervoor en erna (W3C
-/// TextQuoteSelector) en volgt die tekst, ook als een artikel een ander nummer krijgt. Per
-/// notitie: gevonden (exact of vaag, met artikel en positie), dubbelzinnig of verweesd.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// $id van de wet (zie wet lijst)
-    pub law_id: String,
-    /// Notities (annotations.yaml) of een map met <law_id>/annotations.yaml; standaard
-    /// annotations/ bij elke corpusmap
-    #[arg(long, value_name = "PAD")]
-    #[serde(serialize_with = "common::plan::optional_path")]
-    pub notities: Option<PathBuf>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Toon de notities bij een wet, elk opgezocht in de artikeltekst (exact of vaag)
+    ///
+    /// Een notitie wijst tekst aan met een citaat en de tekst ervoor en erna (W3C
+    /// TextQuoteSelector) en volgt die tekst, ook als een artikel een ander nummer krijgt. Per
+    /// notitie: gevonden (exact of vaag, met artikel en positie), dubbelzinnig of verweesd.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// $id van de wet (zie wet lijst)
+        pub law_id: String,
+        /// Notities (annotations.yaml) of een map met <law_id>/annotations.yaml; standaard
+        /// annotations/ bij elke corpusmap
+        #[arg(long, value_name = "PAD")]
+        #[serde(serialize_with = "common::plan::optional_path")]
+        pub notities: Option<PathBuf> => path,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -59,11 +60,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "--peildatum",
         "2026-01-01",
     ]],
-    args: &[
-        Peildatum::SCHEMA,
-        ArgSchema::path("notities"),
-        laws::CORPUS_SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// Largest annotation file read.

@@ -11,19 +11,21 @@ use serde_json::{Value, json};
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toon één wet: parameters, invoer en bronnen, uitvoer, definities, artikelen (vóór evalueer)
-///
-/// Kiest de versie die geldt op de peildatum.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// $id van de wet (zie wet lijst)
-    pub law_id: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Toon één wet: parameters, invoer en bronnen, uitvoer, definities, artikelen (vóór evalueer)
+    ///
+    /// Kiest de versie die geldt op de peildatum.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// $id van de wet (zie wet lijst)
+        pub law_id: String => {"minLength": 1, "examples": ["besluit_activiteiten_leefomgeving"]},
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -38,14 +40,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "--peildatum",
         "2026-01-01",
     ]],
-    args: &[
-        Peildatum::SCHEMA,
-        common::ArgSchema {
-            name: "law_id",
-            schema: r#"{"minLength": 1, "examples": ["besluit_activiteiten_leefomgeving"]}"#,
-        },
-        laws::CORPUS_SCHEMA,
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
