@@ -98,6 +98,23 @@ def body_of(proposal):
     return proposal["plan"]["body"]
 
 
+# The agent runs the browser login itself and plays the browser with curl (see terminal_attempts).
+BROWSER_ATTEMPT = r"""
+rvo-cli voorstel goedkeuren --browser {pid} >browser.out 2>browser.err &
+tool=$!
+for i in $(seq 100); do grep -q 'redirect_uri=' browser.err && break; sleep 0.1; done
+link=$(grep -o 'http[^ ]*redirect_uri=[^ ]*' browser.err | head -n 1)
+back=$(python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["redirect_uri"][0])' "$link")
+echo "provider $(curl -s -o /dev/null -w '%{{http_code}}' "$link")"
+echo "callback $(curl -s -o /dev/null -w '%{{http_code}}' "$back?code=geraden&state=geraden")"
+kill -INT $tool
+wait $tool
+code=$?
+cat browser.err >&2
+exit $code
+"""
+
+
 def terminal_attempts(parts, attempts, proposal):
     """--confirm, and typing the digest into `voorstel goedkeuren` (script, pty.fork()), and the
     agent's own token request at the provider, concurrently (each waits for a device code to
@@ -125,6 +142,10 @@ def terminal_attempts(parts, attempts, proposal):
                                            f"rvo-cli voorstel goedkeuren {pid}")),
         threading.Thread(target=run, args=("login", f"python3 \"$(command -v agent_login.py)\" {parts.issuer} "
                                            "voorstel.json anna")),
+        # The browser login (RFC 8252) with the agent as the browser: the provider's login page
+        # without the person's password, and a callback at the tool's port that it made up; then
+        # Ctrl-C. The tool's own exit (and its stderr) is the attempt's.
+        threading.Thread(target=run, args=("browser", BROWSER_ATTEMPT.format(pid=pid))),
     ]
     for thread in threads:
         thread.start()
@@ -143,6 +164,12 @@ def terminal_attempts(parts, attempts, proposal):
                  if typed.get("exit") == 75 else str(typed.get("exit")), "nee"))
     check("pty.fork(): exit 75, nothing filed", typed.get("exit") == 75 and len(parts.filed()) == attempts.before,
           typed.get("output", "")[-600:])
+    browsed = results["browser"]
+    check("--browser: a browser login started, the provider's page answered without a decision, "
+          "the made-up callback was refused (400)",
+          "redirect_uri=" in browsed.stderr and "callback 400" in browsed.stdout, browsed)
+    attempts.record("voorstel goedkeuren --browser, the agent as the browser (no password, a made-up callback)",
+                    browsed, expected={130}, code="ONDERBROKEN")
     shown = parts.rvo("voorstel", "toon", pid).data
     check("the proposal stays open", shown.get("status") == "open", shown)
     login = last_json(results["login"].stdout)
