@@ -1,7 +1,8 @@
 //! A mutation happens only through a proposal that a person approved: no call sequence a model
 //! makes alone files anything, in either protocol era; a waiting proposal's link is offered as
 //! URL elicitation where the client declared it; identity per call over stdio. All with the
-//! fixture CLI, whose proposals a person approves with its terminal command.
+//! fixture CLI, whose proposals a person approves with its terminal command; and rvo-cli's
+//! second report of a round, said by the bridge before a person approves (issue 40 item 7).
 
 mod harness;
 
@@ -10,7 +11,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use harness::{Bridge, demo_bridge_env, demo_bridge_modern, demo_cli};
+use harness::{Bridge, demo_bridge_env, demo_bridge_modern, demo_cli, rvo_cli};
 
 const PAGE: &str = "https://mcp.example.nl/voorstellen";
 
@@ -448,4 +449,72 @@ fn a_malformed_identity_in_meta_is_refused_and_never_lets_the_models_company_win
         json!({"name": "demo__sessie_toon", "arguments": {}, "_meta": {"nl.overheid/sessie": {}}}),
     );
     assert_eq!(error["code"], -32602, "{error}");
+}
+
+/// Issue 40 item 7, the bridge: a proposal for a scheme's round in which the company already
+/// filed says so where every host shows it (the text block, the instruction) with the first
+/// report's reference, before a person approves, and its plan names that report; a proposal
+/// before any filing says nothing of the kind.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "a shell's PATH for the person's own call")]
+fn a_second_report_of_a_round_is_said_before_a_person_approves() {
+    let cli = rvo_cli();
+    let store = tempfile::tempdir().unwrap();
+    let data = store.path().to_str().unwrap();
+    let mut bridge = Bridge::start(
+        &["--tool", cli.to_str().unwrap()],
+        &[("RVO_DATA_DIR", data)],
+    );
+    let propose = |bridge: &mut Bridge, measures: &str| -> (String, Value) {
+        let proposed = bridge.call(
+            "rvo__rapportage_voorstel",
+            json!({"kvk_nummer": "68750110", "regeling_id": "EBR-2027", "maatregelen": measures}),
+        );
+        assert_eq!(proposed["isError"], false, "{proposed}");
+        assert_eq!(
+            proposed["structuredContent"]["status"], "open",
+            "{proposed}"
+        );
+        let text = proposed["content"][0]["text"].as_str().unwrap().to_string();
+        (text, proposed["structuredContent"].clone())
+    };
+    let (first_text, first) = propose(&mut bridge, "zonnepanelen");
+    assert!(!first_text.contains("al een rapportage"), "{first_text}");
+    assert!(first["plan"].get("eerder_ingediend").is_none(), "{first}");
+
+    // A person files the first report of the round in a shell.
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new(&cli)
+        .args([
+            "rapportage",
+            "indienen",
+            "68750110",
+            "EBR-2027",
+            "LED",
+            "--confirm",
+        ])
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("RVO_DATA_DIR", data)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let filed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reference = filed["referentienummer"].as_str().unwrap();
+
+    let (text, second) = propose(&mut bridge, "warmtepomp");
+    assert!(
+        text.contains("al een rapportage ingediend") && text.contains(reference),
+        "the text block says so: {text}"
+    );
+    assert_eq!(second["instructie"], text, "{second}");
+    assert_eq!(
+        second["plan"]["eerder_ingediend"][0]["referentienummer"], reference,
+        "{second}"
+    );
 }

@@ -272,6 +272,48 @@ fn no_identity_is_swapped_for_another_without_a_word() {
     assert_eq!(own["result"]["structuredContent"]["kvk_nummer"], "22222222");
 }
 
+/// Bad input of issue 40: a conflicting company is refused and nothing is read. With kvk-cli
+/// against a fake KvK: a company pinned in the environment, then a model's other `kvk_nummer`
+/// and a host's other `_meta` company are both -32602 naming the conflict, and the KvK got no
+/// request; the same company is read.
+#[test]
+fn a_conflicting_company_is_refused_before_anything_is_read() {
+    let Some(kvk) = harness::kvk_cli() else {
+        return;
+    };
+    let fake = test_support::FakeServer::start(test_support::kvk::kvk);
+    let base = fake.base_url();
+    let mut bridge = Bridge::start(
+        &["--tool", kvk.to_str().unwrap()],
+        &[
+            ("KVK_API_BASE", base.as_str()),
+            ("KVK_API_KEY", "test-sleutel"),
+            ("KVK_SESSIE_NUMMER", "68750110"),
+        ],
+    );
+    let call = |bridge: &mut Bridge, arguments: Value, meta: Option<&str>| {
+        let mut params = json!({"name": "kvk__basisprofiel_toon", "arguments": arguments});
+        if let Some(number) = meta {
+            params["_meta"] = json!({"nl.overheid/sessie": {"kvk_nummer": number}});
+        }
+        let id = bridge.send("tools/call", params);
+        bridge.response(id)
+    };
+    refused_as_a_conflict(
+        &call(&mut bridge, json!({"kvk_nummer": "69599084"}), None),
+        "the model's number against the process's",
+    );
+    refused_as_a_conflict(
+        &call(&mut bridge, json!({}), Some("69599084")),
+        "_meta against the process's",
+    );
+    assert_eq!(fake.requests().len(), 0, "nothing read for a conflict");
+    let own = call(&mut bridge, json!({"kvk_nummer": "68750110"}), None);
+    assert_eq!(own["result"]["isError"], false, "{own}");
+    assert_eq!(own["result"]["structuredContent"]["kvkNummer"], "68750110");
+    assert!(!fake.requests().is_empty(), "the session's company is read");
+}
+
 /// Every resource and resource template of the family has a name of its own (issue 40 item 6:
 /// koop's `regeling` and the bridge's RVO view were both `regeling`).
 #[test]

@@ -230,6 +230,28 @@ fn invalid_arguments_are_a_tool_error_and_reach_no_source() {
     assert_eq!(setup.server.request_count(), 0);
 }
 
+/// Bad input of issue 40: a `fields` path that exists nowhere is the CLI's FIELDS-5 error (exit
+/// 2, `ONBEKEND_VELD`) naming the nearest paths, nested ones included (`rechtsvorm` is
+/// `_embedded.eigenaar.rechtsvorm`), before any request.
+#[test]
+fn a_fields_path_that_exists_nowhere_names_the_nested_paths_and_reaches_no_source() {
+    let Some(mut setup) = setup() else { return };
+    let result = setup.bridge.call(
+        "kvk__basisprofiel_toon",
+        json!({"kvk_nummer": "68750110", "fields": ["naam", "rechtsvorm"]}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let error = &result["_meta"]["nl.overheid/problem"];
+    assert_eq!(error["code"], "ONBEKEND_VELD", "{error}");
+    assert_eq!(error["exit_code"], 2, "{error}");
+    let hint = error["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("_embedded.eigenaar.rechtsvorm"),
+        "the nested path by its last name: {error}"
+    );
+    assert_eq!(setup.server.request_count(), 0);
+}
+
 #[test]
 fn an_error_exit_carries_the_clis_error_object() {
     let Some(mut setup) = setup() else { return };

@@ -323,3 +323,60 @@ fn every_route_names_a_command_the_family_has() {
         );
     }
 }
+
+/// Issue 40 item 6: the README's scope table says what each tool needs. Every tool the family
+/// serves is named in the row of the scope its annotations give it (read-only: `overheid:lezen`,
+/// else `overheid:indienen`; MCP-AUTH-8), by name or by its source's "every `kvk__…`", and in no
+/// other row; a tool the table names is one the bridge lists.
+#[test]
+fn the_readme_s_scope_table_names_each_tool_under_the_scope_it_needs() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let table = readme
+        .split_once("| scope | tools |")
+        .expect("the scope table")
+        .1;
+    let rows: Vec<(&str, &str)> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (cells[1].trim_matches('`'), cells[2])
+        })
+        .collect();
+    let scopes: Vec<&str> = rows.iter().map(|(scope, _)| *scope).collect();
+    assert_eq!(scopes, ["overheid:lezen", "overheid:indienen"]);
+    let programs: Vec<PathBuf> = FAMILY.iter().map(|(n, _)| workspace_binary(n)).collect();
+    let response: Value = serde_json::from_str(&tools_list_line(&programs)).expect("JSON");
+    let tools = response["result"]["tools"].as_array().expect("tools");
+    let in_row = |row: &str, name: &str| {
+        let source = name.split_once("__").map_or(name, |(source, _)| source);
+        row.contains(&format!("`{name}`")) || row.contains(&format!("`{source}__…`"))
+    };
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        let reads = tool["annotations"]["readOnlyHint"] == true;
+        let needed = if reads {
+            "overheid:lezen"
+        } else {
+            "overheid:indienen"
+        };
+        for (scope, row) in &rows {
+            assert_eq!(
+                in_row(row, name),
+                *scope == needed,
+                "{name} (read-only: {reads}) in the row of {scope}: {row}"
+            );
+        }
+    }
+    // No row names a tool the bridge does not list.
+    let listed: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    for (scope, row) in &rows {
+        for quoted in row.split('`').skip(1).step_by(2) {
+            if quoted.contains("__") && !quoted.ends_with('…') {
+                assert!(listed.contains(&quoted), "{scope}: {quoted} is no tool");
+            }
+        }
+    }
+}

@@ -173,6 +173,23 @@ fn fields_5_unknown_nested_field_is_2() {
     assert_eq!(fake.request_count(), 0);
 }
 
+/// FIELDS-5 (issue 40): a name that is no top-level member is answered with the nested paths
+/// that end in it, so `rechtsvorm` leads to `_embedded.eigenaar.rechtsvorm`.
+#[test]
+fn fields_5_a_nested_member_is_suggested_by_its_last_name() {
+    let fake = KvkFake::start();
+    let sandbox = Sandbox::new();
+    let error = run(
+        sandbox.cmd(&fake.base()),
+        ["basisprofiel", "toon", "68750110", "--fields", "rechtsvorm"],
+    )
+    .error(2);
+    assert_eq!(error["code"], "ONBEKEND_VELD");
+    let hint = error["hint"].as_str().unwrap_or_default();
+    assert!(hint.contains("_embedded.eigenaar.rechtsvorm"), "{error}");
+    assert_eq!(fake.request_count(), 0);
+}
+
 /// FIELDS-6: a known field absent from this response is left out; nothing selected is `{}`.
 #[test]
 fn fields_6_absent_known_field_is_left_out() {
