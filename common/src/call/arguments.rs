@@ -28,7 +28,11 @@ macro_rules! schema {
 ///   e.g. `(KvkNummer::SCHEMA.schema)`);
 /// - `=> path` (or another [`ArgSchema`] constructor such as `path_or_stdin_json_object`): the
 ///   profile's schema of a path argument;
-/// - `=> flatten`: a `#[command(flatten)]` field whose type declares its own `SCHEMAS`.
+/// - `=> flatten`: a `#[command(flatten)]` field whose type declares its own `SCHEMAS`;
+/// - `=> [ONE, ONE, …]`: several of the first three forms under this one name, applied in
+///   order, for an argument that publishes two schemas: a path and its repeated (array) form,
+///   `=> [path, {"type": "array", "minItems": 1}]`, or a file that stdin may stand for and the
+///   content's own schema, `=> [path_or_stdin_json, {"contentSchema": {"type": "object"}}]`.
 ///
 /// The schema's name is the field's, which is clap's argument id (`r#type` is `type`, as clap
 /// and serde name it).
@@ -51,31 +55,43 @@ macro_rules! schema {
 ///         /// Een soort
 ///         #[arg(long)]
 ///         pub r#type: Option<String> => {"examples": ["wet"]},
+///         /// Mappen
+///         pub paden: Vec<String> => [path, {"type": "array", "minItems": 1}],
 ///     }
 /// }
 /// let names: Vec<_> = Args::SCHEMAS.iter().map(|a| a.name).collect();
-/// assert_eq!(names, ["naam", "peildatum", "invoer", "type"]);
+/// assert_eq!(names, ["naam", "peildatum", "invoer", "type", "paden", "paden"]);
 /// let naam: serde_json::Value = serde_json::from_str(Args::SCHEMAS[0].schema).unwrap();
 /// assert_eq!(naam["pattern"], "^[A-Za-z ]{1,40}$");
+/// assert_eq!(Args::SCHEMAS[4].schema, common::ArgSchema::path("paden").schema);
 /// ```
 #[macro_export]
 macro_rules! arguments {
+    // How many schemas a field publishes.
     (@count $ty:ty) => { 0 };
     (@count $ty:ty => flatten) => { <$ty>::SCHEMAS.len() };
-    (@count $ty:ty => $schema:tt) => { 1 };
+    (@count $ty:ty => [ $($one:tt),+ $(,)? ]) => { 0 $( + $crate::arguments!(@count_one $one) )+ };
+    (@count $ty:ty => $one:tt) => { 1 };
+    (@count_one $one:tt) => { 1 };
+    // A field's schemas, as a slice.
     (@schemas $field:ident $ty:ty) => { &[] };
     (@schemas $field:ident $ty:ty => flatten) => { <$ty>::SCHEMAS };
-    (@schemas $field:ident $ty:ty => { $($json:tt)* }) => {
-        &[$crate::ArgSchema {
+    (@schemas $field:ident $ty:ty => [ $($one:tt),+ $(,)? ]) => {
+        &[ $( $crate::arguments!(@one $field $one) ),+ ]
+    };
+    (@schemas $field:ident $ty:ty => $one:tt) => { &[$crate::arguments!(@one $field $one)] };
+    // One schema of a field, in one of the three forms.
+    (@one $field:ident { $($json:tt)* }) => {
+        $crate::ArgSchema {
             name: $crate::tool::arg_id(stringify!($field)),
             schema: $crate::schema!({ $($json)* }),
-        }]
+        }
     };
-    (@schemas $field:ident $ty:ty => ($text:expr)) => {
-        &[$crate::ArgSchema { name: $crate::tool::arg_id(stringify!($field)), schema: $text }]
+    (@one $field:ident ($text:expr)) => {
+        $crate::ArgSchema { name: $crate::tool::arg_id(stringify!($field)), schema: $text }
     };
-    (@schemas $field:ident $ty:ty => $kind:ident) => {
-        &[$crate::ArgSchema::$kind($crate::tool::arg_id(stringify!($field)))]
+    (@one $field:ident $kind:ident) => {
+        $crate::ArgSchema::$kind($crate::tool::arg_id(stringify!($field)))
     };
     (
         $(#[$meta:meta])*

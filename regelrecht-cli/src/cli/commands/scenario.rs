@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use common::digest::canonical_sha256;
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec,
-    Problem, Result,
+    Annotations, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec, Problem, Result,
 };
 use regelrecht_engine::load::{Limits, find_files, read_text_file};
 use regelrecht_engine::scenario::{self, Counts, Outcome as ScenarioOutcome, RunOptions};
@@ -20,29 +19,32 @@ use serde_json::{Map, Value, json};
 use crate::cli::laws::{CorpusArgs, ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Voer RegelRecht-scenario's (.feature) uit tegen de geladen wetten
-///
-/// Elke PAD is een .feature-bestand of een map (alle .feature-bestanden daaronder);
-/// --ingebouwd voegt de meegeleverde scenario's van de ingebouwde wetten toe. Stappen
-/// volgen de canonieke grammatica van RegelRecht (bdd/grammar.yaml, tiers core, notes,
-/// untranslatable, provenance). Per scenario: passed, failed (met stap en reden; ook een
-/// scenario dat niet uitgevoerd kan worden) of skipped (@wip, met reden). De slotregel
-/// "N passed, N failed" staat op stderr; exit 1 zodra een scenario faalt.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// .feature-bestanden of mappen
-    #[arg(value_name = "PAD", required_unless_present = "ingebouwd")]
-    #[serde(serialize_with = "common::plan::paths")]
-    pub paden: Vec<PathBuf>,
-    /// (Ook) de scenario's van de ingebouwde wetten
-    #[arg(long)]
-    pub ingebouwd: bool,
-    /// Ook scenario's met de tag @wip (bekende gaten)
-    #[arg(long)]
-    pub wip: bool,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Voer RegelRecht-scenario's (.feature) uit tegen de geladen wetten
+    ///
+    /// Elke PAD is een .feature-bestand of een map (alle .feature-bestanden daaronder);
+    /// --ingebouwd voegt de meegeleverde scenario's van de ingebouwde wetten toe. Stappen
+    /// volgen de canonieke grammatica van RegelRecht (bdd/grammar.yaml, tiers core, notes,
+    /// untranslatable, provenance). Per scenario: passed, failed (met stap en reden; ook een
+    /// scenario dat niet uitgevoerd kan worden) of skipped (@wip, met reden). De slotregel
+    /// "N passed, N failed" staat op stderr; exit 1 zodra een scenario faalt.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// .feature-bestanden of mappen
+        #[arg(value_name = "PAD", required_unless_present = "ingebouwd")]
+        #[serde(serialize_with = "common::plan::paths")]
+        pub paden: Vec<PathBuf>
+            => [path, {"type": "array", "items": {"type": "string", "minLength": 1}}],
+        /// (Ook) de scenario's van de ingebouwde wetten
+        #[arg(long)]
+        pub ingebouwd: bool,
+        /// Ook scenario's met de tag @wip (bekende gaten)
+        #[arg(long)]
+        pub wip: bool,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -51,14 +53,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../schemas/scenario.json"),
     examples: &[&["scenario", "--ingebouwd"]],
-    args: &[
-        ArgSchema::path("paden"),
-        ArgSchema {
-            name: "paden",
-            schema: r#"{"type": "array", "items": {"type": "string", "minLength": 1}}"#,
-        },
-        CorpusArgs::SCHEMAS[0],
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// The scenarios shipped for the built-in laws (`--ingebouwd`).

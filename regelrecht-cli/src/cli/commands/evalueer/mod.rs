@@ -6,9 +6,7 @@
 
 use common::args::Peildatum;
 use common::validate::Validation;
-use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, Outcome, PlanSpec, Result,
-};
+use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
 use regelrecht_engine::{Request, UntranslatableMode};
 use serde_json::{Map, Value};
 
@@ -19,47 +17,62 @@ use crate::cli::{params, problems};
 
 mod batch;
 
-/// Bereken de uitvoer van een wet voor eigen invoer, met grondslag per uitkomst
-///
-/// Parameters krijgen het type uit de wet (number, amount in eurocent, boolean, date,
-/// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend
-/// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt. De
-/// peildatum is de rekendatum en kiest de wetsversies.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// $id van de wet (zie wet lijst)
-    pub law_id: String,
-    /// Gevraagde uitvoer; herhaalbaar (bij --batch: voor een geval zonder eigen)
-    #[arg(long, value_name = "NAAM", required_unless_present = "batch")]
-    pub uitvoer: Vec<String>,
-    /// NAAM=WAARDE, getypeerd volgens de wet; herhaalbaar, gaat voor --param-json
-    #[arg(long, value_name = "NAAM=WAARDE", conflicts_with = "batch")]
-    pub param: Vec<String>,
-    /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
-    #[arg(long, value_name = "BESTAND", conflicts_with = "batch")]
-    pub param_json: Option<String>,
-    /// Onvertaalbare constructies (RFC-012): weigeren, markeren, waarschuwen of stil weigeren
-    #[arg(long, value_enum, default_value_t = Onvertaalbaar::Error)]
-    pub onvertaalbaar: Onvertaalbaar,
-    /// Doorloop de procedure (Awb, RFC-008) tot en met deze fase, bijv. BEKENDMAKING
-    #[arg(long, value_name = "NAAM")]
-    pub fase: Option<String>,
-    /// Met een ontvangstbewijs om de berekening te herhalen
-    #[arg(long)]
-    pub ontvangstbewijs: bool,
-    /// JSON Lines ('-': stdin), per regel {"id", "params", "peildatum"?, "uitvoer"?}; per regel
-    /// een uitkomst of probleem terug
-    #[arg(long, value_name = "BESTAND")]
-    pub batch: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub peildatum: Peildatum,
-    /// Met de evaluatiestappen (artikel, operatie, waarden, uitkomst)
-    #[arg(long)]
-    pub uitleg: bool,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub corpus: CorpusArgs,
+common::arguments! {
+    /// Bereken de uitvoer van een wet voor eigen invoer, met grondslag per uitkomst
+    ///
+    /// Parameters krijgen het type uit de wet (number, amount in eurocent, boolean, date,
+    /// string, object, array); een verkeerd type is exit 65. Kan een uitvoer niet berekend
+    /// worden (ontbrekende invoer, onvertaalbare constructie), dan exit 65 met wat ontbreekt. De
+    /// peildatum is de rekendatum en kiest de wetsversies.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// $id van de wet (zie wet lijst)
+        pub law_id: String,
+        // Repeatable like --param (an array in discovery): `"type": "array"` makes the schema
+        // replace the property instead of being merged into its `items`.
+        /// Gevraagde uitvoer; herhaalbaar (bij --batch: voor een geval zonder eigen)
+        #[arg(long, value_name = "NAAM", required_unless_present = "batch")]
+        pub uitvoer: Vec<String>
+            => {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+        // NAAM=WAARDE: a NAAM that is not blank, as `pairs::name_value_pairs` requires.
+        /// NAAM=WAARDE, getypeerd volgens de wet; herhaalbaar, gaat voor --param-json
+        #[arg(long, value_name = "NAAM=WAARDE", conflicts_with = "batch")]
+        pub param: Vec<String>
+            => {"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}},
+        // Over MCP the parameters stay available as one JSON object, passed on stdin (DISC-21).
+        /// Alle parameters als één JSON-object uit een bestand, of '-' voor stdin
+        #[arg(long, value_name = "BESTAND", conflicts_with = "batch")]
+        pub param_json: Option<String> => [
+            path_or_stdin_json,
+            {"contentSchema": {
+                "type": "object",
+                "description": "Alle parameters als één JSON-object (namen als bij --param)"
+            }},
+        ],
+        /// Onvertaalbare constructies (RFC-012): weigeren, markeren, waarschuwen of stil weigeren
+        #[arg(long, value_enum, default_value_t = Onvertaalbaar::Error)]
+        pub onvertaalbaar: Onvertaalbaar,
+        /// Doorloop de procedure (Awb, RFC-008) tot en met deze fase, bijv. BEKENDMAKING
+        #[arg(long, value_name = "NAAM")]
+        pub fase: Option<String>,
+        /// Met een ontvangstbewijs om de berekening te herhalen
+        #[arg(long)]
+        pub ontvangstbewijs: bool,
+        /// JSON Lines ('-': stdin), per regel {"id", "params", "peildatum"?, "uitvoer"?}; per regel
+        /// een uitkomst of probleem terug
+        #[arg(long, value_name = "BESTAND")]
+        pub batch: Option<String>
+            => [path, {"x-stdin": true, "contentMediaType": "application/jsonl"}],
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub peildatum: Peildatum => flatten,
+        /// Met de evaluatiestappen (artikel, operatie, waarden, uitkomst)
+        #[arg(long)]
+        pub uitleg: bool,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub corpus: CorpusArgs => flatten,
+    }
 }
 
 /// `--onvertaalbaar`.
@@ -135,32 +148,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "--peildatum",
         "2026-01-01",
     ]],
-    args: &[
-        Peildatum::SCHEMA,
-        // Both are repeatable (arrays in discovery). The overrides carry `"type": "array"` so
-        // that they replace the property instead of being merged into its `items`.
-        ArgSchema {
-            name: "param",
-            // NAAM=WAARDE: a NAAM that is not blank, as `pairs::name_value_pairs` requires.
-            schema: r#"{"type": "array", "items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}"#,
-        },
-        // Over MCP the parameters stay available as one JSON object, passed on stdin (DISC-21).
-        ArgSchema::path_or_stdin_json("param_json"),
-        ArgSchema {
-            name: "param_json",
-            schema: r#"{"contentSchema": {"type": "object", "description": "Alle parameters als één JSON-object (namen als bij --param)"}}"#,
-        },
-        CorpusArgs::SCHEMAS[0],
-        ArgSchema {
-            name: "uitvoer",
-            schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
-        },
-        ArgSchema::path("batch"),
-        ArgSchema {
-            name: "batch",
-            schema: r#"{"x-stdin": true, "contentMediaType": "application/jsonl"}"#,
-        },
-    ],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use common::digest::canonical_sha256;
 use common::validate::Validation;
 use common::{
-    Annotations, ArgSchema, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec,
-    Problem, Result,
+    Annotations, CommandSpec, Context, Environment, ExitStatus, Outcome, PlanSpec, Problem, Result,
 };
 use regelrecht_engine::Origin;
 use regelrecht_engine::load::{Limits, corpus_files, is_law_text, read_text_file};
@@ -26,18 +25,24 @@ use serde_json::{Value, json};
 use crate::cli::laws::{ENGINE_VERSION, SOURCE};
 use crate::cli::problems;
 
-/// Toets wetbestanden aan het formaat
-///
-/// PAD is een wetbestand of een map (zoals --corpus). Toetst elk bestand aan het JSON Schema van
-/// de versie die zijn $schema noemt (v0.2.0 t/m v0.5.6; zonder $schema of met een andere versie
-/// is het ongeldig), de engine en de eenheden (RFC-023); een notitiebestand (annotations) aan
-/// het notitieschema. Elke fout met haar pad. Exit 1 als een bestand ongeldig is.
-#[derive(clap::Args, serde::Serialize, Debug)]
-pub(crate) struct Args {
-    /// Wetbestanden of mappen
-    #[arg(value_name = "PAD", required = true)]
-    #[serde(serialize_with = "common::plan::paths")]
-    pub paden: Vec<PathBuf>,
+common::arguments! {
+    /// Toets wetbestanden aan het formaat
+    ///
+    /// PAD is een wetbestand of een map (zoals --corpus). Toetst elk bestand aan het JSON Schema
+    /// van de versie die zijn $schema noemt (v0.2.0 t/m v0.5.6; zonder $schema of met een andere
+    /// versie is het ongeldig), de engine en de eenheden (RFC-023); een notitiebestand
+    /// (annotations) aan het notitieschema. Elke fout met haar pad. Exit 1 als een bestand
+    /// ongeldig is.
+    #[derive(clap::Args, serde::Serialize, Debug)]
+    pub(crate) struct Args {
+        /// Wetbestanden of mappen
+        #[arg(value_name = "PAD", required = true)]
+        #[serde(serialize_with = "common::plan::paths")]
+        pub paden: Vec<PathBuf> => [
+            path,
+            {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+        ],
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -46,13 +51,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     annotations: Annotations::READ_LOCAL,
     output_schema: include_str!("../../../../schemas/wet_valideer.json"),
     examples: &[&["wet", "valideer", "."]],
-    args: &[
-        ArgSchema::path("paden"),
-        ArgSchema {
-            name: "paden",
-            schema: r#"{"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}"#,
-        },
-    ],
+    args: Args::SCHEMAS,
 }];
 
 /// The bounds of reading, as the corpus reads files (size, count, depth, the deadline).
