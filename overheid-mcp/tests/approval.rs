@@ -456,7 +456,10 @@ fn a_malformed_identity_in_meta_is_refused_and_never_lets_the_models_company_win
 /// report's reference, before a person approves, and its plan names that report; a proposal
 /// before any filing says nothing of the kind.
 #[test]
-#[allow(clippy::disallowed_methods, reason = "a shell's PATH for the person's own call")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a shell's PATH for the person's own call"
+)]
 fn a_second_report_of_a_round_is_said_before_a_person_approves() {
     let cli = rvo_cli();
     let store = tempfile::tempdir().unwrap();

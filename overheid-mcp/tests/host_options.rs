@@ -378,3 +378,157 @@ fn a_start_where_nothing_is_wrong_is_silent() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("kvk-cli"), "{stderr}");
 }
+
+/// The host guide in the README (issue 40 item 6) is what a host can use as written: every
+/// configuration's arguments start the bridge over the family found next to it (exit 0 with
+/// stdin closed), and every variable the guide names, in a configuration or in its text, is one
+/// a program of the family or the bridge reads.
+#[test]
+fn the_host_guide_s_configurations_start_the_bridge_and_name_known_variables() {
+    for cli in test_support::cli::programs() {
+        assert!(harness::workspace_cli(cli).is_some(), "{cli} is built");
+    }
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let guide = readme
+        .split_once("## Host guide")
+        .expect("a host guide")
+        .1
+        .split("\n## ")
+        .next()
+        .unwrap();
+    // The variables the family and the bridge read.
+    let bridge = env!("CARGO_BIN_EXE_overheid-mcp");
+    let mut known: Vec<String> = Vec::new();
+    for cli in test_support::cli::programs() {
+        let program = harness::workspace_cli(cli).unwrap();
+        let output = std::process::Command::new(program)
+            .args(["--help", "--json"])
+            .output()
+            .unwrap();
+        let discovery: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let names = discovery["env"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| &v["name"])
+            .chain(
+                discovery["profile_env"]
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|kinds| kinds.values())
+                    .flat_map(|names| names.as_array().into_iter().flatten()),
+            );
+        known.extend(names.filter_map(|n| n.as_str().map(String::from)));
+    }
+    let help = std::process::Command::new(bridge)
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    // A variable of the family or the bridge (an error code such as `TIJDLIMIET_VERSTREKEN` is
+    // none).
+    let is_variable = |word: &str| {
+        ["KVK_", "KOOP_", "RVO_", "REGELRECHT_", "OVERHEID_", "OTEL_"]
+            .iter()
+            .any(|prefix| word.starts_with(prefix))
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    let known_variable = |name: &str| known.iter().any(|k| k == name) || help.contains(name);
+
+    // The configurations: the JSON blocks (Claude Desktop, Cursor, VS Code), Goose's YAML block
+    // and the Claude Code command line.
+    let mut starts: Vec<Vec<String>> = Vec::new();
+    let mut variables: Vec<String> = Vec::new();
+    for block in guide.split("```").skip(1).step_by(2) {
+        if let Some(json) = block.strip_prefix("json\n") {
+            let config: Value = serde_json::from_str(json).expect("a JSON configuration");
+            for servers in ["mcpServers", "servers"] {
+                for server in config[servers]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|s| s.1)
+                {
+                    if server.get("command").is_none() {
+                        assert!(server["url"].is_string(), "{server}");
+                        continue;
+                    }
+                    let args: Vec<String> = server["args"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|a| a.as_str().unwrap().to_string())
+                        .collect();
+                    starts.push(args);
+                    variables.extend(
+                        server["env"]
+                            .as_object()
+                            .into_iter()
+                            .flatten()
+                            .map(|(k, _)| k.clone()),
+                    );
+                }
+            }
+        } else if let Some(yaml) = block.strip_prefix("yaml\n") {
+            for line in yaml.lines().map(str::trim) {
+                if let Some(args) = line.strip_prefix("args: ") {
+                    let args: Vec<String> = serde_json::from_str(args).expect("a flow list");
+                    starts.push(args);
+                }
+                if let Some(keys) = line.strip_prefix("env_keys: ") {
+                    variables.extend(
+                        keys.trim_matches(['[', ']'])
+                            .split(',')
+                            .map(|k| k.trim().to_string()),
+                    );
+                }
+                if let Some(envs) = line.strip_prefix("envs: ") {
+                    variables.extend(
+                        envs.trim_matches(['{', '}'])
+                            .split(',')
+                            .filter_map(|pair| pair.split_once(':'))
+                            .map(|(k, _)| k.trim().to_string()),
+                    );
+                }
+            }
+        }
+    }
+    let words: Vec<&str> = guide.split_whitespace().collect();
+    for pair in words.windows(2) {
+        if pair[0] == "--env" {
+            variables.push(pair[1].split('=').next().unwrap().to_string());
+        }
+    }
+    // And every variable the text names.
+    variables.extend(
+        guide
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| is_variable(w))
+            .map(String::from),
+    );
+    assert!(starts.len() >= 3, "{starts:?}");
+    assert!(variables.len() >= 8, "{variables:?}");
+    for name in &variables {
+        assert!(
+            known_variable(name),
+            "the host guide names {name}, which no program reads"
+        );
+    }
+    for args in &starts {
+        let output = std::process::Command::new(bridge)
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", std::env::temp_dir())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+    }
+}

@@ -263,6 +263,29 @@ fn every_route_names_a_command_the_family_has() {
         .map(|route| route.split_once(" → ").expect("question → command").1)
         .collect();
     assert!(targets.len() >= 5, "{targets:?}");
+    // The questions issue 40 names go where they are answered: the energy duty and its article to
+    // regelrecht-cli check, an article's text to koop-cli regeling artikel, filing to rvo-cli.
+    let route_of = |question: &str| {
+        routes
+            .trim_end_matches('.')
+            .split("; ")
+            .find(|route| route.split(" → ").next().unwrap().contains(question))
+            .and_then(|route| {
+                route
+                    .split_once(" → ")
+                    .map(|(_, target)| target.to_string())
+            })
+            .unwrap_or_else(|| panic!("no route for {question:?} in {routes:?}"))
+    };
+    assert_eq!(
+        route_of("energiebesparingsplicht"),
+        "regelrecht-cli check energiebesparing"
+    );
+    assert_eq!(
+        route_of("tekst van een artikel"),
+        "koop-cli regeling artikel"
+    );
+    assert!(route_of("indienen").starts_with("rvo-cli "), "{routes}");
     // Every program of the family answers some question: a fifth tool needs its route.
     for program in test_support::cli::programs() {
         assert!(
