@@ -63,12 +63,17 @@ fn call(sandbox: &Sandbox, policy: Option<&PathBuf>, env: &[(&str, String)], arg
     run(hooked(sandbox, policy, env), args)
 }
 
-fn propose(sandbox: &Sandbox, policy: Option<&PathBuf>, env: &[(&str, String)]) -> Value {
-    let args: Vec<&str> = ["rapportage", "voorstel"]
+/// `rapportage COMMAND` with the report's arguments ([`REPORT`]), then `more`.
+fn report(command: &'static str, more: &[&'static str]) -> Vec<&'static str> {
+    ["rapportage", command]
         .into_iter()
         .chain(REPORT)
-        .collect();
-    let out = call(sandbox, policy, env, &args);
+        .chain(more.iter().copied())
+        .collect()
+}
+
+fn propose(sandbox: &Sandbox, policy: Option<&PathBuf>, env: &[(&str, String)]) -> Value {
+    let out = call(sandbox, policy, env, &report("voorstel", &[]));
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.json()
 }
@@ -103,17 +108,39 @@ fn apply(sandbox: &Sandbox, policy: &PathBuf, env: &[(&str, String)], id: &str) 
     )
 }
 
-fn backend_env(backend: &RvoBackend) -> Vec<(&'static str, String)> {
-    vec![("RVO_API_BASE", backend.base_url())]
+/// The status `voorstel toon` shows for proposal `id` (under `policy`, if any).
+fn status(sandbox: &Sandbox, policy: Option<&PathBuf>, id: &str) -> Value {
+    let shown = call(sandbox, policy, &[], &["voorstel", "toon", id]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    shown.json()["status"].clone()
+}
+
+/// A sandbox under the policy that asks for a login at a fresh fake provider.
+fn under_identity_policy() -> (Sandbox, FakeIdp, PathBuf) {
+    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
+    let policy = identity_policy(&sandbox, &idp);
+    (sandbox, idp, policy)
+}
+
+/// The environment a test gives the tool beside the sandbox's.
+type Env = Vec<(&'static str, String)>;
+
+/// What a test that files starts from: [`under_identity_policy`], a backend of contract 2.0
+/// that trusts the provider (with `key` as its service credential, if any), and the
+/// environment that names the backend (and the key) to the tool.
+fn filing(key: Option<&str>) -> (Sandbox, FakeIdp, RvoBackend, PathBuf, Env) {
+    let (sandbox, idp, policy) = under_identity_policy();
+    let backend = RvoBackend::start(&idp.issuer(), key);
+    let mut env = vec![("RVO_API_BASE", backend.base_url())];
+    if let Some(key) = key {
+        env.push(("RVO_API_TOKEN", key.to_string()));
+    }
+    (sandbox, idp, backend, policy, env)
 }
 
 #[test]
 fn a_device_login_approves_and_the_backend_files_exactly_once() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let backend = RvoBackend::start(&idp.issuer(), Some("dienst-sleutel-4711"));
-    let policy = identity_policy(&sandbox, &idp);
-    let mut env = backend_env(&backend);
-    env.push(("RVO_API_TOKEN", "dienst-sleutel-4711".into()));
+    let (sandbox, idp, backend, policy, env) = filing(Some("dienst-sleutel-4711"));
     let proposal = propose(&sandbox, Some(&policy), &env);
     let id = proposal["id"].as_str().unwrap();
     assert_eq!(proposal["backend"], json!(backend.base_url()));
@@ -279,10 +306,7 @@ fn browser_login(
 /// `state` decides nothing. Declining at the provider leaves the proposal open.
 #[test]
 fn a_browser_login_on_this_machine_approves_without_polling() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let backend = RvoBackend::start(&idp.issuer(), None);
-    let policy = identity_policy(&sandbox, &idp);
-    let env = backend_env(&backend);
+    let (sandbox, idp, backend, policy, env) = filing(None);
     let proposal = propose(&sandbox, Some(&policy), &env);
     let id = proposal["id"].as_str().unwrap();
 
@@ -363,13 +387,7 @@ fn a_browser_login_on_this_machine_approves_without_polling() {
         "{}",
         declined.stderr
     );
-    let shown = call(
-        &sandbox,
-        Some(&policy),
-        &env,
-        &["voorstel", "toon", again_id],
-    );
-    assert_eq!(shown.json()["status"], "open");
+    assert_eq!(status(&sandbox, Some(&policy), again_id), "open");
     assert_eq!(backend.filed().len(), 1);
 }
 
@@ -388,19 +406,13 @@ fn browser_without_a_login_policy_is_a_usage_error() {
     );
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("--browser"), "{}", refused.stderr);
-    let shown = call(&sandbox, None, &[], &["voorstel", "toon", id]);
-    assert_eq!(shown.json()["status"], "open");
+    assert_eq!(status(&sandbox, None, id), "open");
 }
 
 #[test]
 fn under_the_policy_confirm_files_nothing_and_names_a_proposal() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let policy = identity_policy(&sandbox, &idp);
-    let mut args: Vec<&str> = ["rapportage", "indienen"]
-        .into_iter()
-        .chain(REPORT)
-        .collect();
-    args.push("--confirm");
+    let (sandbox, _provider, policy) = under_identity_policy();
+    let args = report("indienen", &["--confirm"]);
     let refused = call(&sandbox, Some(&policy), &[], &args);
     let error = refused.error(77);
     assert_eq!(error["code"], "GOEDKEURING_VEREIST");
@@ -429,11 +441,7 @@ fn a_policy_that_cannot_be_trusted_refuses_every_mutation() {
     let sandbox = Sandbox::new();
     let policy = policy(&sandbox, "[goedkeuring]\nmethode = \"terminal\"\n");
     std::fs::set_permissions(&policy, std::fs::Permissions::from_mode(0o666)).unwrap();
-    let mut args: Vec<&str> = ["rapportage", "indienen"]
-        .into_iter()
-        .chain(REPORT)
-        .collect();
-    args.push("--confirm");
+    let args = report("indienen", &["--confirm"]);
     let refused = call(&sandbox, Some(&policy), &[], &args);
     let error = refused.error(78);
     assert_eq!(error["code"], "BELEID_ONGELDIG");
@@ -443,10 +451,7 @@ fn a_policy_that_cannot_be_trusted_refuses_every_mutation() {
             .unwrap()
             .contains(policy.to_str().unwrap())
     );
-    let proposing: Vec<&str> = ["rapportage", "voorstel"]
-        .into_iter()
-        .chain(REPORT)
-        .collect();
+    let proposing = report("voorstel", &[]);
     assert_eq!(
         call(&sandbox, Some(&policy), &[], &proposing).error(78)["code"],
         "BELEID_ONGELDIG"
@@ -471,8 +476,7 @@ fn policy_file_text(sandbox: &Sandbox, text: &str) -> PathBuf {
 
 #[test]
 fn a_declined_or_expired_login_leaves_the_proposal_open() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let policy = identity_policy(&sandbox, &idp);
+    let (sandbox, idp, policy) = under_identity_policy();
     let proposal = propose(&sandbox, Some(&policy), &[]);
     let id = proposal["id"].as_str().unwrap();
     for finish in ["decline", "expire"] {
@@ -483,8 +487,7 @@ fn a_declined_or_expired_login_leaves_the_proposal_open() {
         let error = ended.error_after_dialogue(75);
         assert_eq!(error["code"], "LOGIN_NIET_VOLTOOID", "{finish}");
         assert!(error["retry_after"].as_u64().is_some(), "{error}");
-        let shown = call(&sandbox, Some(&policy), &[], &["voorstel", "toon", id]);
-        assert_eq!(shown.json()["status"], "open", "{finish}");
+        assert_eq!(status(&sandbox, Some(&policy), id), "open", "{finish}");
     }
 }
 
@@ -511,16 +514,12 @@ fn an_unreachable_provider_is_named_and_nothing_is_decided() {
         error["detail"].as_str().unwrap().contains(&issuer),
         "{error}"
     );
-    assert_eq!(
-        call(&sandbox, Some(&policy), &[], &["voorstel", "toon", id]).json()["status"],
-        "open"
-    );
+    assert_eq!(status(&sandbox, Some(&policy), id), "open");
 }
 
 #[test]
 fn a_login_from_an_old_session_does_not_approve() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let policy = identity_policy(&sandbox, &idp);
+    let (sandbox, idp, policy) = under_identity_policy();
     let proposal = propose(&sandbox, Some(&policy), &[]);
     let id = proposal["id"].as_str().unwrap();
     idp.tweak(|claims| {
@@ -529,29 +528,28 @@ fn a_login_from_an_old_session_does_not_approve() {
             json!(claims["iat"].as_i64().unwrap() - 3600),
         );
     });
-    let out = login(&sandbox, &policy, &[], id, &idp, |pending| {
-        idp.approve(&pending.user_code)
-    });
-    assert_eq!(out.error_after_dialogue(77)["code"], "GOEDKEURING_ONGELDIG");
-    assert_eq!(
-        call(&sandbox, Some(&policy), &[], &["voorstel", "toon", id]).json()["status"],
-        "open"
-    );
+    approving_does_not_approve(&sandbox, &idp, &policy, id);
 }
 
 #[test]
 fn a_login_without_the_assurance_asked_does_not_approve() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let policy = identity_policy(&sandbox, &idp);
+    let (sandbox, idp, policy) = under_identity_policy();
     let proposal = propose(&sandbox, Some(&policy), &[]);
     let id = proposal["id"].as_str().unwrap();
     let mut person = Person::new("anna", "Anna de Vries", "68750110");
     person.acr = "laag".into();
     idp.log_in_as(person);
-    let out = login(&sandbox, &policy, &[], id, &idp, |pending| {
+    approving_does_not_approve(&sandbox, &idp, &policy, id);
+}
+
+/// The person logs in and approves `id` at the provider, and the tool refuses the login's
+/// token (77, `GOEDKEURING_ONGELDIG`): the proposal stays open.
+fn approving_does_not_approve(sandbox: &Sandbox, idp: &FakeIdp, policy: &PathBuf, id: &str) {
+    let out = login(sandbox, policy, &[], id, idp, |pending| {
         idp.approve(&pending.user_code)
     });
     assert_eq!(out.error_after_dialogue(77)["code"], "GOEDKEURING_ONGELDIG");
+    assert_eq!(status(sandbox, Some(policy), id), "open");
 }
 
 /// Writes `token` (or none) as an approval of `id` into the sandbox's store, as an agent with
@@ -573,30 +571,26 @@ type Forge<'a> = Box<dyn Fn(&Value) -> Option<String> + 'a>;
 
 #[test]
 fn an_approval_not_from_a_login_for_this_filing_files_nothing() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let backend = RvoBackend::start(&idp.issuer(), None);
-    let policy = identity_policy(&sandbox, &idp);
-    let env = backend_env(&backend);
+    let (sandbox, idp, backend, policy, env) = filing(None);
     let anna = Person::new("anna", "Anna de Vries", "68750110");
     let other_key = test_support::jwt::Signer::new("idp-sleutel-1");
+    // A token of the provider for this backend, with one member of the detail changed.
+    let (provider, person, base) = (&idp, &anna, backend.base_url());
+    let changed = |member: &'static str, value: Value| -> Forge<'_> {
+        let base = base.clone();
+        Box::new(move |d| {
+            let mut d = d.clone();
+            d[member] = value.clone();
+            Some(provider.approval_token(person, &base, &d))
+        })
+    };
     let cases: Vec<(&str, Forge<'_>)> = vec![
         ("a row written by hand", Box::new(|_| None)),
         (
             "another proposal",
-            Box::new(|d| {
-                let mut d = d.clone();
-                d["voorstel_id"] = json!("vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-                Some(idp.approval_token(&anna, &backend.base_url(), &d))
-            }),
+            changed("voorstel_id", json!("vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")),
         ),
-        (
-            "another company",
-            Box::new(|d| {
-                let mut d = d.clone();
-                d["kvk_nummer"] = json!("11111111");
-                Some(idp.approval_token(&anna, &backend.base_url(), &d))
-            }),
-        ),
+        ("another company", changed("kvk_nummer", json!("11111111"))),
         (
             "another backend",
             Box::new(|d| {
@@ -605,14 +599,7 @@ fn an_approval_not_from_a_login_for_this_filing_files_nothing() {
                 Some(idp.approval_token(&anna, "https://rvo.example/api", &d))
             }),
         ),
-        (
-            "another date",
-            Box::new(|d| {
-                let mut d = d.clone();
-                d["peildatum"] = json!("2026-12-01");
-                Some(idp.approval_token(&anna, &backend.base_url(), &d))
-            }),
-        ),
+        ("another date", changed("peildatum", json!("2026-12-01"))),
         (
             "an expired token",
             Box::new(|d| {
@@ -688,9 +675,7 @@ fn claims_of(token: &str) -> Value {
 
 #[test]
 fn an_approval_binds_the_backend_it_was_given_for() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let backend = RvoBackend::start(&idp.issuer(), None);
-    let policy = identity_policy(&sandbox, &idp);
+    let (sandbox, idp, backend, policy, env) = filing(None);
     // Proposed and approved for the local sandbox; applied with RVO_API_BASE set: refused.
     let proposal = propose(&sandbox, Some(&policy), &[]);
     let id = proposal["id"].as_str().unwrap();
@@ -699,7 +684,6 @@ fn an_approval_binds_the_backend_it_was_given_for() {
         idp.approve(&pending.user_code)
     });
     assert_eq!(approved.code, 0, "{}", approved.stderr);
-    let env = backend_env(&backend);
     let elsewhere = apply(&sandbox, &policy, &env, id);
     let error = elsewhere.error(77);
     assert_eq!(error["code"], "GOEDKEURING_ONGELDIG");
@@ -723,17 +707,9 @@ fn an_approval_binds_the_backend_it_was_given_for() {
 
 #[test]
 fn a_backend_of_contract_2_refuses_a_filing_without_a_person() {
-    let (sandbox, idp) = (Sandbox::new(), FakeIdp::start());
-    let backend = RvoBackend::start(&idp.issuer(), Some("dienst-sleutel-4711"));
-    let env = vec![
-        ("RVO_API_BASE", backend.base_url()),
-        ("RVO_API_TOKEN", "dienst-sleutel-4711".to_string()),
-    ];
-    let mut args: Vec<&str> = ["rapportage", "indienen"]
-        .into_iter()
-        .chain(REPORT)
-        .collect();
-    args.push("--confirm");
+    // No policy here; the provider stays up while the backend may ask it for keys.
+    let (sandbox, _provider, backend, _, env) = filing(Some("dienst-sleutel-4711"));
+    let args = report("indienen", &["--confirm"]);
     // No policy here: --confirm goes out, with the service credential as Authorization (1.1).
     let out = call(&sandbox, None, &env, &args);
     let error = out.error(77);
