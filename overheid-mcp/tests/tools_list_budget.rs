@@ -23,8 +23,9 @@ use test_support::schema::has_type_array;
 /// 32,643 once four descriptions say what their tool is for).
 const TOOLS_LIST_BUDGET: usize = 32 * 1024;
 /// The most bytes of it that come from the CLIs' discovery (the rest is the bridge's own
-/// `fields`; 28,610 measured).
-const FROM_DISCOVERY_BUDGET: usize = 29_000;
+/// `fields`; 28,610 measured, 29,050 once rvo-cli's `regeling zoek` took `--lang`, issue 40
+/// item 4).
+const FROM_DISCOVERY_BUDGET: usize = 29_100;
 /// The family's CLIs and how many tools each serves: every command, except regelrecht-cli's
 /// `wet valideer`, which reads only the local files it is given (DISC-21).
 const FAMILY: [(&str, usize); 4] = [

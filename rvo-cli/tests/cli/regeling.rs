@@ -199,6 +199,65 @@ fn lijst_prints_a_short_row_per_scheme_unless_asked_for_more() {
     );
 }
 
+/// Issue 40 item 4 for the search too: a short row per hit by default (six full hits for
+/// "energie" were 11.9 KB), in the order of their score; `--lang` prints every member, and
+/// `--fields` chooses from every member.
+#[test]
+fn zoek_prints_a_short_row_per_hit_unless_asked_for_more() {
+    let sandbox = Sandbox::new();
+    let args = ["regeling", "zoek", "energie", "--peildatum", "2026-12-01"];
+    let short = sandbox.run(args);
+    let long = sandbox.run([&args[..], &["--lang"]].concat());
+    let schema = output_schema("regeling_zoek");
+    let (rows, all) = (short.json(), long.json());
+    assert_valid_against(&schema, &rows, "zoek");
+    assert_valid_against(&schema, &all, "zoek --lang");
+    assert_eq!(ids(&rows), ids(&all));
+    assert!(rows["aantal"].as_u64() > Some(2), "{rows}");
+    for (row, full) in rows["regelingen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(all["regelingen"].as_array().unwrap())
+    {
+        let mut members: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        members.retain(|m| !["openstelling", "deadline"].contains(m));
+        assert_eq!(
+            members,
+            [
+                "id",
+                "naam",
+                "soort",
+                "indienbaar_via_cli",
+                "status",
+                "score"
+            ],
+            "{row}"
+        );
+        assert_eq!(row["score"], full["score"]);
+        for member in ["beschrijving", "wettelijke_grondslag", "url", "status_op"] {
+            assert!(full.get(member).is_some(), "--lang: {member} in {full}");
+        }
+    }
+    assert!(
+        short.stdout.len() * 4 < long.stdout.len(),
+        "{} of {} bytes",
+        short.stdout.len(),
+        long.stdout.len()
+    );
+    let chosen = sandbox
+        .run([&args[..], &["--fields", "regelingen[].url"]].concat())
+        .json();
+    let chosen = chosen["regelingen"].as_array().unwrap();
+    assert_eq!(chosen.len(), ids(&rows).len());
+    assert!(chosen.iter().all(|r| r["url"].is_string()), "{chosen:?}");
+}
+
 #[test]
 fn read_only_commands_pass_the_gate_too() {
     let sandbox = Sandbox::new();

@@ -7,7 +7,7 @@ use rvo_cli::catalogue::Catalogue;
 use rvo_cli::status::RegelingOpDatum;
 use serde_json::json;
 
-use super::catalogue_outcome;
+use super::{catalogue_outcome, compact_rows};
 
 common::arguments! {
     /// Voor alle RVO-regelingen en hun status op de peildatum
@@ -25,17 +25,6 @@ common::arguments! {
         pub lang: Lang => flatten,
     }
 }
-
-/// The members of a scheme's compact row (issue 40 item 4: the whole catalogue was 15.6 KB).
-const ROW: [&str; 7] = [
-    "id",
-    "naam",
-    "soort",
-    "status",
-    "openstelling",
-    "deadline",
-    "indienbaar_via_cli",
-];
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     path: &["regeling", "lijst"],
@@ -64,12 +53,9 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .collect();
     let mut regelingen = serde_json::to_value(regelingen)
         .map_err(|e| common::Problem::software(format!("regelingen niet te vormen: {e}")))?;
+    // The whole catalogue was 15.6 KB (issue 40 item 4).
     if !args.lang.wanted(ctx) {
-        for row in regelingen.as_array_mut().into_iter().flatten() {
-            if let Some(row) = row.as_object_mut() {
-                row.retain(|member, _| ROW.contains(&member.as_str()));
-            }
-        }
+        compact_rows(&mut regelingen, &[]);
     }
     let data = json!({
         "peildatum": date.to_string(),

@@ -10,6 +10,30 @@ use common::{Environment, Outcome, Passed};
 use rvo_cli::catalogue::{CATALOGUE_JSON, Catalogue};
 use serde_json::Value;
 
+/// The members of a scheme's compact row in a list (issue 40 item 4, CONV-9): `regeling lijst`
+/// and `regeling zoek` print only these by default, every member with `--lang`.
+const ROW: [&str; 7] = [
+    "id",
+    "naam",
+    "soort",
+    "status",
+    "openstelling",
+    "deadline",
+    "indienbaar_via_cli",
+];
+
+/// Keep each scheme of `regelingen` to [`ROW`] and `also` (a list's own members, such as a
+/// search's `score`).
+pub(crate) fn compact_rows(regelingen: &mut Value, also: &[&str]) {
+    for row in regelingen.as_array_mut().into_iter().flatten() {
+        if let Some(row) = row.as_object_mut() {
+            row.retain(|member, _| {
+                ROW.contains(&member.as_str()) || also.contains(&member.as_str())
+            });
+        }
+    }
+}
+
 common::commands! {
     pub enum Action {
         Zoek(zoek::Args) => zoek,

@@ -1,6 +1,6 @@
 //! `regeling zoek TREFWOORD`: ranked, case- and accent-insensitive search over the catalogue.
 
-use common::args::Peildatum;
+use common::args::{Lang, Peildatum};
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Outcome, PlanSpec, Result};
 use rvo_cli::catalogue::{Catalogue, Soort};
@@ -8,14 +8,16 @@ use rvo_cli::search::{Filters, search};
 use rvo_cli::status::Status;
 use serde_json::json;
 
-use super::catalogue_outcome;
+use super::{catalogue_outcome, compact_rows};
 
 common::arguments! {
     /// Zoek RVO-regelingen op naam, beschrijving en trefwoorden
     ///
     /// Alle woorden van de zoekterm moeten voorkomen (hoofdletters en accenten tellen niet); treffers
     /// in naam en trefwoorden wegen zwaarder.
-    /// Geen treffers is een lege lijst (exit 0).
+    /// Geen treffers is een lege lijst (exit 0). Eén korte rij per treffer: id, naam, soort, status,
+    /// openstelling, of ze via de CLI in te dienen is en de score. Alle velden met --lang, of met
+    /// --fields of --jq, die uit alle velden kiezen; één regeling: regeling toon.
     #[derive(clap::Args, serde::Serialize, Debug)]
     pub(crate) struct Args {
         /// Zoekterm, bijv. informatieplicht of "warmtepomp isolatie"
@@ -29,6 +31,9 @@ common::arguments! {
         #[command(flatten)]
         #[serde(flatten)]
         pub peildatum: Peildatum => flatten,
+        #[command(flatten)]
+        #[serde(flatten)]
+        pub lang: Lang => flatten,
     }
 }
 
@@ -67,11 +72,18 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         date,
     };
     let hits = search(Catalogue::embedded(), trefwoord, filters);
+    let aantal = hits.len();
+    let mut regelingen = serde_json::to_value(hits)
+        .map_err(|e| common::Problem::software(format!("treffers niet te vormen: {e}")))?;
+    // Six full hits for "energie" were 11.9 KB (issue 40 item 4).
+    if !args.lang.wanted(ctx) {
+        compact_rows(&mut regelingen, &["score"]);
+    }
     let data = json!({
         "trefwoord": trefwoord,
         "peildatum": date.to_string(),
-        "aantal": hits.len(),
-        "regelingen": hits,
+        "aantal": aantal,
+        "regelingen": regelingen,
     });
     Ok(catalogue_outcome(&passed, data))
 }
