@@ -221,3 +221,45 @@ fn a_proposal_from_a_concept_with_an_unfetched_source_names_the_source() {
         "{problem}"
     );
 }
+
+/// `--toolsets regelrecht` over the family found next to the bridge: no KvK tool is served, and
+/// regelrecht-cli's child kvk-cli still gets the KvK's variables (the README's promise; issue 40
+/// items 1 and 6): `regelingen` reads the registration from the fake KvK with the key.
+#[test]
+fn a_child_of_a_served_tool_gets_its_variables_when_its_source_is_not_served() {
+    if kvk_cli().is_none() {
+        return;
+    }
+    let fake = FakeServer::start(kvk::kvk);
+    let base = fake.base_url();
+    let env = [
+        ("KVK_API_BASE", base.as_str()),
+        ("KVK_API_KEY", KEY),
+        ("KVK_SESSIE_NUMMER", KVK),
+    ];
+    let mut bridge = Bridge::start(&["--toolsets", "regelrecht"], &env);
+    let list = bridge.request("tools/list", json!({}));
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.starts_with("regelrecht__")),
+        "{names:?}"
+    );
+    let schemes = bridge.call("regelrecht__regelingen", json!({}));
+    assert_eq!(schemes["isError"], false, "{schemes}");
+    assert_eq!(
+        schemes["structuredContent"]["niet_opgehaald"],
+        json!([]),
+        "{schemes}"
+    );
+    let requests = fake.requests();
+    assert!(!requests.is_empty(), "the child read the KvK");
+    assert!(
+        requests.iter().all(|r| r.header("apikey") == Some(KEY)),
+        "with the key"
+    );
+}
