@@ -2,7 +2,8 @@
 //! what it is, and no file allows `unsafe_code` (the workspace forbids it, Cargo.toml). And every
 //! crate is layered: at each level of its module tree, the graph of the submodules (which names
 //! which through `crate::` and `super::`, in code outside tests) has no cycle; inside `common` code names items by their module path, never
-//! through the re-exports of its root, so the floors' arrows are all seen.
+//! through the re-exports of its root, so the floors' arrows are all seen. And a tool declares an
+//! argument's schema on its field, never in a list of its own.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -69,6 +70,34 @@ fn no_file_allows_unsafe_code() {
         })
         .collect();
     assert!(asking.is_empty(), "{asking:#?}");
+}
+
+/// One declaration per argument set (issue 42.2): an argument's schema stands on its field
+/// (`common::arguments!`), and a command's entry takes them all as `Args::SCHEMAS`. Outside
+/// `common` no file writes an `ArgSchema`, and no file that declares commands lists schemas in a
+/// `CommandSpec` (`args: &[…]`).
+#[test]
+fn argument_schemas_are_declared_on_their_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let common_src = root.join("common").join("src");
+    let this = Path::new(file!()).file_name().expect("a file name");
+    let by_hand: Vec<String> = workspace_files()
+        .into_iter()
+        .filter(|path| !path.starts_with(&common_src) && path.file_name() != Some(this))
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let declares_commands = text.contains("CommandSpec {");
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| {
+                    line.contains("ArgSchema")
+                        || (declares_commands && line.trim_start().starts_with("args: &["))
+                })
+                .map(|(number, line)| format!("{}:{}: {}", path.display(), number + 1, line.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(by_hand.is_empty(), "schemas written by hand: {by_hand:#?}");
 }
 
 /// The `src/` directories of the workspace's crates: each that holds a `lib.rs` or `main.rs`.

@@ -55,7 +55,7 @@ common::arguments! {
         pub filing: FilingArgs => flatten,
         /// Dien dit goedgekeurde voorstel in (zonder andere argumenten of bevestiging)
         #[arg(long, value_name = "ID")]
-        pub voorstel: Option<String> => (ID_SCHEMA.schema),
+        pub voorstel: Option<String> => (ID_SCHEMA),
     }
 }
 

@@ -3,15 +3,17 @@
 use common::{CommandSpec, Context, Outcome, Result};
 use overheid_records::Decision;
 
-/// Wijs een voorstel af (alleen op een terminal: u typt het begin van de plan-digest)
-///
-/// Toont het plan en vraagt de eerste 8 tekens van de plan-digest. De afwijzing noemt de
-/// gebruiker van het besturingssysteem. In een shell die u deelt met een agent is de terminal de
-/// grens, geen login: beslis alleen over wat u zelf hebt gelezen.
-#[derive(clap::Args, Debug)]
-pub(crate) struct Args {
-    /// Id van het voorstel (vs_…)
-    pub id: String,
+common::arguments! {
+    /// Wijs een voorstel af (alleen op een terminal: u typt het begin van de plan-digest)
+    ///
+    /// Toont het plan en vraagt de eerste 8 tekens van de plan-digest. De afwijzing noemt de
+    /// gebruiker van het besturingssysteem. In een shell die u deelt met een agent is de terminal
+    /// de grens, geen login: beslis alleen over wat u zelf hebt gelezen.
+    #[derive(clap::Args, Debug)]
+    pub(crate) struct Args {
+        /// Id van het voorstel (vs_…)
+        pub id: String => (super::ID_SCHEMA),
+    }
 }
 
 pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
@@ -24,7 +26,7 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
         "afwijzen",
         "vs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     ]],
-    args: &[super::ID_SCHEMA],
+    args: Args::SCHEMAS,
 }];
 
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {

@@ -30,10 +30,7 @@ common::commands! {
 }
 
 /// The schema of a proposal id (text-safe, 160 random bits).
-pub(crate) const ID_SCHEMA: common::ArgSchema = common::ArgSchema {
-    name: "id",
-    schema: r#"{"pattern": "^vs_[a-z2-7]{32}$"}"#,
-};
+pub(crate) const ID_SCHEMA: &str = common::schema!({"pattern": "^vs_[a-z2-7]{32}$"});
 
 /// What a person's decision at a terminal does: it writes one record here (no upstream), and a
 /// second decision on the same proposal is refused, so it is not idempotent.

@@ -13,7 +13,7 @@ common::arguments! {
     #[derive(clap::Args, serde::Serialize, Debug)]
     pub(crate) struct Args {
         /// Id van het voorstel (vs_…)
-        pub id: String => (super::ID_SCHEMA.schema),
+        pub id: String => (super::ID_SCHEMA),
     }
 }
 
