@@ -307,18 +307,20 @@ impl<'a> Context<'a> {
         let scope = crate::net::http::redirect_scope(&request.url, self.base_urls());
         let sent = self.as_sent(Request::clone(request));
         let (client, _) = self.client.as_ref().expect("client was just built");
-        let client = client.clone();
         let waiting = crate::print::spinner::Spinner::start(
             crate::print::spinner::waiting_for(&request.url),
             self.printer.quiet,
         );
-        // On its own thread, so that Ctrl-C ends the wait (EXIT-11).
-        let response = crate::call::interrupt::abandonable(move || client.send(&sent, &scope));
+        // Ctrl-C, before or during the wait, ends it (EXIT-11).
+        let response = if crate::call::interrupt::interrupted() {
+            Ok(None)
+        } else {
+            client.send_until(&sent, &scope, crate::call::interrupt::pressed())
+        };
         drop(waiting);
         let Some(response) = response? else {
             return Err(self.interrupted_send(request).into());
         };
-        let response = response?;
         // Hashing a large body costs time; only provenance needs it.
         let sha256 = self.globals.provenance.is_some().then(|| response.sha256());
         self.record_exchange(&response, sha256);

@@ -1,12 +1,14 @@
 //! Ctrl-C (rule EXIT-11): a person who presses it while a command waits gets the terminal back
 //! at once, with the spinner cleared, the call audited (code `ONDERBROKEN`) and exit 130.
 //!
-//! The wait is what must end: the HTTP client blocks its thread until the source answers or the
-//! deadline passes. So a send runs on a thread of its own ([`abandonable`]) and the command's
-//! thread waits for its answer, looking at the flag the `SIGINT` handler sets. When it is set,
-//! the command's thread stops waiting and returns an ordinary error through the call's one path:
-//! the spinner's guard clears the line, the one audit path appends the record, and `main` ends
-//! the process (the only place that may). The abandoned send dies with the process.
+//! The wait is what must end. A send is a future the command's thread drives
+//! ([`crate::net::http::HttpClient::send_until`]) beside [`pressed`], which looks at the
+//! flag the `SIGINT` handler sets; a wait that blocks its thread (a line from the terminal) runs
+//! on a thread of its own ([`abandonable`]) while the command's thread looks at the flag. When it
+//! is set, the command's thread stops waiting and returns an ordinary error through the call's
+//! one path: the spinner's guard clears the line, the one audit path appends the record, and
+//! `main` ends the process (the only place that may). The dropped send closes its connection;
+//! an abandoned thread dies with the process.
 //!
 //! The handler only sets an atomic flag (all a signal handler may safely do). A second `SIGINT`
 //! takes the default action (the process ends by the signal), for a person who will not wait
@@ -61,7 +63,18 @@ pub fn interrupted() -> bool {
         .is_some_and(|flag| flag.load(Ordering::SeqCst))
 }
 
-/// Run `work` (a blocking send) on a thread of its own and wait for it, or for Ctrl-C: `Ok(None)`
+/// Ends when Ctrl-C is pressed (looking every [`POLL`]); never when no handler could be installed.
+/// Installs the handler ([`arm`]). For a wait that is a future, beside it in a `select!`.
+pub(crate) async fn pressed() {
+    let Some(flag) = flag() else {
+        return std::future::pending().await;
+    };
+    while !flag.load(Ordering::SeqCst) {
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Run `work` (a blocking wait, such as a line from the terminal) on a thread of its own and wait for it, or for Ctrl-C: `Ok(None)`
 /// when the person interrupted (before or during the wait; the work is then abandoned). A panic
 /// in `work` is resumed here, so it is reported as the command's own.
 pub fn abandonable<T: Send + 'static>(

@@ -1,8 +1,15 @@
 //! The configured client: rustls with the system's roots, no proxy but a checked `HTTPS_PROXY`,
 //! the deadline on every exchange, retries where safe (NET-4), redirects followed only under
 //! their scope (NET-11), the body capped; and the system resolver whose failure is told by type.
+//!
+//! reqwest's async client on a current-thread runtime of the client's own, driven by the thread
+//! that sends: a call that sends starts no thread for it (reqwest's blocking client runs a
+//! runtime thread, and a wait that Ctrl-C can end needed one more, each with a memory arena of
+//! its own). The wait for an answer is a future, so [`HttpClient::send_until`] ends it by
+//! dropping it when another future ends first (Ctrl-C, EXIT-11). A host name is still looked up
+//! on a thread of tokio's blocking pool, so the deadline bounds the lookup too.
 
-use std::io::Read;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::Url;
@@ -26,10 +33,11 @@ pub struct ClientConfig<'a> {
     pub proxy: Option<&'a str>,
 }
 
-/// The configured client; a clone shares its connection pool and runtime thread.
+/// The configured client; a clone shares its connection pool and runtime.
 #[derive(Clone)]
 pub struct HttpClient {
-    inner: reqwest::blocking::Client,
+    inner: reqwest::Client,
+    runtime: Arc<Runtime>,
     deadline: Instant,
     max_body: u64,
     /// The issuer of a chain the TLS verifier refused as untrusted (NET-12).
@@ -42,7 +50,7 @@ impl HttpClient {
     #[allow(clippy::disallowed_methods, reason = "one HTTP client")]
     pub fn new(config: &ClientConfig<'_>, needs_tls: bool) -> Result<Self> {
         let remaining = config.deadline.saturating_duration_since(Instant::now());
-        let mut builder = reqwest::blocking::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .timeout(remaining.max(Duration::from_millis(1)))
             .connect_timeout(remaining.clamp(Duration::from_millis(1), Duration::from_secs(10)))
             .redirect(reqwest::redirect::Policy::none())
@@ -66,18 +74,20 @@ impl HttpClient {
             .map_err(|e| Problem::config(format!("HTTP-client kon niet worden gemaakt: {e}")))?;
         Ok(Self {
             inner,
+            runtime: Arc::new(Runtime::new()?),
             deadline: config.deadline,
             max_body: config.max_body,
             untrusted,
         })
     }
 
-    /// The same client (its connection pool, runtime thread and TLS roots) with
+    /// The same client (its connection pool, runtime and TLS roots) with
     /// other bounds: the audit export reuses the command's client this way
     /// instead of building a second one.
     pub fn bounded(&self, deadline: Instant, max_body: u64) -> Self {
         Self {
             inner: self.inner.clone(),
+            runtime: Arc::clone(&self.runtime),
             deadline,
             max_body,
             untrusted: std::sync::Arc::clone(&self.untrusted),
@@ -89,9 +99,32 @@ impl HttpClient {
     /// [`redirect_scope`]); the response names the URL that answered.
     pub fn send(&self, request: &Request, scope: &str) -> Result<Response> {
         request.check()?;
+        self.runtime.block_on(self.exchange(request, scope))
+    }
+
+    /// [`HttpClient::send`] that `stop` ends (Ctrl-C, EXIT-11): `Ok(None)` when `stop` came
+    /// first. The exchange is then dropped where it stood (its connection closed); whether a
+    /// request that was on its way reached the source is unknown.
+    pub(crate) fn send_until(
+        &self,
+        request: &Request,
+        scope: &str,
+        stop: impl Future<Output = ()>,
+    ) -> Result<Option<Response>> {
+        request.check()?;
+        self.runtime.block_on(async {
+            tokio::select! {
+                response = self.exchange(request, scope) => response.map(Some),
+                () = stop => Ok(None),
+            }
+        })
+    }
+
+    /// The exchange [`HttpClient::send`] waits for: the request, its redirects and retries.
+    async fn exchange(&self, request: &Request, scope: &str) -> Result<Response> {
         let mut attempt = 0;
         loop {
-            let response = self.follow(request, scope)?;
+            let response = self.follow(request, scope).await?;
             let retryable = matches!(response.status, 429 | 502 | 503 | 504)
                 && request.is_idempotent()
                 && attempt < MAX_RETRIES;
@@ -105,7 +138,7 @@ impl HttpClient {
                     .checked_add(wait)
                     .is_some_and(|t| t < self.deadline)
                 {
-                    std::thread::sleep(wait);
+                    tokio::time::sleep(wait).await;
                     attempt += 1;
                     continue;
                 }
@@ -116,11 +149,11 @@ impl HttpClient {
 
     /// One request and the redirects that answer it, each checked against
     /// `scope` before anything (the key, the body) is sent there (rule NET-11).
-    fn follow(&self, request: &Request, scope: &str) -> Result<Response> {
+    async fn follow(&self, request: &Request, scope: &str) -> Result<Response> {
         let mut url = check_url(&request.url)?;
         let mut hop = request.clone();
         for _ in 0..=REDIRECT_LIMIT {
-            let response = self.send_once(&hop, &url)?;
+            let response = self.send_once(&hop, &url).await?;
             if !(300..400).contains(&response.status) {
                 return Ok(response);
             }
@@ -150,7 +183,7 @@ impl HttpClient {
         .into())
     }
 
-    fn send_once(&self, request: &Request, url: &Url) -> Result<Response> {
+    async fn send_once(&self, request: &Request, url: &Url) -> Result<Response> {
         let remaining = self.deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(deadline_passed());
@@ -171,7 +204,7 @@ impl HttpClient {
                 .header("content-type", *content_type)
                 .body(bytes.clone());
         }
-        let response = builder.send().map_err(|e| {
+        let mut response = builder.send().await.map_err(|e| {
             let issuer = self
                 .untrusted
                 .lock()
@@ -187,18 +220,23 @@ impl HttpClient {
             .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
             .collect();
         let mut body = Vec::new();
-        response
-            .take(self.max_body + 1)
-            .read_to_end(&mut body)
-            .map_err(|e| read_error(&e, self.deadline))?;
-        if body.len() as u64 > self.max_body {
-            return Err(Problem::protocol(format!(
-                "het antwoord is groter dan {} bytes",
-                self.max_body
-            ))
-            .with_code(crate::problem::codes::ANTWOORD_TE_GROOT)
-            .with_hint("verhoog OVERHEID_MAX_RESPONSE_BYTES als dit antwoord terecht zo groot is")
-            .into());
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| read_error(&e, self.deadline))?
+        {
+            body.extend_from_slice(&chunk);
+            if body.len() as u64 > self.max_body {
+                return Err(Problem::protocol(format!(
+                    "het antwoord is groter dan {} bytes",
+                    self.max_body
+                ))
+                .with_code(crate::problem::codes::ANTWOORD_TE_GROOT)
+                .with_hint(
+                    "verhoog OVERHEID_MAX_RESPONSE_BYTES als dit antwoord terecht zo groot is",
+                )
+                .into());
+            }
         }
         Ok(Response {
             status,
@@ -207,6 +245,33 @@ impl HttpClient {
             headers,
             body,
         })
+    }
+}
+
+/// The client's runtime: one thread's, the sender's, with I/O and timers. Dropped without waiting
+/// for a lookup still running on the blocking pool (a lookup the deadline gave up on must not
+/// hold the process), and without blocking, so a client may also end inside a host's runtime.
+struct Runtime(Option<tokio::runtime::Runtime>);
+
+impl Runtime {
+    fn new() -> Result<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Problem::software(format!("geen runtime voor de HTTP-client: {e}")))?;
+        Ok(Self(Some(runtime)))
+    }
+
+    fn block_on<T>(&self, work: impl Future<Output = T>) -> T {
+        self.0.as_ref().expect("held until dropped").block_on(work)
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 

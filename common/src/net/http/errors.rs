@@ -178,7 +178,7 @@ fn not_http_reason(err: &hyper::Error) -> Option<&'static str> {
     }
 }
 
-pub(super) fn read_error(err: &std::io::Error, deadline: Instant) -> Error {
+pub(super) fn read_error(err: &reqwest::Error, deadline: Instant) -> Error {
     let deadline_near = Instant::now() + Duration::from_millis(50) >= deadline;
     if deadline_near || Failure::of(err) == Failure::Timeout {
         return deadline_passed();

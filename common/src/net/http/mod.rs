@@ -1,6 +1,6 @@
 //! The one HTTP client setup of the family (rules NET-1 … NET-7).
 //!
-//! Blocking reqwest with rustls and the operating system's root store.
+//! reqwest with rustls and the operating system's root store, driven by the sending thread.
 //! Every request: a deadline from `--timeout`, a `User-Agent` naming the tool,
 //! the caller's `traceparent`, redirects only under the configured base (so a
 //! key in a header never reaches another host or path), at most two retries
