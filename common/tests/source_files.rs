@@ -2,8 +2,9 @@
 //! what it is, and no file allows `unsafe_code` (the workspace forbids it, Cargo.toml). And every
 //! crate is layered: at each level of its module tree, the graph of the submodules (which names
 //! which through `crate::` and `super::`, in code outside tests) has no cycle; inside `common` code names items by their module path, never
-//! through the re-exports of its root, so the floors' arrows are all seen. And a tool declares an
-//! argument's schema on its field, never in a list of its own.
+//! through the re-exports of its root, so the floors' arrows are all seen, and ARCHITECTURE.md
+//! names every floor. And a tool declares an argument's schema on its field, never in a list of
+//! its own.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,38 @@ fn argument_schemas_are_declared_on_their_fields() {
         })
         .collect();
     assert!(by_hand.is_empty(), "schemas written by hand: {by_hand:#?}");
+}
+
+/// ARCHITECTURE.md's tables of floors name every folder of `common/src` (but `bin/`) and of
+/// `overheid-mcp/src` (issue 42.1), so a floor added or renamed is described where one looks.
+#[test]
+fn the_architecture_names_every_floor() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut missing = Vec::new();
+    for krate in ["common", "overheid-mcp"] {
+        let heading = format!("`{krate}/src/`, from the ground up");
+        let from = text
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no {heading}"));
+        let rest = &text[from..];
+        let table = &rest[rest.find("\n|").expect("a table")..];
+        let table = &table[..table.find("\n\n").unwrap_or(table.len())];
+        for entry in std::fs::read_dir(root.join(krate).join("src"))
+            .expect("src")
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let floor = format!("| `{name}/` |");
+            if entry.path().is_dir() && name != "bin" && !table.contains(&floor) {
+                missing.push(format!("{krate}/src/{name}/"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "floors ARCHITECTURE.md does not name: {missing:?}"
+    );
 }
 
 /// The `src/` directories of the workspace's crates: each that holds a `lib.rs` or `main.rs`.
