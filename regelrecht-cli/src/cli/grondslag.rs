@@ -1,6 +1,7 @@
 //! The legal basis of an answer (`wettelijke_grondslag`), as every command prints it: per output
 //! the article that produced the value, then every article on the chain behind it (a source in
-//! another law, another output of the same law, the implementation of an open term, a hook),
+//! another law, another output of the same law, the implementation of an open term, an
+//! override, a hook),
 //! each with the law version applied and where to read it.
 
 use regelrecht_engine::Basis;
@@ -32,7 +33,8 @@ pub(crate) enum Detail {
     /// chain behind the article that produced the answer.
     Answer,
     /// `evalueer`: also the law's `$id` and version, how the article took part (`direct`,
-    /// `override`, `hook`; on the chain `bron`, `intern`, `open_norm`, `hook`) and what it gave.
+    /// `override`, `hook`; on the chain `bron`, `intern`, `open_norm`, or `override` and `hook` for
+    /// an article that overrode a value or gave it through a hook) and what it gave.
     Evaluation,
 }
 

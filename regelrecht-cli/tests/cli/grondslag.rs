@@ -1,5 +1,6 @@
 //! The whole legal basis (`wettelijke_grondslag`): every article on the chain that produced a
-//! value — a source in another law, the implementation of an open term, a hook — each with its
+//! value — a source in another law, the implementation of an open term, an override, a hook —
+//! each with its
 //! law version; outputs that a hook gives can be requested and come with their provenance
 //! (`wijze: hook`); and the untranslatable mark travels with the value, so neither `--fields`
 //! nor `--jq` can keep an amount and lose its mark.
@@ -100,6 +101,55 @@ fn the_legal_basis_cites_every_article_on_the_chain_with_its_version() {
     );
     // `artikel` names the article that produced the answer, not the chain behind it.
     assert_eq!(data["artikel"], "1");
+}
+
+/// Article 1 takes the premium from the Bronwet; article 9 overrides that premium (lex specialis).
+const BIJZONDERE_WET: &str = "$id: bijzondere_wet\nname: Bijzondere wet\nregulatory_layer: WET\nvalid_from: '2025-01-01'\narticles:\n  - number: '1'\n    machine_readable:\n      execution:\n        input:\n          - name: premie\n            type: amount\n            source:\n              regulation: bronwet\n              output: premie\n        output:\n          - name: bedrag\n            type: amount\n        actions:\n          - output: bedrag\n            value: $premie\n  - number: '9'\n    text: In afwijking van artikel 7 van de Bronwet is de premie 80.\n    machine_readable:\n      overrides:\n        - law: bronwet\n          article: '7'\n          output: premie\n      execution:\n        output:\n          - name: premie\n            type: amount\n        actions:\n          - output: premie\n            value: 80\n";
+
+#[test]
+fn an_article_that_overrides_a_source_is_cited_as_the_override_it_is() {
+    let sandbox = chain_sandbox();
+    sandbox.write("w/bijzondere_wet.yaml", BIJZONDERE_WET);
+    let dir = sandbox.path().join("w").display().to_string();
+    let data = sandbox
+        .run([
+            "evalueer",
+            "bijzondere_wet",
+            "--uitvoer",
+            "bedrag",
+            "--peildatum",
+            "2025-06-01",
+            "--corpus",
+            &dir,
+        ])
+        .json();
+    assert_valid_against(&output_schema("evalueer"), &data, "evalueer");
+    assert_eq!(data["uitvoer"]["bedrag"], 80, "{data}");
+    let s = |t: &str| t.to_string();
+    // The overriding article is cited with its version, as an override; the article it
+    // replaced gave nothing, so it is not.
+    assert_eq!(
+        basis(&data, "bedrag"),
+        [
+            (
+                s("bijzondere_wet"),
+                s("1"),
+                s("direct"),
+                false,
+                Value::Null,
+                json!("2025-01-01")
+            ),
+            (
+                s("bijzondere_wet"),
+                s("9"),
+                s("override"),
+                true,
+                json!("premie"),
+                json!("2025-01-01")
+            ),
+        ],
+        "{data}"
+    );
 }
 
 #[test]

@@ -75,8 +75,9 @@ pub(super) struct ArticleResult<'c> {
 }
 
 impl<'c> ArticleResult<'c> {
-    /// `output`'s value, the link to the article that produced it (as `how`, giving `via`) and
-    /// the chain behind that article.
+    /// `output`'s value, the link to the article that produced it (as `how`, giving `via`;
+    /// an article that overrode the output or gave it through a hook keeps saying so) and the
+    /// chain behind that article.
     pub(super) fn produced(
         &self,
         output: &str,
@@ -88,7 +89,11 @@ impl<'c> ArticleResult<'c> {
         let link = Link {
             law: source.law,
             article: source.article,
-            how,
+            how: if source.how == "direct" {
+                how
+            } else {
+                source.how
+            },
             via,
         };
         Some((value, link, Rc::clone(&source.chain)))
