@@ -234,6 +234,15 @@ impl Stamp {
     }
 }
 
+/// What a listing shows of a law ([`crate::scan::Summary`]), borrowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryRef<'a> {
+    pub name: Option<&'a str>,
+    pub layer: Option<&'a str>,
+    pub bwb_id: Option<&'a str>,
+    pub outputs: Vec<&'a str>,
+}
+
 /// An index read from the cache: its bytes, checked once to be well formed, and read in place.
 pub(crate) struct IndexView {
     bytes: Vec<u8>,
@@ -469,6 +478,27 @@ impl IndexView {
         self.laws()
             .get(law as usize)
             .and_then(|l| self.optional(l.valid_to))
+    }
+
+    /// What the scan of law record `law` found for a listing, borrowed from the index: name,
+    /// layer, BWB id and outputs; `None` when the scan was not sure (the law is then parsed).
+    pub(crate) fn summary(&self, law: u32) -> Option<SummaryRef<'_>> {
+        let l = self.laws().get(law as usize)?;
+        if l.summary != 1 {
+            return None;
+        }
+        let strings: &[Span] = self.table(self.head.strings).unwrap_or_default();
+        Some(SummaryRef {
+            name: self.optional(l.name),
+            layer: self.optional(l.layer),
+            bwb_id: self.optional(l.bwb_id),
+            outputs: strings
+                .get(l.outputs.range())
+                .unwrap_or_default()
+                .iter()
+                .map(|s| self.text(*s))
+                .collect(),
+        })
     }
 
     /// What law record `law` declares, and whether its `$schema` is one this engine does not read.

@@ -19,6 +19,7 @@
 use crate::dates::parse_iso_date;
 use crate::error::LoadError;
 use crate::format;
+pub use crate::index::SummaryRef;
 use crate::index::{IndexView, IndexWriter, IndexedLaw, WalkedDir, WrittenFile};
 use crate::law::Law;
 pub use crate::limits::{DEFAULT_MAX_FILES, Limits};
@@ -373,6 +374,84 @@ struct IndexedSlot {
     /// Whether its `$schema` names a version this engine does not read.
     refused: bool,
     made: OnceLock<Box<LawFile>>,
+}
+
+/// One law file as a listing shows it ([`Corpus::listed`]).
+pub struct Listed<'c> {
+    corpus: &'c Corpus,
+    slot: &'c Slot,
+}
+
+/// Where a listed law file was read.
+pub enum ListedSource<'c> {
+    /// Built into the program.
+    Builtin,
+    /// Its canonical path, as the directory walk that found it knew it.
+    Canonical(Cow<'c, Path>),
+    /// Its path as given (a file named on its own, or reached through a symlink).
+    File(Cow<'c, Path>),
+}
+
+impl<'c> Listed<'c> {
+    /// Its `$id`.
+    pub fn id(&self) -> &'c str {
+        self.corpus.slot_id(self.slot)
+    }
+
+    /// Its `valid_from`, as written.
+    pub fn valid_from(&self) -> Option<&'c str> {
+        self.corpus.slot_valid_from(self.slot)
+    }
+
+    /// Its `valid_to`, as written.
+    pub fn valid_to(&self) -> Option<&'c str> {
+        match self.slot {
+            Slot::Made(file) => file.valid_to.as_deref(),
+            Slot::Indexed(indexed) => self.corpus.view(indexed)?.valid_to(indexed.law),
+        }
+    }
+
+    /// Where it was read.
+    pub fn source(&self) -> ListedSource<'c> {
+        match self.slot {
+            Slot::Made(file) => match (&file.origin, file.canonical_path()) {
+                (Origin::Builtin(_), _) => ListedSource::Builtin,
+                (_, Some(canonical)) => ListedSource::Canonical(Cow::Borrowed(canonical)),
+                (Origin::File(path), None) => ListedSource::File(Cow::Borrowed(path)),
+            },
+            Slot::Indexed(indexed) => {
+                let Some(source) = self.corpus.sources.get(indexed.source as usize) else {
+                    return ListedSource::File(Cow::Borrowed(Path::new("")));
+                };
+                let relative = source.path(indexed.path);
+                if indexed.plain {
+                    ListedSource::Canonical(Cow::Owned(source.canonical.join(relative)))
+                } else {
+                    ListedSource::File(Cow::Owned(source.root.join(relative)))
+                }
+            }
+        }
+    }
+
+    /// What a listing shows of the law: from the index's record or the file's scan when it was
+    /// sure, else from the parsed law (an error when it does not parse).
+    pub fn summary(&self) -> Result<SummaryRef<'c>, LoadError> {
+        if let Slot::Indexed(indexed) = self.slot
+            && let Some(summary) = self
+                .corpus
+                .view(indexed)
+                .and_then(|view| view.summary(indexed.law))
+        {
+            return Ok(summary);
+        }
+        let summary = self.corpus.made(self.slot).summary()?;
+        Ok(SummaryRef {
+            name: summary.name.as_deref(),
+            layer: summary.layer.as_deref(),
+            bwb_id: summary.bwb_id.as_deref(),
+            outputs: summary.outputs.iter().map(String::as_str).collect(),
+        })
+    }
 }
 
 /// A directory added to a corpus: where it is, the index it was read with, and the paths of its
@@ -864,6 +943,16 @@ impl Corpus {
         self.files.iter().map(|slot| self.made(slot))
     }
 
+    /// Every law file in a version this engine reads, as a listing shows it, in load order:
+    /// read from its index record where one describes it (the file is not made), else from
+    /// the file.
+    pub fn listed(&self) -> impl Iterator<Item = Listed<'_>> {
+        self.files
+            .iter()
+            .filter(|slot| !slot.refused())
+            .map(|slot| Listed { corpus: self, slot })
+    }
+
     /// All `$id`s, sorted.
     pub fn ids(&self) -> Vec<&str> {
         let mut ids: Vec<&str> = self.by_id.keys().map(String::as_str).collect();
@@ -1345,5 +1434,6 @@ mod tests {
         // The new file is read; so is a's, changed less than two seconds ago (a change in the
         // same tick of the clock could hide behind its stamp); b's comes from the index.
         assert_eq!(made(&moved), ["a", "d"]);
+
     }
 }

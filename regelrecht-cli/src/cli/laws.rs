@@ -262,6 +262,16 @@ pub(crate) fn source_uri(file: &LawFile) -> String {
     }
 }
 
+/// As [`source_uri`], of a file as a listing shows it; and whether it is built in.
+pub(crate) fn listed_source_uri(file: &regelrecht_engine::load::Listed<'_>) -> (String, bool) {
+    use regelrecht_engine::load::ListedSource;
+    match file.source() {
+        ListedSource::Builtin => (format!("urn:regelrecht:builtin:{}", file.id()), true),
+        ListedSource::Canonical(canonical) => (encoded_file_uri(&canonical), false),
+        ListedSource::File(path) => (file_uri(&path), false),
+    }
+}
+
 /// An absolute `file://` URI, percent-encoded; each path is resolved once per process (a batch
 /// names the same law files for every case).
 pub(crate) fn file_uri(path: &Path) -> String {

@@ -9,7 +9,7 @@
 use common::digest::canonical_sha256;
 use common::validate::Validation;
 use common::{Annotations, CommandSpec, Context, Environment, Outcome, PlanSpec, Result};
-use regelrecht_engine::LawFile;
+use regelrecht_engine::load::Listed;
 use serde_json::{Value, json};
 
 use crate::cli::laws::{self, CorpusArgs, ENGINE_VERSION, SOURCE};
@@ -41,13 +41,14 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     args.corpus.validate(&mut validation);
     validation.finish()?;
     let corpus = args.corpus.load(ctx)?;
-    // Files in a schema version this engine does not read are left out (loading warned).
-    let mut files: Vec<&LawFile> = corpus.files().filter(|f| f.refusal().is_none()).collect();
-    files.sort_by(|a, b| (&a.id, &a.valid_from).cmp(&(&b.id, &b.valid_from)));
+    // Files in a schema version this engine does not read are left out (loading warned); the
+    // others are listed from the index where it describes them, none made into a law file.
+    let mut files: Vec<Listed<'_>> = corpus.listed().collect();
+    files.sort_by(|a, b| (a.id(), a.valid_from()).cmp(&(b.id(), b.valid_from())));
     let passed = ctx.gate(PlanSpec::of(args))?;
 
     let mut wetten: Vec<Value> = Vec::new();
-    for group in files.chunk_by(|a, b| a.id == b.id) {
+    for group in files.chunk_by(|a, b| a.id() == b.id()) {
         wetten.push(entry(group)?);
     }
     let data = json!({"aantal": wetten.len(), "aantal_versies": files.len(), "wetten": wetten});
@@ -66,31 +67,34 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
 
 /// One law: its newest version's name (a `#output` name resolved), layer, BWB id and outputs,
 /// and every loaded version with its dates and file.
-fn entry(versions: &[&LawFile]) -> Result<Value> {
+fn entry(versions: &[Listed<'_>]) -> Result<Value> {
     // Versions are sorted by valid_from.
-    let newest = versions[versions.len() - 1];
+    let newest = &versions[versions.len() - 1];
     let summary = newest.summary().map_err(|e| problems::load_error(&e))?;
+    let sources: Vec<(String, bool)> = versions.iter().map(laws::listed_source_uri).collect();
     let versies: Vec<Value> = versions
         .iter()
-        .map(|f| {
+        .zip(&sources)
+        .map(|(f, (bron, ingebouwd))| {
             json!({
-                "valid_from": f.valid_from,
-                "valid_to": f.valid_to,
-                "ingebouwd": f.is_builtin(),
-                "bron": laws::source_uri(f),
+                "valid_from": f.valid_from(),
+                "valid_to": f.valid_to(),
+                "ingebouwd": ingebouwd,
+                "bron": bron,
             })
         })
         .collect();
+    let (bron, ingebouwd) = &sources[sources.len() - 1];
     Ok(json!({
-        "law_id": newest.id,
+        "law_id": newest.id(),
         "naam": summary.name,
         "laag": summary.layer,
-        "valid_from": newest.valid_from,
-        "valid_to": newest.valid_to,
+        "valid_from": newest.valid_from(),
+        "valid_to": newest.valid_to(),
         "bwb_id": summary.bwb_id,
         "uitvoer": summary.outputs,
-        "ingebouwd": newest.is_builtin(),
-        "bron": laws::source_uri(newest),
+        "ingebouwd": ingebouwd,
+        "bron": bron,
         "versies": versies,
     }))
 }
