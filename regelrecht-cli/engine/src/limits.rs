@@ -64,3 +64,16 @@ impl Limits {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 41 item 2: the default admits the whole upstream corpus (about 25,000 law files)
+    /// with room to grow; the CLI's default is this one (`REGELRECHT_MAX_WETBESTANDEN` unset).
+    #[test]
+    fn the_default_bound_admits_the_whole_upstream_corpus() {
+        assert!(Limits::default().max_files >= 100_000);
+        assert_eq!(Limits::default().max_files, DEFAULT_MAX_FILES);
+    }
+}

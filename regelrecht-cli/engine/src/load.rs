@@ -1434,6 +1434,23 @@ mod tests {
         // The new file is read; so is a's, changed less than two seconds ago (a change in the
         // same tick of the clock could hide behind its stamp); b's comes from the index.
         assert_eq!(made(&moved), ["a", "d"]);
-
+        // Settled again, and believed; then a version added beside b's, a law folder that
+        // became a file, and a file that became a directory are seen, each by its own stamp.
+        std::thread::sleep(crate::index::SETTLED + std::time::Duration::from_millis(100));
+        load(root, &store);
+        assert!(made(&load(root, &store)).is_empty());
+        std::fs::write(
+            root.join("wet/b/2021.yaml"),
+            "$id: b\nname: Wet\nregulatory_layer: WET\nvalid_from: '2021-01-01'\narticles: []\n",
+        )
+        .unwrap();
+        std::fs::remove_dir_all(root.join("wet/d")).unwrap();
+        std::fs::write(root.join("wet/d"), "geen map").unwrap();
+        std::fs::remove_file(root.join("wet/a/2020.yaml")).unwrap();
+        write_law(&root.join("wet/a/2020.yaml/2022.yaml"), "a", "Wet");
+        let later = load(root, &store);
+        assert_eq!(later.ids(), ["a", "b"]);
+        assert_eq!(made(&later), ["a", "b"], "the new files read, b's 2020 not");
+        assert_eq!(later.versions("b").count(), 2);
     }
 }
