@@ -797,8 +797,9 @@ fn sqlite_a_closed_connection_leaves_its_commits_in_the_wal() {
     );
 }
 
-/// The tables of the first release that numbered nothing (schema 1), as that release made them:
-/// what a store being upgraded holds.
+/// The tables of the first release that numbered nothing (schema 1), as that release made them
+/// (SQL both databases run): what a store being upgraded holds. That release kept no version on
+/// PostgreSQL (tables without a comment are version 1); on SQLite it set `user_version=1`.
 const SCHEMA_1: &str = "
     CREATE TABLE overheid_proposals (id TEXT PRIMARY KEY, company TEXT NOT NULL, tool TEXT NOT NULL,
         command TEXT NOT NULL, input TEXT NOT NULL, plan TEXT NOT NULL, plan_digest TEXT NOT NULL,
@@ -815,8 +816,7 @@ const SCHEMA_1: &str = "
     CREATE TABLE overheid_filings (idempotency_key TEXT PRIMARY KEY, reference TEXT NOT NULL UNIQUE,
         company TEXT NOT NULL, tool TEXT NOT NULL, request_sha256 TEXT NOT NULL, request TEXT NOT NULL,
         result TEXT NOT NULL, filed_at BIGINT NOT NULL, proposal_id TEXT);
-    CREATE INDEX overheid_filings_company ON overheid_filings (company, filed_at);
-    PRAGMA user_version=1;";
+    CREATE INDEX overheid_filings_company ON overheid_filings (company, filed_at);";
 
 /// A store made by the previous release (schema 1, a proposal open in it) is upgraded once on
 /// first open: the proposal reads (without a binding), is approved with a token and applied;
@@ -827,6 +827,7 @@ fn sqlite_a_store_of_the_previous_release_is_upgraded() {
     let now = Utc::now();
     let old = rusqlite::Connection::open(&file).unwrap();
     old.execute_batch(SCHEMA_1).unwrap();
+    old.execute_batch("PRAGMA user_version=1").unwrap();
     let plan_digest = digest("oud");
     old.execute(
         "INSERT INTO overheid_proposals (id, company, tool, command, input, plan, plan_digest, \
@@ -871,6 +872,150 @@ fn sqlite_a_store_of_the_previous_release_is_upgraded() {
         .unwrap();
     assert_eq!(version, 3);
     Store::open(&location, None).unwrap();
+}
+
+/// A schema of its own in the test database, dropped with everything in it when the test ends
+/// (also when it fails): a store made by an older release beside the shared, newest one.
+struct OwnSchema {
+    admin: postgres::Client,
+    name: String,
+    /// The test database's URL with this schema as its `search_path`.
+    url: String,
+}
+
+impl OwnSchema {
+    fn create(url: &str) -> OwnSchema {
+        let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+        let name = format!("upgrade_{}", &digest("s")[..16]);
+        admin
+            .batch_execute(&format!("CREATE SCHEMA {name}"))
+            .unwrap();
+        let separator = if url.contains('?') { '&' } else { '?' };
+        let url = format!("{url}{separator}options=-c%20search_path%3D{name}");
+        OwnSchema { admin, name, url }
+    }
+
+    /// Every relation of the schema (tables, indexes) with the transaction that last changed
+    /// its catalog row and its comment: what DDL (a migration, a version comment) would change.
+    fn catalog(&mut self) -> Vec<String> {
+        self.admin
+            .query(
+                "SELECT c.relname || ' ' || c.xmin::text || ' ' || COALESCE(d.xmin::text, '-') \
+                 FROM pg_catalog.pg_class c \
+                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
+                 LEFT JOIN pg_catalog.pg_description d ON d.objoid = c.oid \
+                 AND d.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0 \
+                 WHERE n.nspname = $1 ORDER BY c.relname",
+                &[&self.name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect()
+    }
+
+    /// The version comment on the filings table.
+    fn version(&mut self) -> Option<String> {
+        let table = format!("{}.overheid_filings", self.name);
+        self.admin
+            .query_one(
+                "SELECT obj_description(to_regclass($1), 'pg_class')",
+                &[&table],
+            )
+            .unwrap()
+            .get(0)
+    }
+}
+
+impl Drop for OwnSchema {
+    fn drop(&mut self) {
+        let dropped = self
+            .admin
+            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name));
+        if let Err(error) = dropped
+            && !std::thread::panicking()
+        {
+            panic!("DROP SCHEMA {}: {error}", self.name);
+        }
+    }
+}
+
+/// The PostgreSQL counterpart of `sqlite_a_store_of_the_previous_release_is_upgraded`, in a
+/// schema of its own: a store made by the previous release (schema 1, no version comment, a
+/// proposal open in it) is upgraded once on first open: the proposal reads (without a binding),
+/// is approved with a token and applied; the version is the newest, and opening again changes
+/// nothing in the catalog.
+#[test]
+fn postgres_a_store_of_the_previous_release_is_upgraded() {
+    let Some(url) = test_support::postgres::url() else {
+        return;
+    };
+    let mut schema = OwnSchema::create(&url);
+    let location = Location::Postgres(schema.url.clone());
+    let now = Utc::now();
+    let id = format!("vs_{}", "a".repeat(32));
+    let plan_digest = digest("oud");
+    {
+        let mut old = postgres::Client::connect(&schema.url, postgres::NoTls).unwrap();
+        old.batch_execute(SCHEMA_1).unwrap();
+        old.execute(
+            "INSERT INTO overheid_proposals (id, company, tool, command, input, plan, plan_digest, \
+             created_at, expires_at, status) VALUES ($1, '68750110', 'rvo-cli', \
+             'rapportage indienen', '{}', '{}', $2, $3, $4, 'open')",
+            &[
+                &id,
+                &plan_digest,
+                &now.timestamp_millis(),
+                &(now + Duration::days(1)).timestamp_millis(),
+            ],
+        )
+        .unwrap();
+    }
+    assert_eq!(
+        schema.version(),
+        None,
+        "the previous release kept no version"
+    );
+
+    let mut store = Store::open(&location, None).unwrap();
+    let read = store.proposal(&id, None, now).unwrap().unwrap();
+    assert_eq!((read.status, read.call.binding), (Status::Open, None));
+    assert_eq!(read.proposed_via, None);
+    let decided = store
+        .decide(
+            &id,
+            None,
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: &plan_digest,
+                token: Some("eyJ.token.van-de-persoon"),
+            },
+            now,
+        )
+        .unwrap();
+    let approval = decided.decision.unwrap();
+    assert_eq!(approval.token.as_deref(), Some("eyJ.token.van-de-persoon"));
+    assert!(apply(&location, "68750110", &id, &plan_digest).unwrap());
+    drop(store);
+    // Once: the version is the newest, and opening again runs nothing (no statement that
+    // changes a table, an index or the version comment).
+    assert_eq!(
+        schema.version().as_deref(),
+        Some("overheid-records schema 3")
+    );
+    let migrated = schema.catalog();
+    let mut store = Store::open(&location, None).unwrap();
+    assert_eq!(
+        store.proposal(&id, None, now).unwrap().unwrap().status,
+        Status::Filed
+    );
+    drop(store);
+    assert_eq!(
+        schema.catalog(),
+        migrated,
+        "a second open changed the schema"
+    );
 }
 
 /// A store of a newer major format is refused before anything is read or changed.
