@@ -7,10 +7,11 @@
 //!    cookie, and the browser goes to the provider with `prompt=login`, `max_age=0` (and the
 //!    operator's `acr`) and, to approve, the proposal's authorization detail and its target.
 //! 2. [`finish`]: the provider sends the browser back. The code is exchanged, the ID token
-//!    verified (its `nonce`, an `auth_time` not before the decision started), the person must
-//!    act for the proposal's company, and to approve the access token must verify for the
-//!    target and carry exactly the proposal's detail. Then the store records the decision,
-//!    with the token, and the page shows the proposal as decided.
+//!    verified (its `nonce`, an `auth_time` not before the decision started: [`exchange_code`]),
+//!    the person must act for the proposal's company ([`proposal_of_person`]), and to approve
+//!    the access token must verify for the target and carry exactly the proposal's detail
+//!    ([`verify_approval`]). Then the store records the decision, with the token
+//!    ([`record_decision`]), and the page shows the proposal as decided ([`show_decided`]).
 //!
 //! A proposal recorded before bindings were kept cannot be approved here (no detail to ask).
 
@@ -21,10 +22,10 @@ use common::approval::detail::Detail;
 use common::approval::token;
 use common::audit::{Decided, DecisionAudit};
 use common::{ExitStatus, Problem, codes};
-use overheid_records::{Decision, Person as Decider, Verdict};
+use overheid_records::{Decision, Person as Decider, Proposal, Verdict};
 use serde_json::{Value, json};
 
-use super::oidc::{self, Ask, Person};
+use super::oidc::{self, Ask, LoggedIn, Person};
 use super::{
     Asked, LOGIN_TTL, Page, Reply, cookie, csrf_purpose, failed, field, forbidden, see_other,
 };
@@ -154,7 +155,9 @@ pub(crate) async fn start(
     answer
 }
 
-/// The provider sent the browser back from a decision's login: verify it, then decide.
+/// The provider sent the browser back from a decision's login: verify it, then decide. Its
+/// steps are the module header's; a step that refuses gives the reply, and every reply after
+/// the pending decision was found clears its cookie.
 pub(crate) async fn finish(
     page: &Page,
     approval: &Approval,
@@ -168,88 +171,149 @@ pub(crate) async fn finish(
             "De inlogpoging is onbekend of verlopen.",
         );
     };
-    let text = |name: &str| pending[name].as_str().unwrap_or_default().to_string();
-    let (id, digest, decision) = (text("id"), text("digest"), text("beslissing"));
-    let started = pending["begonnen"].as_i64().unwrap_or(i64::MAX);
+    let pending = Pending::of(&pending);
+    let reply = match decide(page, approval, asked, session, &pending).await {
+        Ok(reply) | Err(reply) => reply,
+    };
+    finished(page, reply)
+}
+
+/// The decision in progress, as [`start`] sealed it.
+struct Pending {
+    id: String,
+    digest: String,
+    decision: String,
+    /// When the decision started (seconds): the login must be later.
+    started: i64,
+    verifier: String,
+    nonce: String,
+}
+
+impl Pending {
+    fn of(pending: &Value) -> Self {
+        let text = |name: &str| pending[name].as_str().unwrap_or_default().to_string();
+        Self {
+            id: text("id"),
+            digest: text("digest"),
+            decision: text("beslissing"),
+            started: pending["begonnen"].as_i64().unwrap_or(i64::MAX),
+            verifier: text("verifier"),
+            nonce: text("nonce"),
+        }
+    }
+}
+
+/// The steps of [`finish`] after the pending decision was found.
+async fn decide(
+    page: &Page,
+    approval: &Approval,
+    asked: &Asked<'_>,
+    session: Option<&Person>,
+    pending: &Pending,
+) -> Result<Reply, Reply> {
+    let logged_in = exchange_code(page, asked, pending)?;
+    let person = logged_in.person;
+    let proposal = proposal_of_person(page, session, &person, &pending.id).await?;
+    let (decision, token) = verify_approval(page, pending, &proposal, logged_in.access_token)?;
+    let decided = record_decision(page, pending, &person, &proposal, decision, token).await?;
+    Ok(show_decided(
+        approval,
+        &person,
+        &pending.id,
+        decision,
+        &decided,
+    ))
+}
+
+/// The code is exchanged and the ID token verified (its `nonce`), and the login is fresh: its
+/// `auth_time` not before the decision started.
+fn exchange_code(page: &Page, asked: &Asked<'_>, pending: &Pending) -> Result<LoggedIn, Reply> {
     let Some(code) = field(asked.query.as_bytes(), "code") else {
         let why = field(asked.query.as_bytes(), "error").unwrap_or_else(|| "geen code".into());
-        return finished(
-            page,
-            failed(
-                400,
-                "Niet besloten",
-                &format!("De login is niet voltooid ({why}); er is niets besloten."),
-            ),
-        );
+        return Err(failed(
+            400,
+            "Niet besloten",
+            &format!("De login is niet voltooid ({why}); er is niets besloten."),
+        ));
     };
     let provider = &page.provider;
     let claims = &page.claims;
-    let (verifier, nonce) = (text("verifier"), text("nonce"));
-    let logged_in =
-        tokio::task::block_in_place(|| provider.exchange(&code, &verifier, &nonce, claims));
-    let logged_in = match logged_in {
-        Ok(logged_in) => logged_in,
-        Err(why) => return finished(page, failed(400, "Inloggen mislukt", &why)),
-    };
+    let logged_in = tokio::task::block_in_place(|| {
+        provider.exchange(&code, &pending.verifier, &pending.nonce, claims)
+    })
+    .map_err(|why| failed(400, "Inloggen mislukt", &why))?;
     let auth_time = logged_in.claims.get("auth_time").and_then(Value::as_i64);
-    if let Err(why) = token::fresh(auth_time, started) {
-        return finished(
-            page,
-            failed(
-                403,
-                "Geen nieuwe login",
-                &format!("{why}; er is niets besloten."),
-            ),
-        );
+    if let Err(why) = token::fresh(auth_time, pending.started) {
+        return Err(failed(
+            403,
+            "Geen nieuwe login",
+            &format!("{why}; er is niets besloten."),
+        ));
     }
-    // The person who logged in for the decision must be the one of the session, and act for
-    // the proposal's company (checked against the record below).
-    let person = logged_in.person;
+    Ok(logged_in)
+}
+
+/// The person who logged in for the decision must be the one of the session, and act for the
+/// proposal's company: the proposal as the store has it for them.
+async fn proposal_of_person(
+    page: &Page,
+    session: Option<&Person>,
+    person: &Person,
+    id: &str,
+) -> Result<Proposal, Reply> {
     if session.is_some_and(|s| s.sub != person.sub) {
-        return finished(
-            page,
-            failed(
-                403,
-                "Geweigerd",
-                "U logde in als iemand anders dan in deze sessie; er is niets besloten.",
-            ),
-        );
+        return Err(failed(
+            403,
+            "Geweigerd",
+            "U logde in als iemand anders dan in deze sessie; er is niets besloten.",
+        ));
     }
-    let proposal = match page.proposal_for(&person, &id).await {
-        Ok(proposal) => proposal,
-        Err(reply) => return finished(page, reply),
+    page.proposal_for(person, id).await
+}
+
+/// To approve, the access token must verify for the target and carry exactly the proposal's
+/// detail: the decision, with the token an approval records.
+fn verify_approval(
+    page: &Page,
+    pending: &Pending,
+    proposal: &Proposal,
+    access_token: Option<String>,
+) -> Result<(Decision, Option<String>), Reply> {
+    if pending.decision != "goedkeuren" {
+        return Ok((Decision::Decline, None));
+    }
+    let Some(binding) = &proposal.call.binding else {
+        return Err(forbidden());
     };
-    let (decision, token) = match decision.as_str() {
-        "goedkeuren" => {
-            let Some(binding) = &proposal.call.binding else {
-                return finished(page, forbidden());
-            };
-            let detail = Detail::of(&id, &digest, binding);
-            let Some(access_token) = logged_in.access_token else {
-                return finished(
-                    page,
-                    failed(
-                        403,
-                        "Geen goedkeuring",
-                        "De provider gaf geen goedkeuringstoken; er is niets besloten.",
-                    ),
-                );
-            };
-            let keys = provider.keys_for(&access_token);
-            if let Err(why) = token::verify(&keys, &access_token, &detail, page.acr.as_deref()) {
-                return finished(
-                    page,
-                    failed(
-                        403,
-                        "Geen goedkeuring",
-                        &format!("{why}; er is niets besloten."),
-                    ),
-                );
-            }
-            (Decision::Approve, Some(access_token))
-        }
-        _ => (Decision::Decline, None),
+    let detail = Detail::of(&pending.id, &pending.digest, binding);
+    let Some(access_token) = access_token else {
+        return Err(failed(
+            403,
+            "Geen goedkeuring",
+            "De provider gaf geen goedkeuringstoken; er is niets besloten.",
+        ));
     };
+    let keys = page.provider.keys_for(&access_token);
+    if let Err(why) = token::verify(&keys, &access_token, &detail, page.acr.as_deref()) {
+        return Err(failed(
+            403,
+            "Geen goedkeuring",
+            &format!("{why}; er is niets besloten."),
+        ));
+    }
+    Ok((Decision::Approve, Some(access_token)))
+}
+
+/// The store records the decision, with the token: after the decision's audit record,
+/// confirmed (AUDIT-6), and a second record of its span when the store did not record it.
+async fn record_decision(
+    page: &Page,
+    pending: &Pending,
+    person: &Person,
+    proposal: &Proposal,
+    decision: Decision,
+    token: Option<String>,
+) -> Result<Proposal, Reply> {
     let by = Decider {
         subject: person.sub.clone(),
         name: person.name.clone(),
@@ -264,23 +328,20 @@ pub(crate) async fn finish(
         } else {
             "afwijzen"
         },
-        proposal_id: &id,
-        plan_digest: &digest,
+        proposal_id: &pending.id,
+        plan_digest: &pending.digest,
         company: &company,
         person: &person.sub,
         method: "oidc",
     };
     if let Err(problem) = tokio::task::block_in_place(|| audit.write(&what, None)) {
-        return finished(
-            page,
-            failed(
-                503,
-                "Auditlog niet beschikbaar",
-                &format!("{}; er is niets besloten.", problem.title),
-            ),
-        );
+        return Err(failed(
+            503,
+            "Auditlog niet beschikbaar",
+            &format!("{}; er is niets besloten.", problem.title),
+        ));
     }
-    let (owned, seen, owner) = (id.clone(), digest.clone(), company.clone());
+    let (owned, seen, owner) = (pending.id.clone(), pending.digest.clone(), company.clone());
     let decided = page
         .store(move |store| {
             let verdict = Verdict {
@@ -292,32 +353,45 @@ pub(crate) async fn finish(
             store.decide(&owned, Some(&owner), verdict, Utc::now())
         })
         .await;
-    if let Err(error) = &decided {
+    decided.map_err(|error| {
         // The record said the decision was made; a second one of its span says it was not.
-        let problem = not_decided(error);
+        let problem = not_decided(&error);
         let _ = tokio::task::block_in_place(|| audit.write(&what, Some(&problem)));
-    }
-    let reply = match decided {
-        Ok(proposal) => {
-            let done = match decision {
-                Decision::Approve => {
-                    "U hebt het voorstel goedgekeurd met uw login. Een agent kan het nu indienen met het id van het voorstel."
-                }
-                Decision::Decline => "U hebt het voorstel afgewezen. Het wordt nooit ingediend.",
-            };
-            super::reply(
-                200,
-                &format!("Voorstel {id}"),
-                &super::render::proposal(approval, &person, &proposal, Some(done)),
-            )
+        refused(error)
+    })
+}
+
+/// The page shows the proposal as decided.
+fn show_decided(
+    approval: &Approval,
+    person: &Person,
+    id: &str,
+    decision: Decision,
+    proposal: &Proposal,
+) -> Reply {
+    let done = match decision {
+        Decision::Approve => {
+            "U hebt het voorstel goedgekeurd met uw login. Een agent kan het nu indienen met het id van het voorstel."
         }
-        Err(overheid_records::Error::NotFound) => forbidden(),
-        Err(overheid_records::Error::DigestMismatch) => failed(
+        Decision::Decline => "U hebt het voorstel afgewezen. Het wordt nooit ingediend.",
+    };
+    super::reply(
+        200,
+        &format!("Voorstel {id}"),
+        &super::render::proposal(approval, person, proposal, Some(done)),
+    )
+}
+
+/// Why the store did not record a decision, as the page says it.
+fn refused(error: overheid_records::Error) -> Reply {
+    match error {
+        overheid_records::Error::NotFound => forbidden(),
+        overheid_records::Error::DigestMismatch => failed(
             409,
             "Plan gewijzigd",
             "Het plan is niet meer het plan dat u zag; er is niets besloten.",
         ),
-        Err(overheid_records::Error::Refused(status)) => failed(
+        overheid_records::Error::Refused(status) => failed(
             409,
             "Niet meer open",
             &format!(
@@ -325,9 +399,8 @@ pub(crate) async fn finish(
                 status.label()
             ),
         ),
-        Err(e) => failed(503, "Opslag niet bereikbaar", &e.to_string()),
-    };
-    finished(page, reply)
+        e => failed(503, "Opslag niet bereikbaar", &e.to_string()),
+    }
 }
 
 /// Why the store did not record a decision, as the audit record's error (exit and code).

@@ -1,6 +1,10 @@
 //! What `rapportage indienen` and `rapportage voorstel` share: the report's arguments,
-//! recording a planned filing as a proposal ([`propose`]), and planning a filing from them (validate and canonicalise, all errors at once → re-check the
-//! concept → session rule → configuration → a completed key → the scheme's state → the plan).
+//! recording a planned filing as a proposal ([`propose`]), and planning a filing from them
+//! ([`plan`], one function a step: the options' patterns ([`check_patterns`]) → re-check the
+//! concept ([`recheck_concept`]) → the filing's input ([`filing_input`]) → validate and
+//! canonicalise, all errors at once ([`validate_and_canonicalise`]) → session rule →
+//! configuration ([`configuration`]) → a completed key → the scheme's state ([`scheme_state`])
+//! → the plan ([`Planned`])).
 //! Applying a proposal plans again from the input it recorded ([`StoredInput`]), so the same
 //! checks run before the approval and after it.
 
@@ -17,7 +21,7 @@ use rvo_cli::filing::{
     FilingInput, FilingResult, canonicalise, check_scheme, idempotency_key, split_maatregelen,
     validate,
 };
-use rvo_cli::inhoud::InhoudInput;
+use rvo_cli::inhoud::{FromConcept, InhoudInput};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -263,8 +267,17 @@ pub(crate) fn plan(
     plan_approved(ctx, args, concept, store, None)
 }
 
+/// The positionals as meant (see [`positionals`]): the company's number, the scheme and the
+/// measures as given.
+struct Given {
+    kvk_nummer: Option<String>,
+    regeling_id: Option<String>,
+    maatregelen: Option<String>,
+}
+
 /// [`plan`] of an approved proposal's filing: with the person's approval `token` (when the
-/// decision has one), which an HTTP backend's request carries (contract 2.0).
+/// decision has one), which an HTTP backend's request carries (contract 2.0). Its steps are the
+/// module header's.
 pub(crate) fn plan_approved(
     ctx: &mut Context<'_>,
     args: &FilingArgs,
@@ -275,8 +288,52 @@ pub(crate) fn plan_approved(
     let catalogue = Catalogue::embedded();
     let mut validation = Validation::new();
     let date = args.peildatum.date(clock::today(ctx), &mut validation);
-    let (kvk_argument, regeling_argument, maatregelen_argument) = positionals(args);
-    // The options' own patterns first, so a bad value is 65 whatever else is given.
+    let (kvk_nummer, regeling_id, maatregelen) = positionals(args);
+    let given = Given {
+        kvk_nummer,
+        regeling_id,
+        maatregelen,
+    };
+    check_patterns(args)?;
+    let concept = read_concept(concept)?;
+    let from_concept = recheck_concept(ctx, args, concept.as_ref(), &given, &mut validation)?;
+    let input = filing_input(ctx, args, &given, from_concept.as_ref())?;
+    let aanvraag = validate_and_canonicalise(catalogue, &input, date, validation)?;
+    session::enforce(ctx, &aanvraag.kvk_nummer)?;
+    let mut backend = configuration(ctx, store, token)?;
+    let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
+    // A completed key returns its first result whatever the date or the catalogue now say
+    // (MUT-9): look it up before any check whose outcome can change between a filing and its
+    // retry. The HTTP backend can only be asked by filing, so there the backend judges the
+    // scheme's state after its own key lookup (spec/rvo-backend.md).
+    let completed = backend.completed(&key, &aanvraag)?;
+    let filed_in_round = backend.filed_in_round(&key, &aanvraag)?;
+    let regeling = scheme_state(catalogue, &aanvraag, date, completed.is_some(), &backend)?;
+    let request = match &backend {
+        Backend::Http(http) => Some(http.file_request(&aanvraag, &key)?),
+        Backend::Lokaal(_) => None,
+    };
+    let concept_digest = concept
+        .as_ref()
+        .and_then(|c| c["concept_digest"].as_str())
+        .map(str::to_string);
+    let input = StoredInput::of_plan(args, given, &aanvraag, concept);
+    Ok(Planned {
+        aanvraag,
+        key,
+        backend,
+        completed,
+        regeling,
+        date,
+        request,
+        concept_digest,
+        filed_in_round,
+        input,
+    })
+}
+
+/// The options' own patterns first, so a bad value is 65 whatever else is given.
+fn check_patterns(args: &FilingArgs) -> Result<()> {
     let mut patterns = Validation::new();
     if let Some(year) = &args.kalenderjaar {
         patterns.check(is_digits(year, 4), "kalenderjaar", || {
@@ -284,7 +341,12 @@ pub(crate) fn plan_approved(
         });
     }
     patterns.finish()?;
-    let concept = match concept {
+    Ok(())
+}
+
+/// The concept as a document: read from its file (or stdin), or as a proposal recorded it.
+fn read_concept(concept: ConceptInput<'_>) -> Result<Option<Value>> {
+    Ok(match concept {
         ConceptInput::Absent => None,
         ConceptInput::Path(source) => Some(
             common::input::read_json(source, concept::MAX_CONCEPT_BYTES).map_err(|detail| {
@@ -292,60 +354,77 @@ pub(crate) fn plan_approved(
             })?,
         ),
         ConceptInput::Value(value) => Some(value),
-    };
-    let from_concept = match &concept {
-        Some(concept) => {
-            let input = InhoudInput {
-                concept,
-                maatregelen: &args.maatregel,
-                overige: &args.overige_maatregel,
-                kalenderjaar: args.kalenderjaar.as_deref(),
-            };
-            Some(concept::file_concept(ctx, &input)?)
+    })
+}
+
+/// Re-checks the concept (with the options that complete it) and what was given beside it,
+/// which must agree with it (into `validation`); without a concept, its options are a usage
+/// error.
+fn recheck_concept(
+    ctx: &mut Context<'_>,
+    args: &FilingArgs,
+    concept: Option<&Value>,
+    given: &Given,
+    validation: &mut Validation,
+) -> Result<Option<FromConcept>> {
+    let Some(concept) = concept else {
+        let concept_only = !args.maatregel.is_empty()
+            || !args.overige_maatregel.is_empty()
+            || args.kalenderjaar.is_some();
+        if concept_only {
+            return Err(Problem::usage(
+                "--maatregel, --overige-maatregel en --kalenderjaar horen bij --concept",
+            )
+            .with_hint("stel eerst een concept op met regelrecht-cli concept REGELING")
+            .into());
         }
-        None => {
-            let concept_only = !args.maatregel.is_empty()
-                || !args.overige_maatregel.is_empty()
-                || args.kalenderjaar.is_some();
-            if concept_only {
-                return Err(Problem::usage(
-                    "--maatregel, --overige-maatregel en --kalenderjaar horen bij --concept",
-                )
-                .with_hint("stel eerst een concept op met regelrecht-cli concept REGELING")
-                .into());
+        return Ok(None);
+    };
+    let input = InhoudInput {
+        concept,
+        maatregelen: &args.maatregel,
+        overige: &args.overige_maatregel,
+        kalenderjaar: args.kalenderjaar.as_deref(),
+    };
+    let filed = concept::file_concept(ctx, &input)?;
+    let differs = |given: &Option<String>, own: &str, upper: bool| {
+        given.as_deref().is_some_and(|g| {
+            if upper {
+                !g.trim().eq_ignore_ascii_case(own)
+            } else {
+                g != own
             }
-            None
-        }
+        })
     };
-    if let Some(filed) = &from_concept {
-        let differs = |given: &Option<String>, own: &str, upper: bool| {
-            given.as_deref().is_some_and(|g| {
-                if upper {
-                    !g.trim().eq_ignore_ascii_case(own)
-                } else {
-                    g != own
-                }
-            })
-        };
-        validation.check(
-            !differs(&kvk_argument, &filed.kvk_nummer, false),
-            "kvk_nummer",
-            || format!("het concept is van KvK-nummer {}", filed.kvk_nummer),
-        );
-        validation.check(
-            !differs(&regeling_argument, &filed.regeling_id, true),
-            "regeling_id",
-            || format!("het concept leidt tot regeling {}", filed.regeling_id),
-        );
-        validation.check(maatregelen_argument.is_none(), "maatregelen", || {
-            "met --concept gaan maatregelen met --maatregel en --overige-maatregel".to_string()
-        });
-    }
-    let kvk_nummer = match &from_concept {
+    validation.check(
+        !differs(&given.kvk_nummer, &filed.kvk_nummer, false),
+        "kvk_nummer",
+        || format!("het concept is van KvK-nummer {}", filed.kvk_nummer),
+    );
+    validation.check(
+        !differs(&given.regeling_id, &filed.regeling_id, true),
+        "regeling_id",
+        || format!("het concept leidt tot regeling {}", filed.regeling_id),
+    );
+    validation.check(given.maatregelen.is_none(), "maatregelen", || {
+        "met --concept gaan maatregelen met --maatregel en --overige-maatregel".to_string()
+    });
+    Ok(Some(filed))
+}
+
+/// The filing's input, from the concept or from the positionals: the company's number from the
+/// concept or the session, the call's subject when it is one.
+fn filing_input(
+    ctx: &mut Context<'_>,
+    args: &FilingArgs,
+    given: &Given,
+    from_concept: Option<&FromConcept>,
+) -> Result<FilingInput> {
+    let kvk_nummer = match from_concept {
         Some(filed) => filed.kvk_nummer.clone(),
-        None => session::kvk_number(ctx, kvk_argument.as_deref())?,
+        None => session::kvk_number(ctx, given.kvk_nummer.as_deref())?,
     };
-    if from_concept.is_none() && (regeling_argument.is_none() || maatregelen_argument.is_none()) {
+    if from_concept.is_none() && (given.regeling_id.is_none() || given.maatregelen.is_none()) {
         return Err(
             Problem::usage("geef REGELING_ID en MAATREGELEN, of --concept BESTAND")
                 .with_hint("rvo-cli rapportage indienen [KVK_NUMMER] REGELING_ID MAATREGELEN")
@@ -355,7 +434,7 @@ pub(crate) fn plan_approved(
     if is_kvk_nummer(&kvk_nummer) {
         ctx.subject(&kvk_nummer, "KVK_NUMMER");
     }
-    let input = match &from_concept {
+    Ok(match from_concept {
         Some(filed) => FilingInput {
             kvk_nummer,
             regeling_id: filed.regeling_id.clone(),
@@ -365,35 +444,56 @@ pub(crate) fn plan_approved(
         },
         None => FilingInput {
             kvk_nummer,
-            regeling_id: regeling_argument.clone().unwrap_or_default(),
-            maatregelen: split_maatregelen(maatregelen_argument.as_deref().unwrap_or_default()),
+            regeling_id: given.regeling_id.clone().unwrap_or_default(),
+            maatregelen: split_maatregelen(given.maatregelen.as_deref().unwrap_or_default()),
             toelichting: args.toelichting.clone(),
             inhoud: None,
         },
-    };
-    let invalid = |validation: &mut Validation, errors: Vec<FieldError>| {
-        for error in errors {
-            validation.push(error.pointer.trim_start_matches('/'), error.detail);
-        }
-    };
-    let aanvraag = canonicalise(&input);
+    })
+}
+
+/// The backend's field errors into `validation`, as its fields.
+fn push_field_errors(validation: &mut Validation, errors: Vec<FieldError>) {
+    for error in errors {
+        validation.push(error.pointer.trim_start_matches('/'), error.detail);
+    }
+}
+
+/// Validates and canonicalises the input: every error at once (those already in `validation`,
+/// the scheme's state included).
+fn validate_and_canonicalise(
+    catalogue: &Catalogue,
+    input: &FilingInput,
+    date: NaiveDate,
+    mut validation: Validation,
+) -> Result<RapportageAanvraag> {
+    let aanvraag = canonicalise(input);
     if aanvraag.is_err() {
         // Every error at once, the scheme's state included.
-        if let Err(errors) = validate(catalogue, &input, date) {
-            invalid(&mut validation, errors);
+        if let Err(errors) = validate(catalogue, input, date) {
+            push_field_errors(&mut validation, errors);
         }
     }
     validation.finish()?;
     // Its errors are in `validation` already, so this is `Ok`; the error is mapped all the same.
-    let aanvraag = aanvraag.map_err(|errors| {
+    aanvraag.map_err(|errors| {
         Problem::invalid(
             errors
                 .into_iter()
                 .map(|e| common::FieldError::new(e.pointer.trim_start_matches('/'), e.detail))
                 .collect(),
         )
-    })?;
-    session::enforce(ctx, &aanvraag.kvk_nummer)?;
+        .into()
+    })
+}
+
+/// The backend the configuration names: the local sandbox adopts a `store` this call opened
+/// already; an HTTP backend's request carries the approval `token`.
+fn configuration(
+    ctx: &mut Context<'_>,
+    store: &mut Option<Store>,
+    token: Option<String>,
+) -> Result<Backend> {
     let mut backend = Backend::from_env(ctx)?;
     match &mut backend {
         Backend::Lokaal(local) => {
@@ -407,59 +507,54 @@ pub(crate) fn plan_approved(
             }
         }
     }
-    let key = idempotency_key(&aanvraag).map_err(|e| Problem::software(e.to_string()))?;
+    Ok(backend)
+}
 
-    // A completed key returns its first result whatever the date or the catalogue now say
-    // (MUT-9): look it up before any check whose outcome can change between a filing and its
-    // retry. The HTTP backend can only be asked by filing, so there the backend judges the
-    // scheme's state after its own key lookup (spec/rvo-backend.md).
-    let completed = backend.completed(&key, &aanvraag)?;
-    let filed_in_round = backend.filed_in_round(&key, &aanvraag)?;
-    let regeling = match (&completed, &backend) {
-        (None, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
+/// The scheme's state on `date`, checked here only for a new filing in the local sandbox (the
+/// HTTP backend judges it itself); the scheme, when the catalogue has it.
+fn scheme_state(
+    catalogue: &'static Catalogue,
+    aanvraag: &RapportageAanvraag,
+    date: NaiveDate,
+    completed: bool,
+    backend: &Backend,
+) -> Result<Option<&'static Regeling>> {
+    Ok(match (completed, backend) {
+        (false, Backend::Lokaal(_)) => match check_scheme(catalogue, &aanvraag.regeling_id, date) {
             Ok(regeling) => Some(regeling),
             Err(errors) => {
                 let mut validation = Validation::new();
-                invalid(&mut validation, errors);
+                push_field_errors(&mut validation, errors);
                 validation.finish()?;
                 None
             }
         },
         _ => catalogue.get(&aanvraag.regeling_id).ok(),
-    };
-
-    let request = match &backend {
-        Backend::Http(http) => Some(http.file_request(&aanvraag, &key)?),
-        Backend::Lokaal(_) => None,
-    };
-    let concept_digest = concept
-        .as_ref()
-        .and_then(|c| c["concept_digest"].as_str())
-        .map(str::to_string);
-    let input = StoredInput {
-        versie: Some(STORED_INPUT_VERSION.to_string()),
-        args: FilingArgs {
-            kvk_nummer: Some(aanvraag.kvk_nummer.clone()),
-            regeling_id: regeling_argument,
-            maatregelen: maatregelen_argument,
-            concept: None,
-            ..args.clone()
-        },
-        concept,
-        rest: serde_json::Map::new(),
-    };
-    Ok(Planned {
-        aanvraag,
-        key,
-        backend,
-        completed,
-        regeling,
-        date,
-        request,
-        concept_digest,
-        filed_in_round,
-        input,
     })
+}
+
+impl StoredInput {
+    /// The input a proposal of this plan records: the arguments as meant, the company's number
+    /// resolved, the concept as a document.
+    fn of_plan(
+        args: &FilingArgs,
+        given: Given,
+        aanvraag: &RapportageAanvraag,
+        concept: Option<Value>,
+    ) -> Self {
+        Self {
+            versie: Some(STORED_INPUT_VERSION.to_string()),
+            args: FilingArgs {
+                kvk_nummer: Some(aanvraag.kvk_nummer.clone()),
+                regeling_id: given.regeling_id,
+                maatregelen: given.maatregelen,
+                concept: None,
+                ..args.clone()
+            },
+            concept,
+            rest: serde_json::Map::new(),
+        }
+    }
 }
 
 /// Records the planned filing as a proposal (or finds the live one of the same plan and
