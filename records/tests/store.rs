@@ -6,7 +6,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::sync::{Arc, Barrier};
 
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use overheid_records::{
     Apply, Begun, DATABASE_FILE, Decision, Error, Filing, Location, NewProposal, Person,
     ProposedCall, ProposingClient, Status, Store, Verdict,
@@ -843,28 +843,8 @@ fn sqlite_a_store_of_the_previous_release_is_upgraded() {
     .unwrap();
     drop(old);
 
-    let mut store = Store::open(&location, None).unwrap();
     let id = format!("vs_{}", "a".repeat(32));
-    let read = store.proposal(&id, None, now).unwrap().unwrap();
-    assert_eq!((read.status, read.call.binding), (Status::Open, None));
-    assert_eq!(read.proposed_via, None);
-    let decided = store
-        .decide(
-            &id,
-            None,
-            Verdict {
-                decision: Decision::Approve,
-                by: &person(),
-                seen_digest: &plan_digest,
-                token: Some("eyJ.token.van-de-persoon"),
-            },
-            now,
-        )
-        .unwrap();
-    let approval = decided.decision.unwrap();
-    assert_eq!(approval.token.as_deref(), Some("eyJ.token.van-de-persoon"));
-    assert!(apply(&location, "68750110", &id, &plan_digest).unwrap());
-    drop(store);
+    the_old_proposal_is_read_approved_and_filed(&location, &id, &plan_digest, now);
     // Once: the version is the newest, and opening again runs nothing.
     let version: i64 = rusqlite::Connection::open(&file)
         .unwrap()
@@ -977,27 +957,7 @@ fn postgres_a_store_of_the_previous_release_is_upgraded() {
         "the previous release kept no version"
     );
 
-    let mut store = Store::open(&location, None).unwrap();
-    let read = store.proposal(&id, None, now).unwrap().unwrap();
-    assert_eq!((read.status, read.call.binding), (Status::Open, None));
-    assert_eq!(read.proposed_via, None);
-    let decided = store
-        .decide(
-            &id,
-            None,
-            Verdict {
-                decision: Decision::Approve,
-                by: &person(),
-                seen_digest: &plan_digest,
-                token: Some("eyJ.token.van-de-persoon"),
-            },
-            now,
-        )
-        .unwrap();
-    let approval = decided.decision.unwrap();
-    assert_eq!(approval.token.as_deref(), Some("eyJ.token.van-de-persoon"));
-    assert!(apply(&location, "68750110", &id, &plan_digest).unwrap());
-    drop(store);
+    the_old_proposal_is_read_approved_and_filed(&location, &id, &plan_digest, now);
     // Once: the version is the newest, and opening again runs nothing (no statement that
     // changes a table, an index or the version comment).
     assert_eq!(
@@ -1016,6 +976,36 @@ fn postgres_a_store_of_the_previous_release_is_upgraded() {
         migrated,
         "a second open changed the schema"
     );
+}
+
+/// After an upgrade, the previous release's open proposal `id` reads as open (without a binding
+/// or a client), is approved with a person's token, and is filed.
+fn the_old_proposal_is_read_approved_and_filed(
+    location: &Location,
+    id: &str,
+    plan_digest: &str,
+    now: DateTime<Utc>,
+) {
+    let mut store = Store::open(location, None).unwrap();
+    let read = store.proposal(id, None, now).unwrap().unwrap();
+    assert_eq!((read.status, read.call.binding), (Status::Open, None));
+    assert_eq!(read.proposed_via, None);
+    let decided = store
+        .decide(
+            id,
+            None,
+            Verdict {
+                decision: Decision::Approve,
+                by: &person(),
+                seen_digest: plan_digest,
+                token: Some("eyJ.token.van-de-persoon"),
+            },
+            now,
+        )
+        .unwrap();
+    let approval = decided.decision.unwrap();
+    assert_eq!(approval.token.as_deref(), Some("eyJ.token.van-de-persoon"));
+    assert!(apply(location, "68750110", id, plan_digest).unwrap());
 }
 
 /// A store of a newer major format is refused before anything is read or changed.
