@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::{Sandbox, assert_valid_against, output_schema, sha256_hex};
+use crate::support::{Run, Sandbox, assert_valid_against, output_schema, sha256_hex};
 
 fn ids(data: &Value) -> Vec<String> {
     data["regelingen"]
@@ -152,35 +152,29 @@ fn lijst_with_provenance_names_the_embedded_catalogue() {
     assert_eq!(provenance["response_sha256"], sha256_hex(&file).as_str());
 }
 
-/// Issue 40 item 4: the catalogue prints one short row per scheme by default (it was 15.6 KB);
-/// `--lang` prints every member, and `--fields` chooses from every member.
-#[test]
-fn lijst_prints_a_short_row_per_scheme_unless_asked_for_more() {
-    let sandbox = Sandbox::new();
-    let short = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01"]);
-    let long = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01", "--lang"]);
-    let schema = output_schema("regeling_lijst");
+/// What `lijst` and `zoek` hold alike (issue 40 item 4): both forms valid against `schema`,
+/// the same schemes in the same order, each short row exactly `members` (besides the optional
+/// `openstelling` and `deadline`), each long row every member, and the short form under a
+/// quarter of the long one. Returns both documents.
+fn assert_short_rows(short: &Run, long: &Run, schema: &str, members: &[&str]) -> (Value, Value) {
+    let schema = output_schema(schema);
     let (rows, all) = (short.json(), long.json());
-    assert_valid_against(&schema, &rows, "lijst");
-    assert_valid_against(&schema, &all, "lijst --lang");
+    assert_valid_against(&schema, &rows, "short rows");
+    assert_valid_against(&schema, &all, "--lang");
     assert_eq!(ids(&rows), ids(&all));
-    for row in rows["regelingen"].as_array().unwrap() {
-        let mut members: Vec<&str> = row
+    let pairs = rows["regelingen"].as_array().unwrap().iter();
+    for (row, full) in pairs.zip(all["regelingen"].as_array().unwrap()) {
+        let mut shown: Vec<&str> = row
             .as_object()
             .unwrap()
             .keys()
             .map(String::as_str)
             .collect();
-        members.retain(|m| !["openstelling", "deadline"].contains(m));
-        assert_eq!(
-            members,
-            ["id", "naam", "soort", "indienbaar_via_cli", "status"],
-            "{row}"
-        );
-    }
-    let first = &all["regelingen"][0];
-    for member in ["beschrijving", "wettelijke_grondslag", "url", "status_op"] {
-        assert!(first.get(member).is_some(), "--lang: {member} in {first}");
+        shown.retain(|m| !["openstelling", "deadline"].contains(m));
+        assert_eq!(shown, members, "{row}");
+        for member in ["beschrijving", "wettelijke_grondslag", "url", "status_op"] {
+            assert!(full.get(member).is_some(), "--lang: {member} in {full}");
+        }
     }
     assert!(
         short.stdout.len() * 4 < long.stdout.len(),
@@ -188,6 +182,18 @@ fn lijst_prints_a_short_row_per_scheme_unless_asked_for_more() {
         short.stdout.len(),
         long.stdout.len()
     );
+    (rows, all)
+}
+
+/// Issue 40 item 4: the catalogue prints one short row per scheme by default (it was 15.6 KB);
+/// `--lang` prints every member, and `--fields` chooses from every member.
+#[test]
+fn lijst_prints_a_short_row_per_scheme_unless_asked_for_more() {
+    let sandbox = Sandbox::new();
+    let short = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01"]);
+    let long = sandbox.run(["regeling", "lijst", "--peildatum", "2026-12-01", "--lang"]);
+    let members = ["id", "naam", "soort", "indienbaar_via_cli", "status"];
+    assert_short_rows(&short, &long, "regeling_lijst", &members);
     let chosen = sandbox
         .run(["regeling", "lijst", "--fields", "regelingen[].beschrijving"])
         .json();
@@ -208,11 +214,15 @@ fn zoek_prints_a_short_row_per_hit_unless_asked_for_more() {
     let args = ["regeling", "zoek", "energie", "--peildatum", "2026-12-01"];
     let short = sandbox.run(args);
     let long = sandbox.run([&args[..], &["--lang"]].concat());
-    let schema = output_schema("regeling_zoek");
-    let (rows, all) = (short.json(), long.json());
-    assert_valid_against(&schema, &rows, "zoek");
-    assert_valid_against(&schema, &all, "zoek --lang");
-    assert_eq!(ids(&rows), ids(&all));
+    let members = [
+        "id",
+        "naam",
+        "soort",
+        "indienbaar_via_cli",
+        "status",
+        "score",
+    ];
+    let (rows, all) = assert_short_rows(&short, &long, "regeling_zoek", &members);
     assert!(rows["aantal"].as_u64() > Some(2), "{rows}");
     for (row, full) in rows["regelingen"]
         .as_array()
@@ -220,36 +230,8 @@ fn zoek_prints_a_short_row_per_hit_unless_asked_for_more() {
         .iter()
         .zip(all["regelingen"].as_array().unwrap())
     {
-        let mut members: Vec<&str> = row
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        members.retain(|m| !["openstelling", "deadline"].contains(m));
-        assert_eq!(
-            members,
-            [
-                "id",
-                "naam",
-                "soort",
-                "indienbaar_via_cli",
-                "status",
-                "score"
-            ],
-            "{row}"
-        );
         assert_eq!(row["score"], full["score"]);
-        for member in ["beschrijving", "wettelijke_grondslag", "url", "status_op"] {
-            assert!(full.get(member).is_some(), "--lang: {member} in {full}");
-        }
     }
-    assert!(
-        short.stdout.len() * 4 < long.stdout.len(),
-        "{} of {} bytes",
-        short.stdout.len(),
-        long.stdout.len()
-    );
     let chosen = sandbox
         .run([&args[..], &["--fields", "regelingen[].url"]].concat())
         .json();
