@@ -70,6 +70,16 @@ pub enum RoundMode {
 }
 
 impl CompareOp {
+    /// Every operator, to find one by its name.
+    const ALL: [CompareOp; 6] = [
+        CompareOp::Equals,
+        CompareOp::NotEquals,
+        CompareOp::GreaterThan,
+        CompareOp::LessThan,
+        CompareOp::GreaterThanOrEqual,
+        CompareOp::LessThanOrEqual,
+    ];
+
     /// The operator's name as written in the law file.
     pub fn name(self) -> &'static str {
         match self {
@@ -84,6 +94,16 @@ impl CompareOp {
 }
 
 impl ArithOp {
+    /// Every operator, to find one by its name.
+    const ALL: [ArithOp; 6] = [
+        ArithOp::Add,
+        ArithOp::Subtract,
+        ArithOp::Multiply,
+        ArithOp::Divide,
+        ArithOp::Min,
+        ArithOp::Max,
+    ];
+
     /// The operator's name as written in the law file.
     pub fn name(self) -> &'static str {
         match self {
@@ -98,6 +118,9 @@ impl ArithOp {
 }
 
 impl RoundMode {
+    /// Every mode, to find one by its name.
+    const ALL: [RoundMode; 3] = [RoundMode::Round, RoundMode::Ceil, RoundMode::Floor];
+
     /// The mode's name as written in the law file.
     pub fn name(self) -> &'static str {
         match self {
@@ -193,135 +216,159 @@ impl Op {
     }
 
     /// Builds an operation from its name and its fields (already read as expressions).
-    pub fn build(name: &str, mut fields: BTreeMap<String, Expr>) -> Result<Op, String> {
-        let need = |v: Option<Expr>, key: &str| {
-            v.ok_or_else(|| format!("operatie {name} mist het veld '{key}'"))
-        };
-        let list = |v: Option<Expr>, key: &str| match v {
-            Some(Expr::List(items)) => Ok(items),
-            Some(other) => Err(format!(
-                "operatie {name}: '{key}' moet een lijst zijn, niet {other:?}"
-            )),
-            None => Err(format!("operatie {name} mist het veld '{key}'")),
-        };
-        let compare_op = match name {
-            "EQUALS" => Some(CompareOp::Equals),
-            "NOT_EQUALS" => Some(CompareOp::NotEquals),
-            "GREATER_THAN" => Some(CompareOp::GreaterThan),
-            "LESS_THAN" => Some(CompareOp::LessThan),
-            "GREATER_THAN_OR_EQUAL" => Some(CompareOp::GreaterThanOrEqual),
-            "LESS_THAN_OR_EQUAL" => Some(CompareOp::LessThanOrEqual),
-            _ => None,
-        };
-        let mut take = |key: &str| fields.remove(key);
+    pub fn build(name: &str, fields: BTreeMap<String, Expr>) -> Result<Op, String> {
+        let mut fields = Fields { name, fields };
+        if let Some(op) = CompareOp::ALL.into_iter().find(|op| op.name() == name) {
+            return Ok(Op::Compare {
+                op,
+                subject: fields.need("subject")?,
+                value: fields.need("value")?,
+            });
+        }
+        if let Some(op) = ArithOp::ALL.into_iter().find(|op| op.name() == name) {
+            return Ok(Op::Arith {
+                op,
+                values: fields.list("values")?,
+            });
+        }
+        if let Some(mode) = RoundMode::ALL.into_iter().find(|mode| mode.name() == name) {
+            return Op::round(mode, fields);
+        }
         let op = match name {
-            _ if compare_op.is_some() => Op::Compare {
-                op: compare_op.unwrap_or(CompareOp::Equals),
-                subject: need(take("subject"), "subject")?,
-                value: need(take("value"), "value")?,
-            },
-            "ADD" | "SUBTRACT" | "MULTIPLY" | "DIVIDE" | "MIN" | "MAX" => {
-                let op = match name {
-                    "ADD" => ArithOp::Add,
-                    "SUBTRACT" => ArithOp::Subtract,
-                    "MULTIPLY" => ArithOp::Multiply,
-                    "DIVIDE" => ArithOp::Divide,
-                    "MIN" => ArithOp::Min,
-                    _ => ArithOp::Max,
-                };
-                Op::Arith {
-                    op,
-                    values: list(take("values"), "values")?,
-                }
-            }
-            "ROUND" | "CEIL" | "FLOOR" => {
-                let mode = match name {
-                    "ROUND" => RoundMode::Round,
-                    "CEIL" => RoundMode::Ceil,
-                    _ => RoundMode::Floor,
-                };
-                let precision = match need(take("precision"), "precision")? {
-                    Expr::Literal(Value::Number(d))
-                        if d.fract().is_zero() && d.abs() <= Decimal::from(28) =>
-                    {
-                        i64::try_from(d).map_err(|e| e.to_string())?
-                    }
-                    other => {
-                        return Err(format!(
-                            "operatie {name}: 'precision' moet een geheel getal tussen -28 en 28 zijn, niet {other:?}"
-                        ));
-                    }
-                };
-                Op::Round {
-                    mode,
-                    value: need(take("value"), "value")?,
-                    precision,
-                }
-            }
-            "AND" => Op::And(list(take("conditions"), "conditions")?),
-            "OR" => Op::Or(list(take("conditions"), "conditions")?),
-            "NOT" => Op::Not(need(take("value"), "value")?),
-            "IF" | "SWITCH" => {
-                let mut cases = Vec::new();
-                for case in list(take("cases"), "cases")? {
-                    let Expr::Object(mut case) = case else {
-                        return Err("IF: elke case moet 'when' en 'then' hebben".to_string());
-                    };
-                    let when = case.remove("when").ok_or("IF: een case mist 'when'")?;
-                    let then = case.remove("then").ok_or("IF: een case mist 'then'")?;
-                    cases.push((when, then));
-                }
-                Op::If {
-                    cases,
-                    default: take("default"),
-                }
-            }
+            "AND" => Op::And(fields.list("conditions")?),
+            "OR" => Op::Or(fields.list("conditions")?),
+            "NOT" => Op::Not(fields.need("value")?),
+            "IF" | "SWITCH" => Op::cases(fields)?,
             "IS_NULL" | "NOT_NULL" => Op::NullCheck {
                 negate: name == "NOT_NULL",
-                subject: need(take("subject"), "subject")?,
+                subject: fields.need("subject")?,
             },
-            "IN" | "NOT_IN" => {
-                let value = take("value");
-                let values = match take("values") {
-                    Some(v) => Some(list(Some(v), "values")?),
-                    None => None,
-                };
-                if value.is_none() && values.is_none() {
-                    return Err(format!("operatie {name} mist 'values' of 'value'"));
-                }
-                Op::In {
-                    negate: name == "NOT_IN",
-                    subject: need(take("subject"), "subject")?,
-                    value,
-                    values,
-                }
-            }
-            "LIST" => Op::List(list(take("items"), "items")?),
+            "IN" | "NOT_IN" => Op::membership(fields)?,
+            "LIST" => Op::List(fields.list("items")?),
             "AGE" => Op::Age {
-                date_of_birth: need(take("date_of_birth"), "date_of_birth")?,
-                reference_date: need(take("reference_date"), "reference_date")?,
+                date_of_birth: fields.need("date_of_birth")?,
+                reference_date: fields.need("reference_date")?,
             },
             "DATE_ADD" => Op::DateAdd {
-                date: need(take("date"), "date")?,
-                years: take("years"),
-                months: take("months"),
-                weeks: take("weeks"),
-                days: take("days"),
+                date: fields.need("date")?,
+                years: fields.take("years"),
+                months: fields.take("months"),
+                weeks: fields.take("weeks"),
+                days: fields.take("days"),
             },
             "DATE" => Op::Date {
-                year: need(take("year"), "year")?,
-                month: need(take("month"), "month")?,
-                day: need(take("day"), "day")?,
+                year: fields.need("year")?,
+                month: fields.need("month")?,
+                day: fields.need("day")?,
             },
-            "DAY_OF_WEEK" => Op::DayOfWeek(need(take("date"), "date")?),
-            "DATE_DIFF" => Op::DateDiff {
-                from: need(take("from"), "from")?,
-                to: need(take("to"), "to")?,
-                unit: need(take("in").or_else(|| take("unit")), "in")?,
-            },
+            "DAY_OF_WEEK" => Op::DayOfWeek(fields.need("date")?),
+            "DATE_DIFF" => {
+                let unit = fields.take("in").or_else(|| fields.take("unit"));
+                Op::DateDiff {
+                    from: fields.need("from")?,
+                    to: fields.need("to")?,
+                    unit: fields.required(unit, "in")?,
+                }
+            }
             other => return Err(format!("onbekende operatie '{other}'")),
         };
         Ok(op)
+    }
+
+    /// `ROUND`, `CEIL` or `FLOOR`: a `value` and a whole `precision` between -28 and 28.
+    fn round(mode: RoundMode, mut fields: Fields<'_>) -> Result<Op, String> {
+        let precision = match fields.need("precision")? {
+            Expr::Literal(Value::Number(d))
+                if d.fract().is_zero() && d.abs() <= Decimal::from(28) =>
+            {
+                i64::try_from(d).map_err(|e| e.to_string())?
+            }
+            other => {
+                return Err(format!(
+                    "operatie {}: 'precision' moet een geheel getal tussen -28 en 28 zijn, niet {other:?}",
+                    fields.name
+                ));
+            }
+        };
+        Ok(Op::Round {
+            mode,
+            value: fields.need("value")?,
+            precision,
+        })
+    }
+
+    /// `IF` (or `SWITCH`): `cases` of `when` and `then`, and an optional `default`.
+    fn cases(mut fields: Fields<'_>) -> Result<Op, String> {
+        let mut cases = Vec::new();
+        for case in fields.list("cases")? {
+            let Expr::Object(mut case) = case else {
+                return Err("IF: elke case moet 'when' en 'then' hebben".to_string());
+            };
+            let when = case.remove("when").ok_or("IF: een case mist 'when'")?;
+            let then = case.remove("then").ok_or("IF: een case mist 'then'")?;
+            cases.push((when, then));
+        }
+        Ok(Op::If {
+            cases,
+            default: fields.take("default"),
+        })
+    }
+
+    /// `IN` (or `NOT_IN`): a `subject` and the list `values` or an expression `value`.
+    fn membership(mut fields: Fields<'_>) -> Result<Op, String> {
+        let value = fields.take("value");
+        let values = match fields.take("values") {
+            Some(v) => Some(fields.as_list(v, "values")?),
+            None => None,
+        };
+        if value.is_none() && values.is_none() {
+            return Err(format!("operatie {} mist 'values' of 'value'", fields.name));
+        }
+        Ok(Op::In {
+            negate: fields.name == "NOT_IN",
+            subject: fields.need("subject")?,
+            value,
+            values,
+        })
+    }
+}
+
+/// The fields of an operation being built, with its name for the errors.
+struct Fields<'a> {
+    name: &'a str,
+    fields: BTreeMap<String, Expr>,
+}
+
+impl Fields<'_> {
+    /// An optional field.
+    fn take(&mut self, key: &str) -> Option<Expr> {
+        self.fields.remove(key)
+    }
+
+    /// A field the operation cannot do without.
+    fn need(&mut self, key: &str) -> Result<Expr, String> {
+        let value = self.take(key);
+        self.required(value, key)
+    }
+
+    /// A field that must be an inline list.
+    fn list(&mut self, key: &str) -> Result<Vec<Expr>, String> {
+        let value = self.need(key)?;
+        self.as_list(value, key)
+    }
+
+    fn required(&self, value: Option<Expr>, key: &str) -> Result<Expr, String> {
+        value.ok_or_else(|| format!("operatie {} mist het veld '{key}'", self.name))
+    }
+
+    fn as_list(&self, value: Expr, key: &str) -> Result<Vec<Expr>, String> {
+        match value {
+            Expr::List(items) => Ok(items),
+            other => Err(format!(
+                "operatie {}: '{key}' moet een lijst zijn, niet {other:?}",
+                self.name
+            )),
+        }
     }
 }
 

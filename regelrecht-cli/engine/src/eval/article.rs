@@ -2,9 +2,10 @@
 //! terms, hooks before the actions, the actions in order, hooks after them, and overrides by
 //! the law being evaluated. Also the scope the actions read from.
 
+use super::hooks::Fired;
 use super::run::{ArticleResult, Link, Run, Source, extend_chain};
 use super::tracing::explained;
-use super::untranslatable;
+use super::untranslatable::{self, Taint};
 use crate::error::EvalError;
 use crate::expr::Expr;
 use crate::law::{Action, Article, Definition, Law};
@@ -18,6 +19,42 @@ use crate::value::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+
+/// The article's outputs after the hooks and the overrides (a hook's output where no action gave
+/// one, an override over either), and which of them are tainted, by what: the article's own
+/// taint, else the hook's or the override's.
+fn merge_outputs(
+    outputs: &mut BTreeMap<String, Value>,
+    taint: Option<&Taint>,
+    pre: Fired<'_>,
+    post: Fired<'_>,
+    (replaced, replaced_taints): (BTreeMap<String, Value>, &BTreeMap<String, Taint>),
+) -> BTreeMap<String, Taint> {
+    let mut tainted = BTreeMap::new();
+    if let Some(taint) = taint {
+        for name in outputs.keys() {
+            tainted.insert(name.clone(), taint.clone());
+        }
+    }
+    for (name, value) in post.outputs.into_iter().chain(pre.outputs) {
+        if let std::collections::btree_map::Entry::Vacant(slot) = outputs.entry(name) {
+            let name = slot.key();
+            let hook_taint = post.tainted.get(name).or_else(|| pre.tainted.get(name));
+            if let Some(t) = taint.or(hook_taint) {
+                tainted.insert(name.clone(), t.clone());
+            }
+            slot.insert(value);
+        }
+    }
+    for (name, value) in replaced {
+        match replaced_taints.get(&name).or(taint) {
+            Some(t) => tainted.insert(name.clone(), t.clone()),
+            None => tainted.remove(&name),
+        };
+        outputs.insert(name, value);
+    }
+    tainted
+}
 
 /// Only the parameters an article declares (least privilege for implementations, hooks and overrides).
 pub(super) fn declared_params(article: &Article, values: Vars<'_>) -> BTreeMap<String, Value> {
@@ -40,20 +77,7 @@ impl<'c> Run<'c> {
         stage: &str,
     ) -> Result<ArticleResult<'c>, EvalError> {
         let verdict = untranslatable::check(self.mode, law, article)?;
-        for warning in verdict.warnings {
-            self.leaf(|| {
-                explained(
-                    TraceKind::Article,
-                    &article.number,
-                    &law.id,
-                    &article.number,
-                    warning.clone(),
-                )
-            });
-            if !self.warnings.contains(&warning) {
-                self.warnings.push(warning);
-            }
-        }
+        self.record_untranslatable(law, article, verdict.warnings);
         let mr = article.machine_readable.as_ref();
         let empty_defs = BTreeMap::new();
         let definitions = mr.map_or(&empty_defs, |m| &m.definitions);
@@ -140,35 +164,38 @@ impl<'c> Run<'c> {
         let (replaced, replaced_taints) =
             self.apply_overrides(law, article, post_values, &names, &mut provenance)?;
         drop(names);
-        let mut tainted = BTreeMap::new();
-        if let Some(taint) = &taint {
-            for name in outputs.keys() {
-                tainted.insert(name.clone(), taint.clone());
-            }
-        }
-        for (name, value) in post.outputs.into_iter().chain(pre.outputs) {
-            if let std::collections::btree_map::Entry::Vacant(slot) = outputs.entry(name) {
-                let name = slot.key();
-                let hook_taint = post.tainted.get(name).or_else(|| pre.tainted.get(name));
-                if let Some(t) = taint.as_ref().or(hook_taint) {
-                    tainted.insert(name.clone(), t.clone());
-                }
-                slot.insert(value);
-            }
-        }
-        for (name, value) in replaced {
-            match replaced_taints.get(&name).or(taint.as_ref()) {
-                Some(t) => tainted.insert(name.clone(), t.clone()),
-                None => tainted.remove(&name),
-            };
-            outputs.insert(name, value);
-        }
+        let tainted = merge_outputs(
+            &mut outputs,
+            taint.as_ref(),
+            pre,
+            post,
+            (replaced, &replaced_taints),
+        );
         Ok(ArticleResult {
             outputs,
             resolved_inputs,
             provenance,
             tainted,
         })
+    }
+
+    /// Untranslatable constructs the mode lets run with a warning: traced on the article and
+    /// recorded once for the whole evaluation.
+    fn record_untranslatable(&mut self, law: &Law, article: &Article, warnings: Vec<String>) {
+        for warning in warnings {
+            self.leaf(|| {
+                explained(
+                    TraceKind::Article,
+                    &article.number,
+                    &law.id,
+                    &article.number,
+                    warning.clone(),
+                )
+            });
+            if !self.warnings.contains(&warning) {
+                self.warnings.push(warning);
+            }
+        }
     }
 
     /// The variables visible to the actions of `article`.

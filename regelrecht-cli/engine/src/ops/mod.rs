@@ -98,21 +98,9 @@ fn eval_op(op: &Op, scope: &dyn Scope, depth: usize) -> Result<Value, EvalError>
             subject,
             value,
             values,
-        } => {
-            let subject = ev(subject)?;
-            let candidates = match (values, value) {
-                (Some(values), _) => values.iter().map(ev).collect::<Result<Vec<_>, _>>()?,
-                (None, Some(value)) => match ev(value)? {
-                    Value::List(items) => items,
-                    other => vec![other],
-                },
-                (None, None) => return Err(EvalError::invalid("IN mist 'values' of 'value'")),
-            };
-            let found = candidates
-                .iter()
-                .any(|c| compare::values_equal(&subject, c));
-            Ok(Value::Bool(found != *negate))
-        }
+        } => Ok(Value::Bool(
+            is_in(&ev, subject, value.as_ref(), values.as_deref())? != *negate,
+        )),
         Op::List(items) => items
             .iter()
             .map(ev)
@@ -132,21 +120,7 @@ fn eval_op(op: &Op, scope: &dyn Scope, depth: usize) -> Result<Value, EvalError>
             months,
             weeks,
             days,
-        } => {
-            let amount = |e: &Option<Expr>, what: &str| -> Result<Option<i64>, EvalError> {
-                e.as_ref()
-                    .map(|e| logic::as_int("DATE_ADD", what, &ev(e)?))
-                    .transpose()
-            };
-            let start = parse_date("DATE_ADD", &ev(date)?)?;
-            date::date_add(
-                start,
-                amount(years, "years")?,
-                amount(months, "months")?,
-                amount(weeks, "weeks")?,
-                amount(days, "days")?,
-            )
-        }
+        } => date_add(&ev, date, [years, months, weeks, days]),
         Op::Date { year, month, day } => date::construct(
             logic::as_int("DATE", "year", &ev(year)?)?,
             logic::as_int("DATE", "month", &ev(month)?)?,
@@ -159,6 +133,49 @@ fn eval_op(op: &Op, scope: &dyn Scope, depth: usize) -> Result<Value, EvalError>
             date::date_diff(from, to, &ev(unit)?)
         }
     }
+}
+
+/// `IN`: whether `subject` equals one of `values`, or one item of the list `value` (a value that
+/// is no list is a list of one).
+fn is_in(
+    ev: &impl Fn(&Expr) -> Result<Value, EvalError>,
+    subject: &Expr,
+    value: Option<&Expr>,
+    values: Option<&[Expr]>,
+) -> Result<bool, EvalError> {
+    let subject = ev(subject)?;
+    let candidates = match (values, value) {
+        (Some(values), _) => values.iter().map(ev).collect::<Result<Vec<_>, _>>()?,
+        (None, Some(value)) => match ev(value)? {
+            Value::List(items) => items,
+            other => vec![other],
+        },
+        (None, None) => return Err(EvalError::invalid("IN mist 'values' of 'value'")),
+    };
+    Ok(candidates
+        .iter()
+        .any(|c| compare::values_equal(&subject, c)))
+}
+
+/// `DATE_ADD`: `date` plus whole years, months, weeks and days, each optional.
+fn date_add(
+    ev: &impl Fn(&Expr) -> Result<Value, EvalError>,
+    date: &Expr,
+    [years, months, weeks, days]: [&Option<Expr>; 4],
+) -> Result<Value, EvalError> {
+    let amount = |e: &Option<Expr>, what: &str| -> Result<Option<i64>, EvalError> {
+        e.as_ref()
+            .map(|e| logic::as_int("DATE_ADD", what, &ev(e)?))
+            .transpose()
+    };
+    let start = parse_date("DATE_ADD", &ev(date)?)?;
+    date::date_add(
+        start,
+        amount(years, "years")?,
+        amount(months, "months")?,
+        amount(weeks, "weeks")?,
+        amount(days, "days")?,
+    )
 }
 
 #[cfg(test)]

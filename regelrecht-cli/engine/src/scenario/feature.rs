@@ -71,7 +71,9 @@ fn cells(line: &str) -> Vec<String> {
     out
 }
 
+#[derive(Default)]
 enum Block {
+    #[default]
     None,
     Background,
     Scenario,
@@ -81,147 +83,130 @@ enum Block {
 
 /// Parses a feature file.
 pub fn parse(text: &str) -> Feature {
-    let mut feature = Feature::default();
-    let mut pending_tags: Vec<String> = Vec::new();
-    let mut block = Block::None;
-    let mut outline: Option<Scenario> = None;
-    let mut examples: Vec<Vec<String>> = Vec::new();
-    let mut in_doc_string = false;
-
-    let flush_outline =
-        |feature: &mut Feature, outline: &mut Option<Scenario>, examples: &mut Vec<Vec<String>>| {
-            let Some(template) = outline.take() else {
-                return;
-            };
-            let rows = std::mem::take(examples);
-            let Some((header, body)) = rows.split_first() else {
-                let mut s = template;
-                s.unreadable = Some("Scenario Outline zonder Examples".into());
-                feature.scenarios.push(s);
-                return;
-            };
-            for (i, row) in body.iter().enumerate() {
-                let fill = |t: &str| {
-                    header.iter().zip(row).fold(t.to_string(), |acc, (h, v)| {
-                        acc.replace(&format!("<{h}>"), v)
-                    })
-                };
-                let mut s = template.clone();
-                s.name = format!("{} (voorbeeld {})", fill(&template.name), i + 1);
-                for step in &mut s.steps {
-                    step.text = fill(&step.text);
-                    for cell in step.table.iter_mut().flatten() {
-                        *cell = fill(cell);
-                    }
-                }
-                feature.scenarios.push(s);
-            }
-        };
-
+    let mut reader = Reader::default();
     for (index, raw) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let line = raw.trim();
+        reader.read_line(index + 1, raw.trim());
+    }
+    reader.expand_outline();
+    reader.feature
+}
+
+/// The state of a parse: the feature so far, the block a line belongs to, tags waiting for the
+/// next heading, and the outline (with its `Examples` rows) not yet expanded.
+#[derive(Default)]
+struct Reader {
+    feature: Feature,
+    pending_tags: Vec<String>,
+    block: Block,
+    outline: Option<Scenario>,
+    examples: Vec<Vec<String>>,
+    in_doc_string: bool,
+}
+
+impl Reader {
+    /// Reads one trimmed line: a doc-string fence, a comment, tags, a table row, a heading
+    /// (`Feature`, `Background`, `Scenario`/`Example`, `Scenario Outline`, `Examples`, `Rule`)
+    /// or a step; anything else inside a scenario makes it unrunnable.
+    fn read_line(&mut self, line_no: usize, line: &str) {
         if line.starts_with("\"\"\"") || line.starts_with("```") {
-            in_doc_string = !in_doc_string;
-            let reason = format!("regel {line_no}: doc strings worden niet ondersteund");
-            match block {
-                Block::Background | Block::None => {}
-                _ => {
-                    if let Some(s) = outline.as_mut().or(feature.scenarios.last_mut()) {
-                        s.unreadable.get_or_insert(reason);
-                    }
-                }
+            self.doc_string_fence(line_no);
+        } else if self.in_doc_string || line.is_empty() || line.starts_with('#') {
+            // Inside a doc string, a blank line or a comment: nothing to read.
+        } else if line.starts_with('@') {
+            self.tags(line);
+        } else if line.starts_with('|') {
+            self.table_row(line);
+        } else if let Some(name) = line.strip_prefix("Feature:") {
+            self.feature.name = name.trim().to_string();
+            self.feature.tags = std::mem::take(&mut self.pending_tags);
+        } else if line.starts_with("Background:") {
+            self.block = Block::Background;
+        } else if let Some((name, is_outline)) = scenario_heading(line) {
+            self.scenario(line_no, name, is_outline);
+        } else if line.starts_with("Examples:") || line.starts_with("Scenarios:") {
+            self.pending_tags.clear();
+            self.block = Block::Examples;
+        } else if line.starts_with("Rule:") {
+            self.expand_outline();
+            self.block = Block::None;
+        } else {
+            self.step(line_no, line);
+        }
+    }
+
+    /// A `"""` or ```` ``` ```` line opens or closes a doc string, which makes the scenario it is
+    /// in unrunnable.
+    fn doc_string_fence(&mut self, line_no: usize) {
+        self.in_doc_string = !self.in_doc_string;
+        if !matches!(self.block, Block::Background | Block::None) {
+            self.mark_unreadable(format!(
+                "regel {line_no}: doc strings worden niet ondersteund"
+            ));
+        }
+    }
+
+    /// Tags for the next heading, up to a comment.
+    fn tags(&mut self, line: &str) {
+        self.pending_tags.extend(
+            line.split_whitespace()
+                .take_while(|t| !t.starts_with('#'))
+                .map(|t| t.trim_start_matches('@').to_string()),
+        );
+    }
+
+    /// A data table row: a row of `Examples`, or a row of the last step's table.
+    fn table_row(&mut self, line: &str) {
+        let row = cells(line);
+        let target = match self.block {
+            Block::Examples => {
+                self.examples.push(row);
+                return;
             }
-            continue;
+            Block::Background => self.feature.background.last_mut(),
+            Block::Outline => self.outline.as_mut().and_then(|s| s.steps.last_mut()),
+            Block::Scenario => self
+                .feature
+                .scenarios
+                .last_mut()
+                .and_then(|s| s.steps.last_mut()),
+            Block::None => None,
+        };
+        if let Some(step) = target {
+            step.table.push(row);
         }
-        if in_doc_string || line.is_empty() || line.starts_with('#') {
-            continue;
+    }
+
+    /// A `Scenario`/`Example` or `Scenario Outline` heading starts a scenario with the tags
+    /// read before it; a previous outline is expanded first.
+    fn scenario(&mut self, line_no: usize, name: &str, is_outline: bool) {
+        self.expand_outline();
+        let scenario = Scenario {
+            name: name.trim().to_string(),
+            line: line_no,
+            tags: std::mem::take(&mut self.pending_tags),
+            steps: Vec::new(),
+            unreadable: None,
+        };
+        if is_outline {
+            self.outline = Some(scenario);
+            self.block = Block::Outline;
+        } else {
+            self.feature.scenarios.push(scenario);
+            self.block = Block::Scenario;
         }
-        if line.starts_with('@') {
-            pending_tags.extend(
-                line.split_whitespace()
-                    .take_while(|t| !t.starts_with('#'))
-                    .map(|t| t.trim_start_matches('@').to_string()),
-            );
-            continue;
-        }
-        if line.starts_with('|') {
-            let row = cells(line);
-            let target = match block {
-                Block::Examples => {
-                    examples.push(row);
-                    continue;
-                }
-                Block::Background => feature.background.last_mut(),
-                Block::Outline => outline.as_mut().and_then(|s| s.steps.last_mut()),
-                Block::Scenario => feature
-                    .scenarios
-                    .last_mut()
-                    .and_then(|s| s.steps.last_mut()),
-                Block::None => None,
-            };
-            if let Some(step) = target {
-                step.table.push(row);
-            }
-            continue;
-        }
-        if let Some(name) = line.strip_prefix("Feature:") {
-            feature.name = name.trim().to_string();
-            feature.tags = std::mem::take(&mut pending_tags);
-            continue;
-        }
-        if line.starts_with("Background:") {
-            block = Block::Background;
-            continue;
-        }
-        let heading = ["Scenario Outline:", "Scenario Template:"]
-            .iter()
-            .find_map(|k| line.strip_prefix(k).map(|n| (n, true)))
-            .or_else(|| {
-                ["Scenario:", "Example:"]
-                    .iter()
-                    .find_map(|k| line.strip_prefix(k).map(|n| (n, false)))
-            });
-        if let Some((name, is_outline)) = heading {
-            flush_outline(&mut feature, &mut outline, &mut examples);
-            let scenario = Scenario {
-                name: name.trim().to_string(),
-                line: line_no,
-                tags: std::mem::take(&mut pending_tags),
-                steps: Vec::new(),
-                unreadable: None,
-            };
-            if is_outline {
-                outline = Some(scenario);
-                block = Block::Outline;
-            } else {
-                feature.scenarios.push(scenario);
-                block = Block::Scenario;
-            }
-            continue;
-        }
-        if line.starts_with("Examples:") || line.starts_with("Scenarios:") {
-            pending_tags.clear();
-            block = Block::Examples;
-            continue;
-        }
-        if line.starts_with("Rule:") {
-            flush_outline(&mut feature, &mut outline, &mut examples);
-            block = Block::None;
-            continue;
-        }
+    }
+
+    /// A step with its keyword, added to the block it is in; a line with no keyword is free
+    /// text under `Feature:` (its description) or a construct this reader does not know.
+    fn step(&mut self, line_no: usize, line: &str) {
         let keyword = KEYWORDS
             .iter()
             .find(|k| line.starts_with(*k) && line[k.len()..].starts_with(' '));
         let Some(keyword) = keyword else {
-            // Free text under Feature: (its description) or a construct we do not know.
-            if !matches!(block, Block::None) {
-                let reason = format!("regel {line_no}: onbekende Gherkin-regel");
-                if let Some(s) = outline.as_mut().or(feature.scenarios.last_mut()) {
-                    s.unreadable.get_or_insert(reason);
-                }
+            if !matches!(self.block, Block::None) {
+                self.mark_unreadable(format!("regel {line_no}: onbekende Gherkin-regel"));
             }
-            continue;
+            return;
         };
         let step = Step {
             keyword: keyword.to_string(),
@@ -229,23 +214,71 @@ pub fn parse(text: &str) -> Feature {
             line: line_no,
             table: Vec::new(),
         };
-        match block {
-            Block::Background => feature.background.push(step),
+        match self.block {
+            Block::Background => self.feature.background.push(step),
             Block::Scenario => {
-                if let Some(s) = feature.scenarios.last_mut() {
+                if let Some(s) = self.feature.scenarios.last_mut() {
                     s.steps.push(step);
                 }
             }
             Block::Outline => {
-                if let Some(s) = outline.as_mut() {
+                if let Some(s) = self.outline.as_mut() {
                     s.steps.push(step);
                 }
             }
             Block::None | Block::Examples => {}
         }
     }
-    flush_outline(&mut feature, &mut outline, &mut examples);
-    feature
+
+    /// Marks the open outline, or else the last scenario, unrunnable (the first reason stays).
+    fn mark_unreadable(&mut self, reason: String) {
+        if let Some(s) = self.outline.as_mut().or(self.feature.scenarios.last_mut()) {
+            s.unreadable.get_or_insert(reason);
+        }
+    }
+
+    /// Expands the open outline into one scenario per `Examples` row, `<name>` filled in its
+    /// name, steps and tables; an outline without rows stays one unrunnable scenario.
+    fn expand_outline(&mut self) {
+        let Some(template) = self.outline.take() else {
+            return;
+        };
+        let rows = std::mem::take(&mut self.examples);
+        let Some((header, body)) = rows.split_first() else {
+            let mut s = template;
+            s.unreadable = Some("Scenario Outline zonder Examples".into());
+            self.feature.scenarios.push(s);
+            return;
+        };
+        for (i, row) in body.iter().enumerate() {
+            let fill = |t: &str| {
+                header.iter().zip(row).fold(t.to_string(), |acc, (h, v)| {
+                    acc.replace(&format!("<{h}>"), v)
+                })
+            };
+            let mut s = template.clone();
+            s.name = format!("{} (voorbeeld {})", fill(&template.name), i + 1);
+            for step in &mut s.steps {
+                step.text = fill(&step.text);
+                for cell in step.table.iter_mut().flatten() {
+                    *cell = fill(cell);
+                }
+            }
+            self.feature.scenarios.push(s);
+        }
+    }
+}
+
+/// The name after a scenario heading, and whether it is an outline.
+fn scenario_heading(line: &str) -> Option<(&str, bool)> {
+    ["Scenario Outline:", "Scenario Template:"]
+        .iter()
+        .find_map(|k| line.strip_prefix(k).map(|n| (n, true)))
+        .or_else(|| {
+            ["Scenario:", "Example:"]
+                .iter()
+                .find_map(|k| line.strip_prefix(k).map(|n| (n, false)))
+        })
 }
 
 #[cfg(test)]
