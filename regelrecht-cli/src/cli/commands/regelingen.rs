@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use crate::cli::laws::SOURCE;
 use crate::cli::regeling::applicability::{self, MAY_APPLY, UNKNOWN};
-use crate::cli::regeling::definition::{Datum, DefinitionArgs};
+use crate::cli::regeling::definition::{Catalogue, Datum, DefinitionArgs};
 use crate::cli::regeling::{rvo, sourcing};
 
 common::arguments! {
@@ -68,25 +68,58 @@ pub(crate) const SPECS: &[CommandSpec] = &[CommandSpec {
     args: Args::SCHEMAS,
 }];
 
-pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
-    let mut validation = Validation::new();
-    args.regelingen.validate(&mut validation);
-    validation.finish()?;
-    let kvk = args.kvk.bound(ctx)?;
-    let catalogue = args.regelingen.load(ctx)?;
+/// The data kinds that the applicability rules and the RVO catalogue's schemes read, each once.
+fn wanted(catalogue: &Catalogue) -> Vec<&Datum> {
     let mut wanted: BTreeMap<&str, &Datum> = BTreeMap::new();
     let kinds = catalogue
         .definitions
         .values()
         .flat_map(|d| d.toepasselijkheid.iter().flat_map(|a| &a.alle))
         .map(|condition| condition.gegeven.as_str())
-        .chain(rvo::wanted(&catalogue));
+        .chain(rvo::wanted(catalogue));
     for kind in kinds {
         if let Some(datum) = catalogue.data.get(kind) {
             wanted.insert(&datum.id, datum);
         }
     }
-    let wanted: Vec<&Datum> = wanted.into_values().collect();
+    wanted.into_values().collect()
+}
+
+/// The data not fetched: one `niet_opgehaald` entry each, and every source that failed, once
+/// (named on stderr, and in the refusal when nothing could be computed).
+fn unsourced(
+    missing: &BTreeMap<String, sourcing::Unsourced>,
+) -> (Vec<Value>, BTreeMap<String, &ChildFailure>) {
+    let niet_opgehaald: Vec<Value> = missing
+        .iter()
+        .map(|(name, why)| match why {
+            sourcing::Unsourced::NoConsent { source } => {
+                json!({"naam": name, "bron": source, "exit_code": null, "reden": "bron vraagt toestemming; niet opgevraagd"})
+            }
+            sourcing::Unsourced::Failed { source, failure } => {
+                json!({"naam": name, "bron": source, "exit_code": failure.exit_code, "reden": failure.detail})
+            }
+        })
+        .collect();
+    let mut failed: BTreeMap<String, &ChildFailure> = BTreeMap::new();
+    for why in missing.values() {
+        // A source that answered without a value did not fail: the registration lacks it.
+        if let sourcing::Unsourced::Failed { source, failure } = why
+            && failure.code != common::codes::VELD_ONTBREEKT.name
+        {
+            failed.entry(source.clone()).or_insert(failure);
+        }
+    }
+    (niet_opgehaald, failed)
+}
+
+pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let mut validation = Validation::new();
+    args.regelingen.validate(&mut validation);
+    validation.finish()?;
+    let kvk = args.kvk.bound(ctx)?;
+    let catalogue = args.regelingen.load(ctx)?;
+    let wanted = wanted(&catalogue);
     let mut bronnen = sourcing::planned(&catalogue, &wanted, &args.toestemming);
     if let (Some(command), Some(list)) = (&catalogue.rvo_catalogue, bronnen.as_array_mut()) {
         list.push(rvo::planned(command));
@@ -110,28 +143,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Some((_, Ok(listed))) => rvo::verdicts(&catalogue, listed, &data, &kvk),
         _ => Vec::new(),
     };
-    let mut niet_opgehaald: Vec<Value> = missing
-        .iter()
-        .map(|(name, why)| match why {
-            sourcing::Unsourced::NoConsent { source } => {
-                json!({"naam": name, "bron": source, "exit_code": null, "reden": "bron vraagt toestemming; niet opgevraagd"})
-            }
-            sourcing::Unsourced::Failed { source, failure } => {
-                json!({"naam": name, "bron": source, "exit_code": failure.exit_code, "reden": failure.detail})
-            }
-        })
-        .collect();
-    // Every source that failed, once: named on stderr, and in the refusal when nothing could be
-    // computed.
-    let mut failed: BTreeMap<String, &ChildFailure> = BTreeMap::new();
-    for why in missing.values() {
-        // A source that answered without a value did not fail: the registration lacks it.
-        if let sourcing::Unsourced::Failed { source, failure } = why
-            && failure.code != common::codes::VELD_ONTBREEKT.name
-        {
-            failed.entry(source.clone()).or_insert(failure);
-        }
-    }
+    let (mut niet_opgehaald, mut failed) = unsourced(&missing);
     if let Some((command, Err(failure))) = &listed {
         let source = format!(
             "rvo-catalogus ({} {})",

@@ -147,7 +147,17 @@ pub(crate) fn outcomes(
             lijsten.insert(name.clone(), items.into());
         }
     }
-    let rvo = definition
+    Ok(Outcomes {
+        uitkomsten,
+        lijsten,
+        rvo: rvo_schemes(definition, &computed),
+        ruleset: ruleset(corpus, definition, &reached, date),
+    })
+}
+
+/// The RVO schemes that follow from the computed outputs, each with the output it follows.
+fn rvo_schemes(definition: &Definition, computed: &BTreeMap<String, Value>) -> Vec<Value> {
+    definition
         .rvo
         .iter()
         .map(|scheme| {
@@ -159,13 +169,23 @@ pub(crate) fn outcomes(
                 "rapportage": scheme.rapportage,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// The ruleset that was used: the definition, every law version the evaluations reached, and
+/// the engine.
+fn ruleset(
+    corpus: &Corpus,
+    definition: &Definition,
+    reached: &BTreeSet<String>,
+    date: NaiveDate,
+) -> Value {
     let wetten: Vec<Value> = reached
         .iter()
         .filter_map(|id| corpus.select(id, date).ok())
         .map(laws::law_json)
         .collect();
-    let ruleset = json!({
+    json!({
         "regeling": {
             "id": definition.id,
             "versie": definition.versie,
@@ -173,12 +193,6 @@ pub(crate) fn outcomes(
         },
         "wetten": wetten,
         "engine_version": ENGINE_VERSION,
-    });
-    Ok(Outcomes {
-        uitkomsten,
-        lijsten,
-        rvo,
-        ruleset,
     })
 }
 

@@ -199,7 +199,20 @@ fn next_line(
     Ok(Some(String::from_utf8(bytes).map_err(|_| ())))
 }
 
-pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+/// The batch's arguments, checked before any work.
+struct Checked<'a> {
+    law_id: &'a str,
+    default_date: NaiveDate,
+    /// The outputs of a case that names none.
+    defaults: Vec<String>,
+    input: Box<dyn BufRead>,
+}
+
+/// A case's id with its result and warnings, or its id with why it failed.
+type CaseOutcome = std::result::Result<(Value, (Value, Vec<String>)), (Value, Problem)>;
+
+/// Checks the batch's arguments and opens its input, before any work.
+fn validate<'a>(args: &'a Args, source: &str, ctx: &Context<'_>) -> Result<Checked<'a>> {
     let law_id = args.law_id.trim();
     let mut validation = Validation::new();
     validation.check(!law_id.is_empty(), "law_id", || "geef een $id".to_string());
@@ -217,7 +230,45 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
         }
     };
     validation.finish()?;
-    let mut input = input.ok_or_else(|| Problem::software("invoer ontbreekt na validatie"))?;
+    let input = input.ok_or_else(|| Problem::software("invoer ontbreekt na validatie"))?;
+    Ok(Checked {
+        law_id,
+        default_date,
+        defaults,
+        input,
+    })
+}
+
+/// One output line: the case's `resultaat` (with its `waarschuwingen`), or its `fout` with the
+/// input line's `regel`.
+fn case_line(outcome: CaseOutcome, number: usize, trace_id: &str) -> Value {
+    // Built by moving the parts in (`json!` would copy each through `to_value`).
+    let mut v = Map::new();
+    match outcome {
+        Ok((id, (data, warnings))) => {
+            v.insert("id".into(), id);
+            v.insert("resultaat".into(), data);
+            if !warnings.is_empty() {
+                v.insert("waarschuwingen".into(), warnings.into());
+            }
+        }
+        Err((id, problem)) => {
+            let mut fout = problem.to_json(trace_id);
+            fout["regel"] = number.into();
+            v.insert("id".into(), id);
+            v.insert("fout".into(), fout);
+        }
+    }
+    Value::Object(v)
+}
+
+pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Outcome> {
+    let Checked {
+        law_id,
+        default_date,
+        defaults,
+        mut input,
+    } = validate(args, source, ctx)?;
     let corpus = args.corpus.load(ctx)?;
     let primary = laws::select(&corpus, law_id, default_date)?;
     let (primary_uri, primary_sha) = (laws::source_uri(primary), primary.sha256().to_string());
@@ -284,29 +335,12 @@ pub(super) fn run(args: &Args, source: &str, ctx: &mut Context<'_>) -> Result<Ou
                 .map_err(|p| (id, p))
             }
         };
-        let line = match outcome {
-            // Built by moving the parts in (`json!` would copy each through `to_value`).
-            Ok((id, (data, warnings))) => {
-                ok += 1;
-                let mut v = Map::new();
-                v.insert("id".into(), id);
-                v.insert("resultaat".into(), data);
-                if !warnings.is_empty() {
-                    v.insert("waarschuwingen".into(), warnings.into());
-                }
-                Value::Object(v)
-            }
-            Err((id, problem)) => {
-                failed += 1;
-                let mut fout = problem.to_json(&ctx.trace.trace_id);
-                fout["regel"] = number.into();
-                let mut v = Map::new();
-                v.insert("id".into(), id);
-                v.insert("fout".into(), fout);
-                Value::Object(v)
-            }
-        };
-        out.push(line)?;
+        if outcome.is_ok() {
+            ok += 1;
+        } else {
+            failed += 1;
+        }
+        out.push(case_line(outcome, number, &ctx.trace.trace_id))?;
     }
     let summary = format!("{} gevallen: {ok} gelukt, {failed} gefaald", ok + failed);
     let mut outcome = passed

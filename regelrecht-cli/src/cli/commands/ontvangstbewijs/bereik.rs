@@ -75,91 +75,16 @@ pub(super) fn compare(
     // The files the receipt's entries resolved to, or named as changed (by id and valid_from).
     let mut accounted: Vec<(&str, Option<&str>)> = Vec::new();
     for law in claimed {
-        let versions: Vec<&LawFile> = corpus.versions(&law.law_id).collect();
-        let by_hash = versions.iter().find(|f| f.sha256() == law.sha256);
-        let name = version_name(&law.law_id, law.valid_from.as_deref());
-        let now = match by_hash {
-            Some(file) => {
-                accounted.push((&file.id, file.valid_from.as_deref()));
-                for (key, then, written) in [
-                    ("valid_from", &law.valid_from, &file.valid_from),
-                    ("valid_to", &law.valid_to, &file.valid_to),
-                ] {
-                    if then != written {
-                        changes.push(Change::new(
-                            Kind::Scope,
-                            format!(
-                                "wet {name}: het ontvangstbewijs noemt {key} {}, het bestand met die hash {}",
-                                shown(then),
-                                shown(written)
-                            ),
-                        ));
-                    }
-                }
-                Some(file.sha256().to_string())
-            }
-            None => {
-                let same_version = versions
-                    .iter()
-                    .find(|f| f.valid_from == law.valid_from)
-                    .or_else(|| (versions.len() == 1).then(|| &versions[0]));
-                match same_version {
-                    Some(file) => {
-                        accounted.push((&file.id, file.valid_from.as_deref()));
-                        changes.push(Change::new(
-                            Kind::Law,
-                            format!("wet {name} is niet meer dezelfde versie (andere hash)"),
-                        ));
-                        Some(file.sha256().to_string())
-                    }
-                    None if versions.is_empty() => {
-                        changes.push(Change::new(
-                            Kind::Scope,
-                            format!(
-                                "wet {name} is niet geladen; het ontvangstbewijs rekende ermee"
-                            ),
-                        ));
-                        None
-                    }
-                    None => {
-                        changes.push(Change::new(
-                            Kind::Scope,
-                            format!(
-                                "wet {name} is niet geladen (wel andere versies); het ontvangstbewijs rekende ermee"
-                            ),
-                        ));
-                        None
-                    }
-                }
-            }
-        };
+        let (now, same) = resolve(law, corpus, &mut accounted, changes);
         wetten.push(json!({
             "law_id": law.law_id,
             "valid_from": law.valid_from,
             "sha256_bewijs": law.sha256,
             "sha256_nu": now,
-            "gelijk": by_hash.is_some(),
+            "gelijk": same,
         }));
     }
-    // A version loaded now that the receipt does not name takes part in the same evaluation
-    // (an implementation, a hook, a newer version): another scope. A built-in law the receipt
-    // does not name at all is not part of the corpus it was computed over.
-    for file in corpus.files() {
-        if accounted.contains(&(file.id.as_str(), file.valid_from.as_deref())) {
-            continue;
-        }
-        if file.is_builtin() && !claimed.iter().any(|l| l.law_id == file.id) {
-            continue;
-        }
-        changes.push(Change::new(
-            Kind::Scope,
-            format!(
-                "wet {} is nu ook geladen ({}); het ontvangstbewijs noemt die versie niet",
-                version_name(&file.id, file.valid_from.as_deref()),
-                file.origin.display()
-            ),
-        ));
-    }
+    also_loaded(corpus, claimed, &accounted, changes);
     let then = &reference.evaluated;
     if evaluated.sha256() != then.sha256 {
         changes.push(Change::new(
@@ -186,6 +111,101 @@ pub(super) fn compare(
         }
     }
     wetten
+}
+
+/// One law version the receipt names, resolved by its hash: the hash of the file it is now (if
+/// any) and whether that is the same file. Another hash of the same version is a changed law; no
+/// version at all, or only others, is another scope.
+fn resolve<'c>(
+    law: &ClaimedLaw,
+    corpus: &'c Corpus,
+    accounted: &mut Vec<(&'c str, Option<&'c str>)>,
+    changes: &mut Vec<Change>,
+) -> (Option<String>, bool) {
+    let versions: Vec<&LawFile> = corpus.versions(&law.law_id).collect();
+    let by_hash = versions.iter().find(|f| f.sha256() == law.sha256);
+    let name = version_name(&law.law_id, law.valid_from.as_deref());
+    let now = match by_hash {
+        Some(file) => {
+            accounted.push((&file.id, file.valid_from.as_deref()));
+            for (key, then, written) in [
+                ("valid_from", &law.valid_from, &file.valid_from),
+                ("valid_to", &law.valid_to, &file.valid_to),
+            ] {
+                if then != written {
+                    changes.push(Change::new(
+                        Kind::Scope,
+                        format!(
+                            "wet {name}: het ontvangstbewijs noemt {key} {}, het bestand met die hash {}",
+                            shown(then),
+                            shown(written)
+                        ),
+                    ));
+                }
+            }
+            Some(file.sha256().to_string())
+        }
+        None => {
+            let same_version = versions
+                .iter()
+                .find(|f| f.valid_from == law.valid_from)
+                .or_else(|| (versions.len() == 1).then(|| &versions[0]));
+            match same_version {
+                Some(file) => {
+                    accounted.push((&file.id, file.valid_from.as_deref()));
+                    changes.push(Change::new(
+                        Kind::Law,
+                        format!("wet {name} is niet meer dezelfde versie (andere hash)"),
+                    ));
+                    Some(file.sha256().to_string())
+                }
+                None if versions.is_empty() => {
+                    changes.push(Change::new(
+                        Kind::Scope,
+                        format!("wet {name} is niet geladen; het ontvangstbewijs rekende ermee"),
+                    ));
+                    None
+                }
+                None => {
+                    changes.push(Change::new(
+                        Kind::Scope,
+                        format!(
+                            "wet {name} is niet geladen (wel andere versies); het ontvangstbewijs rekende ermee"
+                        ),
+                    ));
+                    None
+                }
+            }
+        }
+    };
+    (now, by_hash.is_some())
+}
+
+/// A version loaded now that the receipt does not name takes part in the same evaluation (an
+/// implementation, a hook, a newer version): another scope. A built-in law the receipt does not
+/// name at all is not part of the corpus it was computed over.
+fn also_loaded(
+    corpus: &Corpus,
+    claimed: &[ClaimedLaw],
+    accounted: &[(&str, Option<&str>)],
+    changes: &mut Vec<Change>,
+) {
+    for file in corpus.files() {
+        if accounted.contains(&(file.id.as_str(), file.valid_from.as_deref())) {
+            continue;
+        }
+        if file.is_builtin() && !claimed.iter().any(|l| l.law_id == file.id) {
+            continue;
+        }
+        changes.push(Change::new(
+            Kind::Scope,
+            format!(
+                "wet {} is nu ook geladen ({}); het ontvangstbewijs noemt die versie niet",
+                version_name(&file.id, file.valid_from.as_deref()),
+                file.origin.display()
+            ),
+        ));
+    }
 }
 
 /// The engine configuration and schema version of a reference receipt against this engine's and

@@ -246,6 +246,72 @@ fn hex(hash: &str) -> String {
         .map_or_else(|| hash.to_string(), str::to_ascii_lowercase)
 }
 
+/// What this engine can repeat of a reference receipt: a schema version it reads, no values
+/// accepted from another organisation, no separate reference date.
+fn check_repeatable(receipt: &Value, schema_version: Option<&str>, validation: &mut Validation) {
+    if let Some(version) = schema_version {
+        let refusal = regelrecht_engine::format::schema_refusal(version);
+        validation.check(refusal.is_none(), "bestand", || {
+            format!(
+                "schemaversie van het ontvangstbewijs: {}",
+                refusal.unwrap_or_default()
+            )
+        });
+    }
+    let accepted = receipt["accepted_values"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty());
+    validation.check(!accepted, "bestand", || {
+        "het ontvangstbewijs bevat waarden van een andere organisatie (accepted_values, \
+         RFC-009); die kan deze engine niet herhalen"
+            .to_string()
+    });
+    validation.check(
+        receipt["execution"]
+            .get("reference_date")
+            .is_none_or(Value::is_null),
+        "bestand",
+        || {
+            "het ontvangstbewijs noemt een aparte reference_date; die wordt niet ondersteund"
+                .to_string()
+        },
+    );
+}
+
+/// Every law version in a reference receipt's scope, with its hash, each once.
+fn loaded_laws(receipt: &Value) -> Vec<ClaimedLaw> {
+    let mut laws: Vec<ClaimedLaw> = Vec::new();
+    for loaded in receipt["scope"]["loaded_regulations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let text = |key: &str| loaded[key].as_str().map(str::to_string);
+        let law = ClaimedLaw {
+            law_id: text("id").unwrap_or_else(|| "?".into()),
+            valid_from: text("valid_from"),
+            valid_to: text("valid_to"),
+            sha256: hex(loaded["hash"].as_str().unwrap_or_default()),
+        };
+        if !laws.contains(&law) {
+            laws.push(law);
+        }
+    }
+    laws
+}
+
+/// A reference receipt's `engine_config`.
+fn engine_config(engine_config: &Value) -> EngineConfig {
+    EngineConfig {
+        connectivity: engine_config["connectivity"].clone(),
+        legal_status: engine_config["legal_status"].clone(),
+        identity: engine_config
+            .get("identity")
+            .cloned()
+            .unwrap_or(Value::Null),
+    }
+}
+
 fn reference(receipt: &Value) -> Result<Claim> {
     let mut validation = Validation::new();
     let provenance = &receipt["provenance"];
@@ -292,33 +358,7 @@ fn reference(receipt: &Value) -> Result<Claim> {
         },
     );
     let schema_version = provenance["schema_version"].as_str().map(str::to_string);
-    if let Some(version) = &schema_version {
-        let refusal = regelrecht_engine::format::schema_refusal(version);
-        validation.check(refusal.is_none(), "bestand", || {
-            format!(
-                "schemaversie van het ontvangstbewijs: {}",
-                refusal.unwrap_or_default()
-            )
-        });
-    }
-    let accepted = receipt["accepted_values"]
-        .as_array()
-        .is_some_and(|a| !a.is_empty());
-    validation.check(!accepted, "bestand", || {
-        "het ontvangstbewijs bevat waarden van een andere organisatie (accepted_values, \
-         RFC-009); die kan deze engine niet herhalen"
-            .to_string()
-    });
-    validation.check(
-        receipt["execution"]
-            .get("reference_date")
-            .is_none_or(Value::is_null),
-        "bestand",
-        || {
-            "het ontvangstbewijs noemt een aparte reference_date; die wordt niet ondersteund"
-                .to_string()
-        },
-    );
+    check_repeatable(receipt, schema_version.as_deref(), &mut validation);
     validation.finish()?;
     let evaluated = ClaimedLaw {
         law_id: law_id.clone(),
@@ -328,32 +368,8 @@ fn reference(receipt: &Value) -> Result<Claim> {
         valid_to: None,
         sha256: hex(primary_hash.unwrap_or_default()),
     };
-    let mut laws: Vec<ClaimedLaw> = Vec::new();
-    for loaded in receipt["scope"]["loaded_regulations"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let text = |key: &str| loaded[key].as_str().map(str::to_string);
-        let law = ClaimedLaw {
-            law_id: text("id").unwrap_or_else(|| "?".into()),
-            valid_from: text("valid_from"),
-            valid_to: text("valid_to"),
-            sha256: hex(loaded["hash"].as_str().unwrap_or_default()),
-        };
-        if !laws.contains(&law) {
-            laws.push(law);
-        }
-    }
-    let engine_config = &receipt["engine_config"];
-    let config = EngineConfig {
-        connectivity: engine_config["connectivity"].clone(),
-        legal_status: engine_config["legal_status"].clone(),
-        identity: engine_config
-            .get("identity")
-            .cloned()
-            .unwrap_or(Value::Null),
-    };
+    let laws = loaded_laws(receipt);
+    let config = engine_config(&receipt["engine_config"]);
     Ok(Claim {
         format: Format::Reference,
         law_id,

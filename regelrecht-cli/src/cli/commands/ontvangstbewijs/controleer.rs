@@ -83,6 +83,65 @@ fn read(source: &str) -> std::result::Result<Value, String> {
     Ok(receipt)
 }
 
+/// Every output the receipt lists against its value now: one `uitvoer` entry each, and a
+/// difference of kind value for each that changed.
+fn compare_outputs(
+    claim: &Claim,
+    computed: &serde_json::Map<String, Value>,
+    changes: &mut Vec<Change>,
+) -> Vec<Value> {
+    let mut uitvoer = Vec::new();
+    for (name, before) in &claim.results {
+        let after = computed.get(name).cloned().unwrap_or(Value::Null);
+        let same = same_value(&after, before);
+        if !same {
+            let after_text = if computed.contains_key(name) {
+                after.to_string()
+            } else {
+                "niet berekend".to_string()
+            };
+            changes.push(Change::new(
+                Kind::Value,
+                format!("uitvoer {name}: was {before}, nu {after_text}"),
+            ));
+        }
+        uitvoer.push(json!({"naam": name, "bewijs": before, "nu": after, "gelijk": same}));
+    }
+    uitvoer
+}
+
+/// An own receipt's marks (`gemarkeerd`, `onvertaalbaarheden`) against those of the evaluation
+/// now.
+fn compare_marks(claim: &Claim, now: &Value, changes: &mut Vec<Change>) {
+    if let Some((gemarkeerd, onvertaalbaarheden)) = &claim.marks {
+        for (key, then) in [
+            ("gemarkeerd", gemarkeerd),
+            ("onvertaalbaarheden", onvertaalbaarheden),
+        ] {
+            if *then != now[key] {
+                changes.push(Change::new(
+                    Kind::Value,
+                    format!("{key}: was {then}, nu {}", now[key]),
+                ));
+            }
+        }
+    }
+}
+
+/// The closing line: confirmed, or the kinds that differ and every difference.
+fn closing_line(kinds: &[Kind], verschillen: &[&str]) -> String {
+    if verschillen.is_empty() {
+        "ontvangstbewijs bevestigd: zelfde wetten, zelfde uitkomst".to_string()
+    } else {
+        let kinds: Vec<&str> = kinds.iter().map(|k| k.label()).collect();
+        format!(
+            "ontvangstbewijs wijkt af ({}): {}",
+            kinds.join(", "),
+            verschillen.join("; ")
+        )
+    }
+}
+
 pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let mut validation = Validation::new();
     args.corpus.validate(&mut validation);
@@ -143,36 +202,8 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         Format::Own => now["resultaat"].as_object().cloned().unwrap_or_default(),
         Format::Reference => outputs::outputs_json(&again.evaluation, true),
     };
-    let mut uitvoer = Vec::new();
-    for (name, before) in &claim.results {
-        let after = computed.get(name).cloned().unwrap_or(Value::Null);
-        let same = same_value(&after, before);
-        if !same {
-            let after_text = if computed.contains_key(name) {
-                after.to_string()
-            } else {
-                "niet berekend".to_string()
-            };
-            changes.push(Change::new(
-                Kind::Value,
-                format!("uitvoer {name}: was {before}, nu {after_text}"),
-            ));
-        }
-        uitvoer.push(json!({"naam": name, "bewijs": before, "nu": after, "gelijk": same}));
-    }
-    if let Some((gemarkeerd, onvertaalbaarheden)) = &claim.marks {
-        for (key, then) in [
-            ("gemarkeerd", gemarkeerd),
-            ("onvertaalbaarheden", onvertaalbaarheden),
-        ] {
-            if *then != now[key] {
-                changes.push(Change::new(
-                    Kind::Value,
-                    format!("{key}: was {then}, nu {}", now[key]),
-                ));
-            }
-        }
-    }
+    let uitvoer = compare_outputs(&claim, &computed, &mut changes);
+    compare_marks(&claim, now, &mut changes);
     let engine_same = claim.engine == now["engine"];
     let gelijk = changes.is_empty();
     let mut kinds: Vec<Kind> = changes.iter().map(|c| c.kind).collect();
@@ -191,16 +222,7 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         "gewijzigd": kinds.iter().map(|k| k.label()).collect::<Vec<_>>(),
         "verschillen": verschillen,
     });
-    let line = if gelijk {
-        "ontvangstbewijs bevestigd: zelfde wetten, zelfde uitkomst".to_string()
-    } else {
-        let kinds: Vec<&str> = kinds.iter().map(|k| k.label()).collect();
-        format!(
-            "ontvangstbewijs wijkt af ({}): {}",
-            kinds.join(", "),
-            verschillen.join("; ")
-        )
-    };
+    let line = closing_line(&kinds, &verschillen);
     let mut outcome = passed
         .answer(data, SOURCE, Environment::Local)
         .source_url(laws::source_uri(file), "LOCAL", file.sha256())
