@@ -101,12 +101,7 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
     let mut reader = xml::reader(body);
     let mut path: Vec<Vec<u8>> = Vec::new();
     let mut text = String::new();
-    let mut totaal = None;
-    let mut volgende_start = None;
-    let mut records = Vec::new();
-    let mut record: Option<Record> = None;
-    let mut diagnostic: Option<Diagnostic> = None;
-    let mut first_diagnostic: Option<Diagnostic> = None;
+    let mut read = Collected::default();
     let mut seen_root = false;
     loop {
         let position = reader.buffer_position();
@@ -121,13 +116,7 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
                     check_root(&name, seen_root)?;
                     seen_root = true;
                 }
-                match name.as_slice() {
-                    b"record" if record.is_none() && in_records(&path) => {
-                        record = Some(empty_record())
-                    }
-                    b"diagnostic" if record.is_none() => diagnostic = Some(Diagnostic::default()),
-                    _ => {}
-                }
+                read.start(&name, &path);
                 path.push(name);
                 text.clear();
             }
@@ -143,40 +132,7 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
             Event::GeneralRef(r) => text.push_str(&xml::reference(&r, position)?),
             Event::End(_) => {
                 let Some(name) = path.pop() else { break };
-                let value = text.trim();
-                if let Some(rec) = record.as_mut() {
-                    if name == b"record" {
-                        let done = record.take().expect("record present");
-                        if done.bwb_id.is_empty() {
-                            return Err(ProtocolError::MissingElement {
-                                element: "dcterms:identifier",
-                            }
-                            .into());
-                        }
-                        records.push(done);
-                    } else {
-                        fill_record(rec, &name, value)?;
-                    }
-                } else if let Some(diag) = diagnostic.as_mut() {
-                    match name.as_slice() {
-                        b"uri" => diag.uri = non_empty(value),
-                        b"message" => diag.message = non_empty(value),
-                        b"details" => diag.details = non_empty(value),
-                        b"diagnostic" => {
-                            let done = diagnostic.take().expect("diagnostic present");
-                            first_diagnostic.get_or_insert(done);
-                        }
-                        _ => {}
-                    }
-                } else if path.len() == 1 {
-                    match name.as_slice() {
-                        b"numberOfRecords" => totaal = Some(parse_count("numberOfRecords", value)?),
-                        b"nextRecordPosition" if !value.is_empty() => {
-                            volgende_start = Some(parse_count("nextRecordPosition", value)?);
-                        }
-                        _ => {}
-                    }
-                }
+                read.end(&name, text.trim(), path.len())?;
                 text.clear();
                 if path.is_empty() {
                     break;
@@ -191,17 +147,91 @@ pub fn parse_search_response(body: &[u8]) -> Result<SearchResponse, KoopError> {
             _ => {}
         }
     }
-    if let Some(diag) = first_diagnostic {
-        return Err(KoopError::Diagnostic(diag));
+    read.response()
+}
+
+/// What a search response has said so far: its counts, its records and its first diagnostic,
+/// and the record or diagnostic being read.
+#[derive(Default)]
+struct Collected {
+    totaal: Option<u64>,
+    volgende_start: Option<u64>,
+    records: Vec<Record>,
+    record: Option<Record>,
+    diagnostic: Option<Diagnostic>,
+    first_diagnostic: Option<Diagnostic>,
+}
+
+impl Collected {
+    /// An element starts below `path`: a record (in `records`) or a diagnostic (outside a
+    /// record) starts being read.
+    fn start(&mut self, name: &[u8], path: &[Vec<u8>]) {
+        match name {
+            b"record" if self.record.is_none() && in_records(path) => {
+                self.record = Some(empty_record());
+            }
+            b"diagnostic" if self.record.is_none() => {
+                self.diagnostic = Some(Diagnostic::default());
+            }
+            _ => {}
+        }
     }
-    let totaal = totaal.ok_or(ProtocolError::MissingElement {
-        element: "numberOfRecords",
-    })?;
-    Ok(SearchResponse {
-        totaal,
-        volgende_start,
-        records,
-    })
+
+    /// An element ends with its text `value`, `depth` elements deep: a field of the record or
+    /// diagnostic being read (which ends with its own element), or a count of the response.
+    fn end(&mut self, name: &[u8], value: &str, depth: usize) -> Result<(), KoopError> {
+        if let Some(rec) = self.record.as_mut() {
+            if name == b"record" {
+                let done = self.record.take().expect("record present");
+                if done.bwb_id.is_empty() {
+                    return Err(ProtocolError::MissingElement {
+                        element: "dcterms:identifier",
+                    }
+                    .into());
+                }
+                self.records.push(done);
+            } else {
+                fill_record(rec, name, value)?;
+            }
+        } else if let Some(diag) = self.diagnostic.as_mut() {
+            match name {
+                b"uri" => diag.uri = non_empty(value),
+                b"message" => diag.message = non_empty(value),
+                b"details" => diag.details = non_empty(value),
+                b"diagnostic" => {
+                    let done = self.diagnostic.take().expect("diagnostic present");
+                    self.first_diagnostic.get_or_insert(done);
+                }
+                _ => {}
+            }
+        } else if depth == 1 {
+            match name {
+                b"numberOfRecords" => {
+                    self.totaal = Some(parse_count("numberOfRecords", value)?);
+                }
+                b"nextRecordPosition" if !value.is_empty() => {
+                    self.volgende_start = Some(parse_count("nextRecordPosition", value)?);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The response read: its first diagnostic as the failure, else its counts and records.
+    fn response(self) -> Result<SearchResponse, KoopError> {
+        if let Some(diag) = self.first_diagnostic {
+            return Err(KoopError::Diagnostic(diag));
+        }
+        let totaal = self.totaal.ok_or(ProtocolError::MissingElement {
+            element: "numberOfRecords",
+        })?;
+        Ok(SearchResponse {
+            totaal,
+            volgende_start: self.volgende_start,
+            records: self.records,
+        })
+    }
 }
 
 /// Keeps one record per BWB id, in order of first appearance. Per id it keeps the record valid on

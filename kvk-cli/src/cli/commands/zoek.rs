@@ -103,10 +103,9 @@ type Criterion = (
     &'static str,
 );
 
-/// Validated search criteria: argument name, KvK query parameter, value. Free text is trimmed (an empty text is no
-/// criterion); a value with a published pattern is checked as given, so the pattern is exactly
-/// what is accepted (DISC-22): only the spaces the postcode pattern allows are removed.
-fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
+/// Every criterion with a check of its own, its value as given (free text trimmed, the postcode
+/// without spaces), and what its check says when the value fails it.
+fn checked_criteria(args: &Args, postcode: Option<String>) -> [Criterion; 9] {
     let trimmed = |v: &Option<String>| {
         v.as_deref()
             .map(str::trim)
@@ -114,10 +113,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
             .map(str::to_string)
     };
     let given = |v: &Option<String>| v.clone();
-    let postcode = given(&args.postcode).map(|p| p.replace(' ', "").to_ascii_uppercase());
-    let mut v = Validation::new();
-    let mut query = Vec::new();
-    let fields: [Criterion; 9] = [
+    [
         (
             "naam",
             "naam",
@@ -163,7 +159,7 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
         (
             "postcode",
             "postcode",
-            postcode.clone(),
+            postcode,
             is_postcode,
             "postcode moet de vorm 1234AB hebben",
         ),
@@ -181,7 +177,18 @@ fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
             |s| (1..=5).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()),
             "postbusnummer moet uit 1 tot 5 cijfers bestaan",
         ),
-    ];
+    ]
+}
+
+/// Validated search criteria: argument name, KvK query parameter, value. Free text is trimmed (an empty text is no
+/// criterion); a value with a published pattern is checked as given, so the pattern is exactly
+/// what is accepted (DISC-22): only the spaces the postcode pattern allows are removed.
+fn criteria(args: &Args) -> Result<Vec<(&'static str, &'static str, String)>> {
+    let given = |v: &Option<String>| v.clone();
+    let postcode = given(&args.postcode).map(|p| p.replace(' ', "").to_ascii_uppercase());
+    let mut v = Validation::new();
+    let mut query = Vec::new();
+    let fields = checked_criteria(args, postcode.clone());
     for (name, param, value, valid, message) in fields {
         if let Some(value) = value {
             v.check(valid(&value), name, || {
