@@ -2,7 +2,6 @@
 //! terms, hooks before the actions, the actions in order, hooks after them, and overrides by
 //! the law being evaluated. Also the scope the actions read from.
 
-use super::hooks::Fired;
 use super::run::{ArticleResult, Link, Run, Source, extend_chain};
 use super::tracing::explained;
 use super::untranslatable::{self, Taint};
@@ -20,26 +19,30 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+/// Outputs by name, with the taints of those that are tainted.
+type TaintedOutputs<'t> = (BTreeMap<String, Value>, &'t BTreeMap<String, Taint>);
+
 /// The article's outputs after the hooks and the overrides (a hook's output where no action gave
 /// one, an override over either), and which of them are tainted, by what: the article's own
-/// taint, else the hook's or the override's.
+/// taint, else the hook's or the override's. `hooks` are the outputs and taints of the hooks
+/// after the actions, then of those before them.
 fn merge_outputs(
     outputs: &mut BTreeMap<String, Value>,
     taint: Option<&Taint>,
-    pre: Fired<'_>,
-    post: Fired<'_>,
-    (replaced, replaced_taints): (BTreeMap<String, Value>, &BTreeMap<String, Taint>),
+    hooks: [TaintedOutputs<'_>; 2],
+    (replaced, replaced_taints): TaintedOutputs<'_>,
 ) -> BTreeMap<String, Taint> {
+    let [(post_outputs, post_tainted), (pre_outputs, pre_tainted)] = hooks;
     let mut tainted = BTreeMap::new();
     if let Some(taint) = taint {
         for name in outputs.keys() {
             tainted.insert(name.clone(), taint.clone());
         }
     }
-    for (name, value) in post.outputs.into_iter().chain(pre.outputs) {
+    for (name, value) in post_outputs.into_iter().chain(pre_outputs) {
         if let std::collections::btree_map::Entry::Vacant(slot) = outputs.entry(name) {
             let name = slot.key();
-            let hook_taint = post.tainted.get(name).or_else(|| pre.tainted.get(name));
+            let hook_taint = post_tainted.get(name).or_else(|| pre_tainted.get(name));
             if let Some(t) = taint.or(hook_taint) {
                 tainted.insert(name.clone(), t.clone());
             }
@@ -167,8 +170,7 @@ impl<'c> Run<'c> {
         let tainted = merge_outputs(
             &mut outputs,
             taint.as_ref(),
-            pre,
-            post,
+            [(post.outputs, &post.tainted), (pre.outputs, &pre.tainted)],
             (replaced, &replaced_taints),
         );
         Ok(ArticleResult {
