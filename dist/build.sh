@@ -17,12 +17,13 @@
 # its features and caches at every start, some 70 `cpuid` instructions, each of which a virtual
 # machine traps (about 8 µs each on the 2-core machine of bench/RESULTS.md, so 0.5 ms a call);
 # musl's start-up asks nothing. musl's own allocator is slow, so the programs allocate with
-# jemalloc there (`common`, as ripgrep does). Installs what it needs when missing: the target's
-# standard library (rustup), and a C compiler for the target, since ring, SQLite and jemalloc are
-# C: for x86-64 musl-gcc (Debian package musl-tools), with which the bench's figures were taken;
-# for arm64 `cargo zigbuild` with Zig (the PyPI packages cargo-zigbuild and ziglang, in a venv
-# under the target directory), because Debian has no musl cross compiler and Zig carries musl's
-# headers and C library for every target.
+# jemalloc there (`common`, as ripgrep does), but for regelrecht-cli, whose calls are mostly one
+# small law per process: dlmalloc (common's `dlmalloc` feature), which starts with less. Installs
+# what it needs when missing: the target's standard library (rustup), and a C compiler for the
+# target, since ring, SQLite and jemalloc are C: for x86-64 musl-gcc (Debian package
+# musl-tools), with which the bench's figures were taken; for arm64 `cargo zigbuild` with Zig
+# (the PyPI packages cargo-zigbuild and ziglang, in a venv under the target directory), because
+# Debian has no musl cross compiler and Zig carries musl's headers and C library for every target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The workspace as cargo describes it: its target directory (CARGO_TARGET_DIR and cargo's
