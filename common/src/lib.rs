@@ -25,9 +25,9 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// `dlmalloc` feature: regelrecht-cli): jemalloc's own start (its arena, base and radix tree)
 /// takes 42 of a small law's 288 page faults, and filling a slab per size class an eighth of its
 /// instructions; dlmalloc (a Rust port of the allocator glibc's descends from) carves one heap. A
-/// small law then takes 50 faults and 14 % of its CPU less, a batch of 100,000 cases 15 % more CPU
-/// (dlmalloc takes one lock per allocation): `bench/RESULTS.md`, "One small law per process in
-/// the release archive".
+/// small law then takes 50 faults and 14 % of its CPU less; a batch of 100,000 cases 15 % more CPU
+/// and `--help --json` 12 % (dlmalloc takes one lock per allocation): `bench/RESULTS.md`, "One
+/// small law per process in the release archive".
 #[cfg(all(target_env = "musl", feature = "dlmalloc"))]
 #[global_allocator]
 static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
