@@ -21,6 +21,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// How many directories the walk enters between looks at the deadline.
+const DEADLINE_EVERY: usize = 64;
+
 /// "No parent": the walked directory itself.
 pub(crate) const ROOT: u32 = u32::MAX;
 
@@ -92,8 +95,13 @@ pub(crate) struct Walk<'e> {
     /// Whether each file's stamp is taken.
     stamps: bool,
     index: Option<&'e IndexView>,
-    /// The directories visited, by device and inode.
-    visited: HashSet<(u64, u64)>,
+    /// The walked directory, as given.
+    root: PathBuf,
+    /// The directories visited, by device and inode (foldhash: SipHash's cost showed in a
+    /// 29,000-directory walk, and the keys are the kernel's, not the corpus's text).
+    visited: HashSet<(u64, u64), foldhash::quality::RandomState>,
+    /// Directories entered so far: the deadline is looked at every [`DEADLINE_EVERY`]th.
+    entered: usize,
     /// The files taken, in path order.
     pub(crate) files: Vec<Walked>,
     /// The directories taken, the walked directory first.
@@ -127,7 +135,9 @@ impl<'e> Walk<'e> {
             skip,
             stamps,
             index,
-            visited: HashSet::new(),
+            root: PathBuf::new(),
+            visited: HashSet::default(),
+            entered: 0,
             files: Vec::new(),
             dirs: Vec::new(),
             paths: Vec::new(),
@@ -148,16 +158,20 @@ impl<'e> Walk<'e> {
             )
         })?;
         self.open.push((opened, 0));
+        self.root = root.to_path_buf();
         let known = self.index.and_then(IndexView::root);
-        self.collect(
-            &mut root.to_path_buf(),
-            &mut Vec::new(),
-            true,
-            0,
-            known,
-            ROOT,
-        )?;
+        self.collect(&mut Vec::new(), true, 0, known, ROOT)?;
         Ok(self)
+    }
+
+    /// The path of `rel` (below the walked directory) as the walked directory was given, for
+    /// messages and for reading: made only when needed, not kept up as the walk goes.
+    fn full(&self, rel: &[u8]) -> PathBuf {
+        if rel.is_empty() {
+            self.root.clone()
+        } else {
+            self.root.join(OsStr::from_bytes(rel))
+        }
     }
 
     /// The path of `file` below the walked directory.
@@ -190,24 +204,27 @@ impl<'e> Walk<'e> {
         (start, self.paths.len() as u32)
     }
 
-    /// Takes the directory `dir` (its path below the root: `rel`), whose index record is
-    /// `known`, and what is below it; whether it was taken (a directory seen before is not).
+    /// Takes the directory at `rel` (below the root), whose index record is `known`, and what
+    /// is below it; whether it was taken (a directory seen before is not).
     fn collect(
         &mut self,
-        dir: &mut PathBuf,
         rel: &mut Vec<u8>,
         plain: bool,
         depth: usize,
         known: Option<u32>,
         parent: u32,
     ) -> Result<bool, LoadError> {
-        let origin = |dir: &Path| Origin::File(dir.to_path_buf());
-        if self.limits.past_deadline() {
-            return Err(LoadError::deadline(&origin(dir)));
+        let origin = |walk: &Self, rel: &[u8]| Origin::File(walk.full(rel));
+        // The clock is read every so many directories, the first included: a few hundred
+        // microseconds of walking between looks, not one look per directory.
+        let look = self.entered.is_multiple_of(DEADLINE_EVERY);
+        self.entered += 1;
+        if look && self.limits.past_deadline() {
+            return Err(LoadError::deadline(&origin(self, rel)));
         }
         if depth > self.limits.max_dir_depth {
             return Err(LoadError::new(
-                &origin(dir),
+                &origin(self, rel),
                 None,
                 format!(
                     "mappen dieper dan {} niveaus; laad een minder diepe map",
@@ -217,7 +234,11 @@ impl<'e> Walk<'e> {
         }
         // The stamp is taken before the directory is read: a change while it is read moves it.
         let (stamp, _) = self.stamp(rel).map_err(|e| {
-            LoadError::new(&origin(dir), None, format!("kan de map niet lezen: {e}"))
+            LoadError::new(
+                &origin(self, rel),
+                None,
+                format!("kan de map niet lezen: {e}"),
+            )
         })?;
         if !self.visited.insert(stamp.identity()) {
             return Ok(false);
@@ -230,7 +251,7 @@ impl<'e> Walk<'e> {
         let (entries, listed) = match (index, unchanged) {
             (Some(index), Some(d)) => (from_index(index, d), true),
             _ => {
-                let (entries, linked) = self.read(dir, known)?;
+                let (entries, linked) = self.read(&self.full(rel), known)?;
                 (entries, stamp.settled && !linked)
             }
         };
@@ -251,11 +272,11 @@ impl<'e> Walk<'e> {
             let parent = self.open.last().map(|(fd, _)| fd);
             let fd = match parent {
                 Some(parent) => rustix::fs::openat(parent, path, flags, Mode::empty()),
-                None => rustix::fs::open(&*dir, flags, Mode::empty()),
+                None => rustix::fs::open(self.full(rel), flags, Mode::empty()),
             }
             .map_err(|e| {
                 LoadError::new(
-                    &origin(dir),
+                    &origin(self, rel),
                     None,
                     format!("kan de map niet lezen: {}", std::io::Error::from(e)),
                 )
@@ -271,10 +292,9 @@ impl<'e> Walk<'e> {
                 rel.push(b'/');
             }
             rel.extend_from_slice(name);
-            dir.push(OsStr::from_bytes(name));
             let taken = match &entry {
                 Entry::Dir { known, linked, .. } => {
-                    let taken = self.collect(dir, rel, plain && !linked, depth + 1, *known, id)?;
+                    let taken = self.collect(rel, plain && !linked, depth + 1, *known, id)?;
                     subdirs += usize::from(taken);
                     Ok(())
                 }
@@ -284,10 +304,9 @@ impl<'e> Walk<'e> {
                         plain: plain && found.plain,
                         ..*found
                     };
-                    self.take_file(dir, rel, name_at_end(rel, name), found, id)
+                    self.take_file(rel, name_at_end(rel, name), found, id)
                 }
             };
-            dir.pop();
             rel.truncate(rel_len);
             taken?;
         }
@@ -313,22 +332,22 @@ impl<'e> Walk<'e> {
         }
     }
 
-    /// Takes the file at `path` (below the root: `rel`, its name starting at `name_at`).
+    /// Takes the file at `rel` below the root, its name starting at `name_at`.
     fn take_file(
         &mut self,
-        path: &Path,
         rel: &[u8],
         name_at: usize,
         found: Found,
         dir: u32,
     ) -> Result<(), LoadError> {
         if self.files.len() >= self.limits.max_files {
+            let path = self.full(rel);
             return Err(self
                 .limits
-                .too_many_files(&Origin::File(path.parent().unwrap_or(path).to_path_buf())));
+                .too_many_files(&Origin::File(path.parent().unwrap_or(&path).to_path_buf())));
         }
         let stamp = if self.stamps {
-            let origin = || Origin::File(path.to_path_buf());
+            let origin = || Origin::File(self.full(rel));
             let (stamp, file_type) = self.stamp(rel).map_err(|e| {
                 LoadError::new(&origin(), None, format!("kan het bestand niet lezen: {e}"))
             })?;
@@ -461,4 +480,94 @@ fn from_index(index: &IndexView, dir: u32) -> Vec<Entry<'_>> {
         });
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::LoadErrorKind;
+    use std::time::Instant;
+
+    /// A directory holding `count` subdirectories, each with one law file.
+    fn tree(count: usize) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..count {
+            let folder = dir.path().join(format!("wet/w{n:03}"));
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(
+                folder.join("2020.yaml"),
+                format!("$id: w{n:03}\nvalid_from: '2020-01-01'\narticles: []\n"),
+            )
+            .unwrap();
+        }
+        dir
+    }
+
+    fn past_deadline() -> Limits {
+        Limits {
+            deadline: Some(Instant::now() - Duration::from_secs(1)),
+            ..Limits::default()
+        }
+    }
+
+    /// An index store in memory holding the last index put.
+    #[derive(Default)]
+    struct Last(std::sync::Mutex<Option<Vec<u8>>>);
+
+    impl crate::load::IndexStore for Last {
+        fn get(&self, _: &str) -> Option<Vec<u8>> {
+            self.0.lock().unwrap().clone()
+        }
+        fn put(&self, _: &str, index: &[u8]) {
+            *self.0.lock().unwrap() = Some(index.to_vec());
+        }
+    }
+
+    #[test]
+    fn a_walk_looks_at_its_deadline_at_the_first_directory_and_every_so_many_after() {
+        let dir = tree(2 * DEADLINE_EVERY);
+        let ext: &[&str] = &["yaml"];
+        // The first directory entered looks: a deadline already passed stops the walk there.
+        let err = Walk::new(ext, &[], past_deadline(), true, None)
+            .run(dir.path())
+            .err()
+            .expect("the deadline stops the walk");
+        assert!(matches!(err.kind, LoadErrorKind::Deadline));
+        assert_eq!(err.file, dir.path().display().to_string(), "{err}");
+        // With a settled index no directory is read, so only the walk's own looks stop it: a
+        // walk that has passed its first look (here the walked directory's skipped, as if it
+        // had been entered after one) stops within the next DEADLINE_EVERY directories.
+        let store = std::sync::Arc::new(Last::default());
+        let load = || {
+            let mut corpus = crate::load::Corpus::new();
+            corpus.set_index(store.clone());
+            corpus.add_dir(dir.path()).unwrap();
+        };
+        load();
+        std::thread::sleep(crate::index::SETTLED + Duration::from_millis(100));
+        load();
+        let view = IndexView::open(store.0.lock().unwrap().clone().unwrap()).unwrap();
+        let walk = Walk::new(ext, &[], Limits::default(), true, Some(&view))
+            .run(dir.path())
+            .unwrap();
+        assert!(!walk.changed, "the index describes the tree");
+        assert!(walk.files.iter().all(|f| f.known.is_some()));
+        let mut walk = Walk::new(ext, &[], past_deadline(), true, Some(&view));
+        walk.entered = 1;
+        let err = walk
+            .run(dir.path())
+            .err()
+            .expect("the deadline stops the walk");
+        assert!(matches!(err.kind, LoadErrorKind::Deadline));
+        let stopped = dir.path().join(format!("wet/w{:03}", DEADLINE_EVERY - 3));
+        assert_eq!(err.file, stopped.display().to_string(), "{err}");
+        // Without a deadline the whole tree is walked, every file with its stamp.
+        let walk = Walk::new(ext, &[], Limits::default(), true, None)
+            .run(dir.path())
+            .unwrap();
+        assert_eq!(walk.files.len(), 2 * DEADLINE_EVERY);
+        assert_eq!(walk.dirs.len(), 2 * DEADLINE_EVERY + 2);
+        assert!(walk.files.iter().all(|f| f.stamp.is_some()));
+        assert_eq!(walk.path(&walk.files[5]), Path::new("wet/w005/2020.yaml"));
+    }
 }
