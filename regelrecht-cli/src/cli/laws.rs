@@ -298,13 +298,18 @@ fn resolve_file_uri(path: &Path) -> String {
 
 /// The `file://` URI of an absolute path, percent-encoded.
 fn encoded_file_uri(absolute: &Path) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let text = absolute.to_string_lossy();
-    let mut uri = String::from("file://");
+    // Made at its size at once: a listing of a whole checkout makes 25,000 of them.
+    let mut uri = String::with_capacity("file://".len() + text.len());
+    uri.push_str("file://");
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
             uri.push(byte as char);
         } else {
-            uri.push_str(&format!("%{byte:02X}"));
+            uri.push('%');
+            uri.push(HEX[usize::from(byte >> 4)] as char);
+            uri.push(HEX[usize::from(byte & 15)] as char);
         }
     }
     uri
@@ -329,6 +334,11 @@ mod tests {
         let uri = file_uri(Path::new("/tmp/wet met spatie/2025-01-01.yaml"));
         assert_eq!(uri, "file:///tmp/wet%20met%20spatie/2025-01-01.yaml");
         assert!(file_uri(Path::new("relatief.yaml")).starts_with("file:///"));
+        // Every byte outside the unreserved set as %XX, upper case, a UTF-8 character byte by byte.
+        assert_eq!(
+            encoded_file_uri(Path::new("/a b/é%#?~_.-Z9.yaml")),
+            "file:///a%20b/%C3%A9%25%23%3F~_.-Z9.yaml"
+        );
     }
 
     #[test]

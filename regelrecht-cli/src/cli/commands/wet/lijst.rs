@@ -43,12 +43,21 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
     let corpus = args.corpus.load(ctx)?;
     // Files in a schema version this engine does not read are left out (loading warned); the
     // others are listed from the index where it describes them, none made into a law file.
-    let mut files: Vec<Listed<'_>> = corpus.listed().collect();
-    files.sort_by(|a, b| (a.id(), a.valid_from()).cmp(&(b.id(), b.valid_from())));
+    // Sorted by `$id` and `valid_from`, each read once (from the index's text, checked as it is
+    // read), not once per comparison: 25,000 files take some 400,000 comparisons.
+    let mut files: Vec<Keyed<'_>> = corpus
+        .listed()
+        .map(|listed| Keyed {
+            id: listed.id(),
+            valid_from: listed.valid_from(),
+            listed,
+        })
+        .collect();
+    files.sort_by(|a, b| (a.id, a.valid_from).cmp(&(b.id, b.valid_from)));
     let passed = ctx.gate(PlanSpec::of(args))?;
 
     let mut wetten: Vec<Value> = Vec::new();
-    for group in files.chunk_by(|a, b| a.id() == b.id()) {
+    for group in files.chunk_by(|a, b| a.id == b.id) {
         wetten.push(entry(group)?);
     }
     let data = json!({"aantal": wetten.len(), "aantal_versies": files.len(), "wetten": wetten});
@@ -65,21 +74,32 @@ pub(crate) fn run(args: &Args, ctx: &mut Context<'_>) -> Result<Outcome> {
         .extra("engine_version", ENGINE_VERSION.into()))
 }
 
+/// A listed law file with its sort key.
+struct Keyed<'c> {
+    id: &'c str,
+    valid_from: Option<&'c str>,
+    listed: Listed<'c>,
+}
+
 /// One law: its newest version's name (a `#output` name resolved), layer, BWB id and outputs,
 /// and every loaded version with its dates and file.
-fn entry(versions: &[Listed<'_>]) -> Result<Value> {
+fn entry(versions: &[Keyed<'_>]) -> Result<Value> {
     // Versions are sorted by valid_from.
     let newest = &versions[versions.len() - 1];
-    let summary = newest.summary().map_err(|e| problems::load_error(&e))?;
+    let summary = newest
+        .listed
+        .summary()
+        .map_err(|e| problems::load_error(&e))?;
     let mut newest_source = (String::new(), false);
     let mut versies = Vec::with_capacity(versions.len());
-    for (at, f) in versions.iter().enumerate() {
+    for (at, keyed) in versions.iter().enumerate() {
+        let f = &keyed.listed;
         let (bron, ingebouwd) = laws::listed_source_uri(f);
         if at + 1 == versions.len() {
             newest_source = (bron.clone(), ingebouwd);
         }
         versies.push(object([
-            ("valid_from", f.valid_from().into()),
+            ("valid_from", keyed.valid_from.into()),
             ("valid_to", f.valid_to().into()),
             ("ingebouwd", ingebouwd.into()),
             ("bron", bron.into()),
@@ -87,11 +107,11 @@ fn entry(versions: &[Listed<'_>]) -> Result<Value> {
     }
     let (bron, ingebouwd) = newest_source;
     Ok(object([
-        ("law_id", newest.id().into()),
+        ("law_id", newest.id.into()),
         ("naam", summary.name.into()),
         ("laag", summary.layer.into()),
-        ("valid_from", newest.valid_from().into()),
-        ("valid_to", newest.valid_to().into()),
+        ("valid_from", newest.valid_from.into()),
+        ("valid_to", newest.listed.valid_to().into()),
         ("bwb_id", summary.bwb_id.into()),
         ("uitvoer", summary.outputs.into()),
         ("ingebouwd", ingebouwd.into()),
