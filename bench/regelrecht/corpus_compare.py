@@ -8,8 +8,9 @@ BEFORE and AFTER are regelrecht-cli binaries. RUNS (default 15) is the number of
 runs every command once with BEFORE and once with AFTER, alternating which goes first, so both meet
 the same load. CHECKOUT is a directory written by checkout.py (default: one of 25,000 files is
 written on /dev/shm and removed afterwards). Cold runs: the first 5 rounds.
-Cold runs use a cache of their own, emptied before each. Prints, per command and build, the median wall time, CPU (user + system), minor page faults and
-peak RSS (GNU time), and the machine's load average before and after.
+Cold runs use a cache of their own, emptied before each. Prints, per command and build, the median
+and the least wall time, the median CPU (user + system), minor page faults and
+peak RSS (from wait4), and the machine's load average before and after.
 """
 
 import os
@@ -18,18 +19,20 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def measure(argv, env):
-    """Wall seconds, CPU seconds, minor faults and peak RSS (KiB) of one run, via GNU time."""
-    fmt = "%e %U %S %R %M"
-    with tempfile.NamedTemporaryFile("r") as out:
-        subprocess.run(
-            ["/usr/bin/time", "-o", out.name, "-f", fmt, *argv],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
-        )
-        wall, user, system, faults, rss = out.read().split()[-5:]
-    return float(wall), float(user) + float(system), int(faults), int(rss)
+    """Wall seconds, CPU seconds, minor faults and peak RSS (KiB) of one run: the wall time by
+    the monotonic clock, the rest from the kernel's account of the child (wait4), to the
+    microsecond (GNU time's 10 ms steps were too coarse for a 100 ms evaluation)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), argv)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_minflt, usage.ru_maxrss
 
 
 def main():
@@ -80,13 +83,14 @@ def main():
         for name in builds:
             size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(envs[name]["OVERHEID_CACHE_DIR"]) for f in fs)
             print(f"cache {name}: {size} bytes")
-        print("| opdracht | bouw | runs | wand (ms) | CPU (ms) | page faults | piek-RSS (MiB) |")
-        print("|---|---|---:|---:|---:|---:|---:|")
+        print("| opdracht | bouw | runs | wand (ms) | wand min (ms) | CPU (ms) | page faults | piek-RSS (MiB) |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
         for command in commands:
             for name in builds:
                 rows = results[(command, name)]
                 med = lambda i: statistics.median(r[i] for r in rows)
-                print(f"| {command} | {name} | {len(rows)} | {med(0) * 1000:.0f} | {med(1) * 1000:.0f} | {med(2):.0f} | {med(3) / 1024:.1f} |")
+                least = min(r[0] for r in rows)
+                print(f"| {command} | {name} | {len(rows)} | {med(0) * 1000:.0f} | {least * 1000:.0f} | {med(1) * 1000:.0f} | {med(2):.0f} | {med(3) / 1024:.1f} |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
