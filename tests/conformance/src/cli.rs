@@ -20,7 +20,7 @@ use serde_json::{Value, json};
     next_help_heading = "Opties",
     disable_help_flag = true,
     disable_version_flag = true,
-    after_long_help = "Voorbeelden:\n  profile-check -- kvk-cli\n  profile-check --env KVK_API_BASE=http://127.0.0.1:8089/kvk -- kvk-cli\n  profile-check --rule MUT-2 --output json -- python3 mijn_cli.py"
+    after_long_help = "Voorbeelden:\n  profile-check -- kvk-cli\n  profile-check --env KVK_API_BASE=http://127.0.0.1:8089/kvk -- kvk-cli\n  profile-check --rule MUT-2 --output json -- python3 mijn_cli.py\n  profile-check --emulated -- qemu-aarch64-static ./kvk-cli"
 )]
 pub(crate) struct Arguments {
     /// Zet deze variabele bij elke aanroep (herhaalbaar); een base_url-variabele van het programma zelf
@@ -51,6 +51,13 @@ pub(crate) struct Arguments {
     /// Aantal aanroepen tegelijk (standaard 8).
     #[arg(long, value_name = "N", default_value_t = 8, hide_default_value = true)]
     pub jobs: usize,
+
+    /// Het programma draait onder een emulator (bijv. `-- qemu-aarch64-static mijn-cli`): elke
+    /// tijdslimiet is 10× ruimer (--timeout van de checker, de --timeout die de proeven het
+    /// programma geven, en anders 10× zijn standaard-deadline), en de controles die wandkloktijd
+    /// meten (upstream-timeout-on-time) zijn niet van toepassing: SKIP met die reden.
+    #[arg(long)]
+    pub emulated: bool,
 
     /// Extra voorbeeldaanroep (woorden na de programmanaam) voor programma's zonder bruikbare discovery; herhaalbaar.
     #[arg(long = "example", value_name = "WOORDEN")]
@@ -136,6 +143,7 @@ pub(crate) fn discovery() -> Value {
                     "rule": {"type": "array", "items": {"type": "string"}},
                     "timeout": {"type": "number", "default": 10, "exclusiveMinimum": 0},
                     "jobs": {"type": "integer", "default": 8, "minimum": 1},
+                    "emulated": {"type": "boolean", "default": false},
                     "example": {"type": "array", "items": {"type": "string"}},
                     "mutating_example": {"type": "array", "items": {"type": "string"}},
                     "program": {"type": "array", "items": {"type": "string"}, "minItems": 1}
@@ -148,7 +156,7 @@ pub(crate) fn discovery() -> Value {
                 "type": "object",
                 "properties": {
                     "program": {"type": "array"}, "name": {"type": "string"}, "version": {"type": "string"},
-                    "live": {"type": "boolean"}, "duration_ms": {"type": "integer"},
+                    "live": {"type": "boolean"}, "emulated": {"type": "boolean"}, "duration_ms": {"type": "integer"},
                     "summary": {"type": "object"}, "checks": {"type": "array"}
                 }
             },
@@ -156,7 +164,7 @@ pub(crate) fn discovery() -> Value {
             "_meta": {
                 "argv": [],
                 "positional": ["program"],
-                "flags": {"env": "--env", "live": "--live", "rule": "--rule", "timeout": "--timeout", "jobs": "--jobs", "example": "--example", "mutating_example": "--mutating-example"},
+                "flags": {"env": "--env", "live": "--live", "rule": "--rule", "timeout": "--timeout", "jobs": "--jobs", "emulated": "--emulated", "example": "--example", "mutating_example": "--mutating-example"},
                 "examples": [["--", "kvk-cli"]]
             }
         }]

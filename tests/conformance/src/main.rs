@@ -159,9 +159,14 @@ fn main() -> ExitCode {
         program: arguments.program.clone(),
         env: arguments.env.clone(),
         live: arguments.live,
-        timeout: arguments.timeout,
+        timeout: if arguments.emulated {
+            arguments.timeout * session::EMULATED_SLOWDOWN
+        } else {
+            arguments.timeout
+        },
         jobs: arguments.jobs.max(1),
         examples,
+        emulated: arguments.emulated,
     };
     let started = Instant::now();
     let session = match session::run(&config) {

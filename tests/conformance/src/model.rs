@@ -340,6 +340,21 @@ pub(crate) fn has_global_option(discovery: &Value, name: &str) -> bool {
         })
 }
 
+/// The `default` a global option declares, as text (`--timeout`: `"10"`).
+pub(crate) fn global_option_default(discovery: &Value, name: &str) -> Option<String> {
+    discovery
+        .get("global_options")?
+        .as_array()?
+        .iter()
+        .find(|o| o.get("name").and_then(Value::as_str) == Some(name))?
+        .get("default")
+        .and_then(|d| match d {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(number) => Some(number.to_string()),
+            _ => None,
+        })
+}
+
 /// A string that `pattern` rejects, found by trying candidates against the pattern itself.
 pub(crate) fn breaking_value(pattern: &str) -> Option<String> {
     let schema = serde_json::json!({"type": "string", "pattern": pattern});

@@ -37,6 +37,7 @@ pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> V
         "version": session.program_version(),
         "profile_version": crate::PROFILE_VERSION,
         "live": session.live,
+        "emulated": session.emulated,
         "duration_ms": elapsed.as_millis() as u64,
         "summary": {"pass": count("PASS"), "fail": count("FAIL"), "skip": count("SKIP"), "must_failed": must_failures(results)},
         "checks": results.iter().map(|(check, verdict)| {
@@ -65,7 +66,7 @@ pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> 
         .unwrap_or(10)
         .min(28);
     let mut out = format!(
-        "profile-check: {} {} (profiel {}){}, {} controles in {:.1} s\n\n",
+        "profile-check: {} {} (profiel {}){}{}, {} controles in {:.1} s\n\n",
         if session.program_name().is_empty() {
             session.program.join(" ")
         } else {
@@ -74,6 +75,14 @@ pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> 
         session.program_version(),
         crate::PROFILE_VERSION,
         if session.live { ", live" } else { "" },
+        if session.emulated {
+            format!(
+                ", onder een emulator (tijdslimieten {}× ruimer)",
+                crate::session::EMULATED_SLOWDOWN
+            )
+        } else {
+            String::new()
+        },
         results.len(),
         elapsed.as_secs_f64()
     );

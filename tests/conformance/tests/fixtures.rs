@@ -108,6 +108,7 @@ fn conforming_fixture_passes_every_check_it_can_run() {
         "upstream-410",
         "upstream-garbage",
         "upstream-timeout",
+        "upstream-timeout-on-time",
         "upstream-redirect",
         "upstream-headers",
         "upstream-base-url",
@@ -159,7 +160,7 @@ const VARIATIONS: &[(&str, &str)] = &[
     ("401-no-status", "upstream-401"),
     ("gone-unavailable", "upstream-410"),
     ("503-retry-forever", "upstream-503"),
-    ("deadline-late", "upstream-timeout"),
+    ("deadline-late", "upstream-timeout-on-time"),
 ];
 
 #[test]
@@ -243,4 +244,74 @@ fn a_hanging_tool_is_killed_at_the_deadline() {
             .starts_with("afgebroken"),
         "{evidence}"
     );
+}
+
+/// The result of check `id` in a report, and its reason when skipped.
+fn result_of(report: &serde_json::Value, id: &str) -> (String, String) {
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no check {id}: {report:#}"));
+    (
+        check["result"].as_str().unwrap_or("").to_string(),
+        check["reason"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+#[test]
+fn under_an_emulator_only_the_wall_clock_check_does_not_apply() {
+    let (_, natively, _) = check_good_cli(&[], &[]);
+    let (status, report, stderr) = check_good_cli(&["--emulated"], &[]);
+    assert_eq!(status, 0, "stderr: {stderr}; {report:#}");
+    assert_eq!(report["emulated"], true);
+    assert_eq!(natively["emulated"], false);
+    let (result, reason) = result_of(&report, "upstream-timeout-on-time");
+    assert_eq!(result, "SKIP");
+    assert!(
+        reason.contains("niet van toepassing onder een emulator"),
+        "{reason}"
+    );
+    let mut expected = checks_with(&natively, "SKIP");
+    expected.push("upstream-timeout-on-time".into());
+    expected.sort();
+    let mut skipped = checks_with(&report, "SKIP");
+    skipped.sort();
+    assert_eq!(
+        skipped, expected,
+        "nothing else is skipped for the emulator"
+    );
+    // The deadline itself is still checked: exit 124 by the program's own doing.
+    assert_eq!(result_of(&report, "upstream-timeout").0, "PASS");
+
+    // A late stop is then not judged, and said so; any other broken rule still fails.
+    let (status, report, _) = check_good_cli(&["--emulated"], &["break:deadline-late"]);
+    assert_eq!(status, 0, "{report:#}");
+    assert_eq!(result_of(&report, "upstream-timeout-on-time").0, "SKIP");
+    let (status, report, _) = check_good_cli(&["--emulated"], &["break:400-invalid-input"]);
+    assert_eq!(status, 1);
+    assert_eq!(checks_with(&report, "FAIL"), ["upstream-400"]);
+}
+
+#[test]
+fn under_an_emulator_the_checkers_time_limits_are_ten_times_wider() {
+    // 0.3 s kills a program that answers after 1 s; with --emulated the limit is 3 s.
+    let slow = ["--", "sh", "-c", "sleep 1; echo '{}'"];
+    let status_of = |options: &[&str]| {
+        let mut arguments = vec!["--timeout", "0.3", "--rule", "DISC-1"];
+        arguments.extend(options);
+        arguments.extend(slow);
+        let (_, report, _) = profile_check(&arguments);
+        report["checks"][0]["evidence"][0]["status"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        status_of(&[]).starts_with("afgebroken"),
+        "{}",
+        status_of(&[])
+    );
+    assert_eq!(status_of(&["--emulated"]), "exit 0");
 }

@@ -88,15 +88,29 @@ impl Builder<'_> {
         }
     }
 
-    /// Globals every per-command probe carries: the audit destination when it is an option.
-    pub(super) fn globals(&self, index: usize) -> Vec<String> {
+    /// Globals every per-command probe carries: the audit destination when it is an option; and
+    /// with `--emulated`, the program's own default deadline widened as the checker's limits are
+    /// (`--timeout` 10 × its declared default, 10 s when it declares none), except where the
+    /// probe sets `--timeout` itself (the source-misbehaviour probes).
+    pub(super) fn globals(&self, index: usize, planned: &Planned) -> Vec<String> {
+        let mut globals = Vec::new();
         if self.audit_by_option {
-            vec![
+            globals.extend([
                 "--audit-log".into(),
                 self.audit_path(index).display().to_string(),
-            ]
-        } else {
-            Vec::new()
+            ]);
         }
+        if self.config.emulated
+            && !matches!(planned.kind, Kind::Upstream(_))
+            && model::has_global_option(&self.discovery, "--timeout")
+        {
+            let default = model::global_option_default(&self.discovery, "--timeout")
+                .and_then(|text| text.parse::<f64>().ok())
+                .filter(|seconds| *seconds > 0.0 && seconds.is_finite())
+                .unwrap_or(10.0);
+            let widened = default * f64::from(super::EMULATED_SLOWDOWN);
+            globals.extend(["--timeout".into(), widened.to_string()]);
+        }
+        globals
     }
 }

@@ -35,7 +35,16 @@ pub(crate) struct Config {
     pub jobs: usize,
     /// Example command lines (and whether they mutate) for programs without usable discovery.
     pub examples: Vec<(Vec<String>, bool)>,
+    /// `--emulated`: the program runs under an emulator; `timeout` is already widened.
+    pub emulated: bool,
 }
+
+/// How much wider every time limit is with `--emulated`: the checker's limit per call, the
+/// program's deadlines the probes set (except the one under test, `--timeout 1` against
+/// silence), and the program's default deadline (`--timeout` given to every other probe that
+/// reaches a command). qemu-user runs a dev build's calls some 30-70 times slower than
+/// the same build natively; a 2-core machine running 8 of them at once divides that further.
+pub(crate) const EMULATED_SLOWDOWN: u32 = 10;
 
 /// The activity id set in every call (AUDIT-13).
 pub(crate) const ACTIVITY_ID: &str = "urn:profile-check:verwerkingsactiviteit";
@@ -55,6 +64,8 @@ pub(crate) struct Session {
     pub parent_span_id: String,
     pub live: bool,
     pub audit_by_option: bool,
+    /// `--emulated`: checks that measure wall-clock time do not apply.
+    pub emulated: bool,
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -118,6 +129,7 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
         parent_span_id: parent_span_id.clone(),
         live: false,
         audit_by_option: false,
+        emulated: config.emulated,
     };
     let (discovery, entries) = match discovery.filter(Value::is_object) {
         Some(discovery) => {
@@ -153,7 +165,12 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
         traceparent: format!("00-{trace_id}-{parent_span_id}-01"),
         audit_by_option: model::has_global_option(&discovery, "--audit-log"),
     };
-    let mut planned: Vec<Planned> = plan_probes(&discovery, &entries, live);
+    let slowdown = if config.emulated {
+        EMULATED_SLOWDOWN
+    } else {
+        1
+    };
+    let mut planned: Vec<Planned> = plan_probes(&discovery, &entries, live, slowdown);
     let mut probes = execute(&builder, &entries, &mut planned, 0, config.jobs);
     // Live round two: two fields that the first live answer actually holds.
     let mut second: Vec<Planned> = Vec::new();
@@ -262,7 +279,7 @@ fn execute(
                 p.argv = with_globals(
                     p.entry.map(|e| &entries[e]),
                     &p.argv,
-                    &builder.globals(index),
+                    &builder.globals(index, p),
                 );
             }
             builder.call(index, p)
@@ -307,6 +324,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             jobs: 1,
             examples: Vec::new(),
+            emulated: false,
         }
     }
 

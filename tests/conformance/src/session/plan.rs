@@ -37,8 +37,14 @@ pub(super) fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|word| word.to_string()).collect()
 }
 
-/// Probes that need nothing but the discovery document.
-pub(super) fn plan_probes(discovery: &Value, entries: &[Entry], live: bool) -> Vec<Planned> {
+/// Probes that need nothing but the discovery document; `slowdown` widens the time limits the
+/// probes set (`--emulated`).
+pub(super) fn plan_probes(
+    discovery: &Value,
+    entries: &[Entry],
+    live: bool,
+    slowdown: u32,
+) -> Vec<Planned> {
     let mut planned: Vec<Planned> = Vec::new();
     let mut push = |p: Planned| planned.push(p);
     push(Planned::new(
@@ -144,7 +150,7 @@ pub(super) fn plan_probes(discovery: &Value, entries: &[Entry], live: bool) -> V
             generated_probes(entry, index, &arguments, &mut push);
         }
         if entry.read_only && entry.open_world && has_base_url {
-            upstream_probes(at, &example, has_timeout, &mut push);
+            upstream_probes(at, &example, has_timeout, slowdown, &mut push);
         }
         if live && entry.read_only {
             for (number, other) in entry.examples.iter().enumerate() {
@@ -187,24 +193,30 @@ const SOURCE_MISBEHAVIOUR: [Mode; 10] = [
     Mode::Redirect,
 ];
 
-/// The entry's first example once per source misbehaviour, with `--timeout` 5 (1 against silence).
+/// The entry's first example once per source misbehaviour, with `--timeout` 5 (1 against silence:
+/// the deadline under test, which `slowdown` leaves as it is), times `slowdown`.
 fn upstream_probes(
     at: Option<usize>,
     example: &dyn Fn(&[&str]) -> Vec<String>,
     has_timeout: bool,
+    slowdown: u32,
     push: &mut impl FnMut(Planned),
 ) {
     for mode in SOURCE_MISBEHAVIOUR {
-        let seconds = if mode == Mode::Stall { "1" } else { "5" };
+        let seconds = if mode == Mode::Stall {
+            "1".to_string()
+        } else {
+            (5 * slowdown).to_string()
+        };
         let argv = if has_timeout {
-            example(&["--timeout", seconds])
+            example(&["--timeout", &seconds])
         } else {
             example(&[])
         };
         let mut probe = Planned::new(Kind::Upstream(mode), at, argv);
         probe.mode = mode;
         if mode == Mode::Stall {
-            probe.timeout = Some(Duration::from_secs(4));
+            probe.timeout = Some(Duration::from_secs(4) * slowdown);
         }
         push(probe);
     }

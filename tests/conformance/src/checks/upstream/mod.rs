@@ -73,8 +73,15 @@ pub(super) fn checks() -> Vec<Check> {
             id: "upstream-timeout",
             rules: &["NET-2"],
             level: Level::Must,
-            title: "bron zwijgt: --timeout 1 geeft exit 124 TIJDLIMIET_VERSTREKEN op tijd",
+            title: "bron zwijgt: --timeout 1 beëindigt het programma zelf, exit 124 TIJDLIMIET_VERSTREKEN",
             run: transport::timeout,
+        },
+        Check {
+            id: "upstream-timeout-on-time",
+            rules: &["NET-2"],
+            level: Level::Must,
+            title: "bron zwijgt: met --timeout 1 gestopt binnen 2,5 s na het eerste verzoek (wandklok; n.v.t. met --emulated)",
+            run: transport::timeout_on_time,
         },
         Check {
             id: "upstream-redirect",
