@@ -151,16 +151,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request,
             }
             "--read-only" => options.read_only = true,
             "--toolsets" => {
-                let given = text(name, value(name)?)?;
-                let sets: Vec<String> = given
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|set| !set.is_empty())
-                    .map(str::to_string)
-                    .collect();
-                if sets.is_empty() {
-                    return Err("--toolsets verwacht bronnen, bijv. kvk,koop".to_string());
-                }
+                let sets = toolsets(&text(name, value(name)?)?)?;
                 options.toolsets.get_or_insert_with(Vec::new).extend(sets);
             }
             "--http" => options.http = Some(text("--http", value("--http")?)?),
@@ -176,43 +167,52 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request,
             "--public-url" => options.public_url = Some(text(name, value(name)?)?),
             "--max-result-bytes" => {
                 let given = text(name, value(name)?)?;
-                options.max_result_bytes = given
-                    .parse()
-                    .ok()
-                    .filter(|n| (1024..=crate::mcp::stdio::MAX_MESSAGE_BYTES).contains(n))
-                    .ok_or_else(|| {
-                        format!("--max-result-bytes verwacht 1024 tot 4194304, niet {given:?}")
-                    })?;
+                options.max_result_bytes =
+                    count(name, &given, 1024..=crate::mcp::stdio::MAX_MESSAGE_BYTES)?;
             }
             "--oidc-issuer" => options.oidc_issuer = Some(text(name, value(name)?)?),
             "--oidc-client-id" => options.oidc_client_id = Some(text(name, value(name)?)?),
             "--goedkeuring-url" => {
                 options.approval_url = Some(approval_url(&text(name, value(name)?)?)?);
             }
-            "--max-calls" => {
-                let given = text(name, value(name)?)?;
-                options.max_calls = given
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=1024).contains(n))
-                    .ok_or_else(|| format!("--max-calls verwacht 1 tot 1024, niet {given:?}"))?;
-            }
+            "--max-calls" => options.max_calls = count(name, &text(name, value(name)?)?, 1..=1024)?,
             "--max-calls-per-principal" => {
                 let given = text(name, value(name)?)?;
-                options.max_calls_per_principal = Some(
-                    given
-                        .parse()
-                        .ok()
-                        .filter(|n| (1..=1024).contains(n))
-                        .ok_or_else(|| {
-                            format!("--max-calls-per-principal verwacht 1 tot 1024, niet {given:?}")
-                        })?,
-                );
+                options.max_calls_per_principal = Some(count(name, &given, 1..=1024)?);
             }
             other => return Err(format!("onbekende optie: {other}")),
         }
     }
     Ok(Request::Serve(Box::new(options)))
+}
+
+/// `--toolsets`: sources separated by commas, at least one.
+fn toolsets(given: &str) -> Result<Vec<String>, String> {
+    let sets: Vec<String> = given
+        .split(',')
+        .map(str::trim)
+        .filter(|set| !set.is_empty())
+        .map(str::to_string)
+        .collect();
+    if sets.is_empty() {
+        return Err("--toolsets verwacht bronnen, bijv. kvk,koop".to_string());
+    }
+    Ok(sets)
+}
+
+/// A whole number of option `name` within `range`.
+fn count(name: &str, given: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+    given
+        .parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{name} verwacht {} tot {}, niet {given:?}",
+                range.start(),
+                range.end()
+            )
+        })
 }
 
 fn text(name: &str, value: OsString) -> Result<String, String> {

@@ -219,6 +219,19 @@ impl<'a> Context<'a> {
         if !mutating || self.spec.annotations.proposes {
             return Ok(Passed::new(plan.digest, requests));
         }
+        self.confirmed(plan, requests, approved, login_required)
+    }
+
+    /// A mutation passes with the person's confirmation: the approved digest (a proposal's
+    /// approval), else `--confirm` with the plan's digest, unless the operator's policy asks
+    /// for a login; otherwise it is refused with the plan, and nothing is sent.
+    fn confirmed(
+        &self,
+        plan: Plan,
+        requests: Vec<Request>,
+        approved: Option<&str>,
+        login_required: bool,
+    ) -> Result<Passed> {
         let refuse = |plan: Plan, problem: Problem| {
             Err(Error::Halt(Box::new(Halt::Refused(plan.json, problem))))
         };

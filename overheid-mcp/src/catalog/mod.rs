@@ -422,6 +422,38 @@ pub(crate) fn source_prefix(program_name: &str) -> String {
         .collect()
 }
 
+/// The command line a tool runs, for people: the program and the entry's `argv`.
+fn command_line(program_name: &str, entry: &Value) -> String {
+    std::iter::once(program_name.to_string())
+        .chain(
+            entry["_meta"]["argv"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w.as_str().map(str::to_string)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `outputSchema` as listed: safe to project when the tool takes `fields`, portable (with
+/// the members where null means absent), and for a mutating tool with the "nothing was done"
+/// shape.
+fn listed_output(output: &Value, mutating: bool, takes_fields: bool) -> (Value, NullIsAbsent) {
+    let mut output = output.clone();
+    if takes_fields {
+        projection_safe(&mut output);
+    }
+    let null_is_absent = portable::output(&mut output);
+    let mut output = if mutating {
+        proposals::output_schema(&output)
+    } else {
+        output
+    };
+    portable::any_schema(&mut output);
+    (output, null_is_absent)
+}
+
 /// One tool of `program_name` (whose session variables are `session_variables`) from its entry.
 fn make_tool(
     name: String,
@@ -478,16 +510,7 @@ fn make_tool(
         properties.insert("fields".into(), fields_schema(&entry["outputSchema"]));
         takes_fields = true;
     }
-    let command: String = std::iter::once(program_name.to_string())
-        .chain(
-            entry["_meta"]["argv"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|w| w.as_str().map(str::to_string)),
-        )
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = command_line(program_name, entry);
     let mut listed = Map::new();
     listed.insert("name".into(), name.clone().into());
     let words = ModelWords::new(
@@ -508,18 +531,9 @@ fn make_tool(
     listed.insert("inputSchema".into(), shown_input);
     let mut null_is_absent = NullIsAbsent::default();
     if let Some(output) = entry.get("outputSchema").filter(|o| o.is_object()) {
-        let mut output = output.clone();
-        if takes_fields {
-            projection_safe(&mut output);
-        }
-        null_is_absent = portable::output(&mut output);
-        let mut output = if mutating {
-            proposals::output_schema(&output)
-        } else {
-            output
-        };
-        portable::any_schema(&mut output);
-        listed.insert("outputSchema".into(), output);
+        let listed_schema;
+        (listed_schema, null_is_absent) = listed_output(output, mutating, takes_fields);
+        listed.insert("outputSchema".into(), listed_schema);
     }
     if let Some(annotations) = entry["annotations"].as_object() {
         listed.insert(

@@ -12,12 +12,13 @@
 //! declined is 75 (`LOGIN_NIET_VOLTOOID`, retry when the person is ready); a token that does not
 //! verify or match is 77 (`GOEDKEURING_ONGELDIG`). In each the proposal stays open.
 
+use common::approval::detail::Detail;
 use common::approval::login::{self, DeviceLogin, Ended};
 use common::approval::loopback::{self, BrowserLogin};
 use common::approval::policy::Identity;
 use common::approval::token;
 use common::{Context, ExitStatus, Outcome, Problem, Result, codes};
-use overheid_records::{Decision, Person, Status};
+use overheid_records::{Decision, Person, Proposal, Status};
 use serde_json::Value;
 
 use crate::cli::approval;
@@ -110,41 +111,12 @@ pub(crate) fn approve(
         login::start(&provider, &identity.client_id, &detail, acr).map(Started::Device)
     }
     .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
-    let mut shown = String::new();
-    for (name, value) in detail.members() {
-        let value = value
-            .as_str()
-            .map_or_else(|| value.to_string(), str::to_string);
-        shown.push_str(&format!("  {name}: {value}\n"));
-    }
-    let text = format!(
-        "Voorstel {id} goedkeuren met een login bij {issuer}\n\n{plan}\nWat u goedkeurt (de identiteitsprovider toont hetzelfde):\n{shown}\n{instruction} Ctrl-C breekt af.\n",
-        issuer = identity.issuer,
-        plan = records::readable(&proposal),
-        instruction = started.instruction(),
-    );
-    ctx.printer
-        .stderr_text(&common::render::printable(&text, true));
+    show(ctx, id, identity, &proposal, &detail, &started);
     common::interrupt::arm();
     let ended = started
         .wait()
         .map_err(|why| approval::unusable(&identity.issuer, &why.0))?;
-    let (access_token, id_token) = match ended {
-        Ended::Approved {
-            access_token,
-            id_token,
-        } => (access_token, id_token),
-        Ended::Declined => return Err(not_finished(id, "de persoon heeft de login afgewezen")),
-        Ended::Expired => {
-            return Err(not_finished(
-                id,
-                "de login is verlopen voordat de persoon klaar was",
-            ));
-        }
-        Ended::Interrupted => {
-            return Err(Problem::interrupted("afgebroken; er is niets beslist").into());
-        }
-    };
+    let (access_token, id_token) = tokens(id, ended)?;
     if !provider.has_key(common::approval::provider::header_kid(&access_token).as_deref()) {
         provider = provider
             .refreshed()
@@ -199,6 +171,50 @@ pub(crate) fn approve(
         &by,
         Some(&access_token),
     )
+}
+
+/// Shows on the terminal what the person approves, as the provider shows it, and what to do.
+fn show(
+    ctx: &Context<'_>,
+    id: &str,
+    identity: &Identity,
+    proposal: &Proposal,
+    detail: &Detail,
+    started: &Started,
+) {
+    let mut shown = String::new();
+    for (name, value) in detail.members() {
+        let value = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        shown.push_str(&format!("  {name}: {value}\n"));
+    }
+    let text = format!(
+        "Voorstel {id} goedkeuren met een login bij {issuer}\n\n{plan}\nWat u goedkeurt (de identiteitsprovider toont hetzelfde):\n{shown}\n{instruction} Ctrl-C breekt af.\n",
+        issuer = identity.issuer,
+        plan = records::readable(proposal),
+        instruction = started.instruction(),
+    );
+    ctx.printer
+        .stderr_text(&common::render::printable(&text, true));
+}
+
+/// The tokens of a login that ended in an approval (the access token, and the ID token if the
+/// provider sent one); a declined or expired login is exit 75, and an interrupted one decides
+/// nothing.
+fn tokens(id: &str, ended: Ended) -> Result<(String, Option<String>)> {
+    match ended {
+        Ended::Approved {
+            access_token,
+            id_token,
+        } => Ok((access_token, id_token)),
+        Ended::Declined => Err(not_finished(id, "de persoon heeft de login afgewezen")),
+        Ended::Expired => Err(not_finished(
+            id,
+            "de login is verlopen voordat de persoon klaar was",
+        )),
+        Ended::Interrupted => Err(Problem::interrupted("afgebroken; er is niets beslist").into()),
+    }
 }
 
 /// A login that did not end in an approval: exit 75, the proposal stays open.
