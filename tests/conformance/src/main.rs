@@ -63,6 +63,34 @@ fn print(value: &Value, format: Format) {
     emit(&format!("{text}\n"));
 }
 
+/// The checks `--rule` selects, by check id or profile rule (any case); all without one.
+fn selected<'a>(catalogue: &'a [checks::Check], rules: &[String]) -> Vec<&'a checks::Check> {
+    catalogue
+        .iter()
+        .filter(|check| {
+            rules.is_empty()
+                || rules.iter().any(|wanted| {
+                    check.id.eq_ignore_ascii_case(wanted)
+                        || check
+                            .rules
+                            .iter()
+                            .any(|rule| rule.eq_ignore_ascii_case(wanted))
+                })
+        })
+        .collect()
+}
+
+/// The first line of clap's usage error, without its `error: `.
+fn usage_detail(error: &clap::Error) -> String {
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or("ongeldig gebruik")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
 fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(String::from).collect()
 }
@@ -92,14 +120,12 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            let detail = error
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or("ongeldig gebruik")
-                .trim_start_matches("error: ")
-                .to_string();
-            return fail(2, "ONGELDIG_GEBRUIK", "Ongeldig gebruik", &detail);
+            return fail(
+                2,
+                "ONGELDIG_GEBRUIK",
+                "Ongeldig gebruik",
+                &usage_detail(&error),
+            );
         }
     };
     let format = arguments
@@ -110,19 +136,7 @@ fn main() -> ExitCode {
             Format::Json
         });
     let catalogue = checks::catalogue();
-    let selected: Vec<&checks::Check> = catalogue
-        .iter()
-        .filter(|check| {
-            arguments.rules.is_empty()
-                || arguments.rules.iter().any(|wanted| {
-                    check.id.eq_ignore_ascii_case(wanted)
-                        || check
-                            .rules
-                            .iter()
-                            .any(|rule| rule.eq_ignore_ascii_case(wanted))
-                })
-        })
-        .collect();
+    let selected = selected(&catalogue, &arguments.rules);
     if selected.is_empty() {
         return fail(
             2,

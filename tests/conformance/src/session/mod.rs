@@ -173,6 +173,27 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
     let mut planned: Vec<Planned> = plan_probes(&discovery, &entries, live, slowdown);
     let mut probes = execute(&builder, &entries, &mut planned, 0, config.jobs);
     // Live round two: two fields that the first live answer actually holds.
+    let mut second: Vec<Planned> = live_round_two(&probes, &entries);
+    let offset = planned.len();
+    probes.extend(execute(
+        &builder,
+        &entries,
+        &mut second,
+        offset,
+        config.jobs,
+    ));
+    session.stray_requests = attribute_requests(&recorder.requests(), &mut probes);
+    session.entries = entries;
+    session.probes = probes;
+    session.canary = canary;
+    session.live = live;
+    session.audit_by_option = builder.audit_by_option;
+    Ok(session)
+}
+
+/// Live round two: per entry whose first live answer succeeded, `--fields` with two fields
+/// that answer actually holds.
+fn live_round_two(probes: &[Probe], entries: &[Entry]) -> Vec<Planned> {
     let mut second: Vec<Planned> = Vec::new();
     for probe in probes
         .iter()
@@ -199,20 +220,11 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
             second.push(p);
         }
     }
-    let offset = planned.len();
-    probes.extend(execute(
-        &builder,
-        &entries,
-        &mut second,
-        offset,
-        config.jobs,
-    ));
-    let requests = recorder.requests();
-    session.stray_requests = requests
-        .iter()
-        .filter(|r| r.call.is_none())
-        .cloned()
-        .collect();
+    second
+}
+
+/// Gives each probe the requests the recorder saw from its call; returns those of no call.
+fn attribute_requests(requests: &[Recorded], probes: &mut [Probe]) -> Vec<Recorded> {
     for (index, probe) in probes.iter_mut().enumerate() {
         probe.requests = requests
             .iter()
@@ -220,12 +232,11 @@ pub(crate) fn run(config: &Config) -> Result<Session, String> {
             .cloned()
             .collect();
     }
-    session.entries = entries;
-    session.probes = probes;
-    session.canary = canary;
-    session.live = live;
-    session.audit_by_option = builder.audit_by_option;
-    Ok(session)
+    requests
+        .iter()
+        .filter(|r| r.call.is_none())
+        .cloned()
+        .collect()
 }
 
 /// `entry` read from the command's own `--help --json` (its full entry: examples, all hints, the

@@ -47,33 +47,7 @@ pub(super) fn plan_probes(
 ) -> Vec<Planned> {
     let mut planned: Vec<Planned> = Vec::new();
     let mut push = |p: Planned| planned.push(p);
-    push(Planned::new(
-        Kind::DiscoveryAgain,
-        None,
-        strings(&["--help", "--json"]),
-    ));
-    push(Planned::new(
-        Kind::DiscoveryEmptyEnv,
-        None,
-        strings(&["--help", "--json"]),
-    ));
-    push(Planned::new(
-        Kind::DiscoveryWatched,
-        None,
-        strings(&["--help", "--json"]),
-    ));
-    push(Planned::new(Kind::Help, None, strings(&["--help"])));
-    push(Planned::new(Kind::Version, None, strings(&["--version"])));
-    push(Planned::new(
-        Kind::Completions,
-        None,
-        strings(&["completions", "bash"]),
-    ));
-    push(Planned::new(
-        Kind::UnknownCommand,
-        None,
-        strings(&["profile-check-onbekend-commando"]),
-    ));
+    program_probes(&mut push);
     let has_base_url = !model::env_of_kind(discovery, "base_url").is_empty();
     let has_timeout = model::has_global_option(discovery, "--timeout");
     for (index, entry) in entries.iter().enumerate() {
@@ -153,30 +127,55 @@ pub(super) fn plan_probes(
             upstream_probes(at, &example, has_timeout, slowdown, &mut push);
         }
         if live && entry.read_only {
-            for (number, other) in entry.examples.iter().enumerate() {
-                let mut probe =
-                    Planned::new(Kind::Live(number), at, entry.example_with(other, &[]));
-                probe.live = true;
-                push(probe);
-            }
-            let mut live_probe =
-                |kind: Kind, globals: &[&str], extra_env: Vec<(String, String)>| {
-                    let mut probe = Planned::new(kind, at, example(globals));
-                    probe.live = true;
-                    probe.extra_env = extra_env;
-                    push(probe);
-                };
-            live_probe(Kind::LiveJson, &["--output", "json"], Vec::new());
-            live_probe(Kind::LivePretty, &["--output", "pretty"], Vec::new());
-            live_probe(
-                Kind::LiveNoColor,
-                &["--output", "table"],
-                vec![("NO_COLOR".into(), "1".into())],
-            );
-            live_probe(Kind::LiveProvenance, &["--provenance"], Vec::new());
+            live_probes(entry, at, &example, &mut push);
         }
     }
     planned
+}
+
+/// The probes of the program as a whole: discovery three times (again, with an empty
+/// environment, watched), help, version, completions and an unknown command.
+fn program_probes(push: &mut impl FnMut(Planned)) {
+    for (kind, argv) in [
+        (Kind::DiscoveryAgain, &["--help", "--json"][..]),
+        (Kind::DiscoveryEmptyEnv, &["--help", "--json"]),
+        (Kind::DiscoveryWatched, &["--help", "--json"]),
+        (Kind::Help, &["--help"]),
+        (Kind::Version, &["--version"]),
+        (Kind::Completions, &["completions", "bash"]),
+        (Kind::UnknownCommand, &["profile-check-onbekend-commando"]),
+    ] {
+        push(Planned::new(kind, None, strings(argv)));
+    }
+}
+
+/// The live round of a read-only entry: every example, then the first one as JSON, pretty,
+/// a table with `NO_COLOR`, and with provenance.
+fn live_probes(
+    entry: &Entry,
+    at: Option<usize>,
+    example: &dyn Fn(&[&str]) -> Vec<String>,
+    push: &mut impl FnMut(Planned),
+) {
+    for (number, other) in entry.examples.iter().enumerate() {
+        let mut probe = Planned::new(Kind::Live(number), at, entry.example_with(other, &[]));
+        probe.live = true;
+        push(probe);
+    }
+    let mut live_probe = |kind: Kind, globals: &[&str], extra_env: Vec<(String, String)>| {
+        let mut probe = Planned::new(kind, at, example(globals));
+        probe.live = true;
+        probe.extra_env = extra_env;
+        push(probe);
+    };
+    live_probe(Kind::LiveJson, &["--output", "json"], Vec::new());
+    live_probe(Kind::LivePretty, &["--output", "pretty"], Vec::new());
+    live_probe(
+        Kind::LiveNoColor,
+        &["--output", "table"],
+        vec![("NO_COLOR".into(), "1".into())],
+    );
+    live_probe(Kind::LiveProvenance, &["--provenance"], Vec::new());
 }
 
 /// How the recorder misbehaves for a read of each open-world tool (EXIT-4..9, NET-*).
