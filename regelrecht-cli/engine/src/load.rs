@@ -846,9 +846,23 @@ impl Corpus {
             prepared: self.prepared.clone(),
         }));
         let added = fresh.len() + indexed.len();
+        self.add_in_path_order(source, fresh, indexed, &paths, &plain)?;
+        Ok(added)
+    }
+
+    /// Adds the files of one directory in path order (`at`, their place in its walk): those
+    /// read now as made, those from source `source`'s index as slots.
+    fn add_in_path_order(
+        &mut self,
+        source: u32,
+        fresh: Vec<(usize, LawFile)>,
+        indexed: Vec<(usize, u32)>,
+        paths: &[(u32, u32)],
+        plain: &[bool],
+    ) -> Result<(), LoadError> {
+        self.files.reserve(fresh.len() + indexed.len());
         let mut fresh = fresh.into_iter().peekable();
         let mut indexed = indexed.into_iter().peekable();
-        self.files.reserve(added);
         loop {
             let from_index = match (fresh.peek(), indexed.peek()) {
                 (None, None) => break,
@@ -866,7 +880,7 @@ impl Corpus {
                 self.add_file_known(file);
             }
         }
-        Ok(added)
+        Ok(())
     }
 
     /// Adds the law file that record `law` of source `source`'s index describes, at `path`.
