@@ -264,25 +264,7 @@ impl<'e> Walk<'e> {
         // Opened for its entries' stamps only when it holds subdirectories (see `open`).
         let opened = entries.iter().any(|e| matches!(e, Entry::Dir { .. }));
         if opened {
-            let path = rel
-                .get(self.open.last().map_or(0, |o| o.1)..)
-                .unwrap_or_default();
-            let path: &[u8] = if path.is_empty() { b"." } else { path };
-            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            let parent = self.open.last().map(|(fd, _)| fd);
-            let fd = match parent {
-                Some(parent) => rustix::fs::openat(parent, path, flags, Mode::empty()),
-                None => rustix::fs::open(self.full(rel), flags, Mode::empty()),
-            }
-            .map_err(|e| {
-                LoadError::new(
-                    &origin(self, rel),
-                    None,
-                    format!("kan de map niet lezen: {}", std::io::Error::from(e)),
-                )
-            })?;
-            self.open
-                .push((fd, if rel.is_empty() { 0 } else { rel.len() + 1 }));
+            self.open_dir(rel)?;
         }
         let (mut subdirs, mut files) = (0, 0);
         for entry in entries {
@@ -322,6 +304,31 @@ impl<'e> Walk<'e> {
             self.changed = true;
         }
         Ok(true)
+    }
+
+    /// Opens the directory at `rel` (relative to the innermost open one), for its entries'
+    /// stamps; closed again when its entries are taken.
+    fn open_dir(&mut self, rel: &[u8]) -> Result<(), LoadError> {
+        let path = rel
+            .get(self.open.last().map_or(0, |o| o.1)..)
+            .unwrap_or_default();
+        let path: &[u8] = if path.is_empty() { b"." } else { path };
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let parent = self.open.last().map(|(fd, _)| fd);
+        let fd = match parent {
+            Some(parent) => rustix::fs::openat(parent, path, flags, Mode::empty()),
+            None => rustix::fs::open(self.full(rel), flags, Mode::empty()),
+        }
+        .map_err(|e| {
+            LoadError::new(
+                &Origin::File(self.full(rel)),
+                None,
+                format!("kan de map niet lezen: {}", std::io::Error::from(e)),
+            )
+        })?;
+        self.open
+            .push((fd, if rel.is_empty() { 0 } else { rel.len() + 1 }));
+        Ok(())
     }
 
     /// The stamp of `rel` below the walked directory.
