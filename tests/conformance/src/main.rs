@@ -63,6 +63,30 @@ fn print(value: &Value, format: Format) {
     emit(&format!("{text}\n"));
 }
 
+/// What the session runs: the program, its environment, the examples given (and whether they
+/// mutate), and the time limit (wider with `--emulated`).
+fn session_config(arguments: &Arguments) -> session::Config {
+    let mut examples: Vec<(Vec<String>, bool)> = arguments
+        .examples
+        .iter()
+        .map(|e| (words(e), false))
+        .collect();
+    examples.extend(arguments.mutating_examples.iter().map(|e| (words(e), true)));
+    session::Config {
+        program: arguments.program.clone(),
+        env: arguments.env.clone(),
+        live: arguments.live,
+        timeout: if arguments.emulated {
+            arguments.timeout * session::EMULATED_SLOWDOWN
+        } else {
+            arguments.timeout
+        },
+        jobs: arguments.jobs.max(1),
+        examples,
+        emulated: arguments.emulated,
+    }
+}
+
 /// The checks `--rule` selects, by check id or profile rule (any case); all without one.
 fn selected<'a>(catalogue: &'a [checks::Check], rules: &[String]) -> Vec<&'a checks::Check> {
     catalogue
@@ -163,25 +187,7 @@ fn main() -> ExitCode {
             "geef het te testen programma na --, bijv. profile-check -- kvk-cli",
         );
     }
-    let mut examples: Vec<(Vec<String>, bool)> = arguments
-        .examples
-        .iter()
-        .map(|e| (words(e), false))
-        .collect();
-    examples.extend(arguments.mutating_examples.iter().map(|e| (words(e), true)));
-    let config = session::Config {
-        program: arguments.program.clone(),
-        env: arguments.env.clone(),
-        live: arguments.live,
-        timeout: if arguments.emulated {
-            arguments.timeout * session::EMULATED_SLOWDOWN
-        } else {
-            arguments.timeout
-        },
-        jobs: arguments.jobs.max(1),
-        examples,
-        emulated: arguments.emulated,
-    };
+    let config = session_config(&arguments);
     let started = Instant::now();
     let session = match session::run(&config) {
         Ok(session) => session,
