@@ -3,6 +3,10 @@
 //! Only a person of the proposal's company sees it; CSRF, expiry and a changed plan are refused.
 //! The browser is played by a cookie-keeping HTTP client that follows no redirects.
 #![allow(
+    clippy::too_many_lines,
+    reason = "a test is one scenario read top to bottom; the lint holds production code (issue 42.5)"
+)]
+#![allow(
     clippy::disallowed_methods,
     reason = "the test's browser is its own client: cookies kept, no redirects followed"
 )]
