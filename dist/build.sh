@@ -17,8 +17,9 @@
 # its features and caches at every start, some 70 `cpuid` instructions, each of which a virtual
 # machine traps (about 8 µs each on the 2-core machine of bench/RESULTS.md, so 0.5 ms a call);
 # musl's start-up asks nothing. musl's own allocator is slow, so the programs allocate with
-# jemalloc there (`common`, as ripgrep does), but for regelrecht-cli, whose calls are mostly one
-# small law per process: dlmalloc (common's `dlmalloc` feature), which starts with less. Installs
+# jemalloc there (as ripgrep does), but for regelrecht-cli, whose calls are mostly one small law
+# per process: dlmalloc, which starts with less (each program's own `common::allocator!`, so
+# building them all at once gives each its own). Installs
 # what it needs when missing: the target's standard library (rustup), and a C compiler for the
 # target, since ring, SQLite and jemalloc are C: for x86-64 musl-gcc (Debian package
 # musl-tools), with which the bench's figures were taken; for arm64 `cargo zigbuild` with Zig

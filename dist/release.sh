@@ -28,7 +28,7 @@
 # (with -gewijzigd when the work tree differs from it); `--version` of every program says both.
 # For the release profile on an x86-64 machine, regelrecht-cli's x86-64 program is relinked with a
 # start-up order made from its own training calls (dist/startup-order.sh: two more links of it,
-# about 5 minutes on 2 cores). Installs what it needs from Debian when missing: help2man, dpkg-dev,
+# 5–10 minutes on 2 cores, by the load; bench/RESULTS.md). Installs what it needs from Debian when missing: help2man, dpkg-dev,
 # buildah, ca-certificates, pigz (and valgrind, for the start-up order).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,8 +117,12 @@ for target in "${targets[@]}"; do
   built=$(bash dist/build.sh --profile "$profile" --target "$target" "${programs[@]}")
   # What is shipped for x86-64: regelrecht-cli relinked with the functions its calls run placed
   # together, learnt from the program just built (dist/startup-order.sh; 10 % of a small law's CPU).
-  if [ "$profile" = release ] && [ "$target" = x86_64-unknown-linux-musl ] && [ "$(uname -m)" = x86_64 ]; then
-    bash dist/startup-order.sh regelrecht-cli
+  if [ "$profile" = release ] && [ "$target" = x86_64-unknown-linux-musl ]; then
+    if [ "$(uname -m)" = x86_64 ]; then
+      bash dist/startup-order.sh regelrecht-cli
+    else
+      echo "dist/release.sh: regelrecht-cli voor x86-64 zonder startvolgorde (de training draait alleen op x86-64)" >&2
+    fi
   fi
   if [ "$profile" != release ]; then
     stripped=$work/bin-$target

@@ -14,23 +14,24 @@
 //! `pub(crate)` (the `unreachable_pub` lint holds it). Inside `common`, code names an item by its
 //! module path (`crate::call::context::Context`), never through these re-exports.
 
-/// The static build's allocator (`dist/build.sh`): musl's own is slow (a batch of 100,000
-/// cases took 1.4× as long with it; `bench/RESULTS.md`), so there the programs use jemalloc, as
-/// ripgrep does. The glibc build keeps glibc's.
-#[cfg(all(target_env = "musl", not(feature = "dlmalloc")))]
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-/// The static build's allocator for a program that is mostly one small call per process (the
-/// `dlmalloc` feature: regelrecht-cli): jemalloc's own start (its arena, base and radix tree)
-/// takes 42 of a small law's 288 page faults, and filling a slab per size class an eighth of its
-/// instructions; dlmalloc (a Rust port of the allocator glibc's descends from) carves one heap. A
-/// small law then takes 50 faults and 14 % of its CPU less; a batch of 100,000 cases 15 % more CPU
-/// and `--help --json` 12 % (dlmalloc takes one lock per allocation): `bench/RESULTS.md`, "One
-/// small law per process in the release archive".
-#[cfg(all(target_env = "musl", feature = "dlmalloc"))]
-#[global_allocator]
-static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+/// The allocators a program of the static build chooses from with [`allocator!`] (`entry!`
+/// gives a tool jemalloc). Each program declares its own, because a feature of this crate would
+/// be unified across every program cargo builds at once. The glibc build keeps glibc's malloc.
+#[cfg(target_env = "musl")]
+#[doc(hidden)]
+pub mod allocators {
+    /// For a program that is mostly one small call per process (regelrecht-cli): jemalloc's own
+    /// start (its arena, base and radix tree) takes 42 of a small law's 288 page faults, and
+    /// filling a slab per size class an eighth of its instructions; dlmalloc (a Rust port of the
+    /// allocator glibc's descends from) carves one heap. A small law then takes 50 faults and 14 %
+    /// of its CPU less; a batch of 100,000 cases 15 % more CPU and `--help --json` 12 % (dlmalloc
+    /// takes one lock per allocation): `bench/RESULTS.md`, "One small law per process in the
+    /// release archive".
+    pub use dlmalloc::GlobalDlmalloc as Dlmalloc;
+    /// musl's own allocator is slow (a batch of 100,000 cases took 1.4x as long with it;
+    /// `bench/RESULTS.md`), so the programs use jemalloc, as ripgrep does.
+    pub use tikv_jemallocator::Jemalloc;
+}
 
 /// Approvals only a person can give: the operator's policy, what an approval is for, and the
 /// person's login (a floor between `net` and `call`; public as a whole, since the tools that

@@ -118,6 +118,8 @@ Configuratie in een MCP-host:
                                 \"env\": {\"KVK_API_KEY\": \"...\"}}}}
 ";
 
+common::allocator!(jemalloc);
+
 #[allow(clippy::print_stdout, reason = "help and version")]
 #[allow(clippy::print_stderr, reason = "start-up errors")]
 fn main() -> ExitCode {

@@ -3,4 +3,6 @@
 
 mod cli;
 
-common::entry!(cli::Command, &cli::tool::TOOL);
+// One small law per process: the static build allocates with dlmalloc, which starts with less
+// than jemalloc (`common::allocators`).
+common::entry!(cli::Command, &cli::tool::TOOL, dlmalloc);

@@ -16,11 +16,18 @@
 //! runtime's `main` always ran (`bench/RESULTS.md`, issue 42 item 7), so it is gone.
 
 /// Defines the program's `main`: run `$commands` of `$tool` with [`crate::run::app::main`] and
-/// return its exit status. Also checks at compile time that the tool's commands are the first
-/// word of their paths, and emits the profile's consistency tests into the tool's binary.
+/// return its exit status. Also declares the static build's allocator ([`crate::allocator!`]:
+/// jemalloc, or the one named after the tool), checks at compile time that the tool's commands
+/// are the first word of their paths, and emits the profile's consistency tests into the tool's
+/// binary.
 #[macro_export]
 macro_rules! entry {
     ($commands:ty, $tool:expr) => {
+        $crate::entry!($commands, $tool, jemalloc);
+    };
+    ($commands:ty, $tool:expr, $allocator:ident) => {
+        $crate::allocator!($allocator);
+
         fn main() -> ::std::process::ExitCode {
             ::std::process::ExitCode::from($crate::main::<$commands>($tool).code())
         }
@@ -39,5 +46,22 @@ macro_rules! entry {
             use super::*;
             $crate::consistency_test!($commands, *$tool);
         }
+    };
+}
+
+/// Declares the program's allocator in the static musl build: `jemalloc` or `dlmalloc` (why each:
+/// `common::allocators`). A program declares it, not a feature of `common`, because cargo unifies
+/// a crate's features across every program it builds at once. The glibc build keeps glibc's.
+#[macro_export]
+macro_rules! allocator {
+    (jemalloc) => {
+        #[cfg(target_env = "musl")]
+        #[global_allocator]
+        static ALLOCATOR: $crate::allocators::Jemalloc = $crate::allocators::Jemalloc;
+    };
+    (dlmalloc) => {
+        #[cfg(target_env = "musl")]
+        #[global_allocator]
+        static ALLOCATOR: $crate::allocators::Dlmalloc = $crate::allocators::Dlmalloc;
     };
 }
