@@ -161,6 +161,7 @@ const VARIATIONS: &[(&str, &str)] = &[
     ("gone-unavailable", "upstream-410"),
     ("503-retry-forever", "upstream-503"),
     ("deadline-late", "upstream-timeout-on-time"),
+    ("deadline-unsent", "upstream-timeout"),
 ];
 
 #[test]
