@@ -4,6 +4,8 @@
 use clap::ValueEnum;
 use serde_json::{Map, Value, json};
 
+use crate::data::object::object;
+
 /// Which provenance `--provenance` asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ProvenanceForm {
@@ -208,7 +210,7 @@ pub(crate) fn envelope(
         ProvenanceForm::Full => full,
         ProvenanceForm::Compact => compact(&full),
     };
-    json!({"data": data, "provenance": provenance})
+    object([("data", data), ("provenance", provenance.into())])
 }
 
 /// The compact provenance: the [`COMPACT_MEMBERS`] of the full one.

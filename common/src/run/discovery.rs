@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 
 use crate::PROFILE_VERSION;
 use crate::call::tool::{CommandSpec, ToolInfo};
+use crate::data::object::object;
 use crate::problem::exit;
 use crate::process::env::PROFILE_ENV;
 use crate::run::cli::Commands;
@@ -149,7 +150,7 @@ pub(crate) fn document(
             // A hidden leaf is a tool's own utility command (CONV-2), never a tool.
             find(cmd, &path)
                 .filter(|sub| !sub.is_hide_set())
-                .map(|sub| compact_entry(&tool_entry(sub, spec)))
+                .map(|sub| compact(tool_entry(sub, spec)))
         })
         .collect();
     let own = info.env_vars();
@@ -157,21 +158,22 @@ pub(crate) fn document(
         .iter()
         .map(|v| serde_json::to_value(v).unwrap_or_default())
         .collect();
-    let mut doc = json!({
-        "name": info.name,
-        "version": info.version,
-        "profile_version": PROFILE_VERSION,
-        "description": format!(
-            "{}. {}",
-            info.description.trim_end_matches('.'),
-            crate::call::tool::FAMILY_ROUTES
-        ),
-        "exit_codes": exit_codes(),
-        "env": env,
-        "profile_env": profile_env(&own),
-        "global_options": global_options(cmd, info),
-        "tools": tools,
-    });
+    let description = format!(
+        "{}. {}",
+        info.description.trim_end_matches('.'),
+        crate::call::tool::FAMILY_ROUTES
+    );
+    let mut doc = object([
+        ("name", info.name.into()),
+        ("version", info.version.into()),
+        ("profile_version", PROFILE_VERSION.into()),
+        ("description", description.into()),
+        ("exit_codes", exit_codes().into()),
+        ("env", env.into()),
+        ("profile_env", profile_env(&own)),
+        ("global_options", global_options(cmd, info).into()),
+        ("tools", tools.into()),
+    ]);
     if !info.children.is_empty() {
         doc["children"] = info.children.into();
     }
@@ -296,30 +298,32 @@ pub(crate) fn tool_entry(cmd: &Command, spec: &CommandSpec) -> Value {
         .unwrap_or_else(|| spec.title.to_string());
     let a = spec.annotations;
     // No `$schema`: an MCP schema without one is 2020-12 (DISC-8); no empty `required`.
-    let mut input = json!({"type": "object", "properties": properties});
+    let mut input = object([("type", "object".into()), ("properties", properties.into())]);
     if !required.is_empty() {
         input["required"] = required.into();
     }
     input["additionalProperties"] = false.into();
-    let mut entry = json!({
-        "name": spec.tool_name(),
-        "title": spec.title,
-        "description": description,
-        "inputSchema": input,
-        "outputSchema": output_schema,
-        "annotations": {
-            "readOnlyHint": a.read_only,
-            "destructiveHint": a.destructive,
-            "idempotentHint": a.idempotent,
-            "openWorldHint": a.open_world,
-        },
-        "_meta": {
-            "argv": spec.path,
-            "positional": positional,
-            "flags": flags,
-            "examples": spec.examples,
-        },
-    });
+    let annotations = object([
+        ("readOnlyHint", a.read_only.into()),
+        ("destructiveHint", a.destructive.into()),
+        ("idempotentHint", a.idempotent.into()),
+        ("openWorldHint", a.open_world.into()),
+    ]);
+    let meta = object([
+        ("argv", spec.path.into()),
+        ("positional", positional.into()),
+        ("flags", flags.into()),
+        ("examples", spec.examples.into()),
+    ]);
+    let mut entry = object([
+        ("name", spec.tool_name().into()),
+        ("title", spec.title.into()),
+        ("description", description.into()),
+        ("inputSchema", input),
+        ("outputSchema", output_schema),
+        ("annotations", annotations),
+        ("_meta", meta),
+    ]);
     if !session.is_empty() {
         entry["_meta"]["session"] = session.into();
     }
@@ -352,11 +356,15 @@ fn merge(target: &mut Value, value: Value) {
 /// and the output schema cut to the members `--fields` can select, each with only its JSON
 /// type(s) ([`member_type`]), nothing required. Any projection of the output validates against it.
 pub fn compact_entry(full: &Value) -> Value {
-    let mut entry = full.clone();
+    compact(full.clone())
+}
+
+/// [`compact_entry`] of an entry that is not needed afterwards: made in place, without a copy.
+fn compact(mut entry: Value) -> Value {
     if let Some(meta) = entry["_meta"].as_object_mut() {
         meta.remove("examples");
     }
-    if let Some(annotations) = full["annotations"].as_object() {
+    if let Some(annotations) = entry["annotations"].as_object() {
         entry["annotations"] = mcp_annotations(annotations);
     }
     if let Some(properties) = entry["inputSchema"]["properties"].as_object_mut() {
@@ -367,20 +375,20 @@ pub fn compact_entry(full: &Value) -> Value {
             }
         }
     }
-    if let Some(first) = full["description"]
+    if let Some(first) = entry["description"]
         .as_str()
         .and_then(|d| d.split("\n\n").next())
     {
         entry["description"] = first.trim_end().into();
     }
-    let output = &full["outputSchema"];
+    let output = entry["outputSchema"].take();
     let members: Map<String, Value> = output["properties"]
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(name, schema)| (name.clone(), member_type(name, schema, output)))
+        .map(|(name, schema)| (name.clone(), member_type(name, schema, &output)))
         .collect();
-    entry["outputSchema"] = json!({"type": "object", "properties": members});
+    entry["outputSchema"] = object([("type", "object".into()), ("properties", members.into())]);
     entry
 }
 
