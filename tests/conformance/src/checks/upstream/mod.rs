@@ -78,7 +78,7 @@ const CHECKS: [Check; 14] = [
         id: "upstream-timeout",
         rules: &["NET-2"],
         level: Level::Must,
-        title: "bron zwijgt: --timeout 1 beëindigt het programma zelf, exit 124 TIJDLIMIET_VERSTREKEN",
+        title: "bron zwijgt: --timeout 1 beëindigt het programma zelf, exit 124 TIJDLIMIET_VERSTREKEN (zonder verzoek niet eerder dan na die seconde)",
         run: transport::timeout,
     },
     Check {

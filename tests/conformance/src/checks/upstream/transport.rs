@@ -25,10 +25,14 @@ pub(super) fn timeout(session: &Session) -> Verdict {
         if probe.outcome.timed_out {
             return Some("het programma stopte niet zelf na --timeout 1".into());
         }
-        // A deadline that ran out before any request was sent says nothing of one that meets a
-        // silent source (under an emulator too, where start-up is slower).
-        if probe.requests.is_empty() {
-            return Some("exit zonder verzoek aan de zwijgende bron: de tijdlimiet is niet op het wachten getest".into());
+        // Ended before its second was up and without a request: it never waited on the silent
+        // source. (A deadline counts from the start, so a start slower than the second, as under
+        // a loaded emulator, may rightly end the program before its request: not judged here.)
+        if probe.requests.is_empty() && probe.outcome.elapsed < STALL_DEADLINE {
+            return Some(format!(
+                "exit na {:.2} s, voor de tijdlimiet van 1 s en zonder verzoek aan de zwijgende bron",
+                probe.outcome.elapsed.as_secs_f64()
+            ));
         }
         error_problem(probe, 124, Some("TIJDLIMIET_VERSTREKEN"))
     })
@@ -54,6 +58,9 @@ pub(super) fn timeout_on_time(session: &Session) -> Verdict {
         })
     })
 }
+
+/// The deadline the silent-source probe gives the program (`--timeout 1`).
+const STALL_DEADLINE: Duration = Duration::from_secs(1);
 
 /// How long after its first request a program with `--timeout 1` may take to stop: the second
 /// of its deadline plus room for a busy machine. Timed from the request, not from the start,
