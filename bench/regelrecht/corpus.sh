@@ -9,7 +9,8 @@
 # static build's (dist/build.sh regelrecht-cli) to measure what is shipped. FILES defaults to 25000.
 # The checkout is written to a directory on tmpfs (/dev/shm when there is room, else TMPDIR), as a
 # checkout that was just read sits in the page cache; the cache (OVERHEID_CACHE_DIR) is this run's.
-# Targets: wet lijst <= 5 s cold, <= 0.5 s warm; an evaluation <= 50 ms warm.
+# Targets: wet lijst <= 5 s cold, <= 0.5 s warm; an evaluation <= 50 ms warm. Last, the stat
+# calls a warm evaluation must make, timed alone (bench/regelrecht/stat_floor.c): its floor.
 # Needs hyperfine (bench/run.sh installs it) and ../shared/regelrecht.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -48,3 +49,11 @@ evaluate=("$bin" evalueer wet_op_de_zorgtoeslag_k500 --uitvoer standaardpremie
 "${evaluate[@]}" >/dev/null
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/evalueer.json" "${evaluate[*]}"
 echo "index: $(du -b "$work/cache" | cut -f1) bytes in de cache"
+# The floor under the warm evaluation: the same stat calls made by a C program that does nothing
+# else (bench/regelrecht/stat_floor.c), over the same checkout, right after it.
+if command -v cc >/dev/null; then
+  cc -O2 -o "$work/stat_floor" bench/regelrecht/stat_floor.c
+  "$work/stat_floor" "$corpus" 10
+else
+  echo "stat_floor overgeslagen: geen C-compiler (cc)"
+fi
