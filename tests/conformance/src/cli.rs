@@ -55,7 +55,8 @@ pub(crate) struct Arguments {
     /// Het programma draait onder een emulator (bijv. `-- qemu-aarch64-static mijn-cli`): elke
     /// tijdslimiet is 10× ruimer (--timeout van de checker, de --timeout die de proeven het
     /// programma geven, en anders 10× zijn standaard-deadline), en de controles die wandkloktijd
-    /// meten (upstream-timeout-on-time) zijn niet van toepassing: SKIP met die reden.
+    /// meten (upstream-timeout-on-time) zijn niet van toepassing: SKIP met die reden, in de
+    /// samenvatting apart geteld.
     #[arg(long)]
     pub emulated: bool,
 

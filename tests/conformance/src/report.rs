@@ -14,8 +14,21 @@ fn label(verdict: &Verdict) -> &'static str {
     match verdict {
         Verdict::Pass => "PASS",
         Verdict::Fail(_) => "FAIL",
-        Verdict::Skip(_) => "SKIP",
+        Verdict::Skip(_) | Verdict::NotApplicable(_) => "SKIP",
     }
+}
+
+/// How many results have `label`.
+fn count(results: &Results, wanted: &str) -> usize {
+    results.iter().filter(|(_, v)| label(v) == wanted).count()
+}
+
+/// How many checks were not judged because of how the checker was run (`--emulated`).
+fn not_applicable(results: &Results) -> usize {
+    results
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::NotApplicable(_)))
+        .count()
 }
 
 /// Number of failed MUST checks.
@@ -30,7 +43,6 @@ pub(crate) fn must_failures(results: &Results) -> usize {
 
 /// The machine report.
 pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> Value {
-    let count = |wanted: &str| results.iter().filter(|(_, v)| label(v) == wanted).count();
     json!({
         "program": session.program,
         "name": session.program_name(),
@@ -39,11 +51,21 @@ pub(crate) fn json(session: &Session, results: &Results, elapsed: Duration) -> V
         "live": session.live,
         "emulated": session.emulated,
         "duration_ms": elapsed.as_millis() as u64,
-        "summary": {"pass": count("PASS"), "fail": count("FAIL"), "skip": count("SKIP"), "must_failed": must_failures(results)},
+        "summary": {
+            "pass": count(results, "PASS"),
+            "fail": count(results, "FAIL"),
+            "skip": count(results, "SKIP"),
+            "not_applicable": not_applicable(results),
+            "must_failed": must_failures(results)
+        },
         "checks": results.iter().map(|(check, verdict)| {
             let mut item = json!({"id": check.id, "rules": check.rules, "level": check.level.label(), "title": check.title, "result": label(verdict)});
             match verdict {
                 Verdict::Skip(reason) => item["reason"] = json!(reason),
+                Verdict::NotApplicable(reason) => {
+                    item["reason"] = json!(reason);
+                    item["not_applicable"] = json!(true);
+                }
                 Verdict::Fail(evidence) => item["evidence"] = evidence.iter().map(|e| json!({
                     "command": e.command, "status": e.status, "problem": e.problem, "output": e.output
                 })).collect(),
@@ -95,7 +117,9 @@ pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> 
             check.title
         ));
         match verdict {
-            Verdict::Skip(reason) => out.push_str(&format!("      overgeslagen: {reason}\n")),
+            Verdict::Skip(reason) | Verdict::NotApplicable(reason) => {
+                out.push_str(&format!("      overgeslagen: {reason}\n"))
+            }
             Verdict::Fail(evidence) => {
                 for item in evidence.iter().take(SHOWN) {
                     out.push_str(&format!("      $ {}\n", item.command));
@@ -116,13 +140,16 @@ pub(crate) fn table(session: &Session, results: &Results, elapsed: Duration) -> 
             Verdict::Pass => {}
         }
     }
-    let count = |wanted: &str| results.iter().filter(|(_, v)| label(v) == wanted).count();
+    let unjudged = match not_applicable(results) {
+        0 => String::new(),
+        n => format!(" (waarvan {n} niet van toepassing onder --emulated)"),
+    };
     out.push_str(&format!(
-        "\n{} PASS, {} FAIL ({} MUST), {} SKIP\n",
-        count("PASS"),
-        count("FAIL"),
+        "\n{} PASS, {} FAIL ({} MUST), {} SKIP{unjudged}\n",
+        count(results, "PASS"),
+        count(results, "FAIL"),
         must_failures(results),
-        count("SKIP")
+        count(results, "SKIP")
     ));
     out
 }

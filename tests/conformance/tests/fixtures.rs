@@ -283,6 +283,17 @@ fn under_an_emulator_only_the_wall_clock_check_does_not_apply() {
         skipped, expected,
         "nothing else is skipped for the emulator"
     );
+    // Counted apart from the skips of what a program lacks, in the summary and on the check.
+    assert_eq!(
+        report["summary"]["not_applicable"], 1,
+        "{:#}",
+        report["summary"]
+    );
+    assert_eq!(natively["summary"]["not_applicable"], 0);
+    for check in report["checks"].as_array().expect("checks") {
+        let unjudged = check["id"] == "upstream-timeout-on-time";
+        assert_eq!(check["not_applicable"] == true, unjudged, "{check:#}");
+    }
     // The deadline itself is still checked: exit 124 by the program's own doing.
     assert_eq!(result_of(&report, "upstream-timeout").0, "PASS");
 
@@ -293,6 +304,28 @@ fn under_an_emulator_only_the_wall_clock_check_does_not_apply() {
     let (status, report, _) = check_good_cli(&["--emulated"], &["break:400-invalid-input"]);
     assert_eq!(status, 1);
     assert_eq!(checks_with(&report, "FAIL"), ["upstream-400"]);
+}
+
+#[test]
+fn the_table_counts_what_the_emulator_left_unjudged_apart() {
+    let table = |options: &[&str]| {
+        let mut arguments = with_source(&["--output", "table", "--rule", "NET-2"]);
+        arguments.extend(options.iter().map(|o| o.to_string()));
+        arguments.extend(["--".into(), "bash".into(), fixture("good-cli.sh")]);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_profile-check"))
+            .args(&arguments)
+            .output()
+            .expect("profile-check runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        stdout.lines().last().unwrap_or_default().to_string()
+    };
+    let emulated = table(&["--emulated"]);
+    assert!(
+        emulated.ends_with("SKIP (waarvan 1 niet van toepassing onder --emulated)"),
+        "{emulated}"
+    );
+    let natively = table(&[]);
+    assert!(natively.ends_with(" SKIP"), "{natively}");
 }
 
 #[test]

@@ -52,7 +52,12 @@ pub(crate) struct Evidence {
 pub(crate) enum Verdict {
     Pass,
     Fail(Vec<Evidence>),
+    /// Nothing to test: the program declares nothing the check is about.
     Skip(String),
+    /// Not judged because of how the checker was run (`--emulated`), although the program has
+    /// what the check is about; reported as a SKIP, and counted apart so that it cannot pass
+    /// unnoticed among the skips of things a program does not have.
+    NotApplicable(String),
 }
 
 const EXCERPT: usize = 400;

@@ -45,7 +45,7 @@ const WALL_CLOCK_UNDER_EMULATION: &str = "niet van toepassing onder een emulator
 /// a measure of wall-clock time, which under an emulator measures the emulator.
 pub(super) fn timeout_on_time(session: &Session) -> Verdict {
     if session.emulated {
-        return Verdict::Skip(WALL_CLOCK_UNDER_EMULATION.into());
+        return Verdict::NotApplicable(WALL_CLOCK_UNDER_EMULATION.into());
     }
     judge_probes(of_mode(session, Mode::Stall), NONE, |probe| {
         let after = after_first_request(probe);
