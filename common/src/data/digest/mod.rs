@@ -30,56 +30,112 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// Lower-case hex SHA-256 of the canonical JSON of `value`: the one digest of a JSON value.
+/// The text is hashed as it is written, a chunk at a time, never held whole (a listing's
+/// answer is some 12 MB of it).
 pub fn canonical_sha256(value: &Value) -> String {
-    sha256_hex(canonical_json(value).as_bytes())
+    let mut out = Hashing {
+        text: String::with_capacity(2 * CHUNK),
+        hasher: Sha256::new(),
+    };
+    write_canonical(value, &mut out, &mut Vec::new());
+    out.hasher.update(out.text.as_bytes());
+    hex(&out.hasher.finalize())
 }
 
 /// Canonical JSON (RFC 8785) of `value`; numbers as [`number`] describes, exact decimals kept.
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
-    write_canonical(value, &mut out);
+    write_canonical(value, &mut out, &mut Vec::new());
     out
 }
 
-fn write_canonical(value: &Value, out: &mut String) {
+/// How much canonical text [`canonical_sha256`] gathers before it hashes it.
+const CHUNK: usize = 64 * 1024;
+
+/// Where canonical JSON is written: a whole text, or a hash fed as the text grows.
+trait Out {
+    /// The text written so far (or since it was last passed on).
+    fn text(&mut self) -> &mut String;
+    /// Between two values: a moment to pass on what was written.
+    fn settle(&mut self) {}
+}
+
+impl Out for String {
+    fn text(&mut self) -> &mut String {
+        self
+    }
+}
+
+/// Canonical text on its way into SHA-256.
+struct Hashing {
+    text: String,
+    hasher: Sha256,
+}
+
+impl Out for Hashing {
+    fn text(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn settle(&mut self) {
+        if self.text.len() >= CHUNK {
+            self.hasher.update(self.text.as_bytes());
+            self.text.clear();
+        }
+    }
+}
+
+/// Writes `value` canonically. `members` is one list for every object on the way down: each
+/// object sorts its own members at the end of it and takes them off again when written, so an
+/// answer of 47,000 objects makes no list of its own for each.
+fn write_canonical<'v>(
+    value: &'v Value,
+    out: &mut impl Out,
+    members: &mut Vec<(&'v String, &'v Value)>,
+) {
     match value {
         Value::Object(map) => {
             // RFC 8785 orders member names by their UTF-16 code units (for ASCII names, which
             // nearly all are, their bytes' order).
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|(a, _), (b, _)| {
+            let start = members.len();
+            members.extend(map.iter());
+            members[start..].sort_by(|(a, _), (b, _)| {
                 if a.is_ascii() && b.is_ascii() {
                     a.cmp(b)
                 } else {
                     a.encode_utf16().cmp(b.encode_utf16())
                 }
             });
-            out.push('{');
-            for (i, (name, member)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            out.text().push('{');
+            for at in start..members.len() {
+                let (name, member) = members[at];
+                if at > start {
+                    out.text().push(',');
                 }
-                write_string(name, out);
-                out.push(':');
-                write_canonical(member, out);
+                write_string(name, out.text());
+                out.text().push(':');
+                write_canonical(member, out, members);
+                out.settle();
             }
-            out.push('}');
+            members.truncate(start);
+            out.text().push('}');
         }
         Value::Array(items) => {
-            out.push('[');
+            out.text().push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.text().push(',');
                 }
-                write_canonical(item, out);
+                write_canonical(item, out, members);
+                out.settle();
             }
-            out.push(']');
+            out.text().push(']');
         }
-        Value::String(text) => write_string(text, out),
-        Value::Number(n) => number::write(&n.to_string(), out),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Null => out.push_str("null"),
+        Value::String(text) => write_string(text, out.text()),
+        Value::Number(n) => number::write(&n.to_string(), out.text()),
+        Value::Bool(true) => out.text().push_str("true"),
+        Value::Bool(false) => out.text().push_str("false"),
+        Value::Null => out.text().push_str("null"),
     }
 }
 
@@ -171,6 +227,22 @@ mod tests {
                 assert_eq!(out, Value::from(text.as_str()).to_string(), "{c:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_digest_hashed_in_chunks_is_the_digest_of_the_whole_text() {
+        // Far more than one chunk, objects inside arrays inside objects, so that members are
+        // sorted at several depths at once and chunks end in the middle of objects.
+        let rows: Vec<Value> = (0..4000)
+            .map(|i| json!({"z": i, "a": {"y": [i, "é\n"], "b": null}, "m": format!("rij {i}")}))
+            .collect();
+        let value = json!({"rijen": rows, "aantal": 4000});
+        let text = canonical_json(&value);
+        assert!(text.len() > 3 * CHUNK, "{}", text.len());
+        assert!(text.starts_with(
+            r#"{"aantal":4000,"rijen":[{"a":{"b":null,"y":[0,"é\n"]},"m":"rij 0","z":0}"#
+        ));
+        assert_eq!(canonical_sha256(&value), sha256_hex(text.as_bytes()));
     }
 
     #[test]
