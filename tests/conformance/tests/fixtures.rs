@@ -307,6 +307,23 @@ fn under_an_emulator_only_the_wall_clock_check_does_not_apply() {
 }
 
 #[test]
+fn under_an_emulator_a_program_without_a_source_is_skipped_not_left_unjudged() {
+    // The legacy fixture declares no source, so there is no silence to time: skipped for that,
+    // emulated or not, and not counted as not applicable.
+    let script = fixture("legacy-cli.sh");
+    let (_, report, stderr) =
+        profile_check(&["--emulated", "--rule", "NET-2", "--", "bash", &script]);
+    let (result, reason) = result_of(&report, "upstream-timeout-on-time");
+    assert_eq!(result, "SKIP", "stderr: {stderr}; {report:#}");
+    assert!(!reason.contains("emulator"), "{reason}");
+    assert_eq!(
+        report["summary"]["not_applicable"], 0,
+        "{:#}",
+        report["summary"]
+    );
+}
+
+#[test]
 fn the_table_counts_what_the_emulator_left_unjudged_apart() {
     let table = |options: &[&str]| {
         let mut arguments = with_source(&["--output", "table", "--rule", "NET-2"]);

@@ -43,8 +43,10 @@ const WALL_CLOCK_UNDER_EMULATION: &str = "niet van toepassing onder een emulator
 
 /// Against silence, `--timeout 1` ends the program within [`STALL_GRACE`] of its first request:
 /// a measure of wall-clock time, which under an emulator measures the emulator.
+/// Under an emulator it is not applicable where it would have judged something; a program
+/// without a source to fall silent is skipped for that, emulated or not.
 pub(super) fn timeout_on_time(session: &Session) -> Verdict {
-    if session.emulated {
+    if session.emulated && of_mode(session, Mode::Stall).next().is_some() {
         return Verdict::NotApplicable(WALL_CLOCK_UNDER_EMULATION.into());
     }
     judge_probes(of_mode(session, Mode::Stall), NONE, |probe| {
